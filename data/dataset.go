@@ -1,0 +1,97 @@
+package data
+
+import "fmt"
+
+// Dataset is a table of rows in contiguous storage: the features of row i
+// are X[i*D : (i+1)*D], D = len(Schema.Features), as float64 with NaN for a
+// missing cell and the level index for a categorical cell. Text columns
+// hold NaN in X; their strings are in Text.
+type Dataset struct {
+	Schema *Schema
+	// N is the number of rows.
+	N int
+	// X holds the features, row-major, N × len(Schema.Features).
+	X []float64
+	// Text[j] holds the cells of feature j when it is a text column
+	// (len N, "" for missing); Text[j] is nil for other columns. Text is
+	// nil when there are no text columns.
+	Text [][]string
+	// Y holds the target of each row (the class index for a categorical
+	// target), NaN when missing; nil when the schema has no target or the
+	// file had no target column.
+	Y []float64
+	// Weight holds a weight per row; nil means every row weighs 1.
+	Weight []float64
+	// Source names where the rows came from (a file name, "<stdin>") for
+	// error messages.
+	Source string
+	// Lines[i] is the line of the source on which row i starts (the header
+	// is line 1). Nil when the rows did not come from a file.
+	Lines []int
+	// Unseen[j] counts the cells of feature j whose value was not among
+	// the schema's levels (a categorical column read with a fixed schema);
+	// they are stored as missing. Nil when there were none.
+	Unseen []int
+}
+
+// D is the number of feature columns.
+func (d *Dataset) D() int { return len(d.Schema.Features) }
+
+// Row returns the features of row i, a view into X.
+func (d *Dataset) Row(i int) []float64 {
+	D := d.D()
+	return d.X[i*D : (i+1)*D : (i+1)*D]
+}
+
+// Line returns the source line of row i, or 0 when unknown.
+func (d *Dataset) Line(i int) int {
+	if d.Lines == nil {
+		return 0
+	}
+	return d.Lines[i]
+}
+
+// RowError returns an error about row i positioned at its source line.
+func (d *Dataset) RowError(i int, format string, args ...any) error {
+	return &ParseError{File: d.Source, Line: d.Line(i), Err: fmt.Errorf(format, args...)}
+}
+
+// Subset returns a new Dataset holding rows idx of d, in that order, with the
+// same schema (shared, not copied).
+func (d *Dataset) Subset(idx []int) *Dataset {
+	D := d.D()
+	s := &Dataset{Schema: d.Schema, N: len(idx), X: make([]float64, len(idx)*D), Source: d.Source}
+	for k, i := range idx {
+		copy(s.X[k*D:(k+1)*D], d.X[i*D:(i+1)*D])
+	}
+	pick := func(v []float64) []float64 {
+		if v == nil {
+			return nil
+		}
+		out := make([]float64, len(idx))
+		for k, i := range idx {
+			out[k] = v[i]
+		}
+		return out
+	}
+	s.Y, s.Weight = pick(d.Y), pick(d.Weight)
+	if d.Text != nil {
+		s.Text = make([][]string, len(d.Text))
+		for j, col := range d.Text {
+			if col == nil {
+				continue
+			}
+			s.Text[j] = make([]string, len(idx))
+			for k, i := range idx {
+				s.Text[j][k] = col[i]
+			}
+		}
+	}
+	if d.Lines != nil {
+		s.Lines = make([]int, len(idx))
+		for k, i := range idx {
+			s.Lines[k] = d.Lines[i]
+		}
+	}
+	return s
+}

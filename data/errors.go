@@ -1,0 +1,49 @@
+package data
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Errors wrapped in a ParseError.
+var (
+	ErrFieldCount    = errors.New("wrong number of fields")
+	ErrNotNumber     = errors.New("not a number")
+	ErrInfinite      = errors.New("infinite or out-of-range number")
+	ErrEmpty         = errors.New("empty file")
+	ErrNoRows        = errors.New("no data rows after the header")
+	ErrNoColumn      = errors.New("no such column")
+	ErrQuote         = errors.New("bad quoting")
+	ErrEncoding      = errors.New("not valid UTF-8")
+	ErrMissingTarget = errors.New("missing target value")
+)
+
+// ParseError is a data error positioned in its source, in the shape of
+// encoding/csv's ParseError. Line and Column count from 1; 0 means not
+// applicable. Column is the 1-based field index.
+type ParseError struct {
+	File       string // file name, "<stdin>", or the bundled data set's name
+	Line       int    // line of the error
+	Column     int    // field number, from 1
+	ColumnName string // header name of that field, when known
+	Err        error
+}
+
+func (e *ParseError) Error() string {
+	pos := e.File
+	if pos == "" {
+		pos = "data"
+	}
+	if e.Line > 0 {
+		pos = fmt.Sprintf("%s:%d", pos, e.Line)
+		if e.Column > 0 {
+			pos = fmt.Sprintf("%s:%d", pos, e.Column)
+		}
+	}
+	if e.ColumnName != "" {
+		return fmt.Sprintf("%s: column %q: %v", pos, e.ColumnName, e.Err)
+	}
+	return fmt.Sprintf("%s: %v", pos, e.Err)
+}
+
+func (e *ParseError) Unwrap() error { return e.Err }

@@ -1,0 +1,108 @@
+package data
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+)
+
+// Kind is the type of a column.
+type Kind int
+
+const (
+	// Numeric columns hold real numbers.
+	Numeric Kind = iota
+	// Categorical columns hold one of a finite set of levels, stored in a
+	// Dataset as the level's index.
+	Categorical
+	// Text columns hold free text, kept as strings and tokenised by the
+	// models that use them.
+	Text
+)
+
+var kindNames = [...]string{Numeric: "numeric", Categorical: "categorical", Text: "text"}
+
+func (k Kind) String() string {
+	if k < 0 || int(k) >= len(kindNames) {
+		return fmt.Sprintf("Kind(%d)", int(k))
+	}
+	return kindNames[k]
+}
+
+// MarshalText writes the kind's name.
+func (k Kind) MarshalText() ([]byte, error) {
+	if k < 0 || int(k) >= len(kindNames) {
+		return nil, fmt.Errorf("data: unknown column kind %d", int(k))
+	}
+	return []byte(kindNames[k]), nil
+}
+
+// UnmarshalText reads a kind's name.
+func (k *Kind) UnmarshalText(b []byte) error {
+	i := slices.Index(kindNames[:], string(b))
+	if i < 0 {
+		return fmt.Errorf("unknown column kind %q", b)
+	}
+	*k = Kind(i)
+	return nil
+}
+
+// Column describes one column of a data set.
+type Column struct {
+	Name string `json:"name"`
+	Kind Kind   `json:"kind"`
+	// Levels are the values of a categorical column; a cell holds the
+	// index of its level. Levels are sorted: numerically when every level
+	// is a number, otherwise as strings.
+	Levels []string `json:"levels,omitempty"`
+	// Integral reports that every observed value of a numeric column was
+	// an integer, so synthetic values can be written as integers.
+	Integral bool `json:"integral,omitempty"`
+}
+
+// Level returns the index of the level named s, or -1.
+func (c *Column) Level(s string) int { return slices.Index(c.Levels, s) }
+
+// Schema is the layout of a data set: its feature columns, in order, and
+// its target. A model keeps the schema of its training data.
+type Schema struct {
+	Features []Column `json:"features"`
+	// Target is the column to predict; nil for data without one (the
+	// input of a mixture model).
+	Target *Column `json:"target,omitempty"`
+}
+
+// Classes returns the class names: the levels of a categorical target.
+func (s *Schema) Classes() []string {
+	if s.Target == nil {
+		return nil
+	}
+	return s.Target.Levels
+}
+
+// Feature returns the index of the feature named name, or -1.
+func (s *Schema) Feature(name string) int {
+	return slices.IndexFunc(s.Features, func(c Column) bool { return c.Name == name })
+}
+
+// Clone returns a deep copy of s.
+func (s *Schema) Clone() *Schema {
+	c := &Schema{Features: make([]Column, len(s.Features))}
+	for i, f := range s.Features {
+		f.Levels = slices.Clone(f.Levels)
+		c.Features[i] = f
+	}
+	if s.Target != nil {
+		t := *s.Target
+		t.Levels = slices.Clone(t.Levels)
+		c.Target = &t
+	}
+	return c
+}
+
+// Equal reports whether s and t describe the same layout.
+func (s *Schema) Equal(t *Schema) bool {
+	a, _ := json.Marshal(s)
+	b, _ := json.Marshal(t)
+	return string(a) == string(b)
+}

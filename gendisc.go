@@ -1,0 +1,48 @@
+// Package gendisc holds the interfaces shared by every model family of the
+// gendisc library: generative classifiers, which learn the joint
+// p(x, y) = p(y) p(x|y) and classify by Bayes' rule,
+//
+//	P(y = k | x) = p(y = k) p(x | y = k) / Σ_j p(y = j) p(x | y = j),
+//
+// and discriminative classifiers, which learn P(y | x) directly.
+//
+// The model families live in their own packages (naivebayes, gda,
+// logistic, mixture); data in and out is package data; metrics is package
+// metrics. A fitted model is immutable and safe for concurrent use.
+package gendisc
+
+import "github.com/gendisc/gendisc/data"
+
+// Model is anything fitted on a data.Dataset: it remembers the schema of the
+// data it was fitted on, so new data can be read and encoded the same way
+// (data.ReadWithSchema).
+type Model interface {
+	// Kind is the model's name in model files and on the command line,
+	// such as "gaussian-nb".
+	Kind() string
+	// Schema is the layout of the training data: feature columns, their
+	// types and category levels, and the target with its class names.
+	Schema() *data.Schema
+}
+
+// Classifier is a fitted classification model.
+type Classifier interface {
+	Model
+	// Classes returns the class names. Their order is the order of the
+	// probability columns of LogProba.
+	Classes() []string
+	// LogProba writes log P(y = k | x_i) for every row i of d to
+	// dst[i*K+k], K = len(Classes()), and returns dst. A nil dst is
+	// allocated; otherwise len(dst) must be d.N*K. d must follow the
+	// model's schema. Missing cells are handled as the model documents.
+	LogProba(dst []float64, d *data.Dataset) []float64
+}
+
+// Generative is a classifier that models the joint distribution.
+type Generative interface {
+	Classifier
+	// JointLogLikelihood writes log p(x_i, y = k) for every row i of d to
+	// dst[i*K+k] and returns dst, with the same conventions as LogProba.
+	// Missing features are marginalised: they leave the likelihood.
+	JointLogLikelihood(dst []float64, d *data.Dataset) []float64
+}

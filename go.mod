@@ -1,0 +1,3 @@
+module github.com/gendisc/gendisc
+
+go 1.26
