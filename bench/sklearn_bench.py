@@ -1,0 +1,156 @@
+#!/usr/bin/python3
+"""The scikit-learn side of the gendisc benchmark: one workload per process.
+
+    sklearn_bench.py WORKLOAD --data DIR --reps N --out DIR
+    sklearn_bench.py --datasets WORKLOAD...   (the data sets they need)
+
+Each workload times its operations N times (the median is reported),
+records the process's peak RSS after each operation, saves the answers it
+computed as .npy files in --out for report.py to compare with gendisc's,
+and writes --out/result.json:
+
+    {"side": "sklearn", "workload": ..., "reps": ...,
+     "versions": {...},
+     "ops": [{"op": "fit", "seconds": [...], "median": s,
+              "bytes": size of the op's input, "peak_rss": bytes}, ...]}
+
+The gendisc side (bench/cmd/benchgo) writes the same layout. To add a
+workload: a function here, a line in WORKLOADS (data sets, the answers to
+compare and their tolerances, the targets), and the same workload in
+benchgo's table.
+"""
+import argparse
+import json
+import os
+import platform
+import resource
+import statistics
+import sys
+import time
+
+import numpy as np
+
+
+def peak_rss():
+    """The process's peak resident set size in bytes (ru_maxrss is KiB)."""
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+
+
+class Recorder:
+    """Times operations and collects the answers to compare."""
+
+    def __init__(self, reps, out):
+        self.reps, self.out, self.ops = reps, out, []
+
+    def time(self, op, nbytes, fn):
+        """Runs fn reps times, records the wall times, returns its last result."""
+        seconds = []
+        for _ in range(self.reps):
+            t = time.perf_counter()
+            result = fn()
+            seconds.append(time.perf_counter() - t)
+        self.ops.append({"op": op, "seconds": seconds,
+                         "median": statistics.median(seconds),
+                         "bytes": nbytes, "peak_rss": peak_rss()})
+        return result
+
+    def answer(self, name, a):
+        np.save(os.path.join(self.out, name + ".npy"), np.ascontiguousarray(a, dtype=np.float64))
+
+
+def load_dense(data):
+    return np.load(os.path.join(data, "X.npy")), np.load(os.path.join(data, "y.npy"))
+
+
+def save_gaussian_nb(rec, m):
+    rec.answer("class_prior", m.class_prior_)
+    rec.answer("theta", m.theta_)
+    rec.answer("var", m.var_)
+
+
+def gnb(data, rec):
+    """GaussianNB fit and predict_proba on the in-memory dense arrays."""
+    from sklearn.naive_bayes import GaussianNB
+    X, y = load_dense(data)
+    m = rec.time("fit", X.nbytes, lambda: GaussianNB().fit(X, y))
+    save_gaussian_nb(rec, m)
+    rec.answer("proba", rec.time("predict", X.nbytes, lambda: m.predict_proba(X)))
+
+
+def csv_gnb(data, rec):
+    """pandas.read_csv alone, then read_csv + GaussianNB().fit: a CSV file
+    to a fitted model, what `gendisc fit` does."""
+    import pandas as pd
+    from sklearn.naive_bayes import GaussianNB
+    path = os.path.join(data, "data.csv")
+    size = os.path.getsize(path)
+    rec.time("read", size, lambda: pd.read_csv(path))
+
+    def read_fit():
+        df = pd.read_csv(path)
+        return GaussianNB().fit(df.iloc[:, :-1].to_numpy(), df.iloc[:, -1].to_numpy())
+    save_gaussian_nb(rec, rec.time("read+fit", size, read_fit))
+
+
+# Gaussian NB answers: the class prior, means and variances.
+GNB_FIT = {"class_prior": 1e-12, "theta": 1e-9, "var": 1e-9}
+
+# name -> run(data dir, recorder), the gendata.py data sets it needs, the
+# answers both sides save with their tolerance (max |a-b| / max(1, |b|)),
+# and the targets: (op, "speedup" sklearn/gendisc at least, "mbps" gendisc
+# MB/s at least, or "rss_per_byte" gendisc peak RSS / op input at most).
+WORKLOADS = {
+    "gnb": {
+        "run": gnb, "datasets": ["dense"],
+        "checks": dict(GNB_FIT, proba=1e-6),
+        "targets": [("fit", "speedup", 10), ("predict", "speedup", 10),
+                    ("fit", "rss_per_byte", 1.5)],
+    },
+    "csv-gnb": {
+        "run": csv_gnb, "datasets": ["csv"],
+        "checks": GNB_FIT,
+        "targets": [("read+fit", "speedup", 4), ("read", "mbps", 150)],
+    },
+}
+
+
+def versions():
+    import pandas
+    import sklearn
+    v = {"python": platform.python_version(), "sklearn": sklearn.__version__,
+         "numpy": np.__version__, "pandas": pandas.__version__}
+    try:
+        import threadpoolctl
+        v["blas"] = [{k: i.get(k) for k in ("internal_api", "version", "architecture", "num_threads")}
+                     for i in threadpoolctl.threadpool_info()]
+    except ImportError:
+        pass
+    return v
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--datasets", action="store_true",
+                    help="print the data sets the workloads need and exit")
+    ap.add_argument("--data")
+    ap.add_argument("--reps", type=int, default=5)
+    ap.add_argument("--out")
+    ap.add_argument("workloads", nargs="+", choices=sorted(WORKLOADS))
+    a = ap.parse_args()
+    if a.datasets:
+        need = {d for w in a.workloads for d in WORKLOADS[w]["datasets"]}
+        print(" ".join(sorted(need)))
+        return
+    if len(a.workloads) != 1 or not a.data or not a.out or a.reps < 1:
+        ap.error("run one workload with --data, --out and --reps >= 1")
+    name = a.workloads[0]
+    os.makedirs(a.out, exist_ok=True)
+    rec = Recorder(a.reps, a.out)
+    WORKLOADS[name]["run"](a.data, rec)
+    with open(os.path.join(a.out, "result.json"), "w") as f:
+        json.dump({"side": "sklearn", "workload": name, "reps": a.reps,
+                   "versions": versions(), "ops": rec.ops}, f, indent=1)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
