@@ -1,0 +1,272 @@
+package metrics
+
+import (
+	"fmt"
+	"math"
+	"slices"
+)
+
+// Report is the evaluation of predicted class probabilities against the
+// true classes. Every figure is weighted by the sample weights when there
+// are any; "weight" below means the number of rows when there are none.
+type Report struct {
+	// Classes are the class names, in the order of the probability columns.
+	Classes []string `json:"classes"`
+	// N is the number of rows; TotalWeight the sum of their weights (N
+	// without weights).
+	N           int     `json:"n"`
+	TotalWeight float64 `json:"total_weight"`
+	// Confusion[t][p] is the weight of the rows of true class t predicted
+	// as class p (the argmax of the row's probabilities, ties to the lowest
+	// index): rows true, columns predicted, as sklearn's confusion_matrix.
+	Confusion [][]float64 `json:"confusion"`
+	// Accuracy is the weight on the diagonal of Confusion over the total;
+	// Error = 1 − Accuracy.
+	Accuracy float64 `json:"accuracy"`
+	Error    float64 `json:"error"`
+	// LogLoss is the mean negative log-probability of the true class, in
+	// nats, with W the total weight:
+	//
+	//	LogLoss = −(1/W) Σ_i w_i log(q_{i,y_i} / Σ_k q_ik),  q_ik = min(max(p_ik, ε), 1−ε),
+	//
+	// ε = 2⁻⁵² as sklearn's log_loss (eps="auto"). LogLossBits = LogLoss / ln 2.
+	LogLoss     float64 `json:"log_loss"`
+	LogLossBits float64 `json:"log_loss_bits"`
+	// Brier is the multiclass Brier score (Brier 1950), in [0, 2]:
+	//
+	//	Brier = (1/W) Σ_i w_i Σ_k (p_ik − [y_i = k])².
+	//
+	// For two classes it is twice sklearn's brier_score_loss, which is
+	// Binary.BrierScoreLoss.
+	Brier float64 `json:"brier"`
+	// PerClass holds the one-vs-rest figures of each class, in class order.
+	PerClass []ClassMetrics `json:"per_class"`
+	// Macro averages the per-class figures over all classes, with equal
+	// weights (classes that neither occur nor are predicted included, with
+	// their zeros, as sklearn with labels=range(K)); Weighted weighs each
+	// class by its Support (sklearn's average="weighted").
+	Macro    Averages `json:"macro_avg"`
+	Weighted Averages `json:"weighted_avg"`
+	// Binary is set when there are exactly two classes.
+	Binary *Binary `json:"binary,omitempty"`
+}
+
+// ClassMetrics are the figures of one class k against the rest, from
+// TP_k = Confusion[k][k], the column sum (predicted as k) and the row sum
+// (truly k):
+//
+//	Precision = TP_k / predicted_k
+//	Recall    = TP_k / Support
+//	F1        = 2 Precision Recall / (Precision + Recall)
+//
+// each 0 when its denominator is 0.
+type ClassMetrics struct {
+	Class     string  `json:"class"`
+	Precision float64 `json:"precision"`
+	Recall    float64 `json:"recall"`
+	F1        float64 `json:"f1"`
+	// Support is the weight of the rows of the class.
+	Support float64 `json:"support"`
+	// ROCAUC is the area under the ROC curve of the class's probability
+	// p_ik as a score for "y_i = k" (one-vs-rest). NaN when the class or
+	// the rest has no weight.
+	ROCAUC float64 `json:"roc_auc"`
+}
+
+// Averages are averages of ClassMetrics over the classes. ROCAUC is NaN
+// when any class's is (sklearn refuses such input); for K > 2 it equals
+// sklearn's roc_auc_score(multi_class="ovr").
+type Averages struct {
+	Precision float64 `json:"precision"`
+	Recall    float64 `json:"recall"`
+	F1        float64 `json:"f1"`
+	ROCAUC    float64 `json:"roc_auc"`
+}
+
+// Binary is the two-class view, with the second class (index 1) as the
+// positive one, as sklearn's pos_label=1 on sorted labels. The counts are
+// weights when there are sample weights.
+//
+//	TypeIErrorRate  = FP / (FP + TN)   false positive rate, 1 − Specificity
+//	TypeIIErrorRate = FN / (FN + TP)   false negative rate, 1 − Recall
+//	Precision       = TP / (TP + FP)
+//	Recall          = TP / (TP + FN)   sensitivity, true positive rate
+//	Specificity     = TN / (TN + FP)   true negative rate
+//	F1              = 2 Precision Recall / (Precision + Recall)
+//
+// each 0 when its denominator is 0.
+type Binary struct {
+	// Positive is the name of the positive class.
+	Positive        string  `json:"positive"`
+	TP              float64 `json:"tp"`
+	FP              float64 `json:"fp"`
+	FN              float64 `json:"fn"`
+	TN              float64 `json:"tn"`
+	TypeIErrorRate  float64 `json:"type_i_error_rate"`
+	TypeIIErrorRate float64 `json:"type_ii_error_rate"`
+	Precision       float64 `json:"precision"`
+	Recall          float64 `json:"recall"`
+	Specificity     float64 `json:"specificity"`
+	F1              float64 `json:"f1"`
+	// BrierScoreLoss is sklearn's brier_score_loss, the mean squared
+	// error of the positive probability, half of Report.Brier:
+	//
+	//	BrierScoreLoss = (1/W) Σ_i w_i (p_i1 − [y_i = 1])².
+	BrierScoreLoss float64 `json:"brier_score_loss"`
+	// ROCAUC is the area under the ROC curve of p_i1 as a score for the
+	// positive class (sklearn's roc_auc_score), NaN when either class has
+	// no weight.
+	ROCAUC float64 `json:"roc_auc"`
+}
+
+// sumTolerance is how far from 1 a row of probabilities may sum.
+const sumTolerance = 1e-6
+
+// Classification evaluates predicted probabilities: y[i] is the true class
+// of row i, an index into classes; proba[i*K+k] is the predicted
+// probability of class k for row i, K = len(classes); weight holds one
+// weight per row, or is nil for weights of 1.
+//
+// It returns an error wrapping ErrClasses when K < 2, ErrNoRows when y is
+// empty, ErrLength when len(proba) ≠ len(y)·K or len(weight) ≠ len(y),
+// ErrClass for y[i] outside [0, K), ErrProbability for a probability that
+// is NaN or outside [0, 1] or a row that does not sum to 1 within 1e-6, and
+// ErrWeight for a weight that is negative, NaN or infinite or a total
+// weight of 0; errors about one row are *RowError values.
+func Classification(classes []string, y []int, proba, weight []float64) (*Report, error) {
+	K, n := len(classes), len(y)
+	switch {
+	case K < 2:
+		return nil, fmt.Errorf("metrics: %w: %d", ErrClasses, K)
+	case n == 0:
+		return nil, fmt.Errorf("metrics: %w", ErrNoRows)
+	case len(proba) != n*K:
+		return nil, fmt.Errorf("metrics: %w: %d probabilities for %d rows × %d classes", ErrLength, len(proba), n, K)
+	}
+	total, err := checkWeights(weight, n)
+	if err != nil {
+		return nil, err
+	}
+	conf := make([]float64, K*K)
+	var logLoss, brier, brierPos float64
+	for i, yi := range y {
+		if yi < 0 || yi >= K {
+			return nil, rowErr(i, ErrClass, "%d, want 0 to %d", yi, K-1)
+		}
+		p := proba[i*K : (i+1)*K]
+		best, sum, clipped, sq := 0, 0.0, 0.0, 0.0
+		for k, pk := range p {
+			if !(pk >= 0 && pk <= 1) {
+				return nil, rowErr(i, ErrProbability, "class %q: %v", classes[k], pk)
+			}
+			if pk > p[best] {
+				best = k
+			}
+			sum += pk
+			clipped += clip(pk)
+			d := pk
+			if k == yi {
+				d--
+			}
+			sq += d * d
+		}
+		if math.Abs(sum-1) > sumTolerance {
+			return nil, rowErr(i, ErrProbability, "probabilities sum to %v, not 1", sum)
+		}
+		w := weightOf(weight, i)
+		conf[yi*K+best] += w
+		logLoss -= w * math.Log(clip(p[yi])/clipped)
+		brier += w * sq
+		if K == 2 {
+			d := p[1] - float64(yi)
+			brierPos += w * d * d
+		}
+	}
+
+	r := &Report{
+		Classes:     slices.Clone(classes),
+		N:           n,
+		TotalWeight: total,
+		Confusion:   make([][]float64, K),
+		LogLoss:     logLoss / total,
+		LogLossBits: logLoss / total / math.Ln2,
+		Brier:       brier / total,
+		PerClass:    make([]ClassMetrics, K),
+	}
+	correct := 0.0
+	for t := range K {
+		r.Confusion[t] = conf[t*K : (t+1)*K : (t+1)*K]
+		correct += conf[t*K+t]
+	}
+	r.Accuracy = correct / total
+	r.Error = 1 - r.Accuracy
+
+	auc := newAUC(y, weight)
+	for k := range K {
+		predicted, support := 0.0, 0.0
+		for j := range K {
+			predicted += conf[j*K+k]
+			support += conf[k*K+j]
+		}
+		tp := conf[k*K+k]
+		prec, rec := ratio(tp, predicted), ratio(tp, support)
+		c := ClassMetrics{
+			Class:     classes[k],
+			Precision: prec,
+			Recall:    rec,
+			F1:        f1(prec, rec),
+			Support:   support,
+			ROCAUC:    auc.oneVsRest(proba, K, k),
+		}
+		r.PerClass[k] = c
+		r.Macro.add(c, 1/float64(K))
+		r.Weighted.add(c, support/total)
+	}
+
+	if K == 2 {
+		b := &Binary{
+			Positive:       classes[1],
+			TP:             conf[3],
+			FP:             conf[1],
+			FN:             conf[2],
+			TN:             conf[0],
+			Precision:      r.PerClass[1].Precision,
+			Recall:         r.PerClass[1].Recall,
+			Specificity:    r.PerClass[0].Recall,
+			F1:             r.PerClass[1].F1,
+			BrierScoreLoss: brierPos / total,
+			ROCAUC:         r.PerClass[1].ROCAUC,
+		}
+		b.TypeIErrorRate = ratio(b.FP, b.FP+b.TN)
+		b.TypeIIErrorRate = ratio(b.FN, b.FN+b.TP)
+		r.Binary = b
+	}
+	return r, nil
+}
+
+// add adds share × the figures of c.
+func (a *Averages) add(c ClassMetrics, share float64) {
+	a.Precision += share * c.Precision
+	a.Recall += share * c.Recall
+	a.F1 += share * c.F1
+	a.ROCAUC += share * c.ROCAUC
+}
+
+// clip is log_loss's clipping of a probability to [ε, 1−ε].
+func clip(p float64) float64 {
+	const eps = 0x1p-52
+	return min(max(p, eps), 1-eps)
+}
+
+// ratio is a/b, or 0 when b is 0 (sklearn's zero_division default).
+func ratio(a, b float64) float64 {
+	if b == 0 {
+		return 0
+	}
+	return a / b
+}
+
+// f1 is the harmonic mean of precision and recall, 0 when both are 0.
+func f1(precision, recall float64) float64 {
+	return ratio(2*precision*recall, precision+recall)
+}
