@@ -1,0 +1,52 @@
+// Package mathx holds small numerical helpers shared by the model packages.
+package mathx
+
+import "math"
+
+// LogSumExp returns log Σ_i exp(x_i), computed stably by factoring out the
+// largest term m:
+//
+//	log Σ_i exp(x_i) = m + log Σ_i exp(x_i − m)
+//
+// so that no term overflows and the largest one is exp(0) = 1. It returns
+// −Inf when x is empty or every x_i is −Inf, +Inf when some x_i is +Inf, and
+// NaN when some x_i is NaN.
+func LogSumExp(x []float64) float64 {
+	m, logS := logSumExp(x)
+	return m + logS
+}
+
+// NormalizeLog turns unnormalised log-probabilities into log-probabilities
+// whose exponentials sum to 1, in place:
+//
+//	x_i ← (x_i − m) − log Σ_l exp(x_l − m),  m = max_l x_l
+//
+// Subtracting m first keeps the precision of the largest terms when the x_i
+// are large (a joint log-likelihood of −10⁵ is normal for many features).
+// The result is NaN where the sum is not finite.
+func NormalizeLog(x []float64) {
+	m, logS := logSumExp(x)
+	for i := range x {
+		x[i] = (x[i] - m) - logS
+	}
+}
+
+// logSumExp returns m = max_i x_i and log Σ_i exp(x_i − m); a NaN or an
+// infinite m is returned with logS 0.
+func logSumExp(x []float64) (m, logS float64) {
+	m = math.Inf(-1)
+	for _, v := range x {
+		if v != v {
+			return v, 0
+		}
+		m = max(m, v)
+	}
+	if math.IsInf(m, 0) {
+		return m, 0
+	}
+	s := 0.0
+	for _, v := range x {
+		s += math.Exp(v - m)
+	}
+	return m, math.Log(s)
+}

@@ -1,0 +1,47 @@
+package mathx
+
+import (
+	"math"
+	"testing"
+)
+
+func TestLogSumExp(t *testing.T) {
+	inf := math.Inf(1)
+	for _, c := range []struct {
+		x    []float64
+		want float64
+	}{
+		{nil, -inf},
+		{[]float64{0}, 0},
+		{[]float64{0, 0}, math.Ln2},
+		{[]float64{math.Log(0.25), math.Log(0.75)}, 0},
+		{[]float64{-1000, -1000}, -1000 + math.Ln2},
+		{[]float64{1000, 1000 + math.Log(3)}, 1000 + math.Log(4)},
+		{[]float64{-inf, 0}, 0},
+		{[]float64{-inf, -inf}, -inf},
+		{[]float64{inf, 0}, inf},
+	} {
+		got := LogSumExp(c.x)
+		if math.Abs(got-c.want) > 1e-12*max(1, math.Abs(c.want)) && got != c.want {
+			t.Errorf("LogSumExp(%v) = %v, want %v", c.x, got, c.want)
+		}
+	}
+	if got := LogSumExp([]float64{0, math.NaN()}); !math.IsNaN(got) {
+		t.Errorf("LogSumExp with NaN = %v, want NaN", got)
+	}
+}
+
+func TestNormalizeLog(t *testing.T) {
+	x := []float64{-2000, -2001, -2003}
+	NormalizeLog(x)
+	s := 0.0
+	for _, v := range x {
+		s += math.Exp(v)
+	}
+	if math.Abs(s-1) > 1e-15 {
+		t.Errorf("probabilities sum to %v", s)
+	}
+	if d := x[0] - x[1]; math.Abs(d-1) > 1e-12 {
+		t.Errorf("difference of log-probabilities changed: %v", d)
+	}
+}
