@@ -14,10 +14,13 @@
 // RegressionReport: MSE, RMSE, MAE, R² and the Gaussian log-likelihood of
 // the residuals under their maximum-likelihood variance.
 //
-// Both take optional sample weights (nil means every row weighs 1); every
+// Classification and Regression take optional sample weights (nil means every row weighs 1); every
 // figure is then the weighted one, as scikit-learn's sample_weight gives
 // it. Reports marshal to JSON with snake_case keys (undefined values, NaN
 // or ±Inf in Go, become null) and print a human-readable form with Text.
+//
+// Evaluate runs a gendisc.Classifier on a data.Dataset and evaluates it,
+// with errors positioned at the lines of the data's source.
 //
 // The definitions follow scikit-learn 1.2.1 (sklearn.metrics) and the tests
 // check them against its values (testdata/gen_reference.py):
