@@ -14,9 +14,9 @@
 // RegressionReport: MSE, RMSE, MAE, R² and the Gaussian log-likelihood of
 // the residuals under their maximum-likelihood variance.
 //
-// Classification and Regression take optional sample weights (nil means every row weighs 1); every
-// figure is then the weighted one, as scikit-learn's sample_weight gives
-// it. Reports marshal to JSON with snake_case keys (undefined values, NaN
+// Classification and Regression take optional sample weights (nil means
+// every row weighs 1); every figure is then the weighted one, as
+// scikit-learn's sample_weight gives it. Reports marshal to JSON with snake_case keys (undefined values, NaN
 // or ±Inf in Go, become null) and print a human-readable form with Text.
 //
 // Evaluate runs a gendisc.Classifier on a data.Dataset and evaluates it,
