@@ -42,6 +42,7 @@
 // Data problems (lengths that differ, a class index out of range, a
 // probability that is NaN or outside [0, 1], a row of probabilities that
 // does not sum to 1, a negative weight) are returned as errors wrapping the
-// sentinels of this package, in a *RowError when one row is at fault. The
-// package does not panic.
+// sentinels of this package, in a *RowError when one row is at fault.
+// Classification and Regression do not panic; Evaluate panics only as
+// c.LogProba does, when d does not follow the model's schema.
 package metrics
