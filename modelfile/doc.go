@@ -1,0 +1,50 @@
+// Package modelfile saves fitted models to files and reads them back: a
+// versioned JSON envelope around each model's own parameters.
+//
+// A model file looks like this (the parameters are the model's
+// MarshalJSON output, re-indented; arrays of numbers stay on one line):
+//
+//	{
+//	  "format": "gendisc-model",
+//	  "version": 1,
+//	  "kind": "gaussian-nb",
+//	  "schema": {
+//	    "features": [
+//	      {
+//	        "name": "petal_length",
+//	        "kind": "numeric"
+//	      }
+//	    ],
+//	    "target": {
+//	      "name": "class",
+//	      "kind": "categorical",
+//	      "levels": ["setosa", "versicolor"]
+//	    }
+//	  },
+//	  "params": {
+//	    "mean": [1.462, 4.26],
+//	    "var": [0.029556, 0.2164]
+//	  },
+//	  "checksum": "sha256:9f2c…"
+//	}
+//
+// Save writes atomically (a temporary file in the same directory, synced,
+// then renamed), so a crash or an error never leaves a half-written model.
+// Load and Read refuse, with a one-line *Error naming the file, a file that
+// is empty, truncated, foreign, from a newer version, or edited: the
+// checksum covers the values of format, version, kind, schema and params,
+// but not the white space between them, so a file may be re-indented but
+// not changed.
+//
+// Loading is done in two steps: Load returns the Envelope, whose Kind tells
+// which model package reads the parameters, and that package's Unmarshal
+// function reads Params against Schema and validates them:
+//
+//	env, err := modelfile.Load(path)
+//	if err != nil { ... }
+//	if err := env.Expect("gaussian-nb"); err != nil { ... }
+//	m, err := naivebayes.UnmarshalGaussian(env.Schema, env.Params)
+//
+// Parameters that are float64 values use Floats and Float, which read back
+// bit for bit, including -0, subnormals, ±Inf and NaN.
+package modelfile

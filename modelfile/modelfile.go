@@ -1,0 +1,382 @@
+package modelfile
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/gendisc/gendisc"
+	"github.com/gendisc/gendisc/data"
+)
+
+// Format is the value of the "format" field of every model file.
+const Format = "gendisc-model"
+
+// Version is the version of the file layout this build writes. It counts
+// incompatible changes of the envelope or of any model kind's parameters; a
+// build reads every version up to its own and refuses newer files.
+const Version = 1
+
+// Persistent is a fitted model that can be saved: MarshalJSON gives its
+// parameters, which the model's package reads back together with the
+// schema.
+type Persistent interface {
+	gendisc.Model
+	json.Marshaler
+}
+
+// Envelope is a model file as read: what every model file holds, with the
+// model's own parameters left as JSON for its package to read.
+type Envelope struct {
+	Format   string          `json:"format"`  // always Format
+	Version  int             `json:"version"` // 1 to Version
+	Kind     string          `json:"kind"`    // the model's Kind
+	Schema   *data.Schema    `json:"schema"`
+	Params   json.RawMessage `json:"params"`   // compact JSON
+	Checksum string          `json:"checksum"` // "sha256:" and 64 hex digits
+	Source   string          `json:"-"`        // the file name given to Read
+}
+
+// Sentinel errors for the refusals of Read and Expect; the *Error they
+// come in matches one of them under errors.Is.
+var (
+	ErrEmpty     = errors.New("empty model file")
+	ErrTruncated = errors.New("truncated or not JSON")
+	ErrForeign   = errors.New("not a gendisc model file")
+	ErrNewer     = errors.New("model file of a newer version")
+	ErrEdited    = errors.New("model file edited")
+	ErrMalformed = errors.New("model file field missing or malformed")
+	ErrKind      = errors.New("wrong model kind")
+)
+
+// Error is a refusal to read a model file: a one-line Msg about the file
+// named File.
+type Error struct {
+	File string
+	Err  error // one of the sentinel errors
+	Msg  string
+}
+
+func (e *Error) Error() string {
+	if e.File == "" {
+		return e.Msg
+	}
+	return e.File + ": " + e.Msg
+}
+
+func (e *Error) Unwrap() error { return e.Err }
+
+// rawEnvelope is the envelope with every field as raw JSON: what Read
+// checks field by field and what Write encodes.
+type rawEnvelope struct {
+	Format   json.RawMessage `json:"format"`
+	Version  json.RawMessage `json:"version"`
+	Kind     json.RawMessage `json:"kind"`
+	Schema   json.RawMessage `json:"schema"`
+	Params   json.RawMessage `json:"params"`
+	Checksum json.RawMessage `json:"checksum"`
+}
+
+// checksum returns the envelope's checksum, "sha256:" and the hex digest of
+//
+//	format ⏎ version ⏎ kind ⏎ schema ⏎ params ⏎
+//
+// where each field is its JSON text compacted (json.Compact) and ⏎ is a
+// newline, which compact JSON cannot contain. Any change to a value is
+// detected; reformatting the file's white space is not a change.
+func (r *rawEnvelope) checksum() string {
+	h := sha256.New()
+	var buf bytes.Buffer
+	for _, field := range [][]byte{r.Format, r.Version, r.Kind, r.Schema, r.Params} {
+		buf.Reset()
+		json.Compact(&buf, field) // the fields come from valid JSON
+		buf.WriteByte('\n')
+		h.Write(buf.Bytes())
+	}
+	return "sha256:" + hex.EncodeToString(h.Sum(nil))
+}
+
+// Write writes the model file of m to w: the envelope, with m's parameters
+// (MarshalJSON) under "params", as indented JSON ending in a newline.
+// Nothing is written if m cannot be encoded.
+func Write(w io.Writer, m Persistent) error {
+	b, err := encode(m)
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(b)
+	return err
+}
+
+// encode returns the model file of m.
+func encode(m Persistent) ([]byte, error) {
+	kind, schema := m.Kind(), m.Schema()
+	if kind == "" || schema == nil {
+		return nil, fmt.Errorf("modelfile: model %T has no kind or no schema", m)
+	}
+	params, err := m.MarshalJSON()
+	if err != nil {
+		return nil, fmt.Errorf("modelfile: encoding the parameters of the %s model: %w", kind, err)
+	}
+	var r rawEnvelope
+	var buf bytes.Buffer
+	if err := json.Compact(&buf, params); err != nil {
+		return nil, fmt.Errorf("modelfile: the %s model's MarshalJSON wrote invalid JSON: %v", kind, err)
+	}
+	r.Params = unescapeHTML(buf.Bytes())
+	// Strings and ints always encode.
+	r.Format, _ = marshal(Format)
+	r.Version, _ = marshal(Version)
+	r.Kind, _ = marshal(kind)
+	if r.Schema, err = marshal(schema); err != nil {
+		return nil, fmt.Errorf("modelfile: encoding the schema of the %s model: %w", kind, err)
+	}
+	r.Checksum, _ = marshal(r.checksum())
+	compact, _ := marshal(&r) // raw messages that are valid JSON
+	return append(indent(nil, compact), '\n'), nil
+}
+
+// marshal encodes v as compact JSON without escaping <, > and &, so class
+// names such as "<=50K" stay readable.
+func marshal(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte{'\n'}), nil
+}
+
+// unescapeHTML replaces the escapes \u003c, \u003e and \u0026 in the valid
+// JSON b by the characters <, > and & they stand for. json.Marshal writes
+// them to make JSON safe inside HTML; a model file is not HTML, and class
+// names such as "<=50K" read better as they are.
+func unescapeHTML(b []byte) []byte {
+	if !bytes.Contains(b, []byte(`\u00`)) {
+		return b
+	}
+	out := make([]byte, 0, len(b))
+	for i := 0; i < len(b); i++ {
+		if b[i] != '\\' {
+			out = append(out, b[i])
+			continue
+		}
+		// Backslashes occur only in strings, each starting an escape
+		// of at least two bytes.
+		if b[i+1] == 'u' {
+			if c, ok := htmlEscapes[string(b[i+2:i+6])]; ok {
+				out = append(out, c)
+				i += 5
+				continue
+			}
+		}
+		out = append(out, b[i], b[i+1])
+		i++
+	}
+	return out
+}
+
+var htmlEscapes = map[string]byte{"003c": '<', "003e": '>', "0026": '&'}
+
+// Save writes the model file of m to path atomically: to a temporary file in
+// the same directory, synced to disk, then renamed over path. On any error
+// no file is left behind and an existing file at path is untouched. The new
+// file keeps the permissions of the file it replaces, or gets 0644. A path
+// of "-" writes to standard output.
+func Save(path string, m Persistent) error {
+	if path == "-" {
+		return Write(os.Stdout, m)
+	}
+	b, err := encode(m)
+	if err != nil {
+		return err
+	}
+	if err := writeAtomic(path, b); err != nil {
+		return fmt.Errorf("saving model to %s: %w", path, err)
+	}
+	return nil
+}
+
+func writeAtomic(path string, b []byte) error {
+	perm := fs.FileMode(0o644)
+	if fi, err := os.Stat(path); err == nil {
+		perm = fi.Mode().Perm()
+	}
+	dir := filepath.Dir(path)
+	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp*")
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(b)
+	if err == nil {
+		err = f.Chmod(perm)
+	}
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(f.Name(), path)
+	}
+	if err != nil {
+		os.Remove(f.Name())
+		return err
+	}
+	// Sync the directory so the rename survives a crash; best effort, as
+	// not every system can sync a directory.
+	if d, err := os.Open(dir); err == nil {
+		d.Sync()
+		d.Close()
+	}
+	return nil
+}
+
+// Load reads the model file at path, or standard input for "-"; see Read.
+func Load(path string) (*Envelope, error) {
+	if path == "-" {
+		return Read(os.Stdin, "<stdin>")
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return Read(f, path)
+}
+
+// Read reads a model file from r; source names it in errors and becomes the
+// envelope's Source. It refuses, with an *Error that names source, a file
+// that is empty (ErrEmpty), truncated or not JSON (ErrTruncated), not a
+// gendisc model file (ErrForeign), of a version newer than Version
+// (ErrNewer), changed since it was written (ErrEdited: the checksum does not
+// match), or lacking a field (ErrMalformed). The parameters are left for the
+// model's package to read and check.
+func Read(r io.Reader, source string) (*Envelope, error) {
+	b, err := io.ReadAll(r)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", source, err)
+	}
+	refuse := func(sentinel error, format string, args ...any) (*Envelope, error) {
+		return nil, &Error{File: source, Err: sentinel, Msg: fmt.Sprintf(format, args...)}
+	}
+	if len(bytes.TrimSpace(b)) == 0 {
+		return refuse(ErrEmpty, "empty file, not a gendisc model")
+	}
+	var raw rawEnvelope
+	if err := json.Unmarshal(b, &raw); err != nil {
+		var syntax *json.SyntaxError
+		if errors.As(err, &syntax) {
+			line, col := position(b, syntax.Offset)
+			return refuse(ErrTruncated, "truncated or not a gendisc model file (line %d, column %d: %v)", line, col, err)
+		}
+		return refuse(ErrForeign, "not a gendisc model file (the JSON is not an object)")
+	}
+
+	var e Envelope
+	if !isPresent(raw.Format) {
+		return refuse(ErrForeign, "not a gendisc model file (no %q field)", "format")
+	}
+	if json.Unmarshal(raw.Format, &e.Format) != nil || e.Format != Format {
+		return refuse(ErrForeign, "not a gendisc model file (format %s, want %q)", excerpt(raw.Format), Format)
+	}
+	if !isPresent(raw.Version) {
+		return refuse(ErrMalformed, "model file without a %q", "version")
+	}
+	if json.Unmarshal(raw.Version, &e.Version) != nil || e.Version < 1 {
+		return refuse(ErrMalformed, "invalid model file version %s", excerpt(raw.Version))
+	}
+	if e.Version > Version {
+		return refuse(ErrNewer, "model file version %d is newer than this build of gendisc reads (up to version %d); upgrade gendisc to read it", e.Version, Version)
+	}
+	for _, f := range []struct {
+		name string
+		raw  json.RawMessage
+	}{{"kind", raw.Kind}, {"schema", raw.Schema}, {"params", raw.Params}, {"checksum", raw.Checksum}} {
+		if !isPresent(f.raw) {
+			return refuse(ErrMalformed, "model file without a %q", f.name)
+		}
+	}
+	if json.Unmarshal(raw.Kind, &e.Kind) != nil || e.Kind == "" {
+		return refuse(ErrMalformed, "model kind %s is not a name", excerpt(raw.Kind))
+	}
+	if json.Unmarshal(raw.Checksum, &e.Checksum) != nil {
+		return refuse(ErrMalformed, "checksum %s is not a string", excerpt(raw.Checksum))
+	}
+	if e.Checksum != raw.checksum() {
+		return refuse(ErrEdited, "checksum mismatch: the file was edited or damaged after it was written")
+	}
+	if err := json.Unmarshal(raw.Schema, &e.Schema); err != nil {
+		return refuse(ErrMalformed, "invalid schema: %v", err)
+	}
+	var params bytes.Buffer
+	json.Compact(&params, raw.Params) // valid: part of a valid document
+	e.Params = params.Bytes()
+	e.Source = source
+	return &e, nil
+}
+
+// isPresent reports whether a field was in the file with a value other
+// than null.
+func isPresent(raw json.RawMessage) bool { return len(raw) > 0 && string(raw) != "null" }
+
+// excerpt returns the JSON text raw on one line, shortened to 40 bytes.
+func excerpt(raw json.RawMessage) string {
+	var buf bytes.Buffer
+	json.Compact(&buf, raw) // valid: part of a valid document
+	s := buf.String()
+	if len(s) <= 40 {
+		return s
+	}
+	n := 37
+	for !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "..."
+}
+
+// position returns the 1-based line and column of the byte at which a
+// json.SyntaxError with the given Offset occurred: the last byte read.
+func position(b []byte, offset int64) (line, col int) {
+	before := b[:min(max(int(offset)-1, 0), len(b))]
+	line = 1 + bytes.Count(before, []byte{'\n'})
+	col = len(before) - bytes.LastIndexByte(before, '\n')
+	return line, col
+}
+
+// Expect returns nil if the model is of one of kinds, and otherwise an
+// *Error matching ErrKind that names the file, such as
+//
+//	m.json: model is of kind "qda", expected "lda" or "gaussian-nb"
+//
+// It panics if kinds is empty.
+func (e *Envelope) Expect(kinds ...string) error {
+	if len(kinds) == 0 {
+		panic("modelfile: Expect needs at least one kind")
+	}
+	if slices.Contains(kinds, e.Kind) {
+		return nil
+	}
+	quoted := make([]string, len(kinds))
+	for i, k := range kinds {
+		quoted[i] = strconv.Quote(k)
+	}
+	return &Error{
+		File: e.Source,
+		Err:  ErrKind,
+		Msg:  fmt.Sprintf("model is of kind %q, expected %s", e.Kind, strings.Join(quoted, " or ")),
+	}
+}
