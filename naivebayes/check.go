@@ -1,0 +1,97 @@
+package naivebayes
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/gendisc/gendisc/data"
+)
+
+// Errors wrapped by the data errors of Fit and Update.
+var (
+	// ErrNotClassification: the data set has no categorical target.
+	ErrNotClassification = errors.New("not a classification data set: the target is not categorical")
+	// ErrOneClass: fewer than two classes have rows of positive weight.
+	ErrOneClass = errors.New("fewer than two classes have rows: naive Bayes needs at least two")
+	// ErrFeatureKind: a feature's kind does not suit the model.
+	ErrFeatureKind = errors.New("unsuitable feature kind")
+	// ErrNotObserved: a feature has no observed value in the labelled rows.
+	ErrNotObserved = errors.New("no observed value in the labelled rows")
+	// ErrZeroVariance: a fitted variance is zero.
+	ErrZeroVariance = errors.New("zero variance")
+	// ErrSchema: the data of an update does not match the model's schema.
+	ErrSchema = errors.New("data does not match the model's schema")
+)
+
+// checkRows checks what every naive Bayes variant needs of training rows:
+// a categorical target, labels that are missing (NaN) or class indices, and
+// weights that are finite and non-negative.
+func checkRows(d *data.Dataset) error {
+	s := d.Schema
+	if s.Target == nil || s.Target.Kind != data.Categorical || d.Y == nil {
+		return &data.ParseError{File: d.Source, Err: ErrNotClassification}
+	}
+	if len(d.Y) != d.N || len(d.X) != d.N*d.D() || (d.Weight != nil && len(d.Weight) != d.N) {
+		panic(fmt.Sprintf("naivebayes: data set of %d rows with %d cells, %d labels, %d weights",
+			d.N, len(d.X), len(d.Y), len(d.Weight)))
+	}
+	k := float64(len(s.Classes()))
+	for i, y := range d.Y {
+		if y == y && (y < 0 || y >= k || y != math.Trunc(y)) {
+			return d.RowError(i, "class index %v out of range [0, %v)", y, k)
+		}
+	}
+	for i, w := range d.Weight {
+		if !(w >= 0) || math.IsInf(w, 1) {
+			return d.RowError(i, "weight %v: want a finite number ≥ 0", w)
+		}
+	}
+	return nil
+}
+
+// checkClasses returns ErrOneClass unless at least two classes have a
+// positive total weight.
+func checkClasses(source string, classWeight []float64) error {
+	n := 0
+	for _, w := range classWeight {
+		if w > 0 {
+			n++
+		}
+	}
+	if n < 2 {
+		return &data.ParseError{File: source, Err: ErrOneClass}
+	}
+	return nil
+}
+
+// columnError is a data error about feature j of schema s.
+func columnError(source string, s *data.Schema, j int, err error) error {
+	return &data.ParseError{File: source, ColumnName: s.Features[j].Name, Err: err}
+}
+
+// extendSchema returns the schema of a model fitted on data of schema old
+// and then updated with data of schema upd: the same features (names,
+// kinds, category levels) and target levels that begin with old's, any
+// new classes appended. Integral stays set only where both set it.
+func extendSchema(old, upd *data.Schema) (*data.Schema, error) {
+	if len(old.Features) != len(upd.Features) {
+		return nil, fmt.Errorf("%w: %d features, the model has %d", ErrSchema, len(upd.Features), len(old.Features))
+	}
+	s := old.Clone()
+	for j, f := range upd.Features {
+		o := &s.Features[j]
+		if f.Name != o.Name || f.Kind != o.Kind || !slices.Equal(f.Levels, o.Levels) {
+			return nil, fmt.Errorf("%w: feature %d is %q (%v), the model's is %q (%v)", ErrSchema, j+1, f.Name, f.Kind, o.Name, o.Kind)
+		}
+		o.Integral = o.Integral && f.Integral
+	}
+	if upd.Target == nil || upd.Target.Name != old.Target.Name || upd.Target.Kind != old.Target.Kind ||
+		len(upd.Target.Levels) < len(old.Target.Levels) ||
+		!slices.Equal(upd.Target.Levels[:len(old.Target.Levels)], old.Target.Levels) {
+		return nil, fmt.Errorf("%w: the target must be %q with the classes %q first", ErrSchema, old.Target.Name, old.Target.Levels)
+	}
+	s.Target.Levels = append(s.Target.Levels, upd.Target.Levels[len(old.Target.Levels):]...)
+	return s, nil
+}

@@ -1,0 +1,29 @@
+// Package naivebayes fits naive Bayes classifiers: generative models in
+// which the features are independent given the class,
+//
+//	p(x, y = k) = π_k Π_j p(x_j | y = k)
+//
+// so that each feature's distribution per class is estimated on its own,
+// and classify by Bayes' rule,
+//
+//	P(y = k | x) = p(x, y = k) / Σ_l p(x, y = l),
+//
+// computed in log space with a stable log-sum-exp.
+//
+// Every variant shares the class prior (maximum likelihood by default,
+// smoothed with a pseudo-count, or fixed), the treatment of missing values
+// (NaN cells are left out of the statistics when fitting and marginalised
+// out when predicting), and the normalisation; each variant contributes
+// only its per-class log-likelihood terms. Gaussian naive Bayes
+// (GaussianConfig, Gaussian) keeps per class and feature the weighted
+// count, mean and centred sum of squares of its training data, which merge
+// exactly (Chan et al.'s pairwise formula), so a model can be fitted on all
+// cores, updated with more data (Update) and saved with its statistics.
+//
+// Configurations (GaussianConfig) are plain values whose zero value means
+// the defaults; Fit returns a new fitted model, which is immutable and safe
+// for concurrent use. Problems with the data are returned as errors, most
+// as *data.ParseError values that name the source and column; calling a
+// fitted model with data of the wrong shape is a programming error and
+// panics with a message that starts with "naivebayes:".
+package naivebayes

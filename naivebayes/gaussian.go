@@ -1,0 +1,413 @@
+package naivebayes
+
+import (
+	"fmt"
+	"maps"
+	"math"
+	"slices"
+
+	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/internal/stats"
+)
+
+// Variance selects which variances of a Gaussian naive Bayes model are
+// tied (shared). With W_kj, M_kj and S_kj the weight, mean and centred sum
+// of squares of feature j over the rows of class k where it is observed,
+// the class means are always μ_kj = M_kj, and each tying's variance is the
+// maximum-likelihood estimate of the shared parameter given those means,
+// plus the smoothing ε of GaussianConfig.VarSmoothing.
+type Variance int
+
+const (
+	// ClassFeatureVariance gives every class and feature its own variance
+	// (the default):
+	//
+	//	σ²_kj = S_kj / W_kj + ε
+	ClassFeatureVariance Variance = iota
+	// FeatureVariance gives each feature one variance shared by the
+	// classes, the pooled within-class variance:
+	//
+	//	σ²_j = Σ_k S_kj / Σ_k W_kj + ε
+	//
+	// The log-odds between two classes are then linear in x: the
+	// logistic form, the generative partner of logistic regression.
+	FeatureVariance
+	// ClassVariance gives each class one variance, pooled over its
+	// features:
+	//
+	//	σ²_k = Σ_j S_kj / Σ_j W_kj + ε
+	ClassVariance
+	// SharedVariance ties every variance to one:
+	//
+	//	σ² = Σ_k Σ_j S_kj / Σ_k Σ_j W_kj + ε
+	SharedVariance
+)
+
+var varianceNames = [...]string{
+	ClassFeatureVariance: "class-feature",
+	FeatureVariance:      "feature",
+	ClassVariance:        "class",
+	SharedVariance:       "shared",
+}
+
+// String returns the tying's name: "class-feature", "feature", "class" or
+// "shared".
+func (v Variance) String() string {
+	if v < 0 || int(v) >= len(varianceNames) {
+		return fmt.Sprintf("Variance(%d)", int(v))
+	}
+	return varianceNames[v]
+}
+
+// ParseVariance returns the tying named s (see Variance.String).
+func ParseVariance(s string) (Variance, error) {
+	i := slices.Index(varianceNames[:], s)
+	if i < 0 {
+		return 0, fmt.Errorf("naivebayes: unknown variance tying %q (want class-feature, feature, class or shared)", s)
+	}
+	return Variance(i), nil
+}
+
+// MarshalText writes the tying's name.
+func (v Variance) MarshalText() ([]byte, error) {
+	if v < 0 || int(v) >= len(varianceNames) {
+		return nil, fmt.Errorf("naivebayes: unknown variance tying %d", int(v))
+	}
+	return []byte(v.String()), nil
+}
+
+// UnmarshalText reads a tying's name.
+func (v *Variance) UnmarshalText(b []byte) error {
+	t, err := ParseVariance(string(b))
+	*v = t
+	return err
+}
+
+// DefaultVarSmoothing is the variance smoothing of the zero GaussianConfig,
+// scikit-learn's default.
+const DefaultVarSmoothing = 1e-9
+
+// NoVarSmoothing as GaussianConfig.VarSmoothing adds nothing to the
+// variances (ε = 0).
+const NoVarSmoothing = -1
+
+// GaussianConfig holds the hyperparameters of Gaussian naive Bayes. The
+// zero value gives the defaults: maximum-likelihood class priors and a
+// variance per class and feature smoothed by 1e-9 of the largest feature
+// variance, as scikit-learn's GaussianNB.
+type GaussianConfig struct {
+	// VarSmoothing sets the ε added to every variance,
+	//
+	//	ε = VarSmoothing × max_j Var(x_j)
+	//
+	// where Var(x_j) is the maximum-likelihood variance of feature j over
+	// all labelled training rows (weighted; scikit-learn ignores the
+	// weights here). It keeps a feature that is constant within a class
+	// usable. 0 means DefaultVarSmoothing (1e-9); NoVarSmoothing means
+	// ε = 0. Other negative values are an error.
+	VarSmoothing float64
+	// Variance selects the variance tying; the default is
+	// ClassFeatureVariance.
+	Variance Variance
+	// PriorAlpha, when positive, smooths the class prior:
+	//
+	//	π_k = (W_k + α) / (W + α·K)
+	//
+	// (W_k the total weight of the rows of class k, W = Σ_k W_k, K the
+	// number of classes). 0 gives the maximum-likelihood W_k / W.
+	PriorAlpha float64
+	// ClassPrior, when not nil, fixes the class prior: a positive
+	// probability for every class name, summing to 1 within 1e-9
+	// (normalised to sum exactly). It excludes PriorAlpha.
+	ClassPrior map[string]float64
+}
+
+// gaussianParams is a validated GaussianConfig with its defaults applied.
+type gaussianParams struct {
+	varSmoothing float64
+	variance     Variance
+	prior        classPrior
+}
+
+func (c GaussianConfig) params() (gaussianParams, error) {
+	p := gaussianParams{varSmoothing: c.VarSmoothing, variance: c.Variance}
+	switch {
+	case c.VarSmoothing == 0:
+		p.varSmoothing = DefaultVarSmoothing
+	case c.VarSmoothing == NoVarSmoothing:
+		p.varSmoothing = 0
+	case !(c.VarSmoothing > 0) || math.IsInf(c.VarSmoothing, 1):
+		return p, fmt.Errorf("naivebayes: var smoothing %v: want a finite number ≥ 0", c.VarSmoothing)
+	}
+	if c.Variance < 0 || int(c.Variance) >= len(varianceNames) {
+		return p, fmt.Errorf("naivebayes: unknown variance tying %d", int(c.Variance))
+	}
+	var err error
+	p.prior, err = newClassPrior(c.PriorAlpha, c.ClassPrior)
+	return p, err
+}
+
+// Gaussian is a fitted Gaussian naive Bayes classifier: given the class,
+// the features are independent Gaussians,
+//
+//	log p(x, y = k) = log π_k + Σ_{j observed} [−½ log(2π σ²_kj) − (x_j − μ_kj)² / (2σ²_kj)]
+//
+// where a missing feature (NaN) leaves the sum: it is marginalised. It
+// keeps the sufficient statistics of its training data, so it can be
+// updated with more data (Update) and saved (MarshalJSON). A Gaussian is
+// immutable and safe for concurrent use.
+type Gaussian struct {
+	classifier
+	params gaussianParams
+	stats  *stats.Moments
+	// mean and variance hold μ_kj and σ²_kj at k·D + j.
+	mean, variance []float64
+	epsilon        float64
+}
+
+// Fit fits Gaussian naive Bayes to the rows of d: per class and feature,
+// the weighted mean and maximum-likelihood variance of the observed cells,
+// and the class priors. Rows whose label is missing (NaN) are skipped;
+// missing cells are left out of their feature's statistics, and a class
+// with no observed value of a feature takes that feature's mean and
+// variance over all classes. Every feature must be numeric.
+//
+// Data problems are errors (*data.ParseError wrapping one of this
+// package's Err values or data.ErrInfinite): no categorical target, fewer
+// than two classes with rows, a feature without observed values, a zero
+// variance that the smoothing leaves at zero, a bad label or weight, an
+// infinite value. Invalid settings are errors too.
+func (c GaussianConfig) Fit(d *data.Dataset) (*Gaussian, error) {
+	p, err := c.params()
+	if err != nil {
+		return nil, err
+	}
+	if err := checkRows(d); err != nil {
+		return nil, err
+	}
+	for j, f := range d.Schema.Features {
+		if f.Kind != data.Numeric {
+			return nil, columnError(d.Source, d.Schema, j, fmt.Errorf(
+				"%w: the column is %v, gaussian-nb takes numeric features only (use --model nb, mixed naive Bayes)", ErrFeatureKind, f.Kind))
+		}
+	}
+	s := stats.New(len(d.Schema.Classes()), d.D())
+	return fitGaussian(d.Schema.Clone(), s, p, d)
+}
+
+// Update returns a new model fitted on the training data of m and the rows
+// of d together, by merging the sufficient statistics; m is unchanged. The
+// schema of d must have m's features and m's classes first; classes it
+// adds are appended. Update(A) after Fit(B) equals Fit of A ∪ B up to
+// rounding.
+func (m *Gaussian) Update(d *data.Dataset) (*Gaussian, error) {
+	schema, err := extendSchema(m.schema, d.Schema)
+	if err != nil {
+		return nil, &data.ParseError{File: d.Source, Err: err}
+	}
+	if err := checkRows(d); err != nil {
+		return nil, err
+	}
+	s := m.stats.Clone()
+	s.Grow(len(schema.Classes()))
+	return fitGaussian(schema, s, m.params, d)
+}
+
+// fitGaussian adds the rows of d to s and derives the model.
+func fitGaussian(schema *data.Schema, s *stats.Moments, p gaussianParams, d *data.Dataset) (*Gaussian, error) {
+	s.Add(d.X, d.Y, d.Weight)
+	for j := range d.D() {
+		if a := s.Feature(j); math.IsInf(a.M, 0) || math.IsNaN(a.M) || math.IsInf(a.S, 0) || math.IsNaN(a.S) {
+			return nil, infiniteCell(d, j)
+		}
+	}
+	return newGaussian(schema, s, p, d.Source)
+}
+
+// infiniteCell returns the error about the first infinite value of
+// feature j of d.
+func infiniteCell(d *data.Dataset, j int) error {
+	for i := range d.N {
+		if math.IsInf(d.X[i*d.D()+j], 0) {
+			return &data.ParseError{File: d.Source, Line: d.Line(i), ColumnName: d.Schema.Features[j].Name, Err: data.ErrInfinite}
+		}
+	}
+	return columnError(d.Source, d.Schema, j, data.ErrInfinite)
+}
+
+// newGaussian derives the parameters of the model from its statistics.
+// source names the data in error messages.
+func newGaussian(schema *data.Schema, s *stats.Moments, p gaussianParams, source string) (*Gaussian, error) {
+	if err := checkClasses(source, s.ClassWeight); err != nil {
+		return nil, err
+	}
+	prior, err := p.prior.priors(schema.Classes(), s.ClassWeight)
+	if err != nil {
+		return nil, err
+	}
+	pooled := make([]stats.Moment, s.D)
+	maxVar := 0.0
+	for j := range pooled {
+		pooled[j] = s.Feature(j)
+		if pooled[j].W == 0 {
+			return nil, columnError(source, schema, j, ErrNotObserved)
+		}
+		maxVar = max(maxVar, pooled[j].Var())
+	}
+	if maxVar == 0 {
+		return nil, columnError(source, schema, 0, fmt.Errorf("%w: every feature is constant", ErrZeroVariance))
+	}
+	m := &Gaussian{params: p, stats: s, epsilon: p.varSmoothing * maxVar}
+	m.mean, m.variance = m.tie(pooled)
+	if err := m.checkVariances(source, schema); err != nil {
+		return nil, err
+	}
+	m.classifier = newClassifier(schema, prior, newGaussianFamily(s.K(), s.D, m.mean, m.variance))
+	return m, nil
+}
+
+// tie returns the means and variances of every class and feature under the
+// model's variance tying. A class without observed values of feature j
+// takes the feature's pooled mean M_j and, without tying, its pooled
+// variance T_j / W_j (pooled: over the rows of every class); under class
+// tying, a class without any observed value takes the shared variance.
+func (m *Gaussian) tie(pooled []stats.Moment) (mean, variance []float64) {
+	s := m.stats
+	K, D := s.K(), s.D
+	mean, variance = make([]float64, K*D), make([]float64, K*D)
+	var sw, ss float64 // Σ_k Σ_j W_kj, Σ_k Σ_j S_kj
+	fw, fs := make([]float64, D), make([]float64, D)
+	cw, cs := make([]float64, K), make([]float64, K)
+	for k := range K {
+		for j := range D {
+			a := s.At(k, j)
+			mean[k*D+j] = a.M
+			if a.W == 0 {
+				mean[k*D+j] = pooled[j].M
+			}
+			fw[j] += a.W
+			fs[j] += a.S
+			cw[k] += a.W
+			cs[k] += a.S
+			sw += a.W
+			ss += a.S
+		}
+	}
+	for k := range K {
+		for j := range D {
+			var v float64
+			switch m.params.variance {
+			case ClassFeatureVariance:
+				v = pooled[j].Var()
+				if a := s.At(k, j); a.W > 0 {
+					v = a.Var()
+				}
+			case FeatureVariance:
+				v = fs[j] / fw[j]
+			case ClassVariance:
+				v = ss / sw
+				if cw[k] > 0 {
+					v = cs[k] / cw[k]
+				}
+			case SharedVariance:
+				v = ss / sw
+			}
+			variance[k*D+j] = v + m.epsilon
+		}
+	}
+	return mean, variance
+}
+
+// checkVariances reports the first zero variance (possible only without
+// smoothing), naming its feature and class.
+func (m *Gaussian) checkVariances(source string, schema *data.Schema) error {
+	D := m.stats.D
+	for i, v := range m.variance {
+		if v > 0 {
+			continue
+		}
+		k, j := i/D, i%D
+		where := fmt.Sprintf("within class %q", schema.Classes()[k])
+		if m.params.variance == FeatureVariance || m.params.variance == SharedVariance {
+			where = "within every class"
+		}
+		return columnError(source, schema, j, fmt.Errorf("%w %s (%v variance tying, no var smoothing)", ErrZeroVariance, where, m.params.variance))
+	}
+	return nil
+}
+
+// Kind returns "gaussian-nb".
+func (m *Gaussian) Kind() string { return "gaussian-nb" }
+
+// Schema returns a copy of the schema of the training data.
+func (m *Gaussian) Schema() *data.Schema { return m.schema.Clone() }
+
+// Classes returns the class names, in the order of the probability
+// columns.
+func (m *Gaussian) Classes() []string { return slices.Clone(m.schema.Classes()) }
+
+// LogProba writes log P(y = k | x_i) to dst[i·K + k] for every row i of d
+// and returns dst (allocated when nil): the joint log-likelihood
+// normalised by a stable log-sum-exp. Missing features are marginalised.
+// It panics if d does not have the model's number of features or dst has
+// a length other than d.N·K.
+func (m *Gaussian) LogProba(dst []float64, d *data.Dataset) []float64 {
+	return m.joint(dst, d, true)
+}
+
+// JointLogLikelihood writes log p(x_i, y = k) to dst[i·K + k] for every row
+// i of d and returns dst, with the conventions of LogProba.
+func (m *Gaussian) JointLogLikelihood(dst []float64, d *data.Dataset) []float64 {
+	return m.joint(dst, d, false)
+}
+
+// Proba writes P(y = k | x_i) to dst[i·K + k], the exponential of
+// LogProba, with its conventions.
+func (m *Gaussian) Proba(dst []float64, d *data.Dataset) []float64 {
+	dst = m.LogProba(dst, d)
+	for i, v := range dst {
+		dst[i] = math.Exp(v)
+	}
+	return dst
+}
+
+// Config returns the settings the model was fitted with, defaults
+// applied; fitting the same data with them gives the same model.
+func (m *Gaussian) Config() GaussianConfig {
+	c := GaussianConfig{VarSmoothing: m.params.varSmoothing, Variance: m.params.variance,
+		PriorAlpha: m.params.prior.alpha}
+	if c.VarSmoothing == 0 {
+		c.VarSmoothing = NoVarSmoothing
+	}
+	if m.params.prior.fixed != nil {
+		c.ClassPrior = maps.Clone(m.params.prior.fixed)
+	}
+	return c
+}
+
+// Priors returns the class priors π_k.
+func (m *Gaussian) Priors() []float64 { return slices.Clone(m.prior) }
+
+// ClassWeights returns the total weight of the training rows of each
+// class: their number when the rows are unweighted.
+func (m *Gaussian) ClassWeights() []float64 { return slices.Clone(m.stats.ClassWeight) }
+
+// Means returns μ_kj as Means()[k][j].
+func (m *Gaussian) Means() [][]float64 { return m.rows(m.mean) }
+
+// Variances returns σ²_kj as Variances()[k][j], smoothing included; tied
+// variances are repeated.
+func (m *Gaussian) Variances() [][]float64 { return m.rows(m.variance) }
+
+// Epsilon returns the smoothing ε added to every variance.
+func (m *Gaussian) Epsilon() float64 { return m.epsilon }
+
+// rows copies a K×D parameter into one slice per class.
+func (m *Gaussian) rows(p []float64) [][]float64 {
+	D := m.stats.D
+	out := make([][]float64, m.stats.K())
+	for k := range out {
+		out[k] = slices.Clone(p[k*D : (k+1)*D])
+	}
+	return out
+}

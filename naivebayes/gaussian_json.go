@@ -1,0 +1,126 @@
+package naivebayes
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+
+	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/internal/stats"
+)
+
+// gaussianJSON is the saved form of a Gaussian: its settings and the
+// sufficient statistics of its training data, per class (rows) and feature
+// (columns). The fitted means and variances are derived on loading, by the
+// same code as Fit, so a loaded model predicts bit for bit as the saved one.
+//
+// TODO(modelfile): write the float slices as modelfile.Floats once that
+// package is committed; plain float64 JSON numbers already read back
+// exactly, and the statistics hold no NaN or Inf.
+type gaussianJSON struct {
+	// VarSmoothing is the smoothing in effect: 0 means none.
+	VarSmoothing float64            `json:"var_smoothing"`
+	Variance     Variance           `json:"variance"`
+	PriorAlpha   float64            `json:"prior_alpha,omitempty"`
+	ClassPrior   map[string]float64 `json:"class_prior,omitempty"`
+	// ClassWeight[k] is the total weight of the rows of class k.
+	ClassWeight []float64 `json:"class_weight"`
+	// Weight, Mean and M2 hold W_kj, M_kj and S_kj at [k][j].
+	Weight [][]float64 `json:"weight"`
+	Mean   [][]float64 `json:"mean"`
+	M2     [][]float64 `json:"m2"`
+}
+
+// MarshalJSON writes the model's settings and sufficient statistics, the
+// parameters of its model file (see UnmarshalGaussian).
+func (m *Gaussian) MarshalJSON() ([]byte, error) {
+	s := m.stats
+	return json.Marshal(gaussianJSON{
+		VarSmoothing: m.params.varSmoothing,
+		Variance:     m.params.variance,
+		PriorAlpha:   m.params.prior.alpha,
+		ClassPrior:   m.params.prior.fixed,
+		ClassWeight:  s.ClassWeight,
+		Weight:       m.rows(s.W),
+		Mean:         m.rows(s.M),
+		M2:           m.rows(s.S),
+	})
+}
+
+// UnmarshalGaussian returns the model saved by MarshalJSON with the given
+// schema. It checks that the parameters fit the schema and are valid
+// statistics, and errors otherwise.
+func UnmarshalGaussian(schema *data.Schema, params []byte) (*Gaussian, error) {
+	var g gaussianJSON
+	dec := json.NewDecoder(bytes.NewReader(params))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&g); err != nil {
+		return nil, fmt.Errorf("naivebayes: gaussian-nb parameters: %w", err)
+	}
+	s, err := g.moments(schema)
+	if err != nil {
+		return nil, fmt.Errorf("naivebayes: gaussian-nb parameters: %w", err)
+	}
+	if !(g.VarSmoothing >= 0) || math.IsInf(g.VarSmoothing, 1) {
+		return nil, fmt.Errorf("naivebayes: gaussian-nb parameters: var smoothing %v", g.VarSmoothing)
+	}
+	prior, err := newClassPrior(g.PriorAlpha, g.ClassPrior)
+	if err != nil {
+		return nil, err
+	}
+	return newGaussian(schema.Clone(), s, gaussianParams{varSmoothing: g.VarSmoothing, variance: g.Variance, prior: prior}, "")
+}
+
+// moments checks the statistics against the schema and returns them.
+func (g *gaussianJSON) moments(schema *data.Schema) (*stats.Moments, error) {
+	if schema == nil || schema.Target == nil || schema.Target.Kind != data.Categorical {
+		return nil, errors.New("the schema has no categorical target")
+	}
+	for _, f := range schema.Features {
+		if f.Kind != data.Numeric {
+			return nil, fmt.Errorf("feature %q is %v, not numeric", f.Name, f.Kind)
+		}
+	}
+	K, D := len(schema.Classes()), len(schema.Features)
+	if len(g.ClassWeight) != K {
+		return nil, fmt.Errorf("%d class weights for %d classes", len(g.ClassWeight), K)
+	}
+	s := stats.New(K, D)
+	for k, cw := range g.ClassWeight {
+		if !(cw >= 0) || math.IsInf(cw, 1) {
+			return nil, fmt.Errorf("class weight %v", cw)
+		}
+		s.ClassWeight[k] = cw
+	}
+	for _, f := range []struct {
+		name string
+		src  [][]float64
+		dst  []float64
+		ok   func(float64) bool
+	}{
+		{"weight", g.Weight, s.W, nonNegative},
+		{"mean", g.Mean, s.M, finite},
+		{"m2", g.M2, s.S, nonNegative},
+	} {
+		if len(f.src) != K {
+			return nil, fmt.Errorf("%s: %d rows for %d classes", f.name, len(f.src), K)
+		}
+		for k, row := range f.src {
+			if len(row) != D {
+				return nil, fmt.Errorf("%s: %d values for %d features", f.name, len(row), D)
+			}
+			for j, v := range row {
+				if !f.ok(v) {
+					return nil, fmt.Errorf("%s of class %d, feature %d: %v", f.name, k, j, v)
+				}
+			}
+			copy(f.dst[k*D:], row)
+		}
+	}
+	return s, nil
+}
+
+func finite(v float64) bool      { return !math.IsInf(v, 0) && !math.IsNaN(v) }
+func nonNegative(v float64) bool { return v >= 0 && finite(v) }

@@ -1,0 +1,84 @@
+package naivebayes
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/internal/mathx"
+	"github.com/gendisc/gendisc/internal/parallel"
+)
+
+// family is the part of a naive Bayes model that covers the features of
+// one family of distributions (Gaussian, Bernoulli, multinomial,
+// categorical). Under the naive Bayes assumption the features are
+// independent given the class, so each family only adds its own terms to
+// the joint log-likelihood; the class prior and the normalisation are
+// shared (classifier).
+type family interface {
+	// addLogLikelihood adds, for every row lo ≤ i < hi of d and class k,
+	// Σ_j log p(x_ij | y = k) over the family's observed features to
+	// dst[(i−lo)·K + k]. It must not allocate per row.
+	addLogLikelihood(dst []float64, d *data.Dataset, lo, hi int)
+}
+
+// classifier is what every naive Bayes variant shares: the schema, the
+// class log-priors and the families of its features. Its joint
+// log-likelihood is
+//
+//	log p(x, y = k) = log π_k + Σ_f Σ_{j ∈ f, x_j observed} log p(x_j | y = k)
+//
+// and its class posterior the joint normalised over the classes by a
+// stable log-sum-exp.
+type classifier struct {
+	schema   *data.Schema
+	prior    []float64 // π_k
+	logPrior []float64 // log π_k
+	families []family
+}
+
+func newClassifier(schema *data.Schema, prior []float64, families ...family) classifier {
+	c := classifier{schema: schema, prior: prior, logPrior: make([]float64, len(prior)), families: families}
+	for k, p := range prior {
+		c.logPrior[k] = math.Log(p)
+	}
+	return c
+}
+
+// chunkRows is the number of rows whose K joint log-likelihoods are
+// computed and normalised together while they are in cache.
+const chunkRows = 256
+
+// joint writes log p(x_i, y = k) (normalised to log P(y = k | x_i) when
+// normalise is set) to dst[i·K + k], allocating dst when nil. It panics if
+// d has the wrong number of features or dst the wrong length.
+func (c *classifier) joint(dst []float64, d *data.Dataset, normalise bool) []float64 {
+	k := len(c.logPrior)
+	if d.D() != len(c.schema.Features) {
+		panic(fmt.Sprintf("naivebayes: data set has %d features, the model %d", d.D(), len(c.schema.Features)))
+	}
+	if dst == nil {
+		dst = make([]float64, d.N*k)
+	}
+	if len(dst) != d.N*k {
+		panic(fmt.Sprintf("naivebayes: dst has length %d, want %d rows × %d classes", len(dst), d.N, k))
+	}
+	parallel.For(d.N, 4*chunkRows, func(_, lo, hi int) {
+		for a := lo; a < hi; a += chunkRows {
+			b := min(hi, a+chunkRows)
+			out := dst[a*k : b*k]
+			for i := a; i < b; i++ {
+				copy(out[(i-a)*k:(i-a+1)*k], c.logPrior)
+			}
+			for _, f := range c.families {
+				f.addLogLikelihood(out, d, a, b)
+			}
+			if normalise {
+				for r := range b - a {
+					mathx.NormalizeLog(out[r*k : (r+1)*k])
+				}
+			}
+		}
+	})
+	return dst
+}
