@@ -108,7 +108,8 @@ func (r *rawEnvelope) checksum() string {
 }
 
 // Write writes the model file of m to w: the envelope, with m's parameters
-// (MarshalJSON) under "params", as indented JSON ending in a newline.
+// (MarshalJSON, with json.Marshal's escapes of <, > and & undone) under
+// "params", as indented JSON ending in a newline.
 // Nothing is written if m cannot be encoded.
 func Write(w io.Writer, m Persistent) error {
 	b, err := encode(m)
