@@ -1,0 +1,283 @@
+package covstats
+
+import (
+	"fmt"
+	"math"
+
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas64"
+
+	"github.com/gendisc/gendisc/internal/parallel"
+)
+
+// Classes holds one Scatter per class, all of dimension D.
+type Classes struct {
+	D     int
+	Class []*Scatter
+}
+
+// New returns empty statistics for k classes and d features, with the
+// third and fourth moments when fourth is set.
+func New(k, d int, fourth bool) *Classes {
+	c := &Classes{D: d, Class: make([]*Scatter, k)}
+	for i := range c.Class {
+		c.Class[i] = NewScatter(d, fourth)
+	}
+	return c
+}
+
+// K is the number of classes.
+func (c *Classes) K() int { return len(c.Class) }
+
+// Fourth reports whether the statistics keep the fourth moments.
+func (c *Classes) Fourth() bool { return c.K() > 0 && c.Class[0].Fourth() }
+
+// Clone returns a deep copy of c.
+func (c *Classes) Clone() *Classes {
+	o := &Classes{D: c.D, Class: make([]*Scatter, c.K())}
+	for k, s := range c.Class {
+		o.Class[k] = s.Clone()
+	}
+	return o
+}
+
+// Grow appends empty classes so that c has k classes. It panics if
+// k < c.K().
+func (c *Classes) Grow(k int) {
+	if k < c.K() {
+		panic(fmt.Sprintf("covstats: Grow to %d classes, have %d", k, c.K()))
+	}
+	fourth := c.Fourth()
+	for c.K() < k {
+		c.Class = append(c.Class, NewScatter(c.D, fourth))
+	}
+}
+
+// Merge adds the statistics of o, about rows disjoint from those of c, to
+// c, class by class (Scatter.Merge). It panics if the shapes differ.
+func (c *Classes) Merge(o *Classes) {
+	if c.D != o.D || c.K() != o.K() {
+		panic(fmt.Sprintf("covstats: Merge of %d×%d statistics into %d×%d", o.K(), o.D, c.K(), c.D))
+	}
+	for k, s := range c.Class {
+		s.Merge(o.Class[k])
+	}
+}
+
+// Total returns the statistics of all rows, whatever their class: the
+// classes merged in order.
+func (c *Classes) Total() *Scatter {
+	t := NewScatter(c.D, c.Fourth())
+	for _, s := range c.Class {
+		t.Merge(s)
+	}
+	return t
+}
+
+// Add accumulates rows into c. x holds the rows, row-major with c.D
+// columns; y[i] is the class of row i: NaN (the row is skipped) or an
+// integer in [0, K); w holds the row weights, nil meaning 1 each, and rows
+// of weight 0 are skipped. A row with a NaN cell is not accumulated: Add
+// returns the indices of those rows (labelled, of positive weight), in
+// increasing order. The caller validates labels and weights: Add panics on
+// an out-of-range label and trusts that weights are finite and
+// non-negative.
+//
+// The rows are cut into at most 16 segments processed in parallel and
+// merged in order, so the result depends on the rows only, not on the
+// number of cores. Within a segment the rows of each class are gathered
+// into blocks; a full block is centred at its own weighted mean, scaled
+// by √w, summarised by a rank-k update (Syrk) and merged into the
+// segment's statistics (Scatter.Merge).
+func (c *Classes) Add(x, y, w []float64) []int {
+	n := len(y)
+	if len(x) != n*c.D || (w != nil && len(w) != n) {
+		panic(fmt.Sprintf("covstats: Add of %d cells, %d labels, %d weights with %d features", len(x), n, len(w), c.D))
+	}
+	if n == 0 {
+		return nil
+	}
+	nseg := segments(n, c.K())
+	seg := make([]*Classes, nseg)
+	skipped := make([][]int, nseg)
+	parallel.For(nseg, 1, func(_, lo, hi int) {
+		b := newBlocks(c.K(), c.D, c.Fourth())
+		for g := lo; g < hi; g++ {
+			seg[g] = New(c.K(), c.D, c.Fourth())
+			a, e := g*n/nseg, (g+1)*n/nseg
+			skipped[g] = b.addRows(seg[g], x, y, w, a, e)
+		}
+	})
+	var incomplete []int
+	for g, s := range seg {
+		c.Merge(s)
+		incomplete = append(incomplete, skipped[g]...)
+	}
+	return incomplete
+}
+
+// AddConditional adds w·C to the scatter matrix of class k at the rows and
+// columns idx: S[idx[a], idx[b]] += w·C[a·m + b], m = len(idx). With
+// Add of a row whose missing cells were replaced by their conditional
+// expectations, it accumulates the expected statistics of the row given its
+// observed cells, C being the conditional covariance of the missing cells
+// (the E-step of EM). The mean, weight and higher moments are unchanged.
+func (c *Classes) AddConditional(k int, idx []int, cond []float64, w float64) {
+	m := len(idx)
+	if len(cond) != m*m {
+		panic(fmt.Sprintf("covstats: AddConditional of %d values for %d indices", len(cond), m))
+	}
+	s, d := c.Class[k].S, c.D
+	for a, ia := range idx {
+		for b, ib := range idx {
+			s[ia*d+ib] += w * cond[a*m+b]
+		}
+	}
+}
+
+// segments is the number of segments Add cuts n rows of k classes into:
+// at most 16, each of at least max(1024, 4k) rows.
+func segments(n, k int) int {
+	return max(1, min(16, n/max(1024, 4*k)))
+}
+
+// blockBytes bounds the memory of the per-class row buffers of one
+// goroutine.
+const blockBytes = 2 << 20
+
+// blocks gathers the rows of a segment per class, feature-major (the
+// buffer of class k holds feature j of its r-th row at j·cap + r), so
+// that a block's scatter is one Syrk over contiguous rows of length cap.
+type blocks struct {
+	k, d, cap int
+	buf       [][]float64 // per class, d × cap
+	wt        [][]float64 // per class, the weights of the buffered rows
+	fill      []int       // per class, the number of buffered rows
+	sq        []float64   // d × cap: √w·e², for the fourth moments
+	sw        []float64   // √w of the rows of the block being flushed
+	sum       *Scatter    // the statistics of one block
+}
+
+func newBlocks(k, d int, fourth bool) *blocks {
+	c := min(256, max(16, blockBytes/(8*max(1, k*d))))
+	b := &blocks{k: k, d: d, cap: c, buf: make([][]float64, k), wt: make([][]float64, k),
+		fill: make([]int, k), sw: make([]float64, c), sum: NewScatter(d, fourth)}
+	for i := range b.buf {
+		b.buf[i] = make([]float64, d*c)
+		b.wt[i] = make([]float64, c)
+	}
+	if fourth {
+		b.sq = make([]float64, d*c)
+	}
+	return b
+}
+
+// addRows accumulates rows [lo, hi) into acc and returns the labelled rows
+// of positive weight with a missing cell.
+func (b *blocks) addRows(acc *Classes, x, y, w []float64, lo, hi int) []int {
+	var incomplete []int
+	d := b.d
+	for i := lo; i < hi; i++ {
+		yi, wi := y[i], 1.0
+		if w != nil {
+			wi = w[i]
+		}
+		if yi != yi || wi == 0 {
+			continue
+		}
+		k := int(yi)
+		if k < 0 || k >= b.k {
+			panic(fmt.Sprintf("covstats: label %v out of range [0, %d)", yi, b.k))
+		}
+		row := x[i*d : (i+1)*d]
+		if hasNaN(row) {
+			incomplete = append(incomplete, i)
+			continue
+		}
+		r, buf := b.fill[k], b.buf[k]
+		for j, v := range row {
+			buf[j*b.cap+r] = v
+		}
+		b.wt[k][r] = wi
+		b.fill[k]++
+		if b.fill[k] == b.cap {
+			b.flush(acc, k)
+		}
+	}
+	for k := range b.k {
+		b.flush(acc, k)
+	}
+	return incomplete
+}
+
+func hasNaN(row []float64) bool {
+	s := 0.0
+	for _, v := range row {
+		s += v
+	}
+	if s == s {
+		return false
+	}
+	for _, v := range row {
+		if v != v {
+			return true
+		}
+	}
+	return false // an overflow or ±Inf, not a missing cell
+}
+
+// flush summarises the buffered rows of class k and merges them into acc.
+// With E the d×r block of centred rows and D_w the diagonal of weights,
+//
+//	S = (E D_w^½)(E D_w^½)ᵀ                              (Syrk)
+//	M3 = (E∘E D_w^½)(E D_w^½)ᵀ,  M4 = (E∘E D_w^½)(E∘E D_w^½)ᵀ
+func (b *blocks) flush(acc *Classes, k int) {
+	r := b.fill[k]
+	if r == 0 {
+		return
+	}
+	b.fill[k] = 0
+	s, buf, wt, d, c := b.sum, b.buf[k], b.wt[k][:r], b.d, b.cap
+	s.reset()
+	sw := b.sw[:r]
+	for i, v := range wt {
+		s.W += v
+		sw[i] = math.Sqrt(v)
+	}
+	s.N = r
+	for j := range d {
+		row := buf[j*c : j*c+r]
+		m := 0.0
+		for i, v := range row {
+			m += wt[i] * v
+		}
+		m /= s.W
+		s.Mean[j] = m
+		for i, v := range row {
+			e := (v - m) * sw[i]
+			row[i] = e
+			if b.sq != nil {
+				b.sq[j*c+i] = e * (v - m)
+			}
+		}
+	}
+	e := blas64.General{Rows: d, Cols: r, Stride: c, Data: buf}
+	blas64.Syrk(blas.NoTrans, 1, e, 0, blas64.Symmetric{N: d, Stride: d, Uplo: blas.Upper, Data: s.S})
+	if b.sq != nil {
+		q := blas64.General{Rows: d, Cols: r, Stride: c, Data: b.sq}
+		blas64.Gemm(blas.NoTrans, blas.Trans, 1, q, e, 0, blas64.General{Rows: d, Cols: d, Stride: d, Data: s.M3})
+		blas64.Syrk(blas.NoTrans, 1, q, 0, blas64.Symmetric{N: d, Stride: d, Uplo: blas.Upper, Data: s.M4})
+		symmetrize(s.M4, d)
+	}
+	symmetrize(s.S, d)
+	acc.Class[k].Merge(s)
+}
+
+// symmetrize copies the upper triangle of the d×d matrix a to the lower.
+func symmetrize(a []float64, d int) {
+	for j := range d {
+		for l := j + 1; l < d; l++ {
+			a[l*d+j] = a[j*d+l]
+		}
+	}
+}
