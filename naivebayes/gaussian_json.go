@@ -9,16 +9,13 @@ import (
 
 	"github.com/gendisc/gendisc/data"
 	"github.com/gendisc/gendisc/internal/stats"
+	"github.com/gendisc/gendisc/modelfile"
 )
 
 // gaussianJSON is the saved form of a Gaussian: its settings and the
 // sufficient statistics of its training data, per class (rows) and feature
 // (columns). The fitted means and variances are derived on loading, by the
 // same code as Fit, so a loaded model predicts bit for bit as the saved one.
-//
-// TODO(modelfile): write the float slices as modelfile.Floats once that
-// package is committed; plain float64 JSON numbers already read back
-// exactly, and the statistics hold no NaN or Inf.
 type gaussianJSON struct {
 	// VarSmoothing is the smoothing in effect: 0 means none.
 	VarSmoothing float64            `json:"var_smoothing"`
@@ -26,11 +23,11 @@ type gaussianJSON struct {
 	PriorAlpha   float64            `json:"prior_alpha,omitempty"`
 	ClassPrior   map[string]float64 `json:"class_prior,omitempty"`
 	// ClassWeight[k] is the total weight of the rows of class k.
-	ClassWeight []float64 `json:"class_weight"`
+	ClassWeight modelfile.Floats `json:"class_weight"`
 	// Weight, Mean and M2 hold W_kj, M_kj and S_kj at [k][j].
-	Weight [][]float64 `json:"weight"`
-	Mean   [][]float64 `json:"mean"`
-	M2     [][]float64 `json:"m2"`
+	Weight []modelfile.Floats `json:"weight"`
+	Mean   []modelfile.Floats `json:"mean"`
+	M2     []modelfile.Floats `json:"m2"`
 }
 
 // MarshalJSON writes the model's settings and sufficient statistics, the
@@ -43,10 +40,20 @@ func (m *Gaussian) MarshalJSON() ([]byte, error) {
 		PriorAlpha:   m.params.prior.alpha,
 		ClassPrior:   m.params.prior.fixed,
 		ClassWeight:  s.ClassWeight,
-		Weight:       m.rows(s.W),
-		Mean:         m.rows(s.M),
-		M2:           m.rows(s.S),
+		Weight:       m.floatRows(s.W),
+		Mean:         m.floatRows(s.M),
+		M2:           m.floatRows(s.S),
 	})
+}
+
+// floatRows cuts a K×D statistic into one row per class.
+func (m *Gaussian) floatRows(p []float64) []modelfile.Floats {
+	D := m.stats.D
+	out := make([]modelfile.Floats, m.stats.K())
+	for k := range out {
+		out[k] = p[k*D : (k+1)*D]
+	}
+	return out
 }
 
 // UnmarshalGaussian returns the model saved by MarshalJSON with the given
@@ -96,7 +103,7 @@ func (g *gaussianJSON) moments(schema *data.Schema) (*stats.Moments, error) {
 	}
 	for _, f := range []struct {
 		name string
-		src  [][]float64
+		src  []modelfile.Floats
 		dst  []float64
 		ok   func(float64) bool
 	}{

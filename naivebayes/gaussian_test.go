@@ -257,6 +257,7 @@ func TestUnmarshalGaussianErrors(t *testing.T) {
 	m := fit(t, GaussianConfig{}, small())
 	schema := m.Schema()
 	good, _ := m.MarshalJSON()
+	// edit changes the parameters as a generic JSON object.
 	edit := func(f func(g map[string]any)) []byte {
 		var g map[string]any
 		if err := json.Unmarshal(good, &g); err != nil {
@@ -281,6 +282,7 @@ func TestUnmarshalGaussianErrors(t *testing.T) {
 		{"negative smoothing", schema, edit(func(g map[string]any) { g["var_smoothing"] = -1 })},
 		{"negative weight", schema, edit(func(g map[string]any) { g["weight"] = [][]float64{{-1, 2}, {3, 3}} })},
 		{"short mean", schema, edit(func(g map[string]any) { g["mean"] = [][]float64{{1}, {2, 3}} })},
+		{"NaN mean", schema, edit(func(g map[string]any) { g["mean"] = [][]any{{"NaN", 1}, {2, 3}} })},
 		{"negative m2", schema, edit(func(g map[string]any) { g["m2"] = [][]float64{{1, -2}, {2, 3}} })},
 		{"bad prior", schema, edit(func(g map[string]any) { g["class_prior"] = map[string]float64{"a": 0.5, "b": 0.6} })},
 		{"categorical feature", categorical, good},

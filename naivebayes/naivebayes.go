@@ -67,8 +67,10 @@ func (c *classifier) joint(dst []float64, d *data.Dataset, normalise bool) []flo
 		for a := lo; a < hi; a += chunkRows {
 			b := min(hi, a+chunkRows)
 			out := dst[a*k : b*k]
-			for i := a; i < b; i++ {
-				copy(out[(i-a)*k:(i-a+1)*k], c.logPrior)
+			for r := 0; r < len(out); r += k {
+				for l, v := range c.logPrior {
+					out[r+l] = v
+				}
 			}
 			for _, f := range c.families {
 				f.addLogLikelihood(out, d, a, b)

@@ -46,7 +46,13 @@ func logSumExp(x []float64) (m, logS float64) {
 	}
 	s := 0.0
 	for _, v := range x {
-		s += math.Exp(v - m)
+		if v -= m; v >= minExp {
+			s += math.Exp(v)
+		}
 	}
 	return m, math.Log(s)
 }
+
+// minExp is the smallest x for which math.Exp(x) is not 0: terms further
+// below the largest one add nothing and are skipped.
+const minExp = -7.45133219101941108420e+02

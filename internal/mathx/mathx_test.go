@@ -45,3 +45,13 @@ func TestNormalizeLog(t *testing.T) {
 		t.Errorf("difference of log-probabilities changed: %v", d)
 	}
 }
+
+func TestMinExp(t *testing.T) {
+	if math.Exp(minExp) == 0 || math.Exp(math.Nextafter(minExp, math.Inf(-1))) != 0 {
+		t.Errorf("minExp %v is not the smallest argument of a non-zero math.Exp", minExp)
+	}
+	// A term far below the largest is skipped without changing the sum.
+	if got, want := LogSumExp([]float64{0, -746, -745}), math.Log(1+math.Exp(-745)); got != want {
+		t.Errorf("LogSumExp = %v, want %v", got, want)
+	}
+}
