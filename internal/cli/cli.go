@@ -1,0 +1,183 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+)
+
+// Exit statuses returned by Main.
+const (
+	exitOK      = 0
+	exitFailure = 1 // data or computation failed
+	exitUsage   = 2 // the command line was wrong
+)
+
+// Env is what a command sees of the outside world. Tests run commands
+// in-process with buffers for the streams.
+type Env struct {
+	Stdin  io.Reader
+	Stdout io.Writer
+	Stderr io.Writer
+
+	// Quiet and Verbose are set by the --quiet and --verbose flags that
+	// every command takes: Quiet silences progress and notes on Stderr,
+	// Verbose adds details (counts, timings) there.
+	Quiet, Verbose bool
+}
+
+// StdEnv returns an Env on the process's standard streams.
+func StdEnv() *Env {
+	return &Env{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr}
+}
+
+// verbosef writes a note to Stderr when --verbose is set.
+func (env *Env) verbosef(format string, args ...any) {
+	if env.Verbose && !env.Quiet {
+		fmt.Fprintf(env.Stderr, "gendisc: "+format+"\n", args...)
+	}
+}
+
+// A Command is one verb of the gendisc command line.
+type Command struct {
+	Name      string
+	UsageLine string // after "gendisc ", e.g. "eval --model M.json --data F [--json]"
+	Short     string // one line for the command list
+	Long      string // the help text, ending with an example
+
+	// Flags defines the command's flags on fs, bound to a fresh options
+	// value, and returns the function that runs the command once fs has
+	// parsed the arguments. args are the raw arguments, for a command
+	// whose flags depend on the value of another flag (fit's --model);
+	// they are nil when the flags are defined only for the help text.
+	Flags func(fs *flag.FlagSet, args []string) Runner
+
+	// Required names the flags that must be given a non-empty value.
+	Required []string
+
+	// MoreHelp, when set, writes extra sections at the end of the help
+	// text (fit lists every model kind's flags).
+	MoreHelp func(w io.Writer)
+}
+
+// A Runner runs a command whose flags have been parsed.
+type Runner func(ctx context.Context, env *Env) error
+
+// commands lists the commands in the order "gendisc help" shows them.
+var commands []*Command
+
+func init() {
+	commands = []*Command{cmdFit, cmdPredict, cmdEval, cmdInspect, cmdDatasets}
+}
+
+func lookup(name string) *Command {
+	for _, c := range commands {
+		if c.Name == name {
+			return c
+		}
+	}
+	return nil
+}
+
+// usageError is a misuse of the command line: Main prints it with the
+// command's usage line and exits with status 2.
+type usageError struct {
+	cmd *Command // nil before a command is known
+	msg string
+}
+
+func (e *usageError) Error() string { return e.msg }
+
+// usagef returns a usageError, which run attributes to the command that
+// returned it.
+func usagef(format string, args ...any) error {
+	return &usageError{msg: fmt.Sprintf(format, args...)}
+}
+
+// Main runs the command line args (without the program name) and returns
+// the exit status.
+func Main(ctx context.Context, env *Env, args []string) int {
+	err := run(ctx, env, args)
+	if err == nil {
+		return exitOK
+	}
+	var ue *usageError
+	if errors.As(err, &ue) {
+		if ue.cmd == nil {
+			fmt.Fprintf(env.Stderr, "gendisc: %s\nRun 'gendisc help' for usage.\n", ue.msg)
+		} else {
+			fmt.Fprintf(env.Stderr, "gendisc %s: %s\nusage: gendisc %s\nRun 'gendisc help %s' for details.\n",
+				ue.cmd.Name, ue.msg, ue.cmd.UsageLine, ue.cmd.Name)
+		}
+		return exitUsage
+	}
+	fmt.Fprintf(env.Stderr, "gendisc: %s\n", oneLine(err.Error()))
+	return exitFailure
+}
+
+// oneLine folds a message onto one line, so that every failure is a
+// single line on stderr.
+func oneLine(s string) string {
+	return strings.Join(strings.Fields(s), " ")
+}
+
+func run(ctx context.Context, env *Env, args []string) error {
+	if len(args) == 0 {
+		printUsage(env.Stderr)
+		return &usageError{msg: "no command given"}
+	}
+	name, rest := args[0], args[1:]
+	switch name {
+	case "help", "-h", "-help", "--help":
+		return help(env, rest)
+	}
+	cmd := lookup(name)
+	if cmd == nil {
+		return &usageError{msg: fmt.Sprintf("unknown command %q", name)}
+	}
+	err := runCommand(ctx, env, cmd, rest)
+	if ue, ok := err.(*usageError); ok {
+		ue.cmd = cmd
+	}
+	return err
+}
+
+// runCommand parses the arguments of cmd and runs it.
+func runCommand(ctx context.Context, env *Env, cmd *Command, args []string) error {
+	if args == nil {
+		args = []string{}
+	}
+	fs := newFlagSet(cmd, env)
+	runner := cmd.Flags(fs, args)
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			printHelp(env.Stdout, cmd)
+			return nil
+		}
+		return usagef("%v", err)
+	}
+	if fs.NArg() > 0 {
+		return usagef("unexpected argument %q (all inputs are given by flags)", fs.Arg(0))
+	}
+	for _, name := range cmd.Required {
+		if fs.Lookup(name).Value.String() == "" {
+			return usagef("missing --%s", name)
+		}
+	}
+	return runner(ctx, env)
+}
+
+// newFlagSet returns a silent FlagSet for cmd holding the flags every
+// command takes.
+func newFlagSet(cmd *Command, env *Env) *flag.FlagSet {
+	fs := flag.NewFlagSet(cmd.Name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
+	fs.BoolVar(&env.Quiet, "quiet", false, "print nothing on standard error but errors")
+	fs.BoolVar(&env.Verbose, "verbose", false, "print details of the work on standard error")
+	return fs
+}

@@ -1,0 +1,232 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/csv"
+	"encoding/json"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/datasets"
+	"github.com/gendisc/gendisc/modelfile"
+	"github.com/gendisc/gendisc/naivebayes"
+)
+
+// fitIris fits Gaussian naive Bayes to the bundled iris data into a model
+// file in a temporary directory and returns its path.
+func fitIris(t *testing.T, flags ...string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "iris.json")
+	mustRun(t, append([]string{"fit", "--data", "iris", "--model", "gaussian-nb", "--out", path}, flags...)...)
+	return path
+}
+
+// TestGolden runs the main commands on the bundled iris data and compares
+// their output with the files in testdata.
+func TestGolden(t *testing.T) {
+	model := fitIris(t)
+	b, err := os.ReadFile(model)
+	if err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "fit_iris.json", string(b))
+	golden(t, "predict_iris.csv", mustRun(t, "predict", "--model", model, "--data", "iris"))
+	golden(t, "eval_iris.golden", mustRun(t, "eval", "--model", model, "--data", "iris"))
+	golden(t, "eval_iris.json", mustRun(t, "eval", "--model", model, "--data", "iris", "--json"))
+	golden(t, "inspect_iris.golden", mustRun(t, "inspect", "--model", model))
+	golden(t, "inspect_iris.json", mustRun(t, "inspect", "--model", model, "--json"))
+	golden(t, "datasets.golden", mustRun(t, "datasets"))
+}
+
+// TestPredictMatchesLibrary checks the prediction file against the model's
+// own LogProba: the class with the highest probability, and every
+// probability bit for bit.
+func TestPredictMatchesLibrary(t *testing.T) {
+	model := fitIris(t, "--variance", "feature", "--prior-alpha", "1")
+	out := filepath.Join(t.TempDir(), "p.csv")
+	mustRun(t, "predict", "--model", model, "--data", "iris", "--out", out)
+
+	e, err := modelfile.Load(model)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := naivebayes.UnmarshalGaussian(e.Schema, e.Params)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := m.Config().Variance; got != naivebayes.FeatureVariance {
+		t.Errorf("--variance feature gave tying %v", got)
+	}
+	r, _ := datasets.Open("iris")
+	d, err := data.ReadWithSchema(r, "iris", m.Schema(), data.SchemaOptions{})
+	r.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	lp := m.LogProba(nil, d)
+
+	f, _ := os.ReadFile(out)
+	rows, err := csv.NewReader(bytes.NewReader(f)).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	K := len(m.Classes())
+	if want := append([]string{"prediction"}, "p_Iris-setosa", "p_Iris-versicolor", "p_Iris-virginica"); strings.Join(rows[0], ",") != strings.Join(want, ",") {
+		t.Fatalf("header %q, want %q", rows[0], want)
+	}
+	if len(rows) != d.N+1 {
+		t.Fatalf("%d rows, want %d", len(rows)-1, d.N)
+	}
+	for i, row := range rows[1:] {
+		best := 0
+		for k := range K {
+			p, err := strconv.ParseFloat(row[k+1], 64)
+			if err != nil || p != math.Exp(lp[i*K+k]) {
+				t.Fatalf("row %d: p_%s = %s, want %v", i+1, m.Classes()[k], row[k+1], math.Exp(lp[i*K+k]))
+			}
+			if lp[i*K+k] > lp[i*K+best] {
+				best = k
+			}
+		}
+		if row[0] != m.Classes()[best] {
+			t.Errorf("row %d: prediction %s, want %s", i+1, row[0], m.Classes()[best])
+		}
+	}
+}
+
+// TestStreams fits from standard input to standard output and predicts
+// with the model read from standard input.
+func TestStreams(t *testing.T) {
+	r, _ := datasets.Open("iris")
+	csvText, _ := readAll(r)
+	fitted := runCLI(t, csvText, "fit", "--data", "-", "--model", "nb")
+	if fitted.code != 0 {
+		t.Fatalf("fit from stdin: exit %d: %s", fitted.code, fitted.stderr)
+	}
+	pred := runCLI(t, fitted.stdout, "predict", "--model", "-", "--data", "iris")
+	if pred.code != 0 {
+		t.Fatalf("predict with the model on stdin: exit %d: %s", pred.code, pred.stderr)
+	}
+	want := mustRun(t, "predict", "--model", fitIris(t), "--data", "iris")
+	if pred.stdout != want {
+		t.Errorf("nb from stdin predicts differently from gaussian-nb from the bundled data")
+	}
+}
+
+func readAll(r interface{ Read([]byte) (int, error) }) (string, error) {
+	var b bytes.Buffer
+	_, err := b.ReadFrom(r)
+	return b.String(), err
+}
+
+// TestDataFileFirst checks that --data NAME reads the file NAME when there
+// is one, and the bundled data set otherwise.
+func TestDataFileFirst(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	os.WriteFile("iris", []byte("x,class\n1,a\n2,a\n3,b\n5,b\n"), 0o644)
+	out := mustRun(t, "fit", "--data", "iris", "--verbose")
+	var env struct{ Schema data.Schema }
+	if err := json.Unmarshal([]byte(out), &env); err != nil {
+		t.Fatal(err)
+	}
+	if len(env.Schema.Features) != 1 || env.Schema.Features[0].Name != "x" {
+		t.Errorf("--data iris did not read the file iris: schema %+v", env.Schema)
+	}
+	r := runCLI(t, "", "fit", "--data", "wine", "--verbose", "--out", "w.json")
+	if r.code != 0 || !strings.Contains(r.stderr, "wine: 178 rows, 13 features, 3 classes") {
+		t.Errorf("fit --data wine --verbose: exit %d, stderr %q", r.code, r.stderr)
+	}
+	r = runCLI(t, "", "fit", "--data", "wine", "--quiet", "--verbose", "--out", "w.json")
+	if r.code != 0 || r.stderr != "" {
+		t.Errorf("--quiet --verbose: exit %d, stderr %q; want nothing", r.code, r.stderr)
+	}
+	r = runCLI(t, "", "fit", "--data", "no-such-data")
+	if r.code != 1 || !strings.Contains(r.stderr, "no-such-data: no such file, nor a bundled data set (adult, ") {
+		t.Errorf("fit --data no-such-data: exit %d, stderr %q", r.code, r.stderr)
+	}
+}
+
+// TestBadInput checks SPEC section 5: every data problem ends with exit
+// status 1, one line on stderr that names the file and, where one applies,
+// the line and column, and no output file.
+func TestBadInput(t *testing.T) {
+	model := fitIris(t)
+	good, err := os.ReadFile(model)
+	if err != nil {
+		t.Fatal(err)
+	}
+	iris := "sepallength,sepalwidth,petallength,petalwidth,class\n"
+	for _, tc := range []struct {
+		name  string
+		file  string   // written to the input file in.csv (model.json for model cases)
+		args  []string // IN is replaced by the input's path, OUT by the output's
+		want  string   // in the message, after "gendisc: "
+		model bool     // file is a model file
+	}{
+		{name: "ragged row", file: "a,b,class\n1,2,x\n3,y\n",
+			args: []string{"fit", "--data", "IN"}, want: "in.csv:3"},
+		{name: "empty file", file: "",
+			args: []string{"fit", "--data", "IN"}, want: "in.csv: empty file"},
+		{name: "header only", file: "a,b,class\n",
+			args: []string{"fit", "--data", "IN"}, want: "in.csv"},
+		{name: "missing target column", file: "a,b,class\n1,2,x\n3,4,y\n",
+			args: []string{"fit", "--data", "IN", "--target", "label"}, want: `"label"`},
+		{name: "one class only", file: "a,b,class\n1,2,x\n3,4,x\n",
+			args: []string{"fit", "--data", "IN"}, want: "in.csv"},
+		{name: "zero variance", file: "a,b,class\n1,2,x\n1,4,y\n1,5,x\n1,3,y\n",
+			args: []string{"fit", "--data", "IN", "--var-smoothing", "0"}, want: `"a"`},
+		{name: "infinity", file: "a,b,class\n1,2,x\n3,inf,y\n",
+			args: []string{"fit", "--data", "IN"}, want: "in.csv:3:2"},
+		{name: "overflow", file: "a,b,class\n1,2,x\n3,1e999,y\n",
+			args: []string{"fit", "--data", "IN"}, want: "in.csv:3:2"},
+		{name: "not a number in a numeric column", file: iris + "5.1,3.5,1.4,0.2,Iris-setosa\n4.9,three,1.4,0.2,Iris-setosa\n",
+			args: []string{"predict", "--model", model, "--data", "IN"}, want: "in.csv:3:2"},
+		{name: "prediction file lacks a column", file: "sepallength,sepalwidth,petallength\n5.1,3.5,1.4\n",
+			args: []string{"predict", "--model", model, "--data", "IN"}, want: `"petalwidth"`},
+		{name: "eval without the target", file: "sepallength,sepalwidth,petallength,petalwidth\n5.1,3.5,1.4,0.2\n",
+			args: []string{"eval", "--model", model, "--data", "IN"}, want: `"class"`},
+		{name: "truncated model", file: string(good[:len(good)/2]), model: true,
+			args: []string{"predict", "--model", "IN", "--data", "iris"}, want: "model.json: "},
+		{name: "foreign model", file: `{"hello": "world"}`, model: true,
+			args: []string{"inspect", "--model", "IN"}, want: "model.json: "},
+		{name: "newer model", file: strings.Replace(string(good), `"version": 1`, `"version": 99`, 1), model: true,
+			args: []string{"eval", "--model", "IN", "--data", "iris"}, want: "model.json: "},
+		{name: "edited model", file: strings.Replace(string(good), "Iris-setosa", "Iris-setosb", 1), model: true,
+			args: []string{"predict", "--model", "IN", "--data", "iris"}, want: "model.json: "},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			in := filepath.Join(dir, "in.csv")
+			if tc.model {
+				in = filepath.Join(dir, "model.json")
+			}
+			if err := os.WriteFile(in, []byte(tc.file), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			args := make([]string, 0, len(tc.args)+2)
+			for _, a := range tc.args {
+				args = append(args, strings.NewReplacer("IN", in).Replace(a))
+			}
+			if args[0] != "eval" && args[0] != "inspect" {
+				args = append(args, "--out", filepath.Join(dir, "out"))
+			}
+			r := runCLI(t, "", args...)
+			if r.code != 1 {
+				t.Errorf("exit %d, want 1; stderr %q", r.code, r.stderr)
+			}
+			if !strings.HasPrefix(r.stderr, "gendisc: ") || strings.Count(r.stderr, "\n") != 1 || !strings.Contains(r.stderr, tc.want) {
+				t.Errorf("stderr %q: want one line \"gendisc: ...\" containing %q", r.stderr, tc.want)
+			}
+			if r.stdout != "" {
+				t.Errorf("stdout %q, want nothing", r.stdout)
+			}
+			assertFiles(t, dir, filepath.Base(in))
+		})
+	}
+}

@@ -1,0 +1,123 @@
+package cli
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/gendisc/gendisc/modelfile"
+)
+
+// defaultKind is the model fit uses without --model.
+const defaultKind = "nb"
+
+var cmdFit = &Command{
+	Name:      "fit",
+	UsageLine: "fit --data F [--model KIND] [--target NAME] [data flags] [model flags] [--out M.json]",
+	Short:     "fit a model to a data set and save it",
+	Long: `
+Fit reads a training data set, fits a model of the kind given by --model,
+and writes it as a model file (JSON: format version, kind, the schema of
+the data, the fitted parameters) to --out, standard output by default.
+
+The target is the last column unless --target names another. Column types
+are inferred (numeric, categorical, text) and can be forced with
+--categorical and --text; --ignore skips columns; --weight names a column
+of row weights. Each model kind has its own flags, listed below; they are
+accepted only with that --model.
+
+The output file is written atomically: when fit fails, no file is left.
+
+Example:
+
+	gendisc fit --data iris --model gaussian-nb --variance feature --out iris.json`,
+	Required: []string{"data"},
+	Flags:    fitFlags,
+	MoreHelp: func(w io.Writer) {
+		for _, name := range kindNames() {
+			k := kinds[name]
+			fmt.Fprintf(w, "\n--model %s: %s\n", name, k.short)
+			fs := flag.NewFlagSet(name, flag.ContinueOnError)
+			k.flags(fs)
+			printFlags(w, fs)
+		}
+	},
+}
+
+type fitOptions struct {
+	data, out, model string
+	read             dataFlags
+	fit              fitFunc
+}
+
+func fitFlags(fs *flag.FlagSet, args []string) Runner {
+	o := &fitOptions{}
+	fs.StringVar(&o.data, "data", "", "training data: a CSV or TSV `file`, - for standard input, or a bundled data set's name")
+	fs.StringVar(&o.model, "model", defaultKind, "the model `kind`: "+strings.Join(kindNames(), ", "))
+	fs.StringVar(&o.out, "out", "-", "write the model to this `file`; - for standard output")
+	o.read.register(fs)
+	if args == nil { // help: MoreHelp lists the flags of every kind
+		return nil
+	}
+	// The kind's flags must be defined before parsing, so the value of
+	// --model is picked out of the raw arguments; an unknown kind is
+	// reported once the flags are parsed.
+	k, err := lookupKind(flagValue(args, "model", defaultKind))
+	if err == nil {
+		o.fit = k.flags(fs)
+	}
+	return func(ctx context.Context, env *Env) error {
+		if err != nil {
+			return usagef("%v", err)
+		}
+		return o.run(env)
+	}
+}
+
+func (o *fitOptions) run(env *Env) error {
+	d, err := env.readData(o.data, o.read.options())
+	if err != nil {
+		return err
+	}
+	env.verbosef("%s: %d rows, %d features, %d classes", d.Source, d.N, d.D(), len(d.Schema.Classes()))
+	m, err := o.fit(d)
+	if err != nil {
+		return err
+	}
+	out, err := env.create(o.out)
+	if err != nil {
+		return err
+	}
+	defer out.Abort()
+	if err := modelfile.Write(out, m); err != nil {
+		return err
+	}
+	return out.Commit()
+}
+
+// flagValue returns the value of --name in the raw arguments args (the
+// forms --name V, --name=V, -name V, -name=V), the last one when repeated,
+// or def. Scanning stops at "--", as flag parsing does.
+func flagValue(args []string, name, def string) string {
+	v := def
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			break
+		}
+		a, ok := strings.CutPrefix(a, "-")
+		if !ok {
+			continue
+		}
+		a = strings.TrimPrefix(a, "-")
+		if a == name && i+1 < len(args) {
+			v = args[i+1]
+			i++
+		} else if val, ok := strings.CutPrefix(a, name+"="); ok {
+			v = val
+		}
+	}
+	return v
+}

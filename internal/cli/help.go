@@ -1,0 +1,85 @@
+package cli
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// help runs "gendisc help [COMMAND]".
+func help(env *Env, args []string) error {
+	switch len(args) {
+	case 0:
+		printUsage(env.Stdout)
+		return nil
+	case 1:
+		cmd := lookup(args[0])
+		if cmd == nil {
+			return &usageError{msg: fmt.Sprintf("unknown help topic %q", args[0])}
+		}
+		printHelp(env.Stdout, cmd)
+		return nil
+	}
+	return &usageError{msg: "usage: gendisc help [COMMAND]"}
+}
+
+// printUsage writes the list of commands.
+func printUsage(w io.Writer) {
+	fmt.Fprint(w, `gendisc fits generative classifiers (naive Bayes, discriminant analysis,
+mixtures), which learn p(x, y) = p(y) p(x|y) and classify by Bayes' rule,
+and discriminative ones (logistic regression), which learn p(y|x), and
+applies them to CSV data.
+
+Usage:
+
+	gendisc COMMAND [flags]
+
+The commands are:
+
+`)
+	for _, c := range commands {
+		fmt.Fprintf(w, "\t%-10s %s\n", c.Name, c.Short)
+	}
+	fmt.Fprint(w, `
+Every command takes --help, --quiet and --verbose. --data NAME reads the
+file NAME, or the bundled data set NAME when there is no such file, or
+standard input for -. Exit status: 0 success, 1 failure of data or
+computation, 2 misuse.
+
+Run "gendisc help COMMAND" or "gendisc COMMAND --help" for the details of a
+command.
+`)
+}
+
+// printHelp writes the help of cmd: usage line, description, flags.
+func printHelp(w io.Writer, cmd *Command) {
+	fmt.Fprintf(w, "usage: gendisc %s\n\n%s\n", cmd.UsageLine, strings.TrimSpace(cmd.Long))
+	fs := newFlagSet(cmd, &Env{})
+	cmd.Flags(fs, nil)
+	fmt.Fprintf(w, "\nFlags:\n")
+	printFlags(w, fs)
+	if cmd.MoreHelp != nil {
+		cmd.MoreHelp(w)
+	}
+}
+
+// printFlags writes the flags of fs in GNU style, as flag.PrintDefaults
+// does with one dash:
+//
+//	  --name VALUE
+//	        usage (default "x")
+func printFlags(w io.Writer, fs *flag.FlagSet) {
+	fs.VisitAll(func(f *flag.Flag) {
+		name, usage := flag.UnquoteUsage(f)
+		line := "  --" + f.Name
+		if name != "" {
+			line += " " + name
+		}
+		fmt.Fprintf(w, "%s\n        %s", line, strings.ReplaceAll(usage, "\n", "\n        "))
+		if d := f.DefValue; d != "" && d != "false" && d != "0" && d != "[]" {
+			fmt.Fprintf(w, " (default %s)", d)
+		}
+		fmt.Fprintln(w)
+	})
+}

@@ -1,0 +1,98 @@
+package cli
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"strings"
+
+	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/datasets"
+)
+
+// openData opens what --data names: standard input for "-", the file of
+// that name when there is one, otherwise the bundled data set of that name.
+// source names the input in error messages.
+func (env *Env) openData(name string) (r io.ReadCloser, source string, err error) {
+	if name == "-" {
+		return io.NopCloser(env.Stdin), "<stdin>", nil
+	}
+	f, err := os.Open(name)
+	if err == nil {
+		return f, name, nil
+	}
+	if !errors.Is(err, fs.ErrNotExist) {
+		return nil, "", err
+	}
+	if _, ok := datasets.Info(name); ok {
+		r, err := datasets.Open(name)
+		return r, name, err
+	}
+	return nil, "", fmt.Errorf("%s: no such file, nor a bundled data set (%s)", name, strings.Join(datasets.Names(), ", "))
+}
+
+// readData reads the training data named by --data.
+func (env *Env) readData(name string, opt data.Options) (*data.Dataset, error) {
+	r, source, err := env.openData(name)
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	return data.Read(r, source, opt)
+}
+
+// readWithSchema reads the data named by --data with the layout of a
+// model's schema, and notes under --verbose the categories the model had
+// not seen, which are read as missing.
+func (env *Env) readWithSchema(name string, s *data.Schema, opt data.SchemaOptions) (*data.Dataset, error) {
+	r, source, err := env.openData(name)
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	d, err := data.ReadWithSchema(r, source, s, opt)
+	if err != nil {
+		return nil, err
+	}
+	for j, n := range d.Unseen {
+		if n > 0 {
+			env.verbosef("%s: column %q: %d values not seen in training, read as missing", source, s.Features[j].Name, n)
+		}
+	}
+	return d, nil
+}
+
+// dataFlags are the flags that say how to read training data.
+type dataFlags struct {
+	target, weight             string
+	categorical, text, ignored listFlag
+}
+
+func (f *dataFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&f.target, "target", "", "the `column` to predict (default: the last column)")
+	fs.Var(&f.categorical, "categorical", "read these `columns` as categorical (comma-separated)")
+	fs.Var(&f.text, "text", "read these `columns` as free text")
+	fs.Var(&f.ignored, "ignore", "skip these `columns`")
+	fs.StringVar(&f.weight, "weight", "", "the `column` holding a weight per row")
+}
+
+func (f *dataFlags) options() data.Options {
+	return data.Options{Target: f.target, Categorical: f.categorical, Text: f.text, Ignore: f.ignored, Weight: f.weight}
+}
+
+// listFlag is a comma-separated list flag; repeating the flag appends.
+type listFlag []string
+
+func (l *listFlag) String() string { return strings.Join(*l, ",") }
+
+func (l *listFlag) Set(s string) error {
+	for _, v := range strings.Split(s, ",") {
+		if v = strings.TrimSpace(v); v != "" {
+			*l = append(*l, v)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,113 @@
+package cli
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"github.com/gendisc/gendisc"
+	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/modelfile"
+)
+
+// A kind is a model family as the commands see it. Each family registers
+// its kinds from an init function in its own file, kind_FAMILY.go.
+type kind struct {
+	name  string // the --model value and the Kind of the saved models
+	short string // one line for "gendisc fit --help"
+
+	// flags defines the kind's hyperparameter flags on fs and returns the
+	// function that fits a model with the values parsed into them.
+	flags func(fs *flag.FlagSet) fitFunc
+
+	// decode rebuilds a fitted model from a model file's schema and
+	// parameters, checking what it reads. Nil for a name that only fit
+	// knows (an alias that saves models of another kind).
+	decode func(s *data.Schema, params json.RawMessage) (gendisc.Model, error)
+
+	// inspect describes a fitted model of this kind for "gendisc
+	// inspect": a value that marshals to JSON for --json and writes
+	// itself as text otherwise.
+	inspect func(m gendisc.Model) report
+}
+
+// fitFunc fits a model to training data.
+type fitFunc func(d *data.Dataset) (modelfile.Persistent, error)
+
+// report is what inspect prints about a model: its JSON encoding, or the
+// text that writeText writes.
+type report interface {
+	writeText(w io.Writer) error
+}
+
+// kinds maps a kind's name to the kind.
+var kinds = map[string]*kind{}
+
+// register adds k to the kinds. It panics when the name is taken: two
+// files registering one name is a programming mistake.
+func register(k *kind) {
+	if kinds[k.name] != nil {
+		panic("cli: model kind " + k.name + " registered twice")
+	}
+	kinds[k.name] = k
+}
+
+// kindNames returns the names of the kinds in sorted order.
+func kindNames() []string {
+	names := make([]string, 0, len(kinds))
+	for name := range kinds {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	return names
+}
+
+// lookupKind returns the kind named by --model.
+func lookupKind(name string) (*kind, error) {
+	if k := kinds[name]; k != nil {
+		return k, nil
+	}
+	return nil, fmt.Errorf("unknown model kind %q (kinds: %s)", name, strings.Join(kindNames(), ", "))
+}
+
+// loadModel reads the model file at path ("-" for standard input) and
+// rebuilds the fitted model it holds.
+func (env *Env) loadModel(path string) (*modelfile.Envelope, gendisc.Model, error) {
+	var (
+		e   *modelfile.Envelope
+		err error
+	)
+	if path == "-" {
+		e, err = modelfile.Read(env.Stdin, "<stdin>")
+	} else {
+		e, err = modelfile.Load(path)
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	k := kinds[e.Kind]
+	if k == nil || k.decode == nil {
+		return nil, nil, fmt.Errorf("%s: model kind %q is not known to this version of gendisc", path, e.Kind)
+	}
+	m, err := k.decode(e.Schema, e.Params)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return e, m, nil
+}
+
+// loadClassifier is loadModel for commands that need class probabilities.
+func (env *Env) loadClassifier(path string) (gendisc.Classifier, error) {
+	e, m, err := env.loadModel(path)
+	if err != nil {
+		return nil, err
+	}
+	c, ok := m.(gendisc.Classifier)
+	if !ok {
+		return nil, fmt.Errorf("%s: a %s model does not classify", path, e.Kind)
+	}
+	return c, nil
+}

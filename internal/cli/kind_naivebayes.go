@@ -1,0 +1,193 @@
+package cli
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"maps"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/gendisc/gendisc"
+	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/modelfile"
+	"github.com/gendisc/gendisc/naivebayes"
+)
+
+func init() {
+	register(&kind{
+		name:    "gaussian-nb",
+		short:   "Gaussian naive Bayes: per class, an independent normal distribution for each numeric feature",
+		flags:   gaussianNBFlags,
+		decode:  decodeGaussianNB,
+		inspect: inspectGaussianNB,
+	})
+	// nb will be mixed naive Bayes (the family per column type). Until it
+	// exists, it fits Gaussian naive Bayes when every feature is numeric.
+	register(&kind{
+		name:  "nb",
+		short: "naive Bayes with the family of each column's type; this version handles numeric columns only, as gaussian-nb",
+		flags: func(fs *flag.FlagSet) fitFunc {
+			fit := gaussianNBFlags(fs)
+			return func(d *data.Dataset) (modelfile.Persistent, error) {
+				for _, c := range d.Schema.Features {
+					if c.Kind != data.Numeric {
+						return nil, &data.ParseError{File: d.Source, ColumnName: c.Name,
+							Err: fmt.Errorf("the column is %s: --model nb handles numeric columns only in this version of gendisc", c.Kind)}
+					}
+				}
+				return fit(d)
+			}
+		},
+	})
+}
+
+// gaussianNBFlags defines the flags of naivebayes.GaussianConfig.
+func gaussianNBFlags(fs *flag.FlagSet) fitFunc {
+	var cfg naivebayes.GaussianConfig
+	fs.TextVar(&cfg.Variance, "variance", cfg.Variance,
+		"variance `tying`: class-feature (σ²_kj), feature (σ²_j, shared by the classes: linear log-odds), class (σ²_k) or shared (one σ²)")
+	smoothing := nonNegative(naivebayes.DefaultVarSmoothing)
+	fs.Var(&smoothing, "var-smoothing", "add ε = `r` × the largest feature variance to every variance")
+	prior := nbPriorFlags(fs)
+	return func(d *data.Dataset) (modelfile.Persistent, error) {
+		cfg.VarSmoothing = float64(smoothing)
+		if cfg.VarSmoothing == 0 {
+			cfg.VarSmoothing = naivebayes.NoVarSmoothing
+		}
+		cfg.PriorAlpha, cfg.ClassPrior = float64(prior.alpha), prior.fixed
+		return cfg.Fit(d)
+	}
+}
+
+// nbPriors holds the class-prior flags that every naive Bayes kind takes.
+type nbPriors struct {
+	alpha nonNegative
+	fixed classPriorFlag
+}
+
+func nbPriorFlags(fs *flag.FlagSet) *nbPriors {
+	p := &nbPriors{}
+	fs.Var(&p.alpha, "prior-alpha", "smooth the class prior: π_k = (n_k + `α`)/(n + α·K); 0 is maximum likelihood")
+	fs.Var(&p.fixed, "class-prior", "fix the class prior, one `class=p` per class, comma-separated (a=0.3,b=0.7)")
+	return p
+}
+
+func decodeGaussianNB(s *data.Schema, params json.RawMessage) (gendisc.Model, error) {
+	return naivebayes.UnmarshalGaussian(s, params)
+}
+
+// gaussianNBReport is what inspect shows of a Gaussian naive Bayes model:
+// Means[k][j] = μ_kj and Variances[k][j] = σ²_kj, ε included.
+type gaussianNBReport struct {
+	Variance     naivebayes.Variance `json:"variance"`
+	VarSmoothing float64             `json:"var_smoothing"`
+	Epsilon      float64             `json:"epsilon"`
+	Classes      []string            `json:"classes"`
+	Features     []string            `json:"features"`
+	Priors       modelfile.Floats    `json:"priors"`
+	ClassWeights modelfile.Floats    `json:"class_weights"`
+	Means        []modelfile.Floats  `json:"means"`
+	Variances    []modelfile.Floats  `json:"variances"`
+}
+
+func inspectGaussianNB(m gendisc.Model) report {
+	g := m.(*naivebayes.Gaussian)
+	cfg := g.Config()
+	r := &gaussianNBReport{
+		Variance:     cfg.Variance,
+		VarSmoothing: max(cfg.VarSmoothing, 0), // NoVarSmoothing is 0
+		Epsilon:      g.Epsilon(),
+		Classes:      g.Classes(),
+		Priors:       g.Priors(),
+		ClassWeights: g.ClassWeights(),
+	}
+	for _, c := range g.Schema().Features {
+		r.Features = append(r.Features, c.Name)
+	}
+	for _, v := range g.Means() {
+		r.Means = append(r.Means, v)
+	}
+	for _, v := range g.Variances() {
+		r.Variances = append(r.Variances, v)
+	}
+	return r
+}
+
+func (r *gaussianNBReport) writeText(w io.Writer) error {
+	fmt.Fprintf(w, "Gaussian naive Bayes\n\n")
+	fmt.Fprintf(w, "\tlog p(x, y=k) = log π_k + Σ_j [−½ log(2π σ²_kj) − (x_j − μ_kj)² / (2 σ²_kj)]\n\n")
+	fmt.Fprintf(w, "variance tying: %s\n", r.Variance)
+	fmt.Fprintf(w, "var-smoothing: %s, ε = %s added to every variance\n\n", num(r.VarSmoothing), num(r.Epsilon))
+	rows := make([][]string, len(r.Classes))
+	for k, c := range r.Classes {
+		rows[k] = []string{c, num(r.Priors[k]), num(r.ClassWeights[k])}
+	}
+	if err := writeTable(w, []string{"class", "prior π_k", "weight"}, rows); err != nil {
+		return err
+	}
+	for _, t := range []struct {
+		title string
+		v     []modelfile.Floats
+	}{{"means μ_kj", r.Means}, {"variances σ²_kj", r.Variances}} {
+		fmt.Fprintf(w, "\n%s (rows: features, columns: classes)\n", t.title)
+		rows := make([][]string, len(r.Features))
+		for j, f := range r.Features {
+			rows[j] = []string{f}
+			for k := range r.Classes {
+				rows[j] = append(rows[j], num(t.v[k][j]))
+			}
+		}
+		if err := writeTable(w, append([]string{"feature"}, r.Classes...), rows); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// nonNegative is a float flag that refuses negative values, NaN and
+// infinities.
+type nonNegative float64
+
+func (f *nonNegative) String() string { return strconv.FormatFloat(float64(*f), 'g', -1, 64) }
+
+func (f *nonNegative) Set(s string) error {
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil || !(v >= 0) || math.IsInf(v, 1) {
+		return fmt.Errorf("want a finite number ≥ 0")
+	}
+	*f = nonNegative(v)
+	return nil
+}
+
+// classPriorFlag is a map flag: class=p,class=p,...
+type classPriorFlag map[string]float64
+
+func (f *classPriorFlag) String() string {
+	var parts []string
+	for _, c := range slices.Sorted(maps.Keys(*f)) {
+		parts = append(parts, c+"="+strconv.FormatFloat((*f)[c], 'g', -1, 64))
+	}
+	return strings.Join(parts, ",")
+}
+
+func (f *classPriorFlag) Set(s string) error {
+	if *f == nil {
+		*f = classPriorFlag{}
+	}
+	for _, part := range strings.Split(s, ",") {
+		i := strings.LastIndexByte(part, '=')
+		if i <= 0 {
+			return fmt.Errorf("%q: want class=probability", part)
+		}
+		p, err := strconv.ParseFloat(part[i+1:], 64)
+		if err != nil {
+			return fmt.Errorf("%q: want class=probability", part)
+		}
+		(*f)[part[:i]] = p
+	}
+	return nil
+}
