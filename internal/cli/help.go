@@ -67,8 +67,8 @@ func printHelp(w io.Writer, cmd *Command) {
 // printFlags writes the flags of fs in GNU style, as flag.PrintDefaults
 // does with one dash:
 //
-//	  --name VALUE
-//	        usage (default "x")
+//	--name VALUE
+//	      usage (default "x")
 func printFlags(w io.Writer, fs *flag.FlagSet) {
 	fs.VisitAll(func(f *flag.Flag) {
 		name, usage := flag.UnquoteUsage(f)
