@@ -493,3 +493,26 @@ func TestGaussianConformance(t *testing.T) {
 		conformance.Check(t, func(d *data.Dataset) (gendisc.Classifier, error) { return GaussianConfig{}.Fit(d) }, d, decode(d.Schema))
 	})
 }
+
+func TestGaussianAllocationsDoNotGrowWithRows(t *testing.T) {
+	synthetic := func(n int) *data.Dataset {
+		r := rand.New(rand.NewPCG(uint64(n), 3))
+		x, y := make([][]float64, n), make([]int, n)
+		for i := range x {
+			y[i] = r.IntN(3)
+			x[i] = []float64{r.NormFloat64() + float64(y[i]), r.NormFloat64(), r.NormFloat64() * 2}
+		}
+		return matrix([]string{"a", "b", "c"}, x, y)
+	}
+	// Both sizes cut the rows into the same number of segments.
+	small, large := synthetic(40_000), synthetic(200_000)
+	m := fit(t, GaussianConfig{}, small)
+	allocs := func(f func()) float64 { return testing.AllocsPerRun(3, f) }
+	dstSmall, dstLarge := make([]float64, small.N*3), make([]float64, large.N*3)
+	if a, b := allocs(func() { m.LogProba(dstSmall, small) }), allocs(func() { m.LogProba(dstLarge, large) }); b > a {
+		t.Errorf("LogProba: %v allocations for %d rows, %v for %d", a, small.N, b, large.N)
+	}
+	if a, b := allocs(func() { GaussianConfig{}.Fit(small) }), allocs(func() { GaussianConfig{}.Fit(large) }); b > a {
+		t.Errorf("Fit: %v allocations for %d rows, %v for %d", a, small.N, b, large.N)
+	}
+}
