@@ -230,3 +230,21 @@ func TestBadInput(t *testing.T) {
 		})
 	}
 }
+
+// TestEvalWeight checks that eval --weight weighs the rows.
+func TestEvalWeight(t *testing.T) {
+	model := fitIris(t)
+	in := filepath.Join(t.TempDir(), "w.csv")
+	os.WriteFile(in, []byte("w,sepallength,sepalwidth,petallength,petalwidth,class\n"+
+		"1,5.1,3.5,1.4,0.2,Iris-setosa\n2,7.0,3.2,4.7,1.4,Iris-versicolor\n3,6.3,3.3,6.0,2.5,Iris-virginica\n0.5,6.3,2.8,5.1,1.5,Iris-virginica\n"), 0o644)
+	var rep struct {
+		N           int     `json:"n"`
+		TotalWeight float64 `json:"total_weight"`
+	}
+	if err := json.Unmarshal([]byte(mustRun(t, "eval", "--model", model, "--data", in, "--weight", "w", "--json")), &rep); err != nil {
+		t.Fatal(err)
+	}
+	if rep.N != 4 || rep.TotalWeight != 6.5 {
+		t.Errorf("eval --weight w: n %d, total weight %v; want 4 and 6.5", rep.N, rep.TotalWeight)
+	}
+}

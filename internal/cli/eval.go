@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 
+	"github.com/gendisc/gendisc/data"
 	"github.com/gendisc/gendisc/metrics"
 )
 
@@ -21,8 +22,8 @@ error, log-loss (nats and bits per row), Brier score, the confusion matrix
 one-vs-rest ROC AUC with macro and weighted averages, and for two classes
 TP/FP/FN/TN, the type I and type II error rates, precision, recall,
 specificity, F1 and ROC AUC (the second class is the positive one). The
-definitions follow scikit-learn's; row weights are used when the model was
-fitted with --weight and the column is present.
+definitions follow scikit-learn's; --weight names a column of row weights
+that weigh every figure.
 
 Example:
 
@@ -32,18 +33,19 @@ Example:
 		o := &evalOptions{}
 		fs.StringVar(&o.model, "model", "", "the model `file`; - for standard input")
 		fs.StringVar(&o.data, "data", "", "the data, with the target column: a CSV or TSV `file`, - for standard input, or a bundled data set's name")
+		fs.StringVar(&o.weight, "weight", "", "weigh the rows by this `column`")
 		fs.BoolVar(&o.json, "json", false, "print JSON instead of text")
 		return func(ctx context.Context, env *Env) error { return o.run(env) }
 	},
 }
 
 type evalOptions struct {
-	model, data string
-	json        bool
+	model, data, weight string
+	json                bool
 }
 
 func (o *evalOptions) run(env *Env) error {
-	c, d, err := env.loadAndRead(o.model, o.data, true)
+	c, d, err := env.loadAndRead(o.model, o.data, data.SchemaOptions{Weight: o.weight, RequireTarget: true})
 	if err != nil {
 		return err
 	}

@@ -48,7 +48,7 @@ type predictOptions struct {
 }
 
 func (o *predictOptions) run(env *Env) error {
-	c, d, err := env.loadAndRead(o.model, o.data, false)
+	c, d, err := env.loadAndRead(o.model, o.data, data.SchemaOptions{})
 	if err != nil {
 		return err
 	}
@@ -65,13 +65,13 @@ func (o *predictOptions) run(env *Env) error {
 }
 
 // loadAndRead loads the classifier in the model file and reads the data
-// with its schema; needTarget requires the target column.
-func (env *Env) loadAndRead(modelPath, dataName string, needTarget bool) (gendisc.Classifier, *data.Dataset, error) {
+// with its schema.
+func (env *Env) loadAndRead(modelPath, dataName string, opt data.SchemaOptions) (gendisc.Classifier, *data.Dataset, error) {
 	c, err := env.loadClassifier(modelPath)
 	if err != nil {
 		return nil, nil, err
 	}
-	d, err := env.readWithSchema(dataName, c.Schema(), data.SchemaOptions{RequireTarget: needTarget})
+	d, err := env.readWithSchema(dataName, c.Schema(), opt)
 	if err != nil {
 		return nil, nil, err
 	}
