@@ -201,3 +201,24 @@ func assertFiles(t *testing.T, dir string, names ...string) {
 		t.Errorf("%s holds %q, want %q", dir, got, names)
 	}
 }
+
+// TestOtherKindsFlag checks that a flag of another model kind is refused
+// with a message that names its kind.
+func TestOtherKindsFlag(t *testing.T) {
+	register(&kind{name: "test-kind", flags: func(fs *flag.FlagSet) fitFunc {
+		fs.Float64("l2", 1, "penalty")
+		fs.Bool("stream", false, "stream")
+		return nil
+	}})
+	t.Cleanup(func() { delete(kinds, "test-kind") })
+	for _, args := range [][]string{
+		{"fit", "--data", "iris", "--model", "gaussian-nb", "--l2", "3"},
+		{"fit", "--data", "iris", "--stream", "--model", "gaussian-nb"},
+	} {
+		r := runCLI(t, "", args...)
+		want := "it is a flag of --model test-kind, not of --model gaussian-nb"
+		if r.code != 2 || !strings.Contains(r.stderr, want) {
+			t.Errorf("%q: exit %d, stderr %q; want exit 2 and %q", args, r.code, r.stderr, want)
+		}
+	}
+}

@@ -67,6 +67,7 @@ func fitFlags(fs *flag.FlagSet, args []string) Runner {
 	k, err := lookupKind(flagValue(args, "model", defaultKind))
 	if err == nil {
 		o.fit = k.flags(fs)
+		defineOtherKindsFlags(fs, k.name)
 	}
 	return func(ctx context.Context, env *Env) error {
 		if err != nil {
@@ -120,4 +121,43 @@ func flagValue(args []string, name, def string) string {
 		}
 	}
 	return v
+}
+
+// defineOtherKindsFlags defines on fs the flags of the kinds other than
+// the one named, that fs lacks, so that using one is refused with a
+// message naming the kinds it belongs to.
+func defineOtherKindsFlags(fs *flag.FlagSet, name string) {
+	owners := map[string][]string{}
+	isBool := map[string]bool{}
+	for _, other := range kindNames() {
+		if other == name {
+			continue
+		}
+		tmp := flag.NewFlagSet(other, flag.ContinueOnError)
+		kinds[other].flags(tmp)
+		tmp.VisitAll(func(f *flag.Flag) {
+			if fs.Lookup(f.Name) == nil {
+				owners[f.Name] = append(owners[f.Name], other)
+				b, ok := f.Value.(interface{ IsBoolFlag() bool })
+				isBool[f.Name] = ok && b.IsBoolFlag()
+			}
+		})
+	}
+	for flagName, ks := range owners {
+		fs.Var(otherKindFlag{model: name, owners: ks, isBool: isBool[flagName]}, flagName, "")
+	}
+}
+
+// otherKindFlag is a flag of other model kinds than the one fitted: Set
+// refuses every value.
+type otherKindFlag struct {
+	model  string
+	owners []string
+	isBool bool
+}
+
+func (f otherKindFlag) String() string   { return "" }
+func (f otherKindFlag) IsBoolFlag() bool { return f.isBool }
+func (f otherKindFlag) Set(string) error {
+	return fmt.Errorf("it is a flag of --model %s, not of --model %s", strings.Join(f.owners, " or "), f.model)
 }
