@@ -72,9 +72,10 @@ func columnError(source string, s *data.Schema, j int, err error) error {
 }
 
 // extendSchema returns the schema of a model fitted on data of schema old
-// and then updated with data of schema upd: the same features (names,
-// kinds, category levels) and target levels that begin with old's, any
-// new classes appended. Integral stays set only where both set it.
+// and then on data of schema upd: the same features (names, kinds,
+// category levels), and target levels of which one list begins with the
+// other, so that class indices agree; the longer list is kept, appending
+// upd's new classes. Integral stays set only where both set it.
 func extendSchema(old, upd *data.Schema) (*data.Schema, error) {
 	if len(old.Features) != len(upd.Features) {
 		return nil, fmt.Errorf("%w: %d features, the model has %d", ErrSchema, len(upd.Features), len(old.Features))
@@ -87,11 +88,15 @@ func extendSchema(old, upd *data.Schema) (*data.Schema, error) {
 		}
 		o.Integral = o.Integral && f.Integral
 	}
-	if upd.Target == nil || upd.Target.Name != old.Target.Name || upd.Target.Kind != old.Target.Kind ||
-		len(upd.Target.Levels) < len(old.Target.Levels) ||
-		!slices.Equal(upd.Target.Levels[:len(old.Target.Levels)], old.Target.Levels) {
+	t := upd.Target
+	if t == nil || t.Name != s.Target.Name || t.Kind != s.Target.Kind || !isPrefix(s.Target.Levels, t.Levels) && !isPrefix(t.Levels, s.Target.Levels) {
 		return nil, fmt.Errorf("%w: the target must be %q with the classes %q first", ErrSchema, old.Target.Name, old.Target.Levels)
 	}
-	s.Target.Levels = append(s.Target.Levels, upd.Target.Levels[len(old.Target.Levels):]...)
+	if len(t.Levels) > len(s.Target.Levels) {
+		s.Target.Levels = slices.Clone(t.Levels)
+	}
 	return s, nil
 }
+
+// isPrefix reports whether a begins with b.
+func isPrefix(a, b []string) bool { return len(b) <= len(a) && slices.Equal(a[:len(b)], b) }

@@ -2,10 +2,12 @@ package naivebayes
 
 import (
 	"fmt"
+	"iter"
 	"maps"
 	"math"
 	"slices"
 
+	"github.com/gendisc/gendisc"
 	"github.com/gendisc/gendisc/data"
 	"github.com/gendisc/gendisc/internal/stats"
 )
@@ -182,46 +184,88 @@ func (c GaussianConfig) Fit(d *data.Dataset) (*Gaussian, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := checkRows(d); err != nil {
+	schema, s, err := accumulate(nil, nil, d)
+	if err != nil {
 		return nil, err
 	}
-	for j, f := range d.Schema.Features {
-		if f.Kind != data.Numeric {
-			return nil, columnError(d.Source, d.Schema, j, fmt.Errorf(
-				"%w: the column is %v, gaussian-nb takes numeric features only (use --model nb, mixed naive Bayes)", ErrFeatureKind, f.Kind))
-		}
+	return newGaussian(schema, s, p, d.Source)
+}
+
+// FitStream fits the model to a sequence of chunks of rows, such as the
+// blocks of a file too large for memory, as Fit would fit their union:
+// the sufficient statistics of each chunk are accumulated, so only one
+// chunk needs to be in memory at a time. Every chunk must have the
+// features of the first; its classes must begin with the classes seen so
+// far (new ones are appended) or be a prefix of them. An error from the
+// sequence is returned as is.
+func (c GaussianConfig) FitStream(chunks iter.Seq2[*data.Dataset, error]) (*Gaussian, error) {
+	p, err := c.params()
+	if err != nil {
+		return nil, err
 	}
-	s := stats.New(len(d.Schema.Classes()), d.D())
-	return fitGaussian(d.Schema.Clone(), s, p, d)
+	var (
+		schema *data.Schema
+		s      *stats.Moments
+		source string
+	)
+	for d, err := range chunks {
+		if err != nil {
+			return nil, err
+		}
+		if schema, s, err = accumulate(schema, s, d); err != nil {
+			return nil, err
+		}
+		source = d.Source
+	}
+	if schema == nil {
+		return nil, &data.ParseError{Err: data.ErrNoRows}
+	}
+	return newGaussian(schema, s, p, source)
 }
 
 // Update returns a new model fitted on the training data of m and the rows
 // of d together, by merging the sufficient statistics; m is unchanged. The
-// schema of d must have m's features and m's classes first; classes it
-// adds are appended. Update(A) after Fit(B) equals Fit of A ∪ B up to
-// rounding.
+// schema of d must have m's features; its classes must begin with m's
+// (classes it adds are appended) or be a prefix of them. Update(A) after
+// Fit(B) equals Fit of A ∪ B up to rounding.
 func (m *Gaussian) Update(d *data.Dataset) (*Gaussian, error) {
-	schema, err := extendSchema(m.schema, d.Schema)
+	schema, s, err := accumulate(m.schema, m.stats.Clone(), d)
 	if err != nil {
-		return nil, &data.ParseError{File: d.Source, Err: err}
-	}
-	if err := checkRows(d); err != nil {
 		return nil, err
 	}
-	s := m.stats.Clone()
-	s.Grow(len(schema.Classes()))
-	return fitGaussian(schema, s, m.params, d)
+	return newGaussian(schema, s, m.params, d.Source)
 }
 
-// fitGaussian adds the rows of d to s and derives the model.
-func fitGaussian(schema *data.Schema, s *stats.Moments, p gaussianParams, d *data.Dataset) (*Gaussian, error) {
+// accumulate adds the rows of d to the statistics s of data with the given
+// schema and returns the schema extended with d's new classes (see
+// extendSchema) and the statistics, grown to match. A nil schema starts
+// from d's schema and empty statistics.
+func accumulate(schema *data.Schema, s *stats.Moments, d *data.Dataset) (*data.Schema, *stats.Moments, error) {
+	if err := checkRows(d); err != nil {
+		return nil, nil, err
+	}
+	if schema == nil {
+		for j, f := range d.Schema.Features {
+			if f.Kind != data.Numeric {
+				return nil, nil, columnError(d.Source, d.Schema, j, fmt.Errorf(
+					"%w: the column is %v, gaussian-nb takes numeric features only (use --model nb, mixed naive Bayes)", ErrFeatureKind, f.Kind))
+			}
+		}
+		schema, s = d.Schema.Clone(), stats.New(len(d.Schema.Classes()), d.D())
+	} else {
+		var err error
+		if schema, err = extendSchema(schema, d.Schema); err != nil {
+			return nil, nil, &data.ParseError{File: d.Source, Err: err}
+		}
+		s.Grow(len(schema.Classes()))
+	}
 	s.Add(d.X, d.Y, d.Weight)
 	for j := range d.D() {
 		if a := s.Feature(j); math.IsInf(a.M, 0) || math.IsNaN(a.M) || math.IsInf(a.S, 0) || math.IsNaN(a.S) {
-			return nil, infiniteCell(d, j)
+			return nil, nil, infiniteCell(d, j)
 		}
 	}
-	return newGaussian(schema, s, p, d.Source)
+	return schema, s, nil
 }
 
 // infiniteCell returns the error about the first infinite value of
@@ -335,6 +379,8 @@ func (m *Gaussian) checkVariances(source string, schema *data.Schema) error {
 	}
 	return nil
 }
+
+var _ gendisc.Generative = (*Gaussian)(nil)
 
 // Kind returns "gaussian-nb".
 func (m *Gaussian) Kind() string { return "gaussian-nb" }

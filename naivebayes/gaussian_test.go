@@ -205,14 +205,68 @@ func TestGaussianUpdateEqualsFitOnUnion(t *testing.T) {
 	}
 }
 
+func TestGaussianFitStream(t *testing.T) {
+	iris := withMissing(load(t, "iris"), 4)
+	// The first chunk holds class 0 only and knows no other class; the
+	// second brings class 1, the third all three, the fourth again knows
+	// only two classes.
+	var parts [4][]int
+	for i := range iris.N {
+		switch {
+		case iris.Y[i] == 0 && i%2 == 0:
+			parts[0] = append(parts[0], i)
+		case iris.Y[i] < 2 && i%3 != 0:
+			parts[1] = append(parts[1], i)
+		case iris.Y[i] < 2:
+			parts[3] = append(parts[3], i)
+		default:
+			parts[2] = append(parts[2], i)
+		}
+	}
+	chunk := func(p []int, classes int) *data.Dataset {
+		d := iris.Subset(p)
+		d.Schema = iris.Schema.Clone()
+		d.Schema.Target.Levels = d.Schema.Target.Levels[:classes]
+		return d
+	}
+	chunks := func(yield func(*data.Dataset, error) bool) {
+		_ = yield(chunk(parts[0], 1), nil) && yield(chunk(parts[1], 2), nil) && yield(chunk(parts[2], 3), nil) && yield(chunk(parts[3], 2), nil)
+	}
+	cfg := GaussianConfig{Variance: FeatureVariance}
+	m, err := cfg.FitStream(chunks)
+	if err != nil {
+		t.Fatalf("FitStream: %v", err)
+	}
+	whole := fit(t, cfg, iris)
+	if !m.Schema().Equal(iris.Schema) {
+		t.Errorf("streamed schema has classes %q", m.Classes())
+	}
+	checkNear(t, "class weights", m.ClassWeights(), whole.ClassWeights(), 1e-15)
+	checkNear(t, "means", slices.Concat(m.Means()...), slices.Concat(whole.Means()...), 1e-12)
+	checkNear(t, "variances", slices.Concat(m.Variances()...), slices.Concat(whole.Variances()...), 1e-12)
+	checkNear(t, "log-probabilities", m.LogProba(nil, iris), whole.LogProba(nil, iris), 1e-12)
+
+	if _, err := cfg.FitStream(func(func(*data.Dataset, error) bool) {}); !errors.Is(err, data.ErrNoRows) {
+		t.Errorf("empty stream: error %v, want ErrNoRows", err)
+	}
+	failed := errors.New("read failed")
+	if _, err := cfg.FitStream(func(yield func(*data.Dataset, error) bool) {
+		_ = yield(chunk(parts[1], 2), nil) && yield(nil, failed)
+	}); err != failed {
+		t.Errorf("failing stream: error %v, want %v", err, failed)
+	}
+}
+
 func TestGaussianUpdateErrors(t *testing.T) {
 	m := fit(t, GaussianConfig{}, small())
 	renamed := small()
 	renamed.Schema.Features[1].Name = "other"
 	reordered := small()
 	reordered.Schema.Target.Levels = []string{"b", "a"}
+	otherTarget := small()
+	otherTarget.Schema.Target.Name = "label"
 	fewer := matrix([]string{"a", "b"}, [][]float64{{1}}, []int{0})
-	for name, d := range map[string]*data.Dataset{"renamed": renamed, "reordered classes": reordered, "fewer features": fewer} {
+	for name, d := range map[string]*data.Dataset{"renamed": renamed, "reordered classes": reordered, "fewer features": fewer, "other target": otherTarget} {
 		if _, err := m.Update(d); !errors.Is(err, ErrSchema) {
 			t.Errorf("%s: error %v, want ErrSchema", name, err)
 		}
