@@ -159,6 +159,7 @@ func (m *Moments) Add(x, y, w []float64) {
 	}
 }
 
+// sub returns w[a:b], or nil for nil weights (all ones).
 func sub(w []float64, a, b int) []float64 {
 	if w == nil {
 		return nil
@@ -179,7 +180,7 @@ var blockCells = 1 << 17 // a variable so that tests can use small blocks
 
 // scratch holds the per-block sums of one goroutine.
 type scratch struct {
-	k, d int
+	d    int
 	cw   []float64 // class weights of the block
 	w    []float64 // per class and feature: weight of the observed cells
 	sum  []float64 // per class and feature: Σ w x, then Σ w (x − mean)²
@@ -187,7 +188,7 @@ type scratch struct {
 }
 
 func newScratch(k, d int) *scratch {
-	return &scratch{k: k, d: d, cw: make([]float64, k),
+	return &scratch{d: d, cw: make([]float64, k),
 		w: make([]float64, k*d), sum: make([]float64, k*d), mean: make([]float64, k*d)}
 }
 
