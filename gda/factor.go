@@ -1,0 +1,104 @@
+package gda
+
+import (
+	"math"
+
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas64"
+	"gonum.org/v1/gonum/mat"
+)
+
+// maxCond is the largest condition number of a correlation matrix that
+// counts as non-singular: beyond it, log-densities would lose more than
+// about four of the sixteen digits of float64.
+const maxCond = 1e12
+
+// factor is the Cholesky factorisation Σ = UᵀU of a covariance matrix (or
+// of its principal submatrix over some features), U upper triangular.
+type factor struct {
+	u      blas64.Triangular
+	logDet float64 // log |Σ|
+}
+
+// factorize factors the principal submatrix Σ[idx, idx] of the p×p matrix
+// cov (idx nil: all of it). It factors the correlation matrix
+// R = D⁻¹ Σ D⁻¹, D = diag(√Σ_jj), and scales back, U = V·D for R = VᵀV,
+// so that the condition check is on R and does not depend on the units of
+// the features:
+//
+//	log |Σ| = log |R| + 2 Σ_j log D_j
+//
+// It returns the index (into idx) of a feature of zero variance, or -1
+// and ok = false when Σ is not positive definite or, with check set, R's
+// condition number exceeds maxCond.
+func factorize(cov []float64, p int, idx []int, check bool) (f *factor, zero int, ok bool) {
+	if idx == nil {
+		idx = make([]int, p)
+		for j := range idx {
+			idx[j] = j
+		}
+	}
+	m := len(idx)
+	s := make([]float64, m)
+	for a, j := range idx {
+		v := cov[j*p+j]
+		if !(v > 0) {
+			return nil, a, false
+		}
+		s[a] = math.Sqrt(v)
+	}
+	r := mat.NewSymDense(m, nil)
+	for a, j := range idx {
+		for b := a; b < m; b++ {
+			r.SetSym(a, b, cov[j*p+idx[b]]/(s[a]*s[b]))
+		}
+	}
+	var ch mat.Cholesky
+	if !ch.Factorize(r) || (check && ch.Cond() > maxCond) {
+		return nil, -1, false
+	}
+	var u mat.TriDense
+	ch.UTo(&u)
+	f = &factor{u: u.RawTriangular(), logDet: ch.LogDet()}
+	for a := range m {
+		row := f.u.Data[a*f.u.Stride : a*f.u.Stride+m]
+		for b := a; b < m; b++ {
+			row[b] *= s[b]
+		}
+		f.logDet += 2 * math.Log(s[a])
+	}
+	return f, -1, true
+}
+
+// solveRows replaces each row x of the rows×p matrix z (stride p) by
+// U⁻ᵀx, the solution of Uᵀ·z = x, so that ‖z‖² = xᵀΣ⁻¹x: one triangular
+// solve with many right-hand sides (Trsm: Z ← Z·U⁻¹).
+func (f *factor) solveRows(z []float64, rows int) {
+	p := f.u.N
+	blas64.Trsm(blas.Right, blas.NoTrans, 1, f.u, blas64.General{Rows: rows, Cols: p, Stride: p, Data: z})
+}
+
+// solve replaces x by U⁻ᵀx.
+func (f *factor) solve(x []float64) {
+	blas64.Trsv(blas.Trans, f.u, blas64.Vector{N: len(x), Inc: 1, Data: x})
+}
+
+// solveLeft replaces the p×c matrix b (stride c) by U⁻ᵀb.
+func (f *factor) solveLeft(b []float64, c int) {
+	blas64.Trsm(blas.Left, blas.Trans, 1, f.u, blas64.General{Rows: f.u.N, Cols: c, Stride: c, Data: b})
+}
+
+// solveSym replaces the p×c matrix b (stride c) by Σ⁻¹b = U⁻¹U⁻ᵀb.
+func (f *factor) solveSym(b []float64, c int) {
+	f.solveLeft(b, c)
+	blas64.Trsm(blas.Left, blas.NoTrans, 1, f.u, blas64.General{Rows: f.u.N, Cols: c, Stride: c, Data: b})
+}
+
+// sumSq returns Σ_j x_j².
+func sumSq(x []float64) float64 {
+	s := 0.0
+	for _, v := range x {
+		s += v * v
+	}
+	return s
+}

@@ -1,0 +1,247 @@
+package gda
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/internal/covstats"
+)
+
+// Errors wrapped by the data errors of Fit and Update.
+var (
+	// ErrNotClassification: the data set has no categorical target.
+	ErrNotClassification = errors.New("not a classification data set: the target is not categorical")
+	// ErrOneClass: fewer than two classes have rows.
+	ErrOneClass = errors.New("fewer than two classes have rows: discriminant analysis needs at least two")
+	// ErrEmptyClass: a class of the schema has no training rows.
+	ErrEmptyClass = errors.New("class without training rows")
+	// ErrFeatureKind: a feature is not numeric.
+	ErrFeatureKind = errors.New("unsuitable feature kind")
+	// ErrNotObserved: a feature has no observed value in the labelled rows.
+	ErrNotObserved = errors.New("no observed value in the labelled rows")
+	// ErrTooFewRows: too few rows to estimate a covariance matrix.
+	ErrTooFewRows = errors.New("too few rows for a covariance matrix")
+	// ErrSingular: a covariance matrix is singular or not positive
+	// definite, or a feature has zero variance.
+	ErrSingular = errors.New("singular covariance matrix")
+	// ErrSchema: the data of an update does not match the model's schema.
+	ErrSchema = errors.New("data does not match the model's schema")
+)
+
+// shrinkageAdvice ends the messages of ErrTooFewRows and ErrSingular.
+const shrinkageAdvice = "use shrinkage (--shrinkage r in (0, 1], or --shrinkage auto)"
+
+// checkRows checks what discriminant analysis needs of training rows: a
+// categorical target, labels that are missing (NaN) or class indices,
+// finite non-negative weights, numeric features and no infinite cell.
+func checkRows(d *data.Dataset) error {
+	s := d.Schema
+	if s.Target == nil || s.Target.Kind != data.Categorical || d.Y == nil {
+		return &data.ParseError{File: d.Source, Err: ErrNotClassification}
+	}
+	if len(d.Y) != d.N || len(d.X) != d.N*d.D() || (d.Weight != nil && len(d.Weight) != d.N) {
+		panic(fmt.Sprintf("gda: data set of %d rows with %d cells, %d labels, %d weights",
+			d.N, len(d.X), len(d.Y), len(d.Weight)))
+	}
+	for j, f := range s.Features {
+		if f.Kind != data.Numeric {
+			return &data.ParseError{File: d.Source, ColumnName: f.Name, Err: fmt.Errorf(
+				"%w: the column is %v, discriminant analysis takes numeric features only", ErrFeatureKind, s.Features[j].Kind)}
+		}
+	}
+	k := float64(len(s.Classes()))
+	for i, y := range d.Y {
+		if y == y && (y < 0 || y >= k || y != math.Trunc(y)) {
+			return d.RowError(i, "class index %v out of range [0, %v)", y, k)
+		}
+	}
+	for i, w := range d.Weight {
+		if !(w >= 0) || math.IsInf(w, 1) {
+			return d.RowError(i, "%w", data.ErrWeight)
+		}
+	}
+	D := d.D()
+	for i, v := range d.X {
+		if math.IsInf(v, 0) {
+			return &data.ParseError{File: d.Source, Line: d.Line(i / D), ColumnName: s.Features[i%D].Name, Err: data.ErrInfinite}
+		}
+	}
+	return nil
+}
+
+// extendSchema returns the schema of a model fitted on data of schema old
+// and then updated with data of schema upd: the same features and target
+// levels that begin with old's, any new classes appended.
+func extendSchema(old, upd *data.Schema) (*data.Schema, error) {
+	if len(old.Features) != len(upd.Features) {
+		return nil, fmt.Errorf("%w: %d features, the model has %d", ErrSchema, len(upd.Features), len(old.Features))
+	}
+	s := old.Clone()
+	for j, f := range upd.Features {
+		o := &s.Features[j]
+		if f.Name != o.Name || f.Kind != o.Kind {
+			return nil, fmt.Errorf("%w: feature %d is %q (%v), the model's is %q (%v)", ErrSchema, j+1, f.Name, f.Kind, o.Name, o.Kind)
+		}
+		o.Integral = o.Integral && f.Integral
+	}
+	if upd.Target == nil || upd.Target.Name != old.Target.Name || upd.Target.Kind != old.Target.Kind ||
+		len(upd.Target.Levels) < len(old.Target.Levels) ||
+		!slices.Equal(upd.Target.Levels[:len(old.Target.Levels)], old.Target.Levels) {
+		return nil, fmt.Errorf("%w: the target must be %q with the classes %q first", ErrSchema, old.Target.Name, old.Target.Levels)
+	}
+	s.Target.Levels = append(s.Target.Levels, upd.Target.Levels[len(old.Target.Levels):]...)
+	return s, nil
+}
+
+// fit accumulates the rows of d into s (the statistics of earlier data, or
+// empty ones), estimates the contribution of rows with missing cells by
+// EM, and derives the model.
+func fit(kind string, cfg Config, schema *data.Schema, s *covstats.Classes, d *data.Dataset) (*model, error) {
+	if err := checkRows(d); err != nil {
+		return nil, err
+	}
+	inc := s.Add(d.X, d.Y, d.Weight)
+	iters := 0
+	if len(inc) > 0 {
+		var err error
+		if s, iters, err = em(kind, cfg, schema, s, d, inc); err != nil {
+			return nil, err
+		}
+	}
+	m, err := newModel(kind, cfg, schema, s, d.Source)
+	if err != nil {
+		return nil, err
+	}
+	m.iters = iters
+	return m, nil
+}
+
+// checkStats checks that the statistics can give a model: every class has
+// rows, and the classes have enough rows for their covariance matrices.
+func checkStats(kind string, cfg Config, schema *data.Schema, s *covstats.Classes, source string) error {
+	classes := schema.Classes()
+	n, rows := 0, 0
+	for k, c := range s.Class {
+		if c.W > 0 {
+			n++
+			rows += c.N
+		} else {
+			return &data.ParseError{File: source, Err: fmt.Errorf("%w: %q", ErrEmptyClass, classes[k])}
+		}
+	}
+	if n < 2 {
+		return &data.ParseError{File: source, Err: ErrOneClass}
+	}
+	p := s.D
+	shrunk := cfg.Shrinkage > 0 || cfg.ShrinkageAuto
+	if kind == KindLDA {
+		if need := p + n; rows < need && !shrunk {
+			return &data.ParseError{File: source, Err: fmt.Errorf(
+				"%w: lda with %d features and %d classes needs at least %d rows, have %d; %s",
+				ErrTooFewRows, p, n, need, rows, shrinkageAdvice)}
+		}
+		return nil
+	}
+	for k, c := range s.Class {
+		need := 2
+		if !shrunk {
+			need = p + 1
+		}
+		if c.N < need {
+			return &data.ParseError{File: source, Err: fmt.Errorf(
+				"%w: qda needs at least %d rows in every class, class %q has %d; %s",
+				ErrTooFewRows, need, classes[k], c.N, shrinkageAdvice)}
+		}
+	}
+	return nil
+}
+
+// covariances returns the covariance matrices of the model (one for LDA,
+// one per class for QDA) from the statistics, as Config documents.
+func covariances(kind string, cfg Config, s *covstats.Classes) [][]float64 {
+	p, K := s.D, s.K()
+	shrunk := make([][]float64, K)
+	for k, c := range s.Class {
+		cov := make([]float64, p*p)
+		for i, v := range c.S {
+			cov[i] = v / c.W
+		}
+		shrink(cov, p, cfg, c)
+		shrunk[k] = cov
+	}
+	if kind == KindQDA {
+		if cfg.Estimator == Unbiased {
+			for k, c := range s.Class {
+				scale(shrunk[k], c.W/(c.W-1))
+			}
+		}
+		return shrunk
+	}
+	w := 0.0
+	for _, c := range s.Class {
+		w += c.W
+	}
+	pooled := make([]float64, p*p)
+	for k, c := range s.Class {
+		for i, v := range shrunk[k] {
+			pooled[i] += v * (c.W / w)
+		}
+	}
+	if cfg.Estimator == Unbiased {
+		scale(pooled, w/(w-float64(K)))
+	}
+	return [][]float64{pooled}
+}
+
+// shrink applies the shrinkage of cfg to the covariance cov of the class
+// with statistics c, in place.
+func shrink(cov []float64, p int, cfg Config, c *covstats.Scatter) {
+	r := cfg.Shrinkage
+	if cfg.ShrinkageAuto {
+		r = c.LedoitWolf()
+	}
+	if r == 0 {
+		return
+	}
+	target := make([]float64, p) // the diagonal of the target
+	if cfg.ShrinkageAuto {
+		// μ_R = tr(R)/p on the standardised scale, σ_j = 1 for a
+		// constant feature as in covstats.Scatter.LedoitWolf.
+		mu := 0.0
+		for j := range p {
+			if v := cov[j*p+j]; math.Sqrt(v) >= 10*0x1p-52 {
+				mu++
+			}
+		}
+		mu /= float64(p)
+		for j := range p {
+			target[j] = mu * cov[j*p+j]
+			if math.Sqrt(cov[j*p+j]) < 10*0x1p-52 {
+				target[j] = mu
+			}
+		}
+	} else {
+		tr := 0.0
+		for j := range p {
+			tr += cov[j*p+j]
+		}
+		for j := range p {
+			target[j] = tr / float64(p)
+		}
+	}
+	for i := range cov {
+		cov[i] *= 1 - r
+	}
+	for j := range p {
+		cov[j*p+j] += r * target[j]
+	}
+}
+
+func scale(x []float64, a float64) {
+	for i := range x {
+		x[i] *= a
+	}
+}

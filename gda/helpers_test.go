@@ -1,0 +1,125 @@
+package gda
+
+import (
+	"encoding/csv"
+	"math"
+	"slices"
+	"strconv"
+	"testing"
+
+	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/datasets"
+)
+
+// load reads a bundled data set whose features are all numeric, the class
+// in the last column, levels sorted as strings, leaving out the feature
+// columns named in drop.
+//
+// TODO(data): use data.Read once it is committed.
+func load(t testing.TB, name string, drop ...string) *data.Dataset {
+	t.Helper()
+	r, err := datasets.Open(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	rows, err := csv.NewReader(r).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	header, rows := rows[0], rows[1:]
+	last := len(header) - 1
+	var keep []int
+	for j, h := range header[:last] {
+		if !slices.Contains(drop, h) {
+			keep = append(keep, j)
+		}
+	}
+	var labels []string
+	for _, row := range rows {
+		labels = append(labels, row[last])
+	}
+	slices.Sort(labels)
+	labels = slices.Compact(labels)
+	D := len(keep)
+	d := &data.Dataset{Schema: &data.Schema{Target: &data.Column{Name: header[last], Kind: data.Categorical, Levels: labels}},
+		N: len(rows), X: make([]float64, len(rows)*D), Y: make([]float64, len(rows)), Source: name, Lines: make([]int, len(rows))}
+	for _, j := range keep {
+		d.Schema.Features = append(d.Schema.Features, data.Column{Name: header[j], Kind: data.Numeric})
+	}
+	for i, row := range rows {
+		for a, j := range keep {
+			v := math.NaN()
+			if s := row[j]; s != "" {
+				if v, err = strconv.ParseFloat(s, 64); err != nil {
+					t.Fatal(err)
+				}
+			}
+			d.X[i*D+a] = v
+		}
+		d.Y[i] = float64(slices.Index(labels, row[last]))
+		d.Lines[i] = i + 2
+	}
+	return d
+}
+
+// matrix returns a data set of numeric features x0, x1, ... holding rows x
+// with class indices y (-1 for a missing label) among classes.
+func matrix(classes []string, x [][]float64, y []int) *data.Dataset {
+	D := len(x[0])
+	d := &data.Dataset{Schema: &data.Schema{Target: &data.Column{Name: "class", Kind: data.Categorical, Levels: classes}},
+		N: len(x), Y: make([]float64, len(x)), Source: "matrix"}
+	for j := range D {
+		d.Schema.Features = append(d.Schema.Features, data.Column{Name: "x" + strconv.Itoa(j), Kind: data.Numeric})
+	}
+	for i, row := range x {
+		d.X = append(d.X, row...)
+		d.Y[i] = float64(y[i])
+		if y[i] < 0 {
+			d.Y[i] = math.NaN()
+		}
+	}
+	return d
+}
+
+// near fails unless |got[i] − want[i]| ≤ tol for every i.
+func near(t testing.TB, what string, got, want []float64, tol float64) {
+	t.Helper()
+	if len(got) != len(want) {
+		t.Fatalf("%s: %d values, want %d", what, len(got), len(want))
+	}
+	for i := range got {
+		if !(math.Abs(got[i]-want[i]) <= tol) {
+			t.Fatalf("%s[%d] = %.17g, want %.17g (difference %.3g > %.3g)", what, i, got[i], want[i], got[i]-want[i], tol)
+		}
+	}
+}
+
+// nearRel fails unless |got[i] − want[i]| ≤ tol·max_j |want[j]|.
+func nearRel(t testing.TB, what string, got, want []float64, tol float64) {
+	t.Helper()
+	scale := 0.0
+	for _, v := range want {
+		scale = max(scale, math.Abs(v))
+	}
+	near(t, what, got, want, tol*scale)
+}
+
+// proba returns exp of the log-probabilities of m on d.
+func proba(m interface {
+	LogProba([]float64, *data.Dataset) []float64
+}, d *data.Dataset) []float64 {
+	lp := m.LogProba(nil, d)
+	for i, v := range lp {
+		lp[i] = math.Exp(v)
+	}
+	return lp
+}
+
+func flatten(a [][]float64) []float64 {
+	var out []float64
+	for _, r := range a {
+		out = append(out, r...)
+	}
+	return out
+}

@@ -1,0 +1,313 @@
+package gda
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"sort"
+
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas64"
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/internal/covstats"
+	"github.com/gendisc/gendisc/internal/parallel"
+)
+
+// LDA is a fitted linear discriminant analysis: class priors π_k, class
+// means μ_k and one covariance matrix Σ shared by the classes,
+//
+//	log p(x, y = k) = log π_k − ½ log|2πΣ| − ½ (x − μ_k)ᵀ Σ⁻¹ (x − μ_k)
+//
+// so the log-odds between classes are linear in x (Linear, Logistic). A
+// missing feature (NaN) at prediction is marginalised: the Gaussian over
+// the observed coordinates. LDA keeps the sufficient statistics of its
+// training data, so it can be updated (Update) and saved (MarshalJSON).
+// It is immutable and safe for concurrent use.
+type LDA struct {
+	m *model
+	// scalings holds the discriminant directions v_1, …, v_c as the
+	// columns of a p×c matrix, c = min(K − 1, p), by decreasing
+	// eigenvalue; ratio the eigenvalues' shares.
+	scalings []float64
+	ratio    []float64
+}
+
+// Fit fits LDA to the rows of d: the weighted class means, the pooled
+// within-class covariance (Config) and the class priors. Rows whose label
+// is missing are skipped; rows with missing cells enter through EM (see
+// the package documentation). Every feature must be numeric.
+//
+// Data problems are errors (*data.ParseError wrapping one of this
+// package's Err values or a data error): no categorical target, fewer than
+// two classes, a class without rows, too few rows, a singular covariance
+// matrix (the message names a feature of zero variance, if any, and
+// suggests shrinkage), a bad label or weight, an infinite value. Invalid
+// settings are errors too.
+func (c LDAConfig) Fit(d *data.Dataset) (*LDA, error) {
+	cfg, err := Config(c).validate()
+	if err != nil {
+		return nil, err
+	}
+	s := covstats.New(len(d.Schema.Classes()), d.D(), cfg.ShrinkageAuto)
+	return newLDA(fit(KindLDA, cfg, d.Schema.Clone(), s, d))
+}
+
+func newLDA(m *model, err error) (*LDA, error) {
+	if err != nil {
+		return nil, err
+	}
+	l := &LDA{m: m}
+	l.discriminants()
+	return l, nil
+}
+
+// Update returns a new model fitted on the training data of m and the rows
+// of d together, by merging sufficient statistics; m is unchanged. The
+// schema of d must have m's features and m's classes first; classes it
+// adds are appended. On complete data, Update(A) after Fit(B) equals Fit
+// of A ∪ B up to rounding; rows of d with missing cells are estimated by
+// EM with the statistics of m held fixed.
+func (m *LDA) Update(d *data.Dataset) (*LDA, error) {
+	s, schema, err := m.m.forUpdate(d)
+	if err != nil {
+		return nil, err
+	}
+	return newLDA(fit(KindLDA, m.m.cfg, schema, s, d))
+}
+
+// Kind returns "lda".
+func (m *LDA) Kind() string { return KindLDA }
+
+// Schema returns the schema of the training data.
+func (m *LDA) Schema() *data.Schema { return m.m.schema }
+
+// Classes returns the class names, in the order of the probability columns.
+func (m *LDA) Classes() []string { return m.m.schema.Classes() }
+
+// Config returns the hyperparameters, defaults applied.
+func (m *LDA) Config() LDAConfig { return LDAConfig(m.m.cfg) }
+
+// LogProba writes log P(y = k | x_i) to dst[i·K + k] (gendisc.Classifier).
+// It panics if d has the wrong number of features or dst the wrong length.
+func (m *LDA) LogProba(dst []float64, d *data.Dataset) []float64 { return m.m.joint(dst, d, true) }
+
+// JointLogLikelihood writes log p(x_i, y = k) to dst[i·K + k]
+// (gendisc.Generative), missing features marginalised.
+func (m *LDA) JointLogLikelihood(dst []float64, d *data.Dataset) []float64 {
+	return m.m.joint(dst, d, false)
+}
+
+// Priors returns the class priors π_k.
+func (m *LDA) Priors() []float64 { return slices.Clone(m.m.prior) }
+
+// Means returns the class means μ_k.
+func (m *LDA) Means() [][]float64 { return m.m.Means() }
+
+// Covariance returns the shared covariance matrix Σ, p×p row-major.
+func (m *LDA) Covariance() []float64 { return slices.Clone(m.m.comps[0].cov) }
+
+// EMIterations returns the number of EM iterations of the fit (or
+// update), 0 when no row had a missing cell.
+func (m *LDA) EMIterations() int { return m.m.iters }
+
+// Linear returns the linear (softmax) form of the model, W (K×p,
+// row-major) and b (K) with
+//
+//	P(y = k | x) = exp(w_kᵀx + b_k) / Σ_l exp(w_lᵀx + b_l)
+//	w_k = Σ⁻¹ μ_k,   b_k = −½ μ_kᵀ Σ⁻¹ μ_k + log π_k
+//
+// (the quadratic term −½ xᵀΣ⁻¹x and log|2πΣ| are common to all classes
+// and cancel), computed by Cholesky solves.
+func (m *LDA) Linear() (w, b []float64) {
+	K, p := len(m.m.prior), m.m.stats.D
+	mu := make([]float64, p*K) // column k holds μ_k
+	for k, mk := range m.m.means {
+		for j, v := range mk {
+			mu[j*K+k] = v
+		}
+	}
+	m.m.comps[0].f.solveSym(mu, K)
+	w, b = make([]float64, K*p), make([]float64, K)
+	for k, mk := range m.m.means {
+		q := 0.0
+		for j := range p {
+			w[k*p+j] = mu[j*K+k]
+			q += mk[j] * mu[j*K+k]
+		}
+		b[k] = -q/2 + m.m.logPrior[k]
+	}
+	return w, b
+}
+
+// Logistic returns the logistic form of a two-class model, w and w0 with
+//
+//	P(y = class 1 | x) = σ(wᵀx + w0),  σ(t) = 1/(1 + e^(−t))
+//	w = Σ⁻¹(μ_1 − μ_0),  w0 = −½ (μ_1ᵀΣ⁻¹μ_1 − μ_0ᵀΣ⁻¹μ_0) + log(π_1/π_0)
+//
+// (the difference of the rows of Linear). It panics unless the model has
+// two classes.
+func (m *LDA) Logistic() (w []float64, w0 float64) {
+	if len(m.m.prior) != 2 {
+		panic(fmt.Sprintf("gda: Logistic of a model with %d classes", len(m.m.prior)))
+	}
+	W, b := m.Linear()
+	p := m.m.stats.D
+	w = make([]float64, p)
+	for j := range p {
+		w[j] = W[p+j] - W[j]
+	}
+	return w, b[1] - b[0]
+}
+
+// discriminants computes the discriminant directions as scikit-learn's
+// LinearDiscriminantAnalysis with solver='eigen': the generalised
+// eigenvectors of the between-class covariance
+//
+//	S_b = Σ_k (W_k/W) (μ_k − μ)(μ_k − μ)ᵀ,   μ = Σ_k (W_k/W) μ_k
+//
+// relative to the model's covariance Σ: S_b v = λ Σ v, vᵀΣv = 1. With
+// Σ = UᵀU they are v = U⁻¹q for the eigenvectors q of U⁻ᵀ S_b U⁻¹.
+func (m *LDA) discriminants() {
+	s, p, K := m.m.stats, m.m.stats.D, len(m.m.prior)
+	mu := s.Total()
+	sb := make([]float64, p*p)
+	for _, c := range s.Class {
+		f := c.W / mu.W
+		for j := range p {
+			dj := (c.Mean[j] - mu.Mean[j]) * f
+			for l := range p {
+				sb[j*p+l] += dj * (c.Mean[l] - mu.Mean[l])
+			}
+		}
+	}
+	f := m.m.comps[0].f
+	f.solveLeft(sb, p)
+	blas64.Trsm(blas.Right, blas.NoTrans, 1, f.u, blas64.General{Rows: p, Cols: p, Stride: p, Data: sb})
+	var eig mat.EigenSym
+	if !eig.Factorize(mat.NewSymDense(p, sb), true) {
+		panic("gda: eigendecomposition of a symmetric matrix failed")
+	}
+	vals := eig.Values(nil)
+	var q mat.Dense
+	eig.VectorsTo(&q)
+	order := make([]int, p)
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool { return vals[order[a]] > vals[order[b]] })
+	c := min(K-1, p)
+	v := make([]float64, p*c)
+	total := 0.0
+	for _, x := range vals {
+		total += x
+	}
+	m.ratio = make([]float64, c)
+	for a := range c {
+		m.ratio[a] = vals[order[a]] / total
+		for j := range p {
+			v[j*c+a] = q.At(j, order[a])
+		}
+	}
+	blas64.Trsm(blas.Left, blas.NoTrans, 1, f.u, blas64.General{Rows: p, Cols: c, Stride: c, Data: v})
+	m.scalings = v
+}
+
+// Components returns the largest number of discriminant coordinates,
+// min(K − 1, p).
+func (m *LDA) Components() int { return len(m.ratio) }
+
+// Scalings returns the discriminant directions: the p×c matrix (row-major)
+// whose column a is v_a, c = Components().
+func (m *LDA) Scalings() []float64 { return slices.Clone(m.scalings) }
+
+// ExplainedVarianceRatio returns each discriminant direction's share of
+// the between-class variance, λ_a / Σ_b λ_b, by decreasing λ.
+func (m *LDA) ExplainedVarianceRatio() []float64 { return slices.Clone(m.ratio) }
+
+// Transform writes the first n discriminant coordinates of every row of d,
+// t_ia = v_aᵀ x_i (scikit-learn's transform with solver='eigen', which does
+// not centre), to dst[i·n + a] and returns dst; a nil dst is allocated.
+// A missing cell is replaced by its conditional expectation given the
+// observed cells of its row under the model,
+//
+//	E[x_m | x_o] = Σ_k P(y = k | x_o) (μ_km + Σ_mo Σ_oo⁻¹ (x_o − μ_ko))
+//
+// It panics unless 1 ≤ n ≤ Components(), if d has the wrong number of
+// features or dst the wrong length.
+func (m *LDA) Transform(dst []float64, d *data.Dataset, n int) []float64 {
+	c, p := len(m.ratio), m.m.stats.D
+	if n < 1 || n > c {
+		panic(fmt.Sprintf("gda: Transform to %d components, the model has %d", n, c))
+	}
+	if d.D() != p {
+		panic(fmt.Sprintf("gda: data set has %d features, the model %d", d.D(), p))
+	}
+	if dst == nil {
+		dst = make([]float64, d.N*n)
+	}
+	if len(dst) != d.N*n {
+		panic(fmt.Sprintf("gda: dst has length %d, want %d rows × %d components", len(dst), d.N, n))
+	}
+	v := blas64.General{Rows: p, Cols: n, Stride: c, Data: m.scalings}
+	parallel.For(d.N, 2*chunkRows, func(_, lo, hi int) {
+		x := blas64.General{Rows: hi - lo, Cols: p, Stride: p, Data: d.X[lo*p : hi*p]}
+		var fill *filler
+		for i := lo; i < hi; i++ {
+			if !hasNaN(d.Row(i)) {
+				continue
+			}
+			if fill == nil {
+				fill = newFiller(m.m)
+				x.Data = slices.Clone(x.Data)
+			}
+			fill.row(x.Data[(i-lo)*p:(i-lo+1)*p], d.Row(i))
+		}
+		blas64.Gemm(blas.NoTrans, blas.NoTrans, 1, x, v, 0, blas64.General{Rows: hi - lo, Cols: n, Stride: n, Data: dst[lo*n : hi*n]})
+	})
+	return dst
+}
+
+// filler replaces the missing cells of rows by their conditional
+// expectations under a model (see LDA.Transform). One filler serves one
+// goroutine.
+type filler struct {
+	m    *model
+	marg *marginals
+	e    *eStep
+	post []float64
+	xhat []float64
+}
+
+func newFiller(m *model) *filler {
+	covs := make([][]float64, len(m.comps))
+	for i, c := range m.comps {
+		covs[i] = c.cov
+	}
+	K := len(m.prior)
+	return &filler{m: m, marg: newMarginals(m), e: newEStep(covs), post: make([]float64, K), xhat: make([]float64, m.stats.D)}
+}
+
+// row writes to dst the row x with its missing cells filled.
+func (f *filler) row(dst, x []float64) {
+	f.marg.row(f.post, x)
+	f.m.normalise(f.post)
+	for j, v := range x {
+		dst[j] = v
+		if v != v {
+			dst[j] = 0
+		}
+	}
+	for k, lp := range f.post {
+		pat, err := f.e.pattern(f.m.comp[k], x)
+		if err != nil {
+			panic("gda: principal submatrix of a positive definite matrix not positive definite")
+		}
+		pat.complete(f.xhat, x, f.m.means[k])
+		pk := math.Exp(lp)
+		for _, j := range pat.mis {
+			dst[j] += pk * f.xhat[j]
+		}
+	}
+}

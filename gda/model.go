@@ -1,0 +1,325 @@
+package gda
+
+import (
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/internal/covstats"
+	"github.com/gendisc/gendisc/internal/mathx"
+	"github.com/gendisc/gendisc/internal/parallel"
+)
+
+// Kinds of the fitted models.
+const (
+	KindLDA = "lda"
+	KindQDA = "qda"
+)
+
+// log2Pi is log(2π).
+var log2Pi = math.Log(2 * math.Pi)
+
+// component is one covariance matrix of a model with the classes that
+// share it: LDA has one component for all classes, QDA one per class. For
+// the rows of a block it solves Uᵀz = x − c once and gets each class's
+// squared Mahalanobis distance as ‖z − ν_k‖², ν_k = U⁻ᵀ(μ_k − c):
+//
+//	(x − μ_k)ᵀ Σ⁻¹ (x − μ_k) = ‖U⁻ᵀ(x − c) − U⁻ᵀ(μ_k − c)‖²
+//
+// with the centre c the mean of the training rows (LDA) or μ_k (QDA,
+// where ν_k = 0).
+type component struct {
+	cov     []float64 // Σ, p×p
+	f       *factor
+	centre  []float64
+	classes []int
+	nu      [][]float64 // per entry of classes
+}
+
+// model is what LDA and QDA share: the statistics they were derived from
+// and everything derived from them.
+type model struct {
+	kind   string
+	schema *data.Schema
+	cfg    Config
+	stats  *covstats.Classes
+	iters  int // EM iterations of the fit, 0 without missing cells
+
+	prior    []float64 // π_k
+	logPrior []float64
+	means    [][]float64 // μ_k
+	comps    []component
+	// konst[k] = log π_k − ½ log|Σ_k| − (p/2) log 2π
+	konst []float64
+	comp  []int // the component of each class
+}
+
+// newModel derives a model from its statistics: priors, means, covariance
+// matrices and their factorisations. source names the data in errors.
+func newModel(kind string, cfg Config, schema *data.Schema, s *covstats.Classes, source string) (*model, error) {
+	if err := checkStats(kind, cfg, schema, s, source); err != nil {
+		return nil, err
+	}
+	cp, _ := newClassPrior(cfg.PriorAlpha, cfg.ClassPrior) // validated
+	classes := schema.Classes()
+	w := make([]float64, s.K())
+	for k, c := range s.Class {
+		w[k] = c.W
+	}
+	prior, err := cp.priors(classes, w)
+	if err != nil {
+		return nil, err
+	}
+	m := &model{kind: kind, schema: schema, cfg: cfg, stats: s, prior: prior,
+		logPrior: make([]float64, s.K()), means: make([][]float64, s.K()),
+		konst: make([]float64, s.K()), comp: make([]int, s.K())}
+	for k, c := range s.Class {
+		m.logPrior[k] = math.Log(prior[k])
+		m.means[k] = c.Mean
+	}
+	p := s.D
+	for ci, cov := range covariances(kind, cfg, s) {
+		f, zero, ok := factorize(cov, p, nil, true)
+		if !ok {
+			return nil, singularError(kind, schema, ci, zero, source)
+		}
+		c := component{cov: cov, f: f}
+		if kind == KindLDA {
+			c.centre = s.Total().Mean
+			c.classes = make([]int, s.K())
+			for k := range c.classes {
+				c.classes[k] = k
+			}
+		} else {
+			c.centre = m.means[ci]
+			c.classes = []int{ci}
+		}
+		c.nu = make([][]float64, len(c.classes))
+		for a, k := range c.classes {
+			nu := make([]float64, p)
+			for j := range nu {
+				nu[j] = m.means[k][j] - c.centre[j]
+			}
+			f.solve(nu)
+			c.nu[a] = nu
+			m.comp[k] = ci
+			m.konst[k] = m.logPrior[k] - f.logDet/2 - float64(p)/2*log2Pi
+		}
+		m.comps = append(m.comps, c)
+	}
+	return m, nil
+}
+
+// singularError describes the failure to factor covariance matrix ci.
+func singularError(kind string, schema *data.Schema, ci, zero int, source string) error {
+	which := "the pooled covariance matrix"
+	if kind == KindQDA {
+		which = fmt.Sprintf("the covariance matrix of class %q", schema.Classes()[ci])
+	}
+	if zero >= 0 {
+		within := "within the classes"
+		if kind == KindQDA {
+			within = fmt.Sprintf("within class %q", schema.Classes()[ci])
+		}
+		return &data.ParseError{File: source, ColumnName: schema.Features[zero].Name,
+			Err: fmt.Errorf("%w: the feature has zero variance %s; drop it or %s", ErrSingular, within, shrinkageAdvice)}
+	}
+	return &data.ParseError{File: source, Err: fmt.Errorf(
+		"%w: %s is singular or not positive definite (collinear features, or too few rows); %s",
+		ErrSingular, which, shrinkageAdvice)}
+}
+
+// chunkRows is the number of rows whose log-likelihoods are computed
+// together: one triangular solve with chunkRows right-hand sides per
+// component.
+const chunkRows = 256
+
+// joint writes log p(x_i, y = k) (normalised to log P(y = k | x_i) when
+// normalise is set) to dst[i·K + k], allocating dst when nil. It panics if
+// d has the wrong number of features or dst the wrong length.
+func (m *model) joint(dst []float64, d *data.Dataset, normalise bool) []float64 {
+	K, p := len(m.logPrior), m.stats.D
+	if d.D() != p {
+		panic(fmt.Sprintf("gda: data set has %d features, the model %d", d.D(), p))
+	}
+	if dst == nil {
+		dst = make([]float64, d.N*K)
+	}
+	if len(dst) != d.N*K {
+		panic(fmt.Sprintf("gda: dst has length %d, want %d rows × %d classes", len(dst), d.N, K))
+	}
+	parallel.For(d.N, 2*chunkRows, func(_, lo, hi int) {
+		z := make([]float64, chunkRows*p)
+		missing := make([]bool, chunkRows)
+		var marg *marginals
+		for a := lo; a < hi; a += chunkRows {
+			b := min(hi, a+chunkRows)
+			anyMissing := m.chunk(dst[a*K:b*K], d.X[a*p:b*p], z, missing)
+			if anyMissing {
+				if marg == nil {
+					marg = newMarginals(m)
+				}
+				for r := range b - a {
+					if missing[r] {
+						marg.row(dst[(a+r)*K:(a+r+1)*K], d.X[(a+r)*p:(a+r+1)*p])
+					}
+				}
+			}
+			if normalise {
+				for r := range b - a {
+					m.normalise(dst[(a+r)*K : (a+r+1)*K])
+				}
+			}
+		}
+	})
+	return dst
+}
+
+// chunk writes the joint log-likelihoods of the rows x (row-major, p
+// columns) to out, using z as scratch. Rows with a missing cell are marked
+// in missing and left for the marginal path; it reports whether there
+// were any.
+func (m *model) chunk(out, x, z []float64, missing []bool) bool {
+	K, p := len(m.logPrior), m.stats.D
+	rows := len(x) / p
+	anyMissing := false
+	for r := range rows {
+		missing[r] = hasNaN(x[r*p : (r+1)*p])
+		anyMissing = anyMissing || missing[r]
+	}
+	z = z[:rows*p]
+	for _, c := range m.comps {
+		for r := range rows {
+			zr, xr := z[r*p:(r+1)*p], x[r*p:(r+1)*p]
+			for j, v := range xr {
+				zr[j] = v - c.centre[j]
+			}
+			if missing[r] {
+				clear(zr) // solved along, ignored
+			}
+		}
+		c.f.solveRows(z, rows)
+		for r := range rows {
+			if missing[r] {
+				continue
+			}
+			zr := z[r*p : (r+1)*p]
+			for a, k := range c.classes {
+				out[r*K+k] = m.konst[k] - dist2(zr, c.nu[a])/2
+			}
+		}
+	}
+	return anyMissing
+}
+
+// normalise turns the joint log-likelihoods of one row into
+// log-posteriors. A row whose joint is not finite for any class (an
+// overflow of the squared distances) gets the prior: never NaN.
+func (m *model) normalise(row []float64) {
+	mathx.NormalizeLog(row)
+	if row[0] != row[0] {
+		copy(row, m.logPrior)
+	}
+}
+
+// dist2 returns ‖z − nu‖².
+func dist2(z, nu []float64) float64 {
+	s := 0.0
+	nu = nu[:len(z)]
+	for j, v := range z {
+		e := v - nu[j]
+		s += e * e
+	}
+	return s
+}
+
+func hasNaN(row []float64) bool {
+	for _, v := range row {
+		if v != v {
+			return true
+		}
+	}
+	return false
+}
+
+// marginals computes the joint log-likelihood of rows with missing cells:
+// the Gaussian of each class over the observed coordinates o,
+//
+//	log p(x_o, y = k) = log π_k − ½ log|Σ_oo| − (|o|/2) log 2π
+//	                    − ½ (x_o − μ_o)ᵀ Σ_oo⁻¹ (x_o − μ_o)
+//
+// with Σ_oo factored once per component and pattern of missing cells.
+// One marginals serves one goroutine.
+type marginals struct {
+	m     *model
+	cache []map[string]*factor // per component, by pattern
+	key   []byte
+	obs   []int
+	v     []float64
+}
+
+func newMarginals(m *model) *marginals {
+	c := &marginals{m: m, cache: make([]map[string]*factor, len(m.comps)),
+		key: make([]byte, m.stats.D), v: make([]float64, m.stats.D)}
+	for i := range c.cache {
+		c.cache[i] = map[string]*factor{}
+	}
+	return c
+}
+
+// row writes the joint log-likelihoods of row x to out.
+func (c *marginals) row(out, x []float64) {
+	c.obs = c.obs[:0]
+	for j, v := range x {
+		c.key[j] = 0
+		if v == v {
+			c.key[j] = 1
+			c.obs = append(c.obs, j)
+		}
+	}
+	if len(c.obs) == 0 {
+		copy(out, c.m.logPrior)
+		return
+	}
+	p := c.m.stats.D
+	for ci, comp := range c.m.comps {
+		f := c.cache[ci][string(c.key)]
+		if f == nil {
+			var ok bool
+			if f, _, ok = factorize(comp.cov, p, c.obs, false); !ok {
+				panic("gda: principal submatrix of a positive definite matrix not positive definite")
+			}
+			c.cache[ci][string(c.key)] = f
+		}
+		v := c.v[:len(c.obs)]
+		for _, k := range comp.classes {
+			for a, j := range c.obs {
+				v[a] = x[j] - c.m.means[k][j]
+			}
+			f.solve(v)
+			out[k] = c.m.logPrior[k] - f.logDet/2 - float64(len(c.obs))/2*log2Pi - sumSq(v)/2
+		}
+	}
+}
+
+// Means returns copies of the class means.
+func (m *model) Means() [][]float64 {
+	out := make([][]float64, len(m.means))
+	for k, mu := range m.means {
+		out[k] = slices.Clone(mu)
+	}
+	return out
+}
+
+// forUpdate checks the data of an update and returns a copy of the
+// statistics, grown to its classes, and the extended schema.
+func (m *model) forUpdate(d *data.Dataset) (*covstats.Classes, *data.Schema, error) {
+	schema, err := extendSchema(m.schema, d.Schema)
+	if err != nil {
+		return nil, nil, &data.ParseError{File: d.Source, Err: err}
+	}
+	s := m.stats.Clone()
+	s.Grow(len(schema.Classes()))
+	return s, schema, nil
+}

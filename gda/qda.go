@@ -1,0 +1,100 @@
+package gda
+
+import (
+	"slices"
+
+	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/internal/covstats"
+)
+
+// QDA is a fitted quadratic discriminant analysis: class priors π_k, class
+// means μ_k and a covariance matrix Σ_k per class,
+//
+//	log p(x, y = k) = log π_k − ½ log|2πΣ_k| − ½ (x − μ_k)ᵀ Σ_k⁻¹ (x − μ_k)
+//
+// A missing feature (NaN) at prediction is marginalised: the Gaussian over
+// the observed coordinates. QDA keeps the sufficient statistics of its
+// training data, so it can be updated (Update) and saved (MarshalJSON).
+// It is immutable and safe for concurrent use.
+type QDA struct{ m *model }
+
+// Fit fits QDA to the rows of d: per class the weighted mean, covariance
+// matrix (Config) and prior. Rows whose label is missing are skipped;
+// rows with missing cells enter through EM (see the package
+// documentation). Every feature must be numeric.
+//
+// Data problems are errors (*data.ParseError wrapping one of this
+// package's Err values or a data error): no categorical target, fewer than
+// two classes, a class without rows or with fewer rows than its covariance
+// needs (p + 1 without shrinkage, 2 with), a singular covariance matrix
+// (the message names the class, and a feature of zero variance if any,
+// and suggests shrinkage), a bad label or weight, an infinite value.
+// Invalid settings are errors too.
+func (c QDAConfig) Fit(d *data.Dataset) (*QDA, error) {
+	cfg, err := Config(c).validate()
+	if err != nil {
+		return nil, err
+	}
+	s := covstats.New(len(d.Schema.Classes()), d.D(), cfg.ShrinkageAuto)
+	return newQDA(fit(KindQDA, cfg, d.Schema.Clone(), s, d))
+}
+
+func newQDA(m *model, err error) (*QDA, error) {
+	if err != nil {
+		return nil, err
+	}
+	return &QDA{m: m}, nil
+}
+
+// Update returns a new model fitted on the training data of m and the rows
+// of d together, by merging sufficient statistics; m is unchanged. See
+// LDA.Update.
+func (m *QDA) Update(d *data.Dataset) (*QDA, error) {
+	s, schema, err := m.m.forUpdate(d)
+	if err != nil {
+		return nil, err
+	}
+	return newQDA(fit(KindQDA, m.m.cfg, schema, s, d))
+}
+
+// Kind returns "qda".
+func (m *QDA) Kind() string { return KindQDA }
+
+// Schema returns the schema of the training data.
+func (m *QDA) Schema() *data.Schema { return m.m.schema }
+
+// Classes returns the class names, in the order of the probability columns.
+func (m *QDA) Classes() []string { return m.m.schema.Classes() }
+
+// Config returns the hyperparameters, defaults applied.
+func (m *QDA) Config() QDAConfig { return QDAConfig(m.m.cfg) }
+
+// LogProba writes log P(y = k | x_i) to dst[i·K + k] (gendisc.Classifier).
+// It panics if d has the wrong number of features or dst the wrong length.
+func (m *QDA) LogProba(dst []float64, d *data.Dataset) []float64 { return m.m.joint(dst, d, true) }
+
+// JointLogLikelihood writes log p(x_i, y = k) to dst[i·K + k]
+// (gendisc.Generative), missing features marginalised.
+func (m *QDA) JointLogLikelihood(dst []float64, d *data.Dataset) []float64 {
+	return m.m.joint(dst, d, false)
+}
+
+// Priors returns the class priors π_k.
+func (m *QDA) Priors() []float64 { return slices.Clone(m.m.prior) }
+
+// Means returns the class means μ_k.
+func (m *QDA) Means() [][]float64 { return m.m.Means() }
+
+// Covariances returns the class covariance matrices Σ_k, each p×p
+// row-major.
+func (m *QDA) Covariances() [][]float64 {
+	out := make([][]float64, len(m.m.comps))
+	for k, c := range m.m.comps {
+		out[k] = slices.Clone(c.cov)
+	}
+	return out
+}
+
+// EMIterations returns the number of EM iterations of the fit (or
+// update), 0 when no row had a missing cell.
+func (m *QDA) EMIterations() int { return m.m.iters }
