@@ -16,6 +16,9 @@ var (
 	ErrQuote         = errors.New("bad quoting")
 	ErrEncoding      = errors.New("not valid UTF-8")
 	ErrMissingTarget = errors.New("missing target value")
+	ErrDuplicate     = errors.New("duplicate column name")
+	ErrWeight        = errors.New("weight must be a finite number >= 0")
+	ErrUnseenClass   = errors.New("class not among the schema's classes")
 )
 
 // ParseError is a data error positioned in its source, in the shape of

@@ -1,0 +1,220 @@
+package data
+
+import (
+	"cmp"
+	"math"
+	"slices"
+)
+
+// inferred builds the Dataset of Read: a column still numeric at the end
+// is Numeric, a string column is Categorical or Text (forced, or by
+// looksLikeText), the target is Categorical unless read as a number.
+func (r *reader) inferred(forced map[int]Kind) (*Dataset, error) {
+	if err := r.finalErrors(); err != nil {
+		return nil, err
+	}
+	d := r.dataset(&Schema{})
+	for f, pl := range r.plans {
+		if pl.mode == cellSkip || pl.dst == destW {
+			continue
+		}
+		col := Column{Name: pl.name}
+		switch pl.mode {
+		case cellInfer, cellNumber:
+			flags := r.cols[f].flags
+			col.Integral = flags&statHas != 0 && flags&statFrac == 0
+		case cellString:
+			kind, ok := forced[f]
+			if !ok {
+				kind = Categorical
+				if pl.dst == destX && r.looksLikeText(f) {
+					kind = Text
+				}
+			}
+			col.Kind = kind
+			if kind == Text {
+				r.toText(d, f)
+			} else {
+				col.Levels = r.sortLevels(f)
+			}
+		}
+		if pl.dst == destY {
+			d.Schema.Target = &col
+		} else {
+			d.Schema.Features = append(d.Schema.Features, col)
+		}
+	}
+	return d, nil
+}
+
+// withSchema builds the Dataset of ReadWithSchema: the schema s, or with
+// extend a clone of it with the new levels appended.
+func (r *reader) withSchema(s *Schema, extend bool) (*Dataset, error) {
+	if err := r.finalErrors(); err != nil {
+		return nil, err
+	}
+	if extend {
+		s = s.Clone()
+	}
+	d := r.dataset(s)
+	if !r.hasY {
+		d.Y = nil
+	}
+	for f, pl := range r.plans {
+		var col *Column
+		switch {
+		case pl.mode == cellSkip || pl.dst == destW:
+			continue
+		case pl.dst == destY:
+			col = s.Target
+		default:
+			col = &s.Features[pl.j]
+		}
+		switch col.Kind {
+		case Text:
+			r.toText(d, f)
+		case Categorical:
+			if extend {
+				col.Levels = r.cols[f].strs
+			}
+			if n := r.cols[f].unseen; n > 0 {
+				if d.Unseen == nil {
+					d.Unseen = make([]int, len(s.Features))
+				}
+				d.Unseen[pl.j] = n
+			}
+		}
+	}
+	return d, nil
+}
+
+// finalErrors reports an input without rows, and the first infinite
+// number of a column that stayed numeric.
+func (r *reader) finalErrors() error {
+	if r.n == 0 {
+		return &ParseError{File: r.src, Line: r.headerLine, Err: ErrNoRows}
+	}
+	var first *ParseError
+	for f, pl := range r.plans {
+		e := r.cols[f].inf
+		if pl.mode != cellInfer || e == nil {
+			continue
+		}
+		if first == nil || e.Line < first.Line || e.Line == first.Line && e.Column < first.Column {
+			first = e
+		}
+	}
+	if first != nil {
+		return first
+	}
+	return nil
+}
+
+// dataset wraps the arrays read.
+func (r *reader) dataset(s *Schema) *Dataset {
+	d := &Dataset{Schema: s, N: r.n, X: r.x, Source: r.src, Lines: r.lines}
+	if r.hasY {
+		d.Y = r.y
+	}
+	if r.hasW {
+		d.Weight = r.w
+	}
+	return d
+}
+
+// looksLikeText reports whether string field f holds prose rather than
+// categories: with n non-missing cells and V distinct values,
+//
+//	mean words per cell >= 3, or
+//	V >= 20 and 2V > n and more than V/2 values have two words or more
+//
+// where words are runs of bytes other than space, tab, \r and \n.
+func (r *reader) looksLikeText(f int) bool {
+	strs := r.cols[f].strs
+	counts := make([]int, len(strs))
+	n := 0
+	for i := range r.n {
+		if v := r.get(f, i); v == v {
+			counts[int(v)]++
+			n++
+		}
+	}
+	words, multi := 0, 0
+	for id, s := range strs {
+		w := wordCount(s)
+		words += w * counts[id]
+		if w > 1 {
+			multi++
+		}
+	}
+	V := len(strs)
+	return n > 0 && (words >= 3*n || V >= 20 && 2*V > n && 2*multi > V)
+}
+
+// wordCount counts the runs of non-space bytes in s.
+func wordCount(s string) int {
+	w, in := 0, false
+	for i := 0; i < len(s); i++ {
+		space := s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r'
+		if !space && !in {
+			w++
+		}
+		in = !space
+	}
+	return w
+}
+
+// toText moves string field f of the rows into d.Text and leaves NaN in X.
+func (r *reader) toText(d *Dataset, f int) {
+	j := r.plans[f].j
+	if d.Text == nil {
+		d.Text = make([][]string, r.d)
+	}
+	col := make([]string, r.n)
+	strs := r.cols[f].strs
+	for i := range r.n {
+		if v := r.x[i*r.d+j]; v == v {
+			col[i] = strs[int(v)]
+			r.x[i*r.d+j] = math.NaN()
+		}
+	}
+	d.Text[j] = col
+}
+
+// sortLevels sorts the strings of field f, numerically when all are
+// numbers and bytewise otherwise, renumbers the cells, and returns the
+// sorted levels.
+func (r *reader) sortLevels(f int) []string {
+	strs := r.cols[f].strs
+	nums := make([]float64, len(strs))
+	numeric := true
+	for k, s := range strs {
+		v, ok, _ := parseCell([]byte(s))
+		numeric = numeric && ok && !math.IsInf(v, 0)
+		nums[k] = v
+	}
+	order := make([]int, len(strs))
+	for k := range order {
+		order[k] = k
+	}
+	slices.SortFunc(order, func(a, b int) int {
+		if numeric {
+			if c := cmp.Compare(nums[a], nums[b]); c != 0 {
+				return c
+			}
+		}
+		return cmp.Compare(strs[a], strs[b])
+	})
+	rank := make([]float64, len(strs))
+	levels := make([]string, len(strs))
+	for k, id := range order {
+		rank[id] = float64(k)
+		levels[k] = strs[id]
+	}
+	for i := range r.n {
+		if v := r.get(f, i); v == v {
+			r.set(f, i, rank[int(v)])
+		}
+	}
+	return levels
+}

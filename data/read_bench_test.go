@@ -1,0 +1,121 @@
+package data
+
+import (
+	"bufio"
+	"bytes"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strconv"
+	"sync"
+	"testing"
+)
+
+// The benchmark file: benchRows rows of 50 numeric features (30 like
+// 0.123456789, 10 like -12.5, 10 small integers) and a 0/1 class, about
+// 460 MB. It is written once per test binary run, in a temporary
+// directory that TestMain removes.
+const benchRows = 1_000_000
+
+var bench struct {
+	once sync.Once
+	dir  string
+	path string
+	err  error
+}
+
+func benchFile(b *testing.B) string {
+	bench.once.Do(func() {
+		bench.dir, bench.err = os.MkdirTemp("", "gendisc-data-bench")
+		if bench.err != nil {
+			return
+		}
+		bench.path = filepath.Join(bench.dir, "numeric.csv")
+		bench.err = writeBenchFile(bench.path, benchRows)
+	})
+	if bench.err != nil {
+		b.Fatal(bench.err)
+	}
+	return bench.path
+}
+
+func writeBenchFile(path string, rows int) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	w := bufio.NewWriterSize(f, 1<<20)
+	rng := rand.New(rand.NewPCG(1, 2))
+	var line []byte
+	for j := range 50 {
+		line = append(line, 'x')
+		line = strconv.AppendInt(line, int64(j), 10)
+		line = append(line, ',')
+	}
+	line = append(line, "class\n"...)
+	w.Write(line)
+	for range rows {
+		line = line[:0]
+		for j := range 50 {
+			switch {
+			case j < 30:
+				line = strconv.AppendFloat(line, float64(rng.IntN(2e9)-1e9)/1e9, 'f', 9, 64)
+			case j < 40:
+				line = strconv.AppendFloat(line, float64(rng.IntN(2000)-1000)/10, 'f', -1, 64)
+			default:
+				line = strconv.AppendInt(line, int64(rng.IntN(20)), 10)
+			}
+			line = append(line, ',')
+		}
+		line = strconv.AppendInt(line, int64(rng.IntN(2)), 10)
+		line = append(line, '\n')
+		w.Write(line)
+	}
+	if err := w.Flush(); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if bench.dir != "" {
+		os.RemoveAll(bench.dir)
+	}
+	os.Exit(code)
+}
+
+// BenchmarkReadFile reads the 1,000,000 × 50 numeric file; MB/s is the
+// input read per second.
+func BenchmarkReadFile(b *testing.B) {
+	path := benchFile(b)
+	fi, err := os.Stat(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(fi.Size())
+	b.ResetTimer()
+	for b.Loop() {
+		d, err := ReadFile(path, Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if d.N != benchRows || d.D() != 50 {
+			b.Fatalf("read %d × %d", d.N, d.D())
+		}
+	}
+}
+
+// BenchmarkReadMixed reads adult.csv (numeric and categorical columns)
+// from memory.
+func BenchmarkReadMixed(b *testing.B) {
+	raw := datasetBytes(b, "adult")
+	b.SetBytes(int64(len(raw)))
+	b.ResetTimer()
+	for b.Loop() {
+		if _, err := Read(bytes.NewReader(raw), "adult.csv", Options{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -1,0 +1,510 @@
+package data
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"io/fs"
+	"math"
+	"slices"
+	"strconv"
+	"sync/atomic"
+	"unicode/utf8"
+
+	"github.com/gendisc/gendisc/internal/parallel"
+)
+
+// readConfig tunes the reader; tests shrink it to exercise chunk and block
+// boundaries.
+type readConfig struct {
+	chunk  int // bytes read and parsed at a time (grown for a longer row)
+	blocks int // blocks per chunk; 0 = four per core, each at least minBlock bytes
+}
+
+var defaultConfig = readConfig{chunk: 32 << 20}
+
+const minBlock = 256 << 10
+
+// colState is what the reader knows about one field of the file over the
+// chunks read so far.
+type colState struct {
+	flags uint8       // statHas | statFrac | statNonCanon over the numbers read
+	inf   *ParseError // first infinite number of an inferred column
+	// dict and strs intern the strings of a cellString field: strs[id] is
+	// the string stored as id.
+	dict map[string]int32
+	strs []string
+	// closed says that strings not already in dict are unseen levels
+	// (a schema's categorical column read without Extend).
+	closed bool
+	// inexact says that numbers not written in canonical form were
+	// turned into strings when the column turned out not to be numeric,
+	// so their text was lost.
+	inexact bool
+	unseen  int // cells with an unseen level
+}
+
+// reader reads a delimited file in chunks: each chunk ends at a row
+// boundary, is split into blocks of whole rows, and the blocks are parsed
+// in parallel straight into X, Y, Weight and Lines, which grow by the
+// chunk's rows.
+type reader struct {
+	in     io.Reader
+	src    string
+	cfg    readConfig
+	buf    []byte // pending input
+	eof    bool
+	offset int64 // input offset of buf[0]
+	size   int64 // input size when known, else -1
+	line   int   // line of buf[0]
+
+	comma      byte
+	header     []string
+	headerLine int
+
+	plans []fieldPlan // per field of the file
+	cols  []colState
+	d     int // features
+	hasY  bool
+	hasW  bool
+
+	n       int // rows read
+	x, y, w []float64
+	lines   []int
+}
+
+// newReader reads the header of in. comma 0 detects the delimiter.
+func newReader(in io.Reader, src string, comma rune, cfg readConfig) (*reader, error) {
+	c, err := checkComma(comma)
+	if err != nil {
+		return nil, err
+	}
+	r := &reader{in: in, src: src, cfg: cfg, size: inputSize(in), line: 1, buf: make([]byte, 0, cfg.chunk)}
+	if err := r.readHeader(c); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// inputSize returns the number of bytes left in in when it can tell, else
+// -1; it only sizes the arrays.
+func inputSize(in io.Reader) int64 {
+	switch v := in.(type) {
+	case interface{ Len() int }:
+		return int64(v.Len())
+	case interface {
+		Stat() (fs.FileInfo, error)
+		io.Seeker
+	}:
+		fi, err := v.Stat()
+		if err != nil || !fi.Mode().IsRegular() {
+			return -1
+		}
+		off, err := v.Seek(0, io.SeekCurrent)
+		if err != nil {
+			return -1
+		}
+		return fi.Size() - off
+	}
+	return -1
+}
+
+// fill reads until the buffer is full or the input ends.
+func (r *reader) fill() error {
+	for len(r.buf) < cap(r.buf) && !r.eof {
+		n, err := r.in.Read(r.buf[len(r.buf):cap(r.buf)])
+		r.buf = r.buf[:len(r.buf)+n]
+		if err == io.EOF {
+			r.eof = true
+		} else if err != nil {
+			return fmt.Errorf("%s: %w", r.src, err)
+		}
+	}
+	return nil
+}
+
+// consume drops the first k bytes of the buffer, which hold that many
+// line ends.
+func (r *reader) consume(k, lines int) {
+	r.buf = r.buf[:copy(r.buf, r.buf[k:])]
+	r.offset += int64(k)
+	r.line += lines
+}
+
+// growBuf doubles the buffer, for a row longer than it.
+func (r *reader) growBuf() {
+	r.buf = append(make([]byte, 0, 2*cap(r.buf)), r.buf...)
+}
+
+var bom = []byte("\xef\xbb\xbf")
+
+// readHeader skips a byte order mark and blank lines, finds the header
+// row, detects the delimiter unless comma is set, and reads the names.
+func (r *reader) readHeader(comma byte) error {
+	if err := r.fill(); err != nil {
+		return err
+	}
+	if bytes.HasPrefix(r.buf, bom) {
+		r.consume(len(bom), 0)
+	}
+	var end int
+	var counts [3]int
+	for {
+		if err := r.fill(); err != nil {
+			return err
+		}
+		blank := 0
+		for blank < len(r.buf) && (r.buf[blank] == '\n' || r.buf[blank] == '\r') {
+			blank++
+		}
+		if blank > 0 {
+			r.consume(blank, bytes.Count(r.buf[:blank], []byte{'\n'}))
+			continue
+		}
+		if len(r.buf) == 0 {
+			return &ParseError{File: r.src, Err: ErrEmpty}
+		}
+		end, counts = headerEnd(r.buf)
+		if end >= 0 || r.eof {
+			break
+		}
+		r.growBuf()
+	}
+	if end < 0 {
+		end = len(r.buf)
+	}
+	if comma == 0 {
+		comma = detectComma(counts)
+	}
+	r.comma, r.headerLine = comma, r.line
+	k := &block{b: r.buf[:end], comma: comma}
+	seen := make(map[string]int)
+	for p, line := 0, r.line; ; {
+		s, e, nl, err := k.field(p)
+		col := len(r.header) + 1
+		if err == nil && !utf8.Valid(s) {
+			err = fmt.Errorf("%w: %q", ErrEncoding, s)
+		}
+		if err != nil {
+			return &ParseError{File: r.src, Line: line, Column: col, Err: err}
+		}
+		name := string(s)
+		if name == "" {
+			name = "column_" + strconv.Itoa(col)
+		}
+		if c, ok := seen[name]; ok {
+			return &ParseError{File: r.src, Line: line, Column: col, ColumnName: name,
+				Err: fmt.Errorf("%w (also column %d)", ErrDuplicate, c)}
+		}
+		seen[name] = col
+		r.header = append(r.header, name)
+		line += nl
+		if e == end || r.buf[e] == '\n' {
+			break
+		}
+		p = e + 1
+	}
+	r.consume(end, bytes.Count(r.buf[:end], []byte{'\n'}))
+	return nil
+}
+
+// readRows reads every row after the header.
+func (r *reader) readRows() error {
+	for {
+		if err := r.fill(); err != nil {
+			return err
+		}
+		if len(r.buf) == 0 {
+			return nil
+		}
+		nb := r.cfg.blocks
+		if nb <= 0 {
+			nb = min(4*parallel.Workers(), max(1, len(r.buf)/minBlock))
+		}
+		targets := make([]int, nb-1)
+		for k := range targets {
+			targets[k] = (k + 1) * len(r.buf) / nb
+		}
+		splits, last := scanRows(r.buf, r.comma, targets)
+		if r.eof {
+			last = len(r.buf)
+		}
+		if last == 0 {
+			r.growBuf()
+			continue
+		}
+		bounds := []int{0}
+		for _, s := range splits {
+			if s > bounds[len(bounds)-1] && s < last {
+				bounds = append(bounds, s)
+			}
+		}
+		bounds = append(bounds, last)
+		lines, err := r.parseChunk(r.buf[:last], bounds)
+		if err != nil {
+			return err
+		}
+		r.consume(last, lines)
+	}
+}
+
+// parseChunk parses the rows of chunk c, split into blocks at bounds, and
+// returns the number of lines it held.
+func (r *reader) parseChunk(c []byte, bounds []int) (lines int, err error) {
+	nb := len(bounds) - 1
+	blocks := make([]block, nb)
+	// A block holds at most one row per newline, plus an unterminated
+	// last row: first[i] is the first row slot of block i.
+	first := make([]int, nb+1)
+	first[0] = r.n
+	line := r.line
+	for i := range blocks {
+		b := c[bounds[i]:bounds[i+1]]
+		nl := bytes.Count(b, []byte{'\n'})
+		stats := make([]colStats, len(r.plans))
+		for f := range stats {
+			stats[f].flip = -1
+		}
+		blocks[i] = block{b: b, comma: r.comma, src: r.src, line0: line, d: r.d,
+			plans: slices.Clone(r.plans), stats: stats}
+		first[i+1] = first[i] + nl + 1
+		line += nl
+	}
+	r.grow(first[nb], len(c))
+	for i := range blocks {
+		k := &blocks[i]
+		lo, hi := first[i], first[i+1]
+		k.x, k.lines = r.x[lo*r.d:hi*r.d], r.lines[lo:hi]
+		if r.hasY {
+			k.y = r.y[lo:hi]
+		}
+		if r.hasW {
+			k.w = r.w[lo:hi]
+		}
+	}
+	// Workers take the next block as they finish one, so a core that
+	// the machine gives to another process does not hold the chunk up.
+	var next atomic.Int64
+	parallel.For(parallel.Workers(), 1, func(_, _, _ int) {
+		for i := int(next.Add(1) - 1); i < nb; i = int(next.Add(1) - 1) {
+			blocks[i].parse()
+		}
+	})
+	for i := range blocks {
+		if blocks[i].err != nil {
+			return 0, blocks[i].err
+		}
+	}
+	starts := r.compact(blocks)
+	if err := r.merge(blocks, starts); err != nil {
+		return 0, err
+	}
+	return line - r.line, nil
+}
+
+// grow makes room for rows [0, rows) in the arrays. Knowing the input size,
+// it allocates once for the rows expected in the whole input (by the rows
+// per byte of this chunk, plus 5%); otherwise geometrically.
+func (r *reader) grow(rows, chunkBytes int) {
+	if rows > cap(r.lines) {
+		c := max(rows, cap(r.lines)*5/4)
+		if r.size >= 0 {
+			left := float64(r.size - r.offset - int64(chunkBytes))
+			c = max(rows, rows+int(left*float64(rows-r.n)/float64(chunkBytes)*1.05))
+		}
+		r.lines = growTo(r.lines[:r.n], c)
+		r.x = growTo(r.x[:r.n*r.d], c*r.d)
+		if r.hasY {
+			r.y = growTo(r.y[:r.n], c)
+		}
+		if r.hasW {
+			r.w = growTo(r.w[:r.n], c)
+		}
+	}
+	r.lines = r.lines[:rows]
+	r.x = r.x[:rows*r.d]
+	if r.hasY {
+		r.y = r.y[:rows]
+	}
+	if r.hasW {
+		r.w = r.w[:rows]
+	}
+}
+
+// growTo returns s with capacity c exactly, so that the estimate in grow
+// decides the memory used.
+func growTo[T any](s []T, c int) []T {
+	t := make([]T, len(s), c)
+	copy(t, s)
+	return t
+}
+
+// compact moves the rows of each block next to those of the block before
+// (a block holds fewer rows than lines when there are blank lines or
+// quoted newlines) and returns the first row of each block.
+func (r *reader) compact(blocks []block) []int {
+	starts := make([]int, len(blocks))
+	row := r.n
+	for i := range blocks {
+		k := &blocks[i]
+		starts[i] = row
+		n := k.rows
+		copy(r.x[row*r.d:], k.x[:n*r.d])
+		copy(r.lines[row:], k.lines[:n])
+		if r.hasY {
+			copy(r.y[row:], k.y[:n])
+		}
+		if r.hasW {
+			copy(r.w[row:], k.w[:n])
+		}
+		row += n
+	}
+	r.n = row
+	r.x, r.lines = r.x[:row*r.d], r.lines[:row]
+	if r.hasY {
+		r.y = r.y[:row]
+	}
+	if r.hasW {
+		r.w = r.w[:row]
+	}
+	return starts
+}
+
+// merge folds what the blocks learnt about each field into the reader's
+// state: string ids are mapped from each block's dictionary to the
+// column's, and an inferred column in which some block met a non-number
+// turns into a string column, its earlier numbers written back as text.
+func (r *reader) merge(blocks []block, starts []int) error {
+	for f := range r.plans {
+		pl, c := &r.plans[f], &r.cols[f]
+		flipped := false
+		for i := range blocks {
+			flipped = flipped || blocks[i].stats[f].flip >= 0
+		}
+		switch {
+		case pl.mode == cellInfer && !flipped:
+			for i := range blocks {
+				st := &blocks[i].stats[f]
+				c.flags |= st.flags
+				if c.inf == nil {
+					c.inf = st.inf
+				}
+			}
+		case pl.mode == cellInfer:
+			r.numbersToText(f, 0, starts[0], c.flags)
+			for i := range blocks {
+				st := &blocks[i].stats[f]
+				lo, hi := starts[i], starts[i]+blocks[i].rows
+				if st.flip >= 0 {
+					r.numbersToText(f, lo, lo+st.flip, st.flags)
+					if err := r.remap(f, st.strs, lo+st.flip, hi); err != nil {
+						return err
+					}
+				} else {
+					r.numbersToText(f, lo, hi, st.flags)
+				}
+			}
+			pl.mode, c.inf, c.flags = cellString, nil, 0
+		case pl.mode == cellString:
+			for i := range blocks {
+				st := &blocks[i].stats[f]
+				if err := r.remap(f, st.strs, starts[i], starts[i]+blocks[i].rows); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// numbersToText replaces the numbers in rows [lo, hi) of field f by the ids
+// of their text, written as strconv.FormatFloat(v, 'f', -1, 64): the text
+// they were read from unless flags has statNonCanon.
+func (r *reader) numbersToText(f, lo, hi int, flags uint8) {
+	if flags&statNonCanon != 0 {
+		r.cols[f].inexact = true
+	}
+	var buf []byte
+	for i := lo; i < hi; i++ {
+		v := r.get(f, i)
+		if v != v {
+			continue
+		}
+		buf = strconv.AppendFloat(buf[:0], v, 'f', -1, 64)
+		r.set(f, i, float64(intern(&r.cols[f], buf)))
+	}
+}
+
+// remap replaces the block ids of rows [lo, hi) of field f, strings strs,
+// by the column's ids. A string the column does not admit is an unseen
+// level: a missing value counted in Unseen, or an error for the target.
+func (r *reader) remap(f int, strs []string, lo, hi int) error {
+	if len(strs) == 0 {
+		return nil
+	}
+	ids := make([]int32, len(strs))
+	for k, s := range strs {
+		ids[k] = intern(&r.cols[f], s)
+	}
+	c := &r.cols[f]
+	for i := lo; i < hi; i++ {
+		v := r.get(f, i)
+		if v != v {
+			continue
+		}
+		id := ids[int(v)]
+		if id >= 0 {
+			r.set(f, i, float64(id))
+			continue
+		}
+		if r.plans[f].dst == destY {
+			return &ParseError{File: r.src, Line: r.lines[i], Column: f + 1, ColumnName: r.plans[f].name,
+				Err: fmt.Errorf("%w: %q", ErrUnseenClass, strs[int(v)])}
+		}
+		r.set(f, i, math.NaN())
+		c.unseen++
+	}
+	return nil
+}
+
+// intern returns the id of s in the column's dictionary, adding it
+// unless the dictionary is closed (-1 then).
+func intern[S string | []byte](c *colState, s S) int32 {
+	if id, ok := c.dict[string(s)]; ok {
+		return id
+	}
+	if c.closed {
+		return -1
+	}
+	if c.dict == nil {
+		c.dict = make(map[string]int32)
+	}
+	id := int32(len(c.strs))
+	str := string(s)
+	c.dict[str] = id
+	c.strs = append(c.strs, str)
+	return id
+}
+
+// get and set access the cell of field f in row i.
+func (r *reader) get(f, i int) float64 {
+	switch pl := &r.plans[f]; pl.dst {
+	case destY:
+		return r.y[i]
+	case destW:
+		return r.w[i]
+	default:
+		return r.x[i*r.d+pl.j]
+	}
+}
+
+func (r *reader) set(f, i int, v float64) {
+	switch pl := &r.plans[f]; pl.dst {
+	case destY:
+		r.y[i] = v
+	case destW:
+		r.w[i] = v
+	default:
+		r.x[i*r.d+pl.j] = v
+	}
+}
