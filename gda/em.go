@@ -5,6 +5,7 @@ import (
 
 	"github.com/gendisc/gendisc/data"
 	"github.com/gendisc/gendisc/internal/covstats"
+	"github.com/gendisc/gendisc/internal/parallel"
 	"github.com/gendisc/gendisc/internal/stats"
 )
 
@@ -20,7 +21,8 @@ import (
 //	x_m | x_o ~ N(x̂_m, C),  x̂_m = μ_m + Σ_mo Σ_oo⁻¹ (x_o − μ_o),
 //	                        C = Σ_mm − Σ_mo Σ_oo⁻¹ Σ_om
 //
-// (Σ_oo factored by Cholesky once per pattern of missing cells), so the
+// (Σ_oo factored by Cholesky once per pattern of missing cells, the rows
+// shared among the cores), so the
 // expected statistics of the row are those of the completed row x̂ plus w·C
 // in the scatter at (m, m) (covstats.Classes.AddConditional). M-step: the
 // model's estimates from base plus the expected statistics.
@@ -52,19 +54,28 @@ func em(kind string, cfg Config, schema *data.Schema, base *covstats.Classes, d 
 	xhat := make([]float64, len(x))
 	for it := 1; ; it++ {
 		s := base.Clone()
-		e := newEStep(covs)
 		pats := make([]*pattern, len(rows))
-		for r := range rows {
-			ci := 0
-			if kind == KindQDA {
-				ci = int(y[r])
+		errs := make([]int, parallel.Blocks(len(rows), 32)) // a failing covariance + 1
+		parallel.For(len(rows), 32, func(worker, lo, hi int) {
+			e := newEStep(covs)
+			for r := lo; r < hi; r++ {
+				ci := 0
+				if kind == KindQDA {
+					ci = int(y[r])
+				}
+				pat, err := e.pattern(ci, x[r*p:(r+1)*p])
+				if err != nil {
+					errs[worker] = ci + 1
+					return
+				}
+				pat.complete(xhat[r*p:(r+1)*p], x[r*p:(r+1)*p], means[int(y[r])])
+				pats[r] = pat
 			}
-			pat, err := e.pattern(ci, x[r*p:(r+1)*p])
-			if err != nil {
-				return nil, 0, singularError(kind, schema, ci, -1, d.Source)
+		})
+		for _, ci := range errs {
+			if ci > 0 {
+				return nil, 0, singularError(kind, schema, ci-1, -1, d.Source)
 			}
-			pat.complete(xhat[r*p:(r+1)*p], x[r*p:(r+1)*p], means[int(y[r])])
-			pats[r] = pat
 		}
 		s.Add(xhat, y, w)
 		for r, pat := range pats {

@@ -5,7 +5,8 @@ import (
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
-	"gonum.org/v1/gonum/mat"
+	"gonum.org/v1/gonum/lapack"
+	"gonum.org/v1/gonum/lapack/lapack64"
 )
 
 // maxCond is the largest condition number of a correlation matrix that
@@ -30,7 +31,7 @@ type factor struct {
 //
 // It returns the index (into idx) of a feature of zero variance, or -1
 // and ok = false when Σ is not positive definite or, with check set, R's
-// condition number exceeds maxCond.
+// condition number (1-norm, LAPACK's estimate) exceeds maxCond.
 func factorize(cov []float64, p int, idx []int, check bool) (f *factor, zero int, ok bool) {
 	if idx == nil {
 		idx = make([]int, p)
@@ -47,25 +48,33 @@ func factorize(cov []float64, p int, idx []int, check bool) (f *factor, zero int
 		}
 		s[a] = math.Sqrt(v)
 	}
-	r := mat.NewSymDense(m, nil)
+	u := blas64.Triangular{N: m, Stride: m, Uplo: blas.Upper, Diag: blas.NonUnit, Data: make([]float64, m*m)}
 	for a, j := range idx {
 		for b := a; b < m; b++ {
-			r.SetSym(a, b, cov[j*p+idx[b]]/(s[a]*s[b]))
+			u.Data[a*m+b] = cov[j*p+idx[b]] / (s[a] * s[b])
 		}
 	}
-	var ch mat.Cholesky
-	if !ch.Factorize(r) || (check && ch.Cond() > maxCond) {
+	r := blas64.Symmetric{N: m, Stride: m, Uplo: blas.Upper, Data: u.Data}
+	var anorm float64
+	if check {
+		anorm = lapack64.Lansy(lapack.MaxColumnSum, r, make([]float64, m))
+	}
+	if _, ok := lapack64.Potrf(r); !ok {
 		return nil, -1, false
 	}
-	var u mat.TriDense
-	ch.UTo(&u)
-	f = &factor{u: u.RawTriangular(), logDet: ch.LogDet()}
+	if check {
+		rcond := lapack64.Pocon(r, anorm, make([]float64, 3*m), make([]int, m))
+		if !(rcond*maxCond >= 1) {
+			return nil, -1, false
+		}
+	}
+	f = &factor{u: u}
 	for a := range m {
-		row := f.u.Data[a*f.u.Stride : a*f.u.Stride+m]
+		row := u.Data[a*m : a*m+m]
+		f.logDet += 2 * math.Log(row[a]*s[a])
 		for b := a; b < m; b++ {
 			row[b] *= s[b]
 		}
-		f.logDet += 2 * math.Log(s[a])
 	}
 	return f, -1, true
 }

@@ -1,0 +1,145 @@
+package gda
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+
+	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/internal/covstats"
+	"github.com/gendisc/gendisc/modelfile"
+)
+
+// paramsJSON is the saved form of a model: its configuration and
+// sufficient statistics. Everything else is derived again on loading, by
+// the same code as after a fit, so predictions are bit-identical.
+type paramsJSON struct {
+	Estimator     CovarianceEstimator `json:"estimator"`
+	Shrinkage     float64             `json:"shrinkage"`
+	ShrinkageAuto bool                `json:"shrinkage_auto"`
+	PriorAlpha    float64             `json:"prior_alpha"`
+	ClassPrior    map[string]float64  `json:"class_prior,omitempty"`
+	MaxIter       int                 `json:"em_max_iter"`
+	Tol           float64             `json:"em_tol"`
+	EMIterations  int                 `json:"em_iterations"`
+	// Classes holds the statistics of each class, in the schema's order.
+	Classes []classJSON `json:"classes"`
+}
+
+// classJSON is covstats.Scatter: rows, weight, mean, scatter matrix (p×p,
+// row-major) and, with automatic shrinkage, the third and fourth moments.
+type classJSON struct {
+	Rows    int              `json:"rows"`
+	Weight  modelfile.Float  `json:"weight"`
+	Mean    modelfile.Floats `json:"mean"`
+	Scatter modelfile.Floats `json:"scatter"`
+	M3      modelfile.Floats `json:"m3,omitempty"`
+	M4      modelfile.Floats `json:"m4,omitempty"`
+}
+
+// marshal writes the parameters of m.
+func (m *model) marshal() ([]byte, error) {
+	c := m.cfg
+	p := paramsJSON{Estimator: c.Estimator, Shrinkage: c.Shrinkage, ShrinkageAuto: c.ShrinkageAuto,
+		PriorAlpha: c.PriorAlpha, ClassPrior: c.ClassPrior, MaxIter: c.MaxIter, Tol: c.Tol,
+		EMIterations: m.iters, Classes: make([]classJSON, m.stats.K())}
+	for k, s := range m.stats.Class {
+		p.Classes[k] = classJSON{Rows: s.N, Weight: modelfile.Float(s.W), Mean: s.Mean, Scatter: s.S, M3: s.M3, M4: s.M4}
+	}
+	return json.Marshal(p)
+}
+
+// MarshalJSON writes the model's parameters (modelfile.Persistent): the
+// configuration and the per-class sufficient statistics.
+func (m *LDA) MarshalJSON() ([]byte, error) { return m.m.marshal() }
+
+// MarshalJSON writes the model's parameters (modelfile.Persistent): the
+// configuration and the per-class sufficient statistics.
+func (m *QDA) MarshalJSON() ([]byte, error) { return m.m.marshal() }
+
+// UnmarshalLDA rebuilds an LDA model from its schema and the parameters
+// written by MarshalJSON, checking what it reads.
+func UnmarshalLDA(schema *data.Schema, params []byte) (*LDA, error) {
+	return newLDA(unmarshal(KindLDA, schema, params))
+}
+
+// UnmarshalQDA rebuilds a QDA model from its schema and the parameters
+// written by MarshalJSON, checking what it reads.
+func UnmarshalQDA(schema *data.Schema, params []byte) (*QDA, error) {
+	return newQDA(unmarshal(KindQDA, schema, params))
+}
+
+func unmarshal(kind string, schema *data.Schema, params []byte) (*model, error) {
+	if schema == nil || schema.Target == nil || schema.Target.Kind != data.Categorical {
+		return nil, fmt.Errorf("gda: %s parameters: %w", kind, ErrNotClassification)
+	}
+	var p paramsJSON
+	dec := json.NewDecoder(bytes.NewReader(params))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&p); err != nil {
+		return nil, fmt.Errorf("gda: %s parameters: %w", kind, err)
+	}
+	cfg, err := Config{Estimator: p.Estimator, Shrinkage: p.Shrinkage, ShrinkageAuto: p.ShrinkageAuto,
+		PriorAlpha: p.PriorAlpha, ClassPrior: p.ClassPrior, MaxIter: p.MaxIter, Tol: p.Tol}.validate()
+	if err != nil {
+		return nil, err
+	}
+	if p.MaxIter <= 0 || p.Tol <= 0 || p.EMIterations < 0 {
+		return nil, fmt.Errorf("gda: %s parameters: EM settings %d, %v, %d out of range", kind, p.MaxIter, p.Tol, p.EMIterations)
+	}
+	K, D := len(schema.Classes()), len(schema.Features)
+	if len(p.Classes) != K {
+		return nil, fmt.Errorf("gda: %s parameters: statistics of %d classes, the schema has %d", kind, len(p.Classes), K)
+	}
+	for j, f := range schema.Features {
+		if f.Kind != data.Numeric {
+			return nil, fmt.Errorf("gda: %s parameters: feature %d (%q) is %v, not numeric", kind, j+1, f.Name, f.Kind)
+		}
+	}
+	s := covstats.New(K, D, cfg.ShrinkageAuto)
+	for k, c := range p.Classes {
+		if err := c.check(D, cfg.ShrinkageAuto); err != nil {
+			return nil, fmt.Errorf("gda: %s parameters: class %q: %w", kind, schema.Classes()[k], err)
+		}
+		sc := s.Class[k]
+		sc.N, sc.W = c.Rows, float64(c.Weight)
+		copy(sc.Mean, c.Mean)
+		copy(sc.S, c.Scatter)
+		copy(sc.M3, c.M3)
+		copy(sc.M4, c.M4)
+	}
+	m, err := newModel(kind, cfg, schema.Clone(), s, "")
+	if err != nil {
+		return nil, fmt.Errorf("gda: %s parameters: %w", kind, err)
+	}
+	m.iters = p.EMIterations
+	return m, nil
+}
+
+// check validates the statistics of one class of dimension d.
+func (c *classJSON) check(d int, fourth bool) error {
+	if c.Rows < 0 || !(c.Weight >= 0) || math.IsInf(float64(c.Weight), 1) {
+		return fmt.Errorf("rows %d, weight %v: want non-negative numbers", c.Rows, c.Weight)
+	}
+	if len(c.Mean) != d || len(c.Scatter) != d*d {
+		return fmt.Errorf("mean of %d and scatter of %d values, want %d and %d", len(c.Mean), len(c.Scatter), d, d*d)
+	}
+	if fourth != (c.M3 != nil) || fourth != (c.M4 != nil) || (fourth && (len(c.M3) != d*d || len(c.M4) != d*d)) {
+		return errors.New("third and fourth moments missing, unexpected or of the wrong size")
+	}
+	for _, v := range [][]float64{c.Mean, c.Scatter, c.M3, c.M4} {
+		for _, x := range v {
+			if math.IsNaN(x) || math.IsInf(x, 0) {
+				return errors.New("a statistic is not finite")
+			}
+		}
+	}
+	for j := range d {
+		if c.Scatter[j*d+j] < 0 {
+			return errors.New("a negative sum of squares")
+		}
+	}
+	return nil
+}
