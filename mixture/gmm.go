@@ -1,0 +1,320 @@
+package mixture
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+
+	"gonum.org/v1/gonum/stat/distmv"
+
+	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/internal/mathx"
+)
+
+// Kind is the model kind of a GMM in model files.
+const Kind = "gmm"
+
+// GMM is a fitted Gaussian mixture,
+//
+//	p(x) = Σ_k π_k N(x; μ_k, Σ_k).
+//
+// It is immutable and safe for concurrent use. It implements gonum's
+// distmv.LogProber; Rander adds distmv.Rander.
+type GMM struct {
+	schema *data.Schema
+	m      *model
+	full   []marginal  // every component over all coordinates
+	chol   [][]float64 // the Cholesky factor L_k of every Σ_k, D×D lower
+	all    []int
+	info   fitInfo
+}
+
+var (
+	_ distmv.LogProber     = (*GMM)(nil)
+	_ distmv.RandLogProber = Rander{}
+)
+
+// fitInfo is what a fit records besides the parameters.
+type fitInfo struct {
+	n         float64   // Σ_i w_i over the training rows
+	trace     []float64 // log-likelihood of every iteration's parameters, then the final one
+	restarts  []float64 // final log-likelihood of every restart
+	warnings  []string
+	converged bool
+	iters     int
+}
+
+// newGMM returns the fitted model with parameters m.
+func newGMM(schema *data.Schema, m *model, info fitInfo) (*GMM, error) {
+	g := &GMM{schema: schema, m: m, info: info}
+	eng := newEngine(m)
+	if c := eng.setModel(m); c >= 0 {
+		return nil, fmt.Errorf("mixture: covariance of component %d: %w", c, errNotPD)
+	}
+	g.full, g.all = eng.full, eng.all
+	for c := range m.k {
+		l, _ := cholesky(m.cov1(c), m.d)
+		g.chol = append(g.chol, l)
+	}
+	return g, nil
+}
+
+// Kind returns "gmm".
+func (g *GMM) Kind() string { return Kind }
+
+// Schema returns the features the model was fitted on (no target).
+func (g *GMM) Schema() *data.Schema { return g.schema }
+
+// Components returns the number of components K.
+func (g *GMM) Components() int { return g.m.k }
+
+// Dim returns the number of features D.
+func (g *GMM) Dim() int { return g.m.d }
+
+// CovarianceType returns the form of the covariances.
+func (g *GMM) CovarianceType() Covariance { return g.m.cov }
+
+// Weights returns a copy of the mixing weights π_k.
+func (g *GMM) Weights() []float64 { return slices.Clone(g.m.weights) }
+
+// Means returns a copy of the means, K×D row-major.
+func (g *GMM) Means() []float64 { return slices.Clone(g.m.means) }
+
+// Covariances returns a copy of the covariance matrices Σ_k in full form,
+// K×D×D row-major, whatever the covariance type.
+func (g *GMM) Covariances() []float64 { return slices.Clone(g.m.sigma) }
+
+// Params returns a copy of the parameters in the compact layout of the
+// covariance type.
+func (g *GMM) Params() Params { return g.m.params() }
+
+// LogLikelihoodTrace returns the training log-likelihood Σ_i w_i log p(x_i)
+// of the parameters entering every EM iteration of the kept run, followed
+// by that of the final parameters: Iterations()+1 values, never
+// decreasing beyond rounding (unless a warning reports a re-seeded
+// component).
+func (g *GMM) LogLikelihoodTrace() []float64 { return slices.Clone(g.info.trace) }
+
+// LogLikelihood returns the training log-likelihood of the final
+// parameters.
+func (g *GMM) LogLikelihood() float64 { return g.info.trace[len(g.info.trace)-1] }
+
+// RestartLogLikelihoods returns the final training log-likelihood of
+// every restart, in order.
+func (g *GMM) RestartLogLikelihoods() []float64 { return slices.Clone(g.info.restarts) }
+
+// Converged reports whether the kept run stopped by the tolerance.
+func (g *GMM) Converged() bool { return g.info.converged }
+
+// Iterations returns the number of EM iterations of the kept run.
+func (g *GMM) Iterations() int { return g.info.iters }
+
+// Warnings returns what went wrong in the kept run without stopping it:
+// re-seeded components, no convergence.
+func (g *GMM) Warnings() []string { return slices.Clone(g.info.warnings) }
+
+// NumRows returns the number of training rows n (Σ_i w_i with weights).
+func (g *GMM) NumRows() float64 { return g.info.n }
+
+// NumParams returns the number of free parameters, as scikit-learn's
+// GaussianMixture counts them: K·D means, K − 1 weights, and
+//
+//	Full: K·D(D+1)/2   Tied: D(D+1)/2   Diag: K·D   Spherical: K   Identity: 0
+func (g *GMM) NumParams() int {
+	k, d := g.m.k, g.m.d
+	return g.m.cov.nCovParams(k, d) + k*d + k - 1
+}
+
+// BIC returns the Bayesian information criterion on the training data,
+//
+//	BIC = −2 ℓ + p log n,
+//
+// with ℓ = LogLikelihood(), p = NumParams(), n = NumRows().
+func (g *GMM) BIC() float64 {
+	return -2*g.LogLikelihood() + float64(g.NumParams())*math.Log(g.info.n)
+}
+
+// AIC returns the Akaike information criterion on the training data,
+//
+//	AIC = −2 ℓ + 2p.
+func (g *GMM) AIC() float64 {
+	return -2*g.LogLikelihood() + 2*float64(g.NumParams())
+}
+
+// eval runs fn over the blocks of rows of d. It panics if d does not have
+// the model's number of features.
+func (g *GMM) eval(d *data.Dataset, fn func(s *scratch, rows []int)) {
+	if d.D() != g.m.d {
+		panic(fmt.Sprintf("mixture: data with %d features for a model of %d", d.D(), g.m.d))
+	}
+	eng := &engine{m: g.m, full: g.full, all: g.all}
+	lay := newLayout(d.X, nil, d.N, d.D())
+	if _, err := eng.run(lay, func(s *scratch, rows []int, _ *segment, _ []marginal) { fn(s, rows) }); err != nil {
+		// A principal submatrix of a positive definite Σ_k, which
+		// newGMM checked, is positive definite.
+		panic("mixture: marginal covariance: " + err.Error())
+	}
+}
+
+// ScoreSamples writes the log density log p(x_i) of every row of d to
+// dst[i] and returns dst; a nil dst is allocated, otherwise len(dst) must
+// be d.N. A row with missing cells gets the density of its observed
+// coordinates (the others marginalised out); a row with none observed
+// gets 0. It panics if d does not have the model's features.
+func (g *GMM) ScoreSamples(dst []float64, d *data.Dataset) []float64 {
+	dst = dstLen(dst, d.N)
+	g.eval(d, func(s *scratch, rows []int) {
+		for i, row := range rows {
+			dst[row] = s.ll[i]
+		}
+	})
+	return dst
+}
+
+// Predict writes the responsibilities
+//
+//	P(k | x_i) = π_k N(x_i; μ_k, Σ_k) / p(x_i)
+//
+// of every row i of d to dst[i·K+k] and returns dst; a nil dst is
+// allocated, otherwise len(dst) must be d.N·K. Missing cells are
+// marginalised as in ScoreSamples. Clusters turns the result into labels.
+func (g *GMM) Predict(dst []float64, d *data.Dataset) []float64 {
+	k := g.m.k
+	dst = dstLen(dst, d.N*k)
+	g.eval(d, func(s *scratch, rows []int) {
+		for c := range k {
+			lp := s.lp[c*blockRows:]
+			for i, row := range rows {
+				dst[row*k+c] = math.Exp(lp[i] - s.ll[i])
+			}
+		}
+	})
+	return dst
+}
+
+// Clusters writes argmax_k resp[i·K+k], the first on ties, to dst[i] for
+// the responsibilities resp of Predict and returns dst; a nil dst is
+// allocated, otherwise len(dst) must be len(resp)/K.
+func (g *GMM) Clusters(dst []int, resp []float64) []int {
+	k := g.m.k
+	n := len(resp) / k
+	if dst == nil {
+		dst = make([]int, n)
+	}
+	if len(dst) != n || len(resp) != n*k {
+		panic(fmt.Sprintf("mixture: Clusters of %d responsibilities into %d labels for %d components", len(resp), len(dst), k))
+	}
+	for i := range dst {
+		r := resp[i*k : (i+1)*k]
+		best := 0
+		for c, v := range r {
+			if v > r[best] {
+				best = c
+			}
+		}
+		dst[i] = best
+	}
+	return dst
+}
+
+// LogProb returns log p(x), marginalising the missing (NaN) coordinates of
+// x. It implements distmv.LogProber and panics if len(x) is not Dim().
+func (g *GMM) LogProb(x []float64) float64 {
+	d := g.m.d
+	if len(x) != d {
+		panic(fmt.Sprintf("mixture: LogProb of %d values for %d features", len(x), d))
+	}
+	var obs, mis []int
+	for j, v := range x {
+		if math.IsNaN(v) {
+			mis = append(mis, j)
+		} else {
+			obs = append(obs, j)
+		}
+	}
+	marg := g.full
+	if mis != nil {
+		marg = newMarginals(g.m.k, d)
+		for c := range marg {
+			if err := g.m.marginal(&marg[c], c, obs, mis); err != nil {
+				panic("mixture: marginal covariance: " + err.Error())
+			}
+		}
+	}
+	p := len(obs)
+	cen, lp := make([]float64, p), make([]float64, g.m.k)
+	for c := range lp {
+		mu := g.m.mean(c)
+		for l, j := range obs {
+			cen[l] = x[j] - mu[j]
+		}
+		q, inv := 0.0, marg[c].linv
+		for j := range p {
+			z := cen[j] * inv[j]
+			if !g.m.cov.diagonal() {
+				z = 0
+				for l, v := range inv[j*p : j*p+j+1] {
+					z += v * cen[l]
+				}
+			}
+			q += z * z
+		}
+		lp[c] = marg[c].logc - 0.5*q
+	}
+	return mathx.LogSumExp(lp)
+}
+
+// Sample draws a component k with probability π_k and x ~ N(μ_k, Σ_k),
+// x = μ_k + L_k z with z standard normal and L_k L_kᵀ = Σ_k, using rng. It
+// writes x to dst and returns dst and k; a nil dst is allocated,
+// otherwise len(dst) must be Dim().
+func (g *GMM) Sample(dst []float64, rng *rand.Rand) ([]float64, int) {
+	d := g.m.d
+	dst = dstLen(dst, d)
+	u, k := rng.Float64(), g.m.k-1
+	for c, w := range g.m.weights[:k] {
+		if u < w {
+			k = c
+			break
+		}
+		u -= w
+	}
+	z := make([]float64, d)
+	for j := range z {
+		z[j] = rng.NormFloat64()
+	}
+	l := g.chol[k]
+	copy(dst, g.m.mean(k))
+	for j := range d {
+		for i, v := range l[j*d : j*d+j+1] {
+			dst[j] += v * z[i]
+		}
+	}
+	return dst, k
+}
+
+// Rander pairs a GMM with a random source so that it implements gonum's
+// distmv.Rander (and, through the embedded GMM, distmv.RandLogProber).
+type Rander struct {
+	*GMM
+	Src *rand.Rand
+}
+
+// Rand returns a draw of Sample with r.Src.
+func (r Rander) Rand(x []float64) []float64 {
+	x, _ = r.Sample(x, r.Src)
+	return x
+}
+
+// dstLen returns dst, or a new slice of n values when dst is nil; it
+// panics if dst has another length.
+func dstLen(dst []float64, n int) []float64 {
+	if dst == nil {
+		return make([]float64, n)
+	}
+	if len(dst) != n {
+		panic(fmt.Sprintf("mixture: destination of length %d, need %d", len(dst), n))
+	}
+	return dst
+}

@@ -1,0 +1,174 @@
+package mixture
+
+import (
+	"math"
+	"math/rand/v2"
+	"sort"
+
+	"github.com/gendisc/gendisc/internal/parallel"
+)
+
+// start returns the starting parameters of one EM run.
+func (f *fitter) start(rng *rand.Rand) *model {
+	k, d, n := f.set.Components, f.lay.d, f.lay.n
+	resp := make([]float64, n*k)
+	shift := newModel(f.set.Covariance, k, d)
+	switch f.set.Init {
+	case KMeansPlusPlus:
+		centers := kmeansPlusPlus(f.xfill, n, d, k, rng)
+		for c, i := range centers {
+			copy(shift.mean(c), f.xfill[i*d:(i+1)*d])
+		}
+		parallel.For(n, minParallelRows, func(_, lo, hi int) {
+			for i := lo; i < hi; i++ {
+				best, bestD := 0, math.Inf(1)
+				for c := range k {
+					if dist := sqDist(f.xfill[i*d:(i+1)*d], shift.mean(c)); dist < bestD {
+						best, bestD = c, dist
+					}
+				}
+				resp[i*k+best] = 1
+			}
+		})
+	case Random:
+		for i := range resp {
+			resp[i] = rng.Float64()
+		}
+		for i := range n {
+			r := resp[i*k : (i+1)*k]
+			s := 0.0
+			for _, v := range r {
+				s += v
+			}
+			for c := range r {
+				r[c] /= s
+			}
+		}
+		mu := columnMeans(f.xfill, f.lay.w, n, d)
+		for c := range k {
+			copy(shift.mean(c), mu)
+		}
+	}
+	return f.fromResponsibilities(shift, resp)
+}
+
+// fromResponsibilities returns the M-step of the responsibilities resp
+// (N×K) on the mean-filled rows, with the statistics centred at the means
+// of shift.
+func (f *fitter) fromResponsibilities(shift *model, resp []float64) *model {
+	k, d, n := shift.k, shift.d, f.lay.n
+	eng := f.eng
+	work := eng.scratchFor(parallel.Blocks(n, minParallelRows))
+	for _, s := range work {
+		s.acc.reset()
+	}
+	all := eng.all
+	parallel.For(n, minParallelRows, func(w, lo, hi int) {
+		s := work[w]
+		for a := lo; a < hi; a += blockRows {
+			b := min(a+blockRows, hi)
+			nb := b - a
+			for i := a; i < b; i++ {
+				for j, v := range f.xfill[i*d : (i+1)*d] {
+					s.xt[j*blockRows+i-a] = v
+				}
+			}
+			for c := range k {
+				r := s.r[:nb]
+				sr := 0.0
+				for i := range r {
+					r[i] = resp[(a+i)*k+c] * f.lay.weight(a+i)
+					sr += r[i]
+				}
+				if sr == 0 {
+					continue
+				}
+				s.center(shift, c, all, nb)
+				s.acc.add(c, s.ct, r, sr, s.z[:nb])
+			}
+		}
+	})
+	st := newStats(shift.cov, k, d)
+	for _, s := range work {
+		st.merge(s.acc)
+	}
+	return st.mstep(shift, f.set.reg)
+}
+
+// kmeansPlusPlus returns k distinct-as-drawn row indices of the N×D
+// matrix x chosen by k-means++ seeding (Arthur and Vassilvitskii 2007)
+// with scikit-learn's greedy variant: the first seed is uniform; each next
+// one is the best of 2 + ⌊log k⌋ candidates drawn with probability
+// proportional to D(x)², the squared distance to the nearest seed, the
+// best being the one that most reduces Σ_i D(x_i)².
+func kmeansPlusPlus(x []float64, n, d, k int, rng *rand.Rand) []int {
+	centers := []int{rng.IntN(n)}
+	closest := make([]float64, n)
+	cand := make([]float64, n)
+	best := make([]float64, n)
+	cum := make([]float64, n)
+	for i := range n {
+		closest[i] = sqDist(x[i*d:(i+1)*d], x[centers[0]*d:(centers[0]+1)*d])
+	}
+	trials := 2 + int(math.Log(float64(k)))
+	for len(centers) < k {
+		pot := 0.0
+		for i, v := range closest {
+			pot += v
+			cum[i] = pot
+		}
+		bestPot, bestID := math.Inf(1), -1
+		for range trials {
+			id := sort.SearchFloat64s(cum, rng.Float64()*pot)
+			id = min(id, n-1)
+			c := x[id*d : (id+1)*d]
+			p := 0.0
+			for i := range n {
+				cand[i] = min(closest[i], sqDist(x[i*d:(i+1)*d], c))
+				p += cand[i]
+			}
+			if p < bestPot {
+				bestPot, bestID = p, id
+				copy(best, cand)
+			}
+		}
+		centers = append(centers, bestID)
+		copy(closest, best)
+	}
+	return centers
+}
+
+// sqDist returns ‖a − b‖².
+func sqDist(a, b []float64) float64 {
+	b = b[:len(a)]
+	s := 0.0
+	for j, v := range a {
+		t := v - b[j]
+		s += t * t
+	}
+	return s
+}
+
+// columnMeans returns the weighted mean of every column of the N×D matrix
+// x, skipping missing cells; a column with no observed cell has mean 0.
+func columnMeans(x, w []float64, n, d int) []float64 {
+	sum, tot := make([]float64, d), make([]float64, d)
+	for i := range n {
+		wi := 1.0
+		if w != nil {
+			wi = w[i]
+		}
+		for j, v := range x[i*d : (i+1)*d] {
+			if !math.IsNaN(v) {
+				sum[j] += wi * v
+				tot[j] += wi
+			}
+		}
+	}
+	for j := range sum {
+		if tot[j] > 0 {
+			sum[j] /= tot[j]
+		}
+	}
+	return sum
+}
