@@ -1,7 +1,6 @@
 package naivebayes
 
 import (
-	"encoding/csv"
 	"math"
 	"slices"
 	"strconv"
@@ -11,10 +10,7 @@ import (
 	"github.com/gendisc/gendisc/datasets"
 )
 
-// load reads a bundled data set whose features are all numeric, the class
-// in the last column, levels sorted as strings.
-//
-// TODO(data): use data.Read once it is committed.
+// load reads a bundled data set; its last column is the class.
 func load(t testing.TB, name string) *data.Dataset {
 	t.Helper()
 	r, err := datasets.Open(name)
@@ -22,35 +18,9 @@ func load(t testing.TB, name string) *data.Dataset {
 		t.Fatal(err)
 	}
 	defer r.Close()
-	rows, err := csv.NewReader(r).ReadAll()
+	d, err := data.Read(r, name, data.Options{})
 	if err != nil {
 		t.Fatal(err)
-	}
-	header, rows := rows[0], rows[1:]
-	D := len(header) - 1
-	var labels []string
-	for _, row := range rows {
-		labels = append(labels, row[D])
-	}
-	slices.Sort(labels)
-	labels = slices.Compact(labels)
-	d := &data.Dataset{Schema: &data.Schema{Target: &data.Column{Name: header[D], Kind: data.Categorical, Levels: labels}},
-		N: len(rows), X: make([]float64, len(rows)*D), Y: make([]float64, len(rows)), Source: name, Lines: make([]int, len(rows))}
-	for _, h := range header[:D] {
-		d.Schema.Features = append(d.Schema.Features, data.Column{Name: h, Kind: data.Numeric})
-	}
-	for i, row := range rows {
-		for j, s := range row[:D] {
-			v := math.NaN()
-			if s != "" {
-				if v, err = strconv.ParseFloat(s, 64); err != nil {
-					t.Fatal(err)
-				}
-			}
-			d.X[i*D+j] = v
-		}
-		d.Y[i] = float64(slices.Index(labels, row[D]))
-		d.Lines[i] = i + 2
 	}
 	return d
 }
@@ -58,19 +28,21 @@ func load(t testing.TB, name string) *data.Dataset {
 // matrix returns a data set of numeric features x0, x1, ... holding rows x
 // with class indices y (-1 for a missing label) among classes.
 func matrix(classes []string, x [][]float64, y []int) *data.Dataset {
-	D := len(x[0])
-	d := &data.Dataset{Schema: &data.Schema{Target: &data.Column{Name: "class", Kind: data.Categorical, Levels: classes}},
-		N: len(x), Y: make([]float64, len(x)), Source: "matrix"}
-	for j := range D {
-		d.Schema.Features = append(d.Schema.Features, data.Column{Name: "x" + strconv.Itoa(j), Kind: data.Numeric})
+	names := make([]string, len(x[0]))
+	for j := range names {
+		names[j] = "x" + strconv.Itoa(j)
 	}
-	for i, row := range x {
-		d.X = append(d.X, row...)
-		d.Y[i] = float64(y[i])
-		if y[i] < 0 {
+	labels := slices.Clone(y)
+	for i := range labels {
+		labels[i] = max(labels[i], 0)
+	}
+	d := data.FromMatrix(names, slices.Concat(x...), classes, labels)
+	for i, c := range y {
+		if c < 0 {
 			d.Y[i] = math.NaN()
 		}
 	}
+	d.Source = "matrix"
 	return d
 }
 
