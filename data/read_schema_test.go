@@ -1,0 +1,182 @@
+package data
+
+import (
+	"errors"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// trained is the schema of a model fitted on
+//
+//	num,color,note,class
+func trained() *Schema {
+	return &Schema{
+		Features: []Column{
+			{Name: "num", Kind: Numeric, Integral: true},
+			{Name: "color", Kind: Categorical, Levels: []string{"green", "red"}},
+			{Name: "note", Kind: Text},
+		},
+		Target: &Column{Name: "class", Kind: Categorical, Levels: []string{"no", "yes"}},
+	}
+}
+
+func TestReadWithSchemaByName(t *testing.T) {
+	s := trained()
+	src := "extra,class,note,color,num\nq,yes,hello world,red,1\nq,no,,green,2.5\nq,,x,,\n"
+	d, err := readSchemaAll(t, src, s, SchemaOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Schema != s {
+		t.Error("the schema was copied without Extend")
+	}
+	checkFloats(t, "X", d.X, []float64{1, 1, nan, 2.5, 0, nan, nan, nan, nan})
+	checkFloats(t, "Y", d.Y, []float64{1, 0, nan})
+	if !slices.Equal(d.Text[2], []string{"hello world", "", "x"}) || d.Text[0] != nil {
+		t.Errorf("Text %q", d.Text)
+	}
+	if d.Unseen != nil {
+		t.Errorf("Unseen %v", d.Unseen)
+	}
+	// Without the target column: Y nil, unless it is required.
+	d, err = readSchemaAll(t, "num,color,note\n1,red,x\n", s, SchemaOptions{})
+	if err != nil || d.Y != nil {
+		t.Fatalf("Y %v, err %v", d.Y, err)
+	}
+	_, err = readSchemaAll(t, "num,color,note\n1,red,x\n", s, SchemaOptions{RequireTarget: true})
+	if want := `t.csv:1: column "class": no such column; the columns are num, color, note`; err == nil || err.Error() != want {
+		t.Errorf("error %v, want %s", err, want)
+	}
+	// A weight column.
+	d, err = readSchemaAll(t, "num,color,note,w\n1,red,x,0.5\n", s, SchemaOptions{Weight: "w"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkFloats(t, "Weight", d.Weight, []float64{0.5})
+}
+
+func TestReadWithSchemaUnseen(t *testing.T) {
+	s := trained()
+	src := "num,color,note,class\n1,blue,a,yes\n2,red,b,no\n3,blue,c,yes\n4,pink,d,no\n"
+	d, err := readSchemaAll(t, src, s, SchemaOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkFloats(t, "color", []float64{d.X[1], d.X[4], d.X[7], d.X[10]}, []float64{nan, 1, nan, nan})
+	if !slices.Equal(d.Unseen, []int{0, 3, 0}) {
+		t.Errorf("Unseen %v", d.Unseen)
+	}
+	// An unseen class is an error: the row's true label must be known.
+	_, err = readSchemaAll(t, src+"5,red,e,maybe\n", s, SchemaOptions{})
+	if want := `t.csv:6:4: column "class": class not among the schema's classes: "maybe"`; err == nil || err.Error() != want {
+		t.Errorf("error %v, want %s", err, want)
+	}
+	if !errors.Is(err, ErrUnseenClass) {
+		t.Errorf("%v is not ErrUnseenClass", err)
+	}
+
+	// Extend appends the new levels and classes in order of appearance,
+	// to a clone.
+	d, err = readSchemaAll(t, src+"5,red,e,maybe\n", s, SchemaOptions{Extend: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Schema == s || !s.Equal(trained()) {
+		t.Error("Extend changed the caller's schema")
+	}
+	if got := d.Schema.Features[1].Levels; !slices.Equal(got, []string{"green", "red", "blue", "pink"}) {
+		t.Errorf("levels %q", got)
+	}
+	if got := d.Schema.Classes(); !slices.Equal(got, []string{"no", "yes", "maybe"}) {
+		t.Errorf("classes %q", got)
+	}
+	checkFloats(t, "color", []float64{d.X[1], d.X[4], d.X[7], d.X[10], d.X[13]}, []float64{2, 1, 2, 3, 1})
+	checkFloats(t, "Y", d.Y, []float64{1, 0, 1, 0, 2})
+	if d.Unseen != nil {
+		t.Errorf("Unseen %v", d.Unseen)
+	}
+}
+
+func TestReadWithSchemaErrors(t *testing.T) {
+	s := trained()
+	for _, tc := range []struct {
+		name, src string
+		opt       SchemaOptions
+		is        error
+		msg       string
+	}{
+		{"missing feature", "num,note,class\n1,a,yes\n", SchemaOptions{}, ErrNoColumn,
+			`t.csv:1: column "color": no such column; the columns are num, note, class`},
+		{"not a number", "num,color,note\n1,red,a\nabc,red,a\n", SchemaOptions{}, ErrNotNumber,
+			`t.csv:3:1: column "num": not a number: "abc"`},
+		{"infinite", "num,color,note\n1e400,red,a\n", SchemaOptions{}, ErrInfinite,
+			`t.csv:2:1: column "num": infinite or out-of-range number: "1e400"`},
+		{"ragged", "num,color,note\n1,red\n", SchemaOptions{}, ErrFieldCount,
+			`t.csv:2: wrong number of fields: expected 3, got 2`},
+		{"header only", "num,color,note\n", SchemaOptions{}, ErrNoRows, `t.csv:1: no data rows after the header`},
+		{"weight is a feature", "num,color,note\n1,red,a\n", SchemaOptions{Weight: "num"}, nil,
+			`t.csv:1:1: column "num": named twice: as the weight and in the schema`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := readSchemaAll(t, tc.src, s, tc.opt)
+			if err == nil || err.Error() != tc.msg {
+				t.Fatalf("error\n %v\nwant\n %s", err, tc.msg)
+			}
+			if tc.is != nil && !errors.Is(err, tc.is) {
+				t.Errorf("%v is not %v", err, tc.is)
+			}
+		})
+	}
+}
+
+// TestReadWithSchemaRoundTrip reads a file, then the same file with its
+// inferred schema: the same Dataset.
+func TestReadWithSchemaRoundTrip(t *testing.T) {
+	src := "a,b,c,class\n1,x,the cat sat down,p\n2.5,y,a dog ran off,q\n,x,,p\n"
+	d := mustRead(t, src, Options{})
+	e, err := ReadWithSchema(strings.NewReader(src), "t.csv", d.Schema, SchemaOptions{RequireTarget: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := datasetDiff(d, e); diff != "" {
+		t.Error(diff)
+	}
+}
+
+func TestFromMatrix(t *testing.T) {
+	d := FromMatrix([]string{"a", "b"}, []float64{1, 2.5, 3, 4}, []string{"n", "y"}, []int{1, 0})
+	if d.N != 2 || d.D() != 2 || d.Lines != nil || d.Line(1) != 0 {
+		t.Errorf("N %d D %d Lines %v", d.N, d.D(), d.Lines)
+	}
+	want := &Schema{
+		Features: []Column{{Name: "a", Kind: Numeric, Integral: true}, {Name: "b", Kind: Numeric}},
+		Target:   &Column{Name: "class", Kind: Categorical, Levels: []string{"n", "y"}},
+	}
+	if !d.Schema.Equal(want) {
+		t.Errorf("schema %+v %+v", d.Schema.Features, d.Schema.Target)
+	}
+	checkFloats(t, "Y", d.Y, []float64{1, 0})
+	if d := FromMatrix([]string{"a"}, []float64{1}, nil, nil); d.Schema.Target != nil || d.Y != nil {
+		t.Error("no classes: want no target")
+	}
+	if d := FromMatrix([]string{"a"}, []float64{1}, []string{"p"}, nil); d.Schema.Target == nil || d.Y != nil {
+		t.Error("classes without y: want a target and Y nil")
+	}
+	for name, f := range map[string]func(){
+		"ragged":       func() { FromMatrix([]string{"a", "b"}, []float64{1, 2, 3}, nil, nil) },
+		"y length":     func() { FromMatrix([]string{"a"}, []float64{1, 2}, []string{"p"}, []int{0}) },
+		"class range":  func() { FromMatrix([]string{"a"}, []float64{1}, []string{"p"}, []int{1}) },
+		"repeat":       func() { FromMatrix([]string{"a", "a"}, []float64{1, 2}, nil, nil) },
+		"y no classes": func() { FromMatrix([]string{"a"}, []float64{1}, nil, []int{0}) },
+	} {
+		func() {
+			defer func() {
+				if r := recover(); r == nil || !strings.HasPrefix(r.(string), "data: ") {
+					t.Errorf("%s: panic %v", name, r)
+				}
+			}()
+			f()
+		}()
+	}
+}
