@@ -1,0 +1,105 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+
+	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/naivebayes"
+)
+
+// gnb times Gaussian naive Bayes on the dense arrays in memory: fit, then
+// predict (Proba, scikit-learn's predict_proba).
+func gnb(dir string, r *recorder) error {
+	d, err := loadDense(dir)
+	if err != nil {
+		return err
+	}
+	size := int64(8 * len(d.X))
+	m, err := timed(r, "fit", size, func() (*naivebayes.Gaussian, error) {
+		return naivebayes.GaussianConfig{}.Fit(d)
+	})
+	if err != nil {
+		return err
+	}
+	if err := saveGaussian(r, m); err != nil {
+		return err
+	}
+	p, _ := timed(r, "predict", size, func() ([]float64, error) {
+		return m.Proba(nil, d), nil
+	})
+	return r.answer("proba", p, d.N, len(m.Classes()))
+}
+
+// csvGNB times data.ReadFile alone, then ReadFile and the fit of Gaussian
+// naive Bayes: a CSV file to a fitted model, what `gendisc fit` does.
+func csvGNB(dir string, r *recorder) error {
+	path := filepath.Join(dir, "data.csv")
+	st, err := os.Stat(path)
+	if err != nil {
+		return err
+	}
+	if _, err := timed(r, "read", st.Size(), func() (*data.Dataset, error) {
+		return data.ReadFile(path, data.Options{})
+	}); err != nil {
+		return err
+	}
+	m, err := timed(r, "read+fit", st.Size(), func() (*naivebayes.Gaussian, error) {
+		d, err := data.ReadFile(path, data.Options{})
+		if err != nil {
+			return nil, err
+		}
+		return naivebayes.GaussianConfig{}.Fit(d)
+	})
+	if err != nil {
+		return err
+	}
+	return saveGaussian(r, m)
+}
+
+// loadDense returns the dense data set of bench/gendata.py (X.npy, y.npy)
+// as a data.Dataset over the array read (data.FromMatrix does not copy),
+// with numeric features x0, x1, ... and the classes "0", "1", ...
+func loadDense(dir string) (*data.Dataset, error) {
+	x, xs, err := readNpy(filepath.Join(dir, "X.npy"))
+	if err != nil {
+		return nil, err
+	}
+	labels, ys, err := readNpy(filepath.Join(dir, "y.npy"))
+	if err != nil {
+		return nil, err
+	}
+	if len(xs) != 2 || len(ys) != 1 || ys[0] != xs[0] {
+		return nil, fmt.Errorf("%s: X.npy shape %v and y.npy shape %v do not match", dir, xs, ys)
+	}
+	features := make([]string, xs[1])
+	for j := range features {
+		features[j] = "x" + strconv.Itoa(j)
+	}
+	y := make([]int, len(labels))
+	for i, v := range labels {
+		y[i] = int(v)
+	}
+	classes := make([]string, slices.Max(y)+1)
+	for k := range classes {
+		classes[k] = strconv.Itoa(k)
+	}
+	return data.FromMatrix(features, x, classes, y), nil
+}
+
+// saveGaussian saves the class priors, means and variances of m as the
+// answers class_prior, theta and var (scikit-learn's names).
+func saveGaussian(r *recorder, m *naivebayes.Gaussian) error {
+	mean, variance := m.Means(), m.Variances()
+	k, d := len(mean), len(mean[0])
+	if err := r.answer("class_prior", m.Priors(), k); err != nil {
+		return err
+	}
+	if err := r.answer("theta", slices.Concat(mean...), k, d); err != nil {
+		return err
+	}
+	return r.answer("var", slices.Concat(variance...), k, d)
+}

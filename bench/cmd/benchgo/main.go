@@ -1,0 +1,165 @@
+// Command benchgo is the gendisc side of the benchmark harness: it runs one
+// workload of bench/run in its own process and records what bench/report.py
+// compares with scikit-learn.
+//
+//	benchgo -data DIR -reps N -out DIR WORKLOAD
+//
+// DIR holds the data written by bench/gendata.py. Every timed operation
+// runs N times after a garbage collection outside the timing; the process's
+// peak RSS (VmHWM of /proc/self/status) is read after each operation. The
+// answers (fitted parameters, probabilities) go to -out as .npy files, and
+// -out/result.json records
+//
+//	{"side": "gendisc", "workload": ..., "reps": ..., "versions": {...},
+//	 "ops": [{"op": "fit", "seconds": [...], "median": s,
+//	          "bytes": size of the op's input, "peak_rss": bytes}, ...]}
+//
+// the same layout as bench/sklearn_bench.py. A workload is a function in the
+// workloads table below, named as on the scikit-learn side.
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"log"
+	"os"
+	"path/filepath"
+	"runtime"
+	"runtime/debug"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// workloads maps a workload name to the function that runs it on the data
+// in dir.
+var workloads = map[string]func(dir string, r *recorder) error{
+	"gnb":     gnb,
+	"csv-gnb": csvGNB,
+}
+
+func main() {
+	log.SetFlags(0)
+	log.SetPrefix("benchgo: ")
+	dir := flag.String("data", "", "data directory written by bench/gendata.py")
+	reps := flag.Int("reps", 5, "repetitions of every timed operation")
+	out := flag.String("out", "", "directory for result.json and the answers")
+	flag.Parse()
+	run, ok := workloads[flag.Arg(0)]
+	if flag.NArg() != 1 || !ok || *dir == "" || *out == "" || *reps < 1 {
+		names := make([]string, 0, len(workloads))
+		for n := range workloads {
+			names = append(names, n)
+		}
+		slices.Sort(names)
+		fmt.Fprintf(os.Stderr, "usage: benchgo -data DIR -reps N -out DIR WORKLOAD\nworkloads: %s\n", strings.Join(names, ", "))
+		os.Exit(2)
+	}
+	if err := os.MkdirAll(*out, 0o755); err != nil {
+		log.Fatal(err)
+	}
+	r := &recorder{reps: *reps, out: *out}
+	if err := run(*dir, r); err != nil {
+		log.Fatal(err)
+	}
+	res := map[string]any{"side": "gendisc", "workload": flag.Arg(0), "reps": *reps, "versions": versions(), "ops": r.ops}
+	b, err := json.MarshalIndent(res, "", " ")
+	if err != nil {
+		log.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(*out, "result.json"), b, 0o644); err != nil {
+		log.Fatal(err)
+	}
+}
+
+// op is the record of one timed operation.
+type op struct {
+	Op      string    `json:"op"`
+	Seconds []float64 `json:"seconds"`
+	Median  float64   `json:"median"`
+	Bytes   int64     `json:"bytes"`
+	PeakRSS int64     `json:"peak_rss"`
+}
+
+// recorder times operations and saves the answers to compare.
+type recorder struct {
+	reps int
+	out  string
+	ops  []op
+}
+
+// timed runs fn r.reps times, records the wall times under the name op with
+// nbytes as the size of its input, and returns the last result.
+func timed[T any](r *recorder, name string, nbytes int64, fn func() (T, error)) (T, error) {
+	var res T
+	secs := make([]float64, r.reps)
+	for i := range secs {
+		var zero T
+		res = zero // let the previous result be collected
+		runtime.GC()
+		t := time.Now()
+		var err error
+		if res, err = fn(); err != nil {
+			return res, err
+		}
+		secs[i] = time.Since(t).Seconds()
+	}
+	rss, err := peakRSS()
+	if err != nil {
+		return res, err
+	}
+	r.ops = append(r.ops, op{Op: name, Seconds: secs, Median: median(secs), Bytes: nbytes, PeakRSS: rss})
+	return res, nil
+}
+
+// answer saves x, of the given shape, as out/name.npy.
+func (r *recorder) answer(name string, x []float64, shape ...int) error {
+	return writeNpy(filepath.Join(r.out, name+".npy"), x, shape...)
+}
+
+func median(x []float64) float64 {
+	s := slices.Clone(x)
+	slices.Sort(s)
+	n := len(s)
+	if n%2 == 1 {
+		return s[n/2]
+	}
+	return (s[n/2-1] + s[n/2]) / 2
+}
+
+// peakRSS returns the process's peak resident set size in bytes: VmHWM in
+// /proc/self/status (Linux).
+func peakRSS() (int64, error) {
+	f, err := os.Open("/proc/self/status")
+	if err != nil {
+		return 0, err
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if v, ok := strings.CutPrefix(sc.Text(), "VmHWM:"); ok {
+			kb, err := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), 10, 64)
+			return kb * 1024, err
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return 0, err
+	}
+	return 0, fmt.Errorf("no VmHWM in /proc/self/status")
+}
+
+func versions() map[string]any {
+	v := map[string]any{"go": runtime.Version(), "gomaxprocs": runtime.GOMAXPROCS(0)}
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		for _, s := range bi.Settings {
+			switch s.Key {
+			case "vcs.revision", "vcs.modified", "GOAMD64", "-tags":
+				v[s.Key] = s.Value
+			}
+		}
+	}
+	return v
+}
