@@ -1,0 +1,301 @@
+package design
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+
+	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/internal/parallel"
+)
+
+// ErrMissing is wrapped in the error Fit returns for a missing cell when
+// imputation is off.
+var ErrMissing = errors.New("missing value: fill missing cells with `gendisc impute` or fit with --impute mean")
+
+// Options tune Fit. The zero value standardises numeric columns, one-hot
+// encodes every level of a categorical column, and refuses missing cells.
+type Options struct {
+	// Impute fills missing training cells with the mean of their design
+	// columns instead of returning an error.
+	Impute bool
+	// DropFirst leaves out the indicator of each categorical feature's
+	// first level (dummy coding), so that the indicators and an intercept
+	// are not collinear; needed by an unpenalised least-squares fit.
+	DropFirst bool
+}
+
+// Term is one column of the design matrix.
+type Term struct {
+	// Feature is the index of the source column in the schema's features.
+	Feature int
+	// Level is the categorical level this indicator column stands for, or
+	// -1 for a numeric column.
+	Level int
+	// Center and Scale standardise a numeric column, z = (x − Center)/Scale;
+	// an indicator column has Center 0 and Scale 1.
+	Center, Scale float64
+	// Fill is the design value of a missing cell: the training mean of the
+	// column on the design scale (0 for a standardised numeric column, the
+	// level's frequency for an indicator).
+	Fill float64
+}
+
+// Encoder maps rows of a schema to rows of the design matrix. It is
+// immutable and safe for concurrent use.
+type Encoder struct {
+	schema *data.Schema
+	terms  []Term
+}
+
+// Matrix is an encoded data set: Dense holds the N × P design matrix, row
+// major. (Sparse text columns, when they come, are a CSR block after the
+// dense columns.)
+type Matrix struct {
+	N, P  int
+	Dense []float64
+}
+
+// Row returns row i of the dense part, a view.
+func (m *Matrix) Row(i int) []float64 { return m.Dense[i*m.P : (i+1)*m.P : (i+1)*m.P] }
+
+// Fit computes the encoding of d's features: the weighted mean and
+// population standard deviation of each numeric column over its observed
+// cells, the weighted level frequencies of each categorical column. It
+// returns an error for a text column, for a missing cell when opt.Impute
+// is false (positioned at the row's source line), and for weights that are
+// negative, not finite or sum to zero.
+func Fit(d *data.Dataset, opt Options) (*Encoder, error) {
+	if err := CheckWeights(d); err != nil {
+		return nil, err
+	}
+	e := &Encoder{schema: d.Schema}
+	D := d.D()
+	for j, c := range d.Schema.Features {
+		switch c.Kind {
+		case data.Text:
+			return nil, fmt.Errorf("%s: column %q is text: linear models do not encode text columns yet (leave it out with --ignore %s)", d.Source, c.Name, c.Name)
+		case data.Numeric:
+			e.terms = append(e.terms, Term{Feature: j, Level: -1, Scale: 1})
+		case data.Categorical:
+			for l := range c.Levels {
+				if l == 0 && opt.DropFirst {
+					continue
+				}
+				e.terms = append(e.terms, Term{Feature: j, Level: l, Scale: 1})
+			}
+		}
+	}
+	sum := make([]float64, D)  // Σ w x over observed cells
+	wobs := make([]float64, D) // Σ w over observed cells
+	for i := range d.N {
+		x := d.Row(i)
+		w := weight(d, i)
+		for j, c := range d.Schema.Features {
+			if c.Kind == data.Text {
+				continue
+			}
+			v := x[j]
+			if v != v {
+				if !opt.Impute {
+					return nil, &data.ParseError{File: d.Source, Line: d.Line(i), ColumnName: c.Name, Err: ErrMissing}
+				}
+				continue
+			}
+			if c.Kind == data.Numeric {
+				sum[j] += w * v
+			}
+			wobs[j] += w
+		}
+	}
+	for t := range e.terms {
+		term := &e.terms[t]
+		j := term.Feature
+		if wobs[j] == 0 {
+			return nil, fmt.Errorf("%s: column %q has no observed value", d.Source, d.Schema.Features[j].Name)
+		}
+		if term.Level < 0 {
+			term.Center = sum[j] / wobs[j]
+		}
+	}
+	// Second pass: centred sums of squares and level frequencies.
+	m2 := make([]float64, len(e.terms))
+	for i := range d.N {
+		x := d.Row(i)
+		w := weight(d, i)
+		for t, term := range e.terms {
+			v := x[term.Feature]
+			switch {
+			case v != v:
+			case term.Level < 0:
+				m2[t] += w * (v - term.Center) * (v - term.Center)
+			case int(v) == term.Level:
+				m2[t] += w
+			}
+		}
+	}
+	for t := range e.terms {
+		term := &e.terms[t]
+		wj := wobs[term.Feature]
+		if term.Level >= 0 {
+			term.Fill = m2[t] / wj
+			continue
+		}
+		if s := math.Sqrt(m2[t] / wj); s > 0 {
+			term.Scale = s
+		}
+	}
+	return e, nil
+}
+
+// CheckWeights returns an error unless d's weights are finite,
+// non-negative and have a positive sum.
+func CheckWeights(d *data.Dataset) error {
+	if d.N == 0 {
+		return fmt.Errorf("%s: no rows", d.Source)
+	}
+	if d.Weight == nil {
+		return nil
+	}
+	total := 0.0
+	for i, w := range d.Weight {
+		if !(w >= 0) || math.IsInf(w, 0) {
+			return d.RowError(i, "weight %v is not a finite non-negative number", w)
+		}
+		total += w
+	}
+	if !(total > 0) || math.IsInf(total, 0) {
+		return fmt.Errorf("%s: the weights sum to %v", d.Source, total)
+	}
+	return nil
+}
+
+func weight(d *data.Dataset, i int) float64 {
+	if d.Weight == nil {
+		return 1
+	}
+	return d.Weight[i]
+}
+
+// P is the number of design columns.
+func (e *Encoder) P() int { return len(e.terms) }
+
+// Terms returns a copy of the design columns.
+func (e *Encoder) Terms() []Term { return append([]Term(nil), e.terms...) }
+
+// Name returns the name of design column t: the feature's name, or
+// "feature=level" for an indicator.
+func (e *Encoder) Name(t int) string {
+	term := e.terms[t]
+	c := &e.schema.Features[term.Feature]
+	if term.Level < 0 {
+		return c.Name
+	}
+	return c.Name + "=" + c.Levels[term.Level]
+}
+
+// EncodeRow writes the design row of the feature row x (len D) to dst
+// (len P) and returns dst. Missing cells take Fill.
+//
+// EncodeRow panics if dst or x have the wrong length.
+func (e *Encoder) EncodeRow(dst, x []float64) []float64 {
+	if len(dst) != len(e.terms) || len(x) != len(e.schema.Features) {
+		panic("design: EncodeRow length mismatch")
+	}
+	for t, term := range e.terms {
+		v := x[term.Feature]
+		switch {
+		case v != v:
+			dst[t] = term.Fill
+		case term.Level < 0:
+			dst[t] = (v - term.Center) / term.Scale
+		case int(v) == term.Level:
+			dst[t] = 1
+		case v < 0 || int(v) >= len(e.schema.Features[term.Feature].Levels):
+			dst[t] = term.Fill // an index outside the levels counts as missing
+		default:
+			dst[t] = 0
+		}
+	}
+	return dst
+}
+
+// Encode returns the design matrix of d, encoding row blocks on all cores.
+// d must have the encoder's schema layout; Encode panics if its number of
+// features differs.
+func (e *Encoder) Encode(d *data.Dataset) *Matrix {
+	if d.D() != len(e.schema.Features) {
+		panic("design: Encode: dataset has a different number of features")
+	}
+	P := len(e.terms)
+	m := &Matrix{N: d.N, P: P, Dense: make([]float64, d.N*P)}
+	parallel.For(d.N, 1024, func(_, lo, hi int) {
+		for i := lo; i < hi; i++ {
+			e.EncodeRow(m.Row(i), d.Row(i))
+		}
+	})
+	return m
+}
+
+// termJSON is the model-file form of a Term: columns by name.
+type termJSON struct {
+	Feature string  `json:"feature"`
+	Level   *string `json:"level,omitempty"`
+	Center  float64 `json:"center"`
+	Scale   float64 `json:"scale"`
+	Fill    float64 `json:"fill"`
+}
+
+// MarshalJSON writes the design columns as a list of
+// {feature, level, center, scale, fill} objects.
+func (e *Encoder) MarshalJSON() ([]byte, error) {
+	out := make([]termJSON, len(e.terms))
+	for t, term := range e.terms {
+		c := &e.schema.Features[term.Feature]
+		out[t] = termJSON{Feature: c.Name, Center: term.Center, Scale: term.Scale, Fill: term.Fill}
+		if term.Level >= 0 {
+			out[t].Level = &c.Levels[term.Level]
+		}
+	}
+	return json.Marshal(out)
+}
+
+// Unmarshal reads an encoder written by MarshalJSON for schema s, checking
+// that every column names a feature and level of s and that the numbers
+// are finite with positive scales.
+func Unmarshal(s *data.Schema, b []byte) (*Encoder, error) {
+	var in []termJSON
+	if err := json.Unmarshal(b, &in); err != nil {
+		return nil, fmt.Errorf("design: %w", err)
+	}
+	e := &Encoder{schema: s, terms: make([]Term, len(in))}
+	for t, tj := range in {
+		j := s.Feature(tj.Feature)
+		if j < 0 {
+			return nil, fmt.Errorf("design: column %d: no feature %q in the schema", t, tj.Feature)
+		}
+		c := &s.Features[j]
+		term := Term{Feature: j, Level: -1, Center: tj.Center, Scale: tj.Scale, Fill: tj.Fill}
+		switch {
+		case c.Kind == data.Text:
+			return nil, fmt.Errorf("design: column %d: feature %q is text", t, c.Name)
+		case (tj.Level != nil) != (c.Kind == data.Categorical):
+			return nil, fmt.Errorf("design: column %d: level given or missing for %s feature %q", t, c.Kind, c.Name)
+		case tj.Level != nil:
+			if term.Level = c.Level(*tj.Level); term.Level < 0 {
+				return nil, fmt.Errorf("design: column %d: feature %q has no level %q", t, c.Name, *tj.Level)
+			}
+		}
+		for _, v := range []float64{term.Center, term.Scale, term.Fill} {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return nil, fmt.Errorf("design: column %d (%s): non-finite number", t, c.Name)
+			}
+		}
+		if !(term.Scale > 0) {
+			return nil, fmt.Errorf("design: column %d (%s): scale %v is not positive", t, c.Name, term.Scale)
+		}
+		e.terms[t] = term
+	}
+	return e, nil
+}

@@ -1,0 +1,23 @@
+// Package design turns a data.Dataset into the design matrix of a linear
+// model (logistic or linear regression): one real column per numeric
+// feature, standardised with the (weighted) mean and population standard
+// deviation of the training data,
+//
+//	z_ij = (x_ij − m_j) / s_j,  m_j = Σ_i w_i x_ij / Σ_i w_i,
+//	s_j² = Σ_i w_i (x_ij − m_j)² / Σ_i w_i   (divide by n, as StandardScaler),
+//
+// with s_j = 1 for a constant column; and one 0/1 indicator column per level
+// of a categorical feature (one-hot, not standardised).
+//
+// An Encoder is fitted once on training data and then encodes any data of
+// the same schema the same way. A missing cell (NaN, or a category never
+// seen in training) is filled with the training mean of each design column
+// it stands for: 0 for a standardised numeric column, the level frequencies
+// for an indicator block. Fitting refuses missing cells unless asked to
+// impute.
+//
+// Text columns are not encoded yet: Fit returns an error for them. They are
+// meant to become sparse count columns stored after the dense ones (a CSR
+// block in Matrix), so that model kernels take a dense part and a sparse
+// part of each row.
+package design

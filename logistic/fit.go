@@ -1,0 +1,168 @@
+package logistic
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+
+	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/internal/design"
+)
+
+// Fit fits logistic regression to d, whose target must be categorical with
+// at least two classes, each with rows of positive weight. It returns an
+// error for bad configuration values and for data problems: a missing
+// target, a missing feature cell (unless Impute is set), a text column,
+// bad weights. A fit that stops early (the iteration limit, separable data
+// with λ = 0) still returns a usable model; Diagnostics says why it stopped.
+func (c Config) Fit(d *data.Dataset) (*Model, error) {
+	if err := c.validate(); err != nil {
+		return nil, err
+	}
+	y, classW, err := classes(d)
+	if err != nil {
+		return nil, err
+	}
+	enc, err := design.Fit(d, design.Options{Impute: c.Impute})
+	if err != nil {
+		return nil, err
+	}
+	z := enc.Encode(d)
+	K := len(classW)
+	k := K
+	if K == 2 {
+		k = 1
+	}
+	v := rowWeights(d, y, classW, c.ClassWeight)
+	lambda := c.lambda()
+	pr := newProblem(z.Dense, z.N, z.P, k, y, v, lambda)
+
+	solver := c.Solver
+	if solver == Auto {
+		solver = LBFGS
+		if pr.dim() <= newtonMaxParams {
+			solver = Newton
+		}
+	}
+	st := newState(pr, initialTheta(pr), c.tol(), c.maxIter(solver))
+	switch solver {
+	case GD:
+		st.gd(c.Step)
+	case SGD:
+		rng := c.Rand
+		if rng == nil {
+			rng = rand.New(rand.NewPCG(1, 0))
+		}
+		st.sgd(c.Step, rng)
+	case Newton:
+		st.newton()
+	case LBFGS:
+		st.lbfgs()
+	}
+	m := &Model{
+		schema: d.Schema,
+		enc:    enc,
+		k:      k,
+		theta:  st.theta,
+		lambda: lambda,
+		diag: Diagnostics{
+			Solver:        solver,
+			Iterations:    st.iters,
+			Evaluations:   st.evals,
+			Objective:     -st.ev.j,
+			LogLikelihood: -st.ev.nll,
+			GradNorm:      st.gradNorm(),
+			Converged:     st.converged,
+			Separable:     st.separable,
+			Warning:       st.warning,
+		},
+	}
+	if err := m.checkFinite(); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// classes returns the class index of every row and the total sample
+// weight of each class, checking the target.
+func classes(d *data.Dataset) ([]int32, []float64, error) {
+	t := d.Schema.Target
+	switch {
+	case t == nil || d.Y == nil:
+		return nil, nil, fmt.Errorf("%s: logistic regression needs a target column", d.Source)
+	case t.Kind != data.Categorical:
+		return nil, nil, fmt.Errorf("%s: target %q is %s: logistic regression needs a categorical target", d.Source, t.Name, t.Kind)
+	case len(t.Levels) < 2:
+		return nil, nil, fmt.Errorf("%s: target %q has %d class: logistic regression needs at least two", d.Source, t.Name, len(t.Levels))
+	}
+	y := make([]int32, d.N)
+	tot := make([]float64, len(t.Levels))
+	for i, v := range d.Y {
+		if v != v {
+			return nil, nil, &data.ParseError{File: d.Source, Line: d.Line(i), ColumnName: t.Name, Err: data.ErrMissingTarget}
+		}
+		if v < 0 || int(v) >= len(t.Levels) || v != math.Trunc(v) {
+			panic(fmt.Sprintf("logistic: row %d: target %v is not a class index", i, v))
+		}
+		y[i] = int32(v)
+		tot[y[i]] += weight(d, i)
+	}
+	for c, w := range tot {
+		if w == 0 {
+			return nil, nil, fmt.Errorf("%s: class %q has no training rows of positive weight", d.Source, t.Levels[c])
+		}
+	}
+	return y, tot, nil
+}
+
+// rowWeights returns v_i = sample weight × class weight.
+func rowWeights(d *data.Dataset, y []int32, tot []float64, cw ClassWeight) []float64 {
+	v := make([]float64, d.N)
+	scale := make([]float64, len(tot))
+	W := 0.0
+	for _, w := range tot {
+		W += w
+	}
+	for c := range scale {
+		scale[c] = 1
+		if cw == Balanced {
+			scale[c] = W / (float64(len(tot)) * tot[c])
+		}
+	}
+	for i := range v {
+		v[i] = weight(d, i) * scale[y[i]]
+	}
+	return v
+}
+
+func weight(d *data.Dataset, i int) float64 {
+	if d.Weight == nil {
+		return 1
+	}
+	return d.Weight[i]
+}
+
+// initialTheta returns zero weights and the intercepts of the model
+// without features: log(W₁/W₀) for the sigmoid, log W_c − mean_l log W_l
+// for the softmax (centred, see newton).
+func initialTheta(pr *problem) []float64 {
+	theta := make([]float64, pr.dim())
+	K := max(pr.k, 2)
+	tot := make([]float64, K)
+	for i, v := range pr.v {
+		tot[pr.y[i]] += v
+	}
+	q := pr.p + 1
+	if pr.k == 1 {
+		theta[pr.p] = math.Log(tot[1] / tot[0])
+		return theta
+	}
+	mean := 0.0
+	for _, t := range tot {
+		mean += math.Log(t) / float64(K)
+	}
+	for c, t := range tot {
+		theta[c*q+pr.p] = math.Log(t) - mean
+	}
+	return theta
+}

@@ -1,0 +1,176 @@
+package logistic
+
+import (
+	"errors"
+	"math"
+
+	"gonum.org/v1/gonum/floats"
+
+	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/internal/design"
+	"github.com/gendisc/gendisc/internal/parallel"
+)
+
+// Kind is the model kind of logistic regression in model files.
+const Kind = "logistic"
+
+// Diagnostics reports how a fit went. Sums over rows are weighted by the
+// row weights v_i (sample weight × class weight).
+type Diagnostics struct {
+	// Solver is the method that ran (Auto resolved).
+	Solver Solver `json:"solver"`
+	// Iterations counts the iterations (epochs for sgd).
+	Iterations int `json:"iterations"`
+	// Evaluations counts the passes over the data that computed the
+	// objective and its gradient.
+	Evaluations int `json:"evaluations"`
+	// Objective is the maximised objective at the returned weights,
+	// F = Σ_i v_i log P(y_i | x_i) − (λ/2) Σ_c ‖w_c‖².
+	Objective float64 `json:"objective"`
+	// LogLikelihood is Σ_i v_i log P(y_i | x_i).
+	LogLikelihood float64 `json:"log_likelihood"`
+	// GradNorm is max_j |∂F/∂θ_j| / Σ_i v_i, the gradient of the mean
+	// objective (the quantity Newton and L-BFGS compare with Tol).
+	GradNorm float64 `json:"grad_norm"`
+	// Converged reports that the stopping criterion was met, or that
+	// Newton or L-BFGS stopped because float64 rounding hides any further
+	// decrease of the objective once GradNorm is under √ε ≈ 1.5e-8.
+	Converged bool `json:"converged"`
+	// Separable reports that an unpenalised fit stopped because its
+	// weights grow without bound (separable or quasi-separable data).
+	Separable bool `json:"separable,omitempty"`
+	// Warning explains an early stop; empty when the fit converged.
+	Warning string `json:"warning,omitempty"`
+}
+
+// Model is a fitted logistic regression. It implements gendisc.Classifier
+// and is immutable and safe for concurrent use.
+//
+// With K = 2 classes it holds one weight vector, for the second class:
+//
+//	P(y = classes[1] | x) = σ(wᵀz + b),  σ(t) = 1/(1 + e⁻ᵗ)
+//
+// and with K > 2 one per class (softmax):
+//
+//	P(y = c | x) = exp(w_cᵀz + b_c) / Σ_l exp(w_lᵀz + b_l)
+//
+// where z is the design row of x: standardised numeric columns and
+// one-hot indicators (package internal/design). The weights sum to zero
+// over the classes, component by component, and so do the intercepts.
+type Model struct {
+	schema *data.Schema
+	enc    *design.Encoder
+	k      int       // weight vectors
+	theta  []float64 // k × (P+1): w_c then b_c
+	lambda float64
+	diag   Diagnostics
+}
+
+// Kind returns "logistic".
+func (m *Model) Kind() string { return Kind }
+
+// Schema returns the schema of the training data.
+func (m *Model) Schema() *data.Schema { return m.schema }
+
+// Classes returns the class names, the order of LogProba's columns.
+func (m *Model) Classes() []string { return m.schema.Classes() }
+
+// L2 returns the λ of the fit.
+func (m *Model) L2() float64 { return m.lambda }
+
+// Diagnostics returns the report of the fit.
+func (m *Model) Diagnostics() Diagnostics { return m.diag }
+
+// Terms returns the names of the design columns, the order of the
+// coefficients: a numeric feature's name, "feature=level" for an
+// indicator.
+func (m *Model) Terms() []string {
+	names := make([]string, m.enc.P())
+	for t := range names {
+		names[t] = m.enc.Name(t)
+	}
+	return names
+}
+
+// Coefficients returns the weights and intercepts on the standardised
+// scale, the scale the penalty applies to: w[c][t] for design column t,
+// one row (the second class against the first) for a binary model and
+// one per class otherwise.
+func (m *Model) Coefficients() (w [][]float64, b []float64) {
+	p, q := m.enc.P(), m.enc.P()+1
+	w, b = make([][]float64, m.k), make([]float64, m.k)
+	for c := range m.k {
+		w[c] = append([]float64(nil), m.theta[c*q:c*q+p]...)
+		b[c] = m.theta[c*q+p]
+	}
+	return w, b
+}
+
+// OriginalCoefficients returns the coefficients in the units of the
+// original features: for a numeric column standardised as
+// z = (x − m)/s, the weight w/s, and the intercept b − Σ w m/s over
+// numeric columns; indicator weights are unchanged.
+func (m *Model) OriginalCoefficients() (w [][]float64, b []float64) {
+	w, b = m.Coefficients()
+	for t, term := range m.enc.Terms() {
+		if term.Level >= 0 {
+			continue
+		}
+		for c := range w {
+			w[c][t] /= term.Scale
+			b[c] -= w[c][t] * term.Center
+		}
+	}
+	return w, b
+}
+
+// LogProba writes log P(y = c | x_i) to dst[i*K+c] (see
+// gendisc.Classifier), computed stably: the log-sigmoid
+// log σ(t) = −log(1 + e⁻ᵗ), or the log-softmax s_c − log Σ_l exp(s_l)
+// with the largest score factored out. A missing cell, and a category
+// never seen in training, takes its design column's training mean. It
+// panics if dst has the wrong length or d has the wrong number of
+// features.
+func (m *Model) LogProba(dst []float64, d *data.Dataset) []float64 {
+	K := len(m.Classes())
+	if dst == nil {
+		dst = make([]float64, d.N*K)
+	}
+	if len(dst) != d.N*K {
+		panic("logistic: LogProba: dst has the wrong length")
+	}
+	if d.D() != len(m.schema.Features) {
+		panic("logistic: LogProba: dataset has the wrong number of features")
+	}
+	p, q := m.enc.P(), m.enc.P()+1
+	parallel.For(d.N, 1024, func(_, lo, hi int) {
+		z := make([]float64, p)
+		for i := lo; i < hi; i++ {
+			m.enc.EncodeRow(z, d.Row(i))
+			out := dst[i*K : (i+1)*K]
+			if m.k == 1 {
+				t := floats.Dot(z, m.theta[:p]) + m.theta[p]
+				out[0], out[1] = -softplus(t), -softplus(-t)
+				continue
+			}
+			for c := range K {
+				out[c] = floats.Dot(z, m.theta[c*q:c*q+p]) + m.theta[c*q+p]
+			}
+			mx, lse := logSumExp(out)
+			for c := range out {
+				out[c] -= mx + lse
+			}
+		}
+	})
+	return dst
+}
+
+// checkFinite guards the promise that a fit never returns NaN or Inf.
+func (m *Model) checkFinite() error {
+	for _, v := range m.theta {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return errors.New("logistic: the fit produced non-finite weights (numerical failure)")
+		}
+	}
+	return nil
+}

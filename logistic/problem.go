@@ -1,0 +1,271 @@
+package logistic
+
+import (
+	"math"
+
+	"gonum.org/v1/gonum/floats"
+
+	"github.com/gendisc/gendisc/internal/parallel"
+)
+
+// minBlock is the smallest row block worth a goroutine.
+const minBlock = 2048
+
+// problem is the fitting problem in minimisation form over the
+// standardised design matrix Z (N × P): with z̃_i = (z_i, 1) and
+// θ_c = (w_c, b_c) for c = 1..k,
+//
+//	J(θ) = −Σ_i v_i log P(y_i | z_i; θ) + (λ/2) Σ_c ‖w_c‖²
+//
+// where v_i is the row weight (sample weight × class weight). Binary
+// problems have k = 1 and P(y = 1 | z) = σ(θᵀz̃); multinomial problems have
+// k = K and P(y = c | z) = exp(θ_cᵀz̃) / Σ_l exp(θ_lᵀz̃), the symmetric
+// parametrisation (the same as scikit-learn's, so the penalty picks the
+// same optimum). The objective the package reports is F = −J.
+//
+// θ is stored vector by vector: θ[c*q : c*q+P] = w_c, θ[c*q+P] = b_c,
+// q = P+1.
+//
+// The sums over rows run on all cores: each block of rows accumulates
+// into its own slice of part, and the blocks are added afterwards. No
+// memory is allocated per row or per evaluation.
+type problem struct {
+	z      []float64 // N × P design, row major
+	n, p   int
+	k      int       // weight vectors: 1 (binary) or K
+	y      []int32   // class of each row
+	v      []float64 // row weights
+	wsum   float64   // Σ v_i
+	lambda float64
+
+	// Scratch, per block of rows.
+	part  [][]float64 // gradient accumulator (len dim) then k scores
+	hpart [][]float64 // Hessian accumulator (dim², lower triangle), newton only
+	loss  []float64   // Σ v_i (−log P) of the block
+	wrong []int       // rows of positive weight the block misclassifies
+
+	// Arguments of the kernels, set before each parallel.For; the method
+	// values are bound once so that an evaluation allocates nothing.
+	theta     []float64
+	gradBlock func(b, lo, hi int)
+	hessBlock func(b, lo, hi int)
+}
+
+// newProblem binds the data and sizes the scratch space.
+func newProblem(z []float64, n, p, k int, y []int32, v []float64, lambda float64) *problem {
+	pr := &problem{z: z, n: n, p: p, k: k, y: y, v: v, lambda: lambda}
+	for _, w := range v {
+		pr.wsum += w
+	}
+	nb := parallel.Blocks(n, minBlock)
+	pr.part = make([][]float64, nb)
+	for b := range pr.part {
+		pr.part[b] = make([]float64, pr.dim()+k)
+	}
+	pr.loss = make([]float64, nb)
+	pr.wrong = make([]int, nb)
+	pr.gradBlock = pr.gradRows
+	pr.hessBlock = pr.hessRows
+	return pr
+}
+
+// dim is the number of parameters, k(P+1).
+func (pr *problem) dim() int { return pr.k * (pr.p + 1) }
+
+// evaluation is J, its gradient's size and the separation count at one θ.
+type evaluation struct {
+	j     float64 // the objective J (to be minimised)
+	nll   float64 // −Σ v_i log P(y_i | z_i), the negative log-likelihood
+	wrong int     // rows of positive weight not strictly classified right
+}
+
+// eval computes J(θ) and writes ∇J(θ) to grad.
+//
+//	∂J/∂w_c = Σ_i v_i (p_ic − [y_i = c]) z_i + λ w_c,  ∂J/∂b_c = Σ_i v_i (p_ic − [y_i = c])
+//
+// (binary: one vector, p_i = σ(θᵀz̃_i), target [y_i = 1]).
+func (pr *problem) eval(theta, grad []float64) evaluation {
+	pr.theta = theta
+	parallel.For(pr.n, minBlock, pr.gradBlock)
+	nb := parallel.Blocks(pr.n, minBlock)
+	e := evaluation{}
+	clear(grad)
+	for b := range nb {
+		floats.Add(grad, pr.part[b][:len(grad)])
+		e.nll += pr.loss[b]
+		e.wrong += pr.wrong[b]
+	}
+	e.j = e.nll + pr.penalty(theta, grad)
+	return e
+}
+
+// penalty adds λ w_c to the weight entries of grad and returns (λ/2)Σ‖w_c‖².
+func (pr *problem) penalty(theta, grad []float64) float64 {
+	if pr.lambda == 0 {
+		return 0
+	}
+	q, s := pr.p+1, 0.0
+	for c := range pr.k {
+		w := theta[c*q : c*q+pr.p]
+		s += floats.Dot(w, w)
+		if grad != nil {
+			floats.AddScaled(grad[c*q:c*q+pr.p], pr.lambda, w)
+		}
+	}
+	return pr.lambda / 2 * s
+}
+
+// gradRows is the kernel of eval over rows [lo, hi), block b.
+func (pr *problem) gradRows(b, lo, hi int) {
+	dim, p, q := pr.dim(), pr.p, pr.p+1
+	g, s := pr.part[b][:dim], pr.part[b][dim:]
+	clear(g)
+	theta := pr.theta
+	loss, wrong := 0.0, 0
+	for i := lo; i < hi; i++ {
+		x := pr.z[i*p : (i+1)*p]
+		v, y := pr.v[i], int(pr.y[i])
+		if pr.k == 1 {
+			t := floats.Dot(x, theta[:p]) + theta[p]
+			yt := float64(y)
+			loss += v * (softplus(t) - yt*t)
+			r := v * (sigmoid(t) - yt)
+			floats.AddScaled(g[:p], r, x)
+			g[p] += r
+			if v > 0 && (2*yt-1)*t <= 0 {
+				wrong++
+			}
+			continue
+		}
+		for c := range pr.k {
+			s[c] = floats.Dot(x, theta[c*q:c*q+p]) + theta[c*q+p]
+		}
+		m, lse := logSumExp(s)
+		loss += v * (m + lse - s[y])
+		ok := true
+		for c := range pr.k {
+			r := v * math.Exp(s[c]-m-lse)
+			if c == y {
+				r -= v
+			} else if s[c] >= s[y] {
+				ok = false
+			}
+			floats.AddScaled(g[c*q:c*q+p], r, x)
+			g[c*q+p] += r
+		}
+		if v > 0 && !ok {
+			wrong++
+		}
+	}
+	pr.loss[b], pr.wrong[b] = loss, wrong
+}
+
+// hessian writes the Hessian of J at θ to h (dim × dim, row major, full):
+//
+//	∂²J/∂θ_c∂θ_l = Σ_i v_i (p_ic [c = l] − p_ic p_il) z̃_i z̃_iᵀ + λ [c = l] I_w
+//
+// (binary: Σ_i v_i p_i (1 − p_i) z̃_i z̃_iᵀ + λ I_w), I_w the identity on the
+// weights and zero on the intercept.
+func (pr *problem) hessian(theta, h []float64) {
+	dim := pr.dim()
+	if pr.hpart == nil {
+		pr.hpart = make([][]float64, len(pr.part))
+		for b := range pr.hpart {
+			pr.hpart[b] = make([]float64, dim*dim+dim+pr.k*pr.k)
+		}
+	}
+	pr.theta = theta
+	parallel.For(pr.n, minBlock, pr.hessBlock)
+	clear(h)
+	for b := range parallel.Blocks(pr.n, minBlock) {
+		floats.Add(h, pr.hpart[b][:dim*dim])
+	}
+	q := pr.p + 1
+	for u := range dim {
+		if pr.lambda != 0 && u%q != pr.p {
+			h[u*dim+u] += pr.lambda
+		}
+		for v := range u {
+			h[v*dim+u] = h[u*dim+v]
+		}
+	}
+}
+
+// hessRows is the kernel of hessian over rows [lo, hi), block b: it
+// accumulates the lower triangle.
+func (pr *problem) hessRows(b, lo, hi int) {
+	dim, p, q, k := pr.dim(), pr.p, pr.p+1, pr.k
+	h := pr.hpart[b][:dim*dim]
+	zt := pr.hpart[b][dim*dim : dim*dim+q]
+	a := pr.hpart[b][dim*dim+dim:]
+	s := pr.part[b][dim:]
+	clear(h)
+	theta := pr.theta
+	for i := lo; i < hi; i++ {
+		copy(zt, pr.z[i*p:(i+1)*p])
+		zt[p] = 1
+		v := pr.v[i]
+		if v == 0 {
+			continue
+		}
+		// a[c*k+l] = v (p_c [c = l] − p_c p_l)
+		if k == 1 {
+			pi := sigmoid(floats.Dot(zt, theta[:q]))
+			a[0] = v * pi * (1 - pi)
+		} else {
+			for c := range k {
+				s[c] = floats.Dot(zt, theta[c*q:c*q+q])
+			}
+			m, lse := logSumExp(s)
+			for c := range k {
+				s[c] = math.Exp(s[c] - m - lse)
+			}
+			for c := range k {
+				for l := range c + 1 {
+					a[c*k+l] = -v * s[c] * s[l]
+				}
+				a[c*k+c] += v * s[c]
+			}
+		}
+		for c := range k {
+			for j := range q {
+				u := c*q + j
+				row := h[u*dim : u*dim+u+1]
+				for l := range c {
+					floats.AddScaled(row[l*q:l*q+q], a[c*k+l]*zt[j], zt)
+				}
+				floats.AddScaled(row[c*q:], a[c*k+c]*zt[j], zt[:j+1])
+			}
+		}
+	}
+}
+
+// softplus returns log(1 + eᵗ) without overflow.
+func softplus(t float64) float64 {
+	if t > 0 {
+		return t + math.Log1p(math.Exp(-t))
+	}
+	return math.Log1p(math.Exp(t))
+}
+
+// sigmoid returns σ(t) = 1/(1 + e⁻ᵗ) without overflow.
+func sigmoid(t float64) float64 {
+	if t >= 0 {
+		return 1 / (1 + math.Exp(-t))
+	}
+	e := math.Exp(t)
+	return e / (1 + e)
+}
+
+// logSumExp returns m = max_c s_c and log Σ_c exp(s_c − m).
+func logSumExp(s []float64) (m, lse float64) {
+	m = s[0]
+	for _, x := range s[1:] {
+		m = max(m, x)
+	}
+	sum := 0.0
+	for _, x := range s {
+		sum += math.Exp(x - m)
+	}
+	return m, math.Log(sum)
+}

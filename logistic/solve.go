@@ -1,0 +1,469 @@
+package logistic
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+
+	"gonum.org/v1/gonum/floats"
+	"gonum.org/v1/gonum/mat"
+	"gonum.org/v1/gonum/optimize"
+
+	"github.com/gendisc/gendisc/internal/parallel"
+)
+
+// Limits of the divergence monitor of an unpenalised fit (λ = 0).
+const (
+	// sepLoss is the mean log-loss under which a fit that classifies every
+	// training row correctly stops: the data are separable.
+	sepLoss = 1e-4
+	// weightLimit is the largest standardised coefficient an unpenalised
+	// fit may reach before it stops: the weights are growing without
+	// bound (quasi-separable data).
+	weightLimit = 1e3
+	// roundingGrad is the gradient norm under which a line search that
+	// finds no decrease counts as converged: the decrease it would find is
+	// below the rounding of J in float64.
+	roundingGrad = 1.5e-8 // √ε
+)
+
+// state is a solver's progress: the current point, J and ∇J there, and
+// the counts that end up in Diagnostics.
+type state struct {
+	pr        *problem
+	tol       float64
+	maxIter   int
+	theta     []float64
+	grad      []float64
+	ev        evaluation
+	iters     int
+	evals     int
+	converged bool
+	separable bool
+	warning   string
+}
+
+func newState(pr *problem, theta []float64, tol float64, maxIter int) *state {
+	st := &state{pr: pr, tol: tol, maxIter: maxIter, theta: theta, grad: make([]float64, len(theta))}
+	st.ev = st.eval(theta, st.grad)
+	return st
+}
+
+// eval evaluates J and ∇J at theta, counting the pass over the data.
+func (st *state) eval(theta, grad []float64) evaluation {
+	st.evals++
+	return st.pr.eval(theta, grad)
+}
+
+// gradNorm is max_j |∂J/∂θ_j| / W, the gradient of the mean objective.
+func (st *state) gradNorm() float64 { return maxAbs(st.grad) / st.pr.wsum }
+
+// diverging reports whether an unpenalised fit must stop because its
+// maximum does not exist, and records why: every row is classified right
+// with a mean log-loss under sepLoss (separable data), or a standardised
+// weight passed weightLimit (weights growing without bound).
+func (st *state) diverging() bool {
+	pr := st.pr
+	if pr.lambda != 0 {
+		return false
+	}
+	w := 0.0
+	q := pr.p + 1
+	for c := range pr.k {
+		w = max(w, maxAbs(st.theta[c*q:c*q+pr.p]))
+	}
+	switch {
+	case st.ev.wrong == 0 && st.ev.nll/pr.wsum < sepLoss:
+		st.separable = true
+		st.warning = fmt.Sprintf("the training data are linearly separable, so the maximum-likelihood weights do not exist (they grow without bound); "+
+			"stopped at mean log-loss %.3g with max |w| = %.3g in standardised units: set an L2 penalty > 0 for a unique fit", st.ev.nll/pr.wsum, w)
+		return true
+	case w > weightLimit:
+		st.separable = true
+		st.warning = fmt.Sprintf("the weights grow without bound (max |w| = %.3g in standardised units): the data are (quasi-)separable and the maximum-likelihood weights do not exist; "+
+			"set an L2 penalty > 0 for a unique fit", w)
+		return true
+	}
+	return false
+}
+
+// stopAtLimit records that the solver ran out of iterations.
+func (st *state) stopAtLimit(what string) {
+	st.warning = fmt.Sprintf("stopped after %d %s without converging (gradient norm %.3g, tolerance %.3g)", st.iters, what, st.gradNorm(), st.tol)
+}
+
+// gd is batch gradient descent on J/W (ascent on F):
+//
+//	θ ← θ − η ∇J(θ)/W
+//
+// A step that raises J is undone and η halved.
+func (st *state) gd(step float64) {
+	pr := st.pr
+	if step == 0 {
+		step = 1 / curvature(pr)
+	}
+	next, ng := make([]float64, len(st.theta)), make([]float64, len(st.theta))
+	for st.iters = 0; st.iters < st.maxIter; {
+		if st.diverging() {
+			return
+		}
+		st.iters++
+		floats.AddScaledTo(next, st.theta, -step/pr.wsum, st.grad)
+		ev := st.eval(next, ng)
+		if ev.j > st.ev.j {
+			step /= 2
+			continue
+		}
+		change := step * st.gradNorm()
+		st.theta, next = next, st.theta
+		st.grad, ng = ng, st.grad
+		st.ev = ev
+		if change < st.tol {
+			st.converged = true
+			return
+		}
+	}
+	st.stopAtLimit("iterations")
+}
+
+// curvature returns L, an upper bound on the largest eigenvalue of the
+// Hessian of J/W: c λ_max(Z̃ᵀVZ̃)/W + λ/W with c = 1/4 for the sigmoid and
+// 1/2 for the softmax (the largest eigenvalue of diag(p) − ppᵀ). λ_max
+// comes from 50 steps of power iteration, raised by 5% because power
+// iteration approaches it from below.
+func curvature(pr *problem) float64 {
+	q, p := pr.p+1, pr.p
+	x := make([]float64, q)
+	for j := range x {
+		x[j] = 1
+	}
+	nb := parallel.Blocks(pr.n, minBlock)
+	acc := make([][]float64, nb)
+	for b := range acc {
+		acc[b] = make([]float64, q)
+	}
+	ev := 0.0
+	for range 50 {
+		floats.Scale(1/floats.Norm(x, 2), x)
+		parallel.For(pr.n, minBlock, func(b, lo, hi int) {
+			a := acc[b]
+			clear(a)
+			for i := lo; i < hi; i++ {
+				zi := pr.z[i*p : (i+1)*p]
+				t := pr.v[i] * (floats.Dot(zi, x[:p]) + x[p])
+				floats.AddScaled(a[:p], t, zi)
+				a[p] += t
+			}
+		})
+		y := make([]float64, q)
+		for _, a := range acc {
+			floats.Add(y, a)
+		}
+		ev = floats.Dot(x, y)
+		x = y
+	}
+	c := 0.25
+	if pr.k > 1 {
+		c = 0.5
+	}
+	return (1.05*c*ev + pr.lambda) / pr.wsum
+}
+
+// newton runs Newton's method on J with a backtracking (Armijo) line
+// search. For the softmax the Hessian is singular along the shifts
+// θ_c → θ_c + δ of every class at once, which leave the likelihood
+// unchanged; the step solves
+//
+//	(H + μ Σ_j u_j u_jᵀ) Δ = −∇J,  u_j = Σ_c e_{c,j}
+//
+// instead, which leaves the component of Δ in the centred subspace
+// (Σ_c θ_c fixed) equal to the Newton step there and sets the shift to
+// zero, so iterates started centred stay centred.
+func (st *state) newton() {
+	pr := st.pr
+	dim, q := pr.dim(), pr.p+1
+	h := make([]float64, dim*dim)
+	sym := mat.NewSymDense(dim, h)
+	var chol mat.Cholesky
+	dir := mat.NewVecDense(dim, nil)
+	negGrad := mat.NewVecDense(dim, nil)
+	next, ng := make([]float64, dim), make([]float64, dim)
+	for st.iters = 0; ; st.iters++ {
+		if st.gradNorm() < st.tol {
+			st.converged = true
+			return
+		}
+		if st.diverging() {
+			return
+		}
+		if st.iters == st.maxIter {
+			st.stopAtLimit("iterations")
+			return
+		}
+		pr.hessian(st.theta, h)
+		if pr.k > 1 {
+			mu := pr.wsum / float64(pr.k)
+			for u := range dim {
+				for c := range pr.k {
+					h[u*dim+c*q+u%q] += mu
+				}
+			}
+		}
+		if !factorize(&chol, sym, h, dim) {
+			st.warning = "the Hessian is not positive definite even with a ridge: the problem is degenerate"
+			return
+		}
+		for u := range dim {
+			negGrad.SetVec(u, -st.grad[u])
+		}
+		if err := chol.SolveVecTo(dir, negGrad); err != nil {
+			st.warning = "the Newton system could not be solved: " + err.Error()
+			return
+		}
+		d := dir.RawVector().Data
+		slope := floats.Dot(st.grad, d)
+		accepted := false
+		for t := 1.0; t > 1e-12; t /= 2 {
+			floats.AddScaledTo(next, st.theta, t, d)
+			ev := st.eval(next, ng)
+			if ev.j-st.ev.j <= 1e-4*t*slope+4e-16*math.Abs(st.ev.j) {
+				st.theta, next = next, st.theta
+				st.grad, ng = ng, st.grad
+				st.ev = ev
+				accepted = true
+				break
+			}
+		}
+		if !accepted {
+			st.iters++
+			if st.gradNorm() < roundingGrad {
+				st.converged = true
+				return
+			}
+			st.warning = fmt.Sprintf("the line search found no decrease at gradient norm %.3g: stopped at the limit of rounding", st.gradNorm())
+			return
+		}
+	}
+}
+
+// factorize computes the Cholesky factor of the symmetric matrix h,
+// adding a growing ridge to the diagonal when h is not numerically
+// positive definite (a constant column, collinear indicators with λ = 0).
+func factorize(chol *mat.Cholesky, sym *mat.SymDense, h []float64, dim int) bool {
+	if chol.Factorize(sym) {
+		return true
+	}
+	scale := 0.0
+	for u := range dim {
+		scale = max(scale, h[u*dim+u])
+	}
+	added := 0.0
+	for tau := 1e-12 * max(scale, 1); tau < 1e6*max(scale, 1); tau *= 10 {
+		for u := range dim {
+			h[u*dim+u] += tau - added
+		}
+		added = tau
+		if chol.Factorize(sym) {
+			return true
+		}
+	}
+	return false
+}
+
+// sgd runs stochastic gradient descent over shuffled epochs with SVRG
+// variance reduction (Johnson & Zhang 2013). At the start of epoch e the
+// snapshot θ̃ and the full mean gradient ḡ = ∇J(θ̃)/W are taken; then for
+// each row i, in a fresh random order,
+//
+//	θ ← θ − η_e [ (N v_i/W)(r_i(θ) − r_i(θ̃)) ⊗ z̃_i + ḡ + (λ/W)(w − w̃) ]
+//
+// where r_ic = p_ic − [y_i = c] is the residual of row i, and
+// η_e = η0 / (1 + e/10).
+func (st *state) sgd(step float64, rng *rand.Rand) {
+	pr := st.pr
+	n, p, q, k := pr.n, pr.p, pr.p+1, pr.k
+	if step == 0 {
+		lmax := 0.0
+		for i := range n {
+			zi := pr.z[i*p : (i+1)*p]
+			lmax = max(lmax, pr.v[i]*(floats.Dot(zi, zi)+1))
+		}
+		c := 0.25
+		if k > 1 {
+			c = 0.5
+		}
+		step = 1 / (4 * (c*lmax*float64(n) + pr.lambda) / pr.wsum)
+	}
+	perm := make([]int32, n)
+	for i := range perm {
+		perm[i] = int32(i)
+	}
+	resid := make([]float64, n*k) // r_i(θ̃)
+	snap := make([]float64, len(st.theta))
+	s := make([]float64, k)
+	scale := float64(n) / pr.wsum
+	for st.iters = 0; st.iters < st.maxIter; {
+		if st.diverging() {
+			return
+		}
+		st.iters++
+		eta := step / (1 + float64(st.iters-1)/10)
+		copy(snap, st.theta)
+		residuals(pr, snap, resid)
+		rng.Shuffle(n, func(a, b int) { perm[a], perm[b] = perm[b], perm[a] })
+		for _, i32 := range perm {
+			i := int(i32)
+			zi := pr.z[i*p : (i+1)*p]
+			th := st.theta
+			rowResiduals(pr, th, zi, int(pr.y[i]), s)
+			// Dense part: the snapshot gradient and the penalty drift.
+			floats.AddScaled(th, -eta/pr.wsum, st.grad)
+			if pr.lambda != 0 {
+				for c := range k {
+					w, ws := th[c*q:c*q+p], snap[c*q:c*q+p]
+					for j := range w {
+						w[j] -= eta * pr.lambda / pr.wsum * (w[j] - ws[j])
+					}
+				}
+			}
+			for c := range k {
+				a := -eta * scale * pr.v[i] * (s[c] - resid[i*k+c])
+				floats.AddScaled(th[c*q:c*q+p], a, zi)
+				th[c*q+p] += a
+			}
+		}
+		floats.Sub(snap, st.theta)
+		change := maxAbs(snap)
+		st.ev = st.eval(st.theta, st.grad)
+		if change < st.tol {
+			st.converged = true
+			return
+		}
+	}
+	st.stopAtLimit("epochs")
+}
+
+// residuals writes r_i(θ) for every row to r (N × k).
+func residuals(pr *problem, theta, r []float64) {
+	p, k := pr.p, pr.k
+	parallel.For(pr.n, minBlock, func(_, lo, hi int) {
+		s := make([]float64, k)
+		for i := lo; i < hi; i++ {
+			rowResiduals(pr, theta, pr.z[i*p:(i+1)*p], int(pr.y[i]), s)
+			copy(r[i*k:(i+1)*k], s)
+		}
+	})
+}
+
+// rowResiduals writes r_c = p_c − [y = c] of the row z to s (len k; for
+// the sigmoid, s[0] = σ(θᵀz̃) − [y = 1]).
+func rowResiduals(pr *problem, theta, z []float64, y int, s []float64) {
+	p, q := pr.p, pr.p+1
+	if pr.k == 1 {
+		s[0] = sigmoid(floats.Dot(z, theta[:p])+theta[p]) - float64(y)
+		return
+	}
+	for c := range pr.k {
+		s[c] = floats.Dot(z, theta[c*q:c*q+p]) + theta[c*q+p]
+	}
+	m, lse := logSumExp(s)
+	for c := range s {
+		s[c] = math.Exp(s[c] - m - lse)
+	}
+	s[y]--
+}
+
+// lbfgs minimises J with gonum's L-BFGS. Func and Grad share one pass over
+// the data through a cache of the last point evaluated.
+func (st *state) lbfgs() {
+	f := &cachedObjective{st: st, x: append([]float64(nil), st.theta...), g: append([]float64(nil), st.grad...), ev: st.ev}
+	conv := &converger{st: st, f: f}
+	settings := &optimize.Settings{
+		Converger:       conv,
+		MajorIterations: st.maxIter,
+		InitValues:      &optimize.Location{F: st.ev.j, Gradient: append([]float64(nil), st.grad...)},
+	}
+	method := &optimize.LBFGS{GradStopThreshold: math.NaN(), Linesearcher: &optimize.MoreThuente{}}
+	res, err := optimize.Minimize(optimize.Problem{Func: f.fn, Grad: f.gradient}, st.theta, settings, method)
+	if res != nil {
+		st.iters = res.Stats.MajorIterations
+		if !floats.Equal(res.X, f.x) {
+			f.evaluate(res.X)
+		}
+	}
+	copy(st.theta, f.x)
+	copy(st.grad, f.g)
+	st.ev = f.ev
+	switch {
+	case conv.stopped:
+	case st.gradNorm() < st.tol:
+		st.converged = true
+	case res != nil && res.Status == optimize.IterationLimit:
+		st.stopAtLimit("iterations")
+	case err != nil && st.gradNorm() < roundingGrad:
+		st.converged = true // the line search hit the rounding of J
+	case err != nil:
+		st.warning = fmt.Sprintf("L-BFGS stopped at gradient norm %.3g: %v", st.gradNorm(), err)
+	}
+}
+
+// cachedObjective evaluates J and ∇J together and remembers the last point.
+type cachedObjective struct {
+	st *state
+	x  []float64
+	g  []float64
+	ev evaluation
+}
+
+func (f *cachedObjective) evaluate(x []float64) {
+	copy(f.x, x)
+	f.ev = f.st.eval(f.x, f.g)
+}
+
+func (f *cachedObjective) fn(x []float64) float64 {
+	if !floats.Equal(x, f.x) {
+		f.evaluate(x)
+	}
+	return f.ev.j
+}
+
+func (f *cachedObjective) gradient(grad, x []float64) {
+	if !floats.Equal(x, f.x) {
+		f.evaluate(x)
+	}
+	copy(grad, f.g)
+}
+
+// converger stops L-BFGS on the package's gradient criterion and on the
+// divergence monitor.
+type converger struct {
+	st      *state
+	f       *cachedObjective
+	stopped bool
+}
+
+func (c *converger) Init(int) {}
+
+func (c *converger) Converged(loc *optimize.Location) optimize.Status {
+	st := c.st
+	if maxAbs(loc.Gradient)/st.pr.wsum < st.tol {
+		return optimize.GradientThreshold
+	}
+	if floats.Equal(loc.X, c.f.x) {
+		copy(st.theta, c.f.x)
+		st.ev = c.f.ev
+		if st.diverging() {
+			c.stopped = true
+			return optimize.FunctionConvergence
+		}
+	}
+	return optimize.NotTerminated
+}
+
+func maxAbs(x []float64) float64 {
+	m := 0.0
+	for _, v := range x {
+		m = max(m, math.Abs(v))
+	}
+	return m
+}

@@ -1,0 +1,124 @@
+#!/usr/bin/python3
+"""Reference values for package logistic from scikit-learn.
+
+Run from this directory with Debian's python3 (scikit-learn 1.2.1):
+
+    /usr/bin/python3 gen_reference.py > reference.json
+
+For every case: the features are standardised with StandardScaler (mean
+and population standard deviation, weighted by the sample weights when
+there are some, as the Go encoder does) and LogisticRegression is fitted
+with C = 1/lambda, lbfgs, a tiny tolerance and a large iteration limit;
+multinomial for more than two classes. scikit-learn's lbfgs also stops when
+the objective changes by less than 64 eps relative, which on the
+ill-conditioned cases is short of the optimum by more than 1e-5, so the fit
+is repeated with warm_start (each fit starting from the last) until the
+coefficients change by less than 1e-12. Recorded: the class names (sorted),
+the coefficients and intercepts on the standardised scale, the objective
+F = sum_i v_i log P(y_i|x_i) - lambda/2 |w|^2, and the probabilities of the
+first rows.
+"""
+import gzip
+import json
+import sys
+import warnings
+
+import numpy as np
+import pandas as pd
+import sklearn
+from scipy.special import log_softmax
+from sklearn.exceptions import ConvergenceWarning
+from sklearn.linear_model import LogisticRegression
+
+DATA = "../../datasets/data/{}.csv.gz"
+
+# name, lambda, class_weight, sample weights (None or "cycle3": 1 + i mod 3)
+CASES = [
+    ("breast_cancer_wdbc", 1.0, None, None),
+    ("pima_indians_diabetes", 1.0, None, None),
+    ("pima_indians_diabetes", 0.01, "balanced", None),
+    ("ionosphere", 1.0, None, None),
+    ("sonar", 1.0, None, None),
+    ("sonar", 0.1, None, "cycle3"),
+    ("iris", 1.0, None, None),
+    ("iris", 0.1, "balanced", None),
+    ("wine", 1.0, None, None),
+    ("wine", 0.5, None, "cycle3"),
+]
+NPROBA = 10
+
+
+def sample_weights(kind, n):
+    if kind is None:
+        return None
+    return 1.0 + (np.arange(n) % 3)
+
+
+def log_proba(scores):
+    """Log-probabilities from decision scores, computed stably."""
+    if scores.ndim == 1:
+        return np.column_stack([-np.logaddexp(0, scores), -np.logaddexp(0, -scores)])
+    return log_softmax(scores, axis=1)
+
+
+def standardise(X, w):
+    ww = np.ones(len(X)) if w is None else w
+    mean = np.average(X, axis=0, weights=ww)
+    var = np.average((X - mean) ** 2, axis=0, weights=ww)
+    scale = np.sqrt(var)
+    scale[scale == 0] = 1.0
+    return (X - mean) / scale
+
+
+def fit_to_optimum(m, Z, y, sw):
+    prev = None
+    for _ in range(2000):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", category=ConvergenceWarning)
+            m.fit(Z, y, sample_weight=sw)
+        c = np.concatenate([m.coef_.ravel(), m.intercept_])
+        if prev is not None and np.abs(c - prev).max() < 1e-12:
+            return
+        prev = c
+    raise RuntimeError("no convergence")
+
+
+def main():
+    out = {"sklearn": sklearn.__version__, "cases": []}
+    for name, lam, cw, sw_kind in CASES:
+        with gzip.open(DATA.format(name), "rt") as f:
+            df = pd.read_csv(f)
+        X = df.iloc[:, :-1].to_numpy(dtype=float)
+        labels = df.iloc[:, -1].astype(str).to_numpy()
+        classes = sorted(set(labels))
+        y = np.array([classes.index(s) for s in labels])
+        sw = sample_weights(sw_kind, len(y))
+        Z = standardise(X, sw)
+        multi = "multinomial" if len(classes) > 2 else "auto"
+        m = LogisticRegression(C=1.0 / lam, tol=1e-12, max_iter=1_000_000, solver="lbfgs",
+                               multi_class=multi, class_weight=cw, warm_start=True)
+        fit_to_optimum(m, Z, y, sw)
+        # Row weights as the model sees them: sample weight x class weight.
+        v = np.ones(len(y)) if sw is None else sw.copy()
+        if cw == "balanced":
+            counts = np.bincount(y)
+            v *= (len(y) / (len(classes) * counts))[y]
+        lp = log_proba(m.decision_function(Z))
+        F = float(np.sum(v * lp[np.arange(len(y)), y]) - lam / 2 * np.sum(m.coef_ ** 2))
+        out["cases"].append({
+            "dataset": name,
+            "lambda": lam,
+            "class_weight": cw or "",
+            "sample_weight": sw_kind or "",
+            "classes": classes,
+            "coef": m.coef_.tolist(),
+            "intercept": m.intercept_.tolist(),
+            "objective": F,
+            "proba": m.predict_proba(Z[:NPROBA]).tolist(),
+        })
+    json.dump(out, sys.stdout, indent=1)
+    sys.stdout.write("\n")
+
+
+if __name__ == "__main__":
+    main()
