@@ -1,9 +1,7 @@
 package gda
 
 import (
-	"encoding/csv"
 	"math"
-	"slices"
 	"strconv"
 	"testing"
 
@@ -11,11 +9,8 @@ import (
 	"github.com/gendisc/gendisc/datasets"
 )
 
-// load reads a bundled data set whose features are all numeric, the class
-// in the last column, levels sorted as strings, leaving out the feature
-// columns named in drop.
-//
-// TODO(data): use data.Read once it is committed.
+// load reads a bundled data set, its last column the class, leaving out
+// the feature columns named in drop.
 func load(t testing.TB, name string, drop ...string) *data.Dataset {
 	t.Helper()
 	r, err := datasets.Open(name)
@@ -23,42 +18,9 @@ func load(t testing.TB, name string, drop ...string) *data.Dataset {
 		t.Fatal(err)
 	}
 	defer r.Close()
-	rows, err := csv.NewReader(r).ReadAll()
+	d, err := data.Read(r, name, data.Options{Ignore: drop})
 	if err != nil {
 		t.Fatal(err)
-	}
-	header, rows := rows[0], rows[1:]
-	last := len(header) - 1
-	var keep []int
-	for j, h := range header[:last] {
-		if !slices.Contains(drop, h) {
-			keep = append(keep, j)
-		}
-	}
-	var labels []string
-	for _, row := range rows {
-		labels = append(labels, row[last])
-	}
-	slices.Sort(labels)
-	labels = slices.Compact(labels)
-	D := len(keep)
-	d := &data.Dataset{Schema: &data.Schema{Target: &data.Column{Name: header[last], Kind: data.Categorical, Levels: labels}},
-		N: len(rows), X: make([]float64, len(rows)*D), Y: make([]float64, len(rows)), Source: name, Lines: make([]int, len(rows))}
-	for _, j := range keep {
-		d.Schema.Features = append(d.Schema.Features, data.Column{Name: header[j], Kind: data.Numeric})
-	}
-	for i, row := range rows {
-		for a, j := range keep {
-			v := math.NaN()
-			if s := row[j]; s != "" {
-				if v, err = strconv.ParseFloat(s, 64); err != nil {
-					t.Fatal(err)
-				}
-			}
-			d.X[i*D+a] = v
-		}
-		d.Y[i] = float64(slices.Index(labels, row[last]))
-		d.Lines[i] = i + 2
 	}
 	return d
 }
