@@ -248,3 +248,53 @@ func TestEvalWeight(t *testing.T) {
 		t.Errorf("eval --weight w: n %d, total weight %v; want 4 and 6.5", rep.N, rep.TotalWeight)
 	}
 }
+
+// TestInspectLogisticForm checks the logistic form that inspect prints for
+// two-class Gaussian naive Bayes with shared variances: σ(wᵀx + w0) must be
+// the model's posterior of the second class on every row.
+func TestInspectLogisticForm(t *testing.T) {
+	for _, tying := range []string{"feature", "shared"} {
+		model := filepath.Join(t.TempDir(), "pima.json")
+		mustRun(t, "fit", "--data", "pima_indians_diabetes", "--model", "gaussian-nb", "--variance", tying, "--out", model)
+		var rep struct {
+			Parameters struct {
+				Logistic *struct {
+					W  modelfile.Floats
+					W0 modelfile.Float
+				}
+			}
+		}
+		if err := json.Unmarshal([]byte(mustRun(t, "inspect", "--model", model, "--json")), &rep); err != nil {
+			t.Fatal(err)
+		}
+		lf := rep.Parameters.Logistic
+		if lf == nil {
+			t.Fatalf("--variance %s: no logistic form", tying)
+		}
+		e, _ := modelfile.Load(model)
+		m, err := naivebayes.UnmarshalGaussian(e.Schema, e.Params)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, _ := datasets.Open("pima_indians_diabetes")
+		d, err := data.ReadWithSchema(r, "pima", m.Schema(), data.SchemaOptions{})
+		r.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		lp := m.LogProba(nil, d)
+		for i := range d.N {
+			z := float64(lf.W0)
+			for j, x := range d.Row(i) {
+				z += lf.W[j] * x
+			}
+			// log σ(z) = −log(1 + e^(−z)), against log P(y = 1 | x).
+			if got, want := -math.Log1p(math.Exp(-z)), lp[2*i+1]; math.Abs(got-want) > 1e-9*math.Max(1, math.Abs(want)) {
+				t.Fatalf("--variance %s, row %d: log σ(wᵀx + w0) = %v, log posterior %v", tying, i, got, want)
+			}
+		}
+	}
+	if strings.Contains(mustRun(t, "inspect", "--model", fitIris(t, "--variance", "feature")), "logistic form") {
+		t.Errorf("inspect shows a logistic form for three classes")
+	}
+}
