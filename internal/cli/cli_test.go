@@ -181,9 +181,18 @@ func TestOutput(t *testing.T) {
 		t.Errorf("standard output %q, want %q", stdout.String(), "shown")
 	}
 
-	if _, err := env.create(filepath.Join(dir, "no", "such", "dir")); err == nil {
-		t.Errorf("create in a missing directory succeeded")
+	missing := filepath.Join(dir, "no", "such", "file")
+	if _, err := env.create(missing); err == nil || err.Error() != missing+": no such file or directory" {
+		t.Errorf("create in a missing directory: error %v", err)
 	}
+	os.Mkdir(filepath.Join(dir, "d"), 0o755)
+	os.WriteFile(filepath.Join(dir, "d", "x"), nil, 0o644)
+	o, _ = env.create(filepath.Join(dir, "d"))
+	o.Write([]byte("over a directory"))
+	if err := o.Commit(); err == nil || !strings.HasPrefix(err.Error(), filepath.Join(dir, "d")+": ") {
+		t.Errorf("commit over a directory: error %v", err)
+	}
+	assertFiles(t, dir, "d", "out.csv")
 }
 
 // assertFiles checks that dir holds exactly the files names.

@@ -3,6 +3,8 @@ package cli
 import (
 	"bufio"
 	"bytes"
+	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -40,7 +42,7 @@ func (env *Env) create(path string) (*output, error) {
 	}
 	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
 	if err != nil {
-		return nil, err
+		return nil, pathError(path, err)
 	}
 	return &output{path: path, tmp: tmp, bw: bufio.NewWriterSize(tmp, 1<<16)}, nil
 }
@@ -78,8 +80,23 @@ func (o *output) Commit() error {
 	}
 	if err != nil {
 		os.Remove(o.tmp.Name())
+		return pathError(o.path, err)
 	}
-	return err
+	return nil
+}
+
+// pathError names the destination path in an error about its temporary
+// file: "out.csv: permission denied".
+func pathError(path string, err error) error {
+	var pe *os.PathError
+	var le *os.LinkError
+	switch {
+	case errors.As(err, &pe):
+		err = pe.Err
+	case errors.As(err, &le):
+		err = le.Err
+	}
+	return fmt.Errorf("%s: %w", path, err)
 }
 
 // Abort discards the output unless it was committed.
