@@ -168,7 +168,8 @@ func (m *LDA) Logistic() (w []float64, w0 float64) {
 //	S_b = Σ_k (W_k/W) (μ_k − μ)(μ_k − μ)ᵀ,   μ = Σ_k (W_k/W) μ_k
 //
 // relative to the model's covariance Σ: S_b v = λ Σ v, vᵀΣv = 1. With
-// Σ = UᵀU they are v = U⁻¹q for the eigenvectors q of U⁻ᵀ S_b U⁻¹.
+// Σ = UᵀU they are v = U⁻¹q for the eigenvectors q of U⁻ᵀ S_b U⁻¹. The
+// sign of each v is chosen to make its entry of largest magnitude positive.
 func (m *LDA) discriminants() {
 	s, p, K := m.m.stats, m.m.stats.D, len(m.m.prior)
 	mu := s.Total()
@@ -211,6 +212,19 @@ func (m *LDA) discriminants() {
 		}
 	}
 	blas64.Trsm(blas.Left, blas.NoTrans, 1, f.u, blas64.General{Rows: p, Cols: c, Stride: c, Data: v})
+	for a := range c { // the sign: the largest entry of each v_a positive
+		big := 0
+		for j := range p {
+			if math.Abs(v[j*c+a]) > math.Abs(v[big*c+a]) {
+				big = j
+			}
+		}
+		if v[big*c+a] < 0 {
+			for j := range p {
+				v[j*c+a] = -v[j*c+a]
+			}
+		}
+	}
 	m.scalings = v
 }
 

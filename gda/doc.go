@@ -1,0 +1,46 @@
+// Package gda is Gaussian discriminant analysis: generative classifiers
+// whose class-conditional densities are multivariate normal,
+//
+//	p(x | y = k) = N(x; μ_k, Σ_k),   P(y = k | x) ∝ π_k N(x; μ_k, Σ_k)
+//
+// LDA (linear discriminant analysis) shares one covariance matrix among
+// the classes, so the log-odds between classes are linear in x; QDA
+// (quadratic discriminant analysis) gives every class its own. Both are
+// fitted by maximum likelihood from per-class sufficient statistics
+// (weighted count W_k, mean μ_k and scatter matrix S_k, package
+// internal/covstats):
+//
+//	π_k = W_k / W,   Σ_LDA = Σ_k S_k / W,   Σ_k = S_k / W_k
+//
+// with options for the unbiased divisors, shrinkage (fixed or
+// Ledoit–Wolf) and smoothed or fixed priors (Config). The statistics merge
+// exactly, so Fit uses both cores, Update adds data to a fitted model, and
+// a saved model (MarshalJSON, UnmarshalLDA, UnmarshalQDA) holds just them
+// and the configuration.
+//
+// Numerics: each covariance matrix is factored by Cholesky, Σ = UᵀU, after
+// scaling to a correlation matrix (whose condition number decides whether
+// Σ counts as singular, an error that suggests shrinkage); densities use
+// log|Σ| = 2 Σ_j log U_jj and triangular solves (a block of rows at a time,
+// BLAS Trsm), never an explicit inverse.
+//
+// Missing values (NaN cells):
+//   - at prediction, a missing feature is marginalised: the row's density is
+//     the Gaussian over its observed coordinates, N(x_o; μ_o, Σ_oo), with
+//     Σ_oo factored once per pattern of missing cells;
+//   - at fitting, rows with missing cells are kept and their statistics
+//     estimated by EM: the E-step replaces the missing block by its
+//     conditional mean given the observed cells and adds its conditional
+//     covariance (the Schur complement Σ_mm − Σ_mo Σ_oo⁻¹ Σ_om) to the
+//     scatter; the M-step re-estimates μ_k and Σ from the completed
+//     statistics.
+//
+// For LDA, Linear and Logistic give the equivalent softmax and logistic
+// weights, and Transform the discriminant coordinates (scikit-learn's
+// solver='eigen').
+//
+// The reference values of the tests come from scikit-learn 1.2.1
+// (testdata/gen_reference.py): LinearDiscriminantAnalysis with
+// solver='lsqr' (MLE covariance, shrinkage), 'svd' (unbiased covariance)
+// and 'eigen' (transform), and QuadraticDiscriminantAnalysis (unbiased).
+package gda
