@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/csv"
 	"encoding/json"
 	"math"
@@ -296,5 +297,36 @@ func TestInspectLogisticForm(t *testing.T) {
 	}
 	if strings.Contains(mustRun(t, "inspect", "--model", fitIris(t, "--variance", "feature")), "logistic form") {
 		t.Errorf("inspect shows a logistic form for three classes")
+	}
+}
+
+// kindData names the bundled data set that TestEveryKind fits a kind to,
+// for kinds that cannot fit iris.
+var kindData = map[string]string{}
+
+// TestEveryKind runs every registered model kind through fit, predict,
+// eval and inspect.
+func TestEveryKind(t *testing.T) {
+	for _, name := range kindNames() {
+		t.Run(name, func(t *testing.T) {
+			ds := cmp.Or(kindData[name], "iris")
+			model := filepath.Join(t.TempDir(), "m.json")
+			mustRun(t, "fit", "--data", ds, "--model", name, "--out", model)
+			var rep struct{ Kind string }
+			if err := json.Unmarshal([]byte(mustRun(t, "inspect", "--model", model, "--json")), &rep); err != nil {
+				t.Fatalf("inspect --json: %v", err)
+			}
+			if kinds[rep.Kind] == nil || kinds[rep.Kind].decode == nil {
+				t.Fatalf("fit --model %s saved a model of kind %q, which cannot be read back", name, rep.Kind)
+			}
+			if text := mustRun(t, "inspect", "--model", model); !strings.HasPrefix(text, "kind: "+rep.Kind+"\n") {
+				t.Errorf("inspect text starts %q", text[:min(len(text), 40)])
+			}
+			pred := mustRun(t, "predict", "--model", model, "--data", ds)
+			if again := mustRun(t, "predict", "--model", model, "--data", ds); again != pred {
+				t.Errorf("two predictions with one model file differ")
+			}
+			mustRun(t, "eval", "--model", model, "--data", ds)
+		})
 	}
 }
