@@ -135,8 +135,11 @@ type Config struct {
 	// MaxIter bounds the EM iterations of a run (default 100).
 	MaxIter int
 	// RegCovar is added to the diagonal of every estimated covariance
-	// matrix, keeping it positive definite (default 1e-6). A negative
-	// RegCovar adds nothing. Identity ignores it.
+	// matrix, keeping it positive definite (default 1e-6, scikit-learn's
+	// reg_covar). A negative RegCovar adds nothing. Identity ignores it.
+	// It makes the M-step inexact: when it is not small next to the
+	// variances of the data within a component, the log-likelihood can
+	// decrease between iterations; standardise the features or lower it.
 	RegCovar float64
 	// Start, when set, is the starting point of a single EM run: Init
 	// and Restarts are then ignored. Its covariances are in the layout of

@@ -1,0 +1,490 @@
+package mixture
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/gendisc/gendisc/data"
+)
+
+var allCovariances = []Covariance{Full, Diag, Spherical, Tied, Identity}
+
+// checkMonotone asserts ℓ_t+1 ≥ ℓ_t − 1e-9·|ℓ_t| over the trace of g and
+// that every value is finite.
+func checkMonotone(t *testing.T, g *GMM) {
+	t.Helper()
+	tr := g.LogLikelihoodTrace()
+	if len(tr) != g.Iterations()+1 {
+		t.Fatalf("trace of %d values for %d iterations", len(tr), g.Iterations())
+	}
+	for i, v := range tr {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			t.Fatalf("log-likelihood %d is %v", i, v)
+		}
+		if i > 0 && v < tr[i-1]-1e-9*math.Abs(tr[i-1]) {
+			t.Errorf("log-likelihood decreased at iteration %d: %.17g → %.17g", i, tr[i-1], v)
+		}
+	}
+}
+
+// checkFinite asserts that the parameters of g are finite and that no
+// component was re-seeded.
+func checkFinite(t *testing.T, g *GMM) {
+	t.Helper()
+	if !finite(g.Weights()) || !finite(g.Means()) || !finite(g.Covariances()) {
+		t.Fatal("parameters not finite")
+	}
+	for _, w := range g.Warnings() {
+		if strings.Contains(w, "re-seeded") {
+			t.Errorf("warning: %s", w)
+		}
+	}
+}
+
+var monotoneSets = []string{"iris", "wine", "breast_cancer_wdbc", "pima_indians_diabetes", "sonar"}
+
+// TestMonotone checks EM's guarantee on every covariance type and bundled
+// data set, without stopping early, with the default RegCovar on the raw
+// features, except breast_cancer_wdbc: its features span six orders of
+// magnitude, and within a component some conditional variances are far
+// under 1e-6, so that adding RegCovar makes the M-step inexact enough to
+// lower the log-likelihood by 5e-6 relative (full covariance); there the
+// features are standardised, and TestMonotoneExact runs the raw features
+// without regularisation.
+func TestMonotone(t *testing.T) {
+	for _, name := range monotoneSets {
+		d := loadDataset(t, name)
+		if name == "breast_cancer_wdbc" {
+			d = standardized(d)
+		}
+		for _, cov := range allCovariances {
+			t.Run(name+"/"+cov.String(), func(t *testing.T) {
+				g, err := Config{Components: 3, Covariance: cov, Tol: -1, MaxIter: 60}.Fit(d, rand.New(rand.NewPCG(3, 4)))
+				if err != nil {
+					t.Fatal(err)
+				}
+				checkMonotone(t, g)
+				checkFinite(t, g)
+			})
+		}
+	}
+}
+
+// TestMonotoneExact checks the guarantee of exact EM (RegCovar < 0) on the
+// raw features of the data sets where no component collapses without
+// regularisation.
+func TestMonotoneExact(t *testing.T) {
+	for _, name := range []string{"iris", "wine", "breast_cancer_wdbc"} {
+		d := loadDataset(t, name)
+		for _, cov := range allCovariances {
+			t.Run(name+"/"+cov.String(), func(t *testing.T) {
+				g, err := Config{Components: 3, Covariance: cov, Tol: -1, MaxIter: 60, RegCovar: -1}.Fit(d, rand.New(rand.NewPCG(3, 4)))
+				if err != nil {
+					t.Fatal(err)
+				}
+				checkMonotone(t, g)
+				checkFinite(t, g)
+			})
+		}
+	}
+}
+
+// withMissing returns a copy of d with a fraction of its cells, drawn
+// with rng, replaced by NaN.
+func withMissing(d *data.Dataset, frac float64, rng *rand.Rand) *data.Dataset {
+	m := *d
+	m.X = append([]float64(nil), d.X...)
+	for i := range m.X {
+		if rng.Float64() < frac {
+			m.X[i] = math.NaN()
+		}
+	}
+	return &m
+}
+
+// TestMissingMonotone checks that the observed-data log-likelihood never
+// decreases when 10% of the cells are missing.
+func TestMissingMonotone(t *testing.T) {
+	for _, name := range monotoneSets {
+		d := withMissing(loadDataset(t, name), 0.1, rand.New(rand.NewPCG(5, 6)))
+		for _, cov := range allCovariances {
+			t.Run(name+"/"+cov.String(), func(t *testing.T) {
+				g, err := Config{Components: 2, Covariance: cov, Tol: -1, MaxIter: 15}.Fit(d, rand.New(rand.NewPCG(3, 4)))
+				if err != nil {
+					t.Fatal(err)
+				}
+				checkMonotone(t, g)
+				checkFinite(t, g)
+				ll := g.ScoreSamples(nil, d)
+				sum := 0.0
+				for i, v := range ll {
+					if lp := g.LogProb(d.Row(i)); !close(lp, v, 1e-12) {
+						t.Fatalf("row %d: LogProb %v, ScoreSamples %v", i, lp, v)
+					}
+					sum += v
+				}
+				if !close(sum, g.LogLikelihood(), 1e-12) {
+					t.Errorf("Σ ScoreSamples = %v, LogLikelihood %v", sum, g.LogLikelihood())
+				}
+			})
+		}
+	}
+}
+
+// TestMissingSensible fits the standardised wine data with 10% of the
+// cells removed from the starting point of the complete data's fit and
+// checks that the parameters stay near the complete data's.
+func TestMissingSensible(t *testing.T) {
+	d := standardized(loadDataset(t, "wine"))
+	miss := withMissing(d, 0.1, rand.New(rand.NewPCG(7, 8)))
+	for _, cov := range allCovariances {
+		t.Run(cov.String(), func(t *testing.T) {
+			full, err := Config{Components: 3, Covariance: cov, Restarts: 3}.Fit(d, rand.New(rand.NewPCG(1, 1)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			start := full.Params()
+			g, err := Config{Components: 3, Covariance: cov, Start: &start}.Fit(miss, rand.New(rand.NewPCG(1, 1)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkMonotone(t, g)
+			for k, w := range g.Weights() {
+				if math.Abs(w-start.Weights[k]) > 0.05 {
+					t.Errorf("weight %d: %.3f, complete data %.3f", k, w, start.Weights[k])
+				}
+			}
+			// Standardised features: means within 0.25 standard deviations.
+			for i, m := range g.Means() {
+				if math.Abs(m-start.Means[i]) > 0.25 {
+					t.Errorf("mean %d/%d: %.3f, complete data %.3f", i/d.D(), i%d.D(), m, start.Means[i])
+				}
+			}
+			p := g.Params()
+			for i, c := range p.Covariances {
+				if math.Abs(c-start.Covariances[i]) > 0.25*max(1, math.Abs(start.Covariances[i])) {
+					t.Errorf("covariance value %d: %.3f, complete data %.3f", i, c, start.Covariances[i])
+				}
+			}
+		})
+	}
+}
+
+// TestMissingOneStep compares one EM iteration on rows with missing cells
+// with a direct computation, row by row, of the E-step on the observed
+// coordinates and the M-step on the expected sufficient statistics.
+func TestMissingOneStep(t *testing.T) {
+	d := withMissing(standardized(loadDataset(t, "iris")), 0.2, rand.New(rand.NewPCG(9, 9)))
+	for _, cov := range allCovariances {
+		t.Run(cov.String(), func(t *testing.T) {
+			start := startParams(t, d, cov)
+			g, err := Config{Components: 3, Covariance: cov, Tol: -1, MaxIter: 1, Start: &start}.Fit(d, rand.New(rand.NewPCG(1, 1)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			m0, err := fromParams(cov, 3, d.D(), &start)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, ll := naiveEMStep(m0, d, DefaultRegCovar)
+			if tr := g.LogLikelihoodTrace(); !close(tr[0], ll, 1e-12) {
+				t.Errorf("log-likelihood %.17g, direct %.17g", tr[0], ll)
+			}
+			checkSlice(t, "weights", g.Weights(), want.weights, 1e-12)
+			checkSlice(t, "means", g.Means(), want.means, 1e-12)
+			checkSlice(t, "covariances", g.Covariances(), want.sigma, 1e-11)
+		})
+	}
+}
+
+// startParams returns starting parameters of 3 components: rows 0, 60
+// and 120 of d (missing cells 0), covariances 1, 0.5 and 2 times I (in
+// the layout of cov), weights 0.2, 0.3, 0.5.
+func startParams(t *testing.T, d *data.Dataset, cov Covariance) Params {
+	t.Helper()
+	D := d.D()
+	m := newModel(cov, 3, D)
+	copy(m.weights, []float64{0.2, 0.3, 0.5})
+	for k, r := range []int{0, 60, 120} {
+		for j, v := range d.Row(r) {
+			if !math.IsNaN(v) {
+				m.means[k*D+j] = v
+			}
+		}
+		f := []float64{1, 0.5, 2}[k]
+		if cov == Tied || cov == Identity {
+			f = 1
+		}
+		addDiag(m.cov1(k), D, f)
+	}
+	return m.params()
+}
+
+// naiveEMStep computes one EM iteration from m on d directly from the
+// formulas, one row at a time, and the log-likelihood of m.
+func naiveEMStep(m *model, d *data.Dataset, reg float64) (*model, float64) {
+	K, D := m.k, m.d
+	nk := make([]float64, K)
+	sx := make([]float64, K*D)    // Σ_i r_ik x̂_ik
+	sxx := make([]float64, K*D*D) // Σ_i r_ik (x̂ x̂ᵀ + C)
+	ll := 0.0
+	for i := range d.N {
+		x := d.Row(i)
+		var obs, mis []int
+		for j, v := range x {
+			if math.IsNaN(v) {
+				mis = append(mis, j)
+			} else {
+				obs = append(obs, j)
+			}
+		}
+		lp := make([]float64, K)
+		xh := make([][]float64, K)
+		cc := make([][]float64, K)
+		for k := range K {
+			mu, s := m.mean(k), m.cov1(k)
+			sub := func(a, b []int) [][]float64 {
+				out := make([][]float64, len(a))
+				for r, ar := range a {
+					out[r] = make([]float64, len(b))
+					for c, bc := range b {
+						out[r][c] = s[ar*D+bc]
+					}
+				}
+				return out
+			}
+			soo, smo, smm := sub(obs, obs), sub(mis, obs), sub(mis, mis)
+			inv, logDet := invert(soo)
+			dev := make([]float64, len(obs))
+			for a, j := range obs {
+				dev[a] = x[j] - mu[j]
+			}
+			q := 0.0
+			for a := range obs {
+				for b := range obs {
+					q += dev[a] * inv[a][b] * dev[b]
+				}
+			}
+			lp[k] = math.Log(m.weights[k]) - 0.5*logDet - 0.5*float64(len(obs))*math.Log(2*math.Pi) - 0.5*q
+			xh[k] = append([]float64(nil), x...)
+			cc[k] = make([]float64, D*D)
+			for a, ma := range mis {
+				// A = Σ_MO Σ_OO⁻¹
+				v := mu[ma]
+				for b := range obs {
+					for c := range obs {
+						v += smo[a][b] * inv[b][c] * dev[c]
+					}
+				}
+				xh[k][ma] = v
+				for a2, mb := range mis {
+					cv := smm[a][a2]
+					for b := range obs {
+						for c := range obs {
+							cv -= smo[a][b] * inv[b][c] * smo[a2][c]
+						}
+					}
+					cc[k][ma*D+mb] = cv
+				}
+			}
+		}
+		mx := math.Inf(-1)
+		for _, v := range lp {
+			mx = max(mx, v)
+		}
+		s := 0.0
+		for _, v := range lp {
+			s += math.Exp(v - mx)
+		}
+		lse := mx + math.Log(s)
+		ll += lse
+		for k := range K {
+			r := math.Exp(lp[k] - lse)
+			nk[k] += r
+			for a := range D {
+				sx[k*D+a] += r * xh[k][a]
+				for b := range D {
+					sxx[(k*D+a)*D+b] += r * (xh[k][a]*xh[k][b] + cc[k][a*D+b])
+				}
+			}
+		}
+	}
+	out := newModel(m.cov, K, D)
+	total := 0.0
+	for _, v := range nk {
+		total += v
+	}
+	tied := make([]float64, D*D)
+	for k := range K {
+		out.weights[k] = nk[k] / total
+		for a := range D {
+			out.means[k*D+a] = sx[k*D+a] / nk[k]
+		}
+		for a := range D {
+			for b := range D {
+				c := sxx[(k*D+a)*D+b]/nk[k] - out.means[k*D+a]*out.means[k*D+b]
+				out.sigma[(k*D+a)*D+b] = c
+				tied[a*D+b] += c * nk[k] / total
+			}
+		}
+	}
+	for k := range K {
+		s := out.cov1(k)
+		switch m.cov {
+		case Tied:
+			copy(s, tied)
+		case Diag, Spherical, Identity:
+			tr := 0.0
+			for a := range D {
+				for b := range D {
+					if a != b {
+						s[a*D+b] = 0
+					}
+				}
+				tr += s[a*D+a]
+			}
+			if m.cov == Spherical {
+				for a := range D {
+					s[a*D+a] = tr / float64(D)
+				}
+			}
+			if m.cov == Identity {
+				clear(s)
+				addDiag(s, D, 1-reg)
+			}
+		}
+		addDiag(s, D, reg)
+	}
+	return out, ll
+}
+
+// invert returns the inverse and the log-determinant of the symmetric
+// positive definite matrix a by Gauss–Jordan elimination.
+func invert(a [][]float64) ([][]float64, float64) {
+	n := len(a)
+	m := make([][]float64, n)
+	inv := make([][]float64, n)
+	for i := range n {
+		m[i] = append([]float64(nil), a[i]...)
+		inv[i] = make([]float64, n)
+		inv[i][i] = 1
+	}
+	logDet := 0.0
+	for c := range n {
+		p := m[c][c]
+		logDet += math.Log(p)
+		for j := range n {
+			m[c][j] /= p
+			inv[c][j] /= p
+		}
+		for r := range n {
+			if r == c {
+				continue
+			}
+			f := m[r][c]
+			for j := range n {
+				m[r][j] -= f * m[c][j]
+				inv[r][j] -= f * inv[c][j]
+			}
+		}
+	}
+	return inv, logDet
+}
+
+// TestIdentityByHand checks one EM iteration of the unit-covariance
+// mixture on four points of the line against the formulas worked by hand:
+// with μ = (0, 4), π = (½, ½) and x = (0, 1, 3, 4),
+//
+//	r_i1 = 1 / (1 + exp(−½(x−4)² + ½x²)) = 1 / (1 + exp(4x − 8))
+//	μ_1' = Σ r_i1 x_i / Σ r_i1,  π_1' = Σ r_i1 / 4
+//
+// and by symmetry r_i2 = r_(5−i)1: μ_2' = 4 − μ_1', π_2' = π_1' = ½.
+func TestIdentityByHand(t *testing.T) {
+	d := &data.Dataset{Schema: &data.Schema{Features: []data.Column{{Name: "x"}}}, N: 4, X: []float64{0, 1, 3, 4}}
+	g, err := Config{Components: 2, Covariance: Identity, Tol: -1, MaxIter: 1,
+		Start: &Params{Weights: []float64{0.5, 0.5}, Means: []float64{0, 4}}}.Fit(d, rand.New(rand.NewPCG(1, 1)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := func(x float64) float64 { return 1 / (1 + math.Exp(4*x-8)) }
+	sr, srx := 0.0, 0.0
+	for _, x := range d.X {
+		sr += r(x)
+		srx += r(x) * x
+	}
+	mu1 := srx / sr
+	checkSlice(t, "means", g.Means(), []float64{mu1, 4 - mu1}, 1e-15)
+	checkSlice(t, "weights", g.Weights(), []float64{sr / 4, sr / 4}, 1e-15)
+	checkSlice(t, "covariances", g.Covariances(), []float64{1, 1}, 0)
+	// ℓ(θ_0) = Σ_i log(½ φ(x_i) + ½ φ(x_i − 4)).
+	ll0 := 0.0
+	for _, x := range d.X {
+		ll0 += math.Log(0.5*math.Exp(-x*x/2)/math.Sqrt(2*math.Pi) + 0.5*math.Exp(-(x-4)*(x-4)/2)/math.Sqrt(2*math.Pi))
+	}
+	if tr := g.LogLikelihoodTrace(); !close(tr[0], ll0, 1e-14) {
+		t.Errorf("initial log-likelihood %.17g, by hand %.17g", tr[0], ll0)
+	}
+	// Identity: K·D means + K − 1 weights.
+	if p := g.NumParams(); p != 3 {
+		t.Errorf("%d parameters, want 3", p)
+	}
+	if bic := -2*g.LogLikelihood() + 3*math.Log(4); g.BIC() != bic {
+		t.Errorf("BIC %v, want %v", g.BIC(), bic)
+	}
+}
+
+// TestNumParams checks the parameter counts of scikit-learn's
+// _n_parameters for K = 3, D = 4.
+func TestNumParams(t *testing.T) {
+	d := loadDataset(t, "iris")
+	want := map[Covariance]int{Full: 3*10 + 12 + 2, Diag: 12 + 12 + 2, Spherical: 3 + 12 + 2, Tied: 10 + 12 + 2, Identity: 12 + 2}
+	for _, cov := range allCovariances {
+		g, err := Config{Components: 3, Covariance: cov}.Fit(d, rand.New(rand.NewPCG(1, 1)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if g.NumParams() != want[cov] {
+			t.Errorf("%s: %d parameters, want %d", cov, g.NumParams(), want[cov])
+		}
+		if aic := -2*g.LogLikelihood() + 2*float64(want[cov]); g.AIC() != aic {
+			t.Errorf("%s: AIC %v, want %v", cov, g.AIC(), aic)
+		}
+	}
+}
+
+// TestWeightsAsCopies checks that a row of weight 2 counts as two copies
+// of the row.
+func TestWeightsAsCopies(t *testing.T) {
+	d := standardized(loadDataset(t, "iris"))
+	var idx []int
+	w := make([]float64, d.N)
+	for i := range d.N {
+		w[i] = float64(1 + i%3)
+		for range 1 + i%3 {
+			idx = append(idx, i)
+		}
+	}
+	dw := *d
+	dw.Weight = w
+	for _, cov := range allCovariances {
+		start := startParams(t, d, cov)
+		cfg := Config{Components: 3, Covariance: cov, Tol: -1, MaxIter: 5, Start: &start}
+		a, err := cfg.Fit(&dw, rand.New(rand.NewPCG(1, 1)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := cfg.Fit(d.Subset(idx), rand.New(rand.NewPCG(1, 1)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkSlice(t, fmt.Sprint(cov, " means"), a.Means(), b.Means(), 1e-10)
+		checkSlice(t, fmt.Sprint(cov, " covariances"), a.Covariances(), b.Covariances(), 1e-10)
+		checkSlice(t, fmt.Sprint(cov, " trace"), a.LogLikelihoodTrace(), b.LogLikelihoodTrace(), 1e-12)
+		if a.NumRows() != float64(len(idx)) {
+			t.Errorf("%v rows, want %d", a.NumRows(), len(idx))
+		}
+	}
+}
