@@ -445,6 +445,33 @@ func (m *Gaussian) Means() [][]float64 { return m.rows(m.mean) }
 // variances are repeated.
 func (m *Gaussian) Variances() [][]float64 { return m.rows(m.variance) }
 
+// LogisticForm returns the log-odds of a two-class model whose variances
+// are shared by the classes (FeatureVariance or SharedVariance tying),
+// which are linear in x because the quadratic terms cancel:
+//
+//	log P(y = 1 | x) / P(y = 0 | x) = wᵀx + w0
+//	w_j = (μ_1j − μ_0j) / σ²_j
+//	w0  = log(π_1 / π_0) − Σ_j (μ_1j − μ_0j)(μ_1j + μ_0j) / (2σ²_j)
+//
+// so that P(y = 1 | x) = 1 / (1 + exp(−wᵀx − w0)): the hypothesis of
+// logistic regression, class 1 being the second class. ok is false for
+// other models. A missing x_j drops w_j x_j together with its part of w0.
+func (m *Gaussian) LogisticForm() (w []float64, w0 float64, ok bool) {
+	if m.stats.K() != 2 || m.params.variance != FeatureVariance && m.params.variance != SharedVariance {
+		return nil, 0, false
+	}
+	D := m.stats.D
+	mu0, mu1, v := m.mean[:D], m.mean[D:], m.variance[:D]
+	w = make([]float64, D)
+	w0 = m.logPrior[1] - m.logPrior[0]
+	for j := range w {
+		d := mu1[j] - mu0[j]
+		w[j] = d / v[j]
+		w0 -= d * (mu1[j] + mu0[j]) / (2 * v[j])
+	}
+	return w, w0, true
+}
+
 // Epsilon returns the smoothing ε added to every variance.
 func (m *Gaussian) Epsilon() float64 { return m.epsilon }
 

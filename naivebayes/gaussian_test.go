@@ -469,6 +469,39 @@ func TestGaussianManyFeatures(t *testing.T) {
 	}
 }
 
+func TestGaussianLogisticForm(t *testing.T) {
+	pima := withMissing(load(t, "pima_indians_diabetes"), 8)
+	for _, tie := range []Variance{FeatureVariance, SharedVariance} {
+		m := fit(t, GaussianConfig{Variance: tie, PriorAlpha: 1}, pima)
+		w, w0, ok := m.LogisticForm()
+		if !ok {
+			t.Fatalf("%v: no logistic form", tie)
+		}
+		lp := m.LogProba(nil, pima)
+		for i := range pima.N {
+			z := w0
+			for j, x := range pima.Row(i) {
+				if x == x {
+					z += w[j] * x
+				} else {
+					// A missing feature leaves the log-odds: take out its
+					// part of w0 too.
+					mu := m.Means()
+					z += w[j] * (mu[0][j] + mu[1][j]) / 2
+				}
+			}
+			if p := 1 / (1 + math.Exp(-z)); math.Abs(p-math.Exp(lp[2*i+1])) > 1e-12 {
+				t.Fatalf("%v, row %d: σ(wᵀx + w0) = %v, posterior %v", tie, i, p, math.Exp(lp[2*i+1]))
+			}
+		}
+	}
+	for _, m := range []*Gaussian{fit(t, GaussianConfig{}, small()), fit(t, GaussianConfig{Variance: FeatureVariance}, load(t, "iris"))} {
+		if _, _, ok := m.LogisticForm(); ok {
+			t.Errorf("a logistic form for %d classes, %v tying", len(m.Classes()), m.Config().Variance)
+		}
+	}
+}
+
 func TestGaussianAccessorsCopy(t *testing.T) {
 	m := fit(t, GaussianConfig{ClassPrior: map[string]float64{"a": 0.5, "b": 0.5}}, small())
 	before, _ := m.MarshalJSON()
