@@ -79,8 +79,9 @@ type Config struct {
 	Tol float64
 	// Step is η0, the step size of gd and the first step of sgd; zero
 	// means 1/L for gd, with L a bound on the curvature of F/W found by
-	// power iteration, and 1/(4 L_max) for sgd, with L_max the largest
-	// curvature of one row's term.
+	// power iteration, and 1/L_max for sgd, with L_max the largest
+	// curvature of one row's term N v_i ℓ_i / W. sgd's step decays as
+	// η_e = η0 / (1 + e/100) in epoch e.
 	Step float64
 	// Rand shuffles the rows of sgd; nil means a PCG source with seed 1,
 	// so that fits are reproducible.

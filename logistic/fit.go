@@ -59,6 +59,7 @@ func (c Config) Fit(d *data.Dataset) (*Model, error) {
 	case LBFGS:
 		st.lbfgs()
 	}
+	st.finish()
 	m := &Model{
 		schema: d.Schema,
 		enc:    enc,

@@ -25,6 +25,13 @@ const (
 	// finds no decrease counts as converged: the decrease it would find is
 	// below the rounding of J in float64.
 	roundingGrad = 1.5e-8 // √ε
+	// growthWindow iterations in which max|w| grows by at least
+	// growthMin while J changes by at most growthFlat relative mean that
+	// the weights run off to infinity along a direction of constant
+	// likelihood (quasi-separable data).
+	growthWindow = 4
+	growthMin    = 1.0
+	growthFlat   = 1e-4
 )
 
 // state is a solver's progress: the current point, J and ∇J there, and
@@ -41,6 +48,10 @@ type state struct {
 	converged bool
 	separable bool
 	warning   string
+	// The last growthWindow values of max|w| and J, oldest first, for
+	// the divergence monitor.
+	hist [growthWindow]struct{ w, j float64 }
+	seen int
 }
 
 func newState(pr *problem, theta []float64, tol float64, maxIter int) *state {
@@ -60,31 +71,63 @@ func (st *state) gradNorm() float64 { return maxAbs(st.grad) / st.pr.wsum }
 
 // diverging reports whether an unpenalised fit must stop because its
 // maximum does not exist, and records why: every row is classified right
-// with a mean log-loss under sepLoss (separable data), or a standardised
-// weight passed weightLimit (weights growing without bound).
+// with a mean log-loss under sepLoss (separable data); max|w| grew by
+// growthMin over the last growthWindow iterations while J stayed flat, or
+// passed weightLimit (weights growing without bound, quasi-separable
+// data). Solvers call it once per iteration.
 func (st *state) diverging() bool {
 	pr := st.pr
 	if pr.lambda != 0 {
 		return false
 	}
-	w := 0.0
-	q := pr.p + 1
-	for c := range pr.k {
-		w = max(w, maxAbs(st.theta[c*q:c*q+pr.p]))
+	w := st.maxWeight()
+	copy(st.hist[:], st.hist[1:])
+	st.hist[growthWindow-1].w, st.hist[growthWindow-1].j = w, st.ev.j
+	st.seen++
+	first := st.hist[0]
+	grows := st.seen >= growthWindow && w-first.w >= growthMin && math.Abs(st.ev.j-first.j) <= growthFlat*math.Abs(st.ev.j)
+	for i := 1; grows && i < growthWindow; i++ {
+		grows = st.hist[i].w > st.hist[i-1].w
 	}
 	switch {
 	case st.ev.wrong == 0 && st.ev.nll/pr.wsum < sepLoss:
+		st.separate(w)
+	case grows || w > weightLimit:
 		st.separable = true
-		st.warning = fmt.Sprintf("the training data are linearly separable, so the maximum-likelihood weights do not exist (they grow without bound); "+
-			"stopped at mean log-loss %.3g with max |w| = %.3g in standardised units: set an L2 penalty > 0 for a unique fit", st.ev.nll/pr.wsum, w)
-		return true
-	case w > weightLimit:
-		st.separable = true
-		st.warning = fmt.Sprintf("the weights grow without bound (max |w| = %.3g in standardised units): the data are (quasi-)separable and the maximum-likelihood weights do not exist; "+
-			"set an L2 penalty > 0 for a unique fit", w)
-		return true
+		st.warning = fmt.Sprintf("the weights grow without bound while the likelihood stays flat (max |w| = %.3g in standardised units): "+
+			"the data are quasi-separable and the maximum-likelihood weights do not exist; set an L2 penalty > 0 for a unique fit", w)
+	default:
+		return false
 	}
-	return false
+	return true
+}
+
+// maxWeight is the largest standardised weight, max_c,j |w_cj|.
+func (st *state) maxWeight() float64 {
+	w, p, q := 0.0, st.pr.p, st.pr.p+1
+	for c := range st.pr.k {
+		w = max(w, maxAbs(st.theta[c*q:c*q+p]))
+	}
+	return w
+}
+
+// separate records the warning for separable data.
+func (st *state) separate(w float64) {
+	st.separable, st.converged = true, false
+	st.warning = fmt.Sprintf("the training data are linearly separable, so the maximum-likelihood weights do not exist (they grow without bound); "+
+		"stopped at mean log-loss %.3g with max |w| = %.3g in standardised units: set an L2 penalty > 0 for a unique fit", st.ev.nll/st.pr.wsum, w)
+}
+
+// finish checks, after any solver, that an unpenalised fit that stopped
+// for another reason (the iteration limit, a tiny gradient) is not
+// separating the data: if every row is classified right, it is.
+func (st *state) finish() {
+	pr := st.pr
+	if pr.lambda != 0 || st.separable || st.ev.wrong != 0 {
+		return
+	}
+	w := st.maxWeight()
+	st.separate(w)
 }
 
 // stopAtLimit records that the solver ran out of iterations.
@@ -189,11 +232,11 @@ func (st *state) newton() {
 	negGrad := mat.NewVecDense(dim, nil)
 	next, ng := make([]float64, dim), make([]float64, dim)
 	for st.iters = 0; ; st.iters++ {
-		if st.gradNorm() < st.tol {
-			st.converged = true
+		if st.diverging() {
 			return
 		}
-		if st.diverging() {
+		if st.gradNorm() < st.tol {
+			st.converged = true
 			return
 		}
 		if st.iters == st.maxIter {
@@ -278,7 +321,7 @@ func factorize(chol *mat.Cholesky, sym *mat.SymDense, h []float64, dim int) bool
 //	θ ← θ − η_e [ (N v_i/W)(r_i(θ) − r_i(θ̃)) ⊗ z̃_i + ḡ + (λ/W)(w − w̃) ]
 //
 // where r_ic = p_ic − [y_i = c] is the residual of row i, and
-// η_e = η0 / (1 + e/10).
+// η_e = η0 / (1 + e/100).
 func (st *state) sgd(step float64, rng *rand.Rand) {
 	pr := st.pr
 	n, p, q, k := pr.n, pr.p, pr.p+1, pr.k
@@ -292,7 +335,7 @@ func (st *state) sgd(step float64, rng *rand.Rand) {
 		if k > 1 {
 			c = 0.5
 		}
-		step = 1 / (4 * (c*lmax*float64(n) + pr.lambda) / pr.wsum)
+		step = 1 / ((c*lmax*float64(n) + pr.lambda) / pr.wsum)
 	}
 	perm := make([]int32, n)
 	for i := range perm {
@@ -307,7 +350,7 @@ func (st *state) sgd(step float64, rng *rand.Rand) {
 			return
 		}
 		st.iters++
-		eta := step / (1 + float64(st.iters-1)/10)
+		eta := step / (1 + float64(st.iters-1)/100)
 		copy(snap, st.theta)
 		residuals(pr, snap, resid)
 		rng.Shuffle(n, func(a, b int) { perm[a], perm[b] = perm[b], perm[a] })

@@ -1,0 +1,106 @@
+package logistic
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+
+	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/internal/design"
+	"github.com/gendisc/gendisc/modelfile"
+)
+
+// params is the model-file form of a Model.
+type params struct {
+	L2 modelfile.Float `json:"l2"`
+	// Design lists the design columns and their standardisation.
+	Design json.RawMessage `json:"design"`
+	// Weights holds one row per weight vector, on the standardised scale;
+	// Intercepts one number per weight vector.
+	Weights     []modelfile.Floats `json:"weights"`
+	Intercepts  modelfile.Floats   `json:"intercepts"`
+	Diagnostics diagnosticsJSON    `json:"diagnostics"`
+}
+
+// diagnosticsJSON is Diagnostics with floats written bit-exactly.
+type diagnosticsJSON struct {
+	Solver        Solver          `json:"solver"`
+	Iterations    int             `json:"iterations"`
+	Evaluations   int             `json:"evaluations"`
+	Objective     modelfile.Float `json:"objective"`
+	LogLikelihood modelfile.Float `json:"log_likelihood"`
+	GradNorm      modelfile.Float `json:"grad_norm"`
+	Converged     bool            `json:"converged"`
+	Separable     bool            `json:"separable,omitempty"`
+	Warning       string          `json:"warning,omitempty"`
+}
+
+// MarshalJSON writes the model's parameters for package modelfile: λ, the
+// design columns, the standardised weights and intercepts, and the
+// diagnostics of the fit.
+func (m *Model) MarshalJSON() ([]byte, error) {
+	enc, err := m.enc.MarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	w, b := m.Coefficients()
+	p := params{L2: modelfile.Float(m.lambda), Design: enc, Intercepts: b, Diagnostics: diagnosticsJSON{
+		Solver: m.diag.Solver, Iterations: m.diag.Iterations, Evaluations: m.diag.Evaluations,
+		Objective: modelfile.Float(m.diag.Objective), LogLikelihood: modelfile.Float(m.diag.LogLikelihood),
+		GradNorm: modelfile.Float(m.diag.GradNorm), Converged: m.diag.Converged,
+		Separable: m.diag.Separable, Warning: m.diag.Warning,
+	}}
+	for _, row := range w {
+		p.Weights = append(p.Weights, row)
+	}
+	return json.Marshal(p)
+}
+
+// UnmarshalLogistic rebuilds a model from its schema and the parameters
+// MarshalJSON wrote, checking that the schema has a categorical target with
+// at least two classes, that there is one weight vector for two classes
+// and one per class otherwise, each with one weight per design column, and
+// that every number is finite.
+func UnmarshalLogistic(s *data.Schema, b []byte) (*Model, error) {
+	if s == nil || s.Target == nil || s.Target.Kind != data.Categorical || len(s.Target.Levels) < 2 {
+		return nil, fmt.Errorf("logistic: the schema needs a categorical target with at least two classes")
+	}
+	var p params
+	if err := json.Unmarshal(b, &p); err != nil {
+		return nil, fmt.Errorf("logistic: %w", err)
+	}
+	enc, err := design.Unmarshal(s, p.Design)
+	if err != nil {
+		return nil, fmt.Errorf("logistic: %w", err)
+	}
+	K := len(s.Target.Levels)
+	k := K
+	if K == 2 {
+		k = 1
+	}
+	if len(p.Weights) != k || len(p.Intercepts) != k {
+		return nil, fmt.Errorf("logistic: %d weight vectors and %d intercepts for %d classes, want %d", len(p.Weights), len(p.Intercepts), K, k)
+	}
+	P := enc.P()
+	theta := make([]float64, 0, k*(P+1))
+	for c, row := range p.Weights {
+		if len(row) != P {
+			return nil, fmt.Errorf("logistic: weight vector %d has %d entries for %d design columns", c, len(row), P)
+		}
+		theta = append(append(theta, row...), p.Intercepts[c])
+	}
+	lambda := float64(p.L2)
+	if !(lambda >= 0) || math.IsInf(lambda, 0) {
+		return nil, fmt.Errorf("logistic: l2 %v is not a finite non-negative number", lambda)
+	}
+	dj := p.Diagnostics
+	m := &Model{schema: s, enc: enc, k: k, theta: theta, lambda: lambda, diag: Diagnostics{
+		Solver: dj.Solver, Iterations: dj.Iterations, Evaluations: dj.Evaluations,
+		Objective: float64(dj.Objective), LogLikelihood: float64(dj.LogLikelihood),
+		GradNorm: float64(dj.GradNorm), Converged: dj.Converged, Separable: dj.Separable, Warning: dj.Warning,
+	}}
+	if err := m.checkFinite(); err != nil {
+		return nil, err
+	}
+	return m, nil
+}

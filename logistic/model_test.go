@@ -1,0 +1,152 @@
+package logistic
+
+import (
+	"errors"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/gendisc/gendisc"
+	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/internal/conformance"
+	"github.com/gendisc/gendisc/internal/design"
+)
+
+func TestConformance(t *testing.T) {
+	for _, name := range []string{"iris", "pima_indians_diabetes", "house_votes84"} {
+		t.Run(name, func(t *testing.T) {
+			d := load(t, name)
+			cfg := Config{Tol: 1e-12, Impute: true}
+			conformance.Check(t, func(d *data.Dataset) (gendisc.Classifier, error) {
+				return cfg.Fit(d)
+			}, d, conformance.Decode(func(b []byte) (gendisc.Classifier, error) {
+				return UnmarshalLogistic(d.Schema, b)
+			}))
+		})
+	}
+}
+
+// TestSeparable fits λ = 0 to data that a line separates: the fit must
+// stop with the warning, finite weights, and classify every row right.
+func TestSeparable(t *testing.T) {
+	x := []float64{0, 0, 1, 0.5, 0.2, 1, 2, 2, 3, 2.5, 2.2, 3.1}
+	y := []int{0, 0, 0, 1, 1, 1}
+	d := data.FromMatrix([]string{"a", "b"}, x, []string{"no", "yes"}, y)
+	for _, s := range []Solver{Newton, LBFGS, GD, SGD} {
+		t.Run(string(s), func(t *testing.T) {
+			m := fit(t, Config{NoPenalty: true, Solver: s}, d)
+			diag := m.Diagnostics()
+			if !diag.Separable || !strings.Contains(diag.Warning, "separable") || diag.Converged {
+				t.Errorf("no separation warning: %+v", diag)
+			}
+			w, b := m.Coefficients()
+			for _, v := range append(w[0], b[0]) {
+				if math.IsNaN(v) || math.IsInf(v, 0) || math.Abs(v) > weightLimit {
+					t.Errorf("weight %v", v)
+				}
+			}
+			lp := m.LogProba(nil, d)
+			for i, c := range y {
+				if p := math.Exp(lp[2*i+c]); !(p > 0.99) {
+					t.Errorf("row %d: P(true class) = %v", i, p)
+				}
+			}
+			if m.L2() != 0 {
+				t.Errorf("L2 = %v", m.L2())
+			}
+		})
+	}
+}
+
+// TestQuasiSeparable: one tied row on the boundary keeps the log-loss
+// away from 0, but the weights still diverge.
+func TestQuasiSeparable(t *testing.T) {
+	x := []float64{0, 1, 2, 3, 3, 4, 5, 6}
+	y := []int{0, 0, 0, 0, 1, 1, 1, 1}
+	d := data.FromMatrix([]string{"a"}, x, []string{"no", "yes"}, y)
+	m := fit(t, Config{NoPenalty: true, Solver: Newton, MaxIter: 200}, d)
+	diag := m.Diagnostics()
+	if !diag.Separable || diag.Converged {
+		t.Errorf("no divergence warning: %+v", diag)
+	}
+}
+
+// TestWeights: a weight of 2 is the same as a duplicated row, and
+// balanced class weights are the class-size ratios.
+func TestWeights(t *testing.T) {
+	d := load(t, "iris")
+	idx := make([]int, 0, d.N+d.N/3)
+	w := make([]float64, d.N)
+	for i := range d.N {
+		idx = append(idx, i)
+		w[i] = 1
+		if i%3 == 0 {
+			idx = append(idx, i)
+			w[i] = 2
+		}
+	}
+	dup := d.Subset(idx)
+	weighted := d.Subset(firstRows(d.N))
+	weighted.Weight = w
+	cfg := Config{Tol: 1e-12, L2: 0.3}
+	compareCoefficients(t, fit(t, cfg, weighted), fit(t, cfg, dup), 1e-9)
+}
+
+func TestOriginalCoefficients(t *testing.T) {
+	d := load(t, "wine")
+	m := fit(t, Config{}, d)
+	w, b := m.OriginalCoefficients()
+	lp := m.LogProba(nil, d)
+	K := 3
+	for i := range d.N {
+		s := make([]float64, K)
+		for c := range K {
+			s[c] = b[c]
+			for j, x := range d.Row(i) {
+				s[c] += w[c][j] * x
+			}
+		}
+		mx := max(s[0], s[1], s[2])
+		lse := mx + math.Log(math.Exp(s[0]-mx)+math.Exp(s[1]-mx)+math.Exp(s[2]-mx))
+		for c := range K {
+			if math.Abs(s[c]-lse-lp[i*K+c]) > 1e-9 {
+				t.Fatalf("row %d class %d: %v from original units, %v from the model", i, c, s[c]-lse, lp[i*K+c])
+			}
+		}
+	}
+	if got := m.Terms(); len(got) != 13 || got[0] != d.Schema.Features[0].Name {
+		t.Errorf("Terms = %v", got)
+	}
+}
+
+func TestMissing(t *testing.T) {
+	d := load(t, "breast_cancer_wisconsin") // 16 missing cells
+	_, err := Config{}.Fit(d)
+	var pe *data.ParseError
+	if !errors.As(err, &pe) || !errors.Is(err, design.ErrMissing) || pe.Line == 0 || pe.ColumnName == "" {
+		t.Fatalf("error %v, want a positioned missing-value error", err)
+	}
+	if !strings.Contains(err.Error(), "impute") {
+		t.Errorf("error %q does not suggest imputation", err)
+	}
+	m := fit(t, Config{Impute: true}, d)
+	if !m.Diagnostics().Converged {
+		t.Errorf("%+v", m.Diagnostics())
+	}
+}
+
+func TestErrors(t *testing.T) {
+	d := load(t, "iris")
+	for _, cfg := range []Config{{L2: -1}, {Solver: "adam"}, {ClassWeight: "x"}, {Tol: -1}} {
+		if _, err := cfg.Fit(d); err == nil {
+			t.Errorf("%+v: no error", cfg)
+		}
+	}
+	one := d.Subset([]int{0, 1, 2}) // setosa only
+	if _, err := (Config{}).Fit(one); err == nil || !strings.Contains(err.Error(), "no training rows") {
+		t.Errorf("one class: %v", err)
+	}
+	if _, err := UnmarshalLogistic(d.Schema, []byte(`{"l2":1,"design":[],"weights":[[1]],"intercepts":[0]}`)); err == nil {
+		t.Error("bad params accepted")
+	}
+}
