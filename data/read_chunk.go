@@ -79,7 +79,14 @@ func newReader(in io.Reader, src string, comma rune, cfg readConfig) (*reader, e
 	if err != nil {
 		return nil, err
 	}
-	r := &reader{in: in, src: src, cfg: cfg, size: inputSize(in), line: 1, buf: make([]byte, 0, cfg.chunk)}
+	r := &reader{in: in, src: src, cfg: cfg, size: inputSize(in), line: 1}
+	// Small inputs get a small buffer; one of unknown size starts at
+	// 64 KB and doubles with each chunk up to cfg.chunk.
+	size := min(cfg.chunk, 64<<10)
+	if r.size >= 0 {
+		size = min(cfg.chunk, int(r.size)+1)
+	}
+	r.buf = make([]byte, 0, size)
 	if err := r.readHeader(c); err != nil {
 		return nil, err
 	}
@@ -131,9 +138,9 @@ func (r *reader) consume(k, lines int) {
 	r.line += lines
 }
 
-// growBuf doubles the buffer, for a row longer than it.
-func (r *reader) growBuf() {
-	r.buf = append(make([]byte, 0, 2*cap(r.buf)), r.buf...)
+// resize gives the buffer capacity c (at least its length).
+func (r *reader) resize(c int) {
+	r.buf = append(make([]byte, 0, max(c, len(r.buf))), r.buf...)
 }
 
 var bom = []byte("\xef\xbb\xbf")
@@ -168,7 +175,7 @@ func (r *reader) readHeader(comma byte) error {
 		if end >= 0 || r.eof {
 			break
 		}
-		r.growBuf()
+		r.resize(2 * cap(r.buf))
 	}
 	if end < 0 {
 		end = len(r.buf)
@@ -211,6 +218,9 @@ func (r *reader) readHeader(comma byte) error {
 // readRows reads every row after the header.
 func (r *reader) readRows() error {
 	for {
+		if cap(r.buf) < r.cfg.chunk && !r.eof {
+			r.resize(min(2*cap(r.buf), r.cfg.chunk))
+		}
 		if err := r.fill(); err != nil {
 			return err
 		}
@@ -230,7 +240,7 @@ func (r *reader) readRows() error {
 			last = len(r.buf)
 		}
 		if last == 0 {
-			r.growBuf()
+			r.resize(2 * cap(r.buf))
 			continue
 		}
 		bounds := []int{0}
