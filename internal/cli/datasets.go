@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"strconv"
@@ -33,12 +32,7 @@ Example:
 func listDatasets(env *Env, asJSON bool) error {
 	all := datasets.All()
 	if asJSON {
-		b, err := json.MarshalIndent(all, "", "  ")
-		if err != nil {
-			return err
-		}
-		_, err = fmt.Fprintf(env.Stdout, "%s\n", b)
-		return err
+		return writeJSON(env.Stdout, all)
 	}
 	rows := make([][]string, len(all))
 	for i, d := range all {

@@ -2,9 +2,7 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"flag"
-	"fmt"
 
 	"github.com/gendisc/gendisc/data"
 	"github.com/gendisc/gendisc/metrics"
@@ -56,10 +54,5 @@ func (o *evalOptions) run(env *Env) error {
 	if !o.json {
 		return rep.Text(env.Stdout)
 	}
-	b, err := json.MarshalIndent(rep, "", "  ")
-	if err != nil {
-		return err
-	}
-	_, err = fmt.Fprintf(env.Stdout, "%s\n", b)
-	return err
+	return writeJSON(env.Stdout, rep)
 }

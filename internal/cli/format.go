@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"encoding/json"
 	"io"
 	"strconv"
 	"strings"
@@ -20,3 +21,11 @@ func writeTable(w io.Writer, header []string, rows [][]string) error {
 
 // num formats x for a table: 6 significant digits.
 func num(x float64) string { return strconv.FormatFloat(x, 'g', 6, 64) }
+
+// writeJSON writes v as indented JSON, with <, > and & as themselves.
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}

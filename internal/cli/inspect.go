@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -46,16 +45,11 @@ func (o *inspectOptions) run(env *Env) error {
 	}
 	rep := kinds[e.Kind].inspect(m)
 	if o.json {
-		b, err := json.MarshalIndent(struct {
+		return writeJSON(env.Stdout, struct {
 			Kind       string       `json:"kind"`
 			Schema     *data.Schema `json:"schema"`
 			Parameters report       `json:"parameters"`
-		}{e.Kind, m.Schema(), rep}, "", "  ")
-		if err != nil {
-			return err
-		}
-		_, err = fmt.Fprintf(env.Stdout, "%s\n", b)
-		return err
+		}{e.Kind, m.Schema(), rep})
 	}
 	var b strings.Builder
 	writeSchema(&b, e.Kind, m.Schema())
