@@ -93,7 +93,8 @@ type gaussianNBReport struct {
 	Means        []modelfile.Floats  `json:"means"`
 	Variances    []modelfile.Floats  `json:"variances"`
 	// Logistic is set for two classes whose variances are shared
-	// (feature or shared tying): the log-odds are then linear in x.
+	// (feature or shared tying): the log-odds are then linear in x
+	// (naivebayes.Gaussian.LogisticForm).
 	Logistic *logisticForm `json:"logistic,omitempty"`
 }
 
@@ -117,31 +118,11 @@ func inspectGaussianNB(m gendisc.Model) report {
 	for _, v := range g.Variances() {
 		r.Variances = append(r.Variances, v)
 	}
-	if len(r.Classes) == 2 && (cfg.Variance == naivebayes.FeatureVariance || cfg.Variance == naivebayes.SharedVariance) {
-		r.Logistic = r.logisticForm()
+	if w, w0, ok := g.LogisticForm(); ok {
+		r.Logistic = &logisticForm{Positive: r.Classes[1], Negative: r.Classes[0], W: w, W0: modelfile.Float(w0), features: r.Features,
+			formula: "w_j = (μ_1j − μ_0j)/σ²_j,  w0 = log(π_1/π_0) − Σ_j (μ_1j² − μ_0j²)/(2σ²_j)"}
 	}
 	return r
-}
-
-// logisticForm returns the logistic form of a two-class model with
-// variances σ²_j shared by the classes:
-//
-//	w_j = (μ_1j − μ_0j) / σ²_j
-//	w0  = log(π_1/π_0) − Σ_j (μ_1j² − μ_0j²) / (2σ²_j)
-//
-// (the log-odds log p(x, y=1) − log p(x, y=0), whose quadratic terms
-// cancel).
-func (r *gaussianNBReport) logisticForm() *logisticForm {
-	mu0, mu1, v := r.Means[0], r.Means[1], r.Variances[0]
-	f := &logisticForm{Positive: r.Classes[1], Negative: r.Classes[0], W: make(modelfile.Floats, len(v)), features: r.Features,
-		formula: "w_j = (μ_1j − μ_0j)/σ²_j,  w0 = log(π_1/π_0) − Σ_j (μ_1j² − μ_0j²)/(2σ²_j)"}
-	w0 := math.Log(r.Priors[1] / r.Priors[0])
-	for j := range v {
-		f.W[j] = (mu1[j] - mu0[j]) / v[j]
-		w0 -= (mu1[j]*mu1[j] - mu0[j]*mu0[j]) / (2 * v[j])
-	}
-	f.W0 = modelfile.Float(w0)
-	return f
 }
 
 func (r *gaussianNBReport) writeText(w io.Writer) error {
