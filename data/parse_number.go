@@ -1,6 +1,7 @@
 package data
 
 import (
+	"bytes"
 	"encoding/binary"
 	"math"
 	"math/bits"
@@ -131,7 +132,7 @@ func scanLong(b []byte, p int) (v float64, end int, ok, canon bool) {
 		}
 		exp += e
 	}
-	if digits > 15 && canon && significant(b[intStart:p]) > 15 {
+	if canon && significant(b[intStart:p]) > 15 {
 		canon = false
 	}
 	fast := digits <= 19 && mant <= 1<<53
@@ -200,16 +201,23 @@ func slowNumber(s []byte, canon bool) (float64, bool) {
 }
 
 // significant counts the digits of the number text s from its first
-// non-zero digit on.
+// non-zero digit to its last.
 func significant(s []byte) int {
-	n, on := 0, false
-	for _, c := range s {
-		if c-'0' < 10 {
-			on = on || c != '0'
-			if on {
-				n++
+	first, last := -1, -1
+	for i, c := range s {
+		if c-'1' < 9 {
+			if first < 0 {
+				first = i
 			}
+			last = i
 		}
+	}
+	if first < 0 {
+		return 0
+	}
+	n := last - first + 1
+	if bytes.IndexByte(s[first:last], '.') >= 0 {
+		n--
 	}
 	return n
 }

@@ -8,9 +8,9 @@ import (
 
 // scanRows finds row boundaries in b, which starts at the start of a row: a
 // boundary is the offset just after a '\n' that is outside quotes. It
-// returns, for each target offset (ascending), the first boundary at or
-// after it (-1 when there is none in b), and the last boundary in b (0 when
-// there is none).
+// returns, for each target offset (ascending), the first boundary after it
+// (-1 when there is none in b), and the last boundary in b (0 when there is
+// none).
 //
 // A quote opens a quoted field only at the start of a field; a quote
 // elsewhere is left to the row parser, which reports it. A quoted field
