@@ -105,6 +105,13 @@ func (m *LDA) Priors() []float64 { return slices.Clone(m.m.prior) }
 // Means returns the class means μ_k.
 func (m *LDA) Means() [][]float64 { return m.m.Means() }
 
+// ClassWeights returns W_k, the total weight of the training rows of each
+// class (the row counts without weights).
+func (m *LDA) ClassWeights() []float64 { return m.m.classWeights() }
+
+// LogDet returns log|Σ|.
+func (m *LDA) LogDet() float64 { return m.m.logDets()[0] }
+
 // Covariance returns the shared covariance matrix Σ, p×p row-major.
 func (m *LDA) Covariance() []float64 { return slices.Clone(m.m.comps[0].cov) }
 

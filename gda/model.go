@@ -323,3 +323,22 @@ func (m *model) forUpdate(d *data.Dataset) (*covstats.Classes, *data.Schema, err
 	s.Grow(len(schema.Classes()))
 	return s, schema, nil
 }
+
+// classWeights returns W_k, the total weight of the training rows of each
+// class.
+func (m *model) classWeights() []float64 {
+	w := make([]float64, m.stats.K())
+	for k, c := range m.stats.Class {
+		w[k] = c.W
+	}
+	return w
+}
+
+// logDets returns log|Σ| of each covariance matrix.
+func (m *model) logDets() []float64 {
+	out := make([]float64, len(m.comps))
+	for i, c := range m.comps {
+		out[i] = c.f.logDet
+	}
+	return out
+}

@@ -85,6 +85,13 @@ func (m *QDA) Priors() []float64 { return slices.Clone(m.m.prior) }
 // Means returns the class means μ_k.
 func (m *QDA) Means() [][]float64 { return m.m.Means() }
 
+// ClassWeights returns W_k, the total weight of the training rows of each
+// class (the row counts without weights).
+func (m *QDA) ClassWeights() []float64 { return m.m.classWeights() }
+
+// LogDets returns log|Σ_k| for each class.
+func (m *QDA) LogDets() []float64 { return m.m.logDets() }
+
 // Covariances returns the class covariance matrices Σ_k, each p×p
 // row-major.
 func (m *QDA) Covariances() [][]float64 {

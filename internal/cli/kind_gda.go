@@ -1,0 +1,273 @@
+package cli
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+
+	"github.com/gendisc/gendisc"
+	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/gda"
+	"github.com/gendisc/gendisc/modelfile"
+)
+
+func init() {
+	register(&kind{
+		name:  gda.KindLDA,
+		short: "linear discriminant analysis: per class a multivariate normal, one covariance matrix shared by the classes",
+		flags: func(fs *flag.FlagSet) fitFunc {
+			cfg := gdaFlags(fs)
+			return func(d *data.Dataset) (modelfile.Persistent, error) { return gda.LDAConfig(cfg()).Fit(d) }
+		},
+		decode:  func(s *data.Schema, p json.RawMessage) (gendisc.Model, error) { return gda.UnmarshalLDA(s, p) },
+		inspect: inspectLDA,
+	})
+	register(&kind{
+		name:  gda.KindQDA,
+		short: "quadratic discriminant analysis: per class a multivariate normal with its own covariance matrix",
+		flags: func(fs *flag.FlagSet) fitFunc {
+			cfg := gdaFlags(fs)
+			return func(d *data.Dataset) (modelfile.Persistent, error) { return gda.QDAConfig(cfg()).Fit(d) }
+		},
+		decode:  func(s *data.Schema, p json.RawMessage) (gendisc.Model, error) { return gda.UnmarshalQDA(s, p) },
+		inspect: inspectQDA,
+	})
+}
+
+// gdaFlags defines the flags of gda.Config and returns the function that
+// gives the configuration once they are parsed.
+func gdaFlags(fs *flag.FlagSet) func() gda.Config {
+	cfg := &gda.Config{MaxIter: gda.DefaultMaxIter}
+	fs.TextVar(&cfg.Estimator, "covariance-estimator", cfg.Estimator,
+		"covariance `divisor`: mle (n, or n_k for qda) or unbiased (n − K for lda, n_k − 1 for qda, as scikit-learn)")
+	fs.Var((*shrinkageFlag)(cfg), "shrinkage",
+		"shrink covariances: a fixed `r` in [0, 1], (1 − r)Σ + r·(tr Σ/p)·I, or auto (Ledoit–Wolf, towards the diagonal)")
+	prior := nbPriorFlags(fs)
+	fs.IntVar(&cfg.MaxIter, "em-max-iter", cfg.MaxIter, "at most `n` EM iterations when training rows have missing cells")
+	tol := nonNegative(gda.DefaultTol)
+	fs.Var(&tol, "em-tol", "stop EM when no mean or covariance moves by more than `t` standard deviations")
+	return func() gda.Config {
+		c := *cfg
+		c.PriorAlpha, c.ClassPrior, c.Tol = float64(prior.alpha), prior.fixed, float64(tol)
+		return c
+	}
+}
+
+// shrinkageFlag sets Shrinkage or ShrinkageAuto of a gda.Config.
+type shrinkageFlag gda.Config
+
+func (f *shrinkageFlag) String() string {
+	if f.ShrinkageAuto {
+		return "auto"
+	}
+	return strconv.FormatFloat(f.Shrinkage, 'g', -1, 64)
+}
+
+func (f *shrinkageFlag) Set(s string) error {
+	if s == "auto" {
+		f.Shrinkage, f.ShrinkageAuto = 0, true
+		return nil
+	}
+	r, err := strconv.ParseFloat(s, 64)
+	if err != nil || !(r >= 0 && r <= 1) {
+		return fmt.Errorf("want a number in [0, 1] or auto")
+	}
+	f.Shrinkage, f.ShrinkageAuto = r, false
+	return nil
+}
+
+// gdaReport is what inspect shows of an LDA or QDA model. Covariances
+// holds one p×p matrix (row-major) for LDA, one per class for QDA, and
+// LogDets their log-determinants. For LDA, Linear is the softmax form and
+// Logistic, with two classes, the logistic form; for two-class QDA,
+// Constant is the constant of the discriminant function.
+type gdaReport struct {
+	Kind          string                  `json:"-"`
+	Estimator     gda.CovarianceEstimator `json:"covariance_estimator"`
+	Shrinkage     modelfile.Float         `json:"shrinkage"`
+	ShrinkageAuto bool                    `json:"shrinkage_auto"`
+	EMIterations  int                     `json:"em_iterations"`
+	Classes       []string                `json:"classes"`
+	Features      []string                `json:"features"`
+	Priors        modelfile.Floats        `json:"priors"`
+	ClassWeights  modelfile.Floats        `json:"class_weights"`
+	Means         []modelfile.Floats      `json:"means"`
+	Covariances   []modelfile.Floats      `json:"covariances"`
+	LogDets       modelfile.Floats        `json:"log_determinants"`
+	Linear        *linearForm             `json:"linear,omitempty"`
+	Logistic      *logisticForm           `json:"logistic,omitempty"`
+	Constant      *modelfile.Float        `json:"discriminant_constant,omitempty"`
+	Explained     modelfile.Floats        `json:"explained_variance_ratio,omitempty"`
+}
+
+// linearForm is the softmax form of LDA: log P(y = k | x) =
+// w_kᵀx + b_k − log Σ_l exp(w_lᵀx + b_l).
+type linearForm struct {
+	W []modelfile.Floats `json:"w"` // per class, one weight per feature
+	B modelfile.Floats   `json:"b"`
+}
+
+// newGDAReport fills what LDA and QDA share.
+func newGDAReport(kind string, cfg gda.Config, iters int, schema *data.Schema, priors, weights []float64, means [][]float64) *gdaReport {
+	r := &gdaReport{Kind: kind, Estimator: cfg.Estimator, Shrinkage: modelfile.Float(cfg.Shrinkage),
+		ShrinkageAuto: cfg.ShrinkageAuto, EMIterations: iters, Classes: schema.Classes(),
+		Priors: priors, ClassWeights: weights}
+	for _, c := range schema.Features {
+		r.Features = append(r.Features, c.Name)
+	}
+	for _, v := range means {
+		r.Means = append(r.Means, v)
+	}
+	return r
+}
+
+func inspectLDA(m gendisc.Model) report {
+	l := m.(*gda.LDA)
+	r := newGDAReport(gda.KindLDA, gda.Config(l.Config()), l.EMIterations(), l.Schema(), l.Priors(), l.ClassWeights(), l.Means())
+	r.Covariances = []modelfile.Floats{l.Covariance()}
+	r.LogDets = modelfile.Floats{l.LogDet()}
+	w, b := l.Linear()
+	p := len(r.Features)
+	r.Linear = &linearForm{B: b}
+	for k := range r.Classes {
+		r.Linear.W = append(r.Linear.W, w[k*p:(k+1)*p])
+	}
+	if len(r.Classes) == 2 {
+		w, w0 := l.Logistic()
+		r.Logistic = &logisticForm{Positive: r.Classes[1], Negative: r.Classes[0], W: w, W0: modelfile.Float(w0),
+			features: r.Features, formula: "w = Σ⁻¹(μ_1 − μ_0),  w0 = log(π_1/π_0) − ½ (μ_1ᵀΣ⁻¹μ_1 − μ_0ᵀΣ⁻¹μ_0)"}
+	}
+	r.Explained = l.ExplainedVarianceRatio()
+	return r
+}
+
+func inspectQDA(m gendisc.Model) report {
+	q := m.(*gda.QDA)
+	r := newGDAReport(gda.KindQDA, gda.Config(q.Config()), q.EMIterations(), q.Schema(), q.Priors(), q.ClassWeights(), q.Means())
+	for _, c := range q.Covariances() {
+		r.Covariances = append(r.Covariances, c)
+	}
+	r.LogDets = q.LogDets()
+	if len(r.Classes) == 2 {
+		c := modelfile.Float(math.Log(r.Priors[1]/r.Priors[0]) - (r.LogDets[1]-r.LogDets[0])/2)
+		r.Constant = &c
+	}
+	return r
+}
+
+// maxMatrixText is the largest number of features whose covariance
+// matrices inspect prints as text; --json always has them.
+const maxMatrixText = 12
+
+func (r *gdaReport) writeText(w io.Writer) error {
+	if r.Kind == gda.KindLDA {
+		fmt.Fprintf(w, "Linear discriminant analysis: one covariance matrix Σ shared by the classes\n\n")
+		fmt.Fprintf(w, "\tlog p(x, y=k) = log π_k − ½ log|2πΣ| − ½ (x − μ_k)ᵀ Σ⁻¹ (x − μ_k)\n\n")
+	} else {
+		fmt.Fprintf(w, "Quadratic discriminant analysis: a covariance matrix Σ_k per class\n\n")
+		fmt.Fprintf(w, "\tlog p(x, y=k) = log π_k − ½ log|2πΣ_k| − ½ (x − μ_k)ᵀ Σ_k⁻¹ (x − μ_k)\n\n")
+	}
+	shrinkage := "none"
+	switch {
+	case r.ShrinkageAuto:
+		shrinkage = "auto (Ledoit–Wolf per class, on the standardised scale)"
+	case r.Shrinkage > 0:
+		shrinkage = num(float64(r.Shrinkage)) + ": (1 − r)Σ + r·(tr Σ/p)·I"
+	}
+	fmt.Fprintf(w, "covariance estimator: %s; shrinkage: %s\n", r.Estimator, shrinkage)
+	if r.EMIterations > 0 {
+		fmt.Fprintf(w, "training rows with missing cells: estimated by EM, %d iterations\n", r.EMIterations)
+	}
+	fmt.Fprintln(w)
+	rows := make([][]string, len(r.Classes))
+	for k, c := range r.Classes {
+		rows[k] = []string{c, num(r.Priors[k]), num(r.ClassWeights[k]), num(r.LogDets[min(k, len(r.LogDets)-1)])}
+	}
+	if err := writeTable(w, []string{"class", "prior π_k", "weight", "log|Σ|"}, rows); err != nil {
+		return err
+	}
+	if err := r.writeByClass(w, "means μ_kj", r.Means); err != nil {
+		return err
+	}
+	if err := r.writeCovariances(w); err != nil {
+		return err
+	}
+	if r.Linear != nil {
+		fmt.Fprintf(w, "\nlinear (softmax) form: P(y=k | x) = exp(w_kᵀx + b_k) / Σ_l exp(w_lᵀx + b_l)\n\n")
+		fmt.Fprintf(w, "\tw_k = Σ⁻¹μ_k,  b_k = log π_k − ½ μ_kᵀΣ⁻¹μ_k\n")
+		if err := r.writeByClass(w, "weights w_kj, and b_k", append(r.Linear.W, r.Linear.B)); err != nil {
+			return err
+		}
+	}
+	if r.Logistic != nil {
+		fmt.Fprintf(w, "\ndiscriminant function: f(x) = log P(y=%s | x)/P(y=%s | x) = wᵀx + w0\n", r.Classes[1], r.Classes[0])
+		if err := r.Logistic.writeText(w); err != nil {
+			return err
+		}
+	}
+	if r.Constant != nil {
+		fmt.Fprintf(w, "\ndiscriminant function: f(x) = log P(y=%s | x)/P(y=%s | x)\n\n", r.Classes[1], r.Classes[0])
+		fmt.Fprintf(w, "\tf(x) = %s − ½ (x − μ_1)ᵀ Σ_1⁻¹ (x − μ_1) + ½ (x − μ_0)ᵀ Σ_0⁻¹ (x − μ_0)\n", num(float64(*r.Constant)))
+		fmt.Fprintf(w, "\t%s = log(π_1/π_0) − ½ (log|Σ_1| − log|Σ_0|)\n", num(float64(*r.Constant)))
+	}
+	if len(r.Explained) > 0 {
+		fmt.Fprintf(w, "\ndiscriminant coordinates (gendisc transform): explained variance ratio")
+		for _, v := range r.Explained {
+			fmt.Fprintf(w, " %s", num(v))
+		}
+		fmt.Fprintln(w)
+	}
+	return nil
+}
+
+// writeByClass writes a table with a row per feature and a column per
+// class; a last extra vector, if any, is a row "(b)".
+func (r *gdaReport) writeByClass(w io.Writer, title string, v []modelfile.Floats) error {
+	fmt.Fprintf(w, "\n%s (rows: features, columns: classes)\n", title)
+	rows := make([][]string, len(r.Features))
+	for j, f := range r.Features {
+		rows[j] = []string{f}
+		for k := range r.Classes {
+			rows[j] = append(rows[j], num(v[k][j]))
+		}
+	}
+	if len(v) > len(r.Classes) {
+		row := []string{"(b)"}
+		for _, x := range v[len(r.Classes)] {
+			row = append(row, num(x))
+		}
+		rows = append(rows, row)
+	}
+	return writeTable(w, append([]string{"feature"}, r.Classes...), rows)
+}
+
+// writeCovariances writes the covariance matrices, or where to find them
+// when there are many features.
+func (r *gdaReport) writeCovariances(w io.Writer) error {
+	p := len(r.Features)
+	if p > maxMatrixText {
+		_, err := fmt.Fprintf(w, "\ncovariance matrices: %d×%d, printed by inspect --json\n", p, p)
+		return err
+	}
+	for i, cov := range r.Covariances {
+		title := "covariance matrix Σ"
+		if r.Kind == gda.KindQDA {
+			title = fmt.Sprintf("covariance matrix Σ_k of class %s", r.Classes[i])
+		}
+		fmt.Fprintf(w, "\n%s\n", title)
+		rows := make([][]string, p)
+		for j, f := range r.Features {
+			rows[j] = []string{f}
+			for l := range p {
+				rows[j] = append(rows[j], num(cov[j*p+l]))
+			}
+		}
+		if err := writeTable(w, append([]string{""}, r.Features...), rows); err != nil {
+			return err
+		}
+	}
+	return nil
+}
