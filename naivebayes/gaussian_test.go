@@ -124,6 +124,25 @@ func TestGaussianMissingCellsInTraining(t *testing.T) {
 	checkNear(t, "priors", m.Priors(), []float64{3.0 / 8, 3.0 / 8, 2.0 / 8}, 1e-15)
 }
 
+func TestGaussianClassWithoutRows(t *testing.T) {
+	// Class c is in the schema but has no rows: its maximum-likelihood
+	// prior is 0; with a prior pseudo-count it takes every feature's pooled
+	// mean and variance.
+	d := small()
+	d.Schema.Target.Levels = []string{"a", "b", "c"}
+	m := fit(t, GaussianConfig{VarSmoothing: NoVarSmoothing}, d)
+	lp := m.LogProba(nil, d)
+	for i := range d.N {
+		if !math.IsInf(lp[3*i+2], -1) || math.IsNaN(lp[3*i]) || math.IsNaN(lp[3*i+1]) {
+			t.Fatalf("row %d: log-probabilities %v", i, lp[3*i:3*i+3])
+		}
+	}
+	m = fit(t, GaussianConfig{VarSmoothing: NoVarSmoothing, PriorAlpha: 1}, d)
+	checkNear(t, "priors", m.Priors(), []float64{3.0 / 8, 4.0 / 8, 1.0 / 8}, 1e-15)
+	checkNear(t, "class c means", m.Means()[2], []float64{5, 6.6}, 1e-15)
+	checkNear(t, "class c variances", m.Variances()[2], []float64{9.2, 24.64}, 1e-14)
+}
+
 func TestGaussianWeightsAreRepeatedRows(t *testing.T) {
 	iris := load(t, "iris")
 	r := rand.New(rand.NewPCG(11, 12))
@@ -575,6 +594,11 @@ func TestGaussianConformance(t *testing.T) {
 			})
 		}
 	}
+	t.Run("class without rows", func(t *testing.T) {
+		d := small()
+		d.Schema.Target.Levels = []string{"a", "b", "c"}
+		conformance.Check(t, func(d *data.Dataset) (gendisc.Classifier, error) { return GaussianConfig{}.Fit(d) }, d, decode(d.Schema))
+	})
 	t.Run("missing and weighted", func(t *testing.T) {
 		d := withMissing(load(t, "breast_cancer_wdbc"), 9)
 		conformance.Check(t, func(d *data.Dataset) (gendisc.Classifier, error) { return GaussianConfig{}.Fit(d) }, d, decode(d.Schema))
