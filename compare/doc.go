@@ -1,0 +1,49 @@
+// Package compare runs the generative-versus-discriminative experiment of
+// Ng and Jordan ("On discriminative vs. generative classifiers", NIPS 2001)
+// and writes its report: learning curves of mean test error against the
+// training-set size m, averaged over random stratified splits.
+//
+// # The experiment
+//
+// For each data set (a Task) and each training-set size m of a grid
+// (DefaultSizes: geometric from 2 rows per class to 70% of the rows), Run
+// draws Config.Splits random splits. A split takes a stratified sample of
+// m training rows (Allocate: proportional allocation with at least one row
+// per class); the test set is the other rows, capped at Config.MaxTest rows
+// by a stratified sample of them. Every Learner of a split is fitted on
+// the same training rows and scored on the same test rows. The random draws
+// of a split come from a PCG generator seeded from (Config.Seed, the task's
+// index, m, the split's index), so the figures do not depend on the
+// scheduling of the work or on Config.Jobs: the same seed gives the same
+// bytes in every output.
+//
+// A fit that fails (a zero-variance feature or a singular covariance on a
+// tiny training set) does not stop the run: the split scores the fallback
+// prediction instead, the most frequent class of the training rows (the
+// lowest class index among ties), and Point.Fallbacks counts such splits.
+//
+// # The figures
+//
+// Per task, learner and m: the mean test error over the splits and its
+// standard error,
+//
+//	ē = (1/S) Σ_s e_s,   se = sqrt( Σ_s (e_s − ē)² / (S − 1) ) / sqrt(S)
+//
+// (se = 0 when S = 1). For each pair of a generative and a discriminative
+// learner, the crossover m* is the smallest grid size from which the
+// discriminative learner's mean error stays strictly below the generative
+// one's through the largest m; there is none in range when the
+// discriminative learner is not better at the largest m. The gap is the
+// generative minus the discriminative mean error at the largest m.
+//
+// # The report
+//
+// WriteReport writes a directory holding curves.csv (every figure), one
+// SVG plot per task (mean error against m on a logarithmic axis with a ±1
+// standard-error band; generative learners solid, discriminative dashed by
+// default), summary.txt (the table of WriteSummary) and index.html, which
+// shows the table, the plots, the command line, the version and the
+// settings, and opens offline: it loads nothing but the SVG files beside
+// it. The directory is written under a temporary name and renamed into
+// place, so a failed run leaves no half-written report.
+package compare

@@ -1,0 +1,92 @@
+package compare
+
+import (
+	"fmt"
+
+	"github.com/gendisc/gendisc"
+	"github.com/gendisc/gendisc/data"
+)
+
+// Family says whether a learner models the joint p(x, y) (generative) or
+// the conditional P(y | x) (discriminative). Crossovers are reported for
+// every pair of a generative and a discriminative learner.
+type Family int
+
+const (
+	Generative Family = iota
+	Discriminative
+)
+
+// String returns "generative" or "discriminative".
+func (f Family) String() string {
+	if f == Discriminative {
+		return "discriminative"
+	}
+	return "generative"
+}
+
+// Style is the line pattern of a learner's curve in the plots.
+type Style int
+
+const (
+	// Auto draws the first generative learner solid, the first
+	// discriminative one dashed and the others with the remaining
+	// patterns in order.
+	Auto Style = iota
+	Solid
+	Dashed
+	Dotted
+	DashDot
+	LongDash
+)
+
+// Learner is one model of the comparison: a name for the report and a
+// function that fits it on a training set.
+type Learner struct {
+	// Name labels the learner in curves.csv, the table and the legend,
+	// such as "nb" or "logistic". Names must be distinct and non-empty.
+	Name string
+	// Family places the learner in the generative-discriminative pairs.
+	Family Family
+	// Style is the line pattern of its curve; Auto by default.
+	Style Style
+	// Settings describes the hyperparameters for the report, such as
+	// "λ = 1, standardised features"; it may be empty.
+	Settings string
+	// Fit fits the learner on training rows. It is called from several
+	// goroutines at once and must not keep d after returning a model that
+	// does not need it. An error makes the split score the fallback
+	// prediction (see the package documentation).
+	Fit func(d *data.Dataset) (gendisc.Classifier, error)
+}
+
+// Task is one data set of the comparison.
+type Task struct {
+	// Name labels the task in the report, such as "sonar" or
+	// "optdigits_0_vs_1".
+	Name string
+	// Data holds the rows; the target must be categorical with at least
+	// two classes. Rows with a missing target are left out.
+	Data *data.Dataset
+}
+
+// checkLearners returns an error for an empty list, a nil Fit, an empty
+// or repeated name.
+func checkLearners(ls []Learner) error {
+	if len(ls) == 0 {
+		return fmt.Errorf("compare: no learners")
+	}
+	seen := map[string]bool{}
+	for _, l := range ls {
+		switch {
+		case l.Name == "":
+			return fmt.Errorf("compare: a learner has no name")
+		case seen[l.Name]:
+			return fmt.Errorf("compare: learner %q appears twice", l.Name)
+		case l.Fit == nil:
+			return fmt.Errorf("compare: learner %q has no Fit function", l.Name)
+		}
+		seen[l.Name] = true
+	}
+	return nil
+}

@@ -1,0 +1,185 @@
+package compare
+
+import (
+	"math"
+	"slices"
+)
+
+// Result holds the learning curves of a Run.
+type Result struct {
+	// Learners are the learners in the order Run was given them, with
+	// Fit left out.
+	Learners []LearnerInfo
+	// Tasks are the tasks in the order Run was given them.
+	Tasks []TaskResult
+	// Splits, MaxTest, MaxSize and Seed are the settings used (defaults
+	// applied); Sizes is Config.Sizes, nil for the default grid.
+	Splits, MaxTest, MaxSize int
+	Seed                     uint64
+	Sizes                    []int
+}
+
+// LearnerInfo describes a learner of a Result.
+type LearnerInfo struct {
+	Name     string
+	Family   Family
+	Style    Style // never Auto: the pattern the plots use
+	Settings string
+}
+
+// TaskResult holds the curves of one task.
+type TaskResult struct {
+	Name    string
+	Rows    int      // labelled rows
+	Classes []string // class names
+	Sizes   []int    // the training-set sizes, increasing
+	// Curves[l] is the curve of Result.Learners[l].
+	Curves []Curve
+	// Crossovers holds one entry per pair of a generative and a
+	// discriminative learner, generative learners in order, then
+	// discriminative ones.
+	Crossovers []Crossover
+}
+
+// Curve is the learning curve of one learner on one task: one Point per
+// size of TaskResult.Sizes.
+type Curve struct {
+	Learner string
+	Points  []Point
+}
+
+// Point is the test error of a learner at one training-set size, over the
+// splits.
+type Point struct {
+	M      int     // training rows
+	Splits int     // splits averaged
+	Mean   float64 // mean test error
+	StdErr float64 // standard error of Mean, 0 for one split
+	// Fallbacks counts the splits in which the fit failed and the
+	// majority class of the training rows was predicted instead.
+	Fallbacks int
+}
+
+// Crossover compares a generative and a discriminative learner on a task.
+type Crossover struct {
+	Generative, Discriminative string // learner names
+	// M is m*, the smallest size from which the discriminative learner's
+	// mean error stays strictly below the generative one's through the
+	// largest size; 0 when there is none in range.
+	M int
+	// Gap is the generative minus the discriminative mean error at the
+	// largest size: positive when the discriminative learner ends ahead.
+	Gap float64
+}
+
+// Found reports whether there is a crossover in range.
+func (c Crossover) Found() bool { return c.M > 0 }
+
+// FindCrossover returns m* for the curves g (generative) and d
+// (discriminative), which must have the same sizes: the M of the first
+// point from which every mean of d is strictly below that of g, or 0 when
+// d is not below g at the last point (or the curves are empty).
+func FindCrossover(g, d []Point) int {
+	m := 0
+	for i := len(g) - 1; i >= 0 && d[i].Mean < g[i].Mean; i-- {
+		m = g[i].M
+	}
+	return m
+}
+
+// summarise turns the test errors of the plans into a Result.
+func summarise(plans []*taskPlan, learners []Learner, cfg Config) *Result {
+	S, L := cfg.splits(), len(learners)
+	r := &Result{Learners: learnerInfos(learners), Splits: S, MaxTest: cfg.maxTest(),
+		MaxSize: cfg.maxSize(), Seed: cfg.Seed, Sizes: slices.Clone(cfg.Sizes)}
+	for _, p := range plans {
+		tr := TaskResult{Name: p.task.Name, Classes: p.task.Data.Schema.Classes(), Sizes: p.sizes}
+		for _, rows := range p.byClass {
+			tr.Rows += len(rows)
+		}
+		for l, ln := range learners {
+			c := Curve{Learner: ln.Name, Points: make([]Point, len(p.sizes))}
+			for i, m := range p.sizes {
+				pt := Point{M: m, Splits: S}
+				var sum float64
+				for s := range S {
+					at := (i*S+s)*L + l
+					sum += p.errs[at]
+					if p.fell[at] {
+						pt.Fallbacks++
+					}
+				}
+				pt.Mean = sum / float64(S)
+				if S > 1 {
+					var ss float64
+					for s := range S {
+						e := p.errs[(i*S+s)*L+l] - pt.Mean
+						ss += e * e
+					}
+					pt.StdErr = math.Sqrt(ss/float64(S-1)) / math.Sqrt(float64(S))
+				}
+				c.Points[i] = pt
+			}
+			tr.Curves = append(tr.Curves, c)
+		}
+		tr.Crossovers = crossovers(r.Learners, tr.Curves)
+		r.Tasks = append(r.Tasks, tr)
+	}
+	return r
+}
+
+// crossovers compares every generative learner with every discriminative
+// one.
+func crossovers(ls []LearnerInfo, curves []Curve) []Crossover {
+	var out []Crossover
+	for g, lg := range ls {
+		if lg.Family != Generative {
+			continue
+		}
+		for d, ld := range ls {
+			if ld.Family != Discriminative {
+				continue
+			}
+			pg, pd := curves[g].Points, curves[d].Points
+			last := len(pg) - 1
+			out = append(out, Crossover{
+				Generative: lg.Name, Discriminative: ld.Name,
+				M:   FindCrossover(pg, pd),
+				Gap: pg[last].Mean - pd[last].Mean,
+			})
+		}
+	}
+	return out
+}
+
+// learnerInfos describes the learners, resolving Auto styles: the first
+// generative learner is solid, the first discriminative one dashed, and
+// every other Auto learner takes Dotted, DashDot and LongDash in turn
+// (cycling); the first ones fall back to that too when another learner
+// chose Solid (Dashed) explicitly. Colours tell curves apart as well.
+func learnerInfos(ls []Learner) []LearnerInfo {
+	out := make([]LearnerInfo, len(ls))
+	taken := map[Style]bool{}
+	for _, l := range ls {
+		taken[l.Style] = true
+	}
+	first := map[Family]bool{}
+	others := []Style{Dotted, DashDot, LongDash}
+	next := 0
+	for i, l := range ls {
+		st := l.Style
+		switch {
+		case st != Auto:
+		case !first[l.Family] && l.Family == Generative && !taken[Solid]:
+			st = Solid
+		case !first[l.Family] && l.Family == Discriminative && !taken[Dashed]:
+			st = Dashed
+		default:
+			st = others[next%len(others)]
+			next++
+		}
+		first[l.Family] = true
+		out[i] = LearnerInfo{Name: l.Name, Family: l.Family, Style: st, Settings: l.Settings}
+	}
+	return out
+}
