@@ -18,7 +18,11 @@
 // (GaussianConfig, Gaussian) keeps per class and feature the weighted
 // count, mean and centred sum of squares of its training data, which merge
 // exactly (Chan et al.'s pairwise formula), so a model can be fitted on all
-// cores, updated with more data (Update) and saved with its statistics.
+// cores, fitted on a stream of chunks in constant memory (FitStream),
+// updated with more data (Update) and saved with its statistics
+// (MarshalJSON, UnmarshalGaussian). With class-shared variances and two
+// classes its log-odds are linear in x (LogisticForm): the generative
+// partner of logistic regression.
 //
 // Configurations (GaussianConfig) are plain values whose zero value means
 // the defaults; Fit returns a new fitted model, which is immutable and safe
