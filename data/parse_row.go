@@ -96,12 +96,25 @@ func (k *block) parse() {
 		}
 		r := k.rows
 		k.lines[r] = line
+		x := k.x[r*k.d : (r+1)*k.d]
 		for f := 0; ; f++ {
 			if f == nf {
 				k.tooMany(p, r, nf)
 				return
 			}
-			end, nl, ok := k.number(p, f, r, line)
+			// The fast path: an unquoted finite number for a feature.
+			pl := &k.plans[f]
+			end, nl, ok := 0, 0, false
+			if (pl.mode == cellInfer || pl.mode == cellNumber) && pl.dst == destX && p < n && b[p] != '"' {
+				var v float64
+				var canon bool
+				v, end, ok, canon = scanNumber(b, p)
+				ok = ok && v-v == 0 && k.fieldEnd(end)
+				if ok {
+					k.stats[f].flags |= numFlags(v, canon)
+					x[pl.j] = v
+				}
+			}
 			if !ok {
 				end, nl = k.cell(p, f, r, line)
 				if k.err != nil {
@@ -127,32 +140,23 @@ func (k *block) parse() {
 	}
 }
 
-// number is the fast path: an unquoted number in a numeric or inferred
-// column, followed by the end of the field. It reports false when the
-// cell needs the general path.
-func (k *block) number(p, f, r, line int) (end, nl int, ok bool) {
-	b, pl := k.b, &k.plans[f]
-	if pl.mode != cellInfer && pl.mode != cellNumber || p == len(b) || b[p] == '"' {
-		return 0, 0, false
+// fieldEnd reports whether a field can end at b[e]: at a comma, a line
+// end, or the end of the block.
+func (k *block) fieldEnd(e int) bool {
+	b := k.b
+	return e == len(b) || b[e] == k.comma || b[e] == '\n' || b[e] == '\r' && (e+1 == len(b) || b[e+1] == '\n')
+}
+
+// numFlags are the colStats flags of a finite number v.
+func numFlags(v float64, canon bool) uint8 {
+	fl := uint8(statHas)
+	if !canon {
+		fl |= statNonCanon
 	}
-	v, e, ok, canon := scanNumber(b, p)
-	if !ok || e < len(b) && b[e] != k.comma && b[e] != '\n' && (b[e] != '\r' || e+1 < len(b) && b[e+1] != '\n') {
-		return 0, 0, false
+	if v != math.Trunc(v) {
+		fl |= statFrac
 	}
-	if pl.dst == destX && v-v == 0 { // a finite feature: store inline
-		fl := uint8(statHas)
-		if !canon {
-			fl |= statNonCanon
-		}
-		if v != math.Trunc(v) {
-			fl |= statFrac
-		}
-		k.stats[f].flags |= fl
-		k.x[r*k.d+pl.j] = v
-		return e, 0, true
-	}
-	k.store(f, r, line, b[p:e], v, canon)
-	return e, 0, true
+	return fl
 }
 
 // cell reads the field at b[p:] in general: quoted or not, any content.
@@ -203,13 +207,7 @@ func (k *block) store(f, r, line int, s []byte, v float64, canon bool) {
 		}
 		st.flags |= statNonCanon
 	default:
-		st.flags |= statHas
-		if v != math.Trunc(v) {
-			st.flags |= statFrac
-		}
-		if !canon {
-			st.flags |= statNonCanon
-		}
+		st.flags |= numFlags(v, canon)
 	}
 	switch pl.dst {
 	case destX:

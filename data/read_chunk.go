@@ -53,6 +53,7 @@ type reader struct {
 	src    string
 	cfg    readConfig
 	buf    []byte // pending input
+	spare  []byte // the next buffer, filled while buf is parsed
 	eof    bool
 	offset int64 // input offset of buf[0]
 	size   int64 // input size when known, else -1
@@ -117,17 +118,23 @@ func inputSize(in io.Reader) int64 {
 }
 
 // fill reads until the buffer is full or the input ends.
-func (r *reader) fill() error {
-	for len(r.buf) < cap(r.buf) && !r.eof {
-		n, err := r.in.Read(r.buf[len(r.buf):cap(r.buf)])
-		r.buf = r.buf[:len(r.buf)+n]
+func (r *reader) fill() (err error) {
+	r.buf, r.eof, err = readFull(r.in, r.src, r.buf, r.eof)
+	return err
+}
+
+// readFull reads from in into buf until buf is full or in ends (eof).
+func readFull(in io.Reader, src string, buf []byte, eof bool) ([]byte, bool, error) {
+	for len(buf) < cap(buf) && !eof {
+		n, err := in.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
 		if err == io.EOF {
-			r.eof = true
+			eof = true
 		} else if err != nil {
-			return fmt.Errorf("%s: %w", r.src, err)
+			return buf, eof, fmt.Errorf("%s: %w", src, err)
 		}
 	}
-	return nil
+	return buf, eof, nil
 }
 
 // consume drops the first k bytes of the buffer, which hold that many
@@ -250,11 +257,28 @@ func (r *reader) readRows() error {
 			}
 		}
 		bounds = append(bounds, last)
+		// While the chunk is parsed, the rest of the input is read into
+		// the spare buffer, after the bytes that follow the chunk.
+		if cap(r.spare) != cap(r.buf) {
+			r.spare = make([]byte, 0, cap(r.buf))
+		}
+		next, eof := append(r.spare[:0], r.buf[last:]...), r.eof
+		done := make(chan error, 1)
+		go func() {
+			var err error
+			next, eof, err = readFull(r.in, r.src, next, eof)
+			done <- err
+		}()
 		lines, err := r.parseChunk(r.buf[:last], bounds)
+		if readErr := <-done; err == nil {
+			err = readErr
+		}
 		if err != nil {
 			return err
 		}
-		r.consume(last, lines)
+		r.spare, r.buf, r.eof = r.buf[:0], next, eof
+		r.offset += int64(last)
+		r.line += lines
 	}
 }
 
@@ -358,16 +382,17 @@ func (r *reader) compact(blocks []block) []int {
 	for i := range blocks {
 		k := &blocks[i]
 		starts[i] = row
-		n := k.rows
-		copy(r.x[row*r.d:], k.x[:n*r.d])
-		copy(r.lines[row:], k.lines[:n])
-		if r.hasY {
-			copy(r.y[row:], k.y[:n])
+		if n := k.rows; &k.lines[0] != &r.lines[row] {
+			copy(r.x[row*r.d:], k.x[:n*r.d])
+			copy(r.lines[row:], k.lines[:n])
+			if r.hasY {
+				copy(r.y[row:], k.y[:n])
+			}
+			if r.hasW {
+				copy(r.w[row:], k.w[:n])
+			}
 		}
-		if r.hasW {
-			copy(r.w[row:], k.w[:n])
-		}
-		row += n
+		row += k.rows
 	}
 	r.n = row
 	r.x, r.lines = r.x[:row*r.d], r.lines[:row]
