@@ -84,11 +84,13 @@ def main():
     a = ap.parse_args()
 
     rows, records, failed = [], [], False
-    versions = {}
+    versions, loads, reps = {}, [], {}
     for name in a.workloads:
         side = {s: load(a.out, s, name) for s in SIDES}
         for s in SIDES:
             versions[s] = side[s]["versions"]
+            reps[side[s]["reps"]] = True
+            loads.append(f"{name} {s} " + "→".join(f"{v:.1f}" for v in side[s]["loadavg"]))
         agree = agreement(a.out, name)
         ok = all(c["ok"] for c in agree.values())
         failed |= not ok
@@ -107,7 +109,8 @@ def main():
                          "; ".join(f"{t} {'✓' if met else '✗'} {m}" for t, m, met in targets),
                          f"{skl['bytes'] / skl['median'] / 1e6:.0f} / {gd['bytes'] / gd['median'] / 1e6:.0f}",
                          f"{mb(skl['peak_rss'])} / {mb(gd['peak_rss'])}", agree_text])
-        records.append({"workload": name, "ops": ops, "agreement": agree})
+        records.append({"workload": name, "ops": ops, "agreement": agree,
+                        "loadavg": {s: side[s]["loadavg"] for s in SIDES}})
 
     head = ["workload", "op", "sklearn", "gendisc", "ratio", "target (gendisc)", "MB/s skl / gd",
             "peak RSS skl / gd", "agreement (worst)"]
@@ -117,11 +120,13 @@ def main():
     print("|" + "|".join("-" * (w + 2) for w in width) + "|")
     for r in rows:
         print(line(r))
+    print(f"\n{a.rows} rows, median of {'/'.join(map(str, reps))} runs; {os.cpu_count()} CPUs, "
+          f"1-minute load average at the start→end of each process: " + ", ".join(loads))
 
     result = {
         "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
         "command": a.command, "rows": a.rows,
-        "machine": {"cpus": os.cpu_count(), "cpu": cpu_model(), "loadavg": os.getloadavg()},
+        "machine": {"cpus": os.cpu_count(), "cpu": cpu_model()},
         "versions": versions, "workloads": records,
     }
     with open(a.results, "w") as f:

@@ -10,6 +10,7 @@ computed as .npy files in --out for report.py to compare with gendisc's,
 and writes --out/result.json:
 
     {"side": "sklearn", "workload": ..., "reps": ...,
+     "loadavg": [1-minute load average at the start, at the end],
      "versions": {...},
      "ops": [{"op": "fit", "seconds": [...], "median": s,
               "bytes": size of the op's input, "peak_rss": bytes}, ...]}
@@ -146,9 +147,11 @@ def main():
     name = a.workloads[0]
     os.makedirs(a.out, exist_ok=True)
     rec = Recorder(a.reps, a.out)
+    load = os.getloadavg()[0]
     WORKLOADS[name]["run"](a.data, rec)
     with open(os.path.join(a.out, "result.json"), "w") as f:
         json.dump({"side": "sklearn", "workload": name, "reps": a.reps,
+                   "loadavg": [load, os.getloadavg()[0]],
                    "versions": versions(), "ops": rec.ops}, f, indent=1)
 
 

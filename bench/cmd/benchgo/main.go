@@ -10,7 +10,9 @@
 // answers (fitted parameters, probabilities) go to -out as .npy files, and
 // -out/result.json records
 //
-//	{"side": "gendisc", "workload": ..., "reps": ..., "versions": {...},
+//	{"side": "gendisc", "workload": ..., "reps": ...,
+//	 "loadavg": [1-minute load average at the start, at the end],
+//	 "versions": {...},
 //	 "ops": [{"op": "fit", "seconds": [...], "median": s,
 //	          "bytes": size of the op's input, "peak_rss": bytes}, ...]}
 //
@@ -62,10 +64,12 @@ func main() {
 		log.Fatal(err)
 	}
 	r := &recorder{reps: *reps, out: *out}
+	load := loadAverage()
 	if err := run(*dir, r); err != nil {
 		log.Fatal(err)
 	}
-	res := map[string]any{"side": "gendisc", "workload": flag.Arg(0), "reps": *reps, "versions": versions(), "ops": r.ops}
+	res := map[string]any{"side": "gendisc", "workload": flag.Arg(0), "reps": *reps,
+		"loadavg": []float64{load, loadAverage()}, "versions": versions(), "ops": r.ops}
 	b, err := json.MarshalIndent(res, "", " ")
 	if err != nil {
 		log.Fatal(err)
@@ -149,6 +153,22 @@ func peakRSS() (int64, error) {
 		return 0, err
 	}
 	return 0, fmt.Errorf("no VmHWM in /proc/self/status")
+}
+
+// loadAverage returns the 1-minute load average of the machine (the first
+// field of /proc/loadavg), -1 when it cannot be read: the benchmark
+// records it to show how busy the machine was.
+func loadAverage() float64 {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return -1
+	}
+	f, _, _ := strings.Cut(string(b), " ")
+	v, err := strconv.ParseFloat(f, 64)
+	if err != nil {
+		return -1
+	}
+	return v
 }
 
 func versions() map[string]any {
