@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -458,5 +459,44 @@ func TestReadLarge(t *testing.T) {
 	}
 	if !d.Schema.Features[0].Integral || d.Schema.Features[1].Integral {
 		t.Errorf("Integral %+v", d.Schema.Features)
+	}
+}
+
+// TestReadParallelMatchesSequential parses a numeric file of the
+// benchmark's shape on one block and on many, through large and small
+// chunks: X must be bit for bit the same.
+func TestReadParallelMatchesSequential(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "numeric.csv")
+	if err := writeBenchFile(path, 3000); err != nil {
+		t.Fatal(err)
+	}
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var first *Dataset
+	for _, cfg := range []readConfig{{chunk: 1 << 30, blocks: 1}, {chunk: 1 << 30, blocks: 13}, {chunk: 50 << 10, blocks: 4}, {chunk: 1000, blocks: 2}} {
+		d, err := readInferred(strings.NewReader(string(raw)), "numeric.csv", Options{}, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d.N != 3000 || d.D() != 50 {
+			t.Fatalf("%+v: %d × %d", cfg, d.N, d.D())
+		}
+		if first == nil {
+			first = d
+		} else if diff := datasetDiff(first, d); diff != "" {
+			t.Fatalf("%+v: %s", cfg, diff[:min(len(diff), 200)])
+		}
+	}
+	// Spot-check values against strconv.
+	lines := strings.Split(string(raw), "\n")
+	for _, i := range []int{0, 1234, 2999} {
+		for j, cell := range strings.Split(lines[i+1], ",")[:50] {
+			want, _ := strconv.ParseFloat(cell, 64)
+			if got := first.Row(i)[j]; got != want {
+				t.Fatalf("row %d col %d = %v, want %v", i, j, got, want)
+			}
+		}
 	}
 }
