@@ -35,7 +35,7 @@
 //     scatter; the M-step re-estimates μ_k and Σ from the completed
 //     statistics.
 //
-// For LDA, Linear and Logistic give the equivalent softmax and logistic
+// For LDA, Linear and LogisticForm give the equivalent softmax and logistic
 // weights, and Transform the discriminant coordinates (scikit-learn's
 // solver='eigen').
 //

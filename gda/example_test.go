@@ -77,13 +77,13 @@ func ExampleQDAConfig_Fit() {
 }
 
 // The logistic form of a two-class LDA: P(malignant | x) = σ(wᵀx + w0).
-func ExampleLDA_Logistic() {
+func ExampleLDA_LogisticForm() {
 	wdbc := readBundled("breast_cancer_wdbc")
 	m, err := gda.LDAConfig{}.Fit(wdbc)
 	if err != nil {
 		log.Fatal(err)
 	}
-	w, w0 := m.Logistic()
+	w, w0, _ := m.LogisticForm()
 	z := w0
 	for j, x := range wdbc.Row(0) {
 		z += w[j] * x

@@ -3,6 +3,7 @@ package gda
 import (
 	"errors"
 	"fmt"
+	"iter"
 	"math"
 	"slices"
 
@@ -73,8 +74,8 @@ func checkRows(d *data.Dataset) error {
 }
 
 // extendSchema returns the schema of a model fitted on data of schema old
-// and then updated with data of schema upd: the same features and target
-// levels that begin with old's, any new classes appended.
+// and then given data of schema upd: the same features; upd's classes
+// begin with old's (new ones are appended) or are a prefix of them.
 func extendSchema(old, upd *data.Schema) (*data.Schema, error) {
 	if len(old.Features) != len(upd.Features) {
 		return nil, fmt.Errorf("%w: %d features, the model has %d", ErrSchema, len(upd.Features), len(old.Features))
@@ -87,23 +88,54 @@ func extendSchema(old, upd *data.Schema) (*data.Schema, error) {
 		}
 		o.Integral = o.Integral && f.Integral
 	}
-	if upd.Target == nil || upd.Target.Name != old.Target.Name || upd.Target.Kind != old.Target.Kind ||
-		len(upd.Target.Levels) < len(old.Target.Levels) ||
-		!slices.Equal(upd.Target.Levels[:len(old.Target.Levels)], old.Target.Levels) {
-		return nil, fmt.Errorf("%w: the target must be %q with the classes %q first", ErrSchema, old.Target.Name, old.Target.Levels)
+	if upd.Target == nil || upd.Target.Name != old.Target.Name || upd.Target.Kind != old.Target.Kind {
+		return nil, fmt.Errorf("%w: the target must be %q", ErrSchema, old.Target.Name)
 	}
-	s.Target.Levels = append(s.Target.Levels, upd.Target.Levels[len(old.Target.Levels):]...)
+	ol, ul := old.Target.Levels, upd.Target.Levels
+	if n := min(len(ol), len(ul)); !slices.Equal(ul[:n], ol[:n]) {
+		return nil, fmt.Errorf("%w: the classes must begin with %q or be a prefix of them", ErrSchema, ol)
+	}
+	if len(ul) > len(ol) {
+		s.Target.Levels = append(s.Target.Levels, ul[len(ol):]...)
+	}
 	return s, nil
 }
 
-// fit accumulates the rows of d into s (the statistics of earlier data, or
-// empty ones), estimates the contribution of rows with missing cells by
-// EM, and derives the model.
-func fit(kind string, cfg Config, schema *data.Schema, s *covstats.Classes, d *data.Dataset) (*model, error) {
+// accumulate adds the complete rows of d to the statistics s of data of
+// the given schema and returns the schema extended with d's new classes,
+// the statistics grown to match, and the indices of d's labelled rows with
+// missing cells, left out. A nil schema starts from d's schema and empty
+// statistics.
+func accumulate(cfg Config, schema *data.Schema, s *covstats.Classes, d *data.Dataset) (*data.Schema, *covstats.Classes, []int, error) {
 	if err := checkRows(d); err != nil {
+		return nil, nil, nil, err
+	}
+	if schema == nil {
+		schema, s = d.Schema.Clone(), covstats.New(len(d.Schema.Classes()), d.D(), cfg.ShrinkageAuto)
+	} else {
+		var err error
+		if schema, err = extendSchema(schema, d.Schema); err != nil {
+			return nil, nil, nil, &data.ParseError{File: d.Source, Err: err}
+		}
+		s.Grow(len(schema.Classes()))
+	}
+	return schema, s, s.Add(d.X, d.Y, d.Weight), nil
+}
+
+// fit adds the rows of d to the statistics s of earlier data of the given
+// schema (nil: none), estimates the contribution of rows with missing
+// cells by EM, and derives the model.
+func fit(kind string, cfg Config, schema *data.Schema, s *covstats.Classes, d *data.Dataset) (*model, error) {
+	schema, s, inc, err := accumulate(cfg, schema, s, d)
+	if err != nil {
 		return nil, err
 	}
-	inc := s.Add(d.X, d.Y, d.Weight)
+	return finish(kind, cfg, schema, s, d, inc)
+}
+
+// finish runs EM over the rows inc of d, which have missing cells, if
+// there are any, and derives the model from the statistics.
+func finish(kind string, cfg Config, schema *data.Schema, s *covstats.Classes, d *data.Dataset, inc []int) (*model, error) {
 	iters := 0
 	if len(inc) > 0 {
 		var err error
@@ -117,6 +149,52 @@ func fit(kind string, cfg Config, schema *data.Schema, s *covstats.Classes, d *d
 	}
 	m.iters = iters
 	return m, nil
+}
+
+// fitStream fits a model to a sequence of chunks: the complete rows of each
+// chunk are accumulated as they come; the rows with missing cells are
+// kept (only they) and estimated by EM at the end, as fit does for the
+// union of the chunks.
+func fitStream(kind string, cfg Config, chunks iter.Seq2[*data.Dataset, error]) (*model, error) {
+	var (
+		schema  *data.Schema
+		s       *covstats.Classes
+		pending = &data.Dataset{}
+	)
+	for d, err := range chunks {
+		if err != nil {
+			return nil, err
+		}
+		var inc []int
+		if schema, s, inc, err = accumulate(cfg, schema, s, d); err != nil {
+			return nil, err
+		}
+		pending.Source = d.Source
+		if d.Weight != nil && pending.Weight == nil {
+			pending.Weight = slices.Repeat([]float64{1}, pending.N)
+		}
+		for _, i := range inc {
+			pending.X = append(pending.X, d.Row(i)...)
+			pending.Y = append(pending.Y, d.Y[i])
+			if pending.Weight != nil {
+				w := 1.0
+				if d.Weight != nil {
+					w = d.Weight[i]
+				}
+				pending.Weight = append(pending.Weight, w)
+			}
+			pending.N++
+		}
+	}
+	if schema == nil {
+		return nil, &data.ParseError{Err: data.ErrNoRows}
+	}
+	pending.Schema = schema
+	inc := make([]int, pending.N)
+	for i := range inc {
+		inc[i] = i
+	}
+	return finish(kind, cfg, schema, s, pending, inc)
 }
 
 // checkStats checks that the statistics can give a model: every class has

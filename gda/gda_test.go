@@ -97,7 +97,7 @@ func TestLogisticForm(t *testing.T) {
 			if K != 2 {
 				continue
 			}
-			w, w0 := m.Logistic()
+			w, w0, _ := m.LogisticForm()
 			sig := make([]float64, d.N)
 			p1 := make([]float64, d.N)
 			for i := range d.N {
@@ -433,5 +433,81 @@ func TestTransformMissing(t *testing.T) {
 	// The filled value is close to the observed one for a typical row.
 	if math.Abs(got[6]-full[6]) > 1 || math.IsNaN(got[6]) {
 		t.Errorf("row with a missing cell projected to %v, complete %v", got[6:8], full[6:8])
+	}
+}
+
+// TestFitStream: fitting chunks equals fitting their union, with missing
+// cells, weights, and chunks whose classes are a prefix of the others'.
+func TestFitStream(t *testing.T) {
+	d := load(t, "wine")
+	rng := rand.New(rand.NewPCG(3, 3))
+	perm := rng.Perm(d.N)
+	// The first chunk has classes 0 and 1 only, under a two-class schema.
+	var first, rest []int
+	for _, i := range perm {
+		if d.Y[i] < 2 && len(first) < 60 {
+			first = append(first, i)
+		} else {
+			rest = append(rest, i)
+		}
+	}
+	all := d.Subset(append(slices.Clone(first), rest...))
+	for i := range all.X {
+		if rng.Float64() < 0.05 {
+			all.X[i] = math.NaN()
+		}
+	}
+	all.Weight = make([]float64, all.N)
+	for i := range all.Weight {
+		all.Weight[i] = 0.5 + rng.Float64()
+	}
+	cut := []int{0, 60, 100, 101, all.N}
+	for i := cut[1]; i < cut[2]; i++ {
+		all.Weight[i] = 1 // the second chunk comes without weights
+	}
+	chunks := func(yield func(*data.Dataset, error) bool) {
+		for c := range len(cut) - 1 {
+			ch := all.Subset(seq(cut[c], cut[c+1]))
+			if c == 0 {
+				ch.Schema = all.Schema.Clone()
+				ch.Schema.Target.Levels = ch.Schema.Target.Levels[:2]
+			}
+			if c == 1 {
+				ch.Weight = nil
+			}
+			if !yield(ch, nil) {
+				return
+			}
+		}
+	}
+	for _, c := range []Config{{}, {ShrinkageAuto: true}} {
+		ls, err := LDAConfig(c).FitStream(chunks)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lw, err := LDAConfig(c).Fit(all)
+		if err != nil {
+			t.Fatal(err)
+		}
+		near(t, "lda stream", proba(ls, d), proba(lw, d), 1e-10)
+		qs, err := QDAConfig(c).FitStream(chunks)
+		if err != nil {
+			t.Fatal(err)
+		}
+		qw, err := QDAConfig(c).Fit(all)
+		if err != nil {
+			t.Fatal(err)
+		}
+		near(t, "qda stream", proba(qs, d), proba(qw, d), 1e-10)
+		if ls.EMIterations() == 0 || qs.EMIterations() == 0 {
+			t.Error("no EM in a stream with missing cells")
+		}
+	}
+	failing := func(yield func(*data.Dataset, error) bool) { yield(nil, errors.New("disk on fire")) }
+	if _, err := (LDAConfig{}).FitStream(failing); err == nil || err.Error() != "disk on fire" {
+		t.Errorf("stream error: %v", err)
+	}
+	if _, err := (QDAConfig{}).FitStream(func(func(*data.Dataset, error) bool) {}); !errors.Is(err, data.ErrNoRows) {
+		t.Errorf("empty stream: %v", err)
 	}
 }

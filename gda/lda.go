@@ -2,6 +2,7 @@ package gda
 
 import (
 	"fmt"
+	"iter"
 	"math"
 	"slices"
 	"sort"
@@ -11,7 +12,6 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/gendisc/gendisc/data"
-	"github.com/gendisc/gendisc/internal/covstats"
 	"github.com/gendisc/gendisc/internal/parallel"
 )
 
@@ -20,7 +20,7 @@ import (
 //
 //	log p(x, y = k) = log π_k − ½ log|2πΣ| − ½ (x − μ_k)ᵀ Σ⁻¹ (x − μ_k)
 //
-// so the log-odds between classes are linear in x (Linear, Logistic). A
+// so the log-odds between classes are linear in x (Linear, LogisticForm). A
 // missing feature (NaN) at prediction is marginalised: the Gaussian over
 // the observed coordinates. LDA keeps the sufficient statistics of its
 // training data, so it can be updated (Update) and saved (MarshalJSON).
@@ -50,8 +50,23 @@ func (c LDAConfig) Fit(d *data.Dataset) (*LDA, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := covstats.New(len(d.Schema.Classes()), d.D(), cfg.ShrinkageAuto)
-	return newLDA(fit(KindLDA, cfg, d.Schema.Clone(), s, d))
+	return newLDA(fit(KindLDA, cfg, nil, nil, d))
+}
+
+// FitStream fits the model to a sequence of chunks of rows, such as the
+// blocks of a file too large for memory, as Fit would fit their union:
+// the statistics of the complete rows of each chunk are accumulated, so
+// only one chunk is in memory at a time besides the rows with missing
+// cells, which are kept for EM at the end. Every chunk must have the
+// features of the first; its classes must begin with the classes seen so
+// far (new ones are appended) or be a prefix of them. An error from the
+// sequence is returned as is.
+func (c LDAConfig) FitStream(chunks iter.Seq2[*data.Dataset, error]) (*LDA, error) {
+	cfg, err := Config(c).validate()
+	if err != nil {
+		return nil, err
+	}
+	return newLDA(fitStream(KindLDA, cfg, chunks))
 }
 
 func newLDA(m *model, err error) (*LDA, error) {
@@ -70,11 +85,7 @@ func newLDA(m *model, err error) (*LDA, error) {
 // of A ∪ B up to rounding; rows of d with missing cells are estimated by
 // EM with the statistics of m held fixed.
 func (m *LDA) Update(d *data.Dataset) (*LDA, error) {
-	s, schema, err := m.m.forUpdate(d)
-	if err != nil {
-		return nil, err
-	}
-	return newLDA(fit(KindLDA, m.m.cfg, schema, s, d))
+	return newLDA(fit(KindLDA, m.m.cfg, m.m.schema, m.m.stats.Clone(), d))
 }
 
 // Kind returns "lda".
@@ -148,16 +159,17 @@ func (m *LDA) Linear() (w, b []float64) {
 	return w, b
 }
 
-// Logistic returns the logistic form of a two-class model, w and w0 with
+// LogisticForm returns the logistic form of a two-class model, w and w0
+// with
 //
 //	P(y = class 1 | x) = σ(wᵀx + w0),  σ(t) = 1/(1 + e^(−t))
 //	w = Σ⁻¹(μ_1 − μ_0),  w0 = −½ (μ_1ᵀΣ⁻¹μ_1 − μ_0ᵀΣ⁻¹μ_0) + log(π_1/π_0)
 //
-// (the difference of the rows of Linear). It panics unless the model has
-// two classes.
-func (m *LDA) Logistic() (w []float64, w0 float64) {
+// (the difference of the rows of Linear): the hypothesis of logistic
+// regression. ok is false unless the model has two classes.
+func (m *LDA) LogisticForm() (w []float64, w0 float64, ok bool) {
 	if len(m.m.prior) != 2 {
-		panic(fmt.Sprintf("gda: Logistic of a model with %d classes", len(m.m.prior)))
+		return nil, 0, false
 	}
 	W, b := m.Linear()
 	p := m.m.stats.D
@@ -165,7 +177,7 @@ func (m *LDA) Logistic() (w []float64, w0 float64) {
 	for j := range p {
 		w[j] = W[p+j] - W[j]
 	}
-	return w, b[1] - b[0]
+	return w, b[1] - b[0], true
 }
 
 // discriminants computes the discriminant directions as scikit-learn's

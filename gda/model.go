@@ -312,18 +312,6 @@ func (m *model) Means() [][]float64 {
 	return out
 }
 
-// forUpdate checks the data of an update and returns a copy of the
-// statistics, grown to its classes, and the extended schema.
-func (m *model) forUpdate(d *data.Dataset) (*covstats.Classes, *data.Schema, error) {
-	schema, err := extendSchema(m.schema, d.Schema)
-	if err != nil {
-		return nil, nil, &data.ParseError{File: d.Source, Err: err}
-	}
-	s := m.stats.Clone()
-	s.Grow(len(schema.Classes()))
-	return s, schema, nil
-}
-
 // classWeights returns W_k, the total weight of the training rows of each
 // class.
 func (m *model) classWeights() []float64 {

@@ -1,10 +1,10 @@
 package gda
 
 import (
+	"iter"
 	"slices"
 
 	"github.com/gendisc/gendisc/data"
-	"github.com/gendisc/gendisc/internal/covstats"
 )
 
 // QDA is a fitted quadratic discriminant analysis: class priors π_k, class
@@ -35,8 +35,23 @@ func (c QDAConfig) Fit(d *data.Dataset) (*QDA, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := covstats.New(len(d.Schema.Classes()), d.D(), cfg.ShrinkageAuto)
-	return newQDA(fit(KindQDA, cfg, d.Schema.Clone(), s, d))
+	return newQDA(fit(KindQDA, cfg, nil, nil, d))
+}
+
+// FitStream fits the model to a sequence of chunks of rows, such as the
+// blocks of a file too large for memory, as Fit would fit their union:
+// the statistics of the complete rows of each chunk are accumulated, so
+// only one chunk is in memory at a time besides the rows with missing
+// cells, which are kept for EM at the end. Every chunk must have the
+// features of the first; its classes must begin with the classes seen so
+// far (new ones are appended) or be a prefix of them. An error from the
+// sequence is returned as is.
+func (c QDAConfig) FitStream(chunks iter.Seq2[*data.Dataset, error]) (*QDA, error) {
+	cfg, err := Config(c).validate()
+	if err != nil {
+		return nil, err
+	}
+	return newQDA(fitStream(KindQDA, cfg, chunks))
 }
 
 func newQDA(m *model, err error) (*QDA, error) {
@@ -50,11 +65,7 @@ func newQDA(m *model, err error) (*QDA, error) {
 // of d together, by merging sufficient statistics; m is unchanged. See
 // LDA.Update.
 func (m *QDA) Update(d *data.Dataset) (*QDA, error) {
-	s, schema, err := m.m.forUpdate(d)
-	if err != nil {
-		return nil, err
-	}
-	return newQDA(fit(KindQDA, m.m.cfg, schema, s, d))
+	return newQDA(fit(KindQDA, m.m.cfg, m.m.schema, m.m.stats.Clone(), d))
 }
 
 // Kind returns "qda".

@@ -104,7 +104,7 @@ func TestReference(t *testing.T) {
 					nearRel(t, "covariance", m.Covariance(), c.Covariance, paramTol)
 				}
 				if c.LogisticW != nil {
-					w, w0 := m.Logistic()
+					w, w0, _ := m.LogisticForm()
 					nearRel(t, "logistic w", w, c.LogisticW, 1e-8)
 					near(t, "logistic w0", []float64{w0}, []float64{*c.LogisticW0}, 1e-8*math.Max(1, math.Abs(*c.LogisticW0)))
 				}

@@ -135,8 +135,7 @@ func inspectLDA(m gendisc.Model) report {
 	for k := range r.Classes {
 		r.Linear.W = append(r.Linear.W, w[k*p:(k+1)*p])
 	}
-	if len(r.Classes) == 2 {
-		w, w0 := l.Logistic()
+	if w, w0, ok := l.LogisticForm(); ok {
 		r.Logistic = &logisticForm{Positive: r.Classes[1], Negative: r.Classes[0], W: w, W0: modelfile.Float(w0),
 			features: r.Features, formula: "w = Σ⁻¹(μ_1 − μ_0),  w0 = log(π_1/π_0) − ½ (μ_1ᵀΣ⁻¹μ_1 − μ_0ᵀΣ⁻¹μ_0)"}
 	}
