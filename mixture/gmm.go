@@ -184,9 +184,9 @@ func (g *GMM) Predict(dst []float64, d *data.Dataset) []float64 {
 	dst = dstLen(dst, d.N*k)
 	g.eval(d, func(s *scratch, rows []int) {
 		for c := range k {
-			lp := s.lp[c*blockRows:]
+			rs := s.rs[c*blockRows:]
 			for i, row := range rows {
-				dst[row*k+c] = math.Exp(lp[i] - s.ll[i])
+				dst[row*k+c] = rs[i] * s.inv[i]
 			}
 		}
 	})

@@ -83,8 +83,9 @@ func (f *fitter) fromResponsibilities(shift *model, resp []float64) *model {
 				if sr == 0 {
 					continue
 				}
-				s.center(shift, c, all, nb)
-				s.acc.add(c, s.ct, r, sr, s.z[:nb])
+				ct := s.centred(c, d)
+				center(ct, s.xt, shift.mean(c), all, nb)
+				s.acc.add(c, ct, r, sr, s.z[:nb])
 			}
 		}
 	})

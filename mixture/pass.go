@@ -20,11 +20,19 @@ const (
 // scratch is one worker's space for a block of rows. It is allocated once
 // per engine, so that evaluating rows allocates nothing.
 type scratch struct {
-	xt   []float64 // D×blockRows: the cells of the block, transposed
-	ct   []float64 // D×blockRows: the block centred at a component's mean
-	z, r []float64 // blockRows
-	q    []float64 // blockRows: squared Mahalanobis distances
-	lp   []float64 // K×blockRows: log π_k + log N(x_i; μ_k, Σ_k)
+	xt []float64 // D×blockRows: the cells of the block, transposed
+	// ct holds K blocks of D×blockRows: the block centred at every
+	// component's mean, ct_kji = x_ij − μ_kj.
+	ct []float64
+	// packed holds D×blockRows: the columns of a centred block that
+	// matter to a component (see accumulate).
+	packed []float64
+	z, r   []float64 // blockRows
+	q      []float64 // blockRows: squared Mahalanobis distances
+	// rs holds K×blockRows: the responsibilities before normalisation,
+	// exp(lp_ki − m_i) (see logProbs); rs_ki·inv_i = P(k | x_i).
+	rs   []float64
+	inv  []float64 // blockRows: 1 / Σ_k rs_ki
 	ll   []float64 // blockRows: log p(x_i) = log Σ_k exp(lp_ki)
 	marg []marginal
 	acc  *stats // M-step statistics of the rows this worker saw
@@ -68,9 +76,9 @@ func (e *engine) scratchFor(n int) []*scratch {
 	k, d := e.m.k, e.m.d
 	for len(e.work) < n {
 		e.work = append(e.work, &scratch{
-			xt: make([]float64, d*blockRows), ct: make([]float64, d*blockRows),
+			xt: make([]float64, d*blockRows), ct: make([]float64, k*d*blockRows), packed: make([]float64, d*blockRows),
 			z: make([]float64, blockRows), r: make([]float64, blockRows), q: make([]float64, blockRows),
-			lp: make([]float64, k*blockRows), ll: make([]float64, blockRows),
+			rs: make([]float64, k*blockRows), inv: make([]float64, blockRows), ll: make([]float64, blockRows),
 			marg: newMarginals(k, d), acc: newStats(e.m.cov, k, d),
 		})
 	}
@@ -78,7 +86,7 @@ func (e *engine) scratchFor(n int) []*scratch {
 }
 
 // run evaluates every row of lay: for each block of at most blockRows rows
-// of one missing pattern it fills s.lp and s.ll and calls fn with the
+// of one missing pattern it fills s.ct, s.rs, s.inv and s.ll and calls fn with the
 // block's rows, segment and marginals. Blocks are handed to the workers in
 // row order, fn of one worker is never called concurrently, and s.acc is
 // reset first. It returns the workers' scratch space in worker order, or
@@ -123,11 +131,17 @@ func (e *engine) run(lay *layout, fn func(s *scratch, rows []int, seg *segment, 
 	return work, nil
 }
 
-// logProbs gathers the block rows into s.xt and writes, for every
-// component k and row i,
+// logProbs gathers the block rows into s.xt, centres them at every
+// component's mean into s.ct, and computes, for every component k and row
+// i,
 //
 //	lp_ki = log π_k + log N(x_i,O; μ_k,O, Σ_k,OO) = logc_k − ½ ‖L_k⁻¹(x_i,O − μ_k,O)‖²
-//	ll_i  = log Σ_k exp(lp_ki) = m_i + log Σ_k exp(lp_ki − m_i),  m_i = max_k lp_ki
+//	m_i   = max_k lp_ki
+//	rs_ki = exp(lp_ki − m_i),  inv_i = 1 / Σ_k rs_ki
+//	ll_i  = log Σ_k exp(lp_ki) = m_i − log inv_i
+//
+// so that P(k | x_i) = rs_ki·inv_i with one exponential per row and
+// component. A row whose every lp_ki is −∞ gets ll_i = −∞ and inv_i = 0.
 func (s *scratch) logProbs(m *model, lay *layout, rows []int, obs []int, marg []marginal) {
 	d, nb := m.d, len(rows)
 	for i, r := range rows {
@@ -136,51 +150,57 @@ func (s *scratch) logProbs(m *model, lay *layout, rows []int, obs []int, marg []
 			s.xt[j*blockRows+i] = x[j]
 		}
 	}
-	ll := s.ll[:nb]
-	for i := range ll {
-		ll[i] = math.Inf(-1)
+	mx := s.ll[:nb]
+	for i := range mx {
+		mx[i] = math.Inf(-1)
 	}
 	for k := range m.k {
-		s.center(m, k, obs, nb)
+		ct := s.centred(k, d)
+		center(ct, s.xt, m.mean(k), obs, nb)
 		q := s.q[:nb]
 		if m.cov.diagonal() {
-			sqNormDiag(q, s.ct, obs, marg[k].linv)
+			sqNormDiag(q, ct, obs, marg[k].linv)
 		} else {
-			sqNormTri(q, s.z[:nb], s.ct, obs, marg[k].linv)
+			sqNormTri(q, s.z[:nb], ct, obs, marg[k].linv)
 		}
-		lp := s.lp[k*blockRows : k*blockRows+nb]
+		lp := s.rs[k*blockRows : k*blockRows+nb]
 		c := marg[k].logc
 		for i, v := range q {
 			lp[i] = c - 0.5*v
-			ll[i] = max(ll[i], lp[i])
+			mx[i] = max(mx[i], lp[i])
 		}
 	}
-	// ll holds m_i; add log Σ_k exp(lp_ki − m_i).
-	sum := s.r[:nb]
+	sum := s.inv[:nb]
 	clear(sum)
 	for k := range m.k {
-		lp := s.lp[k*blockRows : k*blockRows+nb]
-		for i, v := range lp {
-			sum[i] += math.Exp(v - ll[i])
+		rs := s.rs[k*blockRows : k*blockRows+nb]
+		for i, v := range rs {
+			rs[i] = math.Exp(v - mx[i])
+			sum[i] += rs[i]
 		}
 	}
 	for i, v := range sum {
-		if !math.IsInf(ll[i], 0) {
-			ll[i] += math.Log(v)
+		if math.IsInf(mx[i], -1) {
+			sum[i] = 0
+			continue
 		}
+		mx[i] += math.Log(v)
+		sum[i] = 1 / v
 	}
 }
 
-// center writes rows obs of s.ct: the block centred at component k's
-// mean, ct_ji = x_ij − μ_kj.
-func (s *scratch) center(m *model, k int, obs []int, nb int) {
-	mu := m.mean(k)
+// centred returns component k's centred block of s.ct.
+func (s *scratch) centred(k, d int) []float64 {
+	return s.ct[k*d*blockRows : (k+1)*d*blockRows]
+}
+
+// center writes rows obs of ct: the block xt centred at mu,
+// ct_ji = x_ij − μ_j.
+func center(ct, xt, mu []float64, obs []int, nb int) {
 	for _, j := range obs {
-		x := s.xt[j*blockRows : j*blockRows+nb]
-		c := s.ct[j*blockRows : j*blockRows+nb]
-		for i, v := range x {
-			c[i] = v - mu[j]
-		}
+		c := ct[j*blockRows : j*blockRows+nb]
+		copy(c, xt[j*blockRows:j*blockRows+nb])
+		floats.AddConst(-mu[j], c)
 	}
 }
 
@@ -190,19 +210,13 @@ func (s *scratch) center(m *model, k int, obs []int, nb int) {
 func sqNormTri(q, z, ct []float64, obs []int, linv []float64) {
 	p, nb := len(obs), len(q)
 	clear(q)
+	z = z[:nb]
 	for j := range p {
-		row := linv[j*p : j*p+j+1]
-		c := ct[obs[0]*blockRows : obs[0]*blockRows+nb]
-		a := row[0]
-		for i, v := range c {
-			z[i] = a * v
+		clear(z)
+		for l, a := range linv[j*p : j*p+j+1] {
+			floats.AddScaled(z, a, ct[obs[l]*blockRows:obs[l]*blockRows+nb])
 		}
-		for l := 1; l <= j; l++ {
-			floats.AddScaled(z, row[l], ct[obs[l]*blockRows:obs[l]*blockRows+nb])
-		}
-		for i, v := range z {
-			q[i] += v * v
-		}
+		addSquares(q, z)
 	}
 }
 
@@ -214,6 +228,7 @@ func sqNormDiag(q, ct []float64, obs []int, inv []float64) {
 	for l, j := range obs {
 		a := inv[l]
 		c := ct[j*blockRows : j*blockRows+nb]
+		q := q[:len(c)]
 		for i, v := range c {
 			v *= a
 			q[i] += v * v
@@ -221,53 +236,111 @@ func sqNormDiag(q, ct []float64, obs []int, inv []float64) {
 	}
 }
 
+// addSquares adds z_i² to q_i. The loop is unrolled: the four
+// independent updates run twice as fast as the plain loop.
+func addSquares(q, z []float64) {
+	z = z[:len(q)]
+	i := 0
+	for ; i+4 <= len(q); i += 4 {
+		a, b, c, d := z[i], z[i+1], z[i+2], z[i+3]
+		q[i] += a * a
+		q[i+1] += b * b
+		q[i+2] += c * c
+		q[i+3] += d * d
+	}
+	for ; i < len(q); i++ {
+		q[i] += z[i] * z[i]
+	}
+}
+
+// negligible is the responsibility under which a row is left out of a
+// component's M-step statistics. Since r ∝ exp(−q/2) for the squared
+// Mahalanobis distance q, a row with r < 2⁻⁶⁰ has q > 80 and adds at most
+// r·q < 10⁻¹⁶ (in units of the component's covariance) to a scatter of
+// weight W_k: nothing, at double precision, once W_k ≥ 1. With separated
+// components most rows matter to one component only, and the M-step
+// skips the others.
+const negligible = 0x1p-60
+
 // accumulate is the E-step's handler of a block during a fit: with the
-// responsibilities r_ki = w_i exp(lp_ki − ll_i), it adds w_i ll_i to the
+// responsibilities r_ki = w_i P(k | x_i), it adds w_i ll_i to the
 // log-likelihood and, for every component, the row's expected centred
 // coordinates ĉ_i = E[x_i − μ_k | x_i,O] and conditional covariance of the
-// missing coordinates to the M-step statistics (see stats).
+// missing coordinates to the M-step statistics (see stats). Rows with
+// P(k | x_i) < negligible are left out of component k's statistics; when
+// they are many, the others are packed into a smaller block first.
 func (s *scratch) accumulate(m *model, lay *layout, rows []int, seg *segment, marg []marginal) {
-	nb := len(rows)
-	r := s.r[:nb]
-	ll := s.ll[:nb]
+	d, nb := m.d, len(rows)
+	ll, inv := s.ll[:nb], s.inv[:nb]
 	for i, row := range rows {
-		s.acc.ll += lay.weight(row) * ll[i]
+		if w := lay.weight(row); w != 0 {
+			s.acc.ll += w * ll[i]
+		}
 	}
 	for k := range m.k {
-		lp := s.lp[k*blockRows : k*blockRows+nb]
-		sr := 0.0
+		rs := s.rs[k*blockRows : k*blockRows+nb]
+		r := s.r[:nb]
+		sr, kept := 0.0, 0
 		for i, row := range rows {
-			r[i] = lay.weight(row) * math.Exp(lp[i]-ll[i])
+			p := rs[i] * inv[i]
+			if p < negligible {
+				r[i] = 0
+				continue
+			}
+			r[i] = lay.weight(row) * p
 			sr += r[i]
+			kept++
 		}
 		if sr == 0 {
 			continue
 		}
-		s.center(m, k, seg.obs, nb)
-		if seg.mis != nil {
-			s.impute(m, seg, &marg[k], nb)
+		ct := s.centred(k, d)
+		if kept < nb*3/4 {
+			r = s.pack(ct, r, seg.obs)
+			ct = s.packed
 		}
-		s.acc.add(k, s.ct, r, sr, s.z[:nb])
+		if seg.mis != nil {
+			impute(ct, m, seg, &marg[k], len(r))
+		}
+		s.acc.add(k, ct, r, sr, s.z[:len(r)])
 		if seg.mis != nil {
 			s.acc.addConditional(k, seg.mis, marg[k].c, sr)
 		}
 	}
 }
 
-// impute writes the rows mis of s.ct: the conditional expectation of the
+// pack copies the columns i of the rows obs of the centred block ct whose
+// r_i is not 0 to s.packed, and their r_i to the front of r, which it
+// returns shortened to their number.
+func (s *scratch) pack(ct, r []float64, obs []int) []float64 {
+	n := 0
+	for i, v := range r {
+		if v == 0 {
+			continue
+		}
+		for _, j := range obs {
+			s.packed[j*blockRows+n] = ct[j*blockRows+i]
+		}
+		r[n] = v
+		n++
+	}
+	return r[:n]
+}
+
+// impute writes the rows mis of the centred block ct: the conditional expectation of the
 // missing coordinates, centred, ĉ_M = A (x_O − μ_O) for a full covariance
 // and 0 for a diagonal one.
-func (s *scratch) impute(m *model, seg *segment, g *marginal, nb int) {
+func impute(ct []float64, m *model, seg *segment, g *marginal, nb int) {
 	p := len(seg.obs)
 	for j, mj := range seg.mis {
-		c := s.ct[mj*blockRows : mj*blockRows+nb]
+		c := ct[mj*blockRows : mj*blockRows+nb]
 		clear(c)
 		if m.cov.diagonal() {
 			continue
 		}
 		a := g.a[j*p : (j+1)*p]
 		for l, ol := range seg.obs {
-			floats.AddScaled(c, a[l], s.ct[ol*blockRows:ol*blockRows+nb])
+			floats.AddScaled(c, a[l], ct[ol*blockRows:ol*blockRows+nb])
 		}
 	}
 }

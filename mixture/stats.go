@@ -69,9 +69,7 @@ func (st *stats) add(k int, ct, r []float64, sr float64, rc []float64) {
 	sum := st.sum[k*d : (k+1)*d]
 	for j := range d {
 		cj := ct[j*blockRows : j*blockRows+nb]
-		for i, v := range cj {
-			rc[i] = r[i] * v
-		}
+		mulTo(rc, r, cj)
 		sum[j] += floats.Sum(rc)
 		switch {
 		case st.scat == nil:
@@ -83,6 +81,21 @@ func (st *stats) add(k int, ct, r []float64, sr float64, rc []float64) {
 				row[l] += floats.Dot(rc, ct[l*blockRows:l*blockRows+nb])
 			}
 		}
+	}
+}
+
+// mulTo writes a_i·b_i to dst_i, unrolled as addSquares.
+func mulTo(dst, a, b []float64) {
+	a, b = a[:len(dst)], b[:len(dst)]
+	i := 0
+	for ; i+4 <= len(dst); i += 4 {
+		dst[i] = a[i] * b[i]
+		dst[i+1] = a[i+1] * b[i+1]
+		dst[i+2] = a[i+2] * b[i+2]
+		dst[i+3] = a[i+3] * b[i+3]
+	}
+	for ; i < len(dst); i++ {
+		dst[i] = a[i] * b[i]
 	}
 }
 
