@@ -268,6 +268,12 @@ func plan(tasks []Task, cfg Config) ([]*taskPlan, error) {
 	return plans, nil
 }
 
+// newSplitRand returns the random source of split s of size m of task t:
+// PCG seeded with (seed, splitSeed(t, m, s)).
+func newSplitRand(seed uint64, t, m, s int) *rand.Rand {
+	return rand.New(rand.NewPCG(seed, splitSeed(t, m, s)))
+}
+
 // splitSeed is the second word of the PCG seed of a split: the task index,
 // m and the split index mixed by SplitMix64 steps, so that neighbouring
 // splits get unrelated streams.
@@ -291,8 +297,7 @@ func splitMix(x uint64) uint64 {
 // and stores their test errors.
 func runUnit(p *taskPlan, u unit, learners []Learner, cfg Config) error {
 	m := p.sizes[u.size]
-	rng := rand.New(rand.NewPCG(cfg.Seed, splitSeed(u.task, m, u.split)))
-	sp, err := drawSplit(rng, p.byClass, m, cfg.maxTest())
+	sp, err := drawSplit(newSplitRand(cfg.Seed, u.task, m, u.split), p.byClass, m, cfg.maxTest())
 	if err != nil {
 		return fmt.Errorf("compare: %s: %w", p.task.Name, err)
 	}

@@ -1,0 +1,219 @@
+package compare
+
+import (
+	"bytes"
+	_ "embed"
+	"errors"
+	"fmt"
+	"html/template"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// ReportInfo is what the report says about how it was made.
+type ReportInfo struct {
+	// Command is the exact command line that produced the report.
+	Command string
+	// Version is the version of the program, such as a module version or
+	// a VCS revision.
+	Version string
+	// Notes are further lines for the settings section, such as model
+	// flags that apply to every learner.
+	Notes []string
+}
+
+// The files of a report directory besides the plots.
+const (
+	IndexFile   = "index.html"
+	CurvesFile  = "curves.csv"
+	SummaryFile = "summary.txt"
+)
+
+//go:embed report.html.tmpl
+var reportSource string
+
+var reportTemplate = template.Must(template.New("report").Parse(reportSource))
+
+// WriteReport writes the report of r to the directory dir: index.html,
+// curves.csv, summary.txt and one SVG plot per task (PlotFiles names
+// them). The files are written into a new temporary directory beside dir,
+// which is then renamed to dir, so that a failure leaves dir as it was. An
+// existing dir is replaced only when it is empty or holds a previous
+// report (an index.html and a curves.csv); otherwise WriteReport refuses
+// to touch it.
+func WriteReport(dir string, r *Result, info ReportInfo) (err error) {
+	dir = filepath.Clean(dir)
+	if err := replaceable(dir); err != nil {
+		return err
+	}
+	parent := filepath.Dir(dir)
+	if err := os.MkdirAll(parent, 0o755); err != nil {
+		return fmt.Errorf("compare: %w", err)
+	}
+	tmp, err := os.MkdirTemp(parent, "."+filepath.Base(dir)+".tmp-")
+	if err != nil {
+		return fmt.Errorf("compare: %w", err)
+	}
+	defer func() {
+		if err != nil {
+			os.RemoveAll(tmp)
+		}
+	}()
+	files, err := r.render(info)
+	if err != nil {
+		return err
+	}
+	for name, b := range files {
+		if err := os.WriteFile(filepath.Join(tmp, name), b, 0o644); err != nil {
+			return fmt.Errorf("compare: %w", err)
+		}
+	}
+	if err := os.Chmod(tmp, 0o755); err != nil {
+		return fmt.Errorf("compare: %w", err)
+	}
+	return swap(tmp, dir)
+}
+
+// replaceable returns an error unless dir does not exist, is an empty
+// directory or holds a report.
+func replaceable(dir string) error {
+	fi, err := os.Stat(dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil
+	case err != nil:
+		return fmt.Errorf("compare: %w", err)
+	case !fi.IsDir():
+		return fmt.Errorf("compare: %s exists and is not a directory", dir)
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return fmt.Errorf("compare: %w", err)
+	}
+	if len(entries) == 0 {
+		return nil
+	}
+	for _, f := range []string{IndexFile, CurvesFile} {
+		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
+			return fmt.Errorf("compare: %s exists and does not hold a report (no %s): choose another output directory", dir, f)
+		}
+	}
+	return nil
+}
+
+// swap renames tmp to dir, moving an existing dir aside first and removing
+// it afterwards; if the second rename fails the old dir is put back.
+func swap(tmp, dir string) error {
+	if _, err := os.Stat(dir); errors.Is(err, fs.ErrNotExist) {
+		if err := os.Rename(tmp, dir); err != nil {
+			return fmt.Errorf("compare: %w", err)
+		}
+		return nil
+	}
+	old := tmp + ".old"
+	if err := os.Rename(dir, old); err != nil {
+		return fmt.Errorf("compare: %w", err)
+	}
+	if err := os.Rename(tmp, dir); err != nil {
+		os.Rename(old, dir)
+		return fmt.Errorf("compare: %w", err)
+	}
+	return os.RemoveAll(old)
+}
+
+// render returns the contents of the report's files by name.
+func (r *Result) render(info ReportInfo) (map[string][]byte, error) {
+	files := map[string][]byte{}
+	var b bytes.Buffer
+	if err := r.WriteCSV(&b); err != nil {
+		return nil, err
+	}
+	files[CurvesFile] = bytes.Clone(b.Bytes())
+	b.Reset()
+	if err := r.WriteSummary(&b); err != nil {
+		return nil, err
+	}
+	files[SummaryFile] = bytes.Clone(b.Bytes())
+	plots := r.PlotFiles()
+	for t, name := range plots {
+		b.Reset()
+		if err := r.WriteSVG(&b, t); err != nil {
+			return nil, err
+		}
+		files[name] = bytes.Clone(b.Bytes())
+	}
+	b.Reset()
+	if err := r.writeIndex(&b, info, plots); err != nil {
+		return nil, err
+	}
+	files[IndexFile] = b.Bytes()
+	return files, nil
+}
+
+// PlotFiles returns the file name of each task's plot in a report: the
+// task name with characters other than letters, digits, '-', '_' and '.'
+// replaced by '_', then ".svg"; a name that is taken gets the task's
+// number appended.
+func (r *Result) PlotFiles() []string {
+	out := make([]string, len(r.Tasks))
+	taken := map[string]bool{IndexFile: true, CurvesFile: true, SummaryFile: true}
+	for t, task := range r.Tasks {
+		base := strings.Map(func(c rune) rune {
+			if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_' || c == '.' {
+				return c
+			}
+			return '_'
+		}, task.Name)
+		name := base + ".svg"
+		if taken[strings.ToLower(name)] || strings.HasPrefix(name, ".") {
+			name = fmt.Sprintf("%s_%d.svg", base, t+1)
+		}
+		taken[strings.ToLower(name)] = true
+		out[t] = name
+	}
+	return out
+}
+
+// indexData is what the index template shows.
+type indexData struct {
+	Info     ReportInfo
+	R        *Result
+	Header   []string
+	Rows     [][]string
+	Plots    []indexPlot
+	Pairs    [][2]string
+	Settings []string
+}
+
+type indexPlot struct {
+	Name, File string
+	Width      int
+	Height     int
+}
+
+func (r *Result) writeIndex(w *bytes.Buffer, info ReportInfo, files []string) error {
+	d := indexData{Info: info, R: r, Pairs: r.pairs()}
+	d.Header, d.Rows = r.summary()
+	for t, task := range r.Tasks {
+		d.Plots = append(d.Plots, indexPlot{Name: task.Name, File: files[t],
+			Width: int(plotWidth.Points() * 4 / 3), Height: int(plotHeight.Points() * 4 / 3)})
+	}
+	for _, l := range r.Learners {
+		s := fmt.Sprintf("%s: %s, drawn %s", l.Name, l.Family, l.Style)
+		if l.Settings != "" {
+			s += "; " + l.Settings
+		}
+		d.Settings = append(d.Settings, s)
+	}
+	if err := reportTemplate.Execute(w, d); err != nil {
+		return fmt.Errorf("compare: report: %w", err)
+	}
+	return nil
+}
+
+// String returns the style's name, such as "dashed".
+func (s Style) String() string {
+	return [...]string{"auto", "solid", "dashed", "dotted", "dash-dotted", "long-dashed"}[s]
+}

@@ -1,0 +1,242 @@
+package compare
+
+import (
+	"bytes"
+	"encoding/xml"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// testResult runs two stub learners on iris and wine.
+func testResult(t *testing.T) *Result {
+	t.Helper()
+	_, res := runCSV(t, Config{Splits: 5, Seed: 1}, stub("nb", Generative), stub("logistic", Discriminative), failing("qda"))
+	return res
+}
+
+// svgPath is a path element of an SVG document.
+type svgPath struct {
+	D     string `xml:"d,attr"`
+	Style string `xml:"style,attr"`
+}
+
+// parseSVG checks that b is well-formed XML with an svg root and returns
+// its path elements.
+func parseSVG(t *testing.T, b []byte) []svgPath {
+	t.Helper()
+	dec := xml.NewDecoder(bytes.NewReader(b))
+	var paths []svgPath
+	root := ""
+	for {
+		tok, err := dec.Token()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatalf("SVG is not well-formed XML: %v", err)
+		}
+		se, ok := tok.(xml.StartElement)
+		if !ok {
+			continue
+		}
+		if root == "" {
+			root = se.Name.Local
+		}
+		if se.Name.Local == "path" {
+			var p svgPath
+			if err := dec.DecodeElement(&p, &se); err != nil {
+				t.Fatal(err)
+			}
+			paths = append(paths, p)
+		}
+	}
+	if root != "svg" {
+		t.Fatalf("SVG root element %q", root)
+	}
+	return paths
+}
+
+// TestSVG checks that a plot is well-formed SVG holding, per learner, a
+// stroked line through its points in the learner's dash pattern and a
+// translucent filled band.
+func TestSVG(t *testing.T) {
+	res := testResult(t)
+	var b bytes.Buffer
+	if err := res.WriteSVG(&b, 0); err != nil {
+		t.Fatal(err)
+	}
+	paths := parseSVG(t, b.Bytes())
+	n := len(res.Tasks[0].Sizes)
+	bands := 0
+	for _, p := range paths {
+		if strings.Contains(p.Style, "fill-opacity:0.25") && strings.HasSuffix(p.D, "Z") && strings.Count(p.D, "L") == 2*n-1 {
+			bands++
+		}
+	}
+	if bands != len(res.Learners) {
+		t.Errorf("%d bands of %d vertices, want one per learner", bands, 2*n)
+	}
+	for l, info := range res.Learners {
+		c := palette[l]
+		stroke := fmt.Sprintf("stroke:#%02X%02X%02X;", c.R, c.G, c.B)
+		lines := 0
+		for _, p := range paths {
+			if strings.Contains(p.Style, stroke) && strings.Contains(p.Style, "fill:none") && strings.Count(p.D, "L") == n-1 {
+				lines++
+				if dashed := strings.Contains(p.Style, "stroke-dasharray"); dashed != (info.Style != Solid) {
+					t.Errorf("%s: line style %q for a %v learner", info.Name, p.Style, info.Style)
+				}
+			}
+		}
+		if lines != 1 {
+			t.Errorf("%s: %d lines of %d points, want 1", info.Name, lines, n)
+		}
+	}
+	if !bytes.Contains(b.Bytes(), []byte("iris (150 rows, 3 classes)")) || !bytes.Contains(b.Bytes(), []byte("log scale")) {
+		t.Error("the plot lacks its title or axis label")
+	}
+}
+
+// links matches the attributes of an HTML document that load or link
+// something.
+var links = regexp.MustCompile(`(?i)\b(src|href|srcset|action|data|poster)\s*=\s*("[^"]*"|'[^']*'|[^\s>]+)`)
+
+func TestWriteReport(t *testing.T) {
+	res := testResult(t)
+	dir := filepath.Join(t.TempDir(), "out", "report")
+	info := ReportInfo{Command: "gendisc compare --splits 5 --data 'a<b>'", Version: "v0.0.0-test", Notes: []string{"--variance feature"}}
+	if err := WriteReport(dir, res, info); err != nil {
+		t.Fatal(err)
+	}
+	want := append([]string{CurvesFile, IndexFile, SummaryFile}, res.PlotFiles()...)
+	entries, _ := os.ReadDir(dir)
+	var got []string
+	for _, e := range entries {
+		got = append(got, e.Name())
+	}
+	if strings.Join(got, " ") != "curves.csv index.html iris.svg summary.txt wine.svg" || len(want) != 5 {
+		t.Errorf("report files %v", got)
+	}
+	if fi, _ := os.Stat(dir); fi.Mode().Perm() != 0o755 {
+		t.Errorf("report directory mode %v", fi.Mode())
+	}
+	index, _ := os.ReadFile(filepath.Join(dir, IndexFile))
+	for _, s := range []string{"gendisc compare --splits 5 --data &#39;a&lt;b&gt;&#39;", "v0.0.0-test", "--variance feature",
+		`src="iris.svg"`, `src="wine.svg"`, "Random seed 1;", "5 splits per size", "m* nb/logistic", "(75 fallbacks)"} {
+		if !bytes.Contains(index, []byte(s)) {
+			t.Errorf("index.html lacks %q", s)
+		}
+	}
+	for _, m := range links.FindAllSubmatch(index, -1) {
+		v := strings.Trim(string(m[2]), `"'`)
+		if strings.Contains(v, ":") || strings.HasPrefix(v, "//") {
+			t.Errorf("index.html refers to %s=%q, not a file beside it", m[1], v)
+		}
+		if _, err := os.Stat(filepath.Join(dir, v)); err != nil && !strings.HasPrefix(v, "#") {
+			t.Errorf("index.html refers to %q, which is not in the report", v)
+		}
+	}
+	if regexp.MustCompile(`(?i)<(script|link|iframe|object|embed)\b|url\(|@import`).Match(index) {
+		t.Error("index.html loads something besides its images")
+	}
+	csv, _ := os.ReadFile(filepath.Join(dir, CurvesFile))
+	var b bytes.Buffer
+	res.WriteCSV(&b)
+	if !bytes.Equal(csv, b.Bytes()) || !bytes.HasPrefix(csv, []byte("dataset,model,m,splits,mean_error,std_error,fallbacks\niris,nb,6,5,")) {
+		t.Errorf("curves.csv:\n%s", csv)
+	}
+	for _, f := range res.PlotFiles() {
+		svg, _ := os.ReadFile(filepath.Join(dir, f))
+		parseSVG(t, svg)
+	}
+
+	// A second report replaces the first, and leaves nothing beside it.
+	res.Seed = 99
+	if err := WriteReport(dir, res, info); err != nil {
+		t.Fatal(err)
+	}
+	index, _ = os.ReadFile(filepath.Join(dir, IndexFile))
+	if !bytes.Contains(index, []byte("Random seed 99;")) {
+		t.Error("the second report did not replace the first")
+	}
+	if entries, _ := os.ReadDir(filepath.Dir(dir)); len(entries) != 1 {
+		t.Errorf("files beside the report: %v", entries)
+	}
+}
+
+// TestWriteReportRefuses checks that a directory holding something else,
+// or a file, is not replaced, and that it is left as it was.
+func TestWriteReportRefuses(t *testing.T) {
+	res := testResult(t)
+	dir := t.TempDir()
+	other := filepath.Join(dir, "notes.txt")
+	os.WriteFile(other, []byte("mine"), 0o644)
+	if err := WriteReport(dir, res, ReportInfo{}); err == nil {
+		t.Error("WriteReport replaced a directory that holds no report")
+	}
+	if b, _ := os.ReadFile(other); string(b) != "mine" {
+		t.Error("WriteReport changed a directory it refused")
+	}
+	if err := WriteReport(other, res, ReportInfo{}); err == nil {
+		t.Error("WriteReport replaced a file")
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+		t.Errorf("files left behind: %v", entries)
+	}
+}
+
+// TestReportDeterministic checks that the same seed gives the same bytes
+// in every file of the report, whatever the number of jobs.
+func TestReportDeterministic(t *testing.T) {
+	var files [2]map[string][]byte
+	for i, jobs := range []int{1, 2} {
+		_, res := runCSV(t, Config{Splits: 5, Seed: 4, Jobs: jobs}, stub("nb", Generative), stub("logistic", Discriminative))
+		var err error
+		if files[i], err = res.render(ReportInfo{Command: "c", Version: "v"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for name, b := range files[0] {
+		if !bytes.Equal(b, files[1][name]) {
+			t.Errorf("%s differs between jobs = 1 and jobs = 2", name)
+		}
+	}
+}
+
+func TestSummary(t *testing.T) {
+	res := &Result{
+		Learners: []LearnerInfo{{Name: "nb"}, {Name: "logistic", Family: Discriminative}},
+		Splits:   3,
+		Tasks: []TaskResult{{
+			Name: "toy", Rows: 100, Classes: []string{"a", "b"}, Sizes: []int{4, 40},
+			Curves: []Curve{
+				{"nb", []Point{{M: 4, Mean: .3, StdErr: .01}, {M: 40, Mean: .2, StdErr: .02, Fallbacks: 1}}},
+				{"logistic", []Point{{M: 4, Mean: .4, StdErr: .03}, {M: 40, Mean: .125, StdErr: .005}}},
+			},
+			Crossovers: []Crossover{{"nb", "logistic", 40, .075}},
+		}, {
+			Name: "longer_name", Rows: 10, Classes: []string{"a", "b", "c"}, Sizes: []int{6},
+			Curves: []Curve{
+				{"nb", []Point{{M: 6, Mean: .1}}},
+				{"logistic", []Point{{M: 6, Mean: .5}}},
+			},
+			Crossovers: []Crossover{{"nb", "logistic", 0, -.4}},
+		}},
+	}
+	var b bytes.Buffer
+	if err := res.WriteSummary(&b); err != nil {
+		t.Fatal(err)
+	}
+	want := `dataset      rows  classes  m     error nb                       error logistic   m* nb/logistic  gap nb−logistic  
+toy          100   2        4–40  0.2000 ± 0.0200 (1 fallbacks)  0.1250 ± 0.0050  40              +0.0750          
+longer_name  10    3        6–6   0.1000 ± 0.0000                0.5000 ± 0.0000  none            -0.4000          
+`
+	if b.String() != want {
+		t.Errorf("summary:\n%s\nwant:\n%s", b.String(), want)
+	}
+}

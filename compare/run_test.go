@@ -1,0 +1,312 @@
+package compare
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"math"
+	"slices"
+	"sync"
+	"testing"
+
+	"github.com/gendisc/gendisc"
+	"github.com/gendisc/gendisc/data"
+)
+
+func TestFindCrossover(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		g, d []Point
+		want int
+	}{
+		{"crosses once", points(.30, .25, .20, .18, .17), points(.40, .30, .19, .15, .12), 3},
+		{"always better", points(.3, .2, .1), points(.2, .1, .05), 1},
+		{"never better", points(.1, .1, .1), points(.2, .2, .2), 0},
+		{"better, then worse at the end", points(.3, .2, .1), points(.2, .1, .2), 0},
+		{"crosses back and forth", points(.3, .2, .2, .2, .2), points(.2, .3, .1, .3, .1), 5},
+		{"tie at the end is not better", points(.3, .2), points(.2, .2), 0},
+		{"empty", nil, nil, 0},
+	} {
+		if got := FindCrossover(c.g, c.d); got != c.want {
+			t.Errorf("%s: m* = %d, want %d", c.name, got, c.want)
+		}
+	}
+}
+
+// TestCrossoverPairs checks that Run reports a crossover for every
+// generative-discriminative pair, in order, with the gap at the largest m.
+func TestCrossoverPairs(t *testing.T) {
+	ls := learnerInfos([]Learner{stub("g1", Generative), stub("d1", Discriminative), stub("g2", Generative), stub("d2", Discriminative)})
+	curves := []Curve{
+		{Learner: "g1", Points: points(.3, .2)},
+		{Learner: "d1", Points: points(.4, .1)},
+		{Learner: "g2", Points: points(.3, .05)},
+		{Learner: "d2", Points: points(.2, .15)},
+	}
+	got := crossovers(ls, curves)
+	want := []Crossover{
+		{"g1", "d1", 2, .2 - .1}, {"g1", "d2", 1, .2 - .15},
+		{"g2", "d1", 0, .05 - .1}, {"g2", "d2", 0, .05 - .15},
+	}
+	if !slices.EqualFunc(got, want, func(a, b Crossover) bool {
+		return a.Generative == b.Generative && a.Discriminative == b.Discriminative && a.M == b.M && closeTo(a.Gap, b.Gap, 1e-15)
+	}) {
+		t.Errorf("crossovers = %v, want %v", got, want)
+	}
+}
+
+func TestStyles(t *testing.T) {
+	ls := learnerInfos([]Learner{
+		stub("nb", Generative), stub("logistic", Discriminative), stub("lda", Generative),
+		stub("qda", Generative), {Name: "x", Style: Dashed, Fit: fitCentroid}, stub("y", Generative),
+	})
+	var got []Style
+	for _, l := range ls {
+		got = append(got, l.Style)
+	}
+	if want := []Style{Solid, Dotted, DashDot, LongDash, Dashed, Dotted}; !slices.Equal(got, want) {
+		t.Errorf("styles %v, want %v", got, want)
+	}
+	ls = learnerInfos([]Learner{{Name: "a", Style: Solid, Fit: fitCentroid}, stub("nb", Generative)})
+	if ls[1].Style != Dotted {
+		t.Errorf("an Auto generative learner after an explicit Solid one is %v, want dotted", ls[1].Style)
+	}
+}
+
+// runCSV runs the stub learners on iris and returns curves.csv.
+func runCSV(t *testing.T, cfg Config, learners ...Learner) ([]byte, *Result) {
+	t.Helper()
+	res, err := Run(context.Background(), []Task{{"iris", load(t, "iris")}, {"wine", load(t, "wine")}}, learners, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if err := res.WriteCSV(&b); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes(), res
+}
+
+// TestRunJobs checks that the figures do not depend on the number of
+// jobs and do depend on the seed.
+func TestRunJobs(t *testing.T) {
+	ls := []Learner{stub("nb", Generative), stub("logistic", Discriminative)}
+	one, _ := runCSV(t, Config{Splits: 20, Seed: 5, Jobs: 1}, ls...)
+	two, _ := runCSV(t, Config{Splits: 20, Seed: 5, Jobs: 2}, ls...)
+	many, _ := runCSV(t, Config{Splits: 20, Seed: 5, Jobs: 7}, ls...)
+	if !bytes.Equal(one, two) || !bytes.Equal(one, many) {
+		t.Errorf("curves.csv differs between jobs = 1, 2 and 7:\n%s\n%s", one, two)
+	}
+	other, _ := runCSV(t, Config{Splits: 20, Seed: 6, Jobs: 2}, ls...)
+	if bytes.Equal(one, other) {
+		t.Error("curves.csv is the same for seeds 5 and 6")
+	}
+}
+
+// recorder is a learner that records a fingerprint of every training set
+// it sees.
+type recorder struct {
+	mu    sync.Mutex
+	seen  []uint64
+	sizes map[int]int
+}
+
+func (r *recorder) learner(name string) Learner {
+	return Learner{Name: name, Fit: func(d *data.Dataset) (gendisc.Classifier, error) {
+		h := fnv.New64a()
+		fmt.Fprint(h, d.X, d.Y)
+		r.mu.Lock()
+		r.seen = append(r.seen, h.Sum64())
+		r.sizes[d.N]++
+		r.mu.Unlock()
+		return fitCentroid(d)
+	}}
+}
+
+// TestRunSameRows checks that every learner of a split is fitted on the
+// same rows, and that each size gets its number of splits.
+func TestRunSameRows(t *testing.T) {
+	a, b := &recorder{sizes: map[int]int{}}, &recorder{sizes: map[int]int{}}
+	res, err := Run(context.Background(), []Task{{"iris", load(t, "iris")}},
+		[]Learner{a.learner("a"), b.learner("b")}, Config{Splits: 5, Sizes: []int{2, 3, 10, 30, 149, 147, 30}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	slices.Sort(a.seen)
+	slices.Sort(b.seen)
+	if !slices.Equal(a.seen, b.seen) {
+		t.Error("the learners saw different training sets")
+	}
+	// 2 and 149 are left out (fewer than 3 rows; fewer than 3 test rows);
+	// 30 appears once.
+	if want := []int{3, 10, 30, 147}; !slices.Equal(res.Tasks[0].Sizes, want) {
+		t.Errorf("sizes %v, want %v", res.Tasks[0].Sizes, want)
+	}
+	for _, m := range res.Tasks[0].Sizes {
+		if a.sizes[m] != 5 {
+			t.Errorf("size %d fitted %d times, want 5", m, a.sizes[m])
+		}
+	}
+}
+
+// TestRunFallback checks the figures of a learner that never fits: the
+// error of the majority training class. With a stratified training set of
+// iris (three classes of 50) at m = 4 the allocation is [2 1 1], so the
+// majority class is the first, and the test error is 98/146 in every
+// split.
+func TestRunFallback(t *testing.T) {
+	res, err := Run(context.Background(), []Task{{"iris", load(t, "iris")}},
+		[]Learner{failing("broken"), stub("ok", Discriminative)}, Config{Splits: 3, Sizes: []int{4, 60}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := res.Tasks[0].Curves[0]
+	p := c.Points[0]
+	if p.Fallbacks != 3 || !closeTo(p.Mean, 98.0/146, 1e-15) || p.StdErr != 0 {
+		t.Errorf("fallback point %+v, want 3 fallbacks and mean %v", p, 98.0/146)
+	}
+	if f := res.Tasks[0].Curves[1].fallbacks(); f != 0 {
+		t.Errorf("the stub learner has %d fallbacks", f)
+	}
+	var b bytes.Buffer
+	if err := res.WriteSummary(&b); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(b.Bytes(), []byte("(6 fallbacks)")) {
+		t.Errorf("summary does not count the fallbacks:\n%s", b.String())
+	}
+}
+
+// TestRunFigures checks the mean and standard error against a direct
+// computation over the same splits.
+func TestRunFigures(t *testing.T) {
+	d := load(t, "iris")
+	res, err := Run(context.Background(), []Task{{"iris", d}}, []Learner{stub("c", Generative)}, Config{Splits: 9, Seed: 3, Sizes: []int{12}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Recompute each split's error on the same splits.
+	var errs []float64
+	for s := range 9 {
+		sp, err := drawSplit(newSplitRand(3, 0, 12, s), classRows(d), 12, DefaultMaxTest)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, _ := fitCentroid(d.Subset(sp.train))
+		errs = append(errs, testError(m, d.Subset(sp.test)))
+	}
+	var mean, ss float64
+	for _, e := range errs {
+		mean += e / 9
+	}
+	for _, e := range errs {
+		ss += (e - mean) * (e - mean)
+	}
+	se := math.Sqrt(ss/8) / 3
+	p := res.Tasks[0].Curves[0].Points[0]
+	if !closeTo(p.Mean, mean, 1e-15) || !closeTo(p.StdErr, se, 1e-15) || p.Splits != 9 || p.M != 12 {
+		t.Errorf("point %+v, want mean %v, std err %v", p, mean, se)
+	}
+}
+
+// TestRunProgress checks that the progress counts never decrease and end
+// at their totals.
+func TestRunProgress(t *testing.T) {
+	var last Progress
+	calls := 0
+	cfg := Config{Splits: 4, Sizes: []int{6, 20, 40}, Progress: func(p Progress) {
+		if p.SplitsDone < last.SplitsDone || p.SizesDone < last.SizesDone || p.DatasetsDone < last.DatasetsDone || p.WorkDone < last.WorkDone {
+			t.Errorf("progress went back: %+v after %+v", p, last)
+		}
+		last = p
+		calls++
+	}}
+	runCSV(t, cfg, stub("a", Generative))
+	want := Progress{Datasets: 2, DatasetsDone: 2, Sizes: 6, SizesDone: 6, Splits: 24, SplitsDone: 24, Work: last.Work, WorkDone: last.Work}
+	last.Dataset = ""
+	if calls != 24 || last != want {
+		t.Errorf("%d calls, last %+v, want %+v", calls, last, want)
+	}
+}
+
+func TestRunCancel(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, err := Run(ctx, []Task{{"iris", load(t, "iris")}}, []Learner{stub("a", Generative)}, Config{})
+	if !errors.Is(err, context.Canceled) {
+		t.Errorf("Run with a cancelled context: %v", err)
+	}
+}
+
+func TestRunErrors(t *testing.T) {
+	iris := load(t, "iris")
+	noTarget := *iris
+	noTarget.Schema = iris.Schema.Clone()
+	noTarget.Schema.Target = nil
+	ok := []Learner{stub("a", Generative)}
+	for _, c := range []struct {
+		name     string
+		tasks    []Task
+		learners []Learner
+		cfg      Config
+	}{
+		{"no tasks", nil, ok, Config{}},
+		{"no learners", []Task{{"iris", iris}}, nil, Config{}},
+		{"unnamed learner", []Task{{"iris", iris}}, []Learner{{Fit: fitCentroid}}, Config{}},
+		{"learner twice", []Task{{"iris", iris}}, []Learner{ok[0], ok[0]}, Config{}},
+		{"no fit", []Task{{"iris", iris}}, []Learner{{Name: "x"}}, Config{}},
+		{"task twice", []Task{{"iris", iris}, {"iris", iris}}, ok, Config{}},
+		{"unnamed task", []Task{{"", iris}}, ok, Config{}},
+		{"no target", []Task{{"x", &noTarget}}, ok, Config{}},
+		{"no usable size", []Task{{"iris", iris}}, ok, Config{Sizes: []int{1, 2, 148}}},
+		{"test cap below the classes", []Task{{"iris", iris}}, ok, Config{MaxTest: 2, Sizes: []int{10}}},
+	} {
+		if _, err := Run(context.Background(), c.tasks, c.learners, c.cfg); err == nil {
+			t.Errorf("%s: no error", c.name)
+		}
+	}
+}
+
+func TestBinary(t *testing.T) {
+	d := load(t, "optdigits")
+	b, err := Binary(d, "2", "3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := b.Schema.Classes(); !slices.Equal(got, []string{"2", "3"}) {
+		t.Errorf("classes %q", got)
+	}
+	if got := classCounts(b, seq(b.N)); !slices.Equal(got, []int{557, 572}) {
+		t.Errorf("class counts %v, want [557 572]", got)
+	}
+	if slices.Equal(d.Schema.Classes(), b.Schema.Classes()) || len(d.Schema.Classes()) != 10 {
+		t.Error("Binary changed the schema of its input")
+	}
+	// Row k of b is the k-th row of d whose class is 2 or 3.
+	k := 0
+	for i := range d.N {
+		name := d.Schema.Classes()[int(d.Y[i])]
+		if name != "2" && name != "3" {
+			continue
+		}
+		if !slices.Equal(b.Row(k), d.Row(i)) || b.Schema.Classes()[int(b.Y[k])] != name {
+			t.Fatalf("row %d of the task is not row %d of the data", k, i)
+		}
+		k++
+	}
+	for _, c := range [][2]string{{"2", "2"}, {"2", "x"}, {"y", "3"}} {
+		if _, err := Binary(d, c[0], c[1]); err == nil {
+			t.Errorf("Binary(%q, %q): no error", c[0], c[1])
+		}
+	}
+}
+
+func seq(n int) []int {
+	s := make([]int, n)
+	for i := range s {
+		s[i] = i
+	}
+	return s
+}
