@@ -1,18 +1,20 @@
 #!/usr/bin/python3
 """Compare the two sides of a benchmark run and print the table.
 
-    report.py --out DIR --rows N --results FILE [--command CMD] WORKLOAD...
+    report.py --out DIR --rows N --rounds R --results FILE [--command CMD] WORKLOAD...
 
-Reads DIR/sklearn/WORKLOAD and DIR/gendisc/WORKLOAD (result.json and the
-answers as .npy), checks that the answers agree within the tolerances of
-sklearn_bench.WORKLOADS, prints a Markdown table (medians, ratio
-sklearn/gendisc, targets, peak RSS, agreement) and writes FILE as JSON.
-Exits 1 when an answer disagrees or is missing.
+Reads DIR/ROUND/SIDE/WORKLOAD/result.json for ROUND 1..R and SIDE sklearn
+and gendisc, pools the timings of every round, checks that the answers of
+round 1 (.npy files) agree within the tolerances of sklearn_bench.WORKLOADS,
+prints a Markdown table (medians of wall time, ratio sklearn/gendisc,
+targets, throughput, median CPU time, peak RSS, agreement) and writes FILE
+as JSON. Exits 1 when an answer disagrees or is missing.
 """
 import argparse
 import datetime
 import json
 import os
+import statistics
 import sys
 
 import numpy as np
@@ -22,9 +24,29 @@ from sklearn_bench import WORKLOADS
 SIDES = ("sklearn", "gendisc")
 
 
-def load(out, side, name):
-    with open(os.path.join(out, side, name, "result.json")) as f:
-        return json.load(f)
+def load(out, rounds, side, name):
+    """The results of side for workload name over every round, merged: the
+    runs of an op pooled, its peak RSS the largest, the load averages
+    listed."""
+    merged, ops = None, {}
+    for r in range(1, rounds + 1):
+        with open(os.path.join(out, str(r), side, name, "result.json")) as f:
+            res = json.load(f)
+        if merged is None:
+            merged = dict(res, ops=[], loadavg=[])
+        merged["loadavg"].append(res["loadavg"])
+        for o in res["ops"]:
+            if o["op"] not in ops:
+                ops[o["op"]] = dict(o, seconds=[], cpu_seconds=[], peak_rss=0)
+                merged["ops"].append(ops[o["op"]])
+            m = ops[o["op"]]
+            m["seconds"] += o["seconds"]
+            m["cpu_seconds"] += o["cpu_seconds"]
+            m["peak_rss"] = max(m["peak_rss"], o["peak_rss"])
+    for m in merged["ops"]:
+        m["median"] = statistics.median(m["seconds"])
+        m["cpu_median"] = statistics.median(m["cpu_seconds"])
+    return merged
 
 
 def agreement(out, name):
@@ -32,7 +54,7 @@ def agreement(out, name):
     res = {}
     for answer, tol in WORKLOADS[name]["checks"].items():
         try:
-            a, b = (np.load(os.path.join(out, side, name, answer + ".npy")) for side in ("gendisc", "sklearn"))
+            a, b = (np.load(os.path.join(out, "1", side, name, answer + ".npy")) for side in ("gendisc", "sklearn"))
         except OSError as e:
             res[answer] = {"tol": tol, "ok": False, "error": str(e)}
             continue
@@ -62,10 +84,6 @@ def seconds(s):
     return f"{s * 1e3:.1f} ms" if s < 1 else f"{s:.2f} s"
 
 
-def mb(b):
-    return f"{b / 1e6:.0f} MB"
-
-
 def cpu_model():
     with open("/proc/cpuinfo") as f:
         for line in f:
@@ -74,71 +92,74 @@ def cpu_model():
     return "unknown"
 
 
+def table_row(name, op, skl, gd, targets, agree_text):
+    both = lambda f: f"{f(skl)} / {f(gd)}"
+    return [name, op, seconds(skl["median"]), seconds(gd["median"]), f"{skl['median'] / gd['median']:.1f}x",
+            "; ".join(f"{t} {'✓' if met else '✗'} {m}" for t, m, met in targets),
+            both(lambda s: f"{s['bytes'] / s['median'] / 1e6:.0f}"),
+            both(lambda s: f"{s['cpu_median']:.3f}"),
+            both(lambda s: f"{s['peak_rss'] / 1e6:.0f} MB"), agree_text]
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", required=True)
     ap.add_argument("--rows", type=int, required=True)
+    ap.add_argument("--rounds", type=int, default=1)
     ap.add_argument("--results", required=True)
     ap.add_argument("--command", default="")
     ap.add_argument("workloads", nargs="+", choices=sorted(WORKLOADS))
     a = ap.parse_args()
 
-    rows, records, failed = [], [], False
-    versions, loads, reps = {}, [], {}
+    rows, records, versions, loads, runs = [], [], {}, [], set()
     for name in a.workloads:
-        side = {s: load(a.out, s, name) for s in SIDES}
+        side = {s: load(a.out, a.rounds, s, name) for s in SIDES}
         for s in SIDES:
             versions[s] = side[s]["versions"]
-            reps[side[s]["reps"]] = True
-            loads.append(f"{name} {s} " + "→".join(f"{v:.1f}" for v in side[s]["loadavg"]))
+            loads += [f"{name} {s} {start:.1f}→{end:.1f}" for start, end in side[s]["loadavg"]]
         agree = agreement(a.out, name)
         ok = all(c["ok"] for c in agree.values())
-        failed |= not ok
         worst = max(agree.items(), key=lambda kv: kv[1].get("diff", np.inf) / kv[1]["tol"])
         agree_text = ("ok" if ok else "FAIL") + f" ({worst[0]} {worst[1].get('diff', float('nan')):.1e})"
         gd_ops = {o["op"]: o for o in side["gendisc"]["ops"]}
         ops = []
         for skl in side["sklearn"]["ops"]:
             gd = gd_ops[skl["op"]]
+            runs.add(len(skl["seconds"]))
             targets = [target(kind, value, skl, gd)
                        for op, kind, value in WORKLOADS[name]["targets"] if op == skl["op"]]
-            ratio = skl["median"] / gd["median"]
-            ops.append({"op": skl["op"], "sklearn": skl, "gendisc": gd, "ratio": ratio,
+            ops.append({"op": skl["op"], "sklearn": skl, "gendisc": gd, "ratio": skl["median"] / gd["median"],
                         "targets": [{"target": t, "measured": m, "met": met} for t, m, met in targets]})
-            rows.append([name, skl["op"], seconds(skl["median"]), seconds(gd["median"]), f"{ratio:.1f}x",
-                         "; ".join(f"{t} {'✓' if met else '✗'} {m}" for t, m, met in targets),
-                         f"{skl['bytes'] / skl['median'] / 1e6:.0f} / {gd['bytes'] / gd['median'] / 1e6:.0f}",
-                         f"{mb(skl['peak_rss'])} / {mb(gd['peak_rss'])}", agree_text])
-        records.append({"workload": name, "ops": ops, "agreement": agree,
+            rows.append(table_row(name, skl["op"], skl, gd, targets, agree_text))
+        records.append({"workload": name, "ops": ops, "agreement": agree, "ok": ok,
                         "loadavg": {s: side[s]["loadavg"] for s in SIDES}})
 
     head = ["workload", "op", "sklearn", "gendisc", "ratio", "target (gendisc)", "MB/s skl / gd",
-            "peak RSS skl / gd", "agreement (worst)"]
+            "CPU s skl / gd", "peak RSS skl / gd", "agreement (worst)"]
     width = [max(len(r[i]) for r in rows + [head]) for i in range(len(head))]
     line = lambda r: "| " + " | ".join(c.ljust(w) for c, w in zip(r, width)) + " |"
     print(line(head))
     print("|" + "|".join("-" * (w + 2) for w in width) + "|")
     for r in rows:
         print(line(r))
-    print(f"\n{a.rows} rows, median of {'/'.join(map(str, reps))} runs; {os.cpu_count()} CPUs, "
-          f"1-minute load average at the start→end of each process: " + ", ".join(loads))
+    print(f"\n{a.rows} rows; medians of {'/'.join(map(str, sorted(runs)))} runs in {a.rounds} round(s); "
+          f"{os.cpu_count()} CPUs; 1-minute load average at the start→end of each process: " + ", ".join(loads))
 
-    result = {
-        "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
-        "command": a.command, "rows": a.rows,
-        "machine": {"cpus": os.cpu_count(), "cpu": cpu_model()},
-        "versions": versions, "workloads": records,
-    }
     with open(a.results, "w") as f:
-        json.dump(result, f, indent=1)
-    if failed:
-        for rec in records:
-            for answer, c in rec["agreement"].items():
-                if not c["ok"]:
-                    print(f"report: {rec['workload']}: {answer} disagrees: {c.get('error') or c['diff']} "
-                          f"> {c['tol']}", file=sys.stderr)
-        return 1
-    return 0
+        json.dump({
+            "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+            "command": a.command, "rows": a.rows, "rounds": a.rounds,
+            "machine": {"cpus": os.cpu_count(), "cpu": cpu_model()},
+            "versions": versions, "workloads": records,
+        }, f, indent=1)
+    failed = False
+    for rec in records:
+        for answer, c in rec["agreement"].items():
+            if not c["ok"]:
+                failed = True
+                print(f"report: {rec['workload']}: {answer} disagrees: {c.get('error') or c['diff']} "
+                      f"> {c['tol']}", file=sys.stderr)
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":

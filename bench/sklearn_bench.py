@@ -3,8 +3,9 @@
 
     sklearn_bench.py WORKLOAD --data DIR --reps N --out DIR
     sklearn_bench.py --datasets WORKLOAD...   (the data sets they need)
+    sklearn_bench.py --list                   (the workloads, in table order)
 
-Each workload times its operations N times (the median is reported),
+Each workload times its operations N times (report.py takes the medians),
 records the process's peak RSS after each operation, saves the answers it
 computed as .npy files in --out for report.py to compare with gendisc's,
 and writes --out/result.json:
@@ -12,7 +13,8 @@ and writes --out/result.json:
     {"side": "sklearn", "workload": ..., "reps": ...,
      "loadavg": [1-minute load average at the start, at the end],
      "versions": {...},
-     "ops": [{"op": "fit", "seconds": [...], "median": s,
+     "ops": [{"op": "fit", "seconds": [wall time of each run],
+              "cpu_seconds": [CPU time of each run, user + system, all threads],
               "bytes": size of the op's input, "peak_rss": bytes}, ...]}
 
 The gendisc side (bench/cmd/benchgo) writes the same layout. To add a
@@ -25,7 +27,6 @@ import json
 import os
 import platform
 import resource
-import statistics
 import sys
 import time
 
@@ -44,14 +45,15 @@ class Recorder:
         self.reps, self.out, self.ops = reps, out, []
 
     def time(self, op, nbytes, fn):
-        """Runs fn reps times, records the wall times, returns its last result."""
-        seconds = []
+        """Runs fn reps times, records the wall and CPU times (all threads of
+        the process), returns its last result."""
+        seconds, cpu = [], []
         for _ in range(self.reps):
-            t = time.perf_counter()
+            c, t = time.process_time(), time.perf_counter()
             result = fn()
             seconds.append(time.perf_counter() - t)
-        self.ops.append({"op": op, "seconds": seconds,
-                         "median": statistics.median(seconds),
+            cpu.append(time.process_time() - c)
+        self.ops.append({"op": op, "seconds": seconds, "cpu_seconds": cpu,
                          "bytes": nbytes, "peak_rss": peak_rss()})
         return result
 
@@ -133,11 +135,18 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--datasets", action="store_true",
                     help="print the data sets the workloads need and exit")
+    ap.add_argument("--list", action="store_true", help="print the workloads and exit")
     ap.add_argument("--data")
     ap.add_argument("--reps", type=int, default=5)
     ap.add_argument("--out")
-    ap.add_argument("workloads", nargs="+", choices=sorted(WORKLOADS))
+    ap.add_argument("workloads", nargs="*", metavar="WORKLOAD")
     a = ap.parse_args()
+    unknown = [w for w in a.workloads if w not in WORKLOADS]
+    if unknown:
+        ap.error(f"unknown workload {unknown[0]!r} (choose from {', '.join(WORKLOADS)})")
+    if a.list:
+        print(" ".join(WORKLOADS))
+        return
     if a.datasets:
         need = {d for w in a.workloads for d in WORKLOADS[w]["datasets"]}
         print(" ".join(sorted(need)))

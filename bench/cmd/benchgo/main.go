@@ -13,7 +13,8 @@
 //	{"side": "gendisc", "workload": ..., "reps": ...,
 //	 "loadavg": [1-minute load average at the start, at the end],
 //	 "versions": {...},
-//	 "ops": [{"op": "fit", "seconds": [...], "median": s,
+//	 "ops": [{"op": "fit", "seconds": [wall time of each run],
+//	          "cpu_seconds": [CPU time of each run, user + system, all threads],
 //	          "bytes": size of the op's input, "peak_rss": bytes}, ...]}
 //
 // the same layout as bench/sklearn_bench.py. A workload is a function in the
@@ -33,6 +34,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 )
 
@@ -83,7 +85,7 @@ func main() {
 type op struct {
 	Op      string    `json:"op"`
 	Seconds []float64 `json:"seconds"`
-	Median  float64   `json:"median"`
+	CPU     []float64 `json:"cpu_seconds"`
 	Bytes   int64     `json:"bytes"`
 	PeakRSS int64     `json:"peak_rss"`
 }
@@ -95,43 +97,44 @@ type recorder struct {
 	ops  []op
 }
 
-// timed runs fn r.reps times, records the wall times under the name op with
+// timed runs fn r.reps times, records the wall and CPU times under the name op with
 // nbytes as the size of its input, and returns the last result.
 func timed[T any](r *recorder, name string, nbytes int64, fn func() (T, error)) (T, error) {
 	var res T
-	secs := make([]float64, r.reps)
+	secs, cpu := make([]float64, r.reps), make([]float64, r.reps)
 	for i := range secs {
 		var zero T
 		res = zero // let the previous result be collected
 		runtime.GC()
-		t := time.Now()
+		c, t := cpuTime(), time.Now()
 		var err error
 		if res, err = fn(); err != nil {
 			return res, err
 		}
 		secs[i] = time.Since(t).Seconds()
+		cpu[i] = cpuTime() - c
 	}
 	rss, err := peakRSS()
 	if err != nil {
 		return res, err
 	}
-	r.ops = append(r.ops, op{Op: name, Seconds: secs, Median: median(secs), Bytes: nbytes, PeakRSS: rss})
+	r.ops = append(r.ops, op{Op: name, Seconds: secs, CPU: cpu, Bytes: nbytes, PeakRSS: rss})
 	return res, nil
+}
+
+// cpuTime returns the user and system CPU seconds used so far by every
+// thread of the process.
+func cpuTime() float64 {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		panic("benchgo: getrusage: " + err.Error())
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano()).Seconds()
 }
 
 // answer saves x, of the given shape, as out/name.npy.
 func (r *recorder) answer(name string, x []float64, shape ...int) error {
 	return writeNpy(filepath.Join(r.out, name+".npy"), x, shape...)
-}
-
-func median(x []float64) float64 {
-	s := slices.Clone(x)
-	slices.Sort(s)
-	n := len(s)
-	if n%2 == 1 {
-		return s[n/2]
-	}
-	return (s[n/2-1] + s[n/2]) / 2
 }
 
 // peakRSS returns the process's peak resident set size in bytes: VmHWM in
