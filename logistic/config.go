@@ -72,10 +72,14 @@ type Config struct {
 	MaxIter int
 	// Epochs caps the epochs of sgd; zero means 1000.
 	Epochs int
-	// Tol is the stopping tolerance; zero means 1e-8. Newton and L-BFGS
+	// Tol is the stopping tolerance; zero means 1e-6 (the gradient
+	// criterion is scikit-learn's, whose default is 1e-4). Newton and L-BFGS
 	// stop when the gradient of the mean objective is small,
 	// max_j |∂F/∂θ_j| / W < Tol; gd and sgd when the largest change of a
-	// coefficient in an iteration (an epoch) is under Tol.
+	// coefficient in an iteration (an epoch) is under Tol. With λ = 0,
+	// Newton and L-BFGS use at most 1e-10, so that weights running off to
+	// infinity along a flat direction are caught before the gradient
+	// vanishes.
 	Tol float64
 	// Step is η0, the step size of gd and the first step of sgd; zero
 	// means 1/L for gd, with L a bound on the curvature of F/W found by
@@ -105,11 +109,15 @@ func (c *Config) lambda() float64 {
 	return c.L2
 }
 
-func (c *Config) tol() float64 {
-	if c.Tol == 0 {
-		return 1e-8
+func (c *Config) tol(s Solver) float64 {
+	tol := c.Tol
+	if tol == 0 {
+		tol = 1e-6
 	}
-	return c.Tol
+	if c.lambda() == 0 && (s == Newton || s == LBFGS) {
+		tol = min(tol, 1e-10)
+	}
+	return tol
 }
 
 func (c *Config) maxIter(s Solver) int {

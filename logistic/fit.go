@@ -44,7 +44,7 @@ func (c Config) Fit(d *data.Dataset) (*Model, error) {
 			solver = Newton
 		}
 	}
-	st := newState(pr, initialTheta(pr), c.tol(), c.maxIter(solver))
+	st := newState(pr, initialTheta(pr), c.tol(solver), c.maxIter(solver))
 	switch solver {
 	case GD:
 		st.gd(c.Step)

@@ -128,8 +128,9 @@ func (pr *problem) gradRows(b, lo, hi int) {
 		if pr.k == 1 {
 			t := floats.Dot(x, theta[:p]) + theta[p]
 			yt := float64(y)
-			loss += v * (softplus(t) - yt*t)
-			r := v * (sigmoid(t) - yt)
+			sp, sig := softplusSigmoid(t)
+			loss += v * (sp - yt*t)
+			r := v * (sig - yt)
 			floats.AddScaled(g[:p], r, x)
 			g[p] += r
 			if v > 0 && (2*yt-1)*t <= 0 {
@@ -140,15 +141,21 @@ func (pr *problem) gradRows(b, lo, hi int) {
 		for c := range pr.k {
 			s[c] = floats.Dot(x, theta[c*q:c*q+p]) + theta[c*q+p]
 		}
-		m, lse := logSumExp(s)
-		loss += v * (m + lse - s[y])
+		sy, m := s[y], s[0]
+		for _, sc := range s[1:] {
+			m = max(m, sc)
+		}
 		ok := true
+		for c, sc := range s {
+			ok = ok && (c == y || sc < sy)
+		}
+		sum := softmax(s, m)
+		loss += v * (m + math.Log(sum) - sy)
+		inv := v / sum
 		for c := range pr.k {
-			r := v * math.Exp(s[c]-m-lse)
+			r := s[c] * inv
 			if c == y {
 				r -= v
-			} else if s[c] >= s[y] {
-				ok = false
 			}
 			floats.AddScaled(g[c*q:c*q+p], r, x)
 			g[c*q+p] += r
@@ -216,10 +223,11 @@ func (pr *problem) hessRows(b, lo, hi int) {
 			for c := range k {
 				s[c] = floats.Dot(zt, theta[c*q:c*q+q])
 			}
-			m, lse := logSumExp(s)
-			for c := range k {
-				s[c] = math.Exp(s[c] - m - lse)
+			m := s[0]
+			for _, sc := range s[1:] {
+				m = max(m, sc)
 			}
+			floats.Scale(1/softmax(s, m), s)
 			for c := range k {
 				for l := range c + 1 {
 					a[c*k+l] = -v * s[c] * s[l]
@@ -246,6 +254,31 @@ func softplus(t float64) float64 {
 		return t + math.Log1p(math.Exp(-t))
 	}
 	return math.Log1p(math.Exp(t))
+}
+
+// softplusSigmoid returns log(1 + eᵗ) and σ(t) from one exponential,
+// e = exp(−|t|):
+//
+//	t ≥ 0: log(1 + eᵗ) = t + log1p(e),  σ(t) = 1/(1 + e)
+//	t < 0: log(1 + eᵗ) = log1p(e),      σ(t) = e/(1 + e)
+func softplusSigmoid(t float64) (float64, float64) {
+	e := math.Exp(-math.Abs(t))
+	if t >= 0 {
+		return t + math.Log1p(e), 1 / (1 + e)
+	}
+	return math.Log1p(e), e / (1 + e)
+}
+
+// softmax replaces s_c by exp(s_c − m) and returns their sum; m is
+// max_c s_c, so that no term overflows and the sum is at least 1.
+func softmax(s []float64, m float64) float64 {
+	sum := 0.0
+	for c, sc := range s {
+		e := math.Exp(sc - m)
+		s[c] = e
+		sum += e
+	}
+	return sum
 }
 
 // sigmoid returns σ(t) = 1/(1 + e⁻ᵗ) without overflow.
