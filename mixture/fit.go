@@ -282,15 +282,19 @@ func (f *fitter) reseed(m *model, c int, rng *rand.Rand, where, why string) stri
 			m.weights[l] *= (1 - 1/float64(m.k)) / others
 		}
 	}
-	if m.cov != Identity && (m.cov != Tied || f.eng.setModel(m) >= 0) {
+	switch {
+	case m.cov == Identity:
+		clear(m.cov1(c))
+		addDiag(m.cov1(c), d, 1)
+	case m.cov == Tied && f.eng.setModel(m) < 0:
+		// The shared covariance is positive definite: keep it.
+	case m.cov == Tied:
 		pooled := f.pooledCovariance(m.cov)
-		if m.cov == Tied {
-			for l := range m.k {
-				copy(m.cov1(l), pooled)
-			}
-		} else {
-			copy(m.cov1(c), pooled)
+		for l := range m.k {
+			copy(m.cov1(l), pooled)
 		}
+	default:
+		copy(m.cov1(c), f.pooledCovariance(m.cov))
 	}
 	line := ""
 	if f.lines != nil {

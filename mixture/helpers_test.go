@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"testing"
 
+	"gonum.org/v1/gonum/mat"
+
 	"github.com/gendisc/gendisc/data"
 	"github.com/gendisc/gendisc/datasets"
 )
@@ -82,3 +84,6 @@ func standardized(d *data.Dataset) *data.Dataset {
 	}
 	return &s
 }
+
+// distmvSym returns the d×d row-major matrix s as a mat.SymDense.
+func distmvSym(s []float64, d int) *mat.SymDense { return mat.NewSymDense(d, append([]float64(nil), s...)) }
