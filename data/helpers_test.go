@@ -1,19 +1,23 @@
 package data
 
 import (
-	"os"
-	"path/filepath"
+	"io"
 	"testing"
+
+	"github.com/gendisc/gendisc/datasets"
 )
 
-// datasetBytes returns the bundled data set name (as CSV), or skips the
-// test when it is not available. Until package datasets exists, it reads
-// the shared copy beside the repository.
+// datasetBytes returns the bundled data set name as CSV.
 func datasetBytes(tb testing.TB, name string) []byte {
 	tb.Helper()
-	raw, err := os.ReadFile(filepath.Join("..", "..", "shared", "datasets", name+".csv"))
+	rc, err := datasets.Open(name)
 	if err != nil {
-		tb.Skipf("data set %s not available: %v", name, err)
+		tb.Fatal(err)
+	}
+	defer rc.Close()
+	raw, err := io.ReadAll(rc)
+	if err != nil {
+		tb.Fatal(err)
 	}
 	return raw
 }

@@ -4,44 +4,41 @@ import (
 	"bytes"
 	"maps"
 	"testing"
+
+	"github.com/gendisc/gendisc/datasets"
 )
 
 // TestReadDatasets reads every bundled data set and checks the shapes,
-// column types, missing cells and class counts that their README lists.
+// missing cells and class counts that package datasets lists (from the
+// data sets' README), and the inferred column types.
 func TestReadDatasets(t *testing.T) {
-	for _, tc := range []struct {
-		name       string
-		rows       int
-		kinds      map[Kind]int
-		missing    int
-		classCount map[string]int
-	}{
-		{"pima_indians_diabetes", 768, map[Kind]int{Numeric: 8}, 0, map[string]int{"neg": 500, "pos": 268}},
-		{"ionosphere", 351, map[Kind]int{Numeric: 34}, 0, map[string]int{"good": 225, "bad": 126}},
-		{"sonar", 208, map[Kind]int{Numeric: 60}, 0, map[string]int{"M": 111, "R": 97}},
-		{"breast_cancer_wdbc", 569, map[Kind]int{Numeric: 30}, 0, map[string]int{"benign": 357, "malignant": 212}},
-		{"wine", 178, map[Kind]int{Numeric: 13}, 0, map[string]int{"class_0": 59, "class_1": 71, "class_2": 48}},
-		{"iris", 150, map[Kind]int{Numeric: 4}, 0, map[string]int{"Iris-setosa": 50, "Iris-versicolor": 50, "Iris-virginica": 50}},
-		{"optdigits", 5620, map[Kind]int{Numeric: 64}, 0, map[string]int{
-			"0": 554, "1": 571, "2": 557, "3": 572, "4": 568, "5": 558, "6": 558, "7": 566, "8": 554, "9": 562}},
-		{"house_votes84", 435, map[Kind]int{Categorical: 16}, 392, map[string]int{"democrat": 267, "republican": 168}},
-		{"breast_cancer_wisconsin", 699, map[Kind]int{Numeric: 9}, 16, map[string]int{"benign": 458, "malignant": 241}},
-		{"mushroom", 8124, map[Kind]int{Categorical: 22}, 2480, map[string]int{"e": 4208, "p": 3916}},
-		{"adult", 48842, map[Kind]int{Numeric: 6, Categorical: 8}, 6465, map[string]int{"<=50K": 37155, ">50K": 11687}},
-		{"sms_spam", 5574, map[Kind]int{Text: 1}, 0, map[string]int{"ham": 4827, "spam": 747}},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			raw := datasetBytes(t, tc.name)
-			d, err := Read(bytes.NewReader(raw), tc.name, Options{})
+	kinds := map[string]map[Kind]int{
+		"pima_indians_diabetes":   {Numeric: 8},
+		"ionosphere":              {Numeric: 34},
+		"sonar":                   {Numeric: 60},
+		"breast_cancer_wdbc":      {Numeric: 30},
+		"wine":                    {Numeric: 13},
+		"iris":                    {Numeric: 4},
+		"optdigits":               {Numeric: 64},
+		"house_votes84":           {Categorical: 16},
+		"breast_cancer_wisconsin": {Numeric: 9},
+		"mushroom":                {Categorical: 22},
+		"adult":                   {Numeric: 6, Categorical: 8},
+		"sms_spam":                {Text: 1},
+	}
+	for _, name := range datasets.Names() {
+		t.Run(name, func(t *testing.T) {
+			info, _ := datasets.Info(name)
+			d, err := Read(bytes.NewReader(datasetBytes(t, name)), name, Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
-			kinds := map[Kind]int{}
+			got := map[Kind]int{}
 			for _, c := range d.Schema.Features {
-				kinds[c.Kind]++
+				got[c.Kind]++
 			}
-			if d.N != tc.rows || !maps.Equal(kinds, tc.kinds) {
-				t.Errorf("%d rows, kinds %v; want %d, %v", d.N, kinds, tc.rows, tc.kinds)
+			if d.N != info.Rows || d.D() != info.Features || !maps.Equal(got, kinds[name]) {
+				t.Errorf("%d × %d, kinds %v; want %d × %d, %v", d.N, d.D(), got, info.Rows, info.Features, kinds[name])
 			}
 			missing := 0
 			for i := range d.N {
@@ -51,15 +48,18 @@ func TestReadDatasets(t *testing.T) {
 					}
 				}
 			}
-			if missing != tc.missing {
-				t.Errorf("%d missing cells, want %d", missing, tc.missing)
+			if missing != info.Missing {
+				t.Errorf("%d missing cells, want %d", missing, info.Missing)
 			}
-			counts := map[string]int{}
+			counts, want := map[string]int{}, map[string]int{}
 			for _, y := range d.Y {
 				counts[d.Schema.Classes()[int(y)]]++
 			}
-			if !maps.Equal(counts, tc.classCount) {
-				t.Errorf("classes %v, want %v", counts, tc.classCount)
+			for _, c := range info.Classes {
+				want[c.Name] = c.Count
+			}
+			if !maps.Equal(counts, want) {
+				t.Errorf("classes %v, want %v", counts, want)
 			}
 		})
 	}
