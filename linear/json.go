@@ -1,0 +1,67 @@
+package linear
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+
+	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/internal/design"
+	"github.com/gendisc/gendisc/modelfile"
+)
+
+// params is the model-file form of a Model.
+type params struct {
+	L2            modelfile.Float  `json:"l2"`
+	Design        json.RawMessage  `json:"design"`
+	Weights       modelfile.Floats `json:"weights"` // standardised scale
+	Intercept     modelfile.Float  `json:"intercept"`
+	Sigma2        modelfile.Float  `json:"sigma2"`
+	LogLikelihood modelfile.Float  `json:"log_likelihood"`
+	R2            modelfile.Float  `json:"r2"`
+}
+
+// MarshalJSON writes the model's parameters for package modelfile.
+func (m *Model) MarshalJSON() ([]byte, error) {
+	enc, err := m.enc.MarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	w, b := m.Coefficients()
+	return json.Marshal(params{
+		L2: modelfile.Float(m.lambda), Design: enc, Weights: w, Intercept: modelfile.Float(b),
+		Sigma2: modelfile.Float(m.sigma2), LogLikelihood: modelfile.Float(m.logLik), R2: modelfile.Float(m.r2),
+	})
+}
+
+// UnmarshalLinear rebuilds a model from its schema and the parameters
+// MarshalJSON wrote, checking that the target is numeric, that there is
+// one weight per design column, and that the numbers are finite (σ² > 0
+// or 0 for an exact fit, λ ≥ 0).
+func UnmarshalLinear(s *data.Schema, b []byte) (*Model, error) {
+	if s == nil || s.Target == nil || s.Target.Kind != data.Numeric {
+		return nil, fmt.Errorf("linear: the schema needs a numeric target")
+	}
+	var p params
+	if err := json.Unmarshal(b, &p); err != nil {
+		return nil, fmt.Errorf("linear: %w", err)
+	}
+	enc, err := design.Unmarshal(s, p.Design)
+	if err != nil {
+		return nil, fmt.Errorf("linear: %w", err)
+	}
+	if len(p.Weights) != enc.P() {
+		return nil, fmt.Errorf("linear: %d weights for %d design columns", len(p.Weights), enc.P())
+	}
+	m := &Model{schema: s, enc: enc, theta: append(p.Weights, float64(p.Intercept)), lambda: float64(p.L2),
+		sigma2: float64(p.Sigma2), logLik: float64(p.LogLikelihood), r2: float64(p.R2)}
+	for _, v := range append(m.theta, m.lambda, m.sigma2, m.logLik, m.r2) {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return nil, fmt.Errorf("linear: non-finite parameter %v", v)
+		}
+	}
+	if m.lambda < 0 || m.sigma2 < 0 {
+		return nil, fmt.Errorf("linear: negative l2 or sigma2")
+	}
+	return m, nil
+}
