@@ -1,0 +1,124 @@
+package design
+
+import (
+	"errors"
+	"math"
+	"testing"
+
+	"github.com/gendisc/gendisc/data"
+)
+
+func testData() *data.Dataset {
+	nan := math.NaN()
+	s := &data.Schema{Features: []data.Column{
+		{Name: "x", Kind: data.Numeric},
+		{Name: "color", Kind: data.Categorical, Levels: []string{"blue", "green", "red"}},
+		{Name: "k", Kind: data.Numeric},
+	}}
+	return &data.Dataset{Schema: s, N: 4, Source: "t.csv", Lines: []int{2, 3, 4, 5}, X: []float64{
+		1, 0, 5,
+		2, 2, 5,
+		4, nan, 5,
+		nan, 2, 5,
+	}, Weight: []float64{1, 1, 2, 0.5}}
+}
+
+func TestFit(t *testing.T) {
+	d := testData()
+	_, err := Fit(d, Options{})
+	var pe *data.ParseError
+	if !errors.As(err, &pe) || !errors.Is(err, ErrMissing) || pe.Line != 4 || pe.ColumnName != "color" {
+		t.Fatalf("error %v, want missing color at t.csv:4", err)
+	}
+	e, err := Fit(d, Options{Impute: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// x: observed 1, 2, 4 with weights 1, 1, 2.
+	mx := (1 + 2 + 8) / 4.0
+	sx := math.Sqrt((1*(1-mx)*(1-mx) + 1*(2-mx)*(2-mx) + 2*(4-mx)*(4-mx)) / 4)
+	// color: blue (w 1), red (w 1 + 0.5) over observed weight 2.5.
+	want := []Term{
+		{Feature: 0, Level: -1, Center: mx, Scale: sx},
+		{Feature: 1, Level: 0, Scale: 1, Fill: 1 / 2.5},
+		{Feature: 1, Level: 1, Scale: 1, Fill: 0},
+		{Feature: 1, Level: 2, Scale: 1, Fill: 1.5 / 2.5},
+		{Feature: 2, Level: -1, Center: 5, Scale: 1}, // constant: scale 1
+	}
+	got := e.Terms()
+	if len(got) != len(want) {
+		t.Fatalf("terms %+v", got)
+	}
+	for i := range want {
+		g, w := got[i], want[i]
+		if g.Feature != w.Feature || g.Level != w.Level || math.Abs(g.Center-w.Center) > 1e-15 ||
+			math.Abs(g.Scale-w.Scale) > 1e-15 || math.Abs(g.Fill-w.Fill) > 1e-15 {
+			t.Errorf("term %d = %+v, want %+v", i, g, w)
+		}
+	}
+	if e.Name(3) != "color=red" || e.Name(0) != "x" {
+		t.Errorf("names %q %q", e.Name(0), e.Name(3))
+	}
+	m := e.Encode(d)
+	row := m.Row(2) // x = 4, color missing
+	wantRow := []float64{(4 - mx) / sx, 0.4, 0, 0.6, 0}
+	for j := range wantRow {
+		if math.Abs(row[j]-wantRow[j]) > 1e-15 {
+			t.Errorf("row 2 = %v, want %v", row, wantRow)
+			break
+		}
+	}
+	if r := m.Row(3); r[0] != 0 || r[3] != 1 {
+		t.Errorf("row 3 = %v", r)
+	}
+	drop, err := Fit(d, Options{Impute: true, DropFirst: true})
+	if err != nil || drop.P() != 4 || drop.Name(1) != "color=green" {
+		t.Errorf("DropFirst: %v, %v", drop.Terms(), err)
+	}
+}
+
+func TestJSON(t *testing.T) {
+	d := testData()
+	e, err := Fit(d, Options{Impute: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := e.MarshalJSON()
+	if err != nil {
+		t.Fatal(err)
+	}
+	e2, err := Unmarshal(d.Schema, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, c := e.Encode(d), e2.Encode(d)
+	for i := range a.Dense {
+		if a.Dense[i] != c.Dense[i] {
+			t.Fatalf("cell %d: %v after the round trip, %v before", i, c.Dense[i], a.Dense[i])
+		}
+	}
+	for _, bad := range []string{
+		`[{"feature":"nope","center":0,"scale":1,"fill":0}]`,
+		`[{"feature":"x","level":"blue","center":0,"scale":1,"fill":0}]`,
+		`[{"feature":"color","level":"pink","center":0,"scale":1,"fill":0}]`,
+		`[{"feature":"x","center":0,"scale":0,"fill":0}]`,
+		`{`,
+	} {
+		if _, err := Unmarshal(d.Schema, []byte(bad)); err == nil {
+			t.Errorf("%s accepted", bad)
+		}
+	}
+}
+
+func TestErrors(t *testing.T) {
+	d := testData()
+	d.Schema.Features[2].Kind = data.Text
+	if _, err := Fit(d, Options{Impute: true}); err == nil {
+		t.Error("text column accepted")
+	}
+	d = testData()
+	d.Weight[1] = -1
+	if _, err := Fit(d, Options{Impute: true}); err == nil {
+		t.Error("negative weight accepted")
+	}
+}
