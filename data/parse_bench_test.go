@@ -2,25 +2,8 @@ package data
 
 import (
 	"os"
-	"syscall"
 	"testing"
-	"time"
 )
-
-// reportCPU returns a function that reports the input bytes parsed per
-// second of CPU time (user and system, all threads): on a shared machine
-// it varies less than MB/s of wall time.
-func reportCPU(b *testing.B, bytes int) func() {
-	cpu := func() time.Duration {
-		var ru syscall.Rusage
-		syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-		return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-	}
-	start := cpu()
-	return func() {
-		b.ReportMetric(float64(bytes)*float64(b.N)/(cpu()-start).Seconds()/1e6, "MB/cpu-s")
-	}
-}
 
 // benchChunk returns the first 8 MB of rows of the benchmark file.
 func benchChunk(b *testing.B) []byte {

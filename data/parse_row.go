@@ -60,6 +60,7 @@ type colStats struct {
 	// string stored as id.
 	dict map[string]int32
 	strs []string
+	last int32 // id of the last string, checked before dict
 }
 
 // block is a range of whole rows of a chunk, parsed by one goroutine
@@ -228,7 +229,10 @@ func (k *block) intern(f, r, line int, s []byte) {
 	v := math.NaN()
 	if !isMissing(trimSpace(s)) {
 		st := &k.stats[f]
-		id, ok := st.dict[string(s)]
+		id, ok := st.last, len(st.strs) > 0 && string(s) == st.strs[st.last]
+		if !ok {
+			id, ok = st.dict[string(s)]
+		}
 		if !ok {
 			if !utf8.Valid(s) {
 				k.fail(line, f+1, k.plans[f].name, fmt.Errorf("%w: %q", ErrEncoding, s))
@@ -242,7 +246,7 @@ func (k *block) intern(f, r, line int, s []byte) {
 			st.dict[str] = id
 			st.strs = append(st.strs, str)
 		}
-		v = float64(id)
+		st.last, v = id, float64(id)
 	}
 	if k.plans[f].dst == destY {
 		k.y[r] = v
