@@ -257,12 +257,17 @@ func (r *reader) readRows() error {
 			}
 		}
 		bounds = append(bounds, last)
+		if r.eof {
+			lines, err := r.parseChunk(r.buf[:last], bounds)
+			r.consume(last, lines)
+			return err
+		}
 		// While the chunk is parsed, the rest of the input is read into
 		// the spare buffer, after the bytes that follow the chunk.
 		if cap(r.spare) != cap(r.buf) {
 			r.spare = make([]byte, 0, cap(r.buf))
 		}
-		next, eof := append(r.spare[:0], r.buf[last:]...), r.eof
+		next, eof := append(r.spare[:0], r.buf[last:]...), false
 		done := make(chan error, 1)
 		go func() {
 			var err error
