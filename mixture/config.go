@@ -137,10 +137,22 @@ type Config struct {
 	// RegCovar is added to the diagonal of every estimated covariance
 	// matrix, keeping it positive definite (default 1e-6, scikit-learn's
 	// reg_covar). A negative RegCovar adds nothing. Identity ignores it.
-	// It makes the M-step inexact: when it is not small next to the
-	// variances of the data within a component, the log-likelihood can
-	// decrease between iterations; standardise the features or lower it.
+	// Added to the diagonal, it makes the M-step inexact: when it is not
+	// small next to the variances of the data within a component, the
+	// log-likelihood can decrease between iterations; RegFloor avoids
+	// that.
 	RegCovar float64
+	// RegFloor makes RegCovar a floor on the eigenvalues of every
+	// covariance matrix instead of an addition to its diagonal:
+	//
+	//	Σ = V Λ Vᵀ  ←  V max(Λ, RegCovar) Vᵀ
+	//
+	// This is the exact maximiser of the M-step over the matrices
+	// Σ ⪰ RegCovar·I, so that the log-likelihood never decreases (EM's
+	// guarantee, for a constrained maximum-likelihood problem), and it
+	// leaves Σ alone where every eigenvalue is at least RegCovar. The
+	// default, false, reproduces scikit-learn.
+	RegFloor bool
 	// Start, when set, is the starting point of a single EM run: Init
 	// and Restarts are then ignored. Its covariances are in the layout of
 	// Covariance (see Params).

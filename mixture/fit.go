@@ -149,6 +149,9 @@ type fitter struct {
 	xfill  []float64
 	eng    *engine
 	pooled []float64 // the pooled covariance of xfill, computed on first use
+	// canon is the canonical order of the rows, in which random draws
+	// pick them (see canonicalOrder).
+	canon []int
 	lines  []int     // the source line of every row, or nil
 }
 
@@ -164,6 +167,7 @@ func newFitter(set settings, lay *layout) *fitter {
 		}
 	}
 	f.eng = newEngine(newModel(set.Covariance, set.Components, lay.d))
+	f.canon = canonicalOrder(lay.x, lay.w, lay.n, lay.d)
 	return f
 }
 
@@ -195,7 +199,7 @@ func (f *fitter) em(restart int, m *model, rng *rand.Rand) (*run, error) {
 		if f.set.OnIter != nil {
 			f.set.OnIter(restart, it, st.ll)
 		}
-		m = st.mstep(f.eng.m, f.set.reg)
+		m = st.mstep(f.eng.m, f.set.reg, f.set.RegFloor)
 		r.iters = it
 		if err := f.repair(m, restart, it, rng, r); err != nil {
 			return nil, err
@@ -272,7 +276,7 @@ func (f *fitter) repair(m *model, restart, iter int, rng *rand.Rand, r *run) err
 // covariance is replaced only when it is not positive definite.
 func (f *fitter) reseed(m *model, c int, rng *rand.Rand, where, why string) string {
 	d := m.d
-	i := rng.IntN(f.lay.n)
+	i := f.canon[rng.IntN(f.lay.n)]
 	copy(m.mean(c), f.xfill[i*d:(i+1)*d])
 	others := 1 - m.weights[c]
 	for l := range m.weights {
@@ -303,8 +307,8 @@ func (f *fitter) reseed(m *model, c int, rng *rand.Rand, where, why string) stri
 	return fmt.Sprintf("%s: component %d collapsed (%s); re-seeded at row %d%s with the pooled covariance", where, c, why, i, line)
 }
 
-// pooledCovariance returns the covariance of all (mean-filled) rows plus
-// RegCovar on the diagonal, in the full D×D form of type cov.
+// pooledCovariance returns the covariance of all (mean-filled) rows,
+// regularised, in the full D×D form of type cov.
 func (f *fitter) pooledCovariance(cov Covariance) []float64 {
 	n, d := f.lay.n, f.lay.d
 	if f.pooled == nil {
@@ -346,6 +350,6 @@ func (f *fitter) pooledCovariance(cov Covariance) []float64 {
 	default:
 		copy(out, f.pooled)
 	}
-	addDiag(out, d, f.set.reg)
+	regularize(out, d, f.set.reg, f.set.RegFloor, cov.diagonal())
 	return out
 }

@@ -86,4 +86,6 @@ func standardized(d *data.Dataset) *data.Dataset {
 }
 
 // distmvSym returns the d×d row-major matrix s as a mat.SymDense.
-func distmvSym(s []float64, d int) *mat.SymDense { return mat.NewSymDense(d, append([]float64(nil), s...)) }
+func distmvSym(s []float64, d int) *mat.SymDense {
+	return mat.NewSymDense(d, append([]float64(nil), s...))
+}

@@ -1,8 +1,10 @@
 package mixture
 
 import (
+	"cmp"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"sort"
 
 	"github.com/gendisc/gendisc/internal/parallel"
@@ -15,7 +17,7 @@ func (f *fitter) start(rng *rand.Rand) *model {
 	shift := newModel(f.set.Covariance, k, d)
 	switch f.set.Init {
 	case KMeansPlusPlus:
-		centers := kmeansPlusPlus(f.xfill, n, d, k, rng)
+		centers := kmeansPlusPlus(f.xfill, f.canon, d, k, rng)
 		for c, i := range centers {
 			copy(shift.mean(c), f.xfill[i*d:(i+1)*d])
 		}
@@ -31,8 +33,10 @@ func (f *fitter) start(rng *rand.Rand) *model {
 			}
 		})
 	case Random:
-		for i := range resp {
-			resp[i] = rng.Float64()
+		for _, i := range f.canon {
+			for c := range k {
+				resp[i*k+c] = rng.Float64()
+			}
 		}
 		for i := range n {
 			r := resp[i*k : (i+1)*k]
@@ -93,50 +97,72 @@ func (f *fitter) fromResponsibilities(shift *model, resp []float64) *model {
 	for _, s := range work {
 		st.merge(s.acc)
 	}
-	return st.mstep(shift, f.set.reg)
+	return st.mstep(shift, f.set.reg, f.set.RegFloor)
 }
 
-// kmeansPlusPlus returns k distinct-as-drawn row indices of the N×D
-// matrix x chosen by k-means++ seeding (Arthur and Vassilvitskii 2007)
-// with scikit-learn's greedy variant: the first seed is uniform; each next
-// one is the best of 2 + ⌊log k⌋ candidates drawn with probability
-// proportional to D(x)², the squared distance to the nearest seed, the
-// best being the one that most reduces Σ_i D(x_i)².
-func kmeansPlusPlus(x []float64, n, d, k int, rng *rand.Rand) []int {
-	centers := []int{rng.IntN(n)}
+// kmeansPlusPlus returns k row indices of the N×D matrix x chosen by
+// k-means++ seeding (Arthur and Vassilvitskii 2007) with scikit-learn's
+// greedy variant: the first seed is uniform; each next one is the best of
+// 2 + ⌊log k⌋ candidates drawn with probability proportional to D(x)²,
+// the squared distance to the nearest seed, the best being the one that
+// most reduces Σ_i D(x_i)². The rows are visited in the given order (a
+// canonical one, so that the draws do not depend on the order of the
+// rows in the data).
+func kmeansPlusPlus(x []float64, order []int, d, k int, rng *rand.Rand) []int {
+	n := len(order)
+	row := func(p int) []float64 { i := order[p]; return x[i*d : (i+1)*d] }
+	first := rng.IntN(n)
+	centers := []int{order[first]}
 	closest := make([]float64, n)
 	cand := make([]float64, n)
 	best := make([]float64, n)
 	cum := make([]float64, n)
-	for i := range n {
-		closest[i] = sqDist(x[i*d:(i+1)*d], x[centers[0]*d:(centers[0]+1)*d])
+	for p := range n {
+		closest[p] = sqDist(row(p), row(first))
 	}
 	trials := 2 + int(math.Log(float64(k)))
 	for len(centers) < k {
 		pot := 0.0
-		for i, v := range closest {
+		for p, v := range closest {
 			pot += v
-			cum[i] = pot
+			cum[p] = pot
 		}
-		bestPot, bestID := math.Inf(1), -1
+		bestPot, bestP := math.Inf(1), -1
 		for range trials {
-			id := sort.SearchFloat64s(cum, rng.Float64()*pot)
-			id = min(id, n-1)
-			c := x[id*d : (id+1)*d]
-			p := 0.0
-			for i := range n {
-				cand[i] = min(closest[i], sqDist(x[i*d:(i+1)*d], c))
-				p += cand[i]
+			id := min(sort.SearchFloat64s(cum, rng.Float64()*pot), n-1)
+			c := row(id)
+			s := 0.0
+			for p := range n {
+				cand[p] = min(closest[p], sqDist(row(p), c))
+				s += cand[p]
 			}
-			if p < bestPot {
-				bestPot, bestID = p, id
+			if s < bestPot {
+				bestPot, bestP = s, id
 				copy(best, cand)
 			}
 		}
-		centers = append(centers, bestID)
+		centers = append(centers, order[bestP])
 		copy(closest, best)
 	}
 	return centers
+}
+
+// canonicalOrder returns the row indices of the N×D matrix x sorted by
+// their values, then weights: an order that does not depend on the order
+// of the rows, so that a fit of permuted rows draws the same starting
+// points.
+func canonicalOrder(x, w []float64, n, d int) []int {
+	order := make([]int, n)
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortFunc(order, func(a, b int) int {
+		if c := slices.Compare(x[a*d:(a+1)*d], x[b*d:(b+1)*d]); c != 0 || w == nil {
+			return c
+		}
+		return cmp.Compare(w[a], w[b])
+	})
+	return order
 }
 
 // sqDist returns ‖a − b‖².

@@ -2,8 +2,10 @@ package mixture
 
 import (
 	"math"
+	"slices"
 
 	"gonum.org/v1/gonum/floats"
+	"gonum.org/v1/gonum/mat"
 )
 
 // stats are the M-step's sufficient statistics, with every component's
@@ -122,26 +124,26 @@ func (st *stats) addConditional(k int, mis []int, c []float64, sr float64) {
 }
 
 // mstep returns the maximum-likelihood parameters given the statistics,
-// whose shifts are the means of prev, with reg added to the diagonal of
-// the covariances:
+// whose shifts are the means of prev, with the covariances regularised by
+// reg (see regularize):
 //
 //	π_k = W_k / Σ_l W_l
 //	μ_k = a_k + s_k / W_k
-//	Full:       Σ_k = (S_k − W_k δ_k δ_kᵀ) / W_k + reg·I
-//	Tied:       Σ   = Σ_k (S_k − W_k δ_k δ_kᵀ) / Σ_k W_k + reg·I
-//	Diag:       Σ_k = diag(S_k − W_k δ_k δ_kᵀ) / W_k + reg·I
-//	Spherical:  Σ_k = (tr(S_k − W_k δ_k δ_kᵀ) / (D·W_k) + reg)·I
+//	Full:       Σ_k = (S_k − W_k δ_k δ_kᵀ) / W_k
+//	Tied:       Σ   = Σ_k (S_k − W_k δ_k δ_kᵀ) / Σ_k W_k
+//	Diag:       Σ_k = diag(S_k − W_k δ_k δ_kᵀ) / W_k
+//	Spherical:  Σ_k = tr(S_k − W_k δ_k δ_kᵀ) / (D·W_k) · I
 //	Identity:   Σ_k = I
 //
 // A component with W_k = 0 keeps prev's mean and covariance; the caller
 // re-seeds it.
-func (st *stats) mstep(prev *model, reg float64) *model {
+func (st *stats) mstep(prev *model, reg float64, floor bool) *model {
 	k, d := st.k, st.d
 	m := newModel(prev.cov, k, d)
 	total := floats.Sum(st.w)
-	tied := make([]float64, 0, d*d)
+	var tied []float64
 	if st.cov == Tied {
-		tied = tied[:d*d]
+		tied = make([]float64, d*d)
 	}
 	delta := make([]float64, d)
 	for c := range k {
@@ -160,47 +162,101 @@ func (st *stats) mstep(prev *model, reg float64) *model {
 		switch st.cov {
 		case Full, Tied:
 			s := st.scat[c*d*d : (c+1)*d*d]
-			dst, div := sig, w
-			if st.cov == Tied {
-				dst, div = tied, 1
-			}
 			for j := range d {
 				for l := range j + 1 {
-					v := (s[j*d+l] - w*delta[j]*delta[l]) / div
+					v := s[j*d+l] - w*delta[j]*delta[l]
 					if st.cov == Tied {
-						v += dst[j*d+l]
+						tied[j*d+l] += v
+						continue
 					}
-					dst[j*d+l], dst[l*d+j] = v, v
+					sig[j*d+l], sig[l*d+j] = v/w, v/w
 				}
-			}
-			if st.cov == Full {
-				addDiag(sig, d, reg)
 			}
 		case Diag, Spherical:
 			s := st.scat[c*d : (c+1)*d]
 			tr := 0.0
 			for j := range d {
 				v := (s[j] - w*delta[j]*delta[j]) / w
-				sig[j*d+j] = v + reg
+				sig[j*d+j] = v
 				tr += v
 			}
 			if st.cov == Spherical {
 				for j := range d {
-					sig[j*d+j] = tr/float64(d) + reg
+					sig[j*d+j] = tr / float64(d)
 				}
 			}
 		case Identity:
 			addDiag(sig, d, 1)
 		}
+		if st.cov != Tied && st.cov != Identity {
+			regularize(sig, d, reg, floor, st.cov.diagonal())
+		}
 	}
 	if st.cov == Tied {
-		floats.Scale(1/total, tied)
-		addDiag(tied, d, reg)
+		for j := range d {
+			for l := range j + 1 {
+				v := tied[j*d+l] / total
+				tied[j*d+l], tied[l*d+j] = v, v
+			}
+		}
+		regularize(tied, d, reg, floor, false)
 		for c := range k {
 			copy(m.cov1(c), tied)
 		}
 	}
 	return m
+}
+
+// regularize applies the regularisation reg to the D×D covariance matrix
+// s, in place. By default it is added to the diagonal, as scikit-learn's
+// reg_covar,
+//
+//	Σ ← Σ + reg·I;
+//
+// with floor, it is a floor on the eigenvalues, Σ = V Λ Vᵀ ←
+// V max(Λ, reg) Vᵀ (for a diagonal Σ: σ_j² ← max(σ_j², reg)), which is the
+// maximiser of the M-step's objective −½ W (log|Σ| + tr(Σ⁻¹ S/W)) over the
+// matrices Σ ⪰ reg·I. The floor changes nothing where every eigenvalue
+// is at least reg.
+func regularize(s []float64, d int, reg float64, floor, diagonal bool) {
+	switch {
+	case reg == 0:
+	case !floor:
+		addDiag(s, d, reg)
+	case diagonal:
+		for j := range d {
+			s[j*d+j] = max(s[j*d+j], reg)
+		}
+	default:
+		var eig mat.EigenSym
+		if !eig.Factorize(mat.NewSymDense(d, slices.Clone(s)), true) {
+			// No decomposition: fall back on the ridge, which keeps Σ
+			// positive definite.
+			addDiag(s, d, reg)
+			return
+		}
+		lambda := eig.Values(nil)
+		if lambda[0] >= reg {
+			return
+		}
+		var v mat.Dense
+		eig.VectorsTo(&v)
+		clear(s)
+		for e, l := range lambda {
+			l = max(l, reg)
+			for j := range d {
+				a := l * v.At(j, e)
+				for i := range j + 1 {
+					s[j*d+i] += a * v.At(i, e)
+				}
+			}
+		}
+		for j := range d {
+			for i := range j {
+				s[i*d+j] = s[j*d+i]
+			}
+		}
+	}
 }
 
 // addDiag adds v to the diagonal of the d×d matrix a.
