@@ -152,7 +152,7 @@ type fitter struct {
 	// canon is the canonical order of the rows, in which random draws
 	// pick them (see canonicalOrder).
 	canon []int
-	lines  []int     // the source line of every row, or nil
+	lines []int // the source line of every row, or nil
 }
 
 func newFitter(set settings, lay *layout) *fitter {
