@@ -215,13 +215,13 @@ func assertFiles(t *testing.T, dir string, names ...string) {
 // with a message that names its kind.
 func TestOtherKindsFlag(t *testing.T) {
 	register(&kind{name: "test-kind", flags: func(fs *flag.FlagSet) fitFunc {
-		fs.Float64("l2", 1, "penalty")
+		fs.Float64("test-penalty", 1, "penalty")
 		fs.Bool("stream", false, "stream")
 		return nil
 	}})
 	t.Cleanup(func() { delete(kinds, "test-kind") })
 	for _, args := range [][]string{
-		{"fit", "--data", "iris", "--model", "gaussian-nb", "--l2", "3"},
+		{"fit", "--data", "iris", "--model", "gaussian-nb", "--test-penalty", "3"},
 		{"fit", "--data", "iris", "--stream", "--model", "gaussian-nb"},
 	} {
 		r := runCLI(t, "", args...)

@@ -1,0 +1,133 @@
+package cli
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"math/rand/v2"
+
+	"github.com/gendisc/gendisc"
+	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/logistic"
+	"github.com/gendisc/gendisc/modelfile"
+)
+
+func init() {
+	register(&kind{
+		name:    logistic.Kind,
+		short:   "logistic regression: sigmoid (two classes) or softmax, L2-penalised (MCAP) conditional likelihood on standardised features",
+		flags:   logisticFlags,
+		decode:  decodeLogistic,
+		inspect: inspectLogistic,
+	})
+}
+
+// logisticFlags defines the flags of logistic.Config.
+func logisticFlags(fs *flag.FlagSet) fitFunc {
+	var cfg logistic.Config
+	l2 := nonNegative(1)
+	fs.Var(&l2, "l2", "the L2 penalty `λ` on the standardised weights (a Gaussian prior with variance 1/λ); 0 is plain maximum likelihood (MCLE)")
+	solver := fs.String("solver", "", "the optimiser: gd, sgd, newton or lbfgs (default: newton for at most 40 parameters, lbfgs otherwise)")
+	fs.IntVar(&cfg.MaxIter, "max-iter", 0, "stop gd, newton and lbfgs after `n` iterations (default 10000 for gd, 1000 otherwise)")
+	fs.IntVar(&cfg.Epochs, "epochs", 0, "stop sgd after `n` passes over the data (default 1000)")
+	var tol, step nonNegative
+	fs.Var(&tol, "tol", "stopping tolerance on the gradient of the mean objective (gd, sgd: on the change of the weights) (default 1e-6)")
+	fs.Var(&step, "step", "step size `η` of gd and first step of sgd (default: from the curvature of the objective)")
+	seed := fs.Uint64("seed", 1, "seed of sgd's shuffles")
+	classWeight := fs.String("class-weight", "", "weigh the rows by class: balanced gives every class the same total weight")
+	impute := fs.String("impute", "", "mean: fill missing cells with the column mean (default: a missing cell is an error)")
+	return func(d *data.Dataset) (modelfile.Persistent, error) {
+		cfg.L2, cfg.NoPenalty = float64(l2), l2 == 0
+		cfg.Solver, cfg.ClassWeight = logistic.Solver(*solver), logistic.ClassWeight(*classWeight)
+		cfg.Tol, cfg.Step = float64(tol), float64(step)
+		cfg.Rand = rand.New(rand.NewPCG(*seed, 0))
+		switch *impute {
+		case "":
+		case "mean":
+			cfg.Impute = true
+		default:
+			return nil, fmt.Errorf("--impute %q: the only method is mean", *impute)
+		}
+		return cfg.Fit(d)
+	}
+}
+
+func decodeLogistic(s *data.Schema, params json.RawMessage) (gendisc.Model, error) {
+	return logistic.UnmarshalLogistic(s, params)
+}
+
+// logisticReport is what inspect shows of a logistic regression: one
+// weight vector per row of Weights (the second class against the first
+// for two classes, one per class otherwise), on the standardised scale the
+// penalty applies to and in the original units.
+type logisticReport struct {
+	L2                 float64              `json:"l2"`
+	Diagnostics        logistic.Diagnostics `json:"diagnostics"`
+	Classes            []string             `json:"classes"`
+	Vectors            []string             `json:"vectors"` // the class of each weight vector
+	Terms              []string             `json:"terms"`
+	Weights            []modelfile.Floats   `json:"weights"`
+	Intercepts         modelfile.Floats     `json:"intercepts"`
+	OriginalWeights    []modelfile.Floats   `json:"original_weights"`
+	OriginalIntercepts modelfile.Floats     `json:"original_intercepts"`
+}
+
+func inspectLogistic(m gendisc.Model) report {
+	lr := m.(*logistic.Model)
+	r := &logisticReport{L2: lr.L2(), Diagnostics: lr.Diagnostics(), Classes: lr.Classes(), Terms: lr.Terms()}
+	w, b := lr.Coefficients()
+	ow, ob := lr.OriginalCoefficients()
+	r.Intercepts, r.OriginalIntercepts = b, ob
+	for c := range w {
+		r.Weights = append(r.Weights, w[c])
+		r.OriginalWeights = append(r.OriginalWeights, ow[c])
+	}
+	r.Vectors = r.Classes
+	if len(w) == 1 {
+		r.Vectors = r.Classes[1:]
+	}
+	return r
+}
+
+func (r *logisticReport) writeText(w io.Writer) error {
+	fmt.Fprintf(w, "Logistic regression\n\n")
+	if len(r.Classes) == 2 {
+		fmt.Fprintf(w, "\tP(y = %s | x) = σ(wᵀz + b),  σ(t) = 1/(1 + e⁻ᵗ)\n", r.Classes[1])
+	} else {
+		fmt.Fprintf(w, "\tP(y = k | x) = exp(w_kᵀz + b_k) / Σ_l exp(w_lᵀz + b_l)\n")
+	}
+	fmt.Fprintf(w, "\tz: numeric features standardised, (x − mean)/sd; categorical ones as 0/1 indicators\n")
+	fmt.Fprintf(w, "\tmaximised: Σ_i log P(y_i | x_i) − (λ/2) Σ ‖w‖²,  λ = %s\n\n", num(r.L2))
+	d := r.Diagnostics
+	status := "converged"
+	if !d.Converged {
+		status = "NOT converged"
+	}
+	fmt.Fprintf(w, "solver: %s, %s after %d iterations (%d passes over the data)\n", d.Solver, status, d.Iterations, d.Evaluations)
+	fmt.Fprintf(w, "objective %s, log-likelihood %s, gradient norm %s\n", num(d.Objective), num(d.LogLikelihood), num(d.GradNorm))
+	if d.Warning != "" {
+		fmt.Fprintf(w, "warning: %s\n", d.Warning)
+	}
+	header := []string{"term"}
+	for _, v := range r.Vectors {
+		header = append(header, "w["+v+"] std", "w["+v+"] orig")
+	}
+	rows := [][]string{}
+	for t, name := range append(append([]string(nil), r.Terms...), "(intercept)") {
+		row := []string{name}
+		for c := range r.Vectors {
+			if t < len(r.Terms) {
+				row = append(row, num(r.Weights[c][t]), num(r.OriginalWeights[c][t]))
+			} else {
+				row = append(row, num(r.Intercepts[c]), num(r.OriginalIntercepts[c]))
+			}
+		}
+		rows = append(rows, row)
+	}
+	fmt.Fprintf(w, "\nweights (std: per standard deviation of the feature, the scale λ applies to; orig: per unit)\n")
+	if len(r.Vectors) > 1 {
+		fmt.Fprintf(w, "(the weights of the classes sum to zero term by term)\n")
+	}
+	return writeTable(w, header, rows)
+}
