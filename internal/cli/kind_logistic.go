@@ -28,15 +28,15 @@ func logisticFlags(fs *flag.FlagSet) fitFunc {
 	var cfg logistic.Config
 	l2 := nonNegative(1)
 	fs.Var(&l2, "l2", "the L2 penalty `λ` on the standardised weights (a Gaussian prior with variance 1/λ); 0 is plain maximum likelihood (MCLE)")
-	solver := fs.String("solver", "", "the optimiser: gd, sgd, newton or lbfgs (default: newton for at most 40 parameters, lbfgs otherwise)")
+	solver := fs.String("solver", "", "the optimiser `name`: gd, sgd, newton or lbfgs (default: newton for at most 40 parameters, lbfgs otherwise)")
 	fs.IntVar(&cfg.MaxIter, "max-iter", 0, "stop gd, newton and lbfgs after `n` iterations (default 10000 for gd, 1000 otherwise)")
 	fs.IntVar(&cfg.Epochs, "epochs", 0, "stop sgd after `n` passes over the data (default 1000)")
 	var tol, step nonNegative
-	fs.Var(&tol, "tol", "stopping tolerance on the gradient of the mean objective (gd, sgd: on the change of the weights) (default 1e-6)")
+	fs.Var(&tol, "tol", "stopping tolerance `t` on the gradient of the mean objective (gd, sgd: on the change of the weights) (default 1e-6)")
 	fs.Var(&step, "step", "step size `η` of gd and first step of sgd (default: from the curvature of the objective)")
-	seed := fs.Uint64("seed", 1, "seed of sgd's shuffles")
-	classWeight := fs.String("class-weight", "", "weigh the rows by class: balanced gives every class the same total weight")
-	impute := fs.String("impute", "", "mean: fill missing cells with the column mean (default: a missing cell is an error)")
+	seed := fs.Uint64("seed", 1, "`seed` of sgd's shuffles")
+	classWeight := fs.String("class-weight", "", "weigh the rows by class (`mode`): balanced gives every class the same total weight")
+	impute := fs.String("impute", "", "imputation `method`: mean fills missing cells with the column mean (default: a missing cell is an error)")
 	return func(d *data.Dataset) (modelfile.Persistent, error) {
 		cfg.L2, cfg.NoPenalty = float64(l2), l2 == 0
 		cfg.Solver, cfg.ClassWeight = logistic.Solver(*solver), logistic.ClassWeight(*classWeight)
