@@ -30,6 +30,16 @@
 // expectation and covariance of the missing ones given the observed ones,
 // which is EM for the observed-data likelihood.
 //
+// RegCovar keeps the covariances positive definite; by default it is added
+// to their diagonal as scikit-learn's reg_covar, and with RegFloor it is a
+// floor on their eigenvalues, which keeps every M-step exact (and the
+// log-likelihood monotone) at any scale of the data.
+//
 // The fitted parameters, the log-likelihood trace and the warnings are
 // saved with MarshalJSON and read back bit for bit with UnmarshalGMM.
+//
+// Mixture discriminant analysis (MDAConfig, MDA) fits a mixture to the
+// rows of every class and classifies by Bayes' rule: a generative
+// classifier (gendisc.Generative) whose class densities may have several
+// modes, where QDA has one Gaussian per class.
 package mixture
