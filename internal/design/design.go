@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"math"
 
+	"gonum.org/v1/gonum/floats"
+
 	"github.com/gendisc/gendisc/data"
 	"github.com/gendisc/gendisc/internal/parallel"
 )
@@ -13,6 +15,9 @@ import (
 // ErrMissing is wrapped in the error Fit returns for a missing cell when
 // imputation is off.
 var ErrMissing = errors.New("missing value: fill missing cells with `gendisc impute` or fit with --impute mean")
+
+// minBlock is the smallest block of rows worth a goroutine.
+const minBlock = 4096
 
 // Options tune Fit. The zero value standardises numeric columns, one-hot
 // encodes every level of a categorical column, and refuses missing cells.
@@ -87,27 +92,41 @@ func Fit(d *data.Dataset, opt Options) (*Encoder, error) {
 			}
 		}
 	}
-	sum := make([]float64, D)  // Σ w x over observed cells
-	wobs := make([]float64, D) // Σ w over observed cells
-	for i := range d.N {
-		x := d.Row(i)
-		w := weight(d, i)
-		for j, c := range d.Schema.Features {
-			if c.Kind == data.Text {
-				continue
-			}
-			v := x[j]
-			if v != v {
-				if !opt.Impute {
-					return nil, &data.ParseError{File: d.Source, Line: d.Line(i), ColumnName: c.Name, Err: ErrMissing}
+	// First pass, on all cores: Σ w x and Σ w over the observed cells of
+	// each column, per block of rows.
+	nb := parallel.Blocks(d.N, minBlock)
+	sums := make([][]float64, nb) // per block: Σ w x (D), Σ w (D)
+	missing := make([]int, nb)    // per block: first row with a missing cell, or -1
+	missingCol := make([]int, nb)
+	parallel.For(d.N, minBlock, func(b, lo, hi int) {
+		acc := make([]float64, 2*D)
+		sums[b], missing[b] = acc, -1
+		for i := lo; i < hi; i++ {
+			x, w := d.Row(i), weight(d, i)
+			for j, c := range d.Schema.Features {
+				v := x[j]
+				switch {
+				case c.Kind == data.Text:
+				case v != v:
+					if missing[b] < 0 {
+						missing[b], missingCol[b] = i, j
+					}
+				case c.Kind == data.Numeric:
+					acc[j] += w * v
+					acc[D+j] += w
+				default:
+					acc[D+j] += w
 				}
-				continue
 			}
-			if c.Kind == data.Numeric {
-				sum[j] += w * v
-			}
-			wobs[j] += w
 		}
+	})
+	sum, wobs := make([]float64, D), make([]float64, D)
+	for b := range nb {
+		if i := missing[b]; i >= 0 && !opt.Impute {
+			return nil, &data.ParseError{File: d.Source, Line: d.Line(i), ColumnName: d.Schema.Features[missingCol[b]].Name, Err: ErrMissing}
+		}
+		floats.Add(sum, sums[b][:D])
+		floats.Add(wobs, sums[b][D:])
 	}
 	for t := range e.terms {
 		term := &e.terms[t]
@@ -120,20 +139,27 @@ func Fit(d *data.Dataset, opt Options) (*Encoder, error) {
 		}
 	}
 	// Second pass: centred sums of squares and level frequencies.
-	m2 := make([]float64, len(e.terms))
-	for i := range d.N {
-		x := d.Row(i)
-		w := weight(d, i)
-		for t, term := range e.terms {
-			v := x[term.Feature]
-			switch {
-			case v != v:
-			case term.Level < 0:
-				m2[t] += w * (v - term.Center) * (v - term.Center)
-			case int(v) == term.Level:
-				m2[t] += w
+	parts := make([][]float64, nb)
+	parallel.For(d.N, minBlock, func(b, lo, hi int) {
+		m2 := make([]float64, len(e.terms))
+		parts[b] = m2
+		for i := lo; i < hi; i++ {
+			x, w := d.Row(i), weight(d, i)
+			for t, term := range e.terms {
+				v := x[term.Feature]
+				switch {
+				case v != v:
+				case term.Level < 0:
+					m2[t] += w * (v - term.Center) * (v - term.Center)
+				case int(v) == term.Level:
+					m2[t] += w
+				}
 			}
 		}
+	})
+	m2 := make([]float64, len(e.terms))
+	for _, p := range parts {
+		floats.Add(m2, p)
 	}
 	for t := range e.terms {
 		term := &e.terms[t]
@@ -230,7 +256,7 @@ func (e *Encoder) Encode(d *data.Dataset) *Matrix {
 	}
 	P := len(e.terms)
 	m := &Matrix{N: d.N, P: P, Dense: make([]float64, d.N*P)}
-	parallel.For(d.N, 1024, func(_, lo, hi int) {
+	parallel.For(d.N, minBlock, func(_, lo, hi int) {
 		for i := lo; i < hi; i++ {
 			e.EncodeRow(m.Row(i), d.Row(i))
 		}
