@@ -343,13 +343,13 @@ func (r *reader) parseChunk(c []byte, bounds []int) (lines int, err error) {
 
 // grow makes room for rows [0, rows) in the arrays. Knowing the input size,
 // it allocates once for the rows expected in the whole input (by the rows
-// per byte of this chunk, plus 5%); otherwise geometrically.
+// per byte of this chunk, plus 5%); otherwise, or when that was too few,
+// geometrically.
 func (r *reader) grow(rows, chunkBytes int) {
 	if rows > cap(r.lines) {
 		c := max(rows, cap(r.lines)*5/4)
-		if r.size >= 0 {
-			left := float64(r.size - r.offset - int64(chunkBytes))
-			c = max(rows, rows+int(left*float64(rows-r.n)/float64(chunkBytes)*1.05))
+		if left := float64(r.size - r.offset - int64(chunkBytes)); r.size >= 0 && left > 0 {
+			c = max(c, rows+int(left*float64(rows-r.n)/float64(chunkBytes)*1.05))
 		}
 		r.lines = growTo(r.lines[:r.n], c)
 		r.x = growTo(r.x[:r.n*r.d], c*r.d)
