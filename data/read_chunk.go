@@ -422,7 +422,7 @@ func (r *reader) merge(blocks []block, starts []int) error {
 			flipped = flipped || blocks[i].stats[f].flip >= 0
 		}
 		switch {
-		case pl.mode == cellInfer && !flipped:
+		case pl.mode == cellNumber || pl.mode == cellInfer && !flipped:
 			for i := range blocks {
 				st := &blocks[i].stats[f]
 				c.flags |= st.flags

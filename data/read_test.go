@@ -253,6 +253,12 @@ func TestReadInference(t *testing.T) {
 	checkFloats(t, "Weight", d.Weight, []float64{2, 0})
 	checkFloats(t, "X", d.X, []float64{1, nan, 2, nan})
 
+	// An integer numeric target is Integral.
+	d = mustRead(t, "a,y\n1,2\n2,-3\n", Options{NumericTarget: true})
+	if want := (Column{Name: "y", Kind: Numeric, Integral: true}); !d.Schema.Equal(&Schema{Features: d.Schema.Features, Target: &want}) {
+		t.Errorf("target %+v", d.Schema.Target)
+	}
+
 	// No target: every column is a feature; Y nil.
 	d = mustRead(t, "a,b\n1,2\n", Options{NoTarget: true})
 	if d.D() != 2 || d.Y != nil || d.Schema.Target != nil {
