@@ -22,7 +22,10 @@
 // scaling to a correlation matrix (whose condition number decides whether
 // Σ counts as singular, an error that suggests shrinkage); densities use
 // log|Σ| = 2 Σ_j log U_jj and triangular solves (a block of rows at a time,
-// BLAS Trsm), never an explicit inverse.
+// BLAS Trsm), never an explicit inverse. Built with GOEXPERIMENT=simd on
+// amd64 and run on a processor with AVX-512, prediction solves 32 rows at
+// a time in vector registers instead (solver_simd.go), about three times
+// faster than the portable Trsm path.
 //
 // Missing values (NaN cells):
 //   - at prediction, a missing feature is marginalised: the row's density is

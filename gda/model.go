@@ -32,9 +32,21 @@ var log2Pi = math.Log(2 * math.Pi)
 type component struct {
 	cov     []float64 // Σ, p×p
 	f       *factor
+	gs      groupSolver // nil: solve with Trsm
 	centre  []float64
 	classes []int
 	nu      [][]float64 // per entry of classes
+}
+
+// groupSolver computes squared Mahalanobis distances for blocks of rows
+// with SIMD instructions where the build and the processor allow
+// (newGroupSolver, in the files for each build).
+type groupSolver interface {
+	// distances writes ‖U⁻ᵀ(x_r − c) − ν_a‖² to q[a·rows + r] for the
+	// rows r of x (row-major, p columns), ν_a the offsets of the
+	// component, using z (at least 32·p long) as scratch. Rows with a
+	// missing cell get a meaningless value.
+	distances(q, z, x []float64, rows int, centre []float64)
 }
 
 // model is what LDA and QDA share: the statistics they were derived from
@@ -106,6 +118,7 @@ func newModel(kind string, cfg Config, schema *data.Schema, s *covstats.Classes,
 			m.comp[k] = ci
 			m.konst[k] = m.logPrior[k] - f.logDet/2 - float64(p)/2*log2Pi
 		}
+		c.gs = newGroupSolver(f, c.nu)
 		m.comps = append(m.comps, c)
 	}
 	return m, nil
@@ -150,7 +163,7 @@ func (m *model) joint(dst []float64, d *data.Dataset, normalise bool) []float64 
 		panic(fmt.Sprintf("gda: dst has length %d, want %d rows × %d classes", len(dst), d.N, K))
 	}
 	parallel.For(d.N, 2*chunkRows, func(_, lo, hi int) {
-		z := make([]float64, chunkRows*p)
+		z := make([]float64, chunkRows*(p+len(m.logPrior))) // rows, then distances
 		missing := make([]bool, chunkRows)
 		var marg *marginals
 		for a := lo; a < hi; a += chunkRows {
@@ -179,7 +192,7 @@ func (m *model) joint(dst []float64, d *data.Dataset, normalise bool) []float64 
 // chunk writes the joint log-likelihoods of the rows x (row-major, p
 // columns) to out, using z as scratch. Rows with a missing cell are marked
 // in missing and left for the marginal path; it reports whether there
-// were any.
+// were any. z holds chunkRows·(p + K) values.
 func (m *model) chunk(out, x, z []float64, missing []bool) bool {
 	K, p := len(m.logPrior), m.stats.D
 	rows := len(x) / p
@@ -188,8 +201,17 @@ func (m *model) chunk(out, x, z []float64, missing []bool) bool {
 		missing[r] = hasNaN(x[r*p : (r+1)*p])
 		anyMissing = anyMissing || missing[r]
 	}
-	z = z[:rows*p]
+	z, q := z[:rows*p], z[chunkRows*p:]
 	for _, c := range m.comps {
+		if c.gs != nil {
+			c.gs.distances(q, z[:cap(z)], x, rows, c.centre)
+			for r := range rows {
+				for a, k := range c.classes {
+					out[r*K+k] = m.konst[k] - q[a*rows+r]/2
+				}
+			}
+			continue
+		}
 		for r := range rows {
 			zr, xr := z[r*p:(r+1)*p], x[r*p:(r+1)*p]
 			for j, v := range xr {
