@@ -232,9 +232,9 @@ func TestSummary(t *testing.T) {
 	if err := res.WriteSummary(&b); err != nil {
 		t.Fatal(err)
 	}
-	want := `dataset      rows  classes  m     error nb                       error logistic   m* nb/logistic  gap nb−logistic  
-toy          100   2        4–40  0.2000 ± 0.0200 (1 fallbacks)  0.1250 ± 0.0050  40              +0.0750          
-longer_name  10    3        6–6   0.1000 ± 0.0000                0.5000 ± 0.0000  none            -0.4000          
+	want := `dataset      rows  classes  m     error nb                       error logistic   m* nb/logistic  gap nb−logistic
+toy          100   2        4–40  0.2000 ± 0.0200 (1 fallbacks)  0.1250 ± 0.0050  40              +0.0750
+longer_name  10    3        6–6   0.1000 ± 0.0000                0.5000 ± 0.0000  none            -0.4000
 `
 	if b.String() != want {
 		t.Errorf("summary:\n%s\nwant:\n%s", b.String(), want)
