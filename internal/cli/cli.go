@@ -71,7 +71,7 @@ type Runner func(ctx context.Context, env *Env) error
 var commands []*Command
 
 func init() {
-	commands = []*Command{cmdFit, cmdPredict, cmdEval, cmdInspect, cmdDatasets}
+	commands = []*Command{cmdFit, cmdPredict, cmdEval, cmdInspect, cmdDatasets, cmdVersion}
 }
 
 func lookup(name string) *Command {

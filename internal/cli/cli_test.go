@@ -231,3 +231,10 @@ func TestOtherKindsFlag(t *testing.T) {
 		}
 	}
 }
+
+func TestVersion(t *testing.T) {
+	out := mustRun(t, "version")
+	if !strings.HasPrefix(out, "gendisc ") || !strings.Contains(out, ", model files version 1, go1.") {
+		t.Errorf("version printed %q", out)
+	}
+}
