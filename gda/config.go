@@ -93,7 +93,9 @@ type Config struct {
 	Shrinkage float64
 	// ShrinkageAuto chooses r per class by Ledoit–Wolf on the standardised
 	// rows. It excludes Shrinkage and makes the model keep third and
-	// fourth moments (2·p² more numbers per class).
+	// fourth moments (2·p² more numbers per class). For rows with missing
+	// cells, those moments are taken of the rows completed by EM (the
+	// conditional means), an approximation.
 	ShrinkageAuto bool
 	// PriorAlpha, when positive, smooths the class prior:
 	//
