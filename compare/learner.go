@@ -13,7 +13,10 @@ import (
 type Family int
 
 const (
+	// Generative learners model p(x, y) = p(y) p(x | y): naive Bayes,
+	// LDA, QDA, MDA.
 	Generative Family = iota
+	// Discriminative learners model P(y | x): logistic regression.
 	Discriminative
 )
 
@@ -33,12 +36,26 @@ const (
 	// discriminative one dashed and the others with the remaining
 	// patterns in order.
 	Auto Style = iota
+	// Solid is an unbroken line.
 	Solid
+	// Dashed is 7 pt dashes and 4 pt gaps.
 	Dashed
+	// Dotted is 1.5 pt dots and 3 pt gaps.
 	Dotted
+	// DashDot alternates 7 pt dashes and 1.5 pt dots.
 	DashDot
+	// LongDash is 14 pt dashes and 5 pt gaps.
 	LongDash
 )
+
+// String returns the style's name, such as "dashed".
+func (s Style) String() string {
+	names := [...]string{"auto", "solid", "dashed", "dotted", "dash-dotted", "long-dashed"}
+	if s < 0 || int(s) >= len(names) {
+		return fmt.Sprintf("Style(%d)", int(s))
+	}
+	return names[s]
+}
 
 // Learner is one model of the comparison: a name for the report and a
 // function that fits it on a training set.

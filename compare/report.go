@@ -183,7 +183,6 @@ type indexData struct {
 	Header   []string
 	Rows     [][]string
 	Plots    []indexPlot
-	Pairs    [][2]string
 	Settings []string
 }
 
@@ -194,7 +193,7 @@ type indexPlot struct {
 }
 
 func (r *Result) writeIndex(w *bytes.Buffer, info ReportInfo, files []string) error {
-	d := indexData{Info: info, R: r, Pairs: r.pairs()}
+	d := indexData{Info: info, R: r}
 	d.Header, d.Rows = r.summary()
 	for t, task := range r.Tasks {
 		d.Plots = append(d.Plots, indexPlot{Name: task.Name, File: files[t],
@@ -211,9 +210,4 @@ func (r *Result) writeIndex(w *bytes.Buffer, info ReportInfo, files []string) er
 		return fmt.Errorf("compare: report: %w", err)
 	}
 	return nil
-}
-
-// String returns the style's name, such as "dashed".
-func (s Style) String() string {
-	return [...]string{"auto", "solid", "dashed", "dotted", "dash-dotted", "long-dashed"}[s]
 }

@@ -129,24 +129,31 @@ func summarise(plans []*taskPlan, learners []Learner, cfg Config) *Result {
 }
 
 // crossovers compares every generative learner with every discriminative
-// one.
+// one, in the order of pairs.
 func crossovers(ls []LearnerInfo, curves []Curve) []Crossover {
 	var out []Crossover
+	for _, p := range pairs(ls) {
+		g, d := curves[p[0]].Points, curves[p[1]].Points
+		last := len(g) - 1
+		out = append(out, Crossover{
+			Generative: ls[p[0]].Name, Discriminative: ls[p[1]].Name,
+			M:   FindCrossover(g, d),
+			Gap: g[last].Mean - d[last].Mean,
+		})
+	}
+	return out
+}
+
+// pairs returns the indices of every generative learner with every
+// discriminative one, generative learners in order, then discriminative
+// ones.
+func pairs(ls []LearnerInfo) [][2]int {
+	var out [][2]int
 	for g, lg := range ls {
-		if lg.Family != Generative {
-			continue
-		}
 		for d, ld := range ls {
-			if ld.Family != Discriminative {
-				continue
+			if lg.Family == Generative && ld.Family == Discriminative {
+				out = append(out, [2]int{g, d})
 			}
-			pg, pd := curves[g].Points, curves[d].Points
-			last := len(pg) - 1
-			out = append(out, Crossover{
-				Generative: lg.Name, Discriminative: ld.Name,
-				M:   FindCrossover(pg, pd),
-				Gap: pg[last].Mean - pd[last].Mean,
-			})
 		}
 	}
 	return out

@@ -53,8 +53,9 @@ func (r *Result) summary() (header []string, rows [][]string) {
 	for _, l := range r.Learners {
 		header = append(header, "error "+l.Name)
 	}
-	for _, c := range r.pairs() {
-		header = append(header, fmt.Sprintf("m* %s/%s", c[0], c[1]), fmt.Sprintf("gap %s−%s", c[0], c[1]))
+	for _, p := range pairs(r.Learners) {
+		g, d := r.Learners[p[0]].Name, r.Learners[p[1]].Name
+		header = append(header, fmt.Sprintf("m* %s/%s", g, d), fmt.Sprintf("gap %s−%s", g, d))
 	}
 	for _, t := range r.Tasks {
 		row := []string{t.Name, strconv.Itoa(t.Rows), strconv.Itoa(len(t.Classes)),
@@ -77,20 +78,6 @@ func (r *Result) summary() (header []string, rows [][]string) {
 		rows = append(rows, row)
 	}
 	return header, rows
-}
-
-// pairs lists the (generative, discriminative) learner pairs in the order
-// of TaskResult.Crossovers.
-func (r *Result) pairs() [][2]string {
-	var out [][2]string
-	for _, g := range r.Learners {
-		for _, d := range r.Learners {
-			if g.Family == Generative && d.Family == Discriminative {
-				out = append(out, [2]string{g.Name, d.Name})
-			}
-		}
-	}
-	return out
 }
 
 // fallbacks counts the fallback splits of c over all sizes.
