@@ -43,7 +43,11 @@ type evalOptions struct {
 }
 
 func (o *evalOptions) run(env *Env) error {
-	c, d, err := env.loadAndRead(o.model, o.data, data.SchemaOptions{Weight: o.weight, RequireTarget: true})
+	c, err := env.loadClassifier(o.model)
+	if err != nil {
+		return err
+	}
+	d, err := env.readWithSchema(o.data, c.Schema(), data.SchemaOptions{Weight: o.weight, RequireTarget: true})
 	if err != nil {
 		return err
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/csv"
 	"flag"
+	"fmt"
 	"io"
 	"math"
 	"strconv"
@@ -15,13 +16,19 @@ import (
 var cmdPredict = &Command{
 	Name:      "predict",
 	UsageLine: "predict --model M.json --data F [--out P.csv]",
-	Short:     "predict the class of every row of a data set",
+	Short:     "predict the class (or cluster) of every row of a data set",
 	Long: `
 Predict applies a fitted model to the rows of a data set and writes a CSV
 file with one row per input row: the predicted class (the most probable
 one), then its probability for every class, in the model's class order:
 
 	prediction,p_<class 1>,p_<class 2>,...
+
+For a mixture model (gmm), the first column is the component most
+responsible for the row and the others are the responsibilities P(k | x)
+of the components k = 0, ..., K−1:
+
+	cluster,p_0,p_1,...
 
 Probabilities are written with the fewest digits that read back to the same
 float64. The data is read with the model's schema: columns are matched by
@@ -48,61 +55,79 @@ type predictOptions struct {
 }
 
 func (o *predictOptions) run(env *Env) error {
-	c, d, err := env.loadAndRead(o.model, o.data, data.SchemaOptions{})
+	e, m, err := env.loadModel(o.model)
 	if err != nil {
 		return err
 	}
-	lp := c.LogProba(nil, d)
+	d, err := env.readWithSchema(o.data, m.Schema(), data.SchemaOptions{})
+	if err != nil {
+		return err
+	}
+	var (
+		first  string    // the name of the first column
+		labels []string  // the label of each probability column
+		proba  []float64 // row-major, one column per label
+	)
+	switch m := m.(type) {
+	case gendisc.Classifier:
+		first, labels = "prediction", m.Classes()
+		proba = m.LogProba(nil, d)
+		for i, v := range proba {
+			proba[i] = math.Exp(v)
+		}
+	case clusterer:
+		first = "cluster"
+		for k := range m.Components() {
+			labels = append(labels, strconv.Itoa(k))
+		}
+		proba = m.Predict(nil, d)
+	default:
+		return fmt.Errorf("%s: a %s model does not predict classes or clusters", o.model, e.Kind)
+	}
 	out, err := env.create(o.out)
 	if err != nil {
 		return err
 	}
 	defer out.Abort()
-	if err := writePredictions(out, c.Classes(), lp); err != nil {
+	if err := writePredictions(out, first, labels, proba); err != nil {
 		return err
 	}
 	return out.Commit()
 }
 
-// loadAndRead loads the classifier in the model file and reads the data
-// with its schema.
-func (env *Env) loadAndRead(modelPath, dataName string, opt data.SchemaOptions) (gendisc.Classifier, *data.Dataset, error) {
-	c, err := env.loadClassifier(modelPath)
-	if err != nil {
-		return nil, nil, err
-	}
-	d, err := env.readWithSchema(dataName, c.Schema(), opt)
-	if err != nil {
-		return nil, nil, err
-	}
-	return c, d, nil
+// clusterer is a fitted mixture model: Predict writes the responsibility
+// of each component k for row i, P(k | x_i), to dst[i·K + k].
+type clusterer interface {
+	Components() int
+	Predict(dst []float64, d *data.Dataset) []float64
 }
 
-// writePredictions writes the prediction CSV for the log-probabilities lp
-// (row-major, one column per class): the argmax class (the first on ties)
-// and exp(lp) for each class, formatted with strconv's shortest
-// round-trip form.
-func writePredictions(w io.Writer, classes []string, lp []float64) error {
-	K := len(classes)
+// writePredictions writes the prediction CSV for the probabilities proba
+// (row-major, one column per label): a header of first and p_<label> for
+// each label, then per row the label of the largest probability (the
+// first on ties) and the probabilities in strconv's shortest round-trip
+// form.
+func writePredictions(w io.Writer, first string, labels []string, proba []float64) error {
+	K := len(labels)
 	cw := csv.NewWriter(w)
 	rec := make([]string, K+1)
-	rec[0] = "prediction"
-	for k, c := range classes {
+	rec[0] = first
+	for k, c := range labels {
 		rec[k+1] = "p_" + c
 	}
 	if err := cw.Write(rec); err != nil {
 		return err
 	}
-	for i := 0; i < len(lp); i += K {
-		row := lp[i : i+K]
+	for i := 0; i < len(proba); i += K {
+		row := proba[i : i+K]
 		best := 0
 		for k, v := range row {
 			if v > row[best] {
 				best = k
 			}
-			rec[k+1] = strconv.FormatFloat(math.Exp(v), 'g', -1, 64)
+			rec[k+1] = strconv.FormatFloat(v, 'g', -1, 64)
 		}
-		rec[0] = classes[best]
+		rec[0] = labels[best]
 		if err := cw.Write(rec); err != nil {
 			return err
 		}
