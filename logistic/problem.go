@@ -57,16 +57,28 @@ func newProblem(z []float64, n, p, k int, y []int32, v []float64, lambda float64
 	for _, w := range v {
 		pr.wsum += w
 	}
-	nb := parallel.Blocks(n, minBlock)
-	pr.part = make([][]float64, nb)
-	for b := range pr.part {
-		pr.part[b] = make([]float64, pr.dim()+k)
-	}
-	pr.loss = make([]float64, nb)
-	pr.wrong = make([]int, nb)
+	pr.ensureBlocks()
 	pr.gradBlock = pr.gradRows
 	pr.hessBlock = pr.hessRows
 	return pr
+}
+
+// ensureBlocks sizes the per-block scratch for the number of blocks
+// parallel.For will use (which follows GOMAXPROCS) and returns it.
+func (pr *problem) ensureBlocks() int {
+	nb := parallel.Blocks(pr.n, minBlock)
+	for len(pr.part) < nb {
+		pr.part = append(pr.part, make([]float64, pr.dim()+pr.k))
+		pr.loss = append(pr.loss, 0)
+		pr.wrong = append(pr.wrong, 0)
+	}
+	if pr.hpart != nil {
+		dim := pr.dim()
+		for len(pr.hpart) < nb {
+			pr.hpart = append(pr.hpart, make([]float64, dim*dim+dim+pr.k*pr.k))
+		}
+	}
+	return nb
 }
 
 // dim is the number of parameters, k(P+1).
@@ -86,8 +98,8 @@ type evaluation struct {
 // (binary: one vector, p_i = σ(θᵀz̃_i), target [y_i = 1]).
 func (pr *problem) eval(theta, grad []float64) evaluation {
 	pr.theta = theta
+	nb := pr.ensureBlocks()
 	parallel.For(pr.n, minBlock, pr.gradBlock)
-	nb := parallel.Blocks(pr.n, minBlock)
 	e := evaluation{}
 	clear(grad)
 	for b := range nb {
@@ -176,15 +188,13 @@ func (pr *problem) gradRows(b, lo, hi int) {
 func (pr *problem) hessian(theta, h []float64) {
 	dim := pr.dim()
 	if pr.hpart == nil {
-		pr.hpart = make([][]float64, len(pr.part))
-		for b := range pr.hpart {
-			pr.hpart[b] = make([]float64, dim*dim+dim+pr.k*pr.k)
-		}
+		pr.hpart = [][]float64{}
 	}
+	nb := pr.ensureBlocks()
 	pr.theta = theta
 	parallel.For(pr.n, minBlock, pr.hessBlock)
 	clear(h)
-	for b := range parallel.Blocks(pr.n, minBlock) {
+	for b := range nb {
 		floats.Add(h, pr.hpart[b][:dim*dim])
 	}
 	q := pr.p + 1
