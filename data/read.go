@@ -80,7 +80,8 @@ func ReadFile(path string, opt Options) (*Dataset, error) {
 // may hold the delimiter and line ends; lines end in \n or \r\n, and \r\n
 // inside a quoted field reads as \n. The file is UTF-8, with or without a
 // byte order mark. Blank lines are skipped. An empty header name becomes
-// column_K, K the column's number from 1. Strings are kept as written;
+// column_K, K the column's number from 1; two columns of the same name are
+// an error (ErrDuplicate). Strings are kept as written;
 // numbers and the missing-value tokens may have spaces around them.
 // Quoting does not change how a cell is read.
 //
@@ -89,8 +90,9 @@ func ReadFile(path string, opt Options) (*Dataset, error) {
 // A missing target is NaN in Y, not a dropped row.
 //
 // Errors are *ParseError values naming the line and column. Read parses
-// chunks of the input on all cores; its memory is about that of the
-// Dataset plus one chunk buffer.
+// chunks of the input on all cores while it reads the next one; its memory
+// is about that of the Dataset plus two chunk buffers (32 MB each, less
+// for a smaller input).
 //
 // A column that holds numbers for a while and then a string gets the
 // earlier numbers back as text. Numbers written in their shortest form
