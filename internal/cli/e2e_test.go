@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gendisc/gendisc"
 	"github.com/gendisc/gendisc/data"
 	"github.com/gendisc/gendisc/datasets"
 	"github.com/gendisc/gendisc/modelfile"
@@ -325,6 +326,14 @@ func TestEveryKind(t *testing.T) {
 			pred := mustRun(t, "predict", "--model", model, "--data", ds)
 			if again := mustRun(t, "predict", "--model", model, "--data", ds); again != pred {
 				t.Errorf("two predictions with one model file differ")
+			}
+			if _, m, err := (&Env{}).loadModel(model); err != nil {
+				t.Fatal(err)
+			} else if _, ok := m.(gendisc.Classifier); !ok {
+				if !strings.HasPrefix(pred, "cluster,p_0,") {
+					t.Errorf("prediction of a mixture starts %q", pred[:min(len(pred), 40)])
+				}
+				return // eval needs classes
 			}
 			mustRun(t, "eval", "--model", model, "--data", ds)
 		})
