@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"testing/iotest"
 )
 
 // configs are the reader configurations every test reads with: the
@@ -503,6 +504,30 @@ func TestReadParallelMatchesSequential(t *testing.T) {
 			if got := first.Row(i)[j]; got != want {
 				t.Fatalf("row %d col %d = %v, want %v", i, j, got, want)
 			}
+		}
+	}
+}
+
+// TestReadReaders reads through a reader that returns one byte at a time
+// and one that fails part way.
+func TestReadReaders(t *testing.T) {
+	src := "a,b,y\n1,\"x\ny\",p\n2,z,q\n"
+	want := mustRead(t, src, Options{})
+	for _, cfg := range configs {
+		d, err := readInferred(iotest.OneByteReader(strings.NewReader(src)), "t.csv", Options{}, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := datasetDiff(want, d); diff != "" {
+			t.Errorf("%+v: %s", cfg, diff)
+		}
+	}
+	boom := errors.New("boom")
+	for _, n := range []int{0, 3, 12} {
+		in := io.MultiReader(strings.NewReader(src[:n]), iotest.ErrReader(boom))
+		_, err := Read(in, "t.csv", Options{})
+		if !errors.Is(err, boom) || err.Error() != "t.csv: boom" {
+			t.Errorf("after %d bytes: error %v", n, err)
 		}
 	}
 }
