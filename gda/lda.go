@@ -114,7 +114,7 @@ func (m *LDA) JointLogLikelihood(dst []float64, d *data.Dataset) []float64 {
 func (m *LDA) Priors() []float64 { return slices.Clone(m.m.prior) }
 
 // Means returns the class means μ_k.
-func (m *LDA) Means() [][]float64 { return m.m.Means() }
+func (m *LDA) Means() [][]float64 { return m.m.meansCopy() }
 
 // ClassWeights returns W_k, the total weight of the training rows of each
 // class (the row counts without weights).
@@ -263,7 +263,7 @@ func (m *LDA) ExplainedVarianceRatio() []float64 { return slices.Clone(m.ratio) 
 // t_ia = v_aᵀ x_i (scikit-learn's transform with solver='eigen', which does
 // not centre), to dst[i·n + a] and returns dst; a nil dst is allocated.
 // A missing cell is replaced by its conditional expectation given the
-// observed cells of its row under the model,
+// observed cells of its row under the model (Impute, without the labels),
 //
 //	E[x_m | x_o] = Σ_k P(y = k | x_o) (μ_km + Σ_mo Σ_oo⁻¹ (x_o − μ_ko))
 //
@@ -284,63 +284,13 @@ func (m *LDA) Transform(dst []float64, d *data.Dataset, n int) []float64 {
 		panic(fmt.Sprintf("gda: dst has length %d, want %d rows × %d components", len(dst), d.N, n))
 	}
 	v := blas64.General{Rows: p, Cols: n, Stride: c, Data: m.scalings}
+	x := d.X
+	if hasNaN(x) {
+		x = m.m.impute(nil, &data.Dataset{Schema: d.Schema, N: d.N, X: x})
+	}
 	parallel.For(d.N, 2*chunkRows, func(_, lo, hi int) {
-		x := blas64.General{Rows: hi - lo, Cols: p, Stride: p, Data: d.X[lo*p : hi*p]}
-		var fill *filler
-		for i := lo; i < hi; i++ {
-			if !hasNaN(d.Row(i)) {
-				continue
-			}
-			if fill == nil {
-				fill = newFiller(m.m)
-				x.Data = slices.Clone(x.Data)
-			}
-			fill.row(x.Data[(i-lo)*p:(i-lo+1)*p], d.Row(i))
-		}
-		blas64.Gemm(blas.NoTrans, blas.NoTrans, 1, x, v, 0, blas64.General{Rows: hi - lo, Cols: n, Stride: n, Data: dst[lo*n : hi*n]})
+		blas64.Gemm(blas.NoTrans, blas.NoTrans, 1, blas64.General{Rows: hi - lo, Cols: p, Stride: p, Data: x[lo*p : hi*p]}, v,
+			0, blas64.General{Rows: hi - lo, Cols: n, Stride: n, Data: dst[lo*n : hi*n]})
 	})
 	return dst
-}
-
-// filler replaces the missing cells of rows by their conditional
-// expectations under a model (see LDA.Transform). One filler serves one
-// goroutine.
-type filler struct {
-	m    *model
-	marg *marginals
-	e    *eStep
-	post []float64
-	xhat []float64
-}
-
-func newFiller(m *model) *filler {
-	covs := make([][]float64, len(m.comps))
-	for i, c := range m.comps {
-		covs[i] = c.cov
-	}
-	K := len(m.prior)
-	return &filler{m: m, marg: newMarginals(m), e: newEStep(covs), post: make([]float64, K), xhat: make([]float64, m.stats.D)}
-}
-
-// row writes to dst the row x with its missing cells filled.
-func (f *filler) row(dst, x []float64) {
-	f.marg.row(f.post, x)
-	f.m.normalise(f.post)
-	for j, v := range x {
-		dst[j] = v
-		if v != v {
-			dst[j] = 0
-		}
-	}
-	for k, lp := range f.post {
-		pat, err := f.e.pattern(f.m.comp[k], x)
-		if err != nil {
-			panic("gda: principal submatrix of a positive definite matrix not positive definite")
-		}
-		pat.complete(f.xhat, x, f.m.means[k])
-		pk := math.Exp(lp)
-		for _, j := range pat.mis {
-			dst[j] += pk * f.xhat[j]
-		}
-	}
 }

@@ -52,7 +52,6 @@ type groupSolver interface {
 // model is what LDA and QDA share: the statistics they were derived from
 // and everything derived from them.
 type model struct {
-	kind   string
 	schema *data.Schema
 	cfg    Config
 	stats  *covstats.Classes
@@ -83,7 +82,7 @@ func newModel(kind string, cfg Config, schema *data.Schema, s *covstats.Classes,
 	if err != nil {
 		return nil, err
 	}
-	m := &model{kind: kind, schema: schema, cfg: cfg, stats: s, prior: prior,
+	m := &model{schema: schema, cfg: cfg, stats: s, prior: prior,
 		logPrior: make([]float64, s.K()), means: make([][]float64, s.K()),
 		konst: make([]float64, s.K()), comp: make([]int, s.K())}
 	for k, c := range s.Class {
@@ -325,8 +324,8 @@ func (c *marginals) row(out, x []float64) {
 	}
 }
 
-// Means returns copies of the class means.
-func (m *model) Means() [][]float64 {
+// meansCopy returns copies of the class means.
+func (m *model) meansCopy() [][]float64 {
 	out := make([][]float64, len(m.means))
 	for k, mu := range m.means {
 		out[k] = slices.Clone(mu)

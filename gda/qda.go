@@ -94,7 +94,7 @@ func (m *QDA) JointLogLikelihood(dst []float64, d *data.Dataset) []float64 {
 func (m *QDA) Priors() []float64 { return slices.Clone(m.m.prior) }
 
 // Means returns the class means μ_k.
-func (m *QDA) Means() [][]float64 { return m.m.Means() }
+func (m *QDA) Means() [][]float64 { return m.m.meansCopy() }
 
 // ClassWeights returns W_k, the total weight of the training rows of each
 // class (the row counts without weights).

@@ -1,0 +1,114 @@
+package gda
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/internal/parallel"
+)
+
+// impute writes the features of d to dst (allocated when nil) with every
+// missing cell replaced by its conditional expectation given the observed
+// cells of its row (see LDA.Impute).
+func (m *model) impute(dst []float64, d *data.Dataset) []float64 {
+	p := m.stats.D
+	if d.D() != p {
+		panic(fmt.Sprintf("gda: data set has %d features, the model %d", d.D(), p))
+	}
+	if dst == nil {
+		dst = make([]float64, len(d.X))
+	}
+	if len(dst) != len(d.X) {
+		panic(fmt.Sprintf("gda: dst has length %d, want %d rows × %d features", len(dst), d.N, p))
+	}
+	parallel.For(d.N, 2*chunkRows, func(_, lo, hi int) {
+		copy(dst[lo*p:hi*p], d.X[lo*p:hi*p])
+		var fill *filler
+		for i := lo; i < hi; i++ {
+			if !hasNaN(d.Row(i)) {
+				continue
+			}
+			if fill == nil {
+				fill = newFiller(m)
+			}
+			y := -1
+			if d.Y != nil && d.Y[i] == d.Y[i] {
+				y = int(d.Y[i])
+			}
+			fill.row(dst[i*p:(i+1)*p], d.Row(i), y)
+		}
+	})
+	return dst
+}
+
+// Impute writes the features of d to dst, row-major, with every missing
+// cell replaced by its conditional expectation given the observed cells of
+// its row and, when the row has a label (d.Y not NaN), its class k:
+//
+//	E[x_m | x_o, y = k] = μ_km + Σ_mo Σ_oo⁻¹ (x_o − μ_ko)
+//
+// and without a label the mixture of these by the posterior,
+// E[x_m | x_o] = Σ_k P(y = k | x_o) E[x_m | x_o, y = k]. A nil dst is
+// allocated. It panics if d has the wrong number of features or dst the
+// wrong length.
+func (m *LDA) Impute(dst []float64, d *data.Dataset) []float64 { return m.m.impute(dst, d) }
+
+// Impute writes the features of d to dst with every missing cell replaced
+// by its conditional expectation under the model, as LDA.Impute does with
+// each class's own covariance matrix.
+func (m *QDA) Impute(dst []float64, d *data.Dataset) []float64 { return m.m.impute(dst, d) }
+
+// filler replaces the missing cells of rows by their conditional
+// expectations under a model (see LDA.Impute). One filler serves one
+// goroutine.
+type filler struct {
+	m    *model
+	marg *marginals
+	e    *eStep
+	post []float64
+	xhat []float64
+}
+
+func newFiller(m *model) *filler {
+	covs := make([][]float64, len(m.comps))
+	for i, c := range m.comps {
+		covs[i] = c.cov
+	}
+	K := len(m.prior)
+	return &filler{m: m, marg: newMarginals(m), e: newEStep(covs), post: make([]float64, K), xhat: make([]float64, m.stats.D)}
+}
+
+// row writes to dst the row x with its missing cells filled, given its
+// class y, or by the posterior over the classes when y < 0.
+func (f *filler) row(dst, x []float64, y int) {
+	if y >= 0 {
+		for k := range f.post {
+			f.post[k] = math.Inf(-1)
+		}
+		f.post[y] = 0
+	} else {
+		f.marg.row(f.post, x)
+		f.m.normalise(f.post)
+	}
+	for j, v := range x {
+		dst[j] = v
+		if v != v {
+			dst[j] = 0
+		}
+	}
+	for k, lp := range f.post {
+		if math.IsInf(lp, -1) {
+			continue
+		}
+		pat, err := f.e.pattern(f.m.comp[k], x)
+		if err != nil {
+			panic("gda: principal submatrix of a positive definite matrix not positive definite")
+		}
+		pat.complete(f.xhat, x, f.m.means[k])
+		pk := math.Exp(lp)
+		for _, j := range pat.mis {
+			dst[j] += pk * f.xhat[j]
+		}
+	}
+}
