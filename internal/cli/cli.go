@@ -70,7 +70,7 @@ type Runner func(ctx context.Context, env *Env) error
 // commands lists the commands in the order "gendisc help" shows them. A
 // command in a file of its own may append itself from an init function:
 // package variables are initialised before any init function runs.
-var commands = []*Command{cmdFit, cmdPredict, cmdEval, cmdInspect, cmdDatasets, cmdVersion}
+var commands = []*Command{cmdFit, cmdPredict, cmdEval, cmdInspect, cmdDatasets}
 
 func lookup(name string) *Command {
 	for _, c := range commands {

@@ -10,6 +10,10 @@ import (
 	"github.com/gendisc/gendisc/modelfile"
 )
 
+// version is listed last: files initialise in name order, and this one
+// comes after the other commands' files.
+func init() { commands = append(commands, cmdVersion) }
+
 var cmdVersion = &Command{
 	Name:      "version",
 	UsageLine: "version",
