@@ -43,6 +43,9 @@ type fitInfo struct {
 	warnings  []string
 	converged bool
 	iters     int
+	// candidates are the figures of every number of components SelectK
+	// tried, nil for a model that Fit returned.
+	candidates []Candidate
 }
 
 // newGMM returns the fitted model with parameters m.
@@ -103,6 +106,10 @@ func (g *GMM) LogLikelihood() float64 { return g.info.trace[len(g.info.trace)-1]
 // RestartLogLikelihoods returns the final training log-likelihood of
 // every restart, in order.
 func (g *GMM) RestartLogLikelihoods() []float64 { return slices.Clone(g.info.restarts) }
+
+// Candidates returns the figures of every number of components tried when
+// SelectK chose this model, nil when Fit fitted it.
+func (g *GMM) Candidates() []Candidate { return slices.Clone(g.info.candidates) }
 
 // Converged reports whether the kept run stopped by the tolerance.
 func (g *GMM) Converged() bool { return g.info.converged }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"strings"
@@ -334,6 +335,17 @@ func TestSelectK(t *testing.T) {
 	}
 	if cands[2].BIC != g.BIC() || cands[2].LogLik != g.LogLikelihood() || cands[2].AIC != g.AIC() {
 		t.Errorf("candidate 3 %+v differs from the model", cands[2])
+	}
+	raw, err := g.MarshalJSON()
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := UnmarshalGMM(g.Schema(), raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fmt.Sprint(back.Candidates()) != fmt.Sprint(cands) {
+		t.Errorf("candidates after loading %v, want %v", back.Candidates(), cands)
 	}
 	if _, _, err := SelectK(d, rng, Config{}, 0, 3); err == nil {
 		t.Error("kmin 0 accepted")

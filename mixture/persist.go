@@ -23,14 +23,28 @@ type gmmJSON struct {
 	Converged   bool             `json:"converged"`
 	Iterations  int              `json:"iterations"`
 	Warnings    []string         `json:"warnings,omitempty"`
+	Candidates  []candidateJSON  `json:"candidates,omitempty"`
+}
+
+// candidateJSON is a Candidate with bit-exact figures.
+type candidateJSON struct {
+	K      int             `json:"k"`
+	BIC    modelfile.Float `json:"bic"`
+	AIC    modelfile.Float `json:"aic"`
+	LogLik modelfile.Float `json:"log_likelihood"`
 }
 
 // MarshalJSON writes the parameters (covariances in the compact layout of
-// Params), the log-likelihood trace, the restarts' log-likelihoods and the
-// warnings; UnmarshalGMM reads them back bit for bit.
+// Params), the log-likelihood trace, the restarts' log-likelihoods, the
+// warnings and SelectK's candidates; UnmarshalGMM reads them back bit for
+// bit.
 func (g *GMM) MarshalJSON() ([]byte, error) {
 	p := g.m.params()
-	return json.Marshal(gmmJSON{
+	var cands []candidateJSON
+	for _, c := range g.info.candidates {
+		cands = append(cands, candidateJSON{c.K, modelfile.Float(c.BIC), modelfile.Float(c.AIC), modelfile.Float(c.LogLik)})
+	}
+	return json.Marshal(gmmJSON{Candidates: cands,
 		Covariance: g.m.cov.String(), Components: g.m.k,
 		Weights: p.Weights, Means: p.Means, Covariances: p.Covariances,
 		Rows: modelfile.Float(g.info.n), Trace: g.info.trace, Restarts: g.info.restarts,
@@ -78,6 +92,10 @@ func UnmarshalGMM(schema *data.Schema, params []byte) (*GMM, error) {
 	case len(p.Restarts) == 0 || !finite(p.Restarts):
 		return nil, fmt.Errorf("mixture: gmm model without the log-likelihoods of its restarts")
 	}
+	var cands []Candidate
+	for _, c := range p.Candidates {
+		cands = append(cands, Candidate{c.K, float64(c.BIC), float64(c.AIC), float64(c.LogLik)})
+	}
 	return newGMM(schema.Clone(), m, fitInfo{n: n, trace: p.Trace, restarts: p.Restarts,
-		warnings: p.Warnings, converged: p.Converged, iters: p.Iterations})
+		warnings: p.Warnings, converged: p.Converged, iters: p.Iterations, candidates: cands})
 }

@@ -3,21 +3,23 @@ package mixture
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 
 	"github.com/gendisc/gendisc/data"
 )
 
 // Candidate is the fit of one number of components in SelectK.
 type Candidate struct {
-	K      int
-	BIC    float64
-	AIC    float64
-	LogLik float64 // the training log-likelihood of the final parameters
+	K      int     `json:"k"`
+	BIC    float64 `json:"bic"`
+	AIC    float64 `json:"aic"`
+	LogLik float64 `json:"log_likelihood"` // the training log-likelihood of the final parameters
 }
 
 // SelectK fits cfg with every number of components K from kmin to kmax
 // (with the same rng, in increasing K) and returns the model of the
-// smallest BIC, the first on ties, with the figures of every K. It returns
+// smallest BIC, the first on ties, with the figures of every K, which the
+// model keeps too (GMM.Candidates). It returns
 // an error when 1 ≤ kmin ≤ kmax does not hold, when kmin exceeds the
 // number of rows, or for the first fit that fails; K beyond the number of
 // rows is not tried.
@@ -41,5 +43,6 @@ func SelectK(d *data.Dataset, rng *rand.Rand, cfg Config, kmin, kmax int) (*GMM,
 			best = g
 		}
 	}
-	return best, cands, nil
+	best.info.candidates = cands
+	return best, slices.Clone(cands), nil
 }

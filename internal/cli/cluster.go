@@ -1,0 +1,184 @@
+package cli
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"strconv"
+	"time"
+
+	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/mixture"
+	"github.com/gendisc/gendisc/modelfile"
+)
+
+// The command list is set by cli.go's init, which runs before this file's
+// (files initialise in name order).
+func init() { commands = append(commands, cmdCluster) }
+
+var cmdCluster = &Command{
+	Name:      "cluster",
+	UsageLine: "cluster --data F --components K|LO-HI [--covariance T] [--init M] [--restarts N] [--seed S] [--out M.json]",
+	Short:     "fit a Gaussian mixture by EM; choose the number of components by BIC",
+	Long: `
+Cluster fits a Gaussian mixture p(x) = Σ_k π_k N(x; μ_k, Σ_k) to the numeric
+columns of a data set by EM and writes it as a model file (kind gmm) to
+--out, standard output by default. Every column is a feature unless
+--target names one to leave out (class labels, say); columns that are not
+numeric are left out with a note.
+
+--components takes a number K or a range such as 1-10: every K in the range
+is fitted and the one of smallest BIC kept; the BIC, AIC and log-likelihood
+of every K are printed and kept in the model file. --restarts runs EM from
+several starting points (k-means++ seeds, or random responsibilities with
+--init random) and keeps the largest log-likelihood. The log-likelihood of
+every EM iteration is kept in the model; gendisc inspect prints it. Rows
+with missing cells are kept: EM uses the density of their observed cells.
+
+A progress line is shown on a terminal unless --quiet.
+
+Example:
+
+	gendisc cluster --data iris --target class --components 1-6 --covariance diag --restarts 5 --out iris-gmm.json`,
+	Required: []string{"data"},
+	Flags: func(fs *flag.FlagSet, args []string) Runner {
+		o := &clusterOptions{comp: componentsFlag{lo: defaultComponents, hi: defaultComponents}}
+		fs.StringVar(&o.data, "data", "", "the data: a CSV or TSV `file`, - for standard input, or a bundled data set's name")
+		fs.StringVar(&o.target, "target", "", "a `column` to leave out, such as class labels (default: none)")
+		fs.Var(&o.ignored, "ignore", "skip these `columns`")
+		fs.StringVar(&o.weight, "weight", "", "the `column` holding a weight per row")
+		fs.Var(&o.comp, "components", "the number of components `K` (default 2), or a range such as 1-10 chosen by BIC")
+		o.cfg = mixtureFlags(fs)
+		fs.StringVar(&o.out, "out", "-", "write the model to this `file`; - for standard output")
+		return func(ctx context.Context, env *Env) error { return o.run(env) }
+	},
+}
+
+type clusterOptions struct {
+	data, target, weight, out string
+	ignored                   listFlag
+	comp                      componentsFlag
+	cfg                       func() (mixture.Config, *rand.Rand, error)
+}
+
+func (o *clusterOptions) run(env *Env) error {
+	cfg, rng, err := o.cfg()
+	if err != nil {
+		return usagef("%v", err)
+	}
+	d, err := env.readData(o.data, data.Options{Target: o.target, NoTarget: o.target == "", Ignore: o.ignored, Weight: o.weight})
+	if err != nil {
+		return err
+	}
+	d, skipped := numericColumns(d)
+	for _, name := range skipped {
+		if !env.Quiet {
+			fmt.Fprintf(env.Stderr, "gendisc: cluster: column %q is not numeric: left out\n", name)
+		}
+	}
+	env.verbosef("%s: %d rows, %d numeric features", d.Source, d.N, d.D())
+	bar := env.progress()
+	cfg.OnIter = func(restart, iter int, ll float64) {
+		bar("restart %d/%d, iteration %d/%d, log-likelihood %s", restart+1, cfg.Restarts, min(iter, cfg.MaxIter), cfg.MaxIter, num(ll))
+	}
+	g, err := o.comp.fit(d, cfg, rng)
+	bar("")
+	if err != nil {
+		return err
+	}
+	out, err := env.create(o.out)
+	if err != nil {
+		return err
+	}
+	defer out.Abort()
+	if err := modelfile.Write(out, g); err != nil {
+		return err
+	}
+	if err := out.Commit(); err != nil {
+		return err
+	}
+	if env.Quiet {
+		return nil
+	}
+	if cands := g.Candidates(); len(cands) > 0 {
+		rows := make([][]string, len(cands))
+		for i, c := range cands {
+			rows[i] = []string{strconv.Itoa(c.K), num(c.LogLik), num(c.BIC), num(c.AIC)}
+		}
+		if err := writeTable(env.Stderr, []string{"K", "log-likelihood", "BIC", "AIC"}, rows); err != nil {
+			return err
+		}
+	}
+	fmt.Fprintf(env.Stderr, "gendisc: cluster: %d components, %s covariance: log-likelihood %s, BIC %s, AIC %s, %d EM iterations\n",
+		g.Components(), g.CovarianceType(), num(g.LogLikelihood()), num(g.BIC()), num(g.AIC()), g.Iterations())
+	for _, w := range g.Warnings() {
+		fmt.Fprintf(env.Stderr, "gendisc: cluster: warning: %s\n", w)
+	}
+	if env.Verbose {
+		for i, v := range g.LogLikelihoodTrace() {
+			fmt.Fprintf(env.Stderr, "gendisc: iteration %d: log-likelihood %s\n", i, num(v))
+		}
+	}
+	return nil
+}
+
+// numericColumns returns d without its non-numeric feature columns, and
+// their names.
+func numericColumns(d *data.Dataset) (*data.Dataset, []string) {
+	var keep []int
+	var skipped []string
+	for j, c := range d.Schema.Features {
+		if c.Kind == data.Numeric {
+			keep = append(keep, j)
+		} else {
+			skipped = append(skipped, c.Name)
+		}
+	}
+	if len(skipped) == 0 {
+		return d, nil
+	}
+	s := &data.Schema{Target: d.Schema.Target}
+	for _, j := range keep {
+		s.Features = append(s.Features, d.Schema.Features[j])
+	}
+	out := *d
+	out.Schema, out.Text, out.Unseen = s, nil, nil
+	out.X = make([]float64, d.N*len(keep))
+	D := d.D()
+	for i := range d.N {
+		for a, j := range keep {
+			out.X[i*len(keep)+a] = d.X[i*D+j]
+		}
+	}
+	return &out, skipped
+}
+
+// progress returns a function that shows a status line on a terminal
+// Stderr (rewritten in place, at most ten times a second), and clears it
+// when called with "". It does nothing with --quiet or when Stderr is not
+// a terminal.
+func (env *Env) progress() func(format string, args ...any) {
+	f, ok := env.Stderr.(*os.File)
+	if env.Quiet || !ok {
+		return func(string, ...any) {}
+	}
+	if st, err := f.Stat(); err != nil || st.Mode()&os.ModeCharDevice == 0 {
+		return func(string, ...any) {}
+	}
+	var last time.Time
+	shown := false
+	return func(format string, args ...any) {
+		if format == "" {
+			if shown {
+				fmt.Fprint(f, "\r\033[K")
+			}
+			return
+		}
+		if now := time.Now(); now.Sub(last) >= 100*time.Millisecond {
+			last, shown = now, true
+			fmt.Fprintf(f, "\r\033[K"+format, args...)
+		}
+	}
+}

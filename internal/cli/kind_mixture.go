@@ -1,0 +1,332 @@
+package cli
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"strconv"
+	"strings"
+
+	"github.com/gendisc/gendisc"
+	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/mixture"
+	"github.com/gendisc/gendisc/modelfile"
+)
+
+func init() {
+	register(&kind{
+		name:  mixture.Kind,
+		short: "Gaussian mixture fitted by EM to the features (the target column is left out); see also gendisc cluster",
+		flags: func(fs *flag.FlagSet) fitFunc {
+			mf := mixtureFlags(fs)
+			comp := componentsFlag{lo: defaultComponents, hi: defaultComponents}
+			fs.Var(&comp, "components", "the number of components `K` (default 2), or a range such as 1-10 chosen by BIC")
+			return func(d *data.Dataset) (modelfile.Persistent, error) {
+				cfg, rng, err := mf()
+				if err != nil {
+					return nil, err
+				}
+				return comp.fit(d, cfg, rng)
+			}
+		},
+		decode:  func(s *data.Schema, p json.RawMessage) (gendisc.Model, error) { return mixture.UnmarshalGMM(s, p) },
+		inspect: func(m gendisc.Model) report { return newGMMReport(m.(*mixture.GMM)) },
+	})
+	register(&kind{
+		name:  mixture.KindMDA,
+		short: "mixture discriminant analysis: per class a Gaussian mixture fitted by EM, classification by Bayes' rule",
+		flags: func(fs *flag.FlagSet) fitFunc {
+			mf := mixtureFlags(fs)
+			k := fs.Int("components-per-class", mixture.DefaultComponentsPerClass, "the number of mixture components `K` of every class")
+			return func(d *data.Dataset) (modelfile.Persistent, error) {
+				cfg, rng, err := mf()
+				if err != nil {
+					return nil, err
+				}
+				if *k < 1 {
+					return nil, fmt.Errorf("--components-per-class %d: want at least 1", *k)
+				}
+				return mixture.MDAConfig{ComponentsPerClass: *k, Mixture: cfg}.Fit(d, rng)
+			}
+		},
+		decode:  func(s *data.Schema, p json.RawMessage) (gendisc.Model, error) { return mixture.UnmarshalMDA(s, p) },
+		inspect: inspectMDA,
+	})
+}
+
+// defaultComponents is the number of mixture components without
+// --components: the smallest mixture.
+const defaultComponents = 2
+
+// mixtureFlags defines the flags of mixture.Config and returns the
+// function that gives the configuration and the random source once they
+// are parsed.
+func mixtureFlags(fs *flag.FlagSet) func() (mixture.Config, *rand.Rand, error) {
+	var cfg mixture.Config
+	fs.Var((*covarianceFlag)(&cfg.Covariance), "covariance", "covariance `type`: full, diag, spherical, tied (one Σ for all components) or identity (Σ = I: only means and weights)")
+	fs.Var((*initFlag)(&cfg.Init), "init", "starting point `method`: kmeans++ (seeds by k-means++, then their hard partition) or random (random responsibilities)")
+	fs.IntVar(&cfg.Restarts, "restarts", 1, "run EM from `n` starting points and keep the largest log-likelihood")
+	tol := nonNegative(mixture.DefaultTol)
+	fs.Var(&tol, "tol", "stop EM when the mean log-likelihood per row changes by less than `t`; 0 runs --max-iter iterations")
+	fs.IntVar(&cfg.MaxIter, "max-iter", mixture.DefaultMaxIter, "at most `n` EM iterations per run")
+	reg := nonNegative(mixture.DefaultRegCovar)
+	fs.Var(&reg, "reg-covar", "`r` added to the diagonal of every covariance matrix (scikit-learn's reg_covar), or with --reg-floor the least eigenvalue")
+	fs.BoolVar(&cfg.RegFloor, "reg-floor", false, "make --reg-covar a floor on the covariances' eigenvalues, which keeps every EM step exact and the log-likelihood monotone")
+	seed := fs.Uint64("seed", 1, "`seed` of the starting points and of re-seeded components")
+	return func() (mixture.Config, *rand.Rand, error) {
+		c := cfg
+		c.Tol, c.RegCovar = float64(tol), float64(reg)
+		if tol == 0 {
+			c.Tol = -1 // no tolerance: run MaxIter iterations
+		}
+		if reg == 0 {
+			c.RegCovar = -1 // no regularisation
+		}
+		if c.Restarts < 1 || c.MaxIter < 1 {
+			return c, nil, fmt.Errorf("--restarts %d, --max-iter %d: want at least 1", c.Restarts, c.MaxIter)
+		}
+		return c, rand.New(rand.NewPCG(*seed, 0)), nil
+	}
+}
+
+// covarianceFlag sets a mixture.Covariance by name.
+type covarianceFlag mixture.Covariance
+
+func (f *covarianceFlag) String() string { return mixture.Covariance(*f).String() }
+
+func (f *covarianceFlag) Set(s string) error {
+	c, err := mixture.ParseCovariance(s)
+	*f = covarianceFlag(c)
+	return err
+}
+
+// initFlag sets a mixture.Init by name.
+type initFlag mixture.Init
+
+func (f *initFlag) String() string { return mixture.Init(*f).String() }
+
+func (f *initFlag) Set(s string) error {
+	i, err := mixture.ParseInit(s)
+	*f = initFlag(i)
+	return err
+}
+
+// componentsFlag is a number of components K or a range lo-hi.
+type componentsFlag struct{ lo, hi int }
+
+func (f *componentsFlag) String() string {
+	if f.lo == f.hi {
+		return strconv.Itoa(f.lo)
+	}
+	return fmt.Sprintf("%d-%d", f.lo, f.hi)
+}
+
+func (f *componentsFlag) Set(s string) error {
+	a, b, isRange := strings.Cut(s, "-")
+	lo, err1 := strconv.Atoi(a)
+	hi, err2 := lo, error(nil)
+	if isRange {
+		hi, err2 = strconv.Atoi(b)
+	}
+	if err1 != nil || err2 != nil || lo < 1 || hi < lo {
+		return fmt.Errorf("want a number of components ≥ 1 or a range such as 1-10")
+	}
+	f.lo, f.hi = lo, hi
+	return nil
+}
+
+// fit fits a mixture of f.lo components, or chooses the number in the
+// range by BIC.
+func (f *componentsFlag) fit(d *data.Dataset, cfg mixture.Config, rng *rand.Rand) (*mixture.GMM, error) {
+	if f.lo == f.hi {
+		cfg.Components = f.lo
+		return cfg.Fit(d, rng)
+	}
+	g, _, err := mixture.SelectK(d, rng, cfg, f.lo, f.hi)
+	return g, err
+}
+
+// gmmReport is what inspect shows of a Gaussian mixture: per component
+// the weight, mean and covariance (full D×D, whatever the type), the
+// log-likelihood of every EM iteration, BIC and AIC.
+type gmmReport struct {
+	Covariance    string              `json:"covariance"`
+	Features      []string            `json:"features"`
+	Weights       modelfile.Floats    `json:"weights"`
+	Means         []modelfile.Floats  `json:"means"`
+	Covariances   []modelfile.Floats  `json:"covariances"`
+	LogLikelihood modelfile.Float     `json:"log_likelihood"`
+	Rows          modelfile.Float     `json:"rows"`
+	Parameters    int                 `json:"parameters"`
+	BIC           modelfile.Float     `json:"bic"`
+	AIC           modelfile.Float     `json:"aic"`
+	Iterations    int                 `json:"iterations"`
+	Converged     bool                `json:"converged"`
+	Trace         modelfile.Floats    `json:"log_likelihood_trace"`
+	Restarts      modelfile.Floats    `json:"restart_log_likelihoods"`
+	Warnings      []string            `json:"warnings,omitempty"`
+	Candidates    []mixture.Candidate `json:"candidates,omitempty"`
+	title         string
+}
+
+func newGMMReport(g *mixture.GMM) *gmmReport {
+	k, d := g.Components(), g.Dim()
+	r := &gmmReport{Covariance: g.CovarianceType().String(), Weights: g.Weights(),
+		LogLikelihood: modelfile.Float(g.LogLikelihood()), Rows: modelfile.Float(g.NumRows()),
+		Parameters: g.NumParams(), BIC: modelfile.Float(g.BIC()), AIC: modelfile.Float(g.AIC()),
+		Iterations: g.Iterations(), Converged: g.Converged(), Trace: g.LogLikelihoodTrace(),
+		Restarts: g.RestartLogLikelihoods(), Warnings: g.Warnings(), Candidates: g.Candidates()}
+	for _, c := range g.Schema().Features {
+		r.Features = append(r.Features, c.Name)
+	}
+	mu, sig := g.Means(), g.Covariances()
+	for c := range k {
+		r.Means = append(r.Means, mu[c*d:(c+1)*d])
+		r.Covariances = append(r.Covariances, sig[c*d*d:(c+1)*d*d])
+	}
+	return r
+}
+
+func (r *gmmReport) writeText(w io.Writer) error {
+	title := r.title
+	if title == "" {
+		title = fmt.Sprintf("Gaussian mixture of %d components, %s covariance, fitted by EM", len(r.Weights), r.Covariance)
+	}
+	fmt.Fprintf(w, "%s\n\n\tp(x) = Σ_k π_k N(x; μ_k, Σ_k)\n\n", title)
+	conv := "converged"
+	if !r.Converged {
+		conv = "did not converge"
+	}
+	fmt.Fprintf(w, "log-likelihood %s on %s rows (%s per row); %d parameters; BIC %s; AIC %s\n",
+		num(float64(r.LogLikelihood)), num(float64(r.Rows)), num(float64(r.LogLikelihood)/float64(r.Rows)),
+		r.Parameters, num(float64(r.BIC)), num(float64(r.AIC)))
+	fmt.Fprintf(w, "EM: %d iterations, %s; restarts' final log-likelihoods:", r.Iterations, conv)
+	for _, v := range r.Restarts {
+		fmt.Fprintf(w, " %s", num(v))
+	}
+	fmt.Fprintln(w)
+	for _, s := range r.Warnings {
+		fmt.Fprintf(w, "warning: %s\n", s)
+	}
+	if len(r.Candidates) > 0 {
+		fmt.Fprintln(w)
+		rows := make([][]string, len(r.Candidates))
+		for i, c := range r.Candidates {
+			rows[i] = []string{strconv.Itoa(c.K), num(c.LogLik), num(c.BIC), num(c.AIC)}
+		}
+		if err := writeTable(w, []string{"K", "log-likelihood", "BIC", "AIC"}, rows); err != nil {
+			return err
+		}
+	}
+	fmt.Fprintln(w)
+	rows := make([][]string, len(r.Trace))
+	for i, v := range r.Trace {
+		rows[i] = []string{strconv.Itoa(i), num(v)}
+	}
+	if err := writeTable(w, []string{"iteration", "log-likelihood"}, rows); err != nil {
+		return err
+	}
+	fmt.Fprintln(w)
+	header := []string{"feature"}
+	for k, v := range r.Weights {
+		header = append(header, fmt.Sprintf("k=%d (π %s)", k, num(v)))
+	}
+	rows = make([][]string, len(r.Features))
+	for j, f := range r.Features {
+		rows[j] = []string{f}
+		for k := range r.Weights {
+			rows[j] = append(rows[j], num(r.Means[k][j]))
+		}
+	}
+	fmt.Fprintf(w, "means μ_k (rows: features, columns: components)\n")
+	if err := writeTable(w, header, rows); err != nil {
+		return err
+	}
+	return r.writeCovariances(w)
+}
+
+// writeCovariances writes every component's covariance matrix (the
+// shared one once for tied), or where to find them when there are many
+// features.
+func (r *gmmReport) writeCovariances(w io.Writer) error {
+	p := len(r.Features)
+	switch {
+	case r.Covariance == "identity":
+		_, err := fmt.Fprintf(w, "\ncovariance matrices: Σ_k = I\n")
+		return err
+	case p > maxMatrixText:
+		_, err := fmt.Fprintf(w, "\ncovariance matrices: %d×%d, printed by inspect --json\n", p, p)
+		return err
+	}
+	for k, cov := range r.Covariances {
+		title := fmt.Sprintf("covariance matrix Σ_%d", k)
+		if r.Covariance == "tied" {
+			if k > 0 {
+				break
+			}
+			title = "covariance matrix Σ, shared by the components"
+		}
+		fmt.Fprintf(w, "\n%s\n", title)
+		rows := make([][]string, p)
+		for j, f := range r.Features {
+			rows[j] = []string{f}
+			for l := range p {
+				rows[j] = append(rows[j], num(cov[j*p+l]))
+			}
+		}
+		if err := writeTable(w, append([]string{""}, r.Features...), rows); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// mdaReport is what inspect shows of an MDA model: the class priors and
+// every class's mixture.
+type mdaReport struct {
+	ComponentsPerClass int                   `json:"components_per_class"`
+	Classes            []string              `json:"classes"`
+	Priors             modelfile.Floats      `json:"priors"`
+	ClassWeights       modelfile.Floats      `json:"class_weights"`
+	Mixtures           map[string]*gmmReport `json:"mixtures"`
+}
+
+func inspectMDA(m gendisc.Model) report {
+	md := m.(*mixture.MDA)
+	r := &mdaReport{ComponentsPerClass: md.ComponentsPerClass(), Classes: md.Classes(), Priors: md.Priors(),
+		ClassWeights: md.ClassWeights(), Mixtures: map[string]*gmmReport{}}
+	for c, name := range r.Classes {
+		if g := md.Mixture(c); g != nil {
+			r.Mixtures[name] = newGMMReport(g)
+			r.Mixtures[name].title = fmt.Sprintf("class %s: p(x | y=%s), a mixture of %d components, %s covariance",
+				name, name, g.Components(), g.CovarianceType())
+		}
+	}
+	return r
+}
+
+func (r *mdaReport) writeText(w io.Writer) error {
+	fmt.Fprintf(w, "Mixture discriminant analysis: per class a Gaussian mixture fitted by EM (%d components)\n\n", r.ComponentsPerClass)
+	fmt.Fprintf(w, "\tP(y=c | x) = π_c p_c(x) / Σ_l π_l p_l(x),  p_c(x) = Σ_k π_ck N(x; μ_ck, Σ_ck)\n\n")
+	rows := make([][]string, len(r.Classes))
+	for c, name := range r.Classes {
+		rows[c] = []string{name, num(r.Priors[c]), num(r.ClassWeights[c])}
+	}
+	if err := writeTable(w, []string{"class", "prior π_c", "weight"}, rows); err != nil {
+		return err
+	}
+	for _, name := range r.Classes {
+		g := r.Mixtures[name]
+		if g == nil {
+			fmt.Fprintf(w, "\nclass %s: no training rows (prior 0)\n", name)
+			continue
+		}
+		fmt.Fprintln(w)
+		if err := g.writeText(w); err != nil {
+			return err
+		}
+	}
+	return nil
+}
