@@ -6,11 +6,12 @@
 // # The experiment
 //
 // For each data set (a Task) and each training-set size m of a grid
-// (DefaultSizes: geometric from 2 rows per class to 70% of the rows), Run
-// draws Config.Splits random splits. A split takes a stratified sample of
-// m training rows (Allocate: proportional allocation with at least one row
-// per class); the test set is the other rows, capped at Config.MaxTest rows
-// by a stratified sample of them. Every Learner of a split is fitted on
+// (DefaultSizes: 15 sizes spaced geometrically from the smallest m that
+// gives every class two training rows to 70% of the rows, at most 5000),
+// Run draws Config.Splits random splits. A split takes a stratified sample
+// of m training rows (Allocate: proportional allocation with at least one
+// row per class); the test set is the other rows, capped at Config.MaxTest
+// rows (5000) by a stratified sample of them. Every Learner of a split is fitted on
 // the same training rows and scored on the same test rows. The random draws
 // of a split come from a PCG generator seeded from (Config.Seed, the task's
 // index, m, the split's index), so the figures do not depend on the
@@ -35,6 +36,15 @@
 // one's through the largest m; there is none in range when the
 // discriminative learner is not better at the largest m. The gap is the
 // generative minus the discriminative mean error at the largest m.
+//
+// # Using it
+//
+// A program builds one Learner per model, with a Fit function that
+// closes over the model's configuration, and one Task per data set (Binary
+// derives the two-class tasks of optdigits), calls Run with a Config (its
+// Progress callback can draw a progress bar), prints WriteSummary and
+// writes the report with WriteReport. Run, WriteCSV, WriteSummary,
+// WriteSVG and WriteReport are deterministic.
 //
 // # The report
 //
