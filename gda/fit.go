@@ -21,6 +21,8 @@ var (
 	ErrEmptyClass = errors.New("class without training rows")
 	// ErrFeatureKind: a feature is not numeric.
 	ErrFeatureKind = errors.New("unsuitable feature kind")
+	// ErrNoFeatures: the data set has no feature column.
+	ErrNoFeatures = errors.New("no feature columns")
 	// ErrNotObserved: a feature has no observed value in the labelled rows.
 	ErrNotObserved = errors.New("no observed value in the labelled rows")
 	// ErrTooFewRows: too few rows to estimate a covariance matrix.
@@ -46,6 +48,9 @@ func checkRows(d *data.Dataset) error {
 	if len(d.Y) != d.N || len(d.X) != d.N*d.D() || (d.Weight != nil && len(d.Weight) != d.N) {
 		panic(fmt.Sprintf("gda: data set of %d rows with %d cells, %d labels, %d weights",
 			d.N, len(d.X), len(d.Y), len(d.Weight)))
+	}
+	if len(s.Features) == 0 {
+		return &data.ParseError{File: d.Source, Err: ErrNoFeatures}
 	}
 	for j, f := range s.Features {
 		if f.Kind != data.Numeric {

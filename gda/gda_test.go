@@ -319,6 +319,12 @@ func TestErrors(t *testing.T) {
 			_, err := (LDAConfig{}).Fit(matrix([]string{"a", "b"}, [][]float64{{1}, {2}, {4}}, []int{0, 0, 0}))
 			return err
 		}, ErrEmptyClass, nil},
+		{"no features", func() error {
+			d := &data.Dataset{Schema: &data.Schema{Target: &data.Column{Name: "c", Kind: data.Categorical, Levels: []string{"a", "b"}}},
+				N: 3, Y: []float64{0, 1, 1}}
+			_, err := (QDAConfig{}).Fit(d)
+			return err
+		}, ErrNoFeatures, nil},
 		{"categorical feature", func() error {
 			d := load(t, "iris")
 			d.Schema = d.Schema.Clone()

@@ -90,6 +90,9 @@ func unmarshal(kind string, schema *data.Schema, params []byte) (*model, error) 
 		return nil, fmt.Errorf("gda: %s parameters: EM settings %d, %v, %d out of range", kind, p.MaxIter, p.Tol, p.EMIterations)
 	}
 	K, D := len(schema.Classes()), len(schema.Features)
+	if D == 0 {
+		return nil, fmt.Errorf("gda: %s parameters: %w", kind, ErrNoFeatures)
+	}
 	if len(p.Classes) != K {
 		return nil, fmt.Errorf("gda: %s parameters: statistics of %d classes, the schema has %d", kind, len(p.Classes), K)
 	}

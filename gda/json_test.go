@@ -55,6 +55,11 @@ func TestUnmarshalRefuses(t *testing.T) {
 		}
 	}
 	s := d.Schema.Clone()
+	s.Features = nil
+	if _, err := UnmarshalQDA(s, good); err == nil {
+		t.Error("a schema without features accepted")
+	}
+	s = d.Schema.Clone()
 	s.Target = nil
 	if _, err := UnmarshalLDA(s, good); err == nil {
 		t.Error("a schema without target accepted")
