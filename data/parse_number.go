@@ -24,20 +24,24 @@ var pow10 = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
 // for some texts that would round-trip (it requires at most 15 significant
 // digits, which every float64 reproduces, and no exponent).
 //
-// The common shape, [-] digits [. digits] with at most 15 digits, is read
-// here: its digits m are below 2^53 and the d digits after the point give
-// an exact power of ten, so
+// The common shape, [-] digits [. digits] with at most 15 digits, is
+// computed here: its digits m are below 2^53 and the d digits after the
+// point give an exact power of ten, so
 //
 //	v = m / 10^d
 //
 // is correctly rounded (both operands are exact, one rounding: Clinger's
-// fast path). Anything else goes to scanLong.
+// fast path). Other numbers go on to scanExponent.
 func scanNumber(b []byte, p int) (v float64, end int, ok, canon bool) {
 	n, q := len(b), p
-	neg := q < n && b[q] == '-'
-	if neg {
+	neg := false
+	canon = true
+	if q < n && (b[q] == '-' || b[q] == '+') {
+		neg = b[q] == '-'
+		canon = neg
 		q++
 	}
+	// m holds the digits; it is only used when there are at most 19.
 	i0 := q
 	var m uint64
 	for q < n && b[q]-'0' < 10 {
@@ -45,7 +49,7 @@ func scanNumber(b []byte, p int) (v float64, end int, ok, canon bool) {
 		q++
 	}
 	id, fd := q-i0, 0
-	canon = id == 1 || id > 1 && b[i0] != '0'
+	canon = canon && (id == 1 || id > 1 && b[i0] != '0')
 	if q < n && b[q] == '.' {
 		q++
 		f0 := q
@@ -53,8 +57,11 @@ func scanNumber(b []byte, p int) (v float64, end int, ok, canon bool) {
 		fd = q - f0
 		canon = canon && fd > 0 && b[q-1] != '0'
 	}
-	if id+fd == 0 || id+fd > 15 || q < n && b[q]|0x20 == 'e' {
-		return scanLong(b, p)
+	if id+fd == 0 {
+		return 0, q, false, false
+	}
+	if id+fd > 15 || q < n && b[q]|0x20 == 'e' {
+		return scanExponent(b, p, q, m, id+fd, fd, neg, canon)
 	}
 	v = float64(m)
 	if fd > 0 {
@@ -66,8 +73,10 @@ func scanNumber(b []byte, p int) (v float64, end int, ok, canon bool) {
 	return v, q, true, canon
 }
 
-// scanLong is scanNumber for any number: a sign, an exponent, many
-// digits. Numbers of at most 19 digits whose mantissa m is at most 2^53
+// scanExponent finishes scanNumber for the number at b[start:] whose
+// digits (digits of them, frac after the point, m their value when there
+// are at most 19) end at b[q]: it reads the exponent, if any, and
+// converts. Numbers of at most 19 digits whose mantissa m is at most 2^53
 // and whose decimal exponent e has |e| <= 22 are computed exactly as
 //
 //	v = m * 10^e   or   v = m / 10^-e
@@ -75,56 +84,24 @@ func scanNumber(b []byte, p int) (v float64, end int, ok, canon bool) {
 // (Clinger's fast path again); everything else goes to
 // strconv.ParseFloat, which is correctly rounded too. An overflow gives
 // ±Inf.
-func scanLong(b []byte, p int) (v float64, end int, ok, canon bool) {
-	start, n := p, len(b)
-	neg := false
-	canon = true
-	if p < n && (b[p] == '-' || b[p] == '+') {
-		neg = b[p] == '-'
-		canon = neg
-		p++
-	}
-	// mant holds the digits; it is only used when there are at most 19.
-	intStart := p
-	var mant uint64
-	for p < n && b[p]-'0' < 10 {
-		mant = mant*10 + uint64(b[p]-'0')
-		p++
-	}
-	intDigits := p - intStart
-	if intDigits == 0 || intDigits > 1 && b[intStart] == '0' {
+func scanExponent(b []byte, start, q int, m uint64, digits, frac int, neg, canon bool) (v float64, end int, ok, canonical bool) {
+	n := len(b)
+	exp := -frac
+	if q < n && b[q]|0x20 == 'e' {
 		canon = false
-	}
-	fracDigits := 0
-	if p < n && b[p] == '.' {
-		p++
-		fracStart := p
-		mant, p = readDigits(b, p, mant)
-		fracDigits = p - fracStart
-		if fracDigits == 0 || b[p-1] == '0' {
-			canon = false
-		}
-	}
-	digits := intDigits + fracDigits
-	if digits == 0 {
-		return 0, p, false, false
-	}
-	exp := -fracDigits
-	if p < n && b[p]|0x20 == 'e' {
-		canon = false
-		p++
+		q++
 		eneg := false
-		if p < n && (b[p] == '-' || b[p] == '+') {
-			eneg = b[p] == '-'
-			p++
+		if q < n && (b[q] == '-' || b[q] == '+') {
+			eneg = b[q] == '-'
+			q++
 		}
-		if p == n || b[p]-'0' >= 10 {
-			return 0, p, false, false
+		if q == n || b[q]-'0' >= 10 {
+			return 0, q, false, false
 		}
 		e := 0
-		for ; p < n && b[p]-'0' < 10; p++ {
+		for ; q < n && b[q]-'0' < 10; q++ {
 			if e < 1e6 {
-				e = e*10 + int(b[p]-'0')
+				e = e*10 + int(b[q]-'0')
 			}
 		}
 		if eneg {
@@ -132,24 +109,24 @@ func scanLong(b []byte, p int) (v float64, end int, ok, canon bool) {
 		}
 		exp += e
 	}
-	if canon && significant(b[intStart:p]) > 15 {
+	if canon && significant(b[start:q]) > 15 {
 		canon = false
 	}
-	fast := digits <= 19 && mant <= 1<<53
+	fast := digits <= 19 && m <= 1<<53
 	switch {
 	case fast && exp >= 0 && exp <= 22:
-		v = float64(mant) * pow10[exp]
+		v = float64(m) * pow10[exp]
 	case fast && exp < 0 && exp >= -22:
-		v = float64(mant) / pow10[-exp]
-	case fast && mant == 0:
+		v = float64(m) / pow10[-exp]
+	case fast && m == 0:
 	default:
-		v, canon = slowNumber(b[start:p], canon)
-		return v, p, true, canon
+		v, canon = slowNumber(b[start:q], canon)
+		return v, q, true, canon
 	}
 	if neg {
 		v = -v
 	}
-	return v, p, true, canon
+	return v, q, true, canon
 }
 
 // readDigits reads the decimal digits at b[p:] and returns
