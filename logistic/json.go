@@ -19,7 +19,7 @@ type params struct {
 	// Intercepts one number per weight vector.
 	Weights     []modelfile.Floats `json:"weights"`
 	Intercepts  modelfile.Floats   `json:"intercepts"`
-	Diagnostics diagnosticsJSON    `json:"diagnostics"`
+	Diagnostics Diagnostics        `json:"diagnostics"`
 }
 
 // diagnosticsJSON is Diagnostics with floats written bit-exactly.
@@ -35,6 +35,29 @@ type diagnosticsJSON struct {
 	Warning       string          `json:"warning,omitempty"`
 }
 
+// MarshalJSON writes d with its floats as modelfile.Float.
+func (d Diagnostics) MarshalJSON() ([]byte, error) {
+	return json.Marshal(diagnosticsJSON{
+		Solver: d.Solver, Iterations: d.Iterations, Evaluations: d.Evaluations,
+		Objective: modelfile.Float(d.Objective), LogLikelihood: modelfile.Float(d.LogLikelihood),
+		GradNorm: modelfile.Float(d.GradNorm), Converged: d.Converged, Separable: d.Separable, Warning: d.Warning,
+	})
+}
+
+// UnmarshalJSON reads what MarshalJSON wrote.
+func (d *Diagnostics) UnmarshalJSON(b []byte) error {
+	var j diagnosticsJSON
+	if err := json.Unmarshal(b, &j); err != nil {
+		return err
+	}
+	*d = Diagnostics{
+		Solver: j.Solver, Iterations: j.Iterations, Evaluations: j.Evaluations,
+		Objective: float64(j.Objective), LogLikelihood: float64(j.LogLikelihood),
+		GradNorm: float64(j.GradNorm), Converged: j.Converged, Separable: j.Separable, Warning: j.Warning,
+	}
+	return nil
+}
+
 // MarshalJSON writes the model's parameters for package modelfile: λ, the
 // design columns, the standardised weights and intercepts, and the
 // diagnostics of the fit.
@@ -44,12 +67,7 @@ func (m *Model) MarshalJSON() ([]byte, error) {
 		return nil, err
 	}
 	w, b := m.Coefficients()
-	p := params{L2: modelfile.Float(m.lambda), Design: enc, Intercepts: b, Diagnostics: diagnosticsJSON{
-		Solver: m.diag.Solver, Iterations: m.diag.Iterations, Evaluations: m.diag.Evaluations,
-		Objective: modelfile.Float(m.diag.Objective), LogLikelihood: modelfile.Float(m.diag.LogLikelihood),
-		GradNorm: modelfile.Float(m.diag.GradNorm), Converged: m.diag.Converged,
-		Separable: m.diag.Separable, Warning: m.diag.Warning,
-	}}
+	p := params{L2: modelfile.Float(m.lambda), Design: enc, Intercepts: b, Diagnostics: m.diag}
 	for _, row := range w {
 		p.Weights = append(p.Weights, row)
 	}
@@ -93,12 +111,7 @@ func UnmarshalLogistic(s *data.Schema, b []byte) (*Model, error) {
 	if !(lambda >= 0) || math.IsInf(lambda, 0) {
 		return nil, fmt.Errorf("logistic: l2 %v is not a finite non-negative number", lambda)
 	}
-	dj := p.Diagnostics
-	m := &Model{schema: s, enc: enc, k: k, theta: theta, lambda: lambda, diag: Diagnostics{
-		Solver: dj.Solver, Iterations: dj.Iterations, Evaluations: dj.Evaluations,
-		Objective: float64(dj.Objective), LogLikelihood: float64(dj.LogLikelihood),
-		GradNorm: float64(dj.GradNorm), Converged: dj.Converged, Separable: dj.Separable, Warning: dj.Warning,
-	}}
+	m := &Model{schema: s, enc: enc, k: k, theta: theta, lambda: lambda, diag: p.Diagnostics}
 	if err := m.checkFinite(); err != nil {
 		return nil, err
 	}

@@ -15,32 +15,33 @@ import (
 const Kind = "logistic"
 
 // Diagnostics reports how a fit went. Sums over rows are weighted by the
-// row weights v_i (sample weight × class weight).
+// row weights v_i (sample weight × class weight). Its JSON form has
+// snake_case keys and floats that read back bit for bit.
 type Diagnostics struct {
 	// Solver is the method that ran (Auto resolved).
-	Solver Solver `json:"solver"`
+	Solver Solver
 	// Iterations counts the iterations (epochs for sgd).
-	Iterations int `json:"iterations"`
+	Iterations int
 	// Evaluations counts the passes over the data that computed the
 	// objective and its gradient.
-	Evaluations int `json:"evaluations"`
+	Evaluations int
 	// Objective is the maximised objective at the returned weights,
 	// F = Σ_i v_i log P(y_i | x_i) − (λ/2) Σ_c ‖w_c‖².
-	Objective float64 `json:"objective"`
+	Objective float64
 	// LogLikelihood is Σ_i v_i log P(y_i | x_i).
-	LogLikelihood float64 `json:"log_likelihood"`
+	LogLikelihood float64
 	// GradNorm is max_j |∂F/∂θ_j| / Σ_i v_i, the gradient of the mean
 	// objective (the quantity Newton and L-BFGS compare with Tol).
-	GradNorm float64 `json:"grad_norm"`
+	GradNorm float64
 	// Converged reports that the stopping criterion was met, or that
 	// Newton or L-BFGS stopped because float64 rounding hides any further
 	// decrease of the objective once GradNorm is under √ε ≈ 1.5e-8.
-	Converged bool `json:"converged"`
+	Converged bool
 	// Separable reports that an unpenalised fit stopped because its
 	// weights grow without bound (separable or quasi-separable data).
-	Separable bool `json:"separable,omitempty"`
+	Separable bool
 	// Warning explains an early stop; empty when the fit converged.
-	Warning string `json:"warning,omitempty"`
+	Warning string
 }
 
 // Model is a fitted logistic regression. It implements gendisc.Classifier
