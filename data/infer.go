@@ -57,9 +57,6 @@ func (r *reader) withSchema(s *Schema, extend bool) (*Dataset, error) {
 		s = s.Clone()
 	}
 	d := r.dataset(s)
-	if !r.hasY {
-		d.Y = nil
-	}
 	for f, pl := range r.plans {
 		var col *Column
 		switch {
