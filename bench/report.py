@@ -144,6 +144,11 @@ def main():
         print(line(r))
     print(f"\n{a.rows} rows; medians of {'/'.join(map(str, sorted(runs)))} runs in {a.rounds} round(s); "
           f"{os.cpu_count()} CPUs; 1-minute load average at the start→end of each process: " + ", ".join(loads))
+    for lib in versions["sklearn"].get("blas", []):
+        if lib["internal_api"] == "openblas":
+            print(f"scikit-learn side: OpenBLAS {lib['version']}, kernel {lib['architecture']}, "
+                  f"{lib['num_threads']} threads" + (" (the generic fallback: see --sklearn-coretype)"
+                                                     if lib["architecture"] == "Prescott" else ""))
 
     with open(a.results, "w") as f:
         json.dump({
