@@ -52,8 +52,16 @@ func (m *model) cov1(k int) []float64 { return m.sigma[k*m.d*m.d : (k+1)*m.d*m.d
 //	Cov[x_M | x_O] = C = Σ_MM − Σ_MO Σ_OO⁻¹ Σ_OM
 //
 // For diagonal covariances L⁻¹ is diagonal, A = 0 and C = diag(Σ_MM).
+// For full covariances and missing coordinates the marginal comes from the
+// precision matrix of the complete one (see fromPrecision), and linv is
+// not used.
 type marginal struct {
 	logc float64
+	// logDet is log|Σ_OO|.
+	logDet float64
+	// prec holds the precision matrix Σ⁻¹ = L⁻ᵀ L⁻¹, D×D, for the
+	// marginal over all coordinates of a full covariance; nil otherwise.
+	prec []float64
 	// linv holds L⁻¹, |O|×|O| row-major lower triangular, or for a
 	// diagonal covariance the |O| values 1/σ_j.
 	linv []float64
@@ -68,15 +76,21 @@ type marginal struct {
 func newMarginals(k, d int) []marginal {
 	ms := make([]marginal, k)
 	for i := range ms {
-		ms[i] = marginal{linv: make([]float64, d*d), a: make([]float64, d*d), c: make([]float64, d*d)}
+		ms[i] = marginal{linv: make([]float64, d*d), a: make([]float64, d*d), c: make([]float64, d*d),
+			prec: make([]float64, d*d)}
 	}
 	return ms
 }
 
 // marginal computes component k's marginal over the coordinates obs into
-// g, with mis the other coordinates. It returns errNotPD when Σ_OO is not
+// g, with mis the other coordinates; full is the component's marginal
+// over all coordinates, which a full covariance with missing coordinates
+// starts from (see fromPrecision). It returns errNotPD when Σ_OO is not
 // numerically positive definite, and does not allocate.
-func (m *model) marginal(g *marginal, k int, obs, mis []int) error {
+func (m *model) marginal(g *marginal, k int, obs, mis []int, full *marginal) error {
+	if len(mis) > 0 && !m.cov.diagonal() {
+		return m.fromPrecision(g, k, len(obs), mis, full)
+	}
 	d, p, q := m.d, len(obs), len(mis)
 	s := m.cov1(k)
 	logDet := 0.0
@@ -114,60 +128,88 @@ func (m *model) marginal(g *marginal, k int, obs, mis []int) error {
 				clear(l[i*p+i+1 : (i+1)*p])
 			}
 		}
-		if q > 0 {
-			m.conditional(g, s, obs, mis)
+		if q == 0 && g.prec != nil {
+			precision(g.prec, l, p)
 		}
 	}
 	if math.IsNaN(logDet) || math.IsInf(logDet, 0) {
 		return errNotPD
 	}
+	g.logDet = logDet
 	g.logc = math.Log(m.weights[k]) - 0.5*logDet - 0.5*float64(p)*log2Pi
 	return nil
 }
 
-// conditional fills g.a and g.c from g.linv = L⁻¹ and the full covariance
-// s: with G = L⁻¹ Σ_OM (|O|×|M|),
+// precision writes P = L⁻ᵀ L⁻¹ (d×d) for the lower-triangular L⁻¹ linv.
+func precision(prec, linv []float64, d int) {
+	for j := range d {
+		for l := range j + 1 {
+			v := 0.0
+			for i := j; i < d; i++ {
+				v += linv[i*d+j] * linv[i*d+l]
+			}
+			prec[j*d+l], prec[l*d+j] = v, v
+		}
+	}
+}
+
+// fromPrecision computes component k's marginal over p observed
+// coordinates, the others being mis, from the precision matrix P = Σ⁻¹
+// and log|Σ| of its marginal over all coordinates, full. By the block
+// inverse of P (Schur complements),
 //
-//	A = Σ_MO Σ_OO⁻¹ = Gᵀ L⁻¹,   C = Σ_MM − Gᵀ G.
-func (m *model) conditional(g *marginal, s []float64, obs, mis []int) {
-	d, p, q := m.d, len(obs), len(mis)
-	linv := g.linv[:p*p]
-	a, c := g.a[:q*p], g.c[:q*q]
-	// Row j of A is gⱼᵀ L⁻¹ where gⱼ = L⁻¹ Σ_{O,mⱼ} is column j of G.
-	// C_jl = Σ_{mⱼ,mₗ} − gⱼ·gₗ. Column gⱼ is stored in row j of a
-	// temporarily (|O| values), then replaced by row j of A once all
-	// products gⱼ·gₗ are taken.
+//	C = Cov[x_M | x_O] = P_MM⁻¹
+//	A = Σ_MO Σ_OO⁻¹ = −P_MM⁻¹ P_MO
+//	log|Σ_OO| = log|Σ| + log|P_MM|
+//
+// which costs O(|M|³ + |M|²|O|) instead of the O(|O|³) of factoring
+// Σ_OO. The squared Mahalanobis distance of the observed coordinates is
+// that of the completed row ĉ = (c_O, A c_O) under the full Σ,
+//
+//	c_Oᵀ Σ_OO⁻¹ c_O = min over c_M of cᵀ P c = ĉᵀ P ĉ = ‖L⁻¹ ĉ‖²,
+//
+// so the E-step uses full's L⁻¹ on the imputed block.
+func (m *model) fromPrecision(g *marginal, k, p int, mis []int, full *marginal) error {
+	d, q := m.d, len(mis)
+	r, a := g.c[:q*q], g.a[:q*p]
 	for j, mj := range mis {
-		gj := a[j*p : (j+1)*p]
-		for i := range p {
-			v := 0.0
-			for l, ol := range obs[:i+1] {
-				v += linv[i*p+l] * s[ol*d+mj]
-			}
-			gj[i] = v
-		}
-	}
-	for j, mj := range mis {
-		gj := a[j*p : (j+1)*p]
 		for l, ml := range mis[:j+1] {
-			v := s[mj*d+ml]
-			gl := a[l*p : (l+1)*p]
-			for i := range p {
-				v -= gj[i] * gl[i]
-			}
-			c[j*q+l], c[l*q+j] = v, v
+			r[j*q+l] = full.prec[mj*d+ml]
 		}
 	}
-	// A_j = gⱼᵀ L⁻¹: (A_j)_l = Σ_{i≥l} g_ji L⁻¹_il, computed for l
-	// ascending so that g_jl is read before it is overwritten.
-	for j := range mis {
-		gj := a[j*p : (j+1)*p]
-		for l := range p {
-			v := 0.0
-			for i := l; i < p; i++ {
-				v += gj[i] * linv[i*p+l]
+	t, ok := lapack64.Potrf(blas64.Symmetric{Uplo: blas.Lower, N: q, Stride: q, Data: r})
+	if !ok {
+		return errNotPD
+	}
+	logDet := full.logDet
+	for j := range q {
+		logDet += 2 * math.Log(r[j*q+j])
+	}
+	// A = −P_MM⁻¹ P_MO, over the observed coordinates in increasing order.
+	for j, mj := range mis {
+		row, o, next := a[j*p:(j+1)*p], 0, 0
+		for c := range d {
+			if next < q && mis[next] == c {
+				next++
+				continue
 			}
-			gj[l] = v
+			row[o] = -full.prec[mj*d+c]
+			o++
 		}
 	}
+	lapack64.Potrs(t, blas64.General{Rows: q, Cols: p, Stride: p, Data: a})
+	if _, ok := lapack64.Potri(t); !ok {
+		return errNotPD
+	}
+	for j := range q {
+		for l := range j {
+			r[l*q+j] = r[j*q+l]
+		}
+	}
+	if math.IsNaN(logDet) || math.IsInf(logDet, 0) {
+		return errNotPD
+	}
+	g.logDet = logDet
+	g.logc = math.Log(m.weights[k]) - 0.5*logDet - 0.5*float64(p)*log2Pi
+	return nil
 }

@@ -5,11 +5,11 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"sync"
 
 	"gonum.org/v1/gonum/stat/distmv"
 
 	"github.com/gendisc/gendisc/data"
-	"github.com/gendisc/gendisc/internal/mathx"
 )
 
 // Kind is the model kind of a GMM in model files.
@@ -28,6 +28,10 @@ type GMM struct {
 	chol   [][]float64 // the Cholesky factor L_k of every Σ_k, D×D lower
 	all    []int
 	info   fitInfo
+	// engines holds engines (with their scratch space) for reuse by
+	// eval, so that a call on a few rows, such as LogProb, allocates
+	// little.
+	engines sync.Pool
 }
 
 var (
@@ -155,7 +159,11 @@ func (g *GMM) eval(d *data.Dataset, fn func(s *scratch, rows []int)) {
 	if d.D() != g.m.d {
 		panic(fmt.Sprintf("mixture: data with %d features for a model of %d", d.D(), g.m.d))
 	}
-	eng := &engine{m: g.m, full: g.full, all: g.all}
+	eng, _ := g.engines.Get().(*engine)
+	if eng == nil {
+		eng = &engine{m: g.m, full: g.full, all: g.all}
+	}
+	defer g.engines.Put(eng)
 	lay := newLayout(d.X, nil, d.N, d.D())
 	if _, err := eng.run(lay, func(s *scratch, rows []int, _ *segment, _ []marginal) { fn(s, rows) }); err != nil {
 		// A principal submatrix of a positive definite Σ_k, which
@@ -232,44 +240,7 @@ func (g *GMM) LogProb(x []float64) float64 {
 	if len(x) != d {
 		panic(fmt.Sprintf("mixture: LogProb of %d values for %d features", len(x), d))
 	}
-	var obs, mis []int
-	for j, v := range x {
-		if math.IsNaN(v) {
-			mis = append(mis, j)
-		} else {
-			obs = append(obs, j)
-		}
-	}
-	marg := g.full
-	if mis != nil {
-		marg = newMarginals(g.m.k, d)
-		for c := range marg {
-			if err := g.m.marginal(&marg[c], c, obs, mis); err != nil {
-				panic("mixture: marginal covariance: " + err.Error())
-			}
-		}
-	}
-	p := len(obs)
-	cen, lp := make([]float64, p), make([]float64, g.m.k)
-	for c := range lp {
-		mu := g.m.mean(c)
-		for l, j := range obs {
-			cen[l] = x[j] - mu[j]
-		}
-		q, inv := 0.0, marg[c].linv
-		for j := range p {
-			z := cen[j] * inv[j]
-			if !g.m.cov.diagonal() {
-				z = 0
-				for l, v := range inv[j*p : j*p+j+1] {
-					z += v * cen[l]
-				}
-			}
-			q += z * z
-		}
-		lp[c] = marg[c].logc - 0.5*q
-	}
-	return mathx.LogSumExp(lp)
+	return g.ScoreSamples(nil, &data.Dataset{Schema: g.schema, N: 1, X: x})[0]
 }
 
 // Sample draws a component k with probability π_k and x ~ N(μ_k, Σ_k),

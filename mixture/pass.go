@@ -64,7 +64,7 @@ func newEngine(m *model) *engine {
 func (e *engine) setModel(m *model) int {
 	e.m = m
 	for k := range m.k {
-		if m.marginal(&e.full[k], k, e.all, nil) != nil {
+		if m.marginal(&e.full[k], k, e.all, nil, nil) != nil {
 			return k
 		}
 	}
@@ -110,7 +110,7 @@ func (e *engine) run(lay *layout, fn func(s *scratch, rows []int, seg *segment, 
 			if seg.mis != nil {
 				marg = s.marg
 				for k := range e.m.k {
-					if err := e.m.marginal(&marg[k], k, seg.obs, seg.mis); err != nil {
+					if err := e.m.marginal(&marg[k], k, seg.obs, seg.mis, &e.full[k]); err != nil {
 						s.err = err
 						return
 					}
@@ -118,7 +118,7 @@ func (e *engine) run(lay *layout, fn func(s *scratch, rows []int, seg *segment, 
 			}
 			for c := a; c < b; c += blockRows {
 				rows := lay.order[c:min(c+blockRows, b)]
-				s.logProbs(e.m, lay, rows, seg.obs, marg)
+				s.logProbs(e, lay, rows, seg, marg)
 				fn(s, rows, seg, marg)
 			}
 		}
@@ -132,18 +132,23 @@ func (e *engine) run(lay *layout, fn func(s *scratch, rows []int, seg *segment, 
 }
 
 // logProbs gathers the block rows into s.xt, centres them at every
-// component's mean into s.ct, and computes, for every component k and row
-// i,
+// component's mean into s.ct, fills in the missing coordinates by their
+// conditional expectation (see impute), and computes, for every component
+// k and row i,
 //
-//	lp_ki = log π_k + log N(x_i,O; μ_k,O, Σ_k,OO) = logc_k − ½ ‖L_k⁻¹(x_i,O − μ_k,O)‖²
+//	lp_ki = log π_k + log N(x_i,O; μ_k,O, Σ_k,OO) = logc_k − ½ q_ki
 //	m_i   = max_k lp_ki
 //	rs_ki = exp(lp_ki − m_i),  inv_i = 1 / Σ_k rs_ki
 //	ll_i  = log Σ_k exp(lp_ki) = m_i − log inv_i
 //
 // so that P(k | x_i) = rs_ki·inv_i with one exponential per row and
-// component. A row whose every lp_ki is −∞ gets ll_i = −∞ and inv_i = 0.
-func (s *scratch) logProbs(m *model, lay *layout, rows []int, obs []int, marg []marginal) {
-	d, nb := m.d, len(rows)
+// component. q_ki is ‖L_k⁻¹(x_i,O − μ_k,O)‖² with the Cholesky factor of
+// Σ_k,OO, which for a full covariance with missing coordinates is the
+// distance of the completed row under the full Σ_k (see fromPrecision). A
+// row whose every lp_ki is −∞ gets ll_i = −∞ and inv_i = 0.
+func (s *scratch) logProbs(e *engine, lay *layout, rows []int, seg *segment, marg []marginal) {
+	m := e.m
+	d, nb, obs := m.d, len(rows), seg.obs
 	for i, r := range rows {
 		x := lay.x[r*d : (r+1)*d]
 		for _, j := range obs {
@@ -157,11 +162,15 @@ func (s *scratch) logProbs(m *model, lay *layout, rows []int, obs []int, marg []
 	for k := range m.k {
 		ct := s.centred(k, d)
 		center(ct, s.xt, m.mean(k), obs, nb)
+		if seg.mis != nil {
+			impute(ct, m, seg, &marg[k], nb)
+		}
 		q := s.q[:nb]
-		if m.cov.diagonal() {
+		switch {
+		case m.cov.diagonal():
 			sqNormDiag(q, ct, obs, marg[k].linv)
-		} else {
-			sqNormTri(q, s.z[:nb], ct, obs, marg[k].linv)
+		default:
+			sqNormTri(q, s.z[:nb], ct, e.all, e.full[k].linv)
 		}
 		lp := s.rs[k*blockRows : k*blockRows+nb]
 		c := marg[k].logc
@@ -265,8 +274,9 @@ const negligible = 0x1p-60
 // accumulate is the E-step's handler of a block during a fit: with the
 // responsibilities r_ki = w_i P(k | x_i), it adds w_i ll_i to the
 // log-likelihood and, for every component, the row's expected centred
-// coordinates ĉ_i = E[x_i − μ_k | x_i,O] and conditional covariance of the
-// missing coordinates to the M-step statistics (see stats). Rows with
+// coordinates ĉ_i = E[x_i − μ_k | x_i,O] (filled in by logProbs) and the
+// conditional covariance of the missing coordinates to the M-step
+// statistics (see stats). Rows with
 // P(k | x_i) < negligible are left out of component k's statistics; when
 // they are many, the others are packed into a smaller block first.
 func (s *scratch) accumulate(m *model, lay *layout, rows []int, seg *segment, marg []marginal) {
@@ -296,11 +306,8 @@ func (s *scratch) accumulate(m *model, lay *layout, rows []int, seg *segment, ma
 		}
 		ct := s.centred(k, d)
 		if kept < nb*3/4 {
-			r = s.pack(ct, r, seg.obs)
+			r = s.pack(ct, r, d)
 			ct = s.packed
-		}
-		if seg.mis != nil {
-			impute(ct, m, seg, &marg[k], len(r))
 		}
 		s.acc.add(k, ct, r, sr, s.z[:len(r)])
 		if seg.mis != nil {
@@ -309,16 +316,16 @@ func (s *scratch) accumulate(m *model, lay *layout, rows []int, seg *segment, ma
 	}
 }
 
-// pack copies the columns i of the rows obs of the centred block ct whose
+// pack copies the columns i of the d rows of the centred block ct whose
 // r_i is not 0 to s.packed, and their r_i to the front of r, which it
 // returns shortened to their number.
-func (s *scratch) pack(ct, r []float64, obs []int) []float64 {
+func (s *scratch) pack(ct, r []float64, d int) []float64 {
 	n := 0
 	for i, v := range r {
 		if v == 0 {
 			continue
 		}
-		for _, j := range obs {
+		for j := range d {
 			s.packed[j*blockRows+n] = ct[j*blockRows+i]
 		}
 		r[n] = v
