@@ -1,6 +1,7 @@
 package naivebayes
 
 import (
+	"errors"
 	"fmt"
 	"iter"
 	"maps"
@@ -245,6 +246,9 @@ func accumulate(schema *data.Schema, s *stats.Moments, d *data.Dataset) (*data.S
 		return nil, nil, err
 	}
 	if schema == nil {
+		if d.D() == 0 {
+			return nil, nil, &data.ParseError{File: d.Source, Err: errors.New("no feature columns")}
+		}
 		for j, f := range d.Schema.Features {
 			if f.Kind != data.Numeric {
 				return nil, nil, columnError(d.Source, d.Schema, j, fmt.Errorf(

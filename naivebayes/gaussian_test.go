@@ -387,6 +387,7 @@ func TestGaussianErrors(t *testing.T) {
 	infinite.X[7], infinite.Lines = math.Inf(1), []int{2, 3, 4, 5, 6}
 	unobserved := matrix([]string{"a", "b"}, [][]float64{{1, nan}, {2, nan}, {3, nan}}, []int{0, 1, 1})
 	constant := matrix([]string{"a", "b"}, [][]float64{{1, 1}, {1, 1}, {1, 1}}, []int{0, 1, 1})
+	noFeatures := &data.Dataset{Schema: &data.Schema{Target: small().Schema.Target}, N: 2, Y: []float64{0, 1}}
 	for _, c := range []struct {
 		name string
 		cfg  GaussianConfig
@@ -394,6 +395,7 @@ func TestGaussianErrors(t *testing.T) {
 		err  error
 		text string
 	}{
+		{"no features", GaussianConfig{}, noFeatures, nil, "no feature columns"},
 		{"no target", GaussianConfig{}, noTarget, ErrNotClassification, ""},
 		{"numeric target", GaussianConfig{}, numericTarget, ErrNotClassification, ""},
 		{"one class", GaussianConfig{}, oneClass, ErrOneClass, ""},
