@@ -40,9 +40,16 @@ func mustFit(t testing.TB, f fitter, d *data.Dataset) gendisc.Generative {
 	return m
 }
 
+// TestConformance runs the shared classifier checks on iris, wine, and
+// wine with 5% of its cells missing (EM at fit, marginals at prediction).
 func TestConformance(t *testing.T) {
-	for _, name := range []string{"iris", "wine"} {
-		d := load(t, name)
+	for _, name := range []string{"iris", "wine", "wine-missing"} {
+		var d *data.Dataset
+		if name == "wine-missing" {
+			d = removeCells(load(t, "wine"), 0.05, rand.New(rand.NewPCG(2, 2)))
+		} else {
+			d = load(t, name)
+		}
 		for _, c := range []Config{{}, {Estimator: Unbiased, PriorAlpha: 1}, {ShrinkageAuto: true}} {
 			t.Run(name+"/lda", func(t *testing.T) {
 				conformance.Check(t, func(d *data.Dataset) (gendisc.Classifier, error) { return LDAConfig(c).Fit(d) }, d,
