@@ -85,6 +85,9 @@ func (g *gaussianJSON) moments(schema *data.Schema) (*stats.Moments, error) {
 	if schema == nil || schema.Target == nil || schema.Target.Kind != data.Categorical {
 		return nil, errors.New("the schema has no categorical target")
 	}
+	if len(schema.Features) == 0 {
+		return nil, errors.New("the schema has no features")
+	}
 	for _, f := range schema.Features {
 		if f.Kind != data.Numeric {
 			return nil, fmt.Errorf("feature %q is %v, not numeric", f.Name, f.Kind)

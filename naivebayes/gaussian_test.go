@@ -359,6 +359,7 @@ func TestUnmarshalGaussianErrors(t *testing.T) {
 		{"negative m2", schema, edit(func(g map[string]any) { g["m2"] = [][]float64{{1, -2}, {2, 3}} })},
 		{"bad prior", schema, edit(func(g map[string]any) { g["class_prior"] = map[string]float64{"a": 0.5, "b": 0.6} })},
 		{"categorical feature", categorical, good},
+		{"no features", &data.Schema{Target: schema.Target}, good},
 		{"more classes", threeClasses, good},
 		{"one class", schema, edit(func(g map[string]any) { g["class_weight"] = []float64{0, 3} })},
 	} {
