@@ -367,14 +367,18 @@ func (m *Gaussian) tie(pooled []stats.Moment) (mean, variance []float64) {
 }
 
 // checkVariances reports the first zero variance (possible only without
-// smoothing), naming its feature and class.
+// smoothing), naming its feature and class, or infinite variance
+// (possible only with statistics beyond the range of float64).
 func (m *Gaussian) checkVariances(source string, schema *data.Schema) error {
 	D := m.stats.D
 	for i, v := range m.variance {
-		if v > 0 {
+		if v > 0 && !math.IsInf(v, 1) {
 			continue
 		}
 		k, j := i/D, i%D
+		if v > 0 {
+			return columnError(source, schema, j, fmt.Errorf("variance overflows within class %q", schema.Classes()[k]))
+		}
 		where := fmt.Sprintf("within class %q", schema.Classes()[k])
 		if m.params.variance == FeatureVariance || m.params.variance == SharedVariance {
 			where = "within every class"

@@ -356,6 +356,7 @@ func TestUnmarshalGaussianErrors(t *testing.T) {
 		{"negative weight", schema, edit(func(g map[string]any) { g["weight"] = [][]float64{{-1, 2}, {3, 3}} })},
 		{"short mean", schema, edit(func(g map[string]any) { g["mean"] = [][]float64{{1}, {2, 3}} })},
 		{"NaN mean", schema, edit(func(g map[string]any) { g["mean"] = [][]any{{"NaN", 1}, {2, 3}} })},
+		{"infinite variance", schema, edit(func(g map[string]any) { g["m2"] = [][]float64{{1e308, 1}, {2, 3}}; g["weight"] = [][]float64{{1e-300, 2}, {3, 3}} })},
 		{"negative m2", schema, edit(func(g map[string]any) { g["m2"] = [][]float64{{1, -2}, {2, 3}} })},
 		{"bad prior", schema, edit(func(g map[string]any) { g["class_prior"] = map[string]float64{"a": 0.5, "b": 0.6} })},
 		{"categorical feature", categorical, good},
@@ -629,4 +630,32 @@ func TestGaussianAllocationsDoNotGrowWithRows(t *testing.T) {
 	if a, b := allocs(func() { GaussianConfig{}.Fit(small) }), allocs(func() { GaussianConfig{}.Fit(large) }); b > a {
 		t.Errorf("Fit: %v allocations for %d rows, %v for %d", a, small.N, b, large.N)
 	}
+}
+
+func FuzzUnmarshalGaussian(f *testing.F) {
+	m := fit(f, GaussianConfig{}, small())
+	schema := m.Schema()
+	for _, cfg := range []GaussianConfig{{}, {Variance: ClassVariance, PriorAlpha: 1}, {ClassPrior: map[string]float64{"a": 0.5, "b": 0.5}}} {
+		b, _ := fit(f, cfg, small()).MarshalJSON()
+		f.Add(b)
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		m, err := UnmarshalGaussian(schema, b)
+		if err != nil {
+			return
+		}
+		// A model that loads saves and loads again to the same bytes.
+		saved, err := m.MarshalJSON()
+		if err != nil {
+			t.Fatal(err)
+		}
+		again, err := UnmarshalGaussian(schema, saved)
+		if err != nil {
+			t.Fatalf("reloading: %v", err)
+		}
+		if b2, _ := again.MarshalJSON(); string(b2) != string(saved) {
+			t.Fatalf("saved %s, then %s", saved, b2)
+		}
+		m.LogProba(nil, small())
+	})
 }
