@@ -356,7 +356,10 @@ func TestUnmarshalGaussianErrors(t *testing.T) {
 		{"negative weight", schema, edit(func(g map[string]any) { g["weight"] = [][]float64{{-1, 2}, {3, 3}} })},
 		{"short mean", schema, edit(func(g map[string]any) { g["mean"] = [][]float64{{1}, {2, 3}} })},
 		{"NaN mean", schema, edit(func(g map[string]any) { g["mean"] = [][]any{{"NaN", 1}, {2, 3}} })},
-		{"infinite variance", schema, edit(func(g map[string]any) { g["m2"] = [][]float64{{1e308, 1}, {2, 3}}; g["weight"] = [][]float64{{1e-300, 2}, {3, 3}} })},
+		{"infinite variance", schema, edit(func(g map[string]any) {
+			g["m2"] = [][]float64{{1e308, 1}, {2, 3}}
+			g["weight"] = [][]float64{{1e-300, 2}, {3, 3}}
+		})},
 		{"negative m2", schema, edit(func(g map[string]any) { g["m2"] = [][]float64{{1, -2}, {2, 3}} })},
 		{"bad prior", schema, edit(func(g map[string]any) { g["class_prior"] = map[string]float64{"a": 0.5, "b": 0.6} })},
 		{"categorical feature", categorical, good},
