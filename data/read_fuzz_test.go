@@ -8,7 +8,8 @@ import (
 )
 
 // FuzzRead reads arbitrary input (every reader configuration must agree
-// and nothing may panic), writes the Dataset back as CSV with
+// and nothing may panic); reads it again with the schema inferred, which
+// must give the same Dataset; writes the Dataset back as CSV with
 // encoding/csv, reads that again, and wants the same Dataset.
 func FuzzRead(f *testing.F) {
 	for _, seed := range []string{
@@ -30,6 +31,14 @@ func FuzzRead(f *testing.F) {
 		})
 		if err != nil {
 			return
+		}
+		// The file read with its own schema is the same Dataset.
+		s, err := ReadWithSchema(bytes.NewReader(src), "fuzz", d.Schema, SchemaOptions{RequireTarget: true})
+		if err != nil {
+			t.Fatalf("reading with the inferred schema: %v", err)
+		}
+		if diff := datasetDiff(d, s); diff != "" {
+			t.Fatalf("read with the inferred schema differs: %s", diff)
 		}
 		out := writeCSV(t, d)
 		e, err := Read(bytes.NewReader(out), "again", Options{Comma: ','})
