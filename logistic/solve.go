@@ -386,11 +386,13 @@ func (st *state) sgd(step float64, rng *rand.Rand) {
 	st.stopAtLimit("epochs")
 }
 
-// residuals writes r_i(θ) for every row to r (N × k).
+// residuals writes r_i(θ) for every row to r (N × k), with the score
+// space of each block's scratch.
 func residuals(pr *problem, theta, r []float64) {
-	p, k := pr.p, pr.k
-	parallel.For(pr.n, minBlock, func(_, lo, hi int) {
-		s := make([]float64, k)
+	p, k, dim := pr.p, pr.k, pr.dim()
+	pr.ensureBlocks()
+	parallel.For(pr.n, minBlock, func(b, lo, hi int) {
+		s := pr.part[b][dim : dim+k]
 		for i := lo; i < hi; i++ {
 			rowResiduals(pr, theta, pr.z[i*p:(i+1)*p], int(pr.y[i]), s)
 			copy(r[i*k:(i+1)*k], s)
