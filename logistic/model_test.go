@@ -150,3 +150,23 @@ func TestErrors(t *testing.T) {
 		t.Error("bad params accepted")
 	}
 }
+
+// TestPredictMissing: at prediction a missing cell, or a level index
+// outside the schema's levels, takes its design column's training mean.
+func TestPredictMissing(t *testing.T) {
+	d := load(t, "house_votes84")
+	m := fit(t, Config{Impute: true}, d)
+	row := d.Subset([]int{0})
+	want := m.LogProba(nil, row)
+	missing := d.Subset([]int{0})
+	outside := d.Subset([]int{0})
+	missing.X[3] = math.NaN()
+	outside.X[3] = 7 // no level 7
+	a, b := m.LogProba(nil, missing), m.LogProba(nil, outside)
+	if a[0] != b[0] || a[1] != b[1] || math.IsNaN(a[0]) {
+		t.Errorf("missing %v, outside the levels %v", a, b)
+	}
+	if a[0] == want[0] {
+		t.Errorf("a missing cell changed nothing: %v", a)
+	}
+}
