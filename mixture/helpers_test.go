@@ -1,9 +1,7 @@
 package mixture
 
 import (
-	"encoding/csv"
 	"math"
-	"strconv"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -12,8 +10,7 @@ import (
 	"github.com/gendisc/gendisc/datasets"
 )
 
-// loadDataset reads a bundled data set whose columns are all numeric
-// except the last, the class.
+// loadDataset reads a bundled data set, the last column being the class.
 func loadDataset(tb testing.TB, name string) *data.Dataset {
 	tb.Helper()
 	rc, err := datasets.Open(name)
@@ -21,37 +18,9 @@ func loadDataset(tb testing.TB, name string) *data.Dataset {
 		tb.Fatal(err)
 	}
 	defer rc.Close()
-	recs, err := csv.NewReader(rc).ReadAll()
+	d, err := data.Read(rc, name+".csv", data.Options{})
 	if err != nil {
 		tb.Fatal(err)
-	}
-	head := recs[0]
-	D := len(head) - 1
-	s := &data.Schema{Target: &data.Column{Name: head[D], Kind: data.Categorical}}
-	for _, h := range head[:D] {
-		s.Features = append(s.Features, data.Column{Name: h})
-	}
-	d := &data.Dataset{Schema: s, Source: name + ".csv"}
-	levels := map[string]int{}
-	for r, rec := range recs[1:] {
-		for _, cell := range rec[:D] {
-			v := math.NaN()
-			if cell != "" && cell != "?" {
-				if v, err = strconv.ParseFloat(cell, 64); err != nil {
-					tb.Fatalf("%s line %d: %v", name, r+2, err)
-				}
-			}
-			d.X = append(d.X, v)
-		}
-		c, ok := levels[rec[D]]
-		if !ok {
-			c = len(levels)
-			levels[rec[D]] = c
-			s.Target.Levels = append(s.Target.Levels, rec[D])
-		}
-		d.Y = append(d.Y, float64(c))
-		d.Lines = append(d.Lines, r+2)
-		d.N++
 	}
 	return d
 }
