@@ -2,6 +2,7 @@ package gda
 
 import (
 	"math"
+	"slices"
 
 	"github.com/gendisc/gendisc/data"
 	"github.com/gendisc/gendisc/internal/covstats"
@@ -21,8 +22,8 @@ import (
 //	x_m | x_o ~ N(x̂_m, C),  x̂_m = μ_m + Σ_mo Σ_oo⁻¹ (x_o − μ_o),
 //	                        C = Σ_mm − Σ_mo Σ_oo⁻¹ Σ_om
 //
-// (Σ_oo factored by Cholesky once per pattern of missing cells, the rows
-// shared among the cores), so the
+// (computed once per pattern of missing cells from the precision matrix's
+// columns m, see eStep.pattern, the rows shared among the cores), so the
 // expected statistics of the row are those of the completed row x̂ plus w·C
 // in the scatter at (m, m) (covstats.Classes.AddConditional). M-step: the
 // model's estimates from base plus the expected statistics.
@@ -177,22 +178,23 @@ func converged(means, covs, newMeans, newCovs [][]float64, p int, tol float64) b
 // eStep caches, per covariance matrix and pattern of missing cells, what
 // the conditional expectations need.
 type eStep struct {
-	covs  [][]float64
-	cache []map[string]*pattern
-	key   []byte
+	covs    [][]float64
+	factors []*factor // of covs, on first use
+	cache   []map[string]*pattern
+	key     []byte
 }
 
 // pattern holds, for one covariance matrix Σ and one set of observed
 // cells o and missing cells m, the regression coefficients
 // A = Σ_oo⁻¹ Σ_om (|o|×|m|) and the conditional covariance
-// C = Σ_mm − Σ_mo A (|m|×|m|).
+// C = Σ_mm − Σ_mo Σ_oo⁻¹ Σ_om (|m|×|m|), the Schur complement.
 type pattern struct {
 	obs, mis []int
 	a, cond  []float64
 }
 
 func newEStep(covs [][]float64) *eStep {
-	e := &eStep{covs: covs, cache: make([]map[string]*pattern, len(covs))}
+	e := &eStep{covs: covs, factors: make([]*factor, len(covs)), cache: make([]map[string]*pattern, len(covs))}
 	for i := range e.cache {
 		e.cache[i] = map[string]*pattern{}
 	}
@@ -200,7 +202,16 @@ func newEStep(covs [][]float64) *eStep {
 }
 
 // pattern returns the cached pattern of row x under covariance matrix ci,
-// computing it on first use; an error if Σ_oo is singular.
+// computing it on first use; an error if Σ is singular.
+//
+// It works from the columns m of the precision matrix Λ = Σ⁻¹, obtained by
+// two triangular solves with the Cholesky factor of Σ (p²·|m| operations,
+// against |o|³/3 to factor Σ_oo), through the identities of the
+// partitioned inverse:
+//
+//	C = Λ_mm⁻¹,   A = Σ_oo⁻¹ Σ_om = −Λ_om Λ_mm⁻¹
+//
+// with Λ_mm (|m|×|m|) factored by Cholesky.
 func (e *eStep) pattern(ci int, x []float64) (*pattern, error) {
 	p := len(x)
 	if e.key == nil {
@@ -215,6 +226,14 @@ func (e *eStep) pattern(ci int, x []float64) (*pattern, error) {
 	if pat := e.cache[ci][string(e.key)]; pat != nil {
 		return pat, nil
 	}
+	f := e.factors[ci]
+	if f == nil {
+		var ok bool
+		if f, _, ok = factorize(e.covs[ci], p, nil, false); !ok {
+			return nil, ErrSingular
+		}
+		e.factors[ci] = f
+	}
 	pat := &pattern{}
 	for j, v := range x {
 		if v == v {
@@ -223,29 +242,39 @@ func (e *eStep) pattern(ci int, x []float64) (*pattern, error) {
 			pat.mis = append(pat.mis, j)
 		}
 	}
-	cov := e.covs[ci]
-	no, nm := len(pat.obs), len(pat.mis)
-	pat.a = make([]float64, no*nm)
-	for a, j := range pat.obs {
-		for b, l := range pat.mis {
-			pat.a[a*nm+b] = cov[j*p+l]
-		}
+	nm := len(pat.mis)
+	if len(pat.obs) == 0 { // nothing observed: C = Σ
+		pat.cond = slices.Clone(e.covs[ci])
+		e.cache[ci][string(e.key)] = pat
+		return pat, nil
 	}
-	if no > 0 {
-		f, _, ok := factorize(cov, p, pat.obs, false)
-		if !ok {
-			return nil, ErrSingular
-		}
-		f.solveSym(pat.a, nm)
+	lam := make([]float64, p*nm) // Λ[:, m]
+	for b, l := range pat.mis {
+		lam[l*nm+b] = 1
+	}
+	f.solveSym(lam, nm)
+	lmm := make([]float64, nm*nm)
+	for a, j := range pat.mis {
+		copy(lmm[a*nm:(a+1)*nm], lam[j*nm:(j+1)*nm])
+	}
+	fm, _, ok := factorize(lmm, nm, nil, false)
+	if !ok {
+		return nil, ErrSingular
 	}
 	pat.cond = make([]float64, nm*nm)
-	for a, j := range pat.mis {
-		for b, l := range pat.mis {
-			c := cov[j*p+l]
-			for o, i := range pat.obs {
-				c -= cov[j*p+i] * pat.a[o*nm+b]
+	for b := range nm {
+		pat.cond[b*nm+b] = 1
+	}
+	fm.solveSym(pat.cond, nm)
+	pat.a = make([]float64, len(pat.obs)*nm)
+	for o, i := range pat.obs {
+		row := pat.a[o*nm : (o+1)*nm]
+		for a := range nm {
+			v := 0.0
+			for b := range nm {
+				v -= lam[i*nm+b] * pat.cond[b*nm+a]
 			}
-			pat.cond[a*nm+b] = c
+			row[a] = v
 		}
 	}
 	e.cache[ci][string(e.key)] = pat
