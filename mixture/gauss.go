@@ -3,7 +3,6 @@ package mixture
 import (
 	"errors"
 	"math"
-	"slices"
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
@@ -31,11 +30,6 @@ type model struct {
 func newModel(cov Covariance, k, d int) *model {
 	return &model{cov: cov, k: k, d: d,
 		weights: make([]float64, k), means: make([]float64, k*d), sigma: make([]float64, k*d*d)}
-}
-
-func (m *model) clone() *model {
-	return &model{cov: m.cov, k: m.k, d: m.d,
-		weights: slices.Clone(m.weights), means: slices.Clone(m.means), sigma: slices.Clone(m.sigma)}
 }
 
 func (m *model) mean(k int) []float64 { return m.means[k*m.d : (k+1)*m.d] }
