@@ -1,8 +1,8 @@
 // Package cli implements the gendisc command line: one Command per verb
-// (fit, predict, eval, inspect, datasets), each defining its flags and the
-// function that runs it, and a table of model kinds (kind.go, one
-// kind_*.go file per model family) that fit, predict, eval and inspect
-// share.
+// (fit, predict, eval, inspect, cluster, datasets, ...), each defining its
+// flags and the function that runs it, and a table of model kinds
+// (kind.go, one kind_FAMILY.go file per model family) that fit, predict,
+// eval and inspect share.
 //
 // Commands see the world only through an Env (standard streams and the
 // global --quiet and --verbose settings), so tests run them in-process with
