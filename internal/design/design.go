@@ -52,6 +52,31 @@ type Term struct {
 type Encoder struct {
 	schema *data.Schema
 	terms  []Term
+	// dense is set when every feature is numeric, so design column t is
+	// feature t and a row encodes as (x − center) / scale with vector
+	// kernels.
+	dense         bool
+	center, scale []float64
+}
+
+// setDense caches the fast path of an all-numeric schema.
+func (e *Encoder) setDense() {
+	e.dense = len(e.terms) == len(e.schema.Features)
+	e.center, e.scale = make([]float64, len(e.terms)), make([]float64, len(e.terms))
+	for t, term := range e.terms {
+		e.dense = e.dense && term.Level < 0 && term.Feature == t
+		e.center[t], e.scale[t] = term.Center, term.Scale
+	}
+}
+
+// hasNaN reports whether some x_i is NaN.
+func hasNaN(x []float64) bool {
+	for _, v := range x {
+		if v != v {
+			return true
+		}
+	}
+	return false
 }
 
 // Matrix is an encoded data set: Dense holds the N × P design matrix, row
@@ -92,8 +117,13 @@ func Fit(d *data.Dataset, opt Options) (*Encoder, error) {
 			}
 		}
 	}
+	dense := len(e.terms) == D
+	for t, term := range e.terms {
+		dense = dense && term.Level < 0 && term.Feature == t
+	}
 	// First pass, on all cores: Σ w x and Σ w over the observed cells of
-	// each column, per block of rows.
+	// each column, per block of rows. All-numeric blocks take a vector
+	// kernel first and fall back to the cell loop when a NaN shows.
 	nb := parallel.Blocks(d.N, minBlock)
 	sums := make([][]float64, nb) // per block: Σ w x (D), Σ w (D)
 	missing := make([]int, nb)    // per block: first row with a missing cell, or -1
@@ -101,6 +131,21 @@ func Fit(d *data.Dataset, opt Options) (*Encoder, error) {
 	parallel.For(d.N, minBlock, func(b, lo, hi int) {
 		acc := make([]float64, 2*D)
 		sums[b], missing[b] = acc, -1
+		if dense {
+			wtot := 0.0
+			for i := lo; i < hi; i++ {
+				w := weight(d, i)
+				floats.AddScaled(acc[:D], w, d.Row(i))
+				wtot += w
+			}
+			if !hasNaN(acc[:D]) {
+				for j := range D {
+					acc[D+j] = wtot
+				}
+				return
+			}
+			clear(acc)
+		}
 		for i := lo; i < hi; i++ {
 			x, w := d.Row(i), weight(d, i)
 			for j, c := range d.Schema.Features {
@@ -121,10 +166,12 @@ func Fit(d *data.Dataset, opt Options) (*Encoder, error) {
 		}
 	})
 	sum, wobs := make([]float64, D), make([]float64, D)
+	anyMissing := false
 	for b := range nb {
 		if i := missing[b]; i >= 0 && !opt.Impute {
 			return nil, &data.ParseError{File: d.Source, Line: d.Line(i), ColumnName: d.Schema.Features[missingCol[b]].Name, Err: ErrMissing}
 		}
+		anyMissing = anyMissing || missing[b] >= 0
 		floats.Add(sum, sums[b][:D])
 		floats.Add(wobs, sums[b][D:])
 	}
@@ -139,10 +186,25 @@ func Fit(d *data.Dataset, opt Options) (*Encoder, error) {
 		}
 	}
 	// Second pass: centred sums of squares and level frequencies.
+	center := make([]float64, len(e.terms))
+	for t, term := range e.terms {
+		center[t] = term.Center
+	}
 	parts := make([][]float64, nb)
 	parallel.For(d.N, minBlock, func(b, lo, hi int) {
 		m2 := make([]float64, len(e.terms))
 		parts[b] = m2
+		if dense && !anyMissing {
+			dev := make([]float64, D)
+			for i := lo; i < hi; i++ {
+				w := weight(d, i)
+				floats.SubTo(dev, d.Row(i), center)
+				for j, v := range dev {
+					m2[j] += w * v * v
+				}
+			}
+			return
+		}
 		for i := lo; i < hi; i++ {
 			x, w := d.Row(i), weight(d, i)
 			for t, term := range e.terms {
@@ -172,6 +234,7 @@ func Fit(d *data.Dataset, opt Options) (*Encoder, error) {
 			term.Scale = s
 		}
 	}
+	e.setDense()
 	return e, nil
 }
 
@@ -258,7 +321,15 @@ func (e *Encoder) Encode(d *data.Dataset) *Matrix {
 	m := &Matrix{N: d.N, P: P, Dense: make([]float64, d.N*P)}
 	parallel.For(d.N, minBlock, func(_, lo, hi int) {
 		for i := lo; i < hi; i++ {
-			e.EncodeRow(m.Row(i), d.Row(i))
+			dst, x := m.Row(i), d.Row(i)
+			if e.dense {
+				// (x − center)/scale exactly as EncodeRow computes it.
+				floats.Div(floats.SubTo(dst, x, e.center), e.scale)
+				if !hasNaN(dst) {
+					continue
+				}
+			}
+			e.EncodeRow(dst, x)
 		}
 	})
 	return m
@@ -323,5 +394,6 @@ func Unmarshal(s *data.Schema, b []byte) (*Encoder, error) {
 		}
 		e.terms[t] = term
 	}
+	e.setDense()
 	return e, nil
 }

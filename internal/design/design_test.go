@@ -122,3 +122,38 @@ func TestErrors(t *testing.T) {
 		t.Error("negative weight accepted")
 	}
 }
+
+// TestDense: an all-numeric data set takes the vector kernels, which must
+// give the cell loop's results bit for bit, missing cells included.
+func TestDense(t *testing.T) {
+	nan := math.NaN()
+	s := &data.Schema{Features: []data.Column{{Name: "a", Kind: data.Numeric}, {Name: "b", Kind: data.Numeric}}}
+	n := 10000
+	x := make([]float64, 2*n)
+	for i := range x {
+		x[i] = math.Sin(float64(i)) * float64(i%17)
+	}
+	x[2*9000+1] = nan
+	d := &data.Dataset{Schema: s, N: n, X: x, Source: "dense"}
+	e, err := Fit(d, Options{Impute: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !e.dense {
+		t.Fatal("fast path not taken")
+	}
+	m := e.Encode(d)
+	row := make([]float64, 2)
+	for i := range n {
+		e.EncodeRow(row, d.Row(i))
+		if got := m.Row(i); got[0] != row[0] || got[1] != row[1] {
+			t.Fatalf("row %d: Encode %v, EncodeRow %v", i, got, row)
+		}
+	}
+	if m.Row(9000)[1] != 0 {
+		t.Errorf("missing cell encoded as %v", m.Row(9000)[1])
+	}
+	if _, err := Fit(d, Options{}); !errors.Is(err, ErrMissing) {
+		t.Errorf("missing cell in dense data: %v", err)
+	}
+}
