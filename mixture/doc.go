@@ -28,7 +28,10 @@
 // Rows with missing cells (NaN) are kept: their E-step uses the marginal
 // density of the observed coordinates, and their M-step the conditional
 // expectation and covariance of the missing ones given the observed ones,
-// which is EM for the observed-data likelihood.
+// which is EM for the observed-data likelihood. The marginal of each
+// missing pattern is computed once per iteration, from the precision
+// matrix Σ⁻¹ by Schur complements, at a cost that grows with the number
+// of missing coordinates rather than the observed ones.
 //
 // RegCovar keeps the covariances positive definite; by default it is added
 // to their diagonal as scikit-learn's reg_covar, and with RegFloor it is a

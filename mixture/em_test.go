@@ -506,3 +506,26 @@ func TestWeightsAsCopies(t *testing.T) {
 		}
 	}
 }
+// TestAllMissingRow checks that a row without any observed cell is kept:
+// its density is 1 (log 0) under every component, and it leaves the fit
+// finite.
+func TestAllMissingRow(t *testing.T) {
+	d := standardized(loadDataset(t, "iris"))
+	for j := range 4 {
+		d.X[10*4+j] = math.NaN()
+	}
+	for _, cov := range allCovariances {
+		g, err := Config{Components: 3, Covariance: cov}.Fit(d, rand.New(rand.NewPCG(1, 1)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkFinite(t, g)
+		checkMonotone(t, g)
+		if ll := g.ScoreSamples(nil, d); math.Abs(ll[10]) > 1e-12 {
+			t.Errorf("%s: log density of the empty row %v, want 0", cov, ll[10])
+		}
+		if r := g.Predict(nil, d); !close(r[30], g.Weights()[0], 1e-12) {
+			t.Errorf("%s: responsibility %v of the empty row, want the weight %v", cov, r[30], g.Weights()[0])
+		}
+	}
+}
