@@ -91,6 +91,7 @@ func TestMisuse(t *testing.T) {
 		{[]string{"fit"}, "gendisc fit: missing --data\nusage: gendisc fit "},
 		{[]string{"fit", "--data", "iris", "--frobnicate"}, "flag provided but not defined: -frobnicate\nusage: gendisc fit"},
 		{[]string{"fit", "--data", "iris", "--model", "frobnicate"}, `unknown model kind "frobnicate"`},
+		{[]string{"fit", "--data", "iris", "--variance", "feature", "--model", "frobnicate"}, `unknown model kind "frobnicate"`},
 		{[]string{"fit", "--data", "iris", "extra"}, `unexpected argument "extra"`},
 		{[]string{"predict", "--data", "iris"}, "missing --model"},
 		{[]string{"eval", "--model", "m.json"}, "missing --data"},

@@ -68,6 +68,8 @@ func fitFlags(fs *flag.FlagSet, args []string) Runner {
 	if err == nil {
 		o.fit = k.flags(fs)
 		defineOtherKindsFlags(fs, k.name)
+	} else {
+		defineOtherKindsFlags(fs, "")
 	}
 	return func(ctx context.Context, env *Env) error {
 		if err != nil {
@@ -125,7 +127,9 @@ func flagValue(args []string, name, def string) string {
 
 // defineOtherKindsFlags defines on fs the flags of the kinds other than
 // the one named, that fs lacks, so that using one is refused with a
-// message naming the kinds it belongs to.
+// message naming the kinds it belongs to. With name "" (an unknown
+// --model) they accept any value, so that the unknown kind is the error
+// reported.
 func defineOtherKindsFlags(fs *flag.FlagSet, name string) {
 	owners := map[string][]string{}
 	isBool := map[string]bool{}
@@ -159,5 +163,8 @@ type otherKindFlag struct {
 func (f otherKindFlag) String() string   { return "" }
 func (f otherKindFlag) IsBoolFlag() bool { return f.isBool }
 func (f otherKindFlag) Set(string) error {
+	if f.model == "" {
+		return nil
+	}
 	return fmt.Errorf("it is a flag of --model %s, not of --model %s", strings.Join(f.owners, " or "), f.model)
 }
