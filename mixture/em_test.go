@@ -506,6 +506,7 @@ func TestWeightsAsCopies(t *testing.T) {
 		}
 	}
 }
+
 // TestAllMissingRow checks that a row without any observed cell is kept:
 // its density is 1 (log 0) under every component, and it leaves the fit
 // finite.
