@@ -229,9 +229,9 @@ func (f *fitter) em(restart int, m *model, rng *rand.Rand) (*run, error) {
 // log-likelihood and, when withStats is set, the M-step statistics.
 func (f *fitter) estep(withStats bool) (*stats, error) {
 	m := f.eng.m
-	work, err := f.eng.run(f.lay, func(s *scratch, rows []int, seg *segment, marg []marginal) {
+	work, err := f.eng.run(f.lay, func(s *scratch, rows []int) {
 		if withStats {
-			s.accumulate(m, f.lay, rows, seg, marg)
+			s.accumulate(m, f.lay, rows)
 			return
 		}
 		for i, row := range rows {

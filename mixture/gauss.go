@@ -38,99 +38,114 @@ func (m *model) cov1(k int) []float64 { return m.sigma[k*m.d*m.d : (k+1)*m.d*m.d
 
 // marginal is component k's Gaussian restricted to the observed
 // coordinates O of a row, and what the M-step needs about the missing
-// ones M. With Σ_OO = L Lᵀ (Cholesky),
+// ones M:
 //
-//	log π_k + log N(x_O; μ_O, Σ_OO) = logc − ½ ‖L⁻¹(x_O − μ_O)‖²
-//	logc = log π_k − ½ log|Σ_OO| − ½ |O| log 2π,  log|Σ_OO| = 2 Σ_j log L_jj
-//	E[x_M | x_O]   = μ_M + A (x_O − μ_O),  A = Σ_MO Σ_OO⁻¹
+//	log π_k + log N(x_O; μ_O, Σ_OO) = logc − ½ c_Oᵀ Σ_OO⁻¹ c_O,  c = x − μ
+//	logc = log π_k − ½ log|Σ_OO| − ½ |O| log 2π
+//	E[x_M | x_O]   = μ_M + A c_O,  A = Σ_MO Σ_OO⁻¹
 //	Cov[x_M | x_O] = C = Σ_MM − Σ_MO Σ_OO⁻¹ Σ_OM
 //
-// For diagonal covariances L⁻¹ is diagonal, A = 0 and C = diag(Σ_MM).
-// For full covariances and missing coordinates the marginal comes from the
-// precision matrix of the complete one (see fromPrecision), and linv is
-// not used.
+// The quadratic form is that of the completed row ĉ = (c_O, A c_O) under
+// the full Σ,
+//
+//	c_Oᵀ Σ_OO⁻¹ c_O = min over c_M of cᵀ Σ⁻¹ c = ĉᵀ Σ⁻¹ ĉ = ‖L⁻¹ ĉ‖²,  Σ = L Lᵀ,
+//
+// so every row, whatever its missing cells, is evaluated with the factor
+// L⁻¹ of the marginal over all coordinates (see complete) once its
+// missing coordinates are filled in. For a diagonal Σ, A = 0 and
+// C = diag(Σ_MM).
 type marginal struct {
 	logc float64
 	// logDet is log|Σ_OO|.
 	logDet float64
-	// prec holds the precision matrix Σ⁻¹ = L⁻ᵀ L⁻¹, D×D, for the
-	// marginal over all coordinates of a full covariance; nil otherwise.
-	prec []float64
-	// linv holds L⁻¹, |O|×|O| row-major lower triangular, or for a
-	// diagonal covariance the |O| values 1/σ_j.
+	// linv holds L⁻¹, D×D row-major lower triangular, or for a diagonal
+	// covariance the D values 1/σ_j (marginals over all coordinates).
 	linv []float64
-	// a holds A, |M|×|O| row-major (unused for diagonal covariances).
+	// prec holds Σ⁻¹ = L⁻ᵀ L⁻¹, D×D, for a full covariance (marginals
+	// over all coordinates).
+	prec []float64
+	// a holds A, |M|×|O| row-major (full covariances with missing
+	// coordinates).
 	a []float64
 	// c holds C, |M|×|M| row-major, or its diagonal for a diagonal
-	// covariance.
+	// covariance (marginals with missing coordinates).
 	c []float64
 }
 
-// newMarginals returns k marginals with room for d dimensions.
-func newMarginals(k, d int) []marginal {
+// newComplete returns k marginals over all of d coordinates.
+func newComplete(k, d int) []marginal {
 	ms := make([]marginal, k)
 	for i := range ms {
-		ms[i] = marginal{linv: make([]float64, d*d), a: make([]float64, d*d), c: make([]float64, d*d),
-			prec: make([]float64, d*d)}
+		ms[i] = marginal{linv: make([]float64, d*d), prec: make([]float64, d*d)}
 	}
 	return ms
 }
 
-// marginal computes component k's marginal over the coordinates obs into
-// g, with mis the other coordinates; full is the component's marginal
-// over all coordinates, which a full covariance with missing coordinates
-// starts from (see fromPrecision). It returns errNotPD when Σ_OO is not
-// numerically positive definite, and does not allocate.
-func (m *model) marginal(g *marginal, k int, obs, mis []int, full *marginal) error {
-	if len(mis) > 0 && !m.cov.diagonal() {
-		return m.fromPrecision(g, k, len(obs), mis, full)
-	}
-	d, p, q := m.d, len(obs), len(mis)
+// complete computes component k's marginal over all coordinates into g:
+// the Cholesky factor's inverse L⁻¹, the precision matrix and log|Σ|. It
+// returns errNotPD when Σ_k is not numerically positive definite, and
+// does not allocate.
+func (m *model) complete(g *marginal, k int) error {
+	d := m.d
 	s := m.cov1(k)
 	logDet := 0.0
 	if m.cov.diagonal() {
-		for i, o := range obs {
-			v := s[o*d+o]
+		for j := range d {
+			v := s[j*d+j]
 			if !(v > 0) || math.IsInf(v, 0) {
 				return errNotPD
 			}
-			g.linv[i] = 1 / math.Sqrt(v)
+			g.linv[j] = 1 / math.Sqrt(v)
 			logDet += math.Log(v)
 		}
-		for i, o := range mis {
-			g.c[i] = s[o*d+o]
-		}
 	} else {
-		l := g.linv[:p*p]
-		for i, oi := range obs {
-			for j, oj := range obs[:i+1] {
-				l[i*p+j] = s[oi*d+oj]
-			}
+		l := g.linv[:d*d]
+		for j := range d {
+			copy(l[j*d:j*d+j+1], s[j*d:j*d+j+1])
 		}
-		if p > 0 {
-			t, ok := lapack64.Potrf(blas64.Symmetric{Uplo: blas.Lower, N: p, Stride: p, Data: l})
-			if !ok {
-				return errNotPD
-			}
-			for i := range p {
-				logDet += 2 * math.Log(l[i*p+i])
-			}
-			if !lapack64.Trtri(blas64.Triangular{Uplo: blas.Lower, Diag: blas.NonUnit, N: p, Stride: p, Data: t.Data}) {
-				return errNotPD
-			}
-			for i := range p {
-				clear(l[i*p+i+1 : (i+1)*p])
-			}
+		t, ok := lapack64.Potrf(blas64.Symmetric{Uplo: blas.Lower, N: d, Stride: d, Data: l})
+		if !ok {
+			return errNotPD
 		}
-		if q == 0 && g.prec != nil {
-			precision(g.prec, l, p)
+		for j := range d {
+			logDet += 2 * math.Log(l[j*d+j])
 		}
+		if !lapack64.Trtri(blas64.Triangular{Uplo: blas.Lower, Diag: blas.NonUnit, N: d, Stride: d, Data: t.Data}) {
+			return errNotPD
+		}
+		for j := range d {
+			clear(l[j*d+j+1 : (j+1)*d])
+		}
+		precision(g.prec, l, d)
 	}
 	if math.IsNaN(logDet) || math.IsInf(logDet, 0) {
 		return errNotPD
 	}
 	g.logDet = logDet
-	g.logc = math.Log(m.weights[k]) - 0.5*logDet - 0.5*float64(p)*log2Pi
+	g.logc = math.Log(m.weights[k]) - 0.5*logDet - 0.5*float64(d)*log2Pi
+	return nil
+}
+
+// pattern computes component k's marginal over the coordinates obs, the
+// others mis being missing, into g, from full, the marginal over all
+// coordinates; g.a and g.c must have room for |M|·|O| and |M|² values.
+// It returns errNotPD when the marginal is not numerically positive
+// definite, and does not allocate.
+func (m *model) pattern(g *marginal, k int, obs, mis []int, full *marginal) error {
+	if !m.cov.diagonal() {
+		return m.fromPrecision(g, k, len(obs), mis, full)
+	}
+	d := m.d
+	s := m.cov1(k)
+	logDet := 0.0
+	for _, j := range obs {
+		logDet += math.Log(s[j*d+j])
+	}
+	for i, j := range mis {
+		g.c[i] = s[j*d+j]
+	}
+	g.logDet = logDet
+	g.logc = math.Log(m.weights[k]) - 0.5*logDet - 0.5*float64(len(obs))*log2Pi
 	return nil
 }
 
@@ -157,12 +172,7 @@ func precision(prec, linv []float64, d int) {
 //	log|Σ_OO| = log|Σ| + log|P_MM|
 //
 // which costs O(|M|³ + |M|²|O|) instead of the O(|O|³) of factoring
-// Σ_OO. The squared Mahalanobis distance of the observed coordinates is
-// that of the completed row ĉ = (c_O, A c_O) under the full Σ,
-//
-//	c_Oᵀ Σ_OO⁻¹ c_O = min over c_M of cᵀ P c = ĉᵀ P ĉ = ‖L⁻¹ ĉ‖²,
-//
-// so the E-step uses full's L⁻¹ on the imputed block.
+// Σ_OO.
 func (m *model) fromPrecision(g *marginal, k, p int, mis []int, full *marginal) error {
 	d, q := m.d, len(mis)
 	r, a := g.c[:q*q], g.a[:q*p]

@@ -165,7 +165,7 @@ func (g *GMM) eval(d *data.Dataset, fn func(s *scratch, rows []int)) {
 	}
 	defer g.engines.Put(eng)
 	lay := newLayout(d.X, nil, d.N, d.D())
-	if _, err := eng.run(lay, func(s *scratch, rows []int, _ *segment, _ []marginal) { fn(s, rows) }); err != nil {
+	if _, err := eng.run(lay, fn); err != nil {
 		// A principal submatrix of a positive definite Σ_k, which
 		// newGMM checked, is positive definite.
 		panic("mixture: marginal covariance: " + err.Error())

@@ -1,6 +1,7 @@
 package mixture
 
 import (
+	"math"
 	"math/rand/v2"
 	"testing"
 	"time"
@@ -106,4 +107,26 @@ func BenchmarkScoreSamples(b *testing.B) {
 	for range b.N {
 		g.ScoreSamples(dst, d)
 	}
+}
+
+// BenchmarkEMMissing is BenchmarkEMFull/Overlap with 10% of the cells
+// missing, so that nearly every row has its own pattern of missing cells.
+func BenchmarkEMMissing(b *testing.B) {
+	const iters = 3
+	d, start := benchData(200_000, 20, 8, 0.3)
+	rng := rand.New(rand.NewPCG(13, 14))
+	for i := range d.X {
+		if rng.Float64() < 0.1 {
+			d.X[i] = math.NaN()
+		}
+	}
+	cfg := Config{Components: 8, Tol: -1, MaxIter: iters, Start: start}
+	b.ResetTimer()
+	t0 := time.Now()
+	for range b.N {
+		if _, err := cfg.Fit(d, rand.New(rand.NewPCG(1, 1))); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(time.Since(t0).Seconds()/float64(b.N*iters), "s/iter")
 }

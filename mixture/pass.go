@@ -2,6 +2,7 @@ package mixture
 
 import (
 	"math"
+	"sort"
 
 	"gonum.org/v1/gonum/floats"
 
@@ -18,11 +19,13 @@ const (
 )
 
 // scratch is one worker's space for a block of rows. It is allocated once
-// per engine, so that evaluating rows allocates nothing.
+// per engine and grows to the largest block seen, so that evaluating rows
+// allocates nothing once warm.
 type scratch struct {
 	xt []float64 // D×blockRows: the cells of the block, transposed
 	// ct holds K blocks of D×blockRows: the block centred at every
-	// component's mean, ct_kji = x_ij − μ_kj.
+	// component's mean, with its missing cells filled in by their
+	// conditional expectation, ct_kji = E[x_ij | x_i,O, k] − μ_kj.
 	ct []float64
 	// packed holds D×blockRows: the columns of a centred block that
 	// matter to a component (see accumulate).
@@ -31,22 +34,35 @@ type scratch struct {
 	q      []float64 // blockRows: squared Mahalanobis distances
 	// rs holds K×blockRows: the responsibilities before normalisation,
 	// exp(lp_ki − m_i) (see logProbs); rs_ki·inv_i = P(k | x_i).
-	rs   []float64
-	inv  []float64 // blockRows: 1 / Σ_k rs_ki
-	ll   []float64 // blockRows: log p(x_i) = log Σ_k exp(lp_ki)
-	marg []marginal
-	acc  *stats // M-step statistics of the rows this worker saw
-	err  error
+	rs  []float64
+	inv []float64 // blockRows: 1 / Σ_k rs_ki
+	ll  []float64 // blockRows: log p(x_i) = log Σ_k exp(lp_ki)
+	// pats are the runs of rows of one missing pattern in the block.
+	pats []blockPattern
+	// margs and arena hold the marginals of the block's patterns with
+	// missing cells, K per pattern, and their A and C matrices.
+	margs []marginal
+	arena []float64
+	acc   *stats // M-step statistics of the rows this worker saw
+	err   error
+}
+
+// blockPattern is a run of rows [lo, hi) of a block that share a missing
+// pattern, with their marginals (the engine's complete ones when nothing
+// is missing).
+type blockPattern struct {
+	lo, hi int
+	seg    *segment
+	marg   []marginal
 }
 
 // engine evaluates the components of a model on the rows of a layout, in
 // blocks, on all cores.
 type engine struct {
 	m *model
-	// full holds every component's marginal over all coordinates, used
-	// for the complete rows.
+	// full holds every component's marginal over all coordinates.
 	full []marginal
-	all  []int // 0, 1, …, D−1: the observed coordinates of a complete row
+	all  []int // 0, 1, …, D−1
 	work []*scratch
 }
 
@@ -55,16 +71,16 @@ func newEngine(m *model) *engine {
 	for j := range all {
 		all[j] = j
 	}
-	return &engine{m: m, full: newMarginals(m.k, m.d), all: all}
+	return &engine{m: m, full: newComplete(m.k, m.d), all: all}
 }
 
 // setModel makes m the model the engine evaluates, computing the
-// marginals of the complete rows. It returns the first component whose
+// marginals over all coordinates. It returns the first component whose
 // covariance is not positive definite, or -1.
 func (e *engine) setModel(m *model) int {
 	e.m = m
 	for k := range m.k {
-		if m.marginal(&e.full[k], k, e.all, nil, nil) != nil {
+		if m.complete(&e.full[k], k) != nil {
 			return k
 		}
 	}
@@ -79,19 +95,20 @@ func (e *engine) scratchFor(n int) []*scratch {
 			xt: make([]float64, d*blockRows), ct: make([]float64, k*d*blockRows), packed: make([]float64, d*blockRows),
 			z: make([]float64, blockRows), r: make([]float64, blockRows), q: make([]float64, blockRows),
 			rs: make([]float64, k*blockRows), inv: make([]float64, blockRows), ll: make([]float64, blockRows),
-			marg: newMarginals(k, d), acc: newStats(e.m.cov, k, d),
+			acc: newStats(e.m.cov, k, d),
 		})
 	}
 	return e.work[:n]
 }
 
-// run evaluates every row of lay: for each block of at most blockRows rows
-// of one missing pattern it fills s.ct, s.rs, s.inv and s.ll and calls fn with the
-// block's rows, segment and marginals. Blocks are handed to the workers in
-// row order, fn of one worker is never called concurrently, and s.acc is
-// reset first. It returns the workers' scratch space in worker order, or
-// the error of a marginal that could not be computed.
-func (e *engine) run(lay *layout, fn func(s *scratch, rows []int, seg *segment, marg []marginal)) ([]*scratch, error) {
+// run evaluates every row of lay in blocks of at most blockRows rows
+// (taken in the layout's order, so that rows of one missing pattern are
+// together): for each block it fills the scratch space (see logProbs) and
+// calls fn with it and the block's rows. Blocks are handed to the workers
+// in row order, fn of one worker is never called concurrently, and s.acc
+// is reset first. It returns the workers' scratch space in worker order,
+// or the error of a marginal that could not be computed.
+func (e *engine) run(lay *layout, fn func(s *scratch, rows []int)) ([]*scratch, error) {
 	n := len(lay.order)
 	work := e.scratchFor(parallel.Blocks(n, minParallelRows))
 	for _, s := range work {
@@ -100,27 +117,18 @@ func (e *engine) run(lay *layout, fn func(s *scratch, rows []int, seg *segment, 
 	}
 	parallel.For(n, minParallelRows, func(w, lo, hi int) {
 		s := work[w]
-		for i := range lay.segs {
-			seg := &lay.segs[i]
-			a, b := max(lo, seg.lo), min(hi, seg.hi)
-			if a >= b {
-				continue
+		seg := sort.Search(len(lay.segs), func(i int) bool { return lay.segs[i].hi > lo })
+		for c := lo; c < hi; c += blockRows {
+			b := min(c+blockRows, hi)
+			for lay.segs[seg].hi <= c {
+				seg++
 			}
-			marg := e.full
-			if seg.mis != nil {
-				marg = s.marg
-				for k := range e.m.k {
-					if err := e.m.marginal(&marg[k], k, seg.obs, seg.mis, &e.full[k]); err != nil {
-						s.err = err
-						return
-					}
-				}
+			if s.err = s.patterns(e, lay, c, b, seg); s.err != nil {
+				return
 			}
-			for c := a; c < b; c += blockRows {
-				rows := lay.order[c:min(c+blockRows, b)]
-				s.logProbs(e, lay, rows, seg, marg)
-				fn(s, rows, seg, marg)
-			}
+			rows := lay.order[c:b]
+			s.logProbs(e, lay, rows)
+			fn(s, rows)
 		}
 	})
 	for _, s := range work {
@@ -131,28 +139,53 @@ func (e *engine) run(lay *layout, fn func(s *scratch, rows []int, seg *segment, 
 	return work, nil
 }
 
+// patterns fills s.pats with the runs of missing patterns of the block
+// lay.order[lo:hi], whose first row is in segment seg, and computes the
+// marginals of the patterns with missing cells.
+func (s *scratch) patterns(e *engine, lay *layout, lo, hi, seg int) error {
+	m := e.m
+	s.pats, s.margs, s.arena = s.pats[:0], s.margs[:0], s.arena[:0]
+	for i := seg; i < len(lay.segs) && lay.segs[i].lo < hi; i++ {
+		sg := &lay.segs[i]
+		bp := blockPattern{lo: max(lo, sg.lo) - lo, hi: min(hi, sg.hi) - lo, seg: sg, marg: e.full}
+		if sg.mis != nil {
+			p, q := len(sg.obs), len(sg.mis)
+			start := len(s.margs)
+			for k := range m.k {
+				a := len(s.arena)
+				s.arena = append(s.arena, make([]float64, q*p+q*q)...)
+				g := marginal{a: s.arena[a : a+q*p], c: s.arena[a+q*p : a+q*p+q*q]}
+				if err := m.pattern(&g, k, sg.obs, sg.mis, &e.full[k]); err != nil {
+					return err
+				}
+				s.margs = append(s.margs, g)
+			}
+			bp.marg = s.margs[start : start+m.k]
+		}
+		s.pats = append(s.pats, bp)
+	}
+	return nil
+}
+
 // logProbs gathers the block rows into s.xt, centres them at every
-// component's mean into s.ct, fills in the missing coordinates by their
-// conditional expectation (see impute), and computes, for every component
-// k and row i,
+// component's mean into s.ct, fills in their missing coordinates by the
+// conditional expectation given the observed ones (see marginal), and
+// computes, for every component k and row i,
 //
-//	lp_ki = log π_k + log N(x_i,O; μ_k,O, Σ_k,OO) = logc_k − ½ q_ki
+//	lp_ki = log π_k + log N(x_i,O; μ_k,O, Σ_k,OO) = logc_k − ½ ‖L_k⁻¹ ĉ_ki‖²
 //	m_i   = max_k lp_ki
 //	rs_ki = exp(lp_ki − m_i),  inv_i = 1 / Σ_k rs_ki
 //	ll_i  = log Σ_k exp(lp_ki) = m_i − log inv_i
 //
-// so that P(k | x_i) = rs_ki·inv_i with one exponential per row and
-// component. q_ki is ‖L_k⁻¹(x_i,O − μ_k,O)‖² with the Cholesky factor of
-// Σ_k,OO, which for a full covariance with missing coordinates is the
-// distance of the completed row under the full Σ_k (see fromPrecision). A
-// row whose every lp_ki is −∞ gets ll_i = −∞ and inv_i = 0.
-func (s *scratch) logProbs(e *engine, lay *layout, rows []int, seg *segment, marg []marginal) {
+// with logc_k that of the row's pattern, so that P(k | x_i) = rs_ki·inv_i
+// with one exponential per row and component. A row whose every lp_ki is
+// −∞ gets ll_i = −∞ and inv_i = 0.
+func (s *scratch) logProbs(e *engine, lay *layout, rows []int) {
 	m := e.m
-	d, nb, obs := m.d, len(rows), seg.obs
+	d, nb := m.d, len(rows)
 	for i, r := range rows {
-		x := lay.x[r*d : (r+1)*d]
-		for _, j := range obs {
-			s.xt[j*blockRows+i] = x[j]
+		for j, v := range lay.x[r*d : (r+1)*d] {
+			s.xt[j*blockRows+i] = v
 		}
 	}
 	mx := s.ll[:nb]
@@ -161,22 +194,25 @@ func (s *scratch) logProbs(e *engine, lay *layout, rows []int, seg *segment, mar
 	}
 	for k := range m.k {
 		ct := s.centred(k, d)
-		center(ct, s.xt, m.mean(k), obs, nb)
-		if seg.mis != nil {
-			impute(ct, m, seg, &marg[k], nb)
+		center(ct, s.xt, m.mean(k), e.all, nb)
+		for _, p := range s.pats {
+			if p.seg.mis != nil {
+				impute(ct, m.cov.diagonal(), p.seg, p.marg[k].a, p.lo, p.hi)
+			}
 		}
 		q := s.q[:nb]
-		switch {
-		case m.cov.diagonal():
-			sqNormDiag(q, ct, obs, marg[k].linv)
-		default:
+		if m.cov.diagonal() {
+			sqNormDiag(q, ct, e.all, e.full[k].linv)
+		} else {
 			sqNormTri(q, s.z[:nb], ct, e.all, e.full[k].linv)
 		}
 		lp := s.rs[k*blockRows : k*blockRows+nb]
-		c := marg[k].logc
-		for i, v := range q {
-			lp[i] = c - 0.5*v
-			mx[i] = max(mx[i], lp[i])
+		for _, p := range s.pats {
+			c := p.marg[k].logc
+			for i := p.lo; i < p.hi; i++ {
+				lp[i] = c - 0.5*q[i]
+				mx[i] = max(mx[i], lp[i])
+			}
 		}
 	}
 	sum := s.inv[:nb]
@@ -195,6 +231,24 @@ func (s *scratch) logProbs(e *engine, lay *layout, rows []int, seg *segment, mar
 		}
 		mx[i] += math.Log(v)
 		sum[i] = 1 / v
+	}
+}
+
+// impute writes the missing coordinates of the rows [lo, hi) of the
+// centred block ct, which share the pattern seg: their conditional
+// expectation, centred, ĉ_M = A c_O for a full covariance (A is |M|×|O|)
+// and 0 for a diagonal one.
+func impute(ct []float64, diagonal bool, seg *segment, a []float64, lo, hi int) {
+	p := len(seg.obs)
+	for j, mj := range seg.mis {
+		c := ct[mj*blockRows+lo : mj*blockRows+hi]
+		clear(c)
+		if diagonal {
+			continue
+		}
+		for l, ol := range seg.obs {
+			floats.AddScaled(c, a[j*p+l], ct[ol*blockRows+lo:ol*blockRows+hi])
+		}
 	}
 }
 
@@ -275,11 +329,11 @@ const negligible = 0x1p-60
 // responsibilities r_ki = w_i P(k | x_i), it adds w_i ll_i to the
 // log-likelihood and, for every component, the row's expected centred
 // coordinates ĉ_i = E[x_i − μ_k | x_i,O] (filled in by logProbs) and the
-// conditional covariance of the missing coordinates to the M-step
-// statistics (see stats). Rows with
-// P(k | x_i) < negligible are left out of component k's statistics; when
-// they are many, the others are packed into a smaller block first.
-func (s *scratch) accumulate(m *model, lay *layout, rows []int, seg *segment, marg []marginal) {
+// conditional covariance of its missing coordinates to the M-step
+// statistics (see stats). Rows with P(k | x_i) < negligible are left out
+// of component k's statistics; when they are many, the others are packed
+// into a smaller block first.
+func (s *scratch) accumulate(m *model, lay *layout, rows []int) {
 	d, nb := m.d, len(rows)
 	ll, inv := s.ll[:nb], s.inv[:nb]
 	for i, row := range rows {
@@ -304,15 +358,17 @@ func (s *scratch) accumulate(m *model, lay *layout, rows []int, seg *segment, ma
 		if sr == 0 {
 			continue
 		}
+		for _, p := range s.pats {
+			if p.seg.mis != nil {
+				s.acc.addConditional(k, p.seg.mis, p.marg[k].c, floats.Sum(r[p.lo:p.hi]))
+			}
+		}
 		ct := s.centred(k, d)
 		if kept < nb*3/4 {
 			r = s.pack(ct, r, d)
 			ct = s.packed
 		}
 		s.acc.add(k, ct, r, sr, s.z[:len(r)])
-		if seg.mis != nil {
-			s.acc.addConditional(k, seg.mis, marg[k].c, sr)
-		}
 	}
 }
 
@@ -332,22 +388,4 @@ func (s *scratch) pack(ct, r []float64, d int) []float64 {
 		n++
 	}
 	return r[:n]
-}
-
-// impute writes the rows mis of the centred block ct: the conditional expectation of the
-// missing coordinates, centred, ĉ_M = A (x_O − μ_O) for a full covariance
-// and 0 for a diagonal one.
-func impute(ct []float64, m *model, seg *segment, g *marginal, nb int) {
-	p := len(seg.obs)
-	for j, mj := range seg.mis {
-		c := ct[mj*blockRows : mj*blockRows+nb]
-		clear(c)
-		if m.cov.diagonal() {
-			continue
-		}
-		a := g.a[j*p : (j+1)*p]
-		for l, ol := range seg.obs {
-			floats.AddScaled(c, a[l], ct[ol*blockRows:ol*blockRows+nb])
-		}
-	}
 }
