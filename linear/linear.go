@@ -28,6 +28,10 @@ type Config struct {
 	// intercept is not penalised); 0 is ordinary least squares. The
 	// optimum is scikit-learn's Ridge(alpha=λ) on StandardScaler output.
 	L2 float64
+	// NoStandardize applies the ridge penalty to the coefficients of the
+	// numeric features in their own units (scikit-learn's Ridge on
+	// unscaled data); it changes nothing without a penalty.
+	NoStandardize bool
 	// Impute fills missing feature cells with their column's training
 	// mean instead of returning an error.
 	Impute bool
@@ -63,7 +67,7 @@ func (c Config) Fit(d *data.Dataset) (*Model, error) {
 			return nil, &data.ParseError{File: d.Source, Line: d.Line(i), ColumnName: t.Name, Err: data.ErrMissingTarget}
 		}
 	}
-	enc, err := design.Fit(d, design.Options{Impute: c.Impute, DropFirst: true})
+	enc, err := design.Fit(d, design.Options{Impute: c.Impute, DropFirst: true, NoStandardize: c.NoStandardize})
 	if err != nil {
 		return nil, err
 	}

@@ -31,6 +31,7 @@ type refCase struct {
 	Dataset, Target string
 	Lambda          float64
 	SampleWeight    string `json:"sample_weight"`
+	Standardize     bool
 	Scale           string
 	Coef            []float64
 	Intercept       float64
@@ -63,7 +64,7 @@ func TestReference(t *testing.T) {
 					d.Weight[i] = 1 + float64(i%3)
 				}
 			}
-			m, err := Config{L2: rc.Lambda}.Fit(d)
+			m, err := Config{L2: rc.Lambda, NoStandardize: !rc.Standardize}.Fit(d)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -92,6 +92,12 @@ type Config struct {
 	Rand *rand.Rand
 	// ClassWeight weighs the rows by class.
 	ClassWeight ClassWeight
+	// NoStandardize fits the weights of the numeric features in their
+	// own units instead of standardising them first, so that λ applies
+	// to the raw coefficients: scikit-learn's LogisticRegression(C = 1/λ)
+	// on the unscaled data. Slower to converge when the features' scales
+	// differ.
+	NoStandardize bool
 	// Impute fills missing cells with their column's training mean (the
 	// mean of each indicator for a categorical column). Otherwise a
 	// missing cell is an error.

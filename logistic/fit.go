@@ -23,7 +23,7 @@ func (c Config) Fit(d *data.Dataset) (*Model, error) {
 	if err != nil {
 		return nil, err
 	}
-	enc, err := design.Fit(d, design.Options{Impute: c.Impute})
+	enc, err := design.Fit(d, design.Options{Impute: c.Impute, NoStandardize: c.NoStandardize})
 	if err != nil {
 		return nil, err
 	}

@@ -15,6 +15,7 @@ type refCase struct {
 	Lambda       float64     `json:"lambda"`
 	ClassWeight  string      `json:"class_weight"`
 	SampleWeight string      `json:"sample_weight"`
+	Standardize  bool        `json:"standardize"`
 	Classes      []string    `json:"classes"`
 	Coef         [][]float64 `json:"coef"`
 	Intercept    []float64   `json:"intercept"`
@@ -23,7 +24,7 @@ type refCase struct {
 }
 
 func (rc *refCase) name() string {
-	return fmt.Sprintf("%s/l2=%g/%s%s", rc.Dataset, rc.Lambda, rc.ClassWeight, rc.SampleWeight)
+	return fmt.Sprintf("%s/l2=%g/%s%s/std=%v", rc.Dataset, rc.Lambda, rc.ClassWeight, rc.SampleWeight, rc.Standardize)
 }
 
 func readReference(t *testing.T) []refCase {
@@ -52,7 +53,7 @@ func refData(t *testing.T, rc *refCase) *data.Dataset {
 }
 
 func (rc *refCase) config() Config {
-	return Config{L2: rc.Lambda, ClassWeight: ClassWeight(rc.ClassWeight), Tol: 1e-11}
+	return Config{L2: rc.Lambda, ClassWeight: ClassWeight(rc.ClassWeight), Tol: 1e-10, NoStandardize: !rc.Standardize}
 }
 
 // closeRel reports whether got is within tol of want, relative to scale.

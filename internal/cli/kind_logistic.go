@@ -36,6 +36,7 @@ func logisticFlags(fs *flag.FlagSet) fitFunc {
 	fs.Var(&step, "step", "step size `η` of gd and first step of sgd (default: from the curvature of the objective)")
 	seed := fs.Uint64("seed", 1, "`seed` of sgd's shuffles")
 	classWeight := fs.String("class-weight", "", "weigh the rows by class (`mode`): balanced gives every class the same total weight")
+	fs.BoolVar(&cfg.NoStandardize, "no-standardize", false, "fit the weights of numeric features in their own units (λ on the raw coefficients, as scikit-learn on unscaled data)")
 	impute := fs.String("impute", "", "imputation `method`: mean fills missing cells with the column mean (default: a missing cell is an error)")
 	return func(d *data.Dataset) (modelfile.Persistent, error) {
 		cfg.L2, cfg.NoPenalty = float64(l2), l2 == 0

@@ -29,6 +29,9 @@ type Options struct {
 	// first level (dummy coding), so that the indicators and an intercept
 	// are not collinear; needed by an unpenalised least-squares fit.
 	DropFirst bool
+	// NoStandardize keeps numeric columns in their own units (Center 0,
+	// Scale 1); a missing cell is then filled with the column's mean.
+	NoStandardize bool
 }
 
 // Term is one column of the design matrix.
@@ -228,6 +231,10 @@ func Fit(d *data.Dataset, opt Options) (*Encoder, error) {
 		wj := wobs[term.Feature]
 		if term.Level >= 0 {
 			term.Fill = m2[t] / wj
+			continue
+		}
+		if opt.NoStandardize {
+			term.Center, term.Fill = 0, term.Center
 			continue
 		}
 		if s := math.Sqrt(m2[t] / wj); s > 0 {

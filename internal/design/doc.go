@@ -6,7 +6,8 @@
 //	z_ij = (x_ij − m_j) / s_j,  m_j = Σ_i w_i x_ij / Σ_i w_i,
 //	s_j² = Σ_i w_i (x_ij − m_j)² / Σ_i w_i   (divide by n, as StandardScaler),
 //
-// with s_j = 1 for a constant column; and one 0/1 indicator column per level
+// with s_j = 1 for a constant column (or the raw x_ij with
+// Options.NoStandardize); and one 0/1 indicator column per level
 // of a categorical feature (one-hot, not standardised).
 //
 // An Encoder is fitted once on training data and then encodes any data of
