@@ -25,8 +25,10 @@
 //
 // # The figures
 //
-// Per task, learner and m: the mean test error over the splits and its
-// standard error,
+// The test error of a split is the fraction of its test rows whose class
+// of largest predicted probability is not their class (row weights, if
+// any, reach the learners but not this count). Per task, learner and m:
+// the mean test error over the splits and its standard error,
 //
 //	ē = (1/S) Σ_s e_s,   se = sqrt( Σ_s (e_s − ē)² / (S − 1) ) / sqrt(S)
 //
