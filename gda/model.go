@@ -5,6 +5,9 @@ import (
 	"math"
 	"slices"
 
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas64"
+
 	"github.com/gendisc/gendisc/data"
 	"github.com/gendisc/gendisc/internal/covstats"
 	"github.com/gendisc/gendisc/internal/mathx"
@@ -64,6 +67,10 @@ type model struct {
 	// konst[k] = log π_k − ½ log|Σ_k| − (p/2) log 2π
 	konst []float64
 	comp  []int // the component of each class
+	// For LDA, the centred linear form of the posterior (linear): column
+	// k of the p×K matrix lin is Σ⁻¹(μ_k − c), and linB[k] =
+	// log π_k − ½ ‖ν_k‖² (see posteriorChunk).
+	lin, linB []float64
 }
 
 // newModel derives a model from its statistics: priors, means, covariance
@@ -120,7 +127,55 @@ func newModel(kind string, cfg Config, schema *data.Schema, s *covstats.Classes,
 		c.gs = newGroupSolver(f, c.nu)
 		m.comps = append(m.comps, c)
 	}
+	if kind == KindLDA {
+		m.linearForm()
+	}
 	return m, nil
+}
+
+// linearForm computes the centred linear form of an LDA's posterior.
+// With z = U⁻ᵀ(x − c) and ν_k = U⁻ᵀ(μ_k − c), ‖z − ν_k‖² = ‖z‖² − 2 zᵀν_k +
+// ‖ν_k‖², and ‖z‖² is the same for every class, so
+//
+//	log P(y = k | x) = (x − c)ᵀ Σ⁻¹(μ_k − c) + log π_k − ½ ‖ν_k‖² − log Σ_l (…)
+//
+// p·K operations per row instead of the p²/2 of a triangular solve.
+// Centring at the mean c of the training rows keeps the terms small.
+func (m *model) linearForm() {
+	c, p, K := m.comps[0], m.stats.D, len(m.prior)
+	m.lin, m.linB = make([]float64, p*K), make([]float64, K)
+	w := make([]float64, p)
+	for a, k := range c.classes {
+		copy(w, c.nu[a])
+		blas64.Trsv(blas.NoTrans, c.f.u, blas64.Vector{N: p, Inc: 1, Data: w})
+		for j, v := range w {
+			m.lin[j*K+k] = v
+		}
+		m.linB[k] = m.logPrior[k] - sumSq(c.nu[a])/2
+	}
+}
+
+// posteriorChunk writes the unnormalised log-posteriors of the linear form
+// (linearForm) of the complete rows of x to out, using z as scratch.
+func (m *model) posteriorChunk(out, x, z []float64, missing []bool) {
+	K, p := len(m.logPrior), m.stats.D
+	rows, c := len(x)/p, m.comps[0].centre
+	z = z[:rows*p]
+	for r := range rows {
+		zr := z[r*p : (r+1)*p]
+		if missing[r] {
+			clear(zr) // left to the marginal path
+			continue
+		}
+		for j, v := range x[r*p : (r+1)*p] {
+			zr[j] = v - c[j]
+		}
+	}
+	for r := range rows {
+		copy(out[r*K:(r+1)*K], m.linB)
+	}
+	blas64.Gemm(blas.NoTrans, blas.NoTrans, 1, blas64.General{Rows: rows, Cols: p, Stride: p, Data: z},
+		blas64.General{Rows: p, Cols: K, Stride: K, Data: m.lin}, 1, blas64.General{Rows: rows, Cols: K, Stride: K, Data: out})
 }
 
 // singularError describes the failure to factor covariance matrix ci.
@@ -167,7 +222,13 @@ func (m *model) joint(dst []float64, d *data.Dataset, normalise bool) []float64 
 		var marg *marginals
 		for a := lo; a < hi; a += chunkRows {
 			b := min(hi, a+chunkRows)
-			anyMissing := m.chunk(dst[a*K:b*K], d.X[a*p:b*p], z, missing)
+			out, x := dst[a*K:b*K], d.X[a*p:b*p]
+			anyMissing := markMissing(missing, x, p)
+			if normalise && m.lin != nil {
+				m.posteriorChunk(out, x, z, missing)
+			} else {
+				m.chunk(out, x, z, missing)
+			}
 			if anyMissing {
 				if marg == nil {
 					marg = newMarginals(m)
@@ -189,17 +250,11 @@ func (m *model) joint(dst []float64, d *data.Dataset, normalise bool) []float64 
 }
 
 // chunk writes the joint log-likelihoods of the rows x (row-major, p
-// columns) to out, using z as scratch. Rows with a missing cell are marked
-// in missing and left for the marginal path; it reports whether there
-// were any. z holds chunkRows·(p + K) values.
-func (m *model) chunk(out, x, z []float64, missing []bool) bool {
+// columns) to out, using z as scratch (chunkRows·(p + K) values). Rows
+// marked in missing are left for the marginal path.
+func (m *model) chunk(out, x, z []float64, missing []bool) {
 	K, p := len(m.logPrior), m.stats.D
 	rows := len(x) / p
-	anyMissing := false
-	for r := range rows {
-		missing[r] = hasNaN(x[r*p : (r+1)*p])
-		anyMissing = anyMissing || missing[r]
-	}
 	z, q := z[:rows*p], z[chunkRows*p:]
 	for _, c := range m.comps {
 		if c.gs != nil {
@@ -231,7 +286,17 @@ func (m *model) chunk(out, x, z []float64, missing []bool) bool {
 			}
 		}
 	}
-	return anyMissing
+}
+
+// markMissing marks in missing the rows of x (p columns) with a missing
+// cell and reports whether there are any.
+func markMissing(missing []bool, x []float64, p int) bool {
+	found := false
+	for r := range len(x) / p {
+		missing[r] = hasNaN(x[r*p : (r+1)*p])
+		found = found || missing[r]
+	}
+	return found
 }
 
 // normalise turns the joint log-likelihoods of one row into
