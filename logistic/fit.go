@@ -27,23 +27,33 @@ func (c Config) Fit(d *data.Dataset) (*Model, error) {
 	if err != nil {
 		return nil, err
 	}
-	z := enc.Encode(d)
 	K := len(classW)
 	k := K
 	if K == 2 {
 		k = 1
 	}
-	v := rowWeights(d, y, classW, c.ClassWeight)
-	lambda := c.lambda()
-	pr := newProblem(z.Dense, z.N, z.P, k, y, v, lambda)
-
+	P := enc.P()
 	solver := c.Solver
 	if solver == Auto {
 		solver = LBFGS
-		if pr.dim() <= newtonMaxParams {
+		if k*(P+1) <= newtonMaxParams {
 			solver = Newton
 		}
 	}
+	v := rowWeights(d, y, classW, c.ClassWeight)
+	lambda := c.lambda()
+	// Newton and L-BFGS only evaluate sums over rows, which can run on the
+	// raw features with the standardisation folded into the parameters;
+	// gd's curvature estimate and sgd's steps need the design rows.
+	var pr *problem
+	if x, center, scale, ok := enc.Raw(d); ok && (solver == Newton || solver == LBFGS) {
+		pr = newProblem(x, d.N, P, k, y, v, lambda)
+		pr.setAffine(center, scale)
+	} else {
+		z := enc.Encode(d)
+		pr = newProblem(z.Dense, z.N, z.P, k, y, v, lambda)
+	}
+
 	st := newState(pr, initialTheta(pr), c.tol(solver), c.maxIter(solver))
 	switch solver {
 	case GD:

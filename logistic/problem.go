@@ -44,6 +44,13 @@ type problem struct {
 	loss  []float64   // Σ v_i (−log P) of the block
 	wrong []int       // rows of positive weight the block misclassifies
 
+	// shift and scale, when set, mean that z holds raw feature rows x and
+	// the design rows are z = (x − shift)/scale: the kernels then run on
+	// θ_raw = Aᵀθ and their sums come back through A (see toRaw), so that
+	// the standardised matrix is never materialised.
+	shift, scale []float64
+	rawTheta     []float64
+
 	// Arguments of the kernels, set before each parallel.For; the method
 	// values are bound once so that an evaluation allocates nothing.
 	theta     []float64
@@ -61,6 +68,49 @@ func newProblem(z []float64, n, p, k int, y []int32, v []float64, lambda float64
 	pr.gradBlock = pr.gradRows
 	pr.hessBlock = pr.hessRows
 	return pr
+}
+
+// setAffine declares that z holds raw rows x whose design rows are
+// (x − shift)/scale.
+func (pr *problem) setAffine(shift, scale []float64) {
+	pr.shift, pr.scale = shift, scale
+	pr.rawTheta = make([]float64, pr.dim())
+}
+
+// kernelTheta returns the parameters the kernels use: θ itself, or for
+// raw rows θ_raw = Aᵀθ, per weight vector
+//
+//	u_j = w_j / s_j,  b' = b − Σ_j m_j w_j / s_j
+//
+// so that uᵀx + b' = wᵀz + b with z_j = (x_j − m_j)/s_j.
+func (pr *problem) kernelTheta(theta []float64) []float64 {
+	if pr.shift == nil {
+		return theta
+	}
+	p, q := pr.p, pr.p+1
+	for c := range pr.k {
+		w, u := theta[c*q:c*q+p], pr.rawTheta[c*q:c*q+p]
+		floats.DivTo(u, w, pr.scale)
+		pr.rawTheta[c*q+p] = theta[c*q+p] - floats.Dot(pr.shift, u)
+	}
+	return pr.rawTheta
+}
+
+// fromRaw maps, in place, a vector of sums over raw rows x̃ = (x, 1) to the
+// same sums over design rows z̃ = A x̃, per weight vector:
+//
+//	(A v)_j = (v_j − m_j v_b) / s_j,  (A v)_b = v_b
+//
+// stride is the distance between consecutive entries of v in its slice.
+func (pr *problem) fromRaw(v []float64, stride int) {
+	p, q := pr.p, pr.p+1
+	for c := range pr.k {
+		vb := v[(c*q+p)*stride]
+		for j := range p {
+			e := &v[(c*q+j)*stride]
+			*e = (*e - pr.shift[j]*vb) / pr.scale[j]
+		}
+	}
 }
 
 // ensureBlocks sizes the per-block scratch for the number of blocks
@@ -97,7 +147,7 @@ type evaluation struct {
 //
 // (binary: one vector, p_i = σ(θᵀz̃_i), target [y_i = 1]).
 func (pr *problem) eval(theta, grad []float64) evaluation {
-	pr.theta = theta
+	pr.theta = pr.kernelTheta(theta)
 	nb := pr.ensureBlocks()
 	parallel.For(pr.n, minBlock, pr.gradBlock)
 	e := evaluation{}
@@ -106,6 +156,9 @@ func (pr *problem) eval(theta, grad []float64) evaluation {
 		floats.Add(grad, pr.part[b][:len(grad)])
 		e.nll += pr.loss[b]
 		e.wrong += pr.wrong[b]
+	}
+	if pr.shift != nil {
+		pr.fromRaw(grad, 1)
 	}
 	e.j = e.nll + pr.penalty(theta, grad)
 	return e
@@ -191,19 +244,29 @@ func (pr *problem) hessian(theta, h []float64) {
 		pr.hpart = [][]float64{}
 	}
 	nb := pr.ensureBlocks()
-	pr.theta = theta
+	pr.theta = pr.kernelTheta(theta)
 	parallel.For(pr.n, minBlock, pr.hessBlock)
 	clear(h)
 	for b := range nb {
 		floats.Add(h, pr.hpart[b][:dim*dim])
 	}
+	for u := range dim {
+		for v := range u {
+			h[v*dim+u] = h[u*dim+v]
+		}
+	}
+	if pr.shift != nil { // H = A H_raw Aᵀ: A on every column, then every row
+		for u := range dim {
+			pr.fromRaw(h[u:], dim)
+		}
+		for u := range dim {
+			pr.fromRaw(h[u*dim:(u+1)*dim], 1)
+		}
+	}
 	q := pr.p + 1
 	for u := range dim {
 		if pr.lambda != 0 && u%q != pr.p {
 			h[u*dim+u] += pr.lambda
-		}
-		for v := range u {
-			h[v*dim+u] = h[u*dim+v]
 		}
 	}
 }

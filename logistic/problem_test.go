@@ -1,6 +1,7 @@
 package logistic
 
 import (
+	"math"
 	"testing"
 
 	"github.com/gendisc/gendisc/internal/design"
@@ -26,5 +27,56 @@ func TestEvalAllocations(t *testing.T) {
 	allocs := testing.AllocsPerRun(5, func() { pr.eval(theta, g) })
 	if max := 3 * parallel.Workers(); allocs > float64(max) {
 		t.Errorf("%v allocations per evaluation, want at most %d", allocs, max)
+	}
+}
+
+// TestAffine: the kernels on raw rows with the standardisation folded into
+// the parameters give the objective, gradient and Hessian of the
+// materialised design matrix.
+func TestAffine(t *testing.T) {
+	for _, name := range []string{"wine", "pima_indians_diabetes"} {
+		d := load(t, name)
+		enc, err := design.Fit(d, design.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		x, center, scale, ok := enc.Raw(d)
+		if !ok {
+			t.Fatal("no raw view")
+		}
+		z := enc.Encode(d)
+		y, tot, err := classes(d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		k := len(tot)
+		if k == 2 {
+			k = 1
+		}
+		v := rowWeights(d, y, tot, Unweighted)
+		std := newProblem(z.Dense, z.N, z.P, k, y, v, 0.7)
+		raw := newProblem(x, d.N, z.P, k, y, v, 0.7)
+		raw.setAffine(center, scale)
+		theta := initialTheta(std)
+		for i := range theta {
+			theta[i] += 0.1 * float64(i%7-3)
+		}
+		g1, g2 := make([]float64, len(theta)), make([]float64, len(theta))
+		e1, e2 := std.eval(theta, g1), raw.eval(theta, g2)
+		if math.Abs(e1.j-e2.j) > 1e-12*math.Abs(e1.j) || e1.wrong != e2.wrong {
+			t.Errorf("%s: J %v and %v, wrong %d and %d", name, e1.j, e2.j, e1.wrong, e2.wrong)
+		}
+		dim := len(theta)
+		h1, h2 := make([]float64, dim*dim), make([]float64, dim*dim)
+		std.hessian(theta, h1)
+		raw.hessian(theta, h2)
+		for _, pair := range [][2][]float64{{g1, g2}, {h1, h2}} {
+			scale := maxAbs(pair[0])
+			for i := range pair[0] {
+				if math.Abs(pair[0][i]-pair[1][i]) > 1e-10*scale {
+					t.Fatalf("%s: entry %d: %v materialised, %v folded", name, i, pair[0][i], pair[1][i])
+				}
+			}
+		}
 	}
 }

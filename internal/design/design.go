@@ -404,3 +404,34 @@ func Unmarshal(s *data.Schema, b []byte) (*Encoder, error) {
 	e.setDense()
 	return e, nil
 }
+
+// maxShift bounds max_j |Center_j|/Scale_j for Raw: beyond it, recovering
+// standardised sums from raw ones, Σ r (x − m)/s = (Σ r x − m Σ r)/s,
+// would cancel more than three digits.
+const maxShift = 1e3
+
+// Raw returns d's feature matrix itself, with the centers and scales that
+// standardise it, when the encoder is all-numeric, d has no missing cell
+// and no column's mean lies more than maxShift standard deviations from
+// zero; ok is false otherwise. A model can then work on the raw rows x
+// with the affine map z = (x − center)/scale folded into its parameters,
+// without materialising the design matrix. The slices must not be
+// modified.
+func (e *Encoder) Raw(d *data.Dataset) (x, center, scale []float64, ok bool) {
+	if !e.dense || d.D() != len(e.terms) {
+		return nil, nil, nil, false
+	}
+	for t := range e.terms {
+		if math.Abs(e.center[t]) > maxShift*e.scale[t] {
+			return nil, nil, nil, false
+		}
+	}
+	found := make([]bool, parallel.Blocks(len(d.X), 1<<16))
+	parallel.For(len(d.X), 1<<16, func(b, lo, hi int) { found[b] = hasNaN(d.X[lo:hi]) })
+	for _, f := range found {
+		if f {
+			return nil, nil, nil, false
+		}
+	}
+	return d.X, e.center, e.scale, true
+}
