@@ -38,19 +38,23 @@ func logisticFlags(fs *flag.FlagSet) fitFunc {
 	classWeight := fs.String("class-weight", "", "weigh the rows by class (`mode`): balanced gives every class the same total weight")
 	fs.BoolVar(&cfg.NoStandardize, "no-standardize", false, "fit the weights of numeric features in their own units (λ on the raw coefficients, as scikit-learn on unscaled data)")
 	impute := fs.String("impute", "", "imputation `method`: mean fills missing cells with the column mean (default: a missing cell is an error)")
+	// The returned function may run on several goroutines at once
+	// (compare fits every split concurrently): it completes a copy of
+	// cfg and never writes to the captured values.
 	return func(d *data.Dataset) (modelfile.Persistent, error) {
-		cfg.L2, cfg.NoPenalty = float64(l2), l2 == 0
-		cfg.Solver, cfg.ClassWeight = logistic.Solver(*solver), logistic.ClassWeight(*classWeight)
-		cfg.Tol, cfg.Step = float64(tol), float64(step)
-		cfg.Rand = rand.New(rand.NewPCG(*seed, 0))
+		c := cfg
+		c.L2, c.NoPenalty = float64(l2), l2 == 0
+		c.Solver, c.ClassWeight = logistic.Solver(*solver), logistic.ClassWeight(*classWeight)
+		c.Tol, c.Step = float64(tol), float64(step)
+		c.Rand = rand.New(rand.NewPCG(*seed, 0))
 		switch *impute {
 		case "":
 		case "mean":
-			cfg.Impute = true
+			c.Impute = true
 		default:
 			return nil, fmt.Errorf("--impute %q: the only method is mean", *impute)
 		}
-		return cfg.Fit(d)
+		return c.Fit(d)
 	}
 }
 

@@ -53,13 +53,16 @@ func gaussianNBFlags(fs *flag.FlagSet) fitFunc {
 	smoothing := nonNegative(naivebayes.DefaultVarSmoothing)
 	fs.Var(&smoothing, "var-smoothing", "add ε = `r` × the largest feature variance to every variance")
 	prior := nbPriorFlags(fs)
+	// The returned function may run on several goroutines at once: it
+	// completes a copy of cfg.
 	return func(d *data.Dataset) (modelfile.Persistent, error) {
-		cfg.VarSmoothing = float64(smoothing)
-		if cfg.VarSmoothing == 0 {
-			cfg.VarSmoothing = naivebayes.NoVarSmoothing
+		c := cfg
+		c.VarSmoothing = float64(smoothing)
+		if c.VarSmoothing == 0 {
+			c.VarSmoothing = naivebayes.NoVarSmoothing
 		}
-		cfg.PriorAlpha, cfg.ClassPrior = float64(prior.alpha), prior.fixed
-		return cfg.Fit(d)
+		c.PriorAlpha, c.ClassPrior = float64(prior.alpha), prior.fixed
+		return c.Fit(d)
 	}
 }
 
