@@ -39,8 +39,10 @@
 //     statistics.
 //
 // For LDA, Linear and LogisticForm give the equivalent softmax and logistic
-// weights, and Transform the discriminant coordinates (scikit-learn's
-// solver='eigen').
+// weights (LogProba computes LDA's posteriors from the linear form), and
+// Transform the discriminant coordinates (scikit-learn's solver='eigen').
+// Both models fill missing cells with their conditional expectations
+// (Impute) and draw synthetic rows (Sample, SampleClass).
 //
 // The reference values of the tests come from scikit-learn 1.2.1
 // (testdata/gen_reference.py): LinearDiscriminantAnalysis with
