@@ -36,8 +36,8 @@ func (m *Model) MarshalJSON() ([]byte, error) {
 
 // UnmarshalLinear rebuilds a model from its schema and the parameters
 // MarshalJSON wrote, checking that the target is numeric, that there is
-// one weight per design column, and that the numbers are finite (σ² > 0
-// or 0 for an exact fit, λ ≥ 0).
+// one weight per design column, and that the numbers are finite (but the
+// log-likelihood, +Inf for an exact fit with σ² = 0) with λ, σ² ≥ 0.
 func UnmarshalLinear(s *data.Schema, b []byte) (*Model, error) {
 	if s == nil || s.Target == nil || s.Target.Kind != data.Numeric {
 		return nil, fmt.Errorf("linear: the schema needs a numeric target")
@@ -55,10 +55,13 @@ func UnmarshalLinear(s *data.Schema, b []byte) (*Model, error) {
 	}
 	m := &Model{schema: s, enc: enc, theta: append(p.Weights, float64(p.Intercept)), lambda: float64(p.L2),
 		sigma2: float64(p.Sigma2), logLik: float64(p.LogLikelihood), r2: float64(p.R2)}
-	for _, v := range append(m.theta, m.lambda, m.sigma2, m.logLik, m.r2) {
+	for _, v := range append(m.theta, m.lambda, m.sigma2, m.r2) {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
 			return nil, fmt.Errorf("linear: non-finite parameter %v", v)
 		}
+	}
+	if math.IsNaN(m.logLik) || math.IsInf(m.logLik, -1) || math.IsInf(m.logLik, 1) && m.sigma2 != 0 {
+		return nil, fmt.Errorf("linear: log-likelihood %v with σ² = %v", m.logLik, m.sigma2)
 	}
 	if m.lambda < 0 || m.sigma2 < 0 {
 		return nil, fmt.Errorf("linear: negative l2 or sigma2")

@@ -175,7 +175,7 @@ func (m *Model) L2() float64 { return m.lambda }
 func (m *Model) Sigma2() float64 { return m.sigma2 }
 
 // LogLikelihood returns the Gaussian log-likelihood of the training data
-// at the fitted θ and σ².
+// at the fitted θ and σ² (+Inf when the fit is exact, σ² = 0).
 func (m *Model) LogLikelihood() float64 { return m.logLik }
 
 // R2 returns the coefficient of determination on the training data.

@@ -169,3 +169,44 @@ func TestErrors(t *testing.T) {
 		t.Error("categorical target accepted")
 	}
 }
+
+// TestCategorical: a categorical feature enters as indicators of every
+// level but the first, whose weights are the level effects; an exact fit
+// has σ² = 0 and survives the round trip.
+func TestCategorical(t *testing.T) {
+	s := &data.Schema{
+		Features: []data.Column{{Name: "x", Kind: data.Numeric}, {Name: "color", Kind: data.Categorical, Levels: []string{"blue", "green", "red"}}},
+		Target:   &data.Column{Name: "y", Kind: data.Numeric},
+	}
+	d := &data.Dataset{Schema: s, Source: "toy"}
+	effect := []float64{0, -1, 3}
+	for i := range 30 {
+		x, c := float64(i%7), i%3
+		d.X = append(d.X, x, float64(c))
+		d.Y = append(d.Y, 2+0.5*x+effect[c])
+		d.N++
+	}
+	m, err := Config{}.Fit(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, b := m.OriginalCoefficients()
+	if names := m.Terms(); len(names) != 3 || names[1] != "color=green" || names[2] != "color=red" {
+		t.Fatalf("terms %v", names)
+	}
+	for j, want := range []float64{0.5, -1, 3} {
+		if math.Abs(w[j]-want) > 1e-12 {
+			t.Errorf("w[%d] = %v, want %v", j, w[j], want)
+		}
+	}
+	if math.Abs(b-2) > 1e-12 || m.Sigma2() > 1e-25 || m.R2() < 1-1e-12 {
+		t.Errorf("b = %v, σ² = %v, R² = %v", b, m.Sigma2(), m.R2())
+	}
+	buf, err := m.MarshalJSON()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := UnmarshalLinear(s, buf); err != nil {
+		t.Error(err)
+	}
+}
