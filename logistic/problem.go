@@ -28,9 +28,10 @@ const minBlock = 2048
 //
 // The sums over rows run on all cores: each block of rows accumulates
 // into its own slice of part, and the blocks are added afterwards. No
-// memory is allocated per row or per evaluation.
+// memory is allocated per row or per evaluation (beyond parallel.For's
+// goroutines).
 type problem struct {
-	z      []float64 // N × P design, row major
+	z      []float64 // N × P design rows, or raw rows (see shift), row major
 	n, p   int
 	k      int       // weight vectors: 1 (binary) or K
 	y      []int32   // class of each row
