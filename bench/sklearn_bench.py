@@ -47,8 +47,9 @@ class Recorder:
     def time(self, op, nbytes, fn):
         """Runs fn reps times, records the wall and CPU times (all threads of
         the process), returns its last result."""
-        seconds, cpu = [], []
+        seconds, cpu, result = [], [], None
         for _ in range(self.reps):
+            result = None  # free the previous result first, as benchgo does
             c, t = time.process_time(), time.perf_counter()
             result = fn()
             seconds.append(time.perf_counter() - t)

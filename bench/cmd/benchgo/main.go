@@ -27,6 +27,7 @@ import (
 	"flag"
 	"fmt"
 	"log"
+	"maps"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -54,11 +55,7 @@ func main() {
 	flag.Parse()
 	run, ok := workloads[flag.Arg(0)]
 	if flag.NArg() != 1 || !ok || *dir == "" || *out == "" || *reps < 1 {
-		names := make([]string, 0, len(workloads))
-		for n := range workloads {
-			names = append(names, n)
-		}
-		slices.Sort(names)
+		names := slices.Sorted(maps.Keys(workloads))
 		fmt.Fprintf(os.Stderr, "usage: benchgo -data DIR -reps N -out DIR WORKLOAD\nworkloads: %s\n", strings.Join(names, ", "))
 		os.Exit(2)
 	}
