@@ -1,0 +1,104 @@
+package gda
+
+import (
+	"fmt"
+	"math/rand/v2"
+
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas64"
+
+	"github.com/gendisc/gendisc"
+	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/internal/randx"
+)
+
+var (
+	_ gendisc.ClassSampler = (*LDA)(nil)
+	_ gendisc.ClassSampler = (*QDA)(nil)
+	_ gendisc.Imputer      = (*LDA)(nil)
+	_ gendisc.Imputer      = (*QDA)(nil)
+	_ gendisc.RandImputer  = (*LDA)(nil)
+	_ gendisc.RandImputer  = (*QDA)(nil)
+)
+
+// imputeRand writes the features of d to dst (allocated when nil) with
+// every missing cell replaced by a random draw from its conditional
+// distribution (see LDA.ImputeRand). It runs on one goroutine, so that
+// the draws follow the rows in order.
+func (m *model) imputeRand(dst []float64, d *data.Dataset, rng *rand.Rand) []float64 {
+	p := m.stats.D
+	if d.D() != p {
+		panic(fmt.Sprintf("gda: data set has %d features, the model %d", d.D(), p))
+	}
+	if dst == nil {
+		dst = make([]float64, len(d.X))
+	}
+	if len(dst) != len(d.X) {
+		panic(fmt.Sprintf("gda: dst has length %d, want %d rows × %d features", len(dst), d.N, p))
+	}
+	copy(dst, d.X)
+	fill := newFiller(m)
+	chol := map[*pattern]*factor{}
+	w := make([]float64, len(m.prior))
+	z := make([]float64, p)
+	for i := range d.N {
+		x := d.Row(i)
+		if !hasNaN(x) {
+			continue
+		}
+		y := -1
+		if d.Y != nil && d.Y[i] == d.Y[i] {
+			y = int(d.Y[i])
+		} else {
+			fill.marg.row(fill.post, x)
+			m.normalise(fill.post)
+			y = randx.LogIndex(fill.post, w, rng)
+		}
+		pat, err := fill.e.pattern(m.comp[y], x)
+		if err != nil {
+			panic("gda: principal submatrix of a positive definite matrix not positive definite")
+		}
+		f := chol[pat]
+		if f == nil {
+			var ok bool
+			if f, _, ok = factorize(pat.cond, len(pat.mis), nil, false); !ok {
+				panic("gda: conditional covariance of a positive definite matrix not positive definite")
+			}
+			chol[pat] = f
+		}
+		row := dst[i*p : (i+1)*p]
+		pat.complete(row, x, m.means[y])
+		nm := len(pat.mis)
+		for b := range nm {
+			z[b] = rng.NormFloat64()
+		}
+		blas64.Trmv(blas.Trans, f.u, blas64.Vector{N: nm, Inc: 1, Data: z[:nm]})
+		for b, j := range pat.mis {
+			row[j] += z[b]
+		}
+	}
+	return dst
+}
+
+// ImputeRand writes the features of d to dst, row-major, with every
+// missing cell replaced by a draw from its conditional distribution given
+// the observed cells of its row and its class k,
+//
+//	x_m | x_o, y = k ~ N(μ_km + Σ_mo Σ_oo⁻¹ (x_o − μ_ko), Σ_mm − Σ_mo Σ_oo⁻¹ Σ_om),
+//
+// drawn as the conditional mean plus Uᵀz, z standard normal and UᵀU the
+// Cholesky factorisation of the conditional covariance (the Schur
+// complement). A row without a label first draws its class from the
+// posterior P(y = k | x_o). A nil dst is allocated. The draws come from
+// rng row by row. It panics if d has the wrong number of features or dst
+// the wrong length.
+func (m *LDA) ImputeRand(dst []float64, d *data.Dataset, rng *rand.Rand) []float64 {
+	return m.m.imputeRand(dst, d, rng)
+}
+
+// ImputeRand replaces every missing cell of d by a draw from its
+// conditional distribution, as LDA.ImputeRand does with each class's own
+// covariance matrix.
+func (m *QDA) ImputeRand(dst []float64, d *data.Dataset, rng *rand.Rand) []float64 {
+	return m.m.imputeRand(dst, d, rng)
+}

@@ -1,0 +1,272 @@
+package mixture
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas64"
+	"gonum.org/v1/gonum/lapack/lapack64"
+
+	"github.com/gendisc/gendisc"
+	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/internal/randx"
+)
+
+var (
+	_ gendisc.Sampler      = (*GMM)(nil)
+	_ gendisc.ClassSampler = (*MDA)(nil)
+	_ gendisc.Imputer      = (*GMM)(nil)
+	_ gendisc.Imputer      = (*MDA)(nil)
+	_ gendisc.RandImputer  = (*GMM)(nil)
+	_ gendisc.RandImputer  = (*MDA)(nil)
+)
+
+// filler computes the conditional distribution of the missing cells of a
+// row given its observed ones under each component of a mixture (see
+// marginal), and fills the cells with its mean or a draw from it. One
+// filler serves one goroutine.
+type filler struct {
+	g        *GMM
+	obs, mis []int
+	marg     marginal
+	mean     []float64 // E[x_M | x_O] of the last component
+	z        []float64 // standard normal draws
+	l        []float64 // Cholesky factor of Cov[x_M | x_O]
+}
+
+func newFiller(g *GMM) *filler {
+	d := g.m.d
+	return &filler{g: g, marg: marginal{a: make([]float64, d*d), c: make([]float64, d*d)},
+		mean: make([]float64, d), z: make([]float64, d), l: make([]float64, d*d)}
+}
+
+// setRow records the observed and missing coordinates of x.
+func (f *filler) setRow(x []float64) {
+	f.obs, f.mis = f.obs[:0], f.mis[:0]
+	for j, v := range x {
+		if v == v {
+			f.obs = append(f.obs, j)
+		} else {
+			f.mis = append(f.mis, j)
+		}
+	}
+}
+
+// conditional computes E[x_M | x_O] = μ_M + A (x_O − μ_O) under component
+// k into f.mean for the row x of the last setRow.
+func (f *filler) conditional(x []float64, k int) {
+	m := f.g.m
+	if err := m.pattern(&f.marg, k, f.obs, f.mis, &f.g.full[k]); err != nil {
+		// A principal submatrix of a positive definite Σ_k, which
+		// newGMM checked, is positive definite.
+		panic("mixture: conditional covariance: " + err.Error())
+	}
+	mu, p := m.mean(k), len(f.obs)
+	for b, j := range f.mis {
+		v := mu[j]
+		if !m.cov.diagonal() {
+			for o, i := range f.obs {
+				v += f.marg.a[b*p+o] * (x[i] - mu[i])
+			}
+		}
+		f.mean[b] = v
+	}
+}
+
+// addMean adds w·Σ_k resp_k E_k[x_M | x_O] to the missing cells of dst,
+// for the row x of the last setRow and the responsibilities resp of the
+// components.
+func (f *filler) addMean(dst, x, resp []float64, w float64) {
+	for k, r := range resp {
+		if r == 0 {
+			continue
+		}
+		f.conditional(x, k)
+		for b, j := range f.mis {
+			dst[j] += w * r * f.mean[b]
+		}
+	}
+}
+
+// draw writes to the missing cells of dst a draw from component k's
+// conditional distribution of x_M given x_O, the row x of the last
+// setRow: E[x_M | x_O] + L z, z standard normal, L Lᵀ = Cov[x_M | x_O].
+func (f *filler) draw(dst, x []float64, k int, rng *rand.Rand) {
+	f.conditional(x, k)
+	q := len(f.mis)
+	if f.g.m.cov.diagonal() {
+		for b, j := range f.mis {
+			dst[j] = f.mean[b] + math.Sqrt(f.marg.c[b])*rng.NormFloat64()
+		}
+		return
+	}
+	l := f.l[:q*q]
+	copy(l, f.marg.c[:q*q])
+	if _, ok := lapack64.Potrf(blas64.Symmetric{Uplo: blas.Lower, N: q, Stride: q, Data: l}); !ok {
+		panic("mixture: conditional covariance not positive definite")
+	}
+	z := f.z[:q]
+	for b := range z {
+		z[b] = rng.NormFloat64()
+	}
+	blas64.Trmv(blas.NoTrans, blas64.Triangular{Uplo: blas.Lower, Diag: blas.NonUnit, N: q, Stride: q, Data: l},
+		blas64.Vector{N: q, Inc: 1, Data: z})
+	for b, j := range f.mis {
+		dst[j] = f.mean[b] + z[b]
+	}
+}
+
+// incomplete copies the features of d to dst (allocated when nil) and
+// returns it with d's rows that have a missing cell, as indices and as a
+// data set. It panics if d does not have p features or dst the wrong
+// length.
+func incomplete(dst []float64, d *data.Dataset, p int) ([]float64, []int, *data.Dataset) {
+	if d.D() != p {
+		panic(fmt.Sprintf("mixture: data with %d features for a model of %d", d.D(), p))
+	}
+	dst = dstLen(dst, len(d.X))
+	copy(dst, d.X)
+	var idx []int
+	for i := range d.N {
+		for _, v := range d.Row(i) {
+			if v != v {
+				idx = append(idx, i)
+				break
+			}
+		}
+	}
+	return dst, idx, d.Subset(idx)
+}
+
+// Impute writes the features of d to dst, row-major, with every missing
+// cell replaced by its conditional expectation given the observed cells
+// of its row,
+//
+//	E[x_M | x_O] = Σ_k P(k | x_O) (μ_kM + Σ_kMO Σ_kOO⁻¹ (x_kO − μ_kO)),
+//
+// the responsibilities P(k | x_O) those of Predict (the density of the
+// observed cells). A nil dst is allocated, otherwise len(dst) must be
+// len(d.X). It panics if d does not have the model's features.
+func (g *GMM) Impute(dst []float64, d *data.Dataset) []float64 {
+	dst, idx, sub := incomplete(dst, d, g.m.d)
+	resp := g.Predict(nil, sub)
+	f, K, D := newFiller(g), g.m.k, g.m.d
+	for a, i := range idx {
+		x := sub.Row(a)
+		f.setRow(x)
+		row := dst[i*D : (i+1)*D]
+		for _, j := range f.mis {
+			row[j] = 0
+		}
+		f.addMean(row, x, resp[a*K:(a+1)*K], 1)
+	}
+	return dst
+}
+
+// ImputeRand writes the features of d to dst with every missing cell
+// replaced by a draw from its conditional distribution given the observed
+// cells of its row: a component k drawn with probability P(k | x_O), then
+//
+//	x_M ~ N(μ_kM + Σ_kMO Σ_kOO⁻¹ (x_kO − μ_kO), Σ_kMM − Σ_kMO Σ_kOO⁻¹ Σ_kOM),
+//
+// with the conventions of Impute. The draws come from rng row by row.
+func (g *GMM) ImputeRand(dst []float64, d *data.Dataset, rng *rand.Rand) []float64 {
+	dst, idx, sub := incomplete(dst, d, g.m.d)
+	resp := g.Predict(nil, sub)
+	f, K, D := newFiller(g), g.m.k, g.m.d
+	for a, i := range idx {
+		x := sub.Row(a)
+		f.setRow(x)
+		f.draw(dst[i*D:(i+1)*D], x, randx.Index(resp[a*K:(a+1)*K], rng), rng)
+	}
+	return dst
+}
+
+// mdaFill is what MDA's imputations share: the rows of d with a missing
+// cell, the posterior of their class and, per class, the
+// responsibilities of its components and a filler.
+type mdaFill struct {
+	idx     []int
+	sub     *data.Dataset
+	post    []float64 // P(c | x_O), row-major
+	resp    [][]float64
+	fillers []*filler
+}
+
+func (m *MDA) prepareFill(dst []float64, d *data.Dataset) ([]float64, *mdaFill) {
+	dst, idx, sub := incomplete(dst, d, len(m.schema.Features))
+	mf := &mdaFill{idx: idx, sub: sub, post: m.LogProba(nil, sub),
+		resp: make([][]float64, len(m.mix)), fillers: make([]*filler, len(m.mix))}
+	for i, v := range mf.post {
+		mf.post[i] = math.Exp(v)
+	}
+	for c, g := range m.mix {
+		if g != nil {
+			mf.resp[c], mf.fillers[c] = g.Predict(nil, sub), newFiller(g)
+		}
+	}
+	if sub.Y != nil { // a label known: posterior 1 for it
+		nc := len(m.mix)
+		for a, y := range sub.Y {
+			if y == y && m.mix[int(y)] != nil {
+				p := mf.post[a*nc : (a+1)*nc]
+				clear(p)
+				p[int(y)] = 1
+			}
+		}
+	}
+	return dst, mf
+}
+
+// Impute writes the features of d to dst with every missing cell replaced
+// by its conditional expectation given the observed cells of its row and
+// its class c when d.Y has it,
+//
+//	E[x_M | x_O, y = c] = Σ_k P(k | x_O, c) E_ck[x_M | x_O]
+//
+// (GMM.Impute with class c's mixture), and for a row without a label the
+// mixture of these by the class posterior P(c | x_O). A nil dst is
+// allocated, otherwise len(dst) must be len(d.X). It panics if d does not
+// have the model's features.
+func (m *MDA) Impute(dst []float64, d *data.Dataset) []float64 {
+	dst, mf := m.prepareFill(dst, d)
+	nc, D := len(m.mix), d.D()
+	for a, i := range mf.idx {
+		x, row := mf.sub.Row(a), dst[i*D:(i+1)*D]
+		for j, v := range x {
+			if v != v {
+				row[j] = 0
+			}
+		}
+		for c, w := range mf.post[a*nc : (a+1)*nc] {
+			if w == 0 {
+				continue
+			}
+			f, K := mf.fillers[c], m.mix[c].Components()
+			f.setRow(x)
+			f.addMean(row, x, mf.resp[c][a*K:(a+1)*K], w)
+		}
+	}
+	return dst
+}
+
+// ImputeRand writes the features of d to dst with every missing cell
+// replaced by a draw from its conditional distribution given the observed
+// cells of its row: the class c is the row's label or, without one, drawn
+// from P(c | x_O); then a component and the cells are drawn as
+// GMM.ImputeRand does with class c's mixture. The draws come from rng row
+// by row.
+func (m *MDA) ImputeRand(dst []float64, d *data.Dataset, rng *rand.Rand) []float64 {
+	dst, mf := m.prepareFill(dst, d)
+	nc, D := len(m.mix), d.D()
+	for a, i := range mf.idx {
+		x := mf.sub.Row(a)
+		c := randx.Index(mf.post[a*nc:(a+1)*nc], rng)
+		f, K := mf.fillers[c], m.mix[c].Components()
+		f.setRow(x)
+		f.draw(dst[i*D:(i+1)*D], x, randx.Index(mf.resp[c][a*K:(a+1)*K], rng), rng)
+	}
+	return dst
+}
