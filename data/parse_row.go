@@ -274,11 +274,11 @@ func (k *block) fail(line, col int, name string, err error) {
 }
 
 // field reads the field at k.b[p:] and returns its content (a view of k.b,
-// or of k.scratch for a quoted field with doubled quotes or \r\n inside),
-// the offset of its terminator (a comma, '\n', or len(b)), and the number
-// of newlines inside it. A quoted field keeps its content as written except
-// that "" stands for " and \r\n for \n; a quote inside an unquoted field is
-// an error.
+// or of k.scratch for a quoted field with doubled quotes), the offset of
+// its terminator (a comma, '\n', or len(b)), and the number of newlines
+// inside it. A quoted field keeps its content as written (line ends
+// included) except that "" stands for "; a quote inside an unquoted field
+// is an error.
 func (k *block) field(p int) (s []byte, end, nl int, err error) {
 	b := k.b
 	if p == len(b) || b[p] != '"' {
@@ -319,11 +319,11 @@ func (k *block) field(p int) (s []byte, end, nl int, err error) {
 	if end < len(b) && b[end] != k.comma && b[end] != '\n' {
 		return nil, end, nl, fmt.Errorf("%w: text after the closing quote", ErrQuote)
 	}
-	if escaped || bytes.IndexByte(s, '\r') >= 0 {
+	if escaped {
 		k.scratch = k.scratch[:0]
 		for i := 0; i < len(s); i++ {
-			if s[i] == '"' || s[i] == '\r' && i+1 < len(s) && s[i+1] == '\n' {
-				i++
+			if s[i] == '"' {
+				i++ // the first of a doubled quote
 			}
 			k.scratch = append(k.scratch, s[i])
 		}

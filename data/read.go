@@ -77,13 +77,13 @@ func ReadFile(path string, opt Options) (*Dataset, error) {
 //
 // The format is RFC 4180: fields separated by the delimiter, optionally
 // quoted with ", a quote inside a quoted field written "", quoted fields
-// may hold the delimiter and line ends; lines end in \n or \r\n, and \r\n
-// inside a quoted field reads as \n. The file is UTF-8, with or without a
-// byte order mark. Blank lines are skipped. An empty header name becomes
-// column_K, K the column's number from 1; two columns of the same name are
-// an error (ErrDuplicate). Strings are kept as written;
-// numbers and the missing-value tokens may have spaces around them.
-// Quoting does not change how a cell is read.
+// may hold the delimiter and line ends (kept as they are); lines end in
+// \n or \r\n. The file is UTF-8, with or without a byte order mark. Blank
+// lines are skipped. An empty header name becomes column_K, K the
+// column's number from 1; two columns of the same name are an error
+// (ErrDuplicate). Strings are kept as written; numbers and the
+// missing-value tokens may have spaces around them. Quoting does not
+// change how a cell is read.
 //
 // Missing values are the empty cell and the tokens NA, N/A, NaN, nan, ?,
 // null and NULL (case-sensitive); they are NaN in X and Y and "" in Text.

@@ -159,7 +159,7 @@ func TestReadQuoting(t *testing.T) {
 		"5,\"\",x\n" +
 		"6,plain,y\n"
 	d := mustRead(t, src, Options{Text: []string{"text"}})
-	want := []string{"a, b", `say "hi"`, "two\nlines", "crlf\ninside", "", "plain"}
+	want := []string{"a, b", `say "hi"`, "two\nlines", "crlf\r\ninside", "", "plain"}
 	if !slices.Equal(d.Text[1], want) {
 		t.Errorf("Text = %q, want %q", d.Text[1], want)
 	}
