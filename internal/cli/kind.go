@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"iter"
 	"slices"
 	"strings"
 
@@ -35,10 +36,25 @@ type kind struct {
 	// inspect": a value that marshals to JSON for --json and writes
 	// itself as text otherwise.
 	inspect func(m gendisc.Model) report
+
+	// update, when set, returns a new model fitted on the training data
+	// of m (a model of this kind) and the rows of d together, by merging
+	// sufficient statistics (gendisc update). d's schema extends m's:
+	// new classes and levels come after the known ones.
+	update func(m gendisc.Model, d *data.Dataset) (modelfile.Persistent, error)
+
+	// stream, when set, defines the same flags as flags and returns the
+	// function that fits a model to a sequence of chunks of rows, one
+	// chunk in memory at a time (gendisc fit --stream).
+	stream func(fs *flag.FlagSet) streamFunc
 }
 
 // fitFunc fits a model to training data.
 type fitFunc func(d *data.Dataset) (modelfile.Persistent, error)
+
+// streamFunc fits a model to the union of a sequence of chunks of rows,
+// each chunk's schema extending the previous one's.
+type streamFunc func(chunks iter.Seq2[*data.Dataset, error]) (modelfile.Persistent, error)
 
 // report is what inspect prints about a model: its JSON encoding, or the
 // text that writeText writes.

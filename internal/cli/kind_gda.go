@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"iter"
 	"math"
 	"strconv"
 
@@ -24,6 +25,15 @@ func init() {
 		},
 		decode:  func(s *data.Schema, p json.RawMessage) (gendisc.Model, error) { return gda.UnmarshalLDA(s, p) },
 		inspect: inspectLDA,
+		update: func(m gendisc.Model, d *data.Dataset) (modelfile.Persistent, error) {
+			return m.(*gda.LDA).Update(d)
+		},
+		stream: func(fs *flag.FlagSet) streamFunc {
+			cfg := gdaFlags(fs)
+			return func(chunks iter.Seq2[*data.Dataset, error]) (modelfile.Persistent, error) {
+				return gda.LDAConfig(cfg()).FitStream(chunks)
+			}
+		},
 	})
 	register(&kind{
 		name:  gda.KindQDA,
@@ -34,6 +44,15 @@ func init() {
 		},
 		decode:  func(s *data.Schema, p json.RawMessage) (gendisc.Model, error) { return gda.UnmarshalQDA(s, p) },
 		inspect: inspectQDA,
+		update: func(m gendisc.Model, d *data.Dataset) (modelfile.Persistent, error) {
+			return m.(*gda.QDA).Update(d)
+		},
+		stream: func(fs *flag.FlagSet) streamFunc {
+			cfg := gdaFlags(fs)
+			return func(chunks iter.Seq2[*data.Dataset, error]) (modelfile.Persistent, error) {
+				return gda.QDAConfig(cfg()).FitStream(chunks)
+			}
+		},
 	})
 }
 

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"iter"
 	"maps"
 	"math"
 	"slices"
@@ -24,6 +25,15 @@ func init() {
 		flags:   gaussianNBFlags,
 		decode:  decodeGaussianNB,
 		inspect: inspectGaussianNB,
+		update: func(m gendisc.Model, d *data.Dataset) (modelfile.Persistent, error) {
+			return m.(*naivebayes.Gaussian).Update(d)
+		},
+		stream: func(fs *flag.FlagSet) streamFunc {
+			cfg := gaussianNBConfig(fs)
+			return func(chunks iter.Seq2[*data.Dataset, error]) (modelfile.Persistent, error) {
+				return cfg().FitStream(chunks)
+			}
+		},
 	})
 	// nb will be mixed naive Bayes (the family per column type). Until it
 	// exists, it fits Gaussian naive Bayes when every feature is numeric.
@@ -47,6 +57,13 @@ func init() {
 
 // gaussianNBFlags defines the flags of naivebayes.GaussianConfig.
 func gaussianNBFlags(fs *flag.FlagSet) fitFunc {
+	cfg := gaussianNBConfig(fs)
+	return func(d *data.Dataset) (modelfile.Persistent, error) { return cfg().Fit(d) }
+}
+
+// gaussianNBConfig defines the flags of naivebayes.GaussianConfig and
+// returns the function that gives the configuration once they are parsed.
+func gaussianNBConfig(fs *flag.FlagSet) func() naivebayes.GaussianConfig {
 	var cfg naivebayes.GaussianConfig
 	fs.TextVar(&cfg.Variance, "variance", cfg.Variance,
 		"variance `tying`: class-feature (σ²_kj), feature (σ²_j, shared by the classes: linear log-odds), class (σ²_k) or shared (one σ²)")
@@ -55,14 +72,14 @@ func gaussianNBFlags(fs *flag.FlagSet) fitFunc {
 	prior := nbPriorFlags(fs)
 	// The returned function may run on several goroutines at once: it
 	// completes a copy of cfg.
-	return func(d *data.Dataset) (modelfile.Persistent, error) {
+	return func() naivebayes.GaussianConfig {
 		c := cfg
 		c.VarSmoothing = float64(smoothing)
 		if c.VarSmoothing == 0 {
 			c.VarSmoothing = naivebayes.NoVarSmoothing
 		}
 		c.PriorAlpha, c.ClassPrior = float64(prior.alpha), prior.fixed
-		return c.Fit(d)
+		return c
 	}
 }
 
