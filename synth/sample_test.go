@@ -2,7 +2,9 @@ package synth
 
 import (
 	"errors"
+	"fmt"
 	"math"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/gendisc/gendisc"
@@ -230,4 +232,40 @@ func argmax(x []float64) int {
 		}
 	}
 	return best
+}
+
+// texter adds a document per row to a Gaussian model, as a text family
+// of naive Bayes would: "c<class>" in its text feature.
+type texter struct {
+	gendisc.ClassSampler
+	schema *data.Schema
+}
+
+func (m texter) Schema() *data.Schema { return m.schema }
+
+func (m texter) SampleText(dst []string, c int, rng *rand.Rand) {
+	dst[len(dst)-1] = fmt.Sprintf("c%d", c)
+}
+
+// TestSampleText: a TextSampler's documents come with the rows, drawn for
+// the row's class.
+func TestSampleText(t *testing.T) {
+	iris := readDataset(t, "iris", data.Options{})
+	m, err := kindCases[0].fit(iris)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := m.Schema().Clone()
+	s.Features[3].Kind = data.Text // the last feature plays a text column
+	n := 0
+	err = Sample(texter{m.(gendisc.ClassSampler), s}, 100, -1, seeded(1), func(r Row) error {
+		n++
+		if want := fmt.Sprintf("c%d", r.Y); len(r.Text) != 4 || r.Text[3] != want {
+			return fmt.Errorf("row of class %d with text %q", r.Y, r.Text)
+		}
+		return nil
+	})
+	if err != nil || n != 100 {
+		t.Fatalf("%d rows, %v", n, err)
+	}
 }
