@@ -1,0 +1,107 @@
+package cli
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/modelfile"
+)
+
+func init() { commands = append(commands, cmdUpdate) }
+
+var cmdUpdate = &Command{
+	Name:      "update",
+	UsageLine: "update --model M.json --data F [--weight COLUMN] [--out M2.json]",
+	Short:     "add training data to a fitted generative model",
+	Long: `
+Update reads a fitted model and more training data, and writes the model
+fitted on its original training data and the new rows together, without
+the original data: the model keeps sufficient statistics (per class
+weighted counts, means and centred sums of squares), and those of the new
+rows are merged into them (Chan's pairwise formula). The result is the
+model that fit would give on both data sets at once, up to rounding.
+
+The data is read with the model's schema: columns are matched by name,
+the target column is required, and classes or categories that the model
+has not seen are added after the known ones. The hyperparameters are those
+the model was fitted with.
+
+Only the kinds listed below keep sufficient statistics; a model of
+another kind is refused: fit it again on all the data.
+
+The output file is written atomically: when update fails, no file is left.
+It may be the model file itself.
+
+Example:
+
+	gendisc fit --data jan.csv --model gaussian-nb --out model.json
+	gendisc update --model model.json --data feb.csv --out model.json`,
+	Required: []string{"model", "data"},
+	Flags: func(fs *flag.FlagSet, args []string) Runner {
+		o := &updateOptions{}
+		fs.StringVar(&o.model, "model", "", "the model `file` (from gendisc fit); - for standard input")
+		fs.StringVar(&o.data, "data", "", "the new training data, with the target column: a CSV or TSV `file`, - for standard input, or a bundled data set's name")
+		fs.StringVar(&o.weight, "weight", "", "the `column` holding a weight per row")
+		fs.StringVar(&o.out, "out", "-", "write the updated model to this `file`; - for standard output")
+		return func(ctx context.Context, env *Env) error { return o.run(env) }
+	},
+	MoreHelp: func(w io.Writer) {
+		fmt.Fprintf(w, "\nKinds that update takes: %s.\n", strings.Join(updatableKinds(), ", "))
+	},
+}
+
+// updatableKinds returns the names of the kinds that update can add data
+// to, in sorted order.
+func updatableKinds() []string {
+	var names []string
+	for _, name := range kindNames() {
+		if kinds[name].update != nil {
+			names = append(names, name)
+		}
+	}
+	return names
+}
+
+type updateOptions struct {
+	model, data, weight, out string
+}
+
+func (o *updateOptions) run(env *Env) error {
+	if o.model == "-" && o.data == "-" {
+		return usagef("--model and --data cannot both be standard input")
+	}
+	e, m, err := env.loadModel(o.model)
+	if err != nil {
+		return err
+	}
+	k := kinds[e.Kind]
+	if k.update == nil {
+		return fmt.Errorf("%s: a %s model cannot be updated: it keeps no sufficient statistics (update takes %s); fit it again on all the data",
+			o.model, e.Kind, strings.Join(updatableKinds(), ", "))
+	}
+	d, err := env.readWithSchema(o.data, m.Schema(), data.SchemaOptions{Weight: o.weight, Extend: true, RequireTarget: true})
+	if err != nil {
+		return err
+	}
+	env.verbosef("%s: %d rows added to a %s model", d.Source, d.N, e.Kind)
+	if n := len(d.Schema.Classes()) - len(m.Schema().Classes()); n > 0 {
+		env.verbosef("%s: %d new classes: %s", d.Source, n, strings.Join(d.Schema.Classes()[len(m.Schema().Classes()):], ", "))
+	}
+	updated, err := k.update(m, d)
+	if err != nil {
+		return err
+	}
+	out, err := env.create(o.out)
+	if err != nil {
+		return err
+	}
+	defer out.Abort()
+	if err := modelfile.Write(out, updated); err != nil {
+		return err
+	}
+	return out.Commit()
+}
