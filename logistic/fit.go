@@ -10,7 +10,10 @@ import (
 )
 
 // Fit fits logistic regression to d, whose target must be categorical with
-// at least two classes, each with rows of positive weight. It returns an
+// at least two classes, each with rows of positive weight. Text columns
+// become word counts (design.Tokens), one weight per word of the training
+// vocabulary, penalised like the others and not standardised; only the
+// lbfgs solver (the default for them) handles them yet. It returns an
 // error for bad configuration values and for data problems: a missing
 // target, a missing feature cell (unless Impute is set), a text column,
 // bad weights. A fit that stops early (the iteration limit, separable data
@@ -23,7 +26,7 @@ func (c Config) Fit(d *data.Dataset) (*Model, error) {
 	if err != nil {
 		return nil, err
 	}
-	enc, err := design.Fit(d, design.Options{Impute: c.Impute, NoStandardize: c.NoStandardize})
+	enc, err := design.Fit(d, design.Options{Impute: c.Impute, NoStandardize: c.NoStandardize, Text: true})
 	if err != nil {
 		return nil, err
 	}
@@ -32,13 +35,16 @@ func (c Config) Fit(d *data.Dataset) (*Model, error) {
 	if K == 2 {
 		k = 1
 	}
-	P := enc.P()
+	P, V := enc.P(), enc.V()
 	solver := c.Solver
-	if solver == Auto {
+	switch {
+	case solver == Auto:
 		solver = LBFGS
-		if k*(P+1) <= newtonMaxParams {
+		if k*(P+V+1) <= newtonMaxParams && V == 0 {
 			solver = Newton
 		}
+	case solver != LBFGS && V > 0:
+		return nil, fmt.Errorf("logistic: solver %s does not handle text columns yet: use lbfgs", solver)
 	}
 	v := rowWeights(d, y, classW, c.ClassWeight)
 	lambda := c.lambda()
@@ -52,6 +58,9 @@ func (c Config) Fit(d *data.Dataset) (*Model, error) {
 	} else {
 		z := enc.Encode(d)
 		pr = newProblem(z.Dense, z.N, z.P, k, y, v, lambda)
+		if V > 0 {
+			pr.setSparse(z.Sparse, V)
+		}
 	}
 
 	st := newState(pr, initialTheta(pr), c.tol(solver), c.maxIter(solver))

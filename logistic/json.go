@@ -99,7 +99,7 @@ func UnmarshalLogistic(s *data.Schema, b []byte) (*Model, error) {
 	if len(p.Weights) != k || len(p.Intercepts) != k {
 		return nil, fmt.Errorf("logistic: %d weight vectors and %d intercepts for %d classes, want %d", len(p.Weights), len(p.Intercepts), K, k)
 	}
-	P := enc.P()
+	P := enc.P() + enc.V()
 	theta := make([]float64, 0, k*(P+1))
 	for c, row := range p.Weights {
 		if len(row) != P {

@@ -84,9 +84,9 @@ func (m *Model) Diagnostics() Diagnostics { return m.diag }
 
 // Terms returns the names of the design columns, the order of the
 // coefficients: a numeric feature's name, "feature=level" for an
-// indicator.
+// indicator, "feature:word" for a word count of a text column.
 func (m *Model) Terms() []string {
-	names := make([]string, m.enc.P())
+	names := make([]string, m.enc.P()+m.enc.V())
 	for t := range names {
 		names[t] = m.enc.Name(t)
 	}
@@ -98,7 +98,8 @@ func (m *Model) Terms() []string {
 // one row (the second class against the first) for a binary model and
 // one per class otherwise.
 func (m *Model) Coefficients() (w [][]float64, b []float64) {
-	p, q := m.enc.P(), m.enc.P()+1
+	p := m.enc.P() + m.enc.V()
+	q := p + 1
 	w, b = make([][]float64, m.k), make([]float64, m.k)
 	for c := range m.k {
 		w[c] = append([]float64(nil), m.theta[c*q:c*q+p]...)
@@ -129,9 +130,9 @@ func (m *Model) OriginalCoefficients() (w [][]float64, b []float64) {
 // gendisc.Classifier), computed stably: the log-sigmoid
 // log σ(t) = −log(1 + e⁻ᵗ), or the log-softmax s_c − log Σ_l exp(s_l)
 // with the largest score factored out. A missing cell, and a category
-// never seen in training, takes its design column's training mean. It
-// panics if dst has the wrong length or d has the wrong number of
-// features.
+// never seen in training, takes its design column's training mean; a
+// word never seen in training is left out. It panics if dst has the
+// wrong length or d has the wrong number of features.
 func (m *Model) LogProba(dst []float64, d *data.Dataset) []float64 {
 	K := len(m.Classes())
 	if dst == nil {
@@ -143,19 +144,24 @@ func (m *Model) LogProba(dst []float64, d *data.Dataset) []float64 {
 	if d.D() != len(m.schema.Features) {
 		panic("logistic: LogProba: dataset has the wrong number of features")
 	}
-	p, q := m.enc.P(), m.enc.P()+1
+	pd, p := m.enc.P(), m.enc.P()+m.enc.V()
+	q := p + 1
 	parallel.For(d.N, 1024, func(_, lo, hi int) {
-		z := make([]float64, p)
+		z := make([]float64, pd)
+		var si []int32
+		var sv []float64
 		for i := lo; i < hi; i++ {
 			m.enc.EncodeRow(z, d.Row(i))
+			si, sv = m.enc.EncodeText(si[:0], sv[:0], d, i)
 			out := dst[i*K : (i+1)*K]
+			for c := range m.k {
+				th := m.theta[c*q : (c+1)*q]
+				out[c] = floats.Dot(z, th[:pd]) + sparseDot(si, sv, th[pd:p]) + th[p]
+			}
 			if m.k == 1 {
-				t := floats.Dot(z, m.theta[:p]) + m.theta[p]
+				t := out[0]
 				out[0], out[1] = -softplus(t), -softplus(-t)
 				continue
-			}
-			for c := range K {
-				out[c] = floats.Dot(z, m.theta[c*q:c*q+p]) + m.theta[c*q+p]
 			}
 			mx, lse := logSumExp(out)
 			for c := range out {

@@ -5,6 +5,7 @@ import (
 
 	"gonum.org/v1/gonum/floats"
 
+	"github.com/gendisc/gendisc/internal/design"
 	"github.com/gendisc/gendisc/internal/parallel"
 )
 
@@ -31,12 +32,14 @@ const minBlock = 2048
 // memory is allocated per row or per evaluation (beyond parallel.For's
 // goroutines).
 type problem struct {
-	z      []float64 // N × P design rows, or raw rows (see shift), row major
-	n, p   int
-	k      int       // weight vectors: 1 (binary) or K
-	y      []int32   // class of each row
-	v      []float64 // row weights
-	wsum   float64   // Σ v_i
+	z      []float64 // N × pd dense design rows, or raw rows (see shift), row major
+	n, p   int       // rows; weights per vector (pd dense, then the sparse ones)
+	pd     int
+	sp     *design.CSR // sparse columns (word counts), nil when none
+	k      int         // weight vectors: 1 (binary) or K
+	y      []int32     // class of each row
+	v      []float64   // row weights
+	wsum   float64     // Σ v_i
 	lambda float64
 
 	// Scratch, per block of rows.
@@ -61,7 +64,7 @@ type problem struct {
 
 // newProblem binds the data and sizes the scratch space.
 func newProblem(z []float64, n, p, k int, y []int32, v []float64, lambda float64) *problem {
-	pr := &problem{z: z, n: n, p: p, k: k, y: y, v: v, lambda: lambda}
+	pr := &problem{z: z, n: n, p: p, pd: p, k: k, y: y, v: v, lambda: lambda}
 	for _, w := range v {
 		pr.wsum += w
 	}
@@ -69,6 +72,14 @@ func newProblem(z []float64, n, p, k int, y []int32, v []float64, lambda float64
 	pr.gradBlock = pr.gradRows
 	pr.hessBlock = pr.hessRows
 	return pr
+}
+
+// setSparse adds nv sparse columns after the dense ones. Only eval
+// (gradRows) reads them: the Newton, gd and sgd kernels do not.
+func (pr *problem) setSparse(sp *design.CSR, nv int) {
+	pr.sp, pr.p = sp, pr.pd+nv
+	pr.part, pr.loss, pr.wrong = nil, nil, nil
+	pr.ensureBlocks()
 }
 
 // setAffine declares that z holds raw rows x whose design rows are
@@ -183,21 +194,27 @@ func (pr *problem) penalty(theta, grad []float64) float64 {
 
 // gradRows is the kernel of eval over rows [lo, hi), block b.
 func (pr *problem) gradRows(b, lo, hi int) {
-	dim, p, q := pr.dim(), pr.p, pr.p+1
+	dim, p, pd, q := pr.dim(), pr.p, pr.pd, pr.p+1
 	g, s := pr.part[b][:dim], pr.part[b][dim:]
 	clear(g)
 	theta := pr.theta
 	loss, wrong := 0.0, 0
+	var si []int32
+	var sv []float64
 	for i := lo; i < hi; i++ {
-		x := pr.z[i*p : (i+1)*p]
+		x := pr.z[i*pd : (i+1)*pd]
+		if pr.sp != nil {
+			si, sv = pr.sp.Row(i)
+		}
 		v, y := pr.v[i], int(pr.y[i])
 		if pr.k == 1 {
-			t := floats.Dot(x, theta[:p]) + theta[p]
+			t := floats.Dot(x, theta[:pd]) + sparseDot(si, sv, theta[pd:p]) + theta[p]
 			yt := float64(y)
 			sp, sig := softplusSigmoid(t)
 			loss += v * (sp - yt*t)
 			r := v * (sig - yt)
-			floats.AddScaled(g[:p], r, x)
+			floats.AddScaled(g[:pd], r, x)
+			sparseAdd(g[pd:p], r, si, sv)
 			g[p] += r
 			if v > 0 && (2*yt-1)*t <= 0 {
 				wrong++
@@ -205,7 +222,7 @@ func (pr *problem) gradRows(b, lo, hi int) {
 			continue
 		}
 		for c := range pr.k {
-			s[c] = floats.Dot(x, theta[c*q:c*q+p]) + theta[c*q+p]
+			s[c] = floats.Dot(x, theta[c*q:c*q+pd]) + sparseDot(si, sv, theta[c*q+pd:c*q+p]) + theta[c*q+p]
 		}
 		sy, m := s[y], s[0]
 		for _, sc := range s[1:] {
@@ -223,7 +240,8 @@ func (pr *problem) gradRows(b, lo, hi int) {
 			if c == y {
 				r -= v
 			}
-			floats.AddScaled(g[c*q:c*q+p], r, x)
+			floats.AddScaled(g[c*q:c*q+pd], r, x)
+			sparseAdd(g[c*q+pd:c*q+p], r, si, sv)
 			g[c*q+p] += r
 		}
 		if v > 0 && !ok {
@@ -319,6 +337,22 @@ func (pr *problem) hessRows(b, lo, hi int) {
 				floats.AddScaled(row[c*q:], a[c*k+c]*zt[j], zt[:j+1])
 			}
 		}
+	}
+}
+
+// sparseDot returns Σ_k val_k w[idx_k].
+func sparseDot(idx []int32, val, w []float64) float64 {
+	s := 0.0
+	for k, j := range idx {
+		s += val[k] * w[j]
+	}
+	return s
+}
+
+// sparseAdd adds a·val_k to g[idx_k].
+func sparseAdd(g []float64, a float64, idx []int32, val []float64) {
+	for k, j := range idx {
+		g[j] += a * val[k]
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 
 	"gonum.org/v1/gonum/floats"
 
@@ -29,6 +30,10 @@ type Options struct {
 	// first level (dummy coding), so that the indicators and an intercept
 	// are not collinear; needed by an unpenalised least-squares fit.
 	DropFirst bool
+	// Text encodes text columns as word counts (Tokens), sparse columns
+	// after the dense ones, one per word of the training vocabulary;
+	// otherwise a text column is an error.
+	Text bool
 	// NoStandardize keeps numeric columns in their own units (Center 0,
 	// Scale 1); a missing cell is then filled with the column's mean.
 	NoStandardize bool
@@ -55,6 +60,7 @@ type Term struct {
 type Encoder struct {
 	schema *data.Schema
 	terms  []Term
+	text   []textColumn
 	// dense is set when every feature is numeric, so design column t is
 	// feature t and a row encodes as (x − center) / scale with vector
 	// kernels.
@@ -82,12 +88,13 @@ func hasNaN(x []float64) bool {
 	return false
 }
 
-// Matrix is an encoded data set: Dense holds the N × P design matrix, row
-// major. (Sparse text columns, when they come, are a CSR block after the
-// dense columns.)
+// Matrix is an encoded data set: Dense holds the N × P dense columns, row
+// major; Sparse the V word-count columns that follow them (nil when there
+// are no text features).
 type Matrix struct {
-	N, P  int
-	Dense []float64
+	N, P   int
+	Dense  []float64
+	Sparse *CSR
 }
 
 // Row returns row i of the dense part, a view.
@@ -108,7 +115,10 @@ func Fit(d *data.Dataset, opt Options) (*Encoder, error) {
 	for j, c := range d.Schema.Features {
 		switch c.Kind {
 		case data.Text:
-			return nil, fmt.Errorf("%s: column %q is text: linear models do not encode text columns yet (leave it out with --ignore %s)", d.Source, c.Name, c.Name)
+			if !opt.Text {
+				return nil, fmt.Errorf("%s: column %q is text: this model does not encode text columns (leave it out with --ignore %s)", d.Source, c.Name, c.Name)
+			}
+			e.text = append(e.text, fitText(d, j, e.V()))
 		case data.Numeric:
 			e.terms = append(e.terms, Term{Feature: j, Level: -1, Scale: 1})
 		case data.Categorical:
@@ -274,15 +284,19 @@ func weight(d *data.Dataset, i int) float64 {
 	return d.Weight[i]
 }
 
-// P is the number of design columns.
+// P is the number of dense design columns (numeric and indicator); the
+// V sparse ones follow.
 func (e *Encoder) P() int { return len(e.terms) }
 
 // Terms returns a copy of the design columns.
 func (e *Encoder) Terms() []Term { return append([]Term(nil), e.terms...) }
 
-// Name returns the name of design column t: the feature's name, or
-// "feature=level" for an indicator.
+// Name returns the name of design column t < P+V: the feature's name,
+// "feature=level" for an indicator, "feature:word" for a word count.
 func (e *Encoder) Name(t int) string {
+	if t >= len(e.terms) {
+		return e.textName(t - len(e.terms))
+	}
 	term := e.terms[t]
 	c := &e.schema.Features[term.Feature]
 	if term.Level < 0 {
@@ -339,6 +353,9 @@ func (e *Encoder) Encode(d *data.Dataset) *Matrix {
 			e.EncodeRow(dst, x)
 		}
 	})
+	if len(e.text) > 0 {
+		m.Sparse = e.encodeText(d)
+	}
 	return m
 }
 
@@ -349,10 +366,13 @@ type termJSON struct {
 	Center  float64 `json:"center"`
 	Scale   float64 `json:"scale"`
 	Fill    float64 `json:"fill"`
+	// Vocabulary marks a text feature's word counts, listing the words.
+	Vocabulary []string `json:"vocabulary,omitempty"`
 }
 
 // MarshalJSON writes the design columns as a list of
-// {feature, level, center, scale, fill} objects.
+// {feature, level, center, scale, fill} objects, then one
+// {feature, vocabulary} object per text feature.
 func (e *Encoder) MarshalJSON() ([]byte, error) {
 	out := make([]termJSON, len(e.terms))
 	for t, term := range e.terms {
@@ -361,6 +381,9 @@ func (e *Encoder) MarshalJSON() ([]byte, error) {
 		if term.Level >= 0 {
 			out[t].Level = &c.Levels[term.Level]
 		}
+	}
+	for _, tc := range e.text {
+		out = append(out, termJSON{Feature: e.schema.Features[tc.feature].Name, Scale: 1, Vocabulary: tc.vocab})
 	}
 	return json.Marshal(out)
 }
@@ -373,17 +396,28 @@ func Unmarshal(s *data.Schema, b []byte) (*Encoder, error) {
 	if err := json.Unmarshal(b, &in); err != nil {
 		return nil, fmt.Errorf("design: %w", err)
 	}
-	e := &Encoder{schema: s, terms: make([]Term, len(in))}
+	e := &Encoder{schema: s}
 	for t, tj := range in {
 		j := s.Feature(tj.Feature)
 		if j < 0 {
 			return nil, fmt.Errorf("design: column %d: no feature %q in the schema", t, tj.Feature)
 		}
 		c := &s.Features[j]
+		if (c.Kind == data.Text) != (tj.Vocabulary != nil) {
+			return nil, fmt.Errorf("design: column %d: vocabulary given or missing for %s feature %q", t, c.Kind, c.Name)
+		}
+		if c.Kind == data.Text {
+			if !slices.IsSorted(tj.Vocabulary) || len(slices.Compact(slices.Clone(tj.Vocabulary))) != len(tj.Vocabulary) {
+				return nil, fmt.Errorf("design: column %d: the vocabulary of %q is not sorted and distinct", t, c.Name)
+			}
+			e.text = append(e.text, newTextColumn(j, tj.Vocabulary, e.V()))
+			continue
+		}
+		if len(e.text) > 0 {
+			return nil, fmt.Errorf("design: column %d: dense column %q after the text columns", t, c.Name)
+		}
 		term := Term{Feature: j, Level: -1, Center: tj.Center, Scale: tj.Scale, Fill: tj.Fill}
 		switch {
-		case c.Kind == data.Text:
-			return nil, fmt.Errorf("design: column %d: feature %q is text", t, c.Name)
 		case (tj.Level != nil) != (c.Kind == data.Categorical):
 			return nil, fmt.Errorf("design: column %d: level given or missing for %s feature %q", t, c.Kind, c.Name)
 		case tj.Level != nil:
@@ -399,7 +433,7 @@ func Unmarshal(s *data.Schema, b []byte) (*Encoder, error) {
 		if !(term.Scale > 0) {
 			return nil, fmt.Errorf("design: column %d (%s): scale %v is not positive", t, c.Name, term.Scale)
 		}
-		e.terms[t] = term
+		e.terms = append(e.terms, term)
 	}
 	e.setDense()
 	return e, nil

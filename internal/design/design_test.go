@@ -157,3 +157,67 @@ func TestDense(t *testing.T) {
 		t.Errorf("missing cell in dense data: %v", err)
 	}
 }
+
+func TestTokens(t *testing.T) {
+	got := Tokens("Free entry!! Win a £1000 prize_now, ÉTÉ déjà-vu x2 a1")
+	want := []string{"free", "entry", "win", "1000", "prize_now", "été", "déjà", "vu", "x2", "a1"}
+	if len(got) != len(want) {
+		t.Fatalf("Tokens = %q, want %q", got, want)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Fatalf("Tokens = %q, want %q", got, want)
+		}
+	}
+}
+
+// TestText: word counts as sparse columns after the dense ones, unseen
+// words left out, and the vocabulary in the JSON form.
+func TestText(t *testing.T) {
+	s := &data.Schema{Features: []data.Column{{Name: "n", Kind: data.Numeric}, {Name: "msg", Kind: data.Text}}}
+	d := &data.Dataset{Schema: s, N: 3, X: []float64{1, math.NaN(), 2, math.NaN(), 3, math.NaN()}, Source: "t",
+		Text: [][]string{nil, {"win win cash", "", "cash now"}}}
+	if _, err := Fit(d, Options{}); err == nil {
+		t.Error("text column accepted without Options.Text")
+	}
+	e, err := Fit(d, Options{Text: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e.P() != 1 || e.V() != 3 || e.Name(1) != "msg:cash" || e.Name(3) != "msg:win" {
+		t.Fatalf("P %d V %d names %q %q", e.P(), e.V(), e.Name(1), e.Name(3))
+	}
+	m := e.Encode(d)
+	idx, val := m.Sparse.Row(0)
+	if len(idx) != 2 || idx[0] != 0 || val[0] != 1 || idx[1] != 2 || val[1] != 2 {
+		t.Errorf("row 0: %v %v", idx, val)
+	}
+	if idx, _ := m.Sparse.Row(1); len(idx) != 0 {
+		t.Errorf("empty cell: %v", idx)
+	}
+	unseen := &data.Dataset{Schema: s, N: 1, X: []float64{0, math.NaN()}, Text: [][]string{nil, {"now what cash"}}}
+	if idx, val := e.EncodeText(nil, nil, unseen, 0); len(idx) != 2 || idx[0] != 0 || idx[1] != 1 || val[1] != 1 {
+		t.Errorf("unseen words: %v %v", idx, val)
+	}
+	b, err := e.MarshalJSON()
+	if err != nil {
+		t.Fatal(err)
+	}
+	e2, err := Unmarshal(s, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e2.V() != 3 || e2.P() != 1 || e2.Name(2) != "msg:now" {
+		t.Errorf("round trip: P %d V %d", e2.P(), e2.V())
+	}
+	for _, bad := range []string{
+		`[{"feature":"msg","center":0,"scale":1,"fill":0}]`,
+		`[{"feature":"n","center":0,"scale":1,"fill":0,"vocabulary":["a"]}]`,
+		`[{"feature":"msg","center":0,"scale":1,"fill":0,"vocabulary":["b","a"]}]`,
+		`[{"feature":"msg","center":0,"scale":1,"fill":0,"vocabulary":["a"]},{"feature":"n","center":0,"scale":1,"fill":0}]`,
+	} {
+		if _, err := Unmarshal(s, []byte(bad)); err == nil {
+			t.Errorf("%s accepted", bad)
+		}
+	}
+}

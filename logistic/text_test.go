@@ -1,0 +1,114 @@
+package logistic
+
+import (
+	"encoding/json"
+	"math"
+	"os"
+	"testing"
+
+	"github.com/gendisc/gendisc"
+	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/datasets"
+	"github.com/gendisc/gendisc/internal/conformance"
+)
+
+// loadText reads a bundled data set with its first column as text.
+func loadText(t testing.TB, name, column string) *data.Dataset {
+	t.Helper()
+	r, err := datasets.Open(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	d, err := data.Read(r, name, data.Options{Text: []string{column}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
+// TestText compares a bag-of-words fit on sms_spam with scikit-learn's
+// CountVectorizer and LogisticRegression: vocabulary, weights,
+// probabilities and objective.
+func TestText(t *testing.T) {
+	b, err := os.ReadFile("testdata/reference.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ref struct {
+		TextCases []struct {
+			Dataset        string
+			Lambda         float64
+			Classes        []string
+			VocabularySize int `json:"vocabulary_size"`
+			Words          map[string]float64
+			Intercept      float64
+			Objective      float64
+			Proba          [][]float64
+		} `json:"text_cases"`
+	}
+	if err := json.Unmarshal(b, &ref); err != nil {
+		t.Fatal(err)
+	}
+	for _, rc := range ref.TextCases {
+		d := loadText(t, rc.Dataset, "text")
+		m := fit(t, Config{L2: rc.Lambda, Tol: 1e-10}, d)
+		diag := m.Diagnostics()
+		if !diag.Converged || diag.Solver != LBFGS {
+			t.Errorf("%+v", diag)
+		}
+		terms := m.Terms()
+		if len(terms) != rc.VocabularySize {
+			t.Fatalf("%d words, scikit-learn %d", len(terms), rc.VocabularySize)
+		}
+		w, bias := m.Coefficients()
+		index := map[string]int{}
+		for j, name := range terms {
+			index[name] = j
+		}
+		scale := 0.0
+		for _, c := range rc.Words {
+			scale = max(scale, math.Abs(c))
+		}
+		for word, c := range rc.Words {
+			j, ok := index["text:"+word]
+			if !ok {
+				t.Errorf("word %q missing", word)
+				continue
+			}
+			if math.Abs(w[0][j]-c) > 1e-5*scale {
+				t.Errorf("w[%q] = %.8g, scikit-learn %.8g", word, w[0][j], c)
+			}
+		}
+		if math.Abs(bias[0]-rc.Intercept) > 1e-5*scale {
+			t.Errorf("intercept %.8g, scikit-learn %.8g", bias[0], rc.Intercept)
+		}
+		if math.Abs(diag.Objective-rc.Objective) > 1e-9*math.Abs(rc.Objective) {
+			t.Errorf("objective %.12g, scikit-learn %.12g", diag.Objective, rc.Objective)
+		}
+		lp := m.LogProba(nil, d.Subset(firstRows(len(rc.Proba))))
+		for i, row := range rc.Proba {
+			for c, p := range row {
+				if math.Abs(math.Exp(lp[2*i+c])-p) > 1e-5 {
+					t.Errorf("row %d: P(%s) = %.8g, scikit-learn %.8g", i, rc.Classes[c], math.Exp(lp[2*i+c]), p)
+				}
+			}
+		}
+		if _, err := (Config{Solver: Newton}).Fit(d); err == nil {
+			t.Error("newton accepted text columns")
+		}
+	}
+}
+
+// TestTextConformance runs the shared checks on a slice of sms_spam (with
+// a penalty strong enough that L-BFGS reaches the optimum within the
+// permutation check's 1e-9 before the rounding limit).
+func TestTextConformance(t *testing.T) {
+	d := loadText(t, "sms_spam", "text")
+	d = d.Subset(firstRows(600))
+	conformance.Check(t, func(d *data.Dataset) (gendisc.Classifier, error) {
+		return Config{L2: 10, Tol: 1e-12}.Fit(d)
+	}, d, conformance.Decode(func(b []byte) (gendisc.Classifier, error) {
+		return UnmarshalLogistic(d.Schema, b)
+	}))
+}
