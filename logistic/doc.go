@@ -6,7 +6,8 @@
 //
 // where z is the design row of x (package internal/design): numeric
 // features standardised with the training mean and population standard
-// deviation, categorical features one-hot. The weights maximise the
+// deviation, categorical features one-hot, text features as word counts
+// (sparse, lbfgs only). The weights maximise the
 // penalised conditional log-likelihood (MCAP: a zero-mean Gaussian prior on
 // the weights with variance 1/λ; λ = 0 is MCLE),
 //

@@ -102,7 +102,7 @@ func (r *logisticReport) writeText(w io.Writer) error {
 	} else {
 		fmt.Fprintf(w, "\tP(y = k | x) = exp(w_kᵀz + b_k) / Σ_l exp(w_lᵀz + b_l)\n")
 	}
-	fmt.Fprintf(w, "\tz: numeric features standardised, (x − mean)/sd; categorical ones as 0/1 indicators\n")
+	fmt.Fprintf(w, "\tz: numeric features standardised, (x − mean)/sd; categorical ones as 0/1 indicators; text as word counts\n")
 	fmt.Fprintf(w, "\tmaximised: Σ_i log P(y_i | x_i) − (λ/2) Σ ‖w‖²,  λ = %s\n\n", num(r.L2))
 	d := r.Diagnostics
 	status := "converged"

@@ -17,8 +17,10 @@
 // for an indicator block. Fitting refuses missing cells unless asked to
 // impute.
 //
-// Text columns are not encoded yet: Fit returns an error for them. They are
-// meant to become sparse count columns stored after the dense ones (a CSR
-// block in Matrix), so that model kernels take a dense part and a sparse
-// part of each row.
+// With Options.Text, a text column becomes word counts: one sparse column
+// per word of its training vocabulary (Tokens: scikit-learn
+// CountVectorizer's default tokens), stored after the dense columns as a
+// CSR block, so that model kernels take a dense part and a sparse part of
+// each row. Words never seen in training are left out. Without the
+// option a text column is an error.
 package design
