@@ -1,0 +1,162 @@
+package cli
+
+import (
+	"bytes"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// readTree returns the files under dir by relative path.
+func readTree(t *testing.T, dir string) map[string][]byte {
+	t.Helper()
+	files := map[string][]byte{}
+	err := filepath.WalkDir(dir, func(path string, e fs.DirEntry, err error) error {
+		if err != nil || e.IsDir() {
+			return err
+		}
+		b, err := os.ReadFile(path)
+		rel, _ := filepath.Rel(dir, path)
+		files[rel] = b
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return files
+}
+
+// TestCompareSameSeed runs a small comparison twice into the same
+// directory, with different --jobs, and wants the same bytes in every
+// file; house_votes84 (categorical columns, which nb does not take) gets
+// a report of its own, with logistic regression only.
+func TestCompareSameSeed(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "report")
+	args := []string{"compare", "--data", "sonar,house_votes84", "--splits", "3", "--sizes", "20,60", "--seed", "7", "--out", out}
+	first := mustRun(t, append(args, "--jobs", "1")...)
+	files := readTree(t, out)
+	want := []string{"curves.csv", "index.html", "logistic/curves.csv", "logistic/house_votes84.svg", "logistic/index.html",
+		"logistic/summary.txt", "sonar.svg", "summary.txt"}
+	if got := slices.Sorted(func(yield func(string) bool) {
+		for name := range files {
+			if !yield(name) {
+				return
+			}
+		}
+	}); !slices.Equal(got, want) {
+		t.Fatalf("report files %q, want %q", got, want)
+	}
+	// The command line differs in --jobs only; the index shows it.
+	second := mustRun(t, append(args, "--jobs", "2")...)
+	if first != second {
+		t.Errorf("the printed tables differ:\n%s\n%s", first, second)
+	}
+	again := readTree(t, out)
+	for name, b := range files {
+		if name == "index.html" || name == "logistic/index.html" {
+			b = bytes.ReplaceAll(b, []byte("--jobs 1"), []byte("--jobs 2"))
+		}
+		if !bytes.Equal(b, again[name]) {
+			t.Errorf("%s differs between two runs with one seed", name)
+		}
+	}
+	for _, s := range []string{"models nb, logistic:", "sonar", "models logistic:", "house_votes84",
+		"note: nb not applicable to house_votes84", "logistic/index.html"} {
+		if !strings.Contains(first, s) {
+			t.Errorf("output lacks %q:\n%s", s, first)
+		}
+	}
+	index := string(files["index.html"])
+	for _, s := range []string{"gendisc compare --data sonar,house_votes84 --splits 3 --sizes 20,60 --seed 7 --out",
+		"--impute mean", "--l2 1", "--variance class-feature", "nb not applicable to house_votes84"} {
+		if !strings.Contains(index, s) {
+			t.Errorf("index.html lacks %q", s)
+		}
+	}
+}
+
+// TestCompareModelFlags checks that model flags reach the models that
+// have them, and only those.
+func TestCompareModelFlags(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "r")
+	stdout := mustRun(t, "compare", "--data", "pima_indians_diabetes", "--models", "nb,logistic,lda", "--splits", "2", "--sizes", "30",
+		"--variance", "feature", "--l2", "0", "--prior-alpha", "1", "--out", out)
+	if !strings.Contains(stdout, "error lda") || !strings.Contains(stdout, "m* lda/logistic") {
+		t.Errorf("no lda column:\n%s", stdout)
+	}
+	index, err := os.ReadFile(filepath.Join(out, "index.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []string{"nb: generative, drawn solid; --prior-alpha 1 --var-smoothing 1e-09 --variance feature",
+		"logistic: discriminative, drawn dashed; --impute mean --l2 0 --seed 1", "lda: generative, drawn dotted; --covariance-estimator mle --em-max-iter"} {
+		if !strings.Contains(string(index), s) {
+			t.Errorf("index.html lacks %q", s)
+		}
+	}
+}
+
+// TestCompareDefaultSet runs the default data sets with one split of one
+// size: nb is not applicable to the data sets with categorical columns,
+// which get a report with logistic regression only; optdigits comes with
+// its two tasks.
+func TestCompareDefaultSet(t *testing.T) {
+	if testing.Short() {
+		t.Skip("reads every bundled data set")
+	}
+	out := filepath.Join(t.TempDir(), "r")
+	stdout := mustRun(t, "compare", "--splits", "1", "--sizes", "60", "--out", out)
+	for _, s := range []string{"nb not applicable to adult", "nb not applicable to mushroom",
+		"optdigits_0_vs_1", "optdigits_2_vs_3", "iris", "breast_cancer_wisconsin"} {
+		if !strings.Contains(stdout, s) {
+			t.Errorf("output lacks %q:\n%s", s, stdout)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(out, "logistic", "adult.svg")); err != nil {
+		t.Error(err)
+	}
+}
+
+// TestCompareBadInput checks the exit status and the one-line message of
+// mistakes, and that they leave no report.
+func TestCompareBadInput(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"--data", "iris", "--models", "nb,frobnicate"}, 2, `unknown model kind "frobnicate"`},
+		{[]string{"--data", "iris", "--models", "nb,nb"}, 2, "nb appears twice"},
+		{[]string{"--data", "iris", "--models", "gmm,logistic"}, 2, "a gmm model does not classify"},
+		{[]string{"--data", "iris", "--sizes", "10,x"}, 2, `"x": want whole numbers`},
+		{[]string{"--data", "iris", "--sizes", "0"}, 2, `"0": want whole numbers`},
+		{[]string{"--data", "iris", "--splits", "0"}, 2, "--splits 0"},
+		{[]string{"--data", "iris", "--models", "logistic", "--variance", "feature"}, 2, "--variance is a flag of --models gaussian-nb or nb"},
+		{[]string{"--data", "no_such_data"}, 1, "no_such_data: no such file, nor a bundled data set"},
+		{[]string{"--data", "iris", "--sizes", "1000"}, 1, "no training-set size fits"},
+		{[]string{"--data", "iris,sms_spam", "--models", "lda"}, 1, "sms_spam: none of the models applies"},
+		{[]string{"--data", "iris,iris"}, 2, "--data: iris appears twice"},
+	} {
+		out := filepath.Join(t.TempDir(), "r")
+		args := append([]string{"compare", "--splits", "2", "--out", out}, tc.args...)
+		r := runCLI(t, "", args...)
+		lines := strings.Count(strings.TrimSpace(r.stderr), "\n") + 1
+		if r.code != tc.code || !strings.Contains(r.stderr, tc.want) || tc.code == 1 && lines != 1 {
+			t.Errorf("%s: exit %d, stderr %q; want exit %d and one line with %q", strings.Join(args, " "), r.code, r.stderr, tc.code, tc.want)
+		}
+		if _, err := os.Stat(out); err == nil {
+			t.Errorf("%s: left a report", strings.Join(args, " "))
+		}
+	}
+}
+
+func TestCommandLine(t *testing.T) {
+	got := commandLine("compare", []string{"--data", "my file.csv", "--sizes", "10,20", "--x", "it's", ""})
+	want := `gendisc compare --data 'my file.csv' --sizes 10,20 --x 'it'\''s' ''`
+	if got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+}
