@@ -1,0 +1,220 @@
+package text
+
+import (
+	"fmt"
+	"math"
+	"slices"
+)
+
+// Counter accumulates the terms of documents given in any number of
+// chunks, with each term's corpus frequency (occurrences) and document
+// frequency (documents it occurs in), as the vocabulary of a streamed fit
+// or of an updated model needs. A term keeps the id it was first given
+// (ids are in order of first occurrence and never change), so statistics a
+// caller keeps per term (per-class counts) can grow with the Counter;
+// Vocabulary applies MinDF, MaxDF and MaxFeatures at the end and maps ids
+// to the alphabetical columns of the fitted vocabulary.
+//
+// Counting the documents of a corpus in chunks, or in parts whose Counters
+// are merged in order, gives the same terms, frequencies and ids as
+// counting it at once. A Counter is not safe for concurrent use.
+type Counter struct {
+	cfg   VectorizerConfig
+	grams NGrams
+	stop  map[string]struct{}
+	ids   map[string]int32
+	terms []string
+	tf    []int64 // occurrences of each term
+	df    []int64 // documents in which each term occurs
+	docs  int     // documents counted
+
+	sc   scanner
+	last []int // last[id] is the stamp (docs after counting it) of the latest document containing id
+	pos  []int // pos[id] is the entry of id in the row being built
+}
+
+// NewCounter returns an empty Counter for the settings of cfg, or an error
+// when cfg is invalid.
+func NewCounter(cfg VectorizerConfig) (*Counter, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	stop, _ := stopList(cfg.StopWords)
+	return &Counter{cfg: cfg, grams: cfg.NGrams.orDefault(), stop: stop, ids: make(map[string]int32)}, nil
+}
+
+// Config returns the settings the Counter was made with.
+func (c *Counter) Config() VectorizerConfig { return c.cfg }
+
+// Len is the number of distinct terms counted so far.
+func (c *Counter) Len() int { return len(c.terms) }
+
+// Docs is the number of documents counted so far.
+func (c *Counter) Docs() int { return c.docs }
+
+// Term returns the term with id i; it panics when i is out of range.
+func (c *Counter) Term(i int) string { return c.terms[i] }
+
+// ID returns the id of term and whether it has been counted.
+func (c *Counter) ID(term string) (int, bool) {
+	id, ok := c.ids[term]
+	return int(id), ok
+}
+
+// Frequency returns the number of occurrences of term i and the number of
+// documents it occurs in.
+func (c *Counter) Frequency(i int) (tf, df int64) { return c.tf[i], c.df[i] }
+
+// Add counts the terms of docs.
+func (c *Counter) Add(docs []string) { c.count(docs, nil) }
+
+// Count counts the terms of docs and returns their count matrix: row i
+// holds the terms of docs[i], columns are term ids, and Cols is c.Len()
+// after the call (ids given to new terms are ≥ the Len before it).
+func (c *Counter) Count(docs []string) *CSR {
+	m := newCSR(len(docs))
+	c.count(docs, m)
+	m.Cols = len(c.terms)
+	m.sortRows()
+	return m
+}
+
+// count adds docs to the statistics and, when m is not nil, their rows to
+// m with entries in order of first occurrence in each document.
+func (c *Counter) count(docs []string, m *CSR) {
+	for _, doc := range docs {
+		c.sc.scan(doc, c.cfg.MinLen, c.stop)
+		c.docs++
+		stamp := c.docs
+		for _, sp := range c.sc.terms(c.grams) {
+			key := c.sc.buf[sp.lo:sp.hi]
+			id, ok := c.ids[string(key)]
+			if !ok {
+				id = c.newTerm(string(key))
+			}
+			c.tf[id]++
+			if c.last[id] == stamp {
+				if m != nil {
+					m.Data[c.pos[id]]++
+				}
+				continue
+			}
+			c.last[id] = stamp
+			c.df[id]++
+			if m != nil {
+				c.pos[id] = len(m.Indices)
+				m.Indices = append(m.Indices, id)
+				m.Data = append(m.Data, 1)
+			}
+		}
+		if m != nil {
+			m.Indptr = append(m.Indptr, len(m.Indices))
+		}
+	}
+}
+
+// newTerm gives term the next id.
+func (c *Counter) newTerm(term string) int32 {
+	if len(c.terms) == math.MaxInt32 {
+		panic("text: more than 2³¹-1 distinct terms")
+	}
+	id := int32(len(c.terms))
+	c.ids[term] = id
+	c.terms = append(c.terms, term)
+	c.tf = append(c.tf, 0)
+	c.df = append(c.df, 0)
+	c.last = append(c.last, 0)
+	c.pos = append(c.pos, 0)
+	return id
+}
+
+// Merge adds the statistics of o, which must have the same settings, to c,
+// as though c had also counted o's documents, and returns the ids in c of
+// o's terms (index: o's id). Terms new to c get ids in o's order.
+func (c *Counter) Merge(o *Counter) ([]int32, error) {
+	if c.cfg != o.cfg {
+		return nil, fmt.Errorf("text: cannot merge term counts made with different settings (%+v and %+v)", c.cfg, o.cfg)
+	}
+	ids := make([]int32, len(o.terms))
+	for i, t := range o.terms {
+		id, ok := c.ids[t]
+		if !ok {
+			id = c.newTerm(t)
+		}
+		ids[i] = id
+		c.tf[id] += o.tf[i]
+		c.df[id] += o.df[i]
+	}
+	c.docs += o.docs
+	return ids, nil
+}
+
+// Vocabulary returns the fitted vocabulary of the terms counted so far and
+// the column of each term id in it (−1 for a term that was pruned). As in
+// CountVectorizer, the terms are sorted by code point, then those outside
+// the document-frequency bounds are dropped,
+//
+//	MinDF ≤ df ≤ MaxDF  (a fraction f stands for f·Docs()),
+//
+// then, when more than MaxFeatures remain, the MaxFeatures with the largest
+// corpus frequency tf are kept; terms of equal tf at the cut are chosen
+// exactly as numpy's argsort(-tf) (an introsort, not stable) chooses them,
+// so that the kept terms are CountVectorizer's.
+//
+// It is an error when no term was counted, when MaxDF is below MinDF, or
+// when no term survives the bounds.
+func (c *Counter) Vocabulary() (*Vocabulary, []int32, error) {
+	if len(c.terms) == 0 {
+		return nil, nil, fmt.Errorf("text: empty vocabulary: the %d documents have no terms (only separators or stop words)", c.docs)
+	}
+	order := make([]int32, len(c.terms))
+	for i := range order {
+		order[i] = int32(i)
+	}
+	slices.SortFunc(order, func(a, b int32) int {
+		switch x, y := c.terms[a], c.terms[b]; {
+		case x < y:
+			return -1
+		case x > y:
+			return 1
+		}
+		return 0
+	})
+	hi, hasHi := c.cfg.MaxDF.threshold(c.docs)
+	lo, hasLo := c.cfg.MinDF.threshold(c.docs)
+	if hasHi && hasLo && hi < lo {
+		return nil, nil, fmt.Errorf("text: max_df %v corresponds to fewer documents than min_df %v", c.cfg.MaxDF, c.cfg.MinDF)
+	}
+	kept := order[:0:0]
+	for _, id := range order {
+		df := float64(c.df[id])
+		if (!hasHi || df <= hi) && (!hasLo || df >= lo) {
+			kept = append(kept, id)
+		}
+	}
+	if k := c.cfg.MaxFeatures; k > 0 && len(kept) > k {
+		neg := make([]int64, len(kept))
+		for i, id := range kept {
+			neg[i] = -c.tf[id]
+		}
+		top := numpyArgsort(neg)[:k]
+		slices.Sort(top)
+		for i, p := range top {
+			kept[i] = kept[p]
+		}
+		kept = kept[:k]
+	}
+	if len(kept) == 0 {
+		return nil, nil, fmt.Errorf("text: no terms remain after pruning (%d counted); lower min_df or raise max_df", len(c.terms))
+	}
+	col := make([]int32, len(c.terms))
+	for i := range col {
+		col[i] = -1
+	}
+	terms := make([]string, len(kept))
+	for j, id := range kept {
+		col[id] = int32(j)
+		terms[j] = c.terms[id]
+	}
+	return newVocabulary(c.cfg, terms), col, nil
+}

@@ -1,0 +1,32 @@
+// Package text turns text columns into bag-of-words count matrices: the
+// tokenizer, the vocabulary with its n-grams, stop words and pruning, and
+// a compressed sparse row matrix whose memory follows the number of
+// tokens, not documents × vocabulary.
+//
+// A document becomes tokens by splitting on every rune that is not a
+// letter or a number (IsWordRune) and lower-casing each rune
+// (unicode.ToLower); tokens shorter than VectorizerConfig.MinLen runes and
+// stop words are dropped, and the terms are the n-grams of the remaining
+// tokens joined by single spaces. The result is scikit-learn's
+// CountVectorizer with token_pattern=r"(?u)[^\W_]+" and the same
+// ngram_range, stop_words, min_df, max_df and max_features: the same terms
+// in the same (alphabetical) column order and the same counts, which the
+// tests check on the bundled sms_spam data (testdata/gen_reference.py).
+//
+// Three ways in:
+//
+//   - VectorizerConfig.Fit and FitTransform for a corpus in memory, split
+//     across the cores;
+//   - Counter for documents that arrive in chunks (fit --stream, update):
+//     it keeps every term with its corpus and document frequency under a
+//     stable id in order of first occurrence, merges with other Counters,
+//     and gives the pruned, sorted Vocabulary with the column of every id
+//     only at the end;
+//   - Vocabulary.Transform for new documents, counting the occurrences of
+//     terms it does not know.
+//
+// The tokenizer does not allocate per token: lower-cased tokens are
+// written into a buffer reused across documents (ASCII through a table,
+// other runes through unicode), and terms are looked up in a map with
+// string(bytes) keys, which the compiler does not copy.
+package text

@@ -1,0 +1,143 @@
+package text
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+
+	"github.com/gendisc/gendisc/internal/parallel"
+)
+
+// Vocabulary is a fitted bag-of-words vocabulary: the settings that turn a
+// document into terms and the kept terms, sorted by code point, whose
+// positions are the columns of the count matrices Transform returns (the
+// order of CountVectorizer's vocabulary_ indices). A Vocabulary is
+// immutable and safe for concurrent use.
+type Vocabulary struct {
+	cfg   VectorizerConfig
+	grams NGrams
+	stop  map[string]struct{}
+	terms []string
+	index map[string]int32
+}
+
+// minBlock is the smallest number of documents a worker takes.
+const minBlock = 256
+
+// newVocabulary returns the vocabulary of the sorted, distinct terms
+// under the valid settings cfg.
+func newVocabulary(cfg VectorizerConfig, terms []string) *Vocabulary {
+	stop, _ := stopList(cfg.StopWords)
+	v := &Vocabulary{cfg: cfg, grams: cfg.NGrams.orDefault(), stop: stop, terms: terms,
+		index: make(map[string]int32, len(terms))}
+	for i, t := range terms {
+		v.index[t] = int32(i)
+	}
+	return v
+}
+
+// Config returns the settings the vocabulary was fitted with.
+func (v *Vocabulary) Config() VectorizerConfig { return v.cfg }
+
+// Len is the number of terms (columns).
+func (v *Vocabulary) Len() int { return len(v.terms) }
+
+// Term returns the term of column i; it panics when i is out of range.
+func (v *Vocabulary) Term(i int) string { return v.terms[i] }
+
+// Terms returns a copy of the terms in column order.
+func (v *Vocabulary) Terms() []string { return slices.Clone(v.terms) }
+
+// Index returns the column of term and whether the vocabulary has it.
+func (v *Vocabulary) Index(term string) (int, bool) {
+	i, ok := v.index[term]
+	return int(i), ok
+}
+
+// Transform returns the count matrix of docs, one row per document and one
+// column per term (X_ij = occurrences of term j in docs[i]), and the
+// number of term occurrences that are not in the vocabulary (words never
+// seen in training, or pruned): they are ignored, and the count is for
+// --verbose reports. The documents are split across the cores.
+func (v *Vocabulary) Transform(docs []string) (*CSR, int) {
+	parts := make([]*CSR, parallel.Blocks(len(docs), minBlock))
+	unseen := make([]int, len(parts))
+	parallel.For(len(docs), minBlock, func(w, lo, hi int) {
+		parts[w], unseen[w] = v.transform(docs[lo:hi])
+	})
+	total := 0
+	for _, u := range unseen {
+		total += u
+	}
+	return concat(parts, len(v.terms)), total
+}
+
+// transform counts the terms of docs on the calling goroutine.
+func (v *Vocabulary) transform(docs []string) (*CSR, int) {
+	var sc scanner
+	var ids []int32
+	m := newCSR(len(docs))
+	m.Cols = len(v.terms)
+	unseen := 0
+	for _, doc := range docs {
+		sc.scan(doc, v.cfg.MinLen, v.stop)
+		ids = ids[:0]
+		for _, sp := range sc.terms(v.grams) {
+			if j, ok := v.index[string(sc.buf[sp.lo:sp.hi])]; ok {
+				ids = append(ids, j)
+			} else {
+				unseen++
+			}
+		}
+		slices.Sort(ids)
+		for k, j := range ids {
+			if k > 0 && j == ids[k-1] {
+				m.Data[len(m.Data)-1]++
+				continue
+			}
+			m.Indices = append(m.Indices, j)
+			m.Data = append(m.Data, 1)
+		}
+		m.Indptr = append(m.Indptr, len(m.Indices))
+	}
+	return m, unseen
+}
+
+// vocabularyJSON is the form of a Vocabulary in a model file.
+type vocabularyJSON struct {
+	Config VectorizerConfig `json:"config"`
+	Terms  []string         `json:"terms"`
+}
+
+// MarshalJSON writes the settings and the terms in column order.
+func (v *Vocabulary) MarshalJSON() ([]byte, error) {
+	return json.Marshal(vocabularyJSON{Config: v.cfg, Terms: v.terms})
+}
+
+// UnmarshalVocabulary reads a Vocabulary written by MarshalJSON and checks
+// it: valid settings, at least one term, terms non-empty and strictly
+// increasing.
+func UnmarshalVocabulary(b []byte) (*Vocabulary, error) {
+	var j vocabularyJSON
+	if err := json.Unmarshal(b, &j); err != nil {
+		return nil, fmt.Errorf("text: vocabulary: %w", err)
+	}
+	if err := j.Config.Validate(); err != nil {
+		return nil, fmt.Errorf("text: vocabulary: %w", err)
+	}
+	if len(j.Terms) == 0 {
+		return nil, fmt.Errorf("text: vocabulary has no terms")
+	}
+	if k := j.Config.MaxFeatures; k > 0 && len(j.Terms) > k {
+		return nil, fmt.Errorf("text: vocabulary has %d terms, more than its max_features %d", len(j.Terms), k)
+	}
+	for i, t := range j.Terms {
+		if t == "" {
+			return nil, fmt.Errorf("text: vocabulary term %d is empty", i)
+		}
+		if i > 0 && t <= j.Terms[i-1] {
+			return nil, fmt.Errorf("text: vocabulary terms %d and %d (%q, %q) are not in increasing order", i-1, i, j.Terms[i-1], t)
+		}
+	}
+	return newVocabulary(j.Config, j.Terms), nil
+}
