@@ -57,9 +57,13 @@ window.addEventListener("load", function () {
 // TestBrowser opens a report in headless Chromium, checks that every plot
 // loads, and saves a screenshot of the page (in the test's artifact
 // directory: go test -run Browser -artifacts -outputdir DIR keeps it).
-// It is skipped when /usr/bin/chromium is absent.
+// It is skipped when /usr/bin/chromium is absent, except in continuous
+// integration (CI=true), where .ci/run installs it and its absence fails.
 func TestBrowser(t *testing.T) {
 	if _, err := os.Stat(chromiumPath); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("CI=true and no %s: .ci/run installs it (apt-get install -y chromium)", chromiumPath)
+		}
 		t.Skipf("no %s (apt-get install -y chromium)", chromiumPath)
 	}
 	if testing.Short() {
