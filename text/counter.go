@@ -1,6 +1,7 @@
 package text
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
 	"slices"
@@ -217,4 +218,55 @@ func (c *Counter) Vocabulary() (*Vocabulary, []int32, error) {
 		terms[j] = c.terms[id]
 	}
 	return newVocabulary(c.cfg, terms), col, nil
+}
+
+// counterJSON is the form of a Counter in a model file: the terms in id
+// order with their frequencies.
+type counterJSON struct {
+	Config VectorizerConfig `json:"config"`
+	Docs   int              `json:"docs"`
+	Terms  []string         `json:"terms"`
+	TF     []int64          `json:"tf"`
+	DF     []int64          `json:"df"`
+}
+
+// MarshalJSON writes the settings, the number of documents and every term
+// in id order with its corpus and document frequency.
+func (c *Counter) MarshalJSON() ([]byte, error) {
+	return json.Marshal(counterJSON{Config: c.cfg, Docs: c.docs, Terms: c.terms, TF: c.tf, DF: c.df})
+}
+
+// UnmarshalCounter reads a Counter written by MarshalJSON, with the same
+// ids, and checks it: valid settings, distinct non-empty terms, and
+// 1 ≤ df ≤ tf, df ≤ docs for every term.
+func UnmarshalCounter(b []byte) (*Counter, error) {
+	var j counterJSON
+	if err := json.Unmarshal(b, &j); err != nil {
+		return nil, fmt.Errorf("text: term counts: %w", err)
+	}
+	c, err := NewCounter(j.Config)
+	if err != nil {
+		return nil, fmt.Errorf("text: term counts: %w", err)
+	}
+	if len(j.TF) != len(j.Terms) || len(j.DF) != len(j.Terms) {
+		return nil, fmt.Errorf("text: term counts: %d terms, %d tf, %d df", len(j.Terms), len(j.TF), len(j.DF))
+	}
+	if j.Docs < 0 {
+		return nil, fmt.Errorf("text: term counts: %d documents", j.Docs)
+	}
+	c.docs = j.Docs
+	for i, t := range j.Terms {
+		switch tf, df := j.TF[i], j.DF[i]; {
+		case t == "":
+			return nil, fmt.Errorf("text: term counts: term %d is empty", i)
+		case df < 1 || df > tf || df > int64(j.Docs):
+			return nil, fmt.Errorf("text: term counts: term %q has tf %d, df %d in %d documents", t, tf, df, j.Docs)
+		}
+		if _, dup := c.ids[t]; dup {
+			return nil, fmt.Errorf("text: term counts: term %q appears twice", t)
+		}
+		id := c.newTerm(t)
+		c.tf[id], c.df[id] = j.TF[i], j.DF[i]
+	}
+	return c, nil
 }

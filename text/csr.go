@@ -167,6 +167,11 @@ func (m *CSR) MapColumns(to []int32, cols int) *CSR {
 	if len(to) != m.Cols {
 		panic(fmt.Sprintf("text: MapColumns: %d targets for %d columns", len(to), m.Cols))
 	}
+	for j, t := range to {
+		if t >= int32(cols) {
+			panic(fmt.Sprintf("text: MapColumns: column %d mapped to %d, outside %d columns", j, t, cols))
+		}
+	}
 	out := &CSR{Rows: m.Rows, Cols: cols, Indptr: slices.Clone(m.Indptr),
 		Indices: slices.Clone(m.Indices), Data: slices.Clone(m.Data)}
 	out.mapInPlace(to)
@@ -174,15 +179,11 @@ func (m *CSR) MapColumns(to []int32, cols int) *CSR {
 }
 
 // mapInPlace renames the columns of m through to (dropping those mapped
-// below 0), then sorts every row and adds up entries that fall in the same
+// below 0; the targets must be < m.Cols), then sorts every row and adds up entries that fall in the same
 // column.
 func (m *CSR) mapInPlace(to []int32) {
 	for k, j := range m.Indices {
-		t := to[j]
-		if t >= int32(m.Cols) {
-			panic(fmt.Sprintf("text: column %d mapped to %d, outside %d columns", j, t, m.Cols))
-		}
-		m.Indices[k] = t
+		m.Indices[k] = to[j]
 	}
 	m.sortRows()
 }
