@@ -42,10 +42,13 @@ var compareModelDefaults = map[string]string{"impute": "mean"}
 // binaryTasks are the two-class tasks that Ng and Jordan drew from
 // optdigits, by name: bundled names for --data, and part of the default
 // set.
-var binaryTasks = []struct{ name, source, a, b string }{
+var binaryTasks = []binaryTask{
 	{"optdigits_0_vs_1", "optdigits", "0", "1"},
 	{"optdigits_2_vs_3", "optdigits", "2", "3"},
 }
+
+// binaryTask is the data set of two classes a and b of a bundled data set.
+type binaryTask struct{ name, source, a, b string }
 
 // probeRows is the most rows of a data set that a model is fitted on to
 // find out whether it applies to the data set's columns.
@@ -181,7 +184,7 @@ func (o *compareOptions) defineModelFlags(fs *flag.FlagSet) {
 				}
 			}
 			if fs.Lookup(f.Name) != nil && o.passed[f.Name] == nil {
-				return // compare's own flag: --seed reaches the models in check
+				return // compare's own flag: --seed reaches the models in resolve
 			}
 			p := o.passed[f.Name]
 			if p == nil {
@@ -253,7 +256,7 @@ type compareTask struct {
 }
 
 func (o *compareOptions) run(ctx context.Context, env *Env) error {
-	if err := o.check(); err != nil {
+	if err := o.resolve(); err != nil {
 		return err
 	}
 	tasks, err := o.readTasks(env)
@@ -309,8 +312,9 @@ func (o *compareOptions) run(ctx context.Context, env *Env) error {
 	return nil
 }
 
-// check refuses settings that no run can use, as misuse.
-func (o *compareOptions) check() error {
+// resolve applies the default models, refuses settings that no run can
+// use, as misuse, and passes --seed to the models that take a seed.
+func (o *compareOptions) resolve() error {
 	if len(o.models) == 0 {
 		o.models = slices.Clone(defaultModels)
 	}
@@ -388,7 +392,7 @@ func defaultTaskNames() []string {
 }
 
 func isBinaryTask(name string) bool {
-	return slices.ContainsFunc(binaryTasks, func(b struct{ name, source, a, b string }) bool { return b.name == name })
+	return slices.ContainsFunc(binaryTasks, func(b binaryTask) bool { return b.name == name })
 }
 
 // readTask reads one --data name: a file, a bundled data set, or one of
@@ -540,8 +544,8 @@ func (g *taskGroup) taskNames() []string {
 }
 
 // groupTasks splits res by the set of models that apply to each task:
-// one Result per set, without the curves of the models that do not apply,
-// the crossovers recomputed for the pairs left. The group with the most
+// one Result per set, without the curves and crossovers of the models
+// that do not apply. The group with the most
 // models comes first (the earliest among ties) and is the main report;
 // the others' directories are named after their models.
 func groupTasks(res *compare.Result, tasks []compareTask) []*taskGroup {
@@ -563,20 +567,16 @@ func groupTasks(res *compare.Result, tasks []compareTask) []*taskGroup {
 		}
 		tr := res.Tasks[t]
 		tr.Curves, tr.Crossovers = nil, nil
+		applies := map[string]bool{}
 		for l, ok := range task.applies {
 			if ok {
 				tr.Curves = append(tr.Curves, res.Tasks[t].Curves[l])
+				applies[res.Learners[l].Name] = true
 			}
 		}
-		for _, g := range groups[i].res.Learners {
-			for _, d := range groups[i].res.Learners {
-				if g.Family != compare.Generative || d.Family != compare.Discriminative {
-					continue
-				}
-				gc, dc := curveOf(tr, g.Name), curveOf(tr, d.Name)
-				last := len(gc) - 1
-				tr.Crossovers = append(tr.Crossovers, compare.Crossover{Generative: g.Name, Discriminative: d.Name,
-					M: compare.FindCrossover(gc, dc), Gap: gc[last].Mean - dc[last].Mean})
+		for _, x := range res.Tasks[t].Crossovers {
+			if applies[x.Generative] && applies[x.Discriminative] {
+				tr.Crossovers = append(tr.Crossovers, x)
 			}
 		}
 		groups[i].res.Tasks = append(groups[i].res.Tasks, tr)
@@ -586,15 +586,6 @@ func groupTasks(res *compare.Result, tasks []compareTask) []*taskGroup {
 		g.dir = strings.Join(g.models(), "-")
 	}
 	return groups
-}
-
-func curveOf(tr compare.TaskResult, learner string) []compare.Point {
-	for _, c := range tr.Curves {
-		if c.Learner == learner {
-			return c.Points
-		}
-	}
-	panic("cli: no curve of " + learner)
 }
 
 // writeReports writes the main report to out and the others into its
