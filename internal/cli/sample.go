@@ -1,0 +1,134 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/gendisc/gendisc"
+	"github.com/gendisc/gendisc/synth"
+)
+
+func init() { commands = append(commands, cmdSample) }
+
+var cmdSample = &Command{
+	Name:      "sample",
+	UsageLine: "sample --model M.json -n N [--class C] [--seed S] [--out S.csv]",
+	Short:     "draw synthetic rows from a generative model",
+	Long: `
+Sample draws N rows from the distribution of a fitted generative model and
+writes them as CSV to --out, standard output by default. A classifier
+draws the class y with its prior probability and the features from
+p(x | y), and the class column comes last; with --class, every row is
+drawn from that class. A mixture (gmm) draws a component with its weight,
+then the features from it; its rows have no class column.
+
+The header is the training data's: the feature columns in the model's
+order, then the class. Categorical values are written as their names, and
+a numeric column whose training values were all integers gets rounded
+values. Rows are written as they are drawn, so N is limited by time, not
+memory. A file given by --out appears only when the draws are complete;
+standard output is written as it comes. A progress line is shown on a
+terminal for large N unless --quiet. The same --seed gives the same rows.
+
+Example:
+
+	gendisc fit --data iris --model qda --out iris-qda.json
+	gendisc sample --model iris-qda.json -n 1000 --class Iris-setosa --seed 7 --out setosa.csv`,
+	Required: []string{"model", "n"},
+	Flags: func(fs *flag.FlagSet, args []string) Runner {
+		o := &sampleOptions{n: -1}
+		fs.StringVar(&o.model, "model", "", "the model `file` (from gendisc fit or cluster); - for standard input")
+		fs.Var(&o.n, "n", "draw `N` rows")
+		fs.StringVar(&o.class, "class", "", "draw every row from this `class` (default: classes drawn by their priors)")
+		fs.Uint64Var(&o.seed, "seed", 1, "`seed` of the random draws")
+		fs.StringVar(&o.out, "out", "-", "write the rows to this `file`; - for standard output")
+		return func(ctx context.Context, env *Env) error { return o.run(ctx, env) }
+	},
+}
+
+type sampleOptions struct {
+	model, class, out string
+	n                 countFlag
+	seed              uint64
+}
+
+// progressEvery is how many rows sample draws between progress updates.
+const progressEvery = 1 << 12
+
+func (o *sampleOptions) run(ctx context.Context, env *Env) error {
+	e, m, err := env.loadModel(o.model)
+	if err != nil {
+		return err
+	}
+	s, ok := m.(gendisc.Sampler)
+	if !ok {
+		return fmt.Errorf("%s: a %s model does not draw rows", o.model, e.Kind)
+	}
+	class := -1
+	if o.class != "" {
+		cs, ok := m.(gendisc.ClassSampler)
+		if !ok {
+			return usagef("--class: a %s model has no classes", e.Kind)
+		}
+		if class = slices.Index(cs.Classes(), o.class); class < 0 {
+			return usagef("--class %q: the model's classes are %s", o.class, strings.Join(cs.Classes(), ", "))
+		}
+	}
+	w, commit, abort, err := env.stdoutOrCreate(o.out)
+	if err != nil {
+		return err
+	}
+	defer abort()
+	rw, err := newRowWriter(w, s.Schema(), nil, true, "")
+	if err != nil {
+		return err
+	}
+	bar := env.progress()
+	n, done := int(o.n), 0
+	err = synth.Sample(s, n, class, rand.New(rand.NewPCG(o.seed, 0)), func(r synth.Row) error {
+		if done++; done%progressEvery == 0 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			bar("sample: %d of %d rows", done, n)
+		}
+		return rw.write(nil, r.X, r.Text, float64(r.Y), 1)
+	})
+	bar("")
+	if errors.Is(err, synth.ErrClass) { // the class is known: its prior is 0
+		return fmt.Errorf("%s: --class %q: the model has no training rows of that class to draw from", o.model, o.class)
+	}
+	if err == nil {
+		err = rw.flush()
+	}
+	if err != nil {
+		return err
+	}
+	return commit()
+}
+
+// countFlag is a number of rows: an integer ≥ 0. String is "" until set,
+// so that Command.Required can require it.
+type countFlag int
+
+func (f *countFlag) String() string {
+	if f == nil || *f < 0 {
+		return ""
+	}
+	return strconv.Itoa(int(*f))
+}
+
+func (f *countFlag) Set(s string) error {
+	n, err := strconv.Atoi(s)
+	if err != nil || n < 0 {
+		return fmt.Errorf("want a whole number ≥ 0")
+	}
+	*f = countFlag(n)
+	return nil
+}
