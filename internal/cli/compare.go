@@ -117,15 +117,16 @@ Example:
 
 // compareOptions are the settings of one compare run.
 type compareOptions struct {
-	data, models listFlag
-	splits, jobs int
-	sizes        sizesFlag
-	seed         uint64
-	out          string
-	read         dataFlags
-	kinds        map[string]*modelFlags // every kind, by name
-	passed       map[string]*passFlag   // the model flags, by name
-	command      string                 // the command line, for the report
+	data, models  listFlag
+	defaultModels bool // --models not given
+	splits, jobs  int
+	sizes         sizesFlag
+	seed          uint64
+	out           string
+	read          dataFlags
+	kinds         map[string]*modelFlags // every kind, by name
+	passed        map[string]*passFlag   // the model flags, by name
+	command       string                 // the command line, for the report
 }
 
 // modelFlags are one kind's flags, parsed into a FlagSet of its own, and
@@ -251,8 +252,7 @@ var errNotApplicable = errors.New("not applicable")
 // compareTask is a data set with the models that apply to it.
 type compareTask struct {
 	compare.Task
-	applies []bool  // per model of --models
-	reasons []error // why a model does not apply, per model
+	applies []bool // per model
 }
 
 func (o *compareOptions) run(ctx context.Context, env *Env) error {
@@ -316,7 +316,7 @@ func (o *compareOptions) run(ctx context.Context, env *Env) error {
 // use, as misuse, and passes --seed to the models that take a seed.
 func (o *compareOptions) resolve() error {
 	if len(o.models) == 0 {
-		o.models = slices.Clone(defaultModels)
+		o.models, o.defaultModels = slices.Clone(defaultModels), true
 	}
 	switch {
 	case o.splits < 1:
@@ -415,20 +415,22 @@ func (o *compareOptions) readTask(env *Env, name string) (*data.Dataset, error) 
 // spread evenly over the file) to find out which models apply to which
 // data sets, and returns the learners with the notes for the report. A
 // data set that no model applies to is an error when --data names it, and
-// is left out with a note from the default set.
+// is left out with a note from the default set; so is a model that applies
+// to no data set when --models names it, and a default model.
 func (o *compareOptions) probe(env *Env, tasks *[]compareTask) ([]compare.Learner, []string, error) {
 	L := len(o.models)
 	families := make([]*compare.Family, L)
 	var kept []compareTask
 	var notes []string
 	for _, task := range *tasks {
-		task.applies, task.reasons = make([]bool, L), make([]error, L)
+		task.applies = make([]bool, L)
+		reasons := make([]error, L) // why a model does not apply
 		sample := evenRows(task.Data, probeRows)
 		applies := false
 		for l, name := range o.models {
 			m, err := o.kinds[name].fit(sample)
 			if err != nil {
-				task.reasons[l] = err
+				reasons[l] = err
 				continue
 			}
 			c, ok := m.(gendisc.Classifier)
@@ -444,7 +446,7 @@ func (o *compareOptions) probe(env *Env, tasks *[]compareTask) ([]compare.Learne
 		if !applies {
 			var why []string
 			for l, name := range o.models {
-				why = append(why, name+": "+oneLine(task.reasons[l].Error()))
+				why = append(why, name+": "+oneLine(reasons[l].Error()))
 			}
 			if len(o.data) > 0 {
 				return nil, nil, fmt.Errorf("%s: none of the models applies (%s)", task.Name, strings.Join(why, "; "))
@@ -454,25 +456,39 @@ func (o *compareOptions) probe(env *Env, tasks *[]compareTask) ([]compare.Learne
 		}
 		for l, name := range o.models {
 			if !task.applies[l] {
-				notes = append(notes, fmt.Sprintf("%s not applicable to %s: %s", name, task.Name, oneLine(task.reasons[l].Error())))
+				notes = append(notes, fmt.Sprintf("%s not applicable to %s: %s", name, task.Name, oneLine(reasons[l].Error())))
 			}
 		}
 		kept = append(kept, task)
 	}
-	*tasks = kept
-	learners := make([]compare.Learner, L)
+	var learners []compare.Learner
+	var keep []int // the models that apply to some data set
 	for l, name := range o.models {
 		if families[l] == nil {
-			return nil, nil, fmt.Errorf("--models %s applies to none of the data sets", name)
+			if !o.defaultModels {
+				return nil, nil, fmt.Errorf("--models %s applies to none of the data sets", name)
+			}
+			notes = append(notes, fmt.Sprintf("%s left out: it applies to none of the data sets", name))
+			continue
 		}
+		keep = append(keep, l)
 		skip := map[*data.Schema]bool{}
 		for _, task := range kept {
 			if !task.applies[l] {
 				skip[task.Data.Schema] = true
 			}
 		}
-		learners[l] = compare.Learner{Name: name, Family: *families[l], Settings: o.settings(name), Fit: classifierFit(o.kinds[name].fit, skip)}
+		learners = append(learners, compare.Learner{Name: name, Family: *families[l], Settings: o.settings(name),
+			Fit: classifierFit(o.kinds[name].fit, skip)})
 	}
+	for i, task := range kept {
+		applies := make([]bool, len(keep))
+		for k, l := range keep {
+			applies[k] = task.applies[l]
+		}
+		kept[i].applies = applies
+	}
+	*tasks = kept
 	return learners, notes, nil
 }
 
