@@ -139,6 +139,7 @@ func TestCompareBadInput(t *testing.T) {
 		{[]string{"--data", "iris", "--sizes", "1000"}, 1, "no training-set size fits"},
 		{[]string{"--data", "iris,sms_spam", "--models", "lda"}, 1, "sms_spam: none of the models applies"},
 		{[]string{"--data", "iris,iris"}, 2, "--data: iris appears twice"},
+		{[]string{"--data", "house_votes84", "--models", "nb,logistic"}, 1, "--models nb applies to none of the data sets"},
 	} {
 		out := filepath.Join(t.TempDir(), "r")
 		args := append([]string{"compare", "--splits", "2", "--out", out}, tc.args...)
@@ -149,6 +150,17 @@ func TestCompareBadInput(t *testing.T) {
 		}
 		if _, err := os.Stat(out); err == nil {
 			t.Errorf("%s: left a report", strings.Join(args, " "))
+		}
+	}
+}
+
+// TestCompareDefaultModelLeftOut: without --models, a model that applies
+// to none of the data sets is left out with a note.
+func TestCompareDefaultModelLeftOut(t *testing.T) {
+	stdout := mustRun(t, "compare", "--data", "house_votes84", "--splits", "2", "--sizes", "50", "--out", filepath.Join(t.TempDir(), "r"))
+	for _, s := range []string{"error logistic", "note: nb not applicable to house_votes84", "note: nb left out: it applies to none of the data sets"} {
+		if !strings.Contains(stdout, s) {
+			t.Errorf("output lacks %q:\n%s", s, stdout)
 		}
 	}
 }
