@@ -217,13 +217,13 @@ func assertFiles(t *testing.T, dir string, names ...string) {
 func TestOtherKindsFlag(t *testing.T) {
 	register(&kind{name: "test-kind", flags: func(fs *flag.FlagSet) fitFunc {
 		fs.Float64("test-penalty", 1, "penalty")
-		fs.Bool("stream", false, "stream")
+		fs.Bool("test-switch", false, "a boolean flag")
 		return nil
 	}})
 	t.Cleanup(func() { delete(kinds, "test-kind") })
 	for _, args := range [][]string{
 		{"fit", "--data", "iris", "--model", "gaussian-nb", "--test-penalty", "3"},
-		{"fit", "--data", "iris", "--stream", "--model", "gaussian-nb"},
+		{"fit", "--data", "iris", "--test-switch", "--model", "gaussian-nb"},
 	} {
 		r := runCLI(t, "", args...)
 		want := "it is a flag of --model test-kind, not of --model gaussian-nb"

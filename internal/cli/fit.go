@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 
 	"github.com/gendisc/gendisc/modelfile"
@@ -28,6 +29,13 @@ are inferred (numeric, categorical, text) and can be forced with
 of row weights. Each model kind has its own flags, listed below; they are
 accepted only with that --model.
 
+With --stream, the data is read and fitted in chunks of a few megabytes,
+so that memory does not grow with the file (gaussian-nb, lda and qda,
+whose fits accumulate sufficient statistics). The column types are then
+inferred from the first chunk: later chunks may add classes and
+categories, but a value that does not fit a column's type (a word in a
+numeric column) is an error.
+
 The output file is written atomically: when fit fails, no file is left.
 
 Example:
@@ -48,8 +56,10 @@ Example:
 
 type fitOptions struct {
 	data, out, model string
+	stream           bool
 	read             dataFlags
 	fit              fitFunc
+	fitStream        streamFunc // with --stream
 }
 
 func fitFlags(fs *flag.FlagSet, args []string) Runner {
@@ -58,6 +68,7 @@ func fitFlags(fs *flag.FlagSet, args []string) Runner {
 	fs.StringVar(&o.model, "model", defaultKind, "the model `kind`: "+strings.Join(kindNames(), ", "))
 	fs.StringVar(&o.out, "out", "-", "write the model to this `file`; - for standard output")
 	o.read.register(fs)
+	fs.BoolVar(&o.stream, "stream", false, "read and fit the data in chunks, in memory that does not grow with the file (--model gaussian-nb, lda, qda)")
 	if args == nil { // help: MoreHelp lists the flags of every kind
 		return nil
 	}
@@ -66,7 +77,11 @@ func fitFlags(fs *flag.FlagSet, args []string) Runner {
 	// reported once the flags are parsed.
 	k, err := lookupKind(flagValue(args, "model", defaultKind))
 	if err == nil {
-		o.fit = k.flags(fs)
+		if k.stream != nil && boolFlagValue(args, "stream") {
+			o.fitStream = k.stream(fs)
+		} else {
+			o.fit = k.flags(fs)
+		}
 		defineOtherKindsFlags(fs, k.name)
 	} else {
 		defineOtherKindsFlags(fs, "")
@@ -75,17 +90,23 @@ func fitFlags(fs *flag.FlagSet, args []string) Runner {
 		if err != nil {
 			return usagef("%v", err)
 		}
+		if o.stream != (o.fitStream != nil) {
+			if k.stream == nil {
+				return usagef("--model %s cannot be fitted with --stream (kinds that can: %s)",
+					k.name, strings.Join(kindsWith(func(k *kind) bool { return k.stream != nil }), ", "))
+			}
+			return usagef("--stream is ambiguous here: give it apart from other flags' values")
+		}
 		return o.run(env)
 	}
 }
 
 func (o *fitOptions) run(env *Env) error {
-	d, err := env.readData(o.data, o.read.options())
-	if err != nil {
-		return err
+	fit := o.fitAll
+	if o.fitStream != nil {
+		fit = o.fitChunks // stream.go
 	}
-	env.verbosef("%s: %d rows, %d features, %d classes", d.Source, d.N, d.D(), len(d.Schema.Classes()))
-	m, err := o.fit(d)
+	m, err := fit(env)
 	if err != nil {
 		return err
 	}
@@ -98,6 +119,16 @@ func (o *fitOptions) run(env *Env) error {
 		return err
 	}
 	return out.Commit()
+}
+
+// fitAll reads the whole training data and fits the model to it.
+func (o *fitOptions) fitAll(env *Env) (modelfile.Persistent, error) {
+	d, err := env.readData(o.data, o.read.options())
+	if err != nil {
+		return nil, err
+	}
+	env.verbosef("%s: %d rows, %d features, %d classes", d.Source, d.N, d.D(), len(d.Schema.Classes()))
+	return o.fit(d)
 }
 
 // flagValue returns the value of --name in the raw arguments args (the
@@ -120,6 +151,29 @@ func flagValue(args []string, name, def string) string {
 			i++
 		} else if val, ok := strings.CutPrefix(a, name+"="); ok {
 			v = val
+		}
+	}
+	return v
+}
+
+// boolFlagValue reports whether the boolean flag --name is true in the
+// raw arguments args (the forms --name, --name=V, -name, -name=V), the
+// last one when repeated. Scanning stops at "--", as flag parsing does.
+func boolFlagValue(args []string, name string) bool {
+	v := false
+	for _, a := range args {
+		if a == "--" {
+			break
+		}
+		a, ok := strings.CutPrefix(a, "-")
+		if !ok {
+			continue
+		}
+		a = strings.TrimPrefix(a, "-")
+		if a == name {
+			v = true
+		} else if val, ok := strings.CutPrefix(a, name+"="); ok {
+			v, _ = strconv.ParseBool(val)
 		}
 	}
 	return v

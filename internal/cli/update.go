@@ -57,9 +57,15 @@ Example:
 // updatableKinds returns the names of the kinds that update can add data
 // to, in sorted order.
 func updatableKinds() []string {
+	return kindsWith(func(k *kind) bool { return k.update != nil })
+}
+
+// kindsWith returns the names of the kinds for which has is true, in
+// sorted order.
+func kindsWith(has func(*kind) bool) []string {
 	var names []string
 	for _, name := range kindNames() {
-		if kinds[name].update != nil {
+		if has(kinds[name]) {
 			names = append(names, name)
 		}
 	}

@@ -1,0 +1,222 @@
+package cli
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/gendisc/gendisc/data"
+)
+
+// smallChunks makes fit --stream read chunks of n bytes for the test.
+func smallChunks(t *testing.T, n int) {
+	old := streamChunk
+	streamChunk = n
+	t.Cleanup(func() { streamChunk = old })
+}
+
+// TestStreamFlagsMatch checks that every kind's stream hook defines the
+// flags of its flags hook, with the same defaults and usage.
+func TestStreamFlagsMatch(t *testing.T) {
+	describe := func(fs *flag.FlagSet) []string {
+		var out []string
+		fs.VisitAll(func(f *flag.Flag) { out = append(out, f.Name+"="+f.DefValue+": "+f.Usage) })
+		return out
+	}
+	for _, name := range kindsWith(func(k *kind) bool { return k.stream != nil }) {
+		a, b := flag.NewFlagSet("", flag.ContinueOnError), flag.NewFlagSet("", flag.ContinueOnError)
+		kinds[name].flags(a)
+		kinds[name].stream(b)
+		if fa, fb := describe(a), describe(b); !slices.Equal(fa, fb) {
+			t.Errorf("%s: flags define %q, stream %q", name, fa, fb)
+		}
+	}
+}
+
+// TestFitStreamEqualsFit checks that fit --stream, reading a few rows at a
+// time, gives the model that fit gives, with classes that first appear
+// in later chunks and rows that straddle the chunks.
+func TestFitStreamEqualsFit(t *testing.T) {
+	smallChunks(t, 300)
+	for _, tc := range []struct {
+		kind, data string
+		flags      []string
+	}{
+		{kind: "gaussian-nb", data: "iris"},
+		{kind: "gaussian-nb", data: "wine", flags: []string{"--variance", "shared"}},
+		{kind: "lda", data: "iris"},
+		{kind: "qda", data: "wine", flags: []string{"--shrinkage", "0.1"}},
+	} {
+		t.Run(tc.kind+"/"+tc.data, func(t *testing.T) {
+			dir := t.TempDir()
+			header, rows := bundledRows(t, tc.data)
+			in := writeRows(t, dir, "in.csv", header, rows)
+			whole, streamed := filepath.Join(dir, "whole.json"), filepath.Join(dir, "streamed.json")
+			mustRun(t, append([]string{"fit", "--model", tc.kind, "--data", in, "--out", whole}, tc.flags...)...)
+			r := runCLI(t, "", append([]string{"fit", "--model", tc.kind, "--data", in, "--out", streamed, "--stream", "--verbose"}, tc.flags...)...)
+			if r.code != 0 {
+				t.Fatalf("fit --stream: exit %d: %s", r.code, r.stderr)
+			}
+			if !strings.Contains(r.stderr, fmt.Sprintf(": %d rows in ", len(rows))) || strings.Contains(r.stderr, " in 1 chunks") {
+				t.Errorf("fit --stream --verbose: %q; want %d rows in several chunks", r.stderr, len(rows))
+			}
+			equal, total := sameJoint(t, loadGenerative(t, streamed), loadGenerative(t, whole), in, 1e-12)
+			t.Logf("%d of %d joint log-likelihoods equal bit for bit", equal, total)
+		})
+	}
+}
+
+// TestChunkReader checks that the chunks of a file hold its rows, values
+// and line numbers, whatever the chunk size: with a byte order mark,
+// blank lines, CRLF line ends, quoted fields holding delimiters, quotes
+// and line ends, a class and a category that appear late.
+func TestChunkReader(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("\xef\xbb\xbf\r\n\"x\",colour,\"the\nclass\"\r\n")
+	for i := range 60 {
+		class := []string{`"a, ""quoted"" one"`, "b", "\"two\r\nlines\""}[min(i/20, 2)]
+		colour := []string{"red", "green", `"blue,ish"`}[i%3]
+		if i >= 45 {
+			colour = "violet"
+		}
+		fmt.Fprintf(&b, "%d.5,%s,%s\r\n", i, colour, class)
+		if i%7 == 0 {
+			b.WriteString("\r\n\n")
+		}
+	}
+	text := b.String()
+	want, err := data.Read(strings.NewReader(text), "in.csv", data.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, size := range []int{1, 17, 64, 100, 1000, 1 << 20} {
+		c := &chunkReader{in: strings.NewReader(text), src: "in.csv", size: size}
+		var x, y []float64
+		var lines []int
+		var schema *data.Schema
+		n := 0
+		for d, err := range c.chunks() {
+			if err != nil {
+				t.Fatalf("size %d: %v", size, err)
+			}
+			n++
+			for i := range d.N {
+				row := slices.Clone(d.Row(i))
+				row[1] = float64(want.Schema.Features[1].Level(d.Schema.Features[1].Levels[int(row[1])]))
+				x = append(x, row...)
+				y = append(y, float64(slices.Index(want.Schema.Classes(), d.Schema.Classes()[int(d.Y[i])])))
+			}
+			lines = append(lines, d.Lines...)
+			schema = d.Schema
+		}
+		if !slices.Equal(x, want.X) || !slices.Equal(y, want.Y) || !slices.Equal(lines, want.Lines) {
+			t.Errorf("size %d (%d chunks): rows differ from Read's\nx %v\nwant %v\ny %v\nwant %v\nlines %v\nwant %v",
+				size, n, x, want.X, y, want.Y, lines, want.Lines)
+		}
+		if size < 1000 && n < 2 {
+			t.Errorf("size %d: %d chunks", size, n)
+		}
+		if got := schema.Classes(); !slices.Equal(slices.Sorted(slices.Values(got)), want.Schema.Classes()) {
+			t.Errorf("size %d: classes %q, want %q", size, got, want.Schema.Classes())
+		}
+	}
+}
+
+// TestFitStreamBadInput checks the failures of fit --stream: one line
+// naming the file, and the line of the file where one applies, exit
+// status 1 (2 for a kind without a streaming fit), no output file.
+func TestFitStreamBadInput(t *testing.T) {
+	smallChunks(t, 64)
+	rows := func(n int, bad string, at int) string {
+		var b strings.Builder
+		b.WriteString("a,b,class\n")
+		for i := range n {
+			v := fmt.Sprint(i % 7)
+			if i == at {
+				v = bad
+			}
+			fmt.Fprintf(&b, "%d,%s,%c\n", i, v, 'x'+i%2)
+		}
+		return b.String()
+	}
+	for _, tc := range []struct {
+		name, file string
+		args       []string
+		code       int
+		want       string
+	}{
+		{name: "word in a numeric column", file: rows(100, "seven", 80), code: 1, want: "in.csv:82:2"},
+		{name: "infinity", file: rows(100, "1e999", 60), code: 1, want: "in.csv:62:2"},
+		{name: "ragged row", file: rows(100, "1,2", 90), code: 1, want: "in.csv:92"},
+		{name: "empty file", file: "", code: 1, want: "in.csv: empty file"},
+		{name: "header only", file: "a,b,class\n", code: 1, want: "in.csv"},
+		{name: "one class only", file: strings.ReplaceAll(rows(100, "1", 0), ",y\n", ",x\n"), code: 1, want: "in.csv"},
+		{name: "no such target", file: rows(10, "1", 0), args: []string{"--target", "label"}, code: 1, want: `"label"`},
+		{name: "kind without streaming fit", file: rows(10, "1", 0), args: []string{"--model", "logistic"}, code: 2,
+			want: "--model logistic cannot be fitted with --stream (kinds that can: gaussian-nb, lda, qda)"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			in := filepath.Join(dir, "in.csv")
+			os.WriteFile(in, []byte(tc.file), 0o644)
+			args := append([]string{"fit", "--stream", "--data", in, "--out", filepath.Join(dir, "m.json")}, tc.args...)
+			if !slices.Contains(args, "--model") {
+				args = append(args, "--model", "gaussian-nb")
+			}
+			r := runCLI(t, "", args...)
+			if r.code != tc.code || !strings.Contains(r.stderr, tc.want) || tc.code == 1 && strings.Count(r.stderr, "\n") != 1 {
+				t.Errorf("exit %d, stderr %q; want exit %d and one line containing %q", r.code, r.stderr, tc.code, tc.want)
+			}
+			assertFiles(t, dir, "in.csv")
+		})
+	}
+}
+
+// TestFitStreamStdin fits from standard input in chunks.
+func TestFitStreamStdin(t *testing.T) {
+	smallChunks(t, 500)
+	dir := t.TempDir()
+	header, rows := bundledRows(t, "iris")
+	in := writeRows(t, dir, "iris.csv", header, rows)
+	r := runCLI(t, header+"\n"+strings.Join(rows, "\n"), "fit", "--stream", "--model", "lda", "--data", "-")
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	streamed, whole := filepath.Join(dir, "streamed.json"), filepath.Join(dir, "whole.json")
+	os.WriteFile(streamed, []byte(r.stdout), 0o644)
+	mustRun(t, "fit", "--model", "lda", "--data", in, "--out", whole)
+	sameJoint(t, loadGenerative(t, streamed), loadGenerative(t, whole), in, 1e-12)
+}
+
+func TestLastRowEnd(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want int
+	}{
+		{"", 0},
+		{"1,2", 0},
+		{"1,2\n", 4},
+		{"1,2\n3,4\n5", 8},
+		{"\"a\nb\",1\n", 8},
+		{"\"a\nb\",1\n\"c\n", 8},   // an open quoted field
+		{"1,\"x\"\"\n", 0},         // an escaped quote and a line end inside the field
+		{"1,\"x\"", 0},             // a closing quote as the last byte may be doubled
+		{"1,\"x\"\n2,3\n", 10},     // a closed quoted field
+		{"1,x\"y\n2\n", 8},         // a quote inside a field opens nothing
+		{"1;\"x\ny\"\n", 8},        // with ';' as delimiter in the test below
+		{"\r\n\r\n1,2\r\n", 9},     // blank lines and CRLF
+		{"1,\"\"\n2,\"\n\"\n", 11}, // an empty quoted field
+	} {
+		comma := byte(',')
+		if strings.Contains(tc.in, ";") {
+			comma = ';'
+		}
+		if got := lastRowEnd([]byte(tc.in), comma); got != tc.want {
+			t.Errorf("lastRowEnd(%q) = %d, want %d", tc.in, got, tc.want)
+		}
+	}
+}
