@@ -7,7 +7,7 @@ Reads DIR/ROUND/SIDE/WORKLOAD/result.json for ROUND 1..R and SIDE sklearn
 and gendisc, pools the timings of every round, checks that the answers of
 round 1 (.npy files) agree within the tolerances of sklearn_bench.WORKLOADS,
 prints a Markdown table (medians of wall time, ratio sklearn/gendisc,
-targets, throughput, median CPU time, peak RSS, agreement) and writes FILE
+targets, throughput, median CPU time and its ratio, peak RSS, agreement) and writes FILE
 as JSON. Exits 1 when an answer disagrees or is missing.
 """
 import argparse
@@ -97,7 +97,7 @@ def table_row(name, op, skl, gd, targets, agree_text):
     return [name, op, seconds(skl["median"]), seconds(gd["median"]), f"{skl['median'] / gd['median']:.1f}x",
             "; ".join(f"{t} {'✓' if met else '✗'} {m}" for t, m, met in targets),
             both(lambda s: f"{s['bytes'] / s['median'] / 1e6:.0f}"),
-            both(lambda s: f"{s['cpu_median']:.3f}"),
+            both(lambda s: f"{s['cpu_median']:.3f}") + f" ({skl['cpu_median'] / gd['cpu_median']:.1f}x)",
             both(lambda s: f"{s['peak_rss'] / 1e6:.0f} MB"), agree_text]
 
 
@@ -129,13 +129,14 @@ def main():
             targets = [target(kind, value, skl, gd)
                        for op, kind, value in WORKLOADS[name]["targets"] if op == skl["op"]]
             ops.append({"op": skl["op"], "sklearn": skl, "gendisc": gd, "ratio": skl["median"] / gd["median"],
+                        "cpu_ratio": skl["cpu_median"] / gd["cpu_median"],
                         "targets": [{"target": t, "measured": m, "met": met} for t, m, met in targets]})
             rows.append(table_row(name, skl["op"], skl, gd, targets, agree_text))
         records.append({"workload": name, "ops": ops, "agreement": agree, "ok": ok,
                         "loadavg": {s: side[s]["loadavg"] for s in SIDES}})
 
     head = ["workload", "op", "sklearn", "gendisc", "ratio", "target (gendisc)", "MB/s skl / gd",
-            "CPU s skl / gd", "peak RSS skl / gd", "agreement (worst)"]
+            "CPU s skl / gd (ratio)", "peak RSS skl / gd", "agreement (worst)"]
     width = [max(len(r[i]) for r in rows + [head]) for i in range(len(head))]
     line = lambda r: "| " + " | ".join(c.ljust(w) for c, w in zip(r, width)) + " |"
     print(line(head))
