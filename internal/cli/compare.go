@@ -420,6 +420,7 @@ func (o *compareOptions) readTask(env *Env, name string) (*data.Dataset, error) 
 func (o *compareOptions) probe(env *Env, tasks *[]compareTask) ([]compare.Learner, []string, error) {
 	L := len(o.models)
 	families := make([]*compare.Family, L)
+	firstReason := make([]string, L) // why a model does not apply to the first data set it does not
 	var kept []compareTask
 	var notes []string
 	for _, task := range *tasks {
@@ -431,6 +432,9 @@ func (o *compareOptions) probe(env *Env, tasks *[]compareTask) ([]compare.Learne
 			m, err := o.kinds[name].fit(sample)
 			if err != nil {
 				reasons[l] = err
+				if firstReason[l] == "" {
+					firstReason[l] = task.Name + ": " + oneLine(err.Error())
+				}
 				continue
 			}
 			c, ok := m.(gendisc.Classifier)
@@ -466,7 +470,7 @@ func (o *compareOptions) probe(env *Env, tasks *[]compareTask) ([]compare.Learne
 	for l, name := range o.models {
 		if families[l] == nil {
 			if !o.defaultModels {
-				return nil, nil, fmt.Errorf("--models %s applies to none of the data sets", name)
+				return nil, nil, fmt.Errorf("--models %s applies to none of the data sets (%s)", name, firstReason[l])
 			}
 			notes = append(notes, fmt.Sprintf("%s left out: it applies to none of the data sets", name))
 			continue
