@@ -288,6 +288,10 @@ func (o *compareOptions) run(ctx context.Context, env *Env) error {
 		notes = append(notes, fmt.Sprintf("%s: with %s only, in the report %s/index.html", strings.Join(g.taskNames(), ", "),
 			strings.Join(g.models(), ", "), g.dir))
 	}
+	info := compare.ReportInfo{Command: o.command, Version: buildVersion(), Notes: notes}
+	if err := writeReports(o.out, groups, info); err != nil {
+		return err
+	}
 	for _, g := range groups {
 		if len(groups) > 1 {
 			fmt.Fprintf(env.Stdout, "models %s:\n", strings.Join(g.models(), ", "))
@@ -301,10 +305,6 @@ func (o *compareOptions) run(ctx context.Context, env *Env) error {
 	}
 	for _, n := range notes {
 		fmt.Fprintf(env.Stdout, "note: %s\n", n)
-	}
-	info := compare.ReportInfo{Command: o.command, Version: buildVersion(), Notes: notes}
-	if err := writeReports(o.out, groups, info); err != nil {
-		return err
 	}
 	if !env.Quiet {
 		fmt.Fprintf(env.Stderr, "gendisc: compare: report in %s\n", filepath.Join(o.out, compare.IndexFile))
@@ -424,6 +424,7 @@ func (o *compareOptions) probe(env *Env, tasks *[]compareTask) ([]compare.Learne
 	var kept []compareTask
 	var notes []string
 	for _, task := range *tasks {
+		env.verbosef("%s: %d rows, %d features, %d classes", task.Name, task.Data.N, task.Data.D(), len(task.Data.Schema.Classes()))
 		task.applies = make([]bool, L)
 		reasons := make([]error, L) // why a model does not apply
 		sample := evenRows(task.Data, probeRows)

@@ -165,6 +165,28 @@ func TestCompareDefaultModelLeftOut(t *testing.T) {
 	}
 }
 
+// TestCompareOutNotReport: compare refuses to replace a directory that
+// does not hold a report, prints no table, and leaves nothing beside it.
+func TestCompareOutNotReport(t *testing.T) {
+	parent := t.TempDir()
+	out := filepath.Join(parent, "mine")
+	if err := os.Mkdir(out, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(out, "notes.txt"), []byte("keep"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := runCLI(t, "", "compare", "--data", "sonar,house_votes84", "--splits", "2", "--sizes", "40", "--out", out)
+	if r.code != 1 || !strings.Contains(r.stderr, "does not hold a report") || r.stdout != "" {
+		t.Errorf("exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
+	}
+	entries, _ := os.ReadDir(parent)
+	inside, _ := os.ReadDir(out)
+	if len(entries) != 1 || len(inside) != 1 {
+		t.Errorf("left %d entries beside and %d inside %s", len(entries), len(inside), out)
+	}
+}
+
 func TestCommandLine(t *testing.T) {
 	got := commandLine("compare", []string{"--data", "my file.csv", "--sizes", "10,20", "--x", "it's", ""})
 	want := `gendisc compare --data 'my file.csv' --sizes 10,20 --x 'it'\''s' ''`
