@@ -71,19 +71,26 @@ func TestFitStreamEqualsFit(t *testing.T) {
 }
 
 // TestChunkReader checks that the chunks of a file hold its rows, values
-// and line numbers, whatever the chunk size: with a byte order mark,
-// blank lines, CRLF line ends, quoted fields holding delimiters, quotes
-// and line ends, a class and a category that appear late.
+// and line numbers, whatever the chunk size and the delimiter: with a
+// byte order mark, blank lines, CRLF line ends, quoted fields holding
+// delimiters, quotes and line ends, a class and a category that appear
+// late.
 func TestChunkReader(t *testing.T) {
+	for _, sep := range []string{",", "\t", ";"} {
+		testChunkReader(t, sep)
+	}
+}
+
+func testChunkReader(t *testing.T, sep string) {
 	var b strings.Builder
-	b.WriteString("\xef\xbb\xbf\r\n\"x\",colour,\"the\nclass\"\r\n")
+	b.WriteString("\xef\xbb\xbf\r\n\"x\"" + sep + "colour" + sep + "\"the\nclass\"\r\n")
 	for i := range 60 {
 		class := []string{`"a, ""quoted"" one"`, "b", "\"two\r\nlines\""}[min(i/20, 2)]
-		colour := []string{"red", "green", `"blue,ish"`}[i%3]
+		colour := []string{"red", "green", `"blue,ish"`, "\"a\tb;c\""}[i%4]
 		if i >= 45 {
 			colour = "violet"
 		}
-		fmt.Fprintf(&b, "%d.5,%s,%s\r\n", i, colour, class)
+		fmt.Fprintf(&b, "%d.5%s%s%s%s\r\n", i, sep, colour, sep, class)
 		if i%7 == 0 {
 			b.WriteString("\r\n\n")
 		}
@@ -101,7 +108,7 @@ func TestChunkReader(t *testing.T) {
 		n := 0
 		for d, err := range c.chunks() {
 			if err != nil {
-				t.Fatalf("size %d: %v", size, err)
+				t.Fatalf("delimiter %q, size %d: %v", sep, size, err)
 			}
 			n++
 			for i := range d.N {
@@ -114,14 +121,14 @@ func TestChunkReader(t *testing.T) {
 			schema = d.Schema
 		}
 		if !slices.Equal(x, want.X) || !slices.Equal(y, want.Y) || !slices.Equal(lines, want.Lines) {
-			t.Errorf("size %d (%d chunks): rows differ from Read's\nx %v\nwant %v\ny %v\nwant %v\nlines %v\nwant %v",
-				size, n, x, want.X, y, want.Y, lines, want.Lines)
+			t.Errorf("delimiter %q, size %d (%d chunks): rows differ from Read's\nx %v\nwant %v\ny %v\nwant %v\nlines %v\nwant %v",
+				sep, size, n, x, want.X, y, want.Y, lines, want.Lines)
 		}
 		if size < 1000 && n < 2 {
-			t.Errorf("size %d: %d chunks", size, n)
+			t.Errorf("delimiter %q, size %d: %d chunks", sep, size, n)
 		}
 		if got := schema.Classes(); !slices.Equal(slices.Sorted(slices.Values(got)), want.Schema.Classes()) {
-			t.Errorf("size %d: classes %q, want %q", size, got, want.Schema.Classes())
+			t.Errorf("delimiter %q, size %d: classes %q, want %q", sep, size, got, want.Schema.Classes())
 		}
 	}
 }
