@@ -227,3 +227,26 @@ func TestLastRowEnd(t *testing.T) {
 		}
 	}
 }
+
+// TestFitStreamWeight checks that fit --stream --weight weighs the rows
+// as fit does.
+func TestFitStreamWeight(t *testing.T) {
+	smallChunks(t, 200)
+	dir := t.TempDir()
+	header, rows := bundledRows(t, "iris")
+	var weighted []string
+	for i, r := range rows {
+		weighted = append(weighted, fmt.Sprintf("%d,%s", i%3, r))
+	}
+	in := writeRows(t, dir, "in.csv", "w,"+header, weighted)
+	whole, streamed := filepath.Join(dir, "whole.json"), filepath.Join(dir, "streamed.json")
+	mustRun(t, "fit", "--model", "gaussian-nb", "--data", in, "--weight", "w", "--out", whole)
+	mustRun(t, "fit", "--model", "gaussian-nb", "--data", in, "--weight", "w", "--out", streamed, "--stream")
+	sameJoint(t, loadGenerative(t, streamed), loadGenerative(t, whole), in, 1e-12)
+	unweighted := filepath.Join(dir, "unweighted.json")
+	mustRun(t, "fit", "--model", "gaussian-nb", "--data", in, "--ignore", "w", "--out", unweighted, "--stream")
+	if a, b := loadGenerative(t, unweighted).(interface{ ClassWeights() []float64 }).ClassWeights(),
+		loadGenerative(t, streamed).(interface{ ClassWeights() []float64 }).ClassWeights(); slices.Equal(a, b) {
+		t.Errorf("class weights %v with and without --weight", a)
+	}
+}
