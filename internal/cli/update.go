@@ -94,8 +94,8 @@ func (o *updateOptions) run(env *Env) error {
 		return err
 	}
 	env.verbosef("%s: %d rows added to a %s model", d.Source, d.N, e.Kind)
-	if n := len(d.Schema.Classes()) - len(m.Schema().Classes()); n > 0 {
-		env.verbosef("%s: %d new classes: %s", d.Source, n, strings.Join(d.Schema.Classes()[len(m.Schema().Classes()):], ", "))
+	if added := d.Schema.Classes()[len(m.Schema().Classes()):]; len(added) > 0 {
+		env.verbosef("%s: classes the model had not seen: %s", d.Source, strings.Join(added, ", "))
 	}
 	updated, err := k.update(m, d)
 	if err != nil {

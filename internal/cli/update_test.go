@@ -165,7 +165,7 @@ func TestUpdateGolden(t *testing.T) {
 	m := filepath.Join(dir, "m.json")
 	mustRun(t, "fit", "--model", "gaussian-nb", "--data", a, "--out", m)
 	if out := runCLI(t, "", "update", "--model", m, "--data", b, "--out", m, "--verbose"); out.code != 0 ||
-		out.stderr != "gendisc: "+b+": 75 rows added to a gaussian-nb model\ngendisc: "+b+": 1 new classes: Iris-virginica\n" {
+		out.stderr != "gendisc: "+b+": 75 rows added to a gaussian-nb model\ngendisc: "+b+": classes the model had not seen: Iris-virginica\n" {
 		t.Fatalf("update --verbose: exit %d, stderr %q", out.code, out.stderr)
 	}
 	got, err := os.ReadFile(m)
