@@ -25,14 +25,16 @@ type Counter struct {
 	stop  map[string]struct{}
 	ids   map[string]int32
 	terms []string
-	tf    []int64 // occurrences of each term
-	df    []int64 // documents in which each term occurs
-	docs  int     // documents counted
+	freq  []termFreq
+	docs  int // documents counted
 
-	sc   scanner
-	last []int // last[id] is the stamp (docs after counting it) of the latest document containing id
-	pos  []int // pos[id] is the entry of id in the row being built
+	sc  scanner
+	row rowCounts
 }
+
+// termFreq is the corpus frequency (occurrences) and document frequency
+// (documents it occurs in) of a term.
+type termFreq struct{ tf, df int64 }
 
 // NewCounter returns an empty Counter for the settings of cfg, or an error
 // when cfg is invalid.
@@ -64,7 +66,7 @@ func (c *Counter) ID(term string) (int, bool) {
 
 // Frequency returns the number of occurrences of term i and the number of
 // documents it occurs in.
-func (c *Counter) Frequency(i int) (tf, df int64) { return c.tf[i], c.df[i] }
+func (c *Counter) Frequency(i int) (tf, df int64) { return c.freq[i].tf, c.freq[i].df }
 
 // Add counts the terms of docs.
 func (c *Counter) Add(docs []string) { c.count(docs, nil) }
@@ -76,42 +78,59 @@ func (c *Counter) Count(docs []string) *CSR {
 	m := newCSR(len(docs))
 	c.count(docs, m)
 	m.Cols = len(c.terms)
-	m.sortRows()
 	return m
 }
 
 // count adds docs to the statistics and, when m is not nil, their rows to
-// m with entries in order of first occurrence in each document.
+// m.
 func (c *Counter) count(docs []string, m *CSR) {
-	for _, doc := range docs {
+	for k, doc := range docs {
+		if m != nil && k == len(docs)/16 && k > 0 {
+			reserve(m, docs[:k], docs[k:])
+		}
 		c.sc.scan(doc, c.cfg.MinLen, c.stop)
 		c.docs++
-		stamp := c.docs
+		if m != nil {
+			c.row.next(len(m.Indices))
+		} else {
+			c.row.next(0)
+		}
 		for _, sp := range c.sc.terms(c.grams) {
 			key := c.sc.buf[sp.lo:sp.hi]
 			id, ok := c.ids[string(key)]
 			if !ok {
 				id = c.newTerm(string(key))
 			}
-			c.tf[id]++
-			if c.last[id] == stamp {
-				if m != nil {
-					m.Data[c.pos[id]]++
-				}
-				continue
-			}
-			c.last[id] = stamp
-			c.df[id]++
-			if m != nil {
-				c.pos[id] = len(m.Indices)
-				m.Indices = append(m.Indices, id)
-				m.Data = append(m.Data, 1)
+			f := &c.freq[id]
+			f.tf++
+			if c.row.add(m, id) {
+				f.df++
 			}
 		}
 		if m != nil {
 			m.Indptr = append(m.Indptr, len(m.Indices))
 		}
 	}
+}
+
+// reserve grows m's entries, filled for the documents done, to the size
+// the rest will probably need, extrapolating from the entries per byte of
+// text so far (and 5% more), so that the matrix is not copied again and
+// again as it grows.
+func reserve(m *CSR, done, rest []string) {
+	doneBytes, restBytes := 0, 0
+	for _, d := range done {
+		doneBytes += len(d)
+	}
+	for _, d := range rest {
+		restBytes += len(d)
+	}
+	if doneBytes == 0 {
+		return
+	}
+	more := int(float64(len(m.Indices)) / float64(doneBytes) * float64(restBytes) * 1.05)
+	m.Indices = slices.Grow(m.Indices, more)
+	m.Data = slices.Grow(m.Data, more)
 }
 
 // newTerm gives term the next id.
@@ -122,10 +141,8 @@ func (c *Counter) newTerm(term string) int32 {
 	id := int32(len(c.terms))
 	c.ids[term] = id
 	c.terms = append(c.terms, term)
-	c.tf = append(c.tf, 0)
-	c.df = append(c.df, 0)
-	c.last = append(c.last, 0)
-	c.pos = append(c.pos, 0)
+	c.freq = append(c.freq, termFreq{})
+	c.row.grow(len(c.terms))
 	return id
 }
 
@@ -143,8 +160,8 @@ func (c *Counter) Merge(o *Counter) ([]int32, error) {
 			id = c.newTerm(t)
 		}
 		ids[i] = id
-		c.tf[id] += o.tf[i]
-		c.df[id] += o.df[i]
+		c.freq[id].tf += o.freq[i].tf
+		c.freq[id].df += o.freq[i].df
 	}
 	c.docs += o.docs
 	return ids, nil
@@ -188,7 +205,7 @@ func (c *Counter) Vocabulary() (*Vocabulary, []int32, error) {
 	}
 	kept := order[:0:0]
 	for _, id := range order {
-		df := float64(c.df[id])
+		df := float64(c.freq[id].df)
 		if (!hasHi || df <= hi) && (!hasLo || df >= lo) {
 			kept = append(kept, id)
 		}
@@ -196,7 +213,7 @@ func (c *Counter) Vocabulary() (*Vocabulary, []int32, error) {
 	if k := c.cfg.MaxFeatures; k > 0 && len(kept) > k {
 		neg := make([]int64, len(kept))
 		for i, id := range kept {
-			neg[i] = -c.tf[id]
+			neg[i] = -c.freq[id].tf
 		}
 		top := numpyArgsort(neg)[:k]
 		slices.Sort(top)
@@ -233,7 +250,11 @@ type counterJSON struct {
 // MarshalJSON writes the settings, the number of documents and every term
 // in id order with its corpus and document frequency.
 func (c *Counter) MarshalJSON() ([]byte, error) {
-	return json.Marshal(counterJSON{Config: c.cfg, Docs: c.docs, Terms: c.terms, TF: c.tf, DF: c.df})
+	j := counterJSON{Config: c.cfg, Docs: c.docs, Terms: c.terms, TF: make([]int64, len(c.terms)), DF: make([]int64, len(c.terms))}
+	for i, f := range c.freq {
+		j.TF[i], j.DF[i] = f.tf, f.df
+	}
+	return json.Marshal(j)
 }
 
 // UnmarshalCounter reads a Counter written by MarshalJSON, with the same
@@ -265,8 +286,57 @@ func UnmarshalCounter(b []byte) (*Counter, error) {
 		if _, dup := c.ids[t]; dup {
 			return nil, fmt.Errorf("text: term counts: term %q appears twice", t)
 		}
-		id := c.newTerm(t)
-		c.tf[id], c.df[id] = j.TF[i], j.DF[i]
+		c.freq[c.newTerm(t)] = termFreq{j.TF[i], j.DF[i]}
 	}
 	return c, nil
+}
+
+// rowCounts builds the row of one document in a CSR: the first occurrence
+// of a column appends an entry with value 1, later ones add 1 to it. Each
+// column has one slot holding the stamp of the latest document it occurred
+// in and the position of its entry in that document's row, so that a
+// token touches one cache line.
+type rowCounts struct {
+	slots []rowSlot
+	stamp uint32 // the current document's stamp, never 0
+	start int    // where the current document's row starts in the CSR
+}
+
+type rowSlot struct{ stamp, pos uint32 }
+
+// grow makes room for columns [0, n).
+func (r *rowCounts) grow(n int) {
+	if n > len(r.slots) {
+		r.slots = append(r.slots, make([]rowSlot, n-len(r.slots))...)
+	}
+}
+
+// next starts the row of a new document, which will begin at entry start
+// of the CSR.
+func (r *rowCounts) next(start int) {
+	r.stamp++
+	if r.stamp == 0 { // wrapped around: forget every stamp
+		clear(r.slots)
+		r.stamp = 1
+	}
+	r.start = start
+}
+
+// add counts column j in the current document, in m unless m is nil, and
+// reports whether it is the column's first occurrence in the document.
+func (r *rowCounts) add(m *CSR, j int32) bool {
+	s := &r.slots[j]
+	if s.stamp == r.stamp {
+		if m != nil {
+			m.Data[r.start+int(s.pos)]++
+		}
+		return false
+	}
+	s.stamp = r.stamp
+	if m != nil {
+		s.pos = uint32(len(m.Indices) - r.start)
+		m.Indices = append(m.Indices, j)
+		m.Data = append(m.Data, 1)
+	}
+	return true
 }

@@ -7,10 +7,12 @@ import (
 )
 
 // CSR is a sparse matrix in compressed sparse row form: the entries of row
-// i are Indices[Indptr[i]:Indptr[i+1]] (column indices, strictly increasing
-// in every matrix this package makes) with values Data[same range]. Memory
-// is proportional to the number of stored entries (nonzero counts), not to
-// Rows × Cols. A document-term matrix holds term counts as float64.
+// i are Indices[Indptr[i]:Indptr[i+1]] (column indices) with values
+// Data[same range]. Memory is proportional to the number of stored entries
+// (nonzero counts), not to Rows × Cols. A document-term matrix holds term
+// counts as float64; the columns of a row are distinct, in order of first
+// occurrence in the document rather than sorted (sorting them would cost
+// a sizeable part of the tokenizing, and no product here needs it).
 type CSR struct {
 	Rows, Cols int
 	Indptr     []int
@@ -160,17 +162,23 @@ func (m *CSR) TMulTo(dst, r []float64, k int) []float64 {
 }
 
 // MapColumns returns a new matrix with cols columns in which the entry of
-// column j of m moves to column to[j], or is dropped when to[j] < 0;
-// entries mapped to the same column are added. It panics when len(to) is
-// not m.Cols or a target is ≥ cols.
+// column j of m moves to column to[j], or is dropped when to[j] < 0: the
+// change from the term ids of a Counter to the columns of its Vocabulary.
+// It panics when len(to) is not m.Cols, a target is ≥ cols, or two
+// columns have the same target.
 func (m *CSR) MapColumns(to []int32, cols int) *CSR {
 	if len(to) != m.Cols {
 		panic(fmt.Sprintf("text: MapColumns: %d targets for %d columns", len(to), m.Cols))
 	}
+	seen := make([]bool, cols)
 	for j, t := range to {
-		if t >= int32(cols) {
-			panic(fmt.Sprintf("text: MapColumns: column %d mapped to %d, outside %d columns", j, t, cols))
+		if t < 0 {
+			continue
 		}
+		if t >= int32(cols) || seen[t] {
+			panic(fmt.Sprintf("text: MapColumns: column %d mapped to %d, outside %d columns or taken", j, t, cols))
+		}
+		seen[t] = true
 	}
 	out := &CSR{Rows: m.Rows, Cols: cols, Indptr: slices.Clone(m.Indptr),
 		Indices: slices.Clone(m.Indices), Data: slices.Clone(m.Data)}
@@ -178,44 +186,17 @@ func (m *CSR) MapColumns(to []int32, cols int) *CSR {
 	return out
 }
 
-// mapInPlace renames the columns of m through to (dropping those mapped
-// below 0; the targets must be < m.Cols), then sorts every row and adds up entries that fall in the same
-// column.
+// mapInPlace renames the columns of m through the one-to-one mapping to,
+// dropping the entries of columns mapped below 0 and compacting m.
 func (m *CSR) mapInPlace(to []int32) {
-	for k, j := range m.Indices {
-		m.Indices[k] = to[j]
-	}
-	m.sortRows()
-}
-
-// sortRows sorts the entries of every row by column, drops entries whose
-// column is negative and adds up those with the same column, compacting m.
-func (m *CSR) sortRows() {
-	var keys []uint64
-	var vals []float64
 	w, lo := 0, 0
 	for i := range m.Rows {
 		hi := m.Indptr[i+1]
-		keys = keys[:0]
 		for k := lo; k < hi; k++ {
-			if j := m.Indices[k]; j >= 0 {
-				keys = append(keys, uint64(j)<<32|uint64(k-lo))
+			if t := to[m.Indices[k]]; t >= 0 {
+				m.Indices[w], m.Data[w] = t, m.Data[k]
+				w++
 			}
-		}
-		slices.Sort(keys)
-		// The row is rewritten in place from w ≤ lo: its values are read
-		// from a copy.
-		vals = append(vals[:0], m.Data[lo:hi]...)
-		start := w
-		for _, key := range keys {
-			j, v := int32(key>>32), vals[uint32(key)]
-			if w > start && m.Indices[w-1] == j {
-				m.Data[w-1] += v
-				continue
-			}
-			m.Indices[w] = j
-			m.Data[w] = v
-			w++
 		}
 		m.Indptr[i+1] = w
 		lo = hi

@@ -143,7 +143,7 @@ func checkAgainst(t *testing.T, ref referenceSetting, v *Vocabulary, m *CSR) {
 	}
 	k := 0
 	for i := range 200 {
-		idx, val := m.Row(i)
+		idx, val := sortedRow(m, i)
 		for e, j := range idx {
 			if ref.HeadRows[k] != i || ref.HeadCols[k] != j || ref.HeadCounts[k] != val[e] {
 				t.Fatalf("entry %d: (%d, %d) = %v, want (%d, %d) = %v", k, i, j, val[e], ref.HeadRows[k], ref.HeadCols[k], ref.HeadCounts[k])
@@ -165,6 +165,21 @@ func checkAgainst(t *testing.T, ref referenceSetting, v *Vocabulary, m *CSR) {
 	if sum != ref.Checksum {
 		t.Fatalf("checksum %d, want %d", sum, ref.Checksum)
 	}
+}
+
+// sortedRow returns row i of m sorted by column, as scipy stores it.
+func sortedRow(m *CSR, i int) ([]int32, []float64) {
+	idx, val := m.Row(i)
+	order := make([]int, len(idx))
+	for e := range order {
+		order[e] = e
+	}
+	slices.SortFunc(order, func(a, b int) int { return int(idx[a]) - int(idx[b]) })
+	si, sv := make([]int32, len(idx)), make([]float64, len(idx))
+	for e, o := range order {
+		si[e], sv[e] = idx[o], val[o]
+	}
+	return si, sv
 }
 
 func firstDiff[T comparable](a, b []T) int {

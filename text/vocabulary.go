@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"sync"
 
 	"github.com/gendisc/gendisc/internal/parallel"
 )
@@ -19,6 +20,8 @@ type Vocabulary struct {
 	stop  map[string]struct{}
 	terms []string
 	index map[string]int32
+
+	scratch *sync.Pool // of *transformScratch sized for the terms
 }
 
 // minBlock is the smallest number of documents a worker takes.
@@ -33,6 +36,11 @@ func newVocabulary(cfg VectorizerConfig, terms []string) *Vocabulary {
 	for i, t := range terms {
 		v.index[t] = int32(i)
 	}
+	v.scratch = &sync.Pool{New: func() any {
+		s := new(transformScratch)
+		s.row.grow(len(terms))
+		return s
+	}}
 	return v
 }
 
@@ -74,33 +82,33 @@ func (v *Vocabulary) Transform(docs []string) (*CSR, int) {
 
 // transform counts the terms of docs on the calling goroutine.
 func (v *Vocabulary) transform(docs []string) (*CSR, int) {
-	var sc scanner
-	var ids []int32
+	s := v.scratch.Get().(*transformScratch)
+	defer v.scratch.Put(s)
 	m := newCSR(len(docs))
 	m.Cols = len(v.terms)
 	unseen := 0
-	for _, doc := range docs {
-		sc.scan(doc, v.cfg.MinLen, v.stop)
-		ids = ids[:0]
-		for _, sp := range sc.terms(v.grams) {
-			if j, ok := v.index[string(sc.buf[sp.lo:sp.hi])]; ok {
-				ids = append(ids, j)
+	for k, doc := range docs {
+		if k == len(docs)/16 && k > 0 {
+			reserve(m, docs[:k], docs[k:])
+		}
+		s.sc.scan(doc, v.cfg.MinLen, v.stop)
+		s.row.next(len(m.Indices))
+		for _, sp := range s.sc.terms(v.grams) {
+			if j, ok := v.index[string(s.sc.buf[sp.lo:sp.hi])]; ok {
+				s.row.add(m, j)
 			} else {
 				unseen++
 			}
 		}
-		slices.Sort(ids)
-		for k, j := range ids {
-			if k > 0 && j == ids[k-1] {
-				m.Data[len(m.Data)-1]++
-				continue
-			}
-			m.Indices = append(m.Indices, j)
-			m.Data = append(m.Data, 1)
-		}
 		m.Indptr = append(m.Indptr, len(m.Indices))
 	}
 	return m, unseen
+}
+
+// transformScratch is the reusable state of one transforming goroutine.
+type transformScratch struct {
+	sc  scanner
+	row rowCounts
 }
 
 // vocabularyJSON is the form of a Vocabulary in a model file.
