@@ -3,6 +3,7 @@ package text
 import (
 	"encoding/json"
 	"fmt"
+	"hash/maphash"
 	"math"
 	"slices"
 )
@@ -23,7 +24,7 @@ type Counter struct {
 	cfg   VectorizerConfig
 	grams NGrams
 	stop  map[string]struct{}
-	ids   map[string]int32
+	ids   *termTable
 	terms []string
 	freq  []termFreq
 	docs  int // documents counted
@@ -43,7 +44,7 @@ func NewCounter(cfg VectorizerConfig) (*Counter, error) {
 		return nil, err
 	}
 	stop, _ := stopList(cfg.StopWords)
-	return &Counter{cfg: cfg, grams: cfg.NGrams.orDefault(), stop: stop, ids: make(map[string]int32)}, nil
+	return &Counter{cfg: cfg, grams: cfg.NGrams.orDefault(), stop: stop, ids: newTermTable(0)}, nil
 }
 
 // Config returns the settings the Counter was made with.
@@ -60,8 +61,9 @@ func (c *Counter) Term(i int) string { return c.terms[i] }
 
 // ID returns the id of term and whether it has been counted.
 func (c *Counter) ID(term string) (int, bool) {
-	id, ok := c.ids[term]
-	return int(id), ok
+	b := []byte(term)
+	id := c.ids.get(b, c.ids.hash(b))
+	return int(id), id >= 0
 }
 
 // Frequency returns the number of occurrences of term i and the number of
@@ -97,9 +99,10 @@ func (c *Counter) count(docs []string, m *CSR) {
 		}
 		for _, sp := range c.sc.terms(c.grams) {
 			key := c.sc.buf[sp.lo:sp.hi]
-			id, ok := c.ids[string(key)]
-			if !ok {
-				id = c.newTerm(string(key))
+			h := c.ids.hash(key)
+			id := c.ids.get(key, h)
+			if id < 0 {
+				id = c.newTerm(string(key), h)
 			}
 			f := &c.freq[id]
 			f.tf++
@@ -133,13 +136,13 @@ func reserve(m *CSR, done, rest []string) {
 	m.Data = slices.Grow(m.Data, more)
 }
 
-// newTerm gives term the next id.
-func (c *Counter) newTerm(term string) int32 {
+// newTerm gives term, whose hash is h, the next id.
+func (c *Counter) newTerm(term string, h uint64) int32 {
 	if len(c.terms) == math.MaxInt32 {
 		panic("text: more than 2³¹-1 distinct terms")
 	}
 	id := int32(len(c.terms))
-	c.ids[term] = id
+	c.ids.put(term, h, id)
 	c.terms = append(c.terms, term)
 	c.freq = append(c.freq, termFreq{})
 	c.row.grow(len(c.terms))
@@ -155,9 +158,10 @@ func (c *Counter) Merge(o *Counter) ([]int32, error) {
 	}
 	ids := make([]int32, len(o.terms))
 	for i, t := range o.terms {
-		id, ok := c.ids[t]
-		if !ok {
-			id = c.newTerm(t)
+		h := maphash.String(c.ids.seed, t)
+		id := c.ids.get([]byte(t), h)
+		if id < 0 {
+			id = c.newTerm(t, h)
 		}
 		ids[i] = id
 		c.freq[id].tf += o.freq[i].tf
@@ -283,10 +287,11 @@ func UnmarshalCounter(b []byte) (*Counter, error) {
 		case df < 1 || df > tf || df > int64(j.Docs):
 			return nil, fmt.Errorf("text: term counts: term %q has tf %d, df %d in %d documents", t, tf, df, j.Docs)
 		}
-		if _, dup := c.ids[t]; dup {
+		h := maphash.String(c.ids.seed, t)
+		if c.ids.get([]byte(t), h) >= 0 {
 			return nil, fmt.Errorf("text: term counts: term %q appears twice", t)
 		}
-		c.freq[c.newTerm(t)] = termFreq{j.TF[i], j.DF[i]}
+		c.freq[c.newTerm(t, h)] = termFreq{j.TF[i], j.DF[i]}
 	}
 	return c, nil
 }

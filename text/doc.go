@@ -26,7 +26,11 @@
 //     terms it does not know.
 //
 // The tokenizer does not allocate per token: lower-cased tokens are
-// written into a buffer reused across documents (ASCII through a table,
-// other runes through unicode), and terms are looked up in a map with
-// string(bytes) keys, which the compiler does not copy.
+// written into a buffer reused across documents (runs of ASCII letters and
+// digits through a table, other runes through package unicode), and terms
+// are looked up by their bytes in place in an open-addressing hash table;
+// only a term seen for the first time becomes a string. Rows of a count
+// matrix are built with one slot per column (no per-row sorting), and
+// Fit, FitTransform and Transform split the documents across the cores,
+// merging the per-core term counts.
 package text

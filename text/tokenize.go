@@ -83,12 +83,29 @@ func (s *scanner) scan(doc string, minLen int, stop map[string]struct{}) {
 	for i := 0; i < len(doc); {
 		c := doc[i]
 		if c < utf8.RuneSelf {
-			i++
-			if l := asciiLower[c]; l != 0 {
-				s.add(l)
-			} else if s.start >= 0 {
-				s.end(minLen, stop)
+			if asciiLower[c] == 0 {
+				if s.start >= 0 {
+					s.end(minLen, stop)
+				}
+				i++
+				continue
 			}
+			// A run of ASCII letters and digits, copied and lower-cased
+			// at once; it stops before a separator or a byte ≥ 0x80.
+			j := i + 1
+			for j < len(doc) && asciiLower[doc[j]] != 0 {
+				j++
+			}
+			if s.start < 0 {
+				s.begin()
+			}
+			k := len(s.buf)
+			s.buf = append(s.buf, doc[i:j]...)
+			for ; k < len(s.buf); k++ {
+				s.buf[k] = asciiLower[s.buf[k]]
+			}
+			s.runes += j - i
+			i = j
 			continue
 		}
 		r, size := utf8.DecodeRuneInString(doc[i:])
@@ -106,16 +123,6 @@ func (s *scanner) scan(doc string, minLen int, stop map[string]struct{}) {
 	if s.start >= 0 {
 		s.end(minLen, stop)
 	}
-}
-
-// add appends the ASCII byte l to the current token, starting one if
-// needed.
-func (s *scanner) add(l byte) {
-	if s.start < 0 {
-		s.begin()
-	}
-	s.buf = append(s.buf, l)
-	s.runes++
 }
 
 // begin starts a token, after a separating space when one precedes it.

@@ -3,6 +3,7 @@ package text
 import (
 	"encoding/json"
 	"fmt"
+	"hash/maphash"
 	"slices"
 	"sync"
 
@@ -19,7 +20,7 @@ type Vocabulary struct {
 	grams NGrams
 	stop  map[string]struct{}
 	terms []string
-	index map[string]int32
+	index *termTable
 
 	scratch *sync.Pool // of *transformScratch sized for the terms
 }
@@ -32,9 +33,9 @@ const minBlock = 256
 func newVocabulary(cfg VectorizerConfig, terms []string) *Vocabulary {
 	stop, _ := stopList(cfg.StopWords)
 	v := &Vocabulary{cfg: cfg, grams: cfg.NGrams.orDefault(), stop: stop, terms: terms,
-		index: make(map[string]int32, len(terms))}
+		index: newTermTable(len(terms))}
 	for i, t := range terms {
-		v.index[t] = int32(i)
+		v.index.put(t, maphash.String(v.index.seed, t), int32(i))
 	}
 	v.scratch = &sync.Pool{New: func() any {
 		s := new(transformScratch)
@@ -58,8 +59,9 @@ func (v *Vocabulary) Terms() []string { return slices.Clone(v.terms) }
 
 // Index returns the column of term and whether the vocabulary has it.
 func (v *Vocabulary) Index(term string) (int, bool) {
-	i, ok := v.index[term]
-	return int(i), ok
+	b := []byte(term)
+	i := v.index.get(b, v.index.hash(b))
+	return int(i), i >= 0
 }
 
 // Transform returns the count matrix of docs, one row per document and one
@@ -94,7 +96,8 @@ func (v *Vocabulary) transform(docs []string) (*CSR, int) {
 		s.sc.scan(doc, v.cfg.MinLen, v.stop)
 		s.row.next(len(m.Indices))
 		for _, sp := range s.sc.terms(v.grams) {
-			if j, ok := v.index[string(s.sc.buf[sp.lo:sp.hi])]; ok {
+			key := s.sc.buf[sp.lo:sp.hi]
+			if j := v.index.get(key, v.index.hash(key)); j >= 0 {
 				s.row.add(m, j)
 			} else {
 				unseen++
