@@ -265,3 +265,32 @@ func TestTransformUnseen(t *testing.T) {
 		t.Errorf("Index(bacon) found")
 	}
 }
+
+// TestTransformConcurrent checks that one Vocabulary serves many
+// goroutines at once with the same results (run with -race).
+func TestTransformConcurrent(t *testing.T) {
+	docs := smsDocs(t)[:1500]
+	v, want, err := VectorizerConfig{NGrams: NGrams{1, 2}}.FitTransform(docs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	errs := make(chan string, 8)
+	for g := range 8 {
+		go func() {
+			lo := g * 100
+			m, _ := v.Transform(docs[lo:])
+			wantPart := &CSR{Rows: len(docs) - lo, Cols: want.Cols, Indptr: make([]int, 0, len(docs)-lo+1)}
+			for _, p := range want.Indptr[lo:] {
+				wantPart.Indptr = append(wantPart.Indptr, p-want.Indptr[lo])
+			}
+			wantPart.Indices = want.Indices[want.Indptr[lo]:]
+			wantPart.Data = want.Data[want.Indptr[lo]:]
+			errs <- csrDiff(m, wantPart)
+		}()
+	}
+	for range 8 {
+		if d := <-errs; d != "" {
+			t.Errorf("concurrent Transform differs in %s", d)
+		}
+	}
+}

@@ -2,7 +2,6 @@ package text
 
 import (
 	"bytes"
-	"fmt"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -172,9 +171,4 @@ func BenchmarkCSVToMultinomial(b *testing.B) {
 		}
 	}
 	reportRates(b, synthDocs, len(csv))
-}
-
-func ExampleTokenize() {
-	fmt.Println(Tokenize(nil, "FREE entry: win £1000, txt WIN to 87121!"))
-	// Output: [free entry win 1000 txt win to 87121]
 }
