@@ -1,11 +1,14 @@
 package text
 
 import (
+	"cmp"
+	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"hash/maphash"
 	"math"
 	"slices"
+	"strings"
 )
 
 // Counter accumulates the terms of documents given in any number of
@@ -189,26 +192,34 @@ func (c *Counter) Vocabulary() (*Vocabulary, []int32, error) {
 	if len(c.terms) == 0 {
 		return nil, nil, fmt.Errorf("text: empty vocabulary: the %d documents have no terms (only separators or stop words)", c.docs)
 	}
-	order := make([]int32, len(c.terms))
-	for i := range order {
-		order[i] = int32(i)
+	// Sort by the first 8 bytes as an integer first (big-endian, padded
+	// with zeros, which no term contains), so that most comparisons do not
+	// reach the terms' bytes.
+	type entry struct {
+		prefix uint64
+		term   string
+		id     int32
 	}
-	slices.SortFunc(order, func(a, b int32) int {
-		switch x, y := c.terms[a], c.terms[b]; {
-		case x < y:
-			return -1
-		case x > y:
-			return 1
+	sorted := make([]entry, len(c.terms))
+	for i, t := range c.terms {
+		var p [8]byte
+		copy(p[:], t)
+		sorted[i] = entry{binary.BigEndian.Uint64(p[:]), t, int32(i)}
+	}
+	slices.SortFunc(sorted, func(a, b entry) int {
+		if a.prefix != b.prefix {
+			return cmp.Compare(a.prefix, b.prefix)
 		}
-		return 0
+		return strings.Compare(a.term, b.term)
 	})
 	hi, hasHi := c.cfg.MaxDF.threshold(c.docs)
 	lo, hasLo := c.cfg.MinDF.threshold(c.docs)
 	if hasHi && hasLo && hi < lo {
 		return nil, nil, fmt.Errorf("text: max_df %v corresponds to fewer documents than min_df %v", c.cfg.MaxDF, c.cfg.MinDF)
 	}
-	kept := order[:0:0]
-	for _, id := range order {
+	kept := make([]int32, 0, len(sorted))
+	for _, e := range sorted {
+		id := e.id
 		df := float64(c.freq[id].df)
 		if (!hasHi || df <= hi) && (!hasLo || df >= lo) {
 			kept = append(kept, id)
