@@ -294,3 +294,37 @@ func TestTransformConcurrent(t *testing.T) {
 		}
 	}
 }
+
+// TestCount checks that the parallel Count gives the Counter and matrix
+// of counting with one Counter, and that mapping its columns gives
+// FitTransform.
+func TestCount(t *testing.T) {
+	docs := smsDocs(t)
+	cfg := VectorizerConfig{NGrams: NGrams{1, 2}, MinDF: DocFreq{Count: 2}}
+	c, m, err := cfg.Count(docs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	one, _ := NewCounter(cfg)
+	want := one.Count(docs)
+	if d := csrDiff(m, want); d != "" {
+		t.Fatalf("Count and Counter.Count differ in %s", d)
+	}
+	for id := range one.Len() {
+		tf, df := one.Frequency(id)
+		if tf2, df2 := c.Frequency(id); c.Term(id) != one.Term(id) || tf != tf2 || df != df2 {
+			t.Fatalf("term %d: %q %d %d, want %q %d %d", id, c.Term(id), tf2, df2, one.Term(id), tf, df)
+		}
+	}
+	v, col, err := c.Vocabulary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, fm, err := cfg.FitTransform(docs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := csrDiff(m.MapColumns(col, v.Len()), fm); d != "" {
+		t.Fatalf("mapped Count and FitTransform differ in %s", d)
+	}
+}

@@ -16,7 +16,9 @@
 // Three ways in:
 //
 //   - VectorizerConfig.Fit and FitTransform for a corpus in memory, split
-//     across the cores;
+//     across the cores, and VectorizerConfig.Count for the same counts
+//     before pruning, in the ids of a Counter (what an updatable model
+//     keeps);
 //   - Counter for documents that arrive in chunks (fit --stream, update):
 //     it keeps every term with its corpus and document frequency under a
 //     stable id in order of first occurrence, merges with other Counters,
