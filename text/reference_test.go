@@ -8,16 +8,22 @@ import (
 	"slices"
 	"sync"
 	"testing"
+	"unicode"
 
 	"github.com/gendisc/gendisc/datasets"
 )
 
 // reference is testdata/reference.json.gz, written by gen_reference.py.
 type reference struct {
-	Documents        int                         `json:"documents"`
-	StopWordsEnglish []string                    `json:"stop_words_english"`
-	Argsort          []argsortCase               `json:"argsort"`
-	Settings         map[string]referenceSetting `json:"settings"`
+	Documents        int           `json:"documents"`
+	StopWordsEnglish []string      `json:"stop_words_english"`
+	Argsort          []argsortCase `json:"argsort"`
+	WordCharacters   struct {
+		Unicode string    `json:"unicode"`
+		Ranges  [][2]rune `json:"ranges"`
+		Lower   [][2]any  `json:"lower"`
+	} `json:"word_characters"`
+	Settings map[string]referenceSetting `json:"settings"`
 }
 
 type argsortCase struct {
@@ -226,6 +232,44 @@ func TestReferenceNumpyArgsort(t *testing.T) {
 	for i, c := range readReference(t).Argsort {
 		if got := numpyArgsort(c.Values); !slices.Equal(got, c.Argsort) {
 			t.Errorf("case %d (n = %d): differs from numpy at %d", i, len(c.Values), firstDiff(got, c.Argsort))
+		}
+	}
+}
+
+// TestReferenceWordRunes compares IsWordRune and the lower-casing with
+// Python's token pattern and str.lower over every code point: each
+// character Python takes is a word rune here and lower-cases the same way
+// (except U+0130, see Tokenize); the word runes Python does not take are
+// those that Go's newer Unicode tables added.
+func TestReferenceWordRunes(t *testing.T) {
+	ref := readReference(t).WordCharacters
+	python := make([]bool, unicode.MaxRune+1)
+	for _, r := range ref.Ranges {
+		for c := r[0]; c <= r[1]; c++ {
+			python[c] = true
+		}
+	}
+	extra := 0
+	for c := range rune(unicode.MaxRune + 1) {
+		switch here := IsWordRune(c); {
+		case python[c] && !here:
+			t.Errorf("%U (%q) is a word character in Python, not here", c, c)
+		case here && !python[c]:
+			extra++
+		}
+	}
+	// Unicode 15.0 added 4,489 characters, most of them letters; Python
+	// 3.11 has 14.0.
+	if unicode.Version != ref.Unicode && extra > 4489 {
+		t.Errorf("%d word runes unknown to Python's Unicode %s", extra, ref.Unicode)
+	}
+	if unicode.Version == ref.Unicode && extra > 0 {
+		t.Errorf("%d word runes that Python does not take", extra)
+	}
+	for _, p := range ref.Lower {
+		c, low := rune(p[0].(float64)), p[1].(string)
+		if got := string(unicode.ToLower(c)); got != low && c != 'İ' {
+			t.Errorf("lower case of %U: %q, Python %q", c, got, low)
 		}
 	}
 }

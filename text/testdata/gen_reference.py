@@ -12,12 +12,16 @@ settings, and writes reference.json.gz: per setting the vocabulary in column
 order, the number of stored entries per row, the column sums, the entries of
 the first 200 rows and a checksum over all entries. It also records numpy's
 argsort (kind quicksort, the one CountVectorizer's max_features uses) of
-arrays with many ties, and scikit-learn's English stop list.
+arrays with many ties, scikit-learn's English stop list, and Python's
+notion of a word character: the ranges of code points the token pattern
+matches and the lower case of those that str.lower changes.
 """
 import csv
 import gzip
 import json
 import os
+import re
+import unicodedata
 
 import numpy as np
 import sklearn
@@ -80,6 +84,24 @@ def argsort_cases():
     return cases
 
 
+def word_characters():
+    """Ranges [lo, hi] of the code points the token pattern matches, and
+    [code point, lower case] for those whose lower case differs."""
+    one = re.compile(PATTERN)
+    ranges, lower = [], []
+    for cp in range(0x110000):
+        if 0xD800 <= cp <= 0xDFFF or not one.fullmatch(chr(cp)):
+            continue
+        if ranges and ranges[-1][1] == cp - 1:
+            ranges[-1][1] = cp
+        else:
+            ranges.append([cp, cp])
+        low = chr(cp).lower()
+        if low != chr(cp):
+            lower.append([cp, low])
+    return {"unicode": unicodedata.unidata_version, "ranges": ranges, "lower": lower}
+
+
 def main():
     docs = read_docs()
     out = {
@@ -89,6 +111,7 @@ def main():
         "documents": len(docs),
         "stop_words_english": sorted(ENGLISH_STOP_WORDS),
         "argsort": argsort_cases(),
+        "word_characters": word_characters(),
         "settings": {},
     }
     for name, kw in SETTINGS.items():
