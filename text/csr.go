@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"slices"
+
+	"github.com/gendisc/gendisc/internal/parallel"
 )
 
 // CSR is a sparse matrix in compressed sparse row form: the entries of row
@@ -112,26 +114,29 @@ func (m *CSR) addRow(dst []float64, i int, w float64) {
 //
 //	dst[i·k + c] = Σ_j X_ij · b[j·k + c],
 //
-// each row summed over its entries in column order: with b the transposed
-// log-probabilities of naive Bayes this is the joint log-likelihood of the
-// words, with b a weight matrix the logits of logistic regression. It
-// panics when a length is wrong.
+// each row summed over its entries in stored order, the rows split across
+// the cores (the result does not depend on their number): with b the
+// transposed log-probabilities of naive Bayes this is the words' part of
+// the joint log-likelihood, with b a weight matrix the logits of logistic
+// regression. It panics when a length is wrong.
 func (m *CSR) MulTo(dst, b []float64, k int) []float64 {
 	if len(b) != m.Cols*k {
 		panic(fmt.Sprintf("text: MulTo: b has %d values, want %d×%d", len(b), m.Cols, k))
 	}
 	dst = m.dst(dst, m.Rows*k, "MulTo")
-	for i := range m.Rows {
-		out := dst[i*k : (i+1)*k]
-		clear(out)
-		idx, val := m.Row(i)
-		for e, j := range idx {
-			x := val[e]
-			for c, bc := range b[int(j)*k : (int(j)+1)*k] {
-				out[c] += x * bc
+	parallel.For(m.Rows, 1024, func(_, lo, hi int) {
+		for i := lo; i < hi; i++ {
+			out := dst[i*k : (i+1)*k]
+			clear(out)
+			idx, val := m.Row(i)
+			for e, j := range idx {
+				x := val[e]
+				for c, bc := range b[int(j)*k : (int(j)+1)*k] {
+					out[c] += x * bc
+				}
 			}
 		}
-	}
+	})
 	return dst
 }
 

@@ -160,3 +160,30 @@ func TestCSRPanics(t *testing.T) {
 		}()
 	}
 }
+
+// TestRowCountsWrap checks that the row builder forgets its stamps when
+// they wrap around instead of taking an old document's column as seen.
+func TestRowCountsWrap(t *testing.T) {
+	var r rowCounts
+	r.grow(3)
+	m := newCSR(3)
+	r.stamp = math.MaxUint32 - 1
+	r.slots[2].stamp = 1 // left by a document long ago
+	add := func(cols ...int32) {
+		r.next(len(m.Indices))
+		for _, j := range cols {
+			r.add(m, j)
+		}
+		m.Indptr = append(m.Indptr, len(m.Indices))
+	}
+	add(0, 1, 0) // stamp MaxUint32
+	add(2, 2)    // wraps to 1 with the slots cleared
+	add(0, 2)
+	if r.stamp != 2 {
+		t.Errorf("stamp %d, want 2", r.stamp)
+	}
+	want := &CSR{Rows: 3, Indptr: []int{0, 2, 3, 5}, Indices: []int32{0, 1, 2, 0, 2}, Data: []float64{2, 1, 2, 1, 1}}
+	if d := csrDiff(m, want); d != "" {
+		t.Errorf("rows %+v, want %+v", m, want)
+	}
+}
