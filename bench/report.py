@@ -145,6 +145,9 @@ def main():
         print(line(r))
     print(f"\n{a.rows} rows; medians of {'/'.join(map(str, sorted(runs)))} runs in {a.rounds} round(s); "
           f"{os.cpu_count()} CPUs; 1-minute load average at the start→end of each process: " + ", ".join(loads))
+    gd = versions["gendisc"]
+    print(f"gendisc side: {gd['go']}, GOMAXPROCS {gd['gomaxprocs']}, commit {gd.get('vcs.revision', 'unknown')[:12]}"
+          + (" with uncommitted changes" if gd.get("vcs.modified") == "true" else ""))
     for lib in versions["sklearn"].get("blas", []):
         if lib["internal_api"] == "openblas":
             print(f"scikit-learn side: OpenBLAS {lib['version']}, kernel {lib['architecture']}, "
