@@ -72,10 +72,11 @@ func columnError(source string, s *data.Schema, j int, err error) error {
 }
 
 // extendSchema returns the schema of a model fitted on data of schema old
-// and then on data of schema upd: the same features (names, kinds,
-// category levels), and target levels of which one list begins with the
-// other, so that class indices agree; the longer list is kept, appending
-// upd's new classes. Integral stays set only where both set it.
+// and then on data of schema upd: the same features (names, kinds), the
+// levels of each categorical feature and of the target such that one list
+// begins with the other, so that level indices agree; the longer list is
+// kept, appending upd's new levels (classes). Integral stays set only where
+// both set it.
 func extendSchema(old, upd *data.Schema) (*data.Schema, error) {
 	if len(old.Features) != len(upd.Features) {
 		return nil, fmt.Errorf("%w: %d features, the model has %d", ErrSchema, len(upd.Features), len(old.Features))
@@ -83,8 +84,11 @@ func extendSchema(old, upd *data.Schema) (*data.Schema, error) {
 	s := old.Clone()
 	for j, f := range upd.Features {
 		o := &s.Features[j]
-		if f.Name != o.Name || f.Kind != o.Kind || !slices.Equal(f.Levels, o.Levels) {
-			return nil, fmt.Errorf("%w: feature %d is %q (%v), the model's is %q (%v)", ErrSchema, j+1, f.Name, f.Kind, o.Name, o.Kind)
+		if f.Name != o.Name || f.Kind != o.Kind || !isPrefix(f.Levels, o.Levels) && !isPrefix(o.Levels, f.Levels) {
+			return nil, fmt.Errorf("%w: feature %d is %q (%v), the model's is %q (%v), with the model's levels first", ErrSchema, j+1, f.Name, f.Kind, o.Name, o.Kind)
+		}
+		if len(f.Levels) > len(o.Levels) {
+			o.Levels = slices.Clone(f.Levels)
 		}
 		o.Integral = o.Integral && f.Integral
 	}

@@ -3,6 +3,7 @@ package naivebayes
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/gendisc/gendisc/data"
 	"github.com/gendisc/gendisc/internal/mathx"
@@ -20,6 +21,13 @@ type family interface {
 	// Σ_j log p(x_ij | y = k) over the family's observed features to
 	// dst[(i−lo)·K + k]. It must not allocate per row.
 	addLogLikelihood(dst []float64, d *data.Dataset, lo, hi int)
+}
+
+// preparer is a family that works on the whole data set before its rows
+// are taken in chunks (text columns turned into sparse counts once):
+// prepare returns the family to use for the rows of d.
+type preparer interface {
+	prepare(d *data.Dataset) family
 }
 
 // classifier is what every naive Bayes variant shares: the schema, the
@@ -63,6 +71,12 @@ func (c *classifier) joint(dst []float64, d *data.Dataset, normalise bool) []flo
 	if len(dst) != d.N*k {
 		panic(fmt.Sprintf("naivebayes: dst has length %d, want %d rows × %d classes", len(dst), d.N, k))
 	}
+	families := slices.Clone(c.families)
+	for i, f := range families {
+		if p, ok := f.(preparer); ok {
+			families[i] = p.prepare(d)
+		}
+	}
 	parallel.For(d.N, 4*chunkRows, func(_, lo, hi int) {
 		for a := lo; a < hi; a += chunkRows {
 			b := min(hi, a+chunkRows)
@@ -72,7 +86,7 @@ func (c *classifier) joint(dst []float64, d *data.Dataset, normalise bool) []flo
 					out[r+l] = v
 				}
 			}
-			for _, f := range c.families {
+			for _, f := range families {
 				f.addLogLikelihood(out, d, a, b)
 			}
 			if normalise {
