@@ -273,8 +273,8 @@ func (c *Counter) MarshalJSON() ([]byte, error) {
 }
 
 // UnmarshalCounter reads a Counter written by MarshalJSON, with the same
-// ids, and checks it: valid settings, distinct non-empty terms, and
-// 1 ≤ df ≤ tf, df ≤ docs for every term.
+// ids, and checks it: valid settings, distinct terms that the settings can
+// produce, and 1 ≤ df ≤ tf, df ≤ docs for every term.
 func UnmarshalCounter(b []byte) (*Counter, error) {
 	var j counterJSON
 	if err := json.Unmarshal(b, &j); err != nil {
@@ -293,8 +293,8 @@ func UnmarshalCounter(b []byte) (*Counter, error) {
 	c.docs = j.Docs
 	for i, t := range j.Terms {
 		switch tf, df := j.TF[i], j.DF[i]; {
-		case t == "":
-			return nil, fmt.Errorf("text: term counts: term %d is empty", i)
+		case !c.sc.isTerm(t, c.cfg.MinLen, c.stop, c.grams):
+			return nil, fmt.Errorf("text: term counts: term %d, %q, is not one the settings produce", i, t)
 		case df < 1 || df > tf || df > int64(j.Docs):
 			return nil, fmt.Errorf("text: term counts: term %q has tf %d, df %d in %d documents", t, tf, df, j.Docs)
 		}

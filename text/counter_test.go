@@ -223,6 +223,13 @@ func TestVocabularyJSON(t *testing.T) {
 		`{"config":{},"terms":[""]}`,
 		`{"config":{"max_features":1},"terms":["a","b"]}`,
 		`{"config":{"ngrams":{"min":2,"max":1}},"terms":["a"]}`,
+		`{"config":{},"terms":["A"]}`,
+		`{"config":{},"terms":["a b"]}`,
+		`{"config":{"ngrams":{"min":1,"max":2}},"terms":["a  b"]}`,
+		`{"config":{"ngrams":{"min":1,"max":2}},"terms":["a b c"]}`,
+		`{"config":{"stop_words":"english"},"terms":["the"]}`,
+		`{"config":{"min_len":2},"terms":["a"]}`,
+		`{"config":{},"terms":["a_b"]}`,
 		`{"config":{},"terms":"a"}`,
 	} {
 		if _, err := UnmarshalVocabulary([]byte(bad)); err == nil {
@@ -234,6 +241,7 @@ func TestVocabularyJSON(t *testing.T) {
 		`{"config":{},"docs":1,"terms":["a"],"tf":[1]}`,
 		`{"config":{},"docs":2,"terms":["a","a"],"tf":[1,1],"df":[1,1]}`,
 		`{"config":{},"docs":1,"terms":[""],"tf":[1],"df":[1]}`,
+		`{"config":{},"docs":1,"terms":["a b"],"tf":[1],"df":[1]}`,
 		`{"config":{"stop_words":"x"},"docs":0,"terms":[],"tf":[],"df":[]}`,
 	} {
 		if _, err := UnmarshalCounter([]byte(bad)); err == nil {
@@ -327,4 +335,37 @@ func TestCount(t *testing.T) {
 	if d := csrDiff(m.MapColumns(col, v.Len()), fm); d != "" {
 		t.Fatalf("mapped Count and FitTransform differ in %s", d)
 	}
+}
+
+// FuzzUnmarshal checks that reading a vocabulary or term counts never
+// panics, and that what is accepted writes back to bytes that read back
+// the same.
+func FuzzUnmarshal(f *testing.F) {
+	v, _ := VectorizerConfig{NGrams: NGrams{1, 2}, MinDF: DocFreq{Fraction: 0.5}}.Fit([]string{"a b c", "b c d"})
+	c, _ := NewCounter(VectorizerConfig{StopWords: "english"})
+	c.Add([]string{"the cat sat", "a mat"})
+	for _, x := range []json.Marshaler{v, c} {
+		b, _ := x.MarshalJSON()
+		f.Add(b)
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if v, err := UnmarshalVocabulary(b); err == nil {
+			out, _ := v.MarshalJSON()
+			w, err := UnmarshalVocabulary(out)
+			if err != nil || w.Config() != v.Config() || !slices.Equal(w.Terms(), v.Terms()) {
+				t.Fatalf("vocabulary %s does not read back: %v", out, err)
+			}
+		}
+		if c, err := UnmarshalCounter(b); err == nil {
+			out, _ := c.MarshalJSON()
+			d, err := UnmarshalCounter(out)
+			if err != nil {
+				t.Fatalf("term counts %s do not read back: %v", out, err)
+			}
+			again, _ := d.MarshalJSON()
+			if string(again) != string(out) {
+				t.Fatalf("term counts change on reading back: %s, %s", out, again)
+			}
+		}
+	})
 }

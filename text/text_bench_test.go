@@ -172,3 +172,34 @@ func BenchmarkCSVToMultinomial(b *testing.B) {
 	}
 	reportRates(b, synthDocs, len(csv))
 }
+
+// BenchmarkNaiveBayesKernels times the two sparse products of multinomial
+// naive Bayes on the synthetic counts: the per-class word counts (fit) and
+// the words' joint log-likelihood of every document (predict).
+func BenchmarkNaiveBayesKernels(b *testing.B) {
+	d := readText(b, synthCSV(synthDocs))
+	v, m, err := VectorizerConfig{}.FitTransform(d.Text[0])
+	if err != nil {
+		b.Fatal(err)
+	}
+	k := len(d.Schema.Classes())
+	b.Run("ClassColumnSums", func(b *testing.B) {
+		dst := make([]float64, k*v.Len())
+		for b.Loop() {
+			clear(dst)
+			m.ClassColumnSums(dst, d.Y, k, nil)
+		}
+		reportRates(b, m.Rows, 12*m.NNZ())
+	})
+	b.Run("MulTo", func(b *testing.B) {
+		logp := make([]float64, v.Len()*k)
+		for j := range logp {
+			logp[j] = -float64(j%97) / 10
+		}
+		dst := make([]float64, m.Rows*k)
+		for b.Loop() {
+			m.MulTo(dst, logp, k)
+		}
+		reportRates(b, m.Rows, 12*m.NNZ())
+	})
+}

@@ -165,3 +165,11 @@ func (s *scanner) terms(g NGrams) []span {
 	}
 	return s.grams
 }
+
+// isTerm reports whether term is one that the settings can produce: its
+// own tokens (of at least minLen runes, no stop word, already lower case)
+// joined by single spaces, as many as an n-gram of g has.
+func (s *scanner) isTerm(term string, minLen int, stop map[string]struct{}, g NGrams) bool {
+	s.scan(term, minLen, stop)
+	return string(s.buf) == term && len(s.toks) >= g.Min && len(s.toks) <= g.Max
+}

@@ -126,8 +126,8 @@ func (v *Vocabulary) MarshalJSON() ([]byte, error) {
 }
 
 // UnmarshalVocabulary reads a Vocabulary written by MarshalJSON and checks
-// it: valid settings, at least one term, terms non-empty and strictly
-// increasing.
+// it: valid settings, at least one term, terms strictly increasing and
+// each one a term the settings can produce.
 func UnmarshalVocabulary(b []byte) (*Vocabulary, error) {
 	var j vocabularyJSON
 	if err := json.Unmarshal(b, &j); err != nil {
@@ -142,9 +142,11 @@ func UnmarshalVocabulary(b []byte) (*Vocabulary, error) {
 	if k := j.Config.MaxFeatures; k > 0 && len(j.Terms) > k {
 		return nil, fmt.Errorf("text: vocabulary has %d terms, more than its max_features %d", len(j.Terms), k)
 	}
+	var sc scanner
+	stop, _ := stopList(j.Config.StopWords)
 	for i, t := range j.Terms {
-		if t == "" {
-			return nil, fmt.Errorf("text: vocabulary term %d is empty", i)
+		if !sc.isTerm(t, j.Config.MinLen, stop, j.Config.NGrams.orDefault()) {
+			return nil, fmt.Errorf("text: vocabulary term %d, %q, is not one its settings produce", i, t)
 		}
 		if i > 0 && t <= j.Terms[i-1] {
 			return nil, fmt.Errorf("text: vocabulary terms %d and %d (%q, %q) are not in increasing order", i-1, i, j.Terms[i-1], t)
