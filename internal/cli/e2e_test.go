@@ -5,6 +5,7 @@ import (
 	"cmp"
 	"encoding/csv"
 	"encoding/json"
+	"flag"
 	"math"
 	"os"
 	"path/filepath"
@@ -302,8 +303,31 @@ func TestInspectLogisticForm(t *testing.T) {
 }
 
 // kindData names the bundled data set that TestEveryKind fits a kind to,
-// for kinds that cannot fit iris.
-var kindData = map[string]string{}
+// for kinds that cannot fit iris, and kindFitFlags the data flags of fit
+// that the kind needs with it (a numeric --target).
+var (
+	kindData     = map[string]string{}
+	kindFitFlags = map[string][]string{}
+)
+
+// kindTrainingData reads the training data of kind name in TestEveryKind
+// as fit does.
+func kindTrainingData(t *testing.T, name string) *data.Dataset {
+	t.Helper()
+	var df dataFlags
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	df.register(fs)
+	if err := fs.Parse(kindFitFlags[name]); err != nil {
+		t.Fatal(err)
+	}
+	opt := df.options()
+	opt.NumericTarget = kinds[name].regression
+	d, err := (&Env{}).readData(cmp.Or(kindData[name], "iris"), opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
 
 // TestEveryKind runs every registered model kind through fit, predict,
 // eval and inspect.
@@ -312,7 +336,7 @@ func TestEveryKind(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			ds := cmp.Or(kindData[name], "iris")
 			model := filepath.Join(t.TempDir(), "m.json")
-			mustRun(t, "fit", "--data", ds, "--model", name, "--out", model)
+			mustRun(t, append([]string{"fit", "--data", ds, "--model", name, "--out", model}, kindFitFlags[name]...)...)
 			var rep struct{ Kind string }
 			if err := json.Unmarshal([]byte(mustRun(t, "inspect", "--model", model, "--json")), &rep); err != nil {
 				t.Fatalf("inspect --json: %v", err)
@@ -327,13 +351,21 @@ func TestEveryKind(t *testing.T) {
 			if again := mustRun(t, "predict", "--model", model, "--data", ds); again != pred {
 				t.Errorf("two predictions with one model file differ")
 			}
-			if _, m, err := (&Env{}).loadModel(model); err != nil {
+			_, m, err := (&Env{}).loadModel(model)
+			if err != nil {
 				t.Fatal(err)
-			} else if _, ok := m.(gendisc.Classifier); !ok {
+			}
+			_, isRegressor := asRegressor(rep.Kind, m)
+			switch _, isClassifier := m.(gendisc.Classifier); {
+			case isRegressor:
+				if !strings.HasPrefix(pred, "prediction\n") {
+					t.Errorf("prediction of a regression starts %q", pred[:min(len(pred), 40)])
+				}
+			case !isClassifier:
 				if !strings.HasPrefix(pred, "cluster,p_0,") {
 					t.Errorf("prediction of a mixture starts %q", pred[:min(len(pred), 40)])
 				}
-				return // eval needs classes
+				return // eval needs classes or values
 			}
 			mustRun(t, "eval", "--model", model, "--data", ds)
 		})

@@ -2,8 +2,13 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"flag"
+	"fmt"
+	"io"
+	"math"
 
+	"github.com/gendisc/gendisc"
 	"github.com/gendisc/gendisc/data"
 	"github.com/gendisc/gendisc/metrics"
 )
@@ -11,7 +16,7 @@ import (
 var cmdEval = &Command{
 	Name:      "eval",
 	UsageLine: "eval --model M.json --data F [--json]",
-	Short:     "evaluate a model's predictions against the true classes",
+	Short:     "evaluate a model's predictions against the true classes (or values)",
 	Long: `
 Eval applies a fitted model to a data set that holds the target column and
 compares the predicted probabilities with the true classes: accuracy and
@@ -22,6 +27,11 @@ TP/FP/FN/TN, the type I and type II error rates, precision, recall,
 specificity, F1 and ROC AUC (the second class is the positive one). The
 definitions follow scikit-learn's; --weight names a column of row weights
 that weigh every figure.
+
+For a regression model (linear), eval compares the predicted values ŷ with
+the true ones y instead: RMSE, MSE, MAE, R² and the Gaussian
+log-likelihood of the residuals at their MLE variance σ² (nats, total and
+per row), as metrics.Regression defines them.
 
 Example:
 
@@ -43,15 +53,25 @@ type evalOptions struct {
 }
 
 func (o *evalOptions) run(env *Env) error {
-	c, err := env.loadClassifier(o.model)
+	e, m, err := env.loadModel(o.model)
 	if err != nil {
 		return err
 	}
-	d, err := env.readWithSchema(o.data, c.Schema(), data.SchemaOptions{Weight: o.weight, RequireTarget: true})
+	c, isClassifier := m.(gendisc.Classifier)
+	r, isRegressor := asRegressor(e.Kind, m)
+	if !isClassifier && !isRegressor {
+		return fmt.Errorf("%s: a %s model does not classify", o.model, e.Kind)
+	}
+	d, err := env.readWithSchema(o.data, m.Schema(), data.SchemaOptions{Weight: o.weight, RequireTarget: true})
 	if err != nil {
 		return err
 	}
-	rep, err := metrics.Evaluate(c, d)
+	var rep interface{ Text(io.Writer) error }
+	if isRegressor {
+		rep, err = evaluateRegression(r, d)
+	} else {
+		rep, err = metrics.Evaluate(c, d)
+	}
 	if err != nil {
 		return err
 	}
@@ -59,4 +79,21 @@ func (o *evalOptions) run(env *Env) error {
 		return rep.Text(env.Stdout)
 	}
 	return writeJSON(env.Stdout, rep)
+}
+
+// evaluateRegression applies r to d and evaluates its predictions of the
+// target d.Y with metrics.Regression, weighting the rows by d.Weight. A
+// row without its target value is an error positioned at its line.
+func evaluateRegression(r regressor, d *data.Dataset) (*metrics.RegressionReport, error) {
+	for i, y := range d.Y {
+		if math.IsNaN(y) {
+			return nil, d.RowError(i, "%w: eval needs the true value of every row", data.ErrMissingTarget)
+		}
+	}
+	rep, err := metrics.Regression(d.Y, r.Predict(nil, d), d.Weight)
+	var re *metrics.RowError
+	if errors.As(err, &re) {
+		return nil, d.RowError(re.Row, "%w", re.Err)
+	}
+	return rep, err
 }

@@ -2,12 +2,14 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"strconv"
 	"strings"
 
+	"github.com/gendisc/gendisc/data"
 	"github.com/gendisc/gendisc/modelfile"
 )
 
@@ -23,7 +25,8 @@ Fit reads a training data set, fits a model of the kind given by --model,
 and writes it as a model file (JSON: format version, kind, the schema of
 the data, the fitted parameters) to --out, standard output by default.
 
-The target is the last column unless --target names another. Column types
+The target is the last column unless --target names another; it holds
+class labels, or numbers for a regression (--model linear). Column types
 are inferred (numeric, categorical, text) and can be forced with
 --categorical and --text; --ignore skips columns; --weight names a column
 of row weights. Each model kind has its own flags, listed below; they are
@@ -57,6 +60,7 @@ Example:
 type fitOptions struct {
 	data, out, model string
 	stream           bool
+	numericTarget    bool // the kind is a regression
 	read             dataFlags
 	fit              fitFunc
 	fitStream        streamFunc // with --stream
@@ -82,6 +86,7 @@ func fitFlags(fs *flag.FlagSet, args []string) Runner {
 		} else {
 			o.fit = k.flags(fs)
 		}
+		o.numericTarget = k.regression
 		defineOtherKindsFlags(fs, k.name)
 	} else {
 		defineOtherKindsFlags(fs, "")
@@ -123,11 +128,21 @@ func (o *fitOptions) run(env *Env) error {
 
 // fitAll reads the whole training data and fits the model to it.
 func (o *fitOptions) fitAll(env *Env) (modelfile.Persistent, error) {
-	d, err := env.readData(o.data, o.read.options())
+	opt := o.read.options()
+	opt.NumericTarget = o.numericTarget
+	d, err := env.readData(o.data, opt)
+	var pe *data.ParseError
+	if o.numericTarget && errors.As(err, &pe) && errors.Is(err, data.ErrNotNumber) && pe.ColumnName != opt.Weight {
+		return nil, fmt.Errorf("%w (--model %s regresses a numeric target; --target names it)", err, o.model)
+	}
 	if err != nil {
 		return nil, err
 	}
-	env.verbosef("%s: %d rows, %d features, %d classes", d.Source, d.N, d.D(), len(d.Schema.Classes()))
+	if o.numericTarget {
+		env.verbosef("%s: %d rows, %d features, numeric target", d.Source, d.N, d.D())
+	} else {
+		env.verbosef("%s: %d rows, %d features, %d classes", d.Source, d.N, d.D(), len(d.Schema.Classes()))
+	}
 	return o.fit(d)
 }
 

@@ -72,7 +72,11 @@ func writeSchema(w io.Writer, kind string, s *data.Schema) {
 		}
 	}
 	fmt.Fprintln(w)
-	if s.Target != nil {
+	switch {
+	case s.Target == nil:
+	case s.Target.Kind == data.Numeric:
+		fmt.Fprintf(w, "target: %s (numeric)\n", s.Target.Name)
+	default:
 		fmt.Fprintf(w, "target: %s, %d classes: %s\n", s.Target.Name, len(s.Target.Levels), strings.Join(s.Target.Levels, ", "))
 	}
 	fmt.Fprintln(w)

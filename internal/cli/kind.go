@@ -37,6 +37,11 @@ type kind struct {
 	// itself as text otherwise.
 	inspect func(m gendisc.Model) report
 
+	// regression marks a kind whose target is a number, not a class:
+	// fit reads it with data.Options.NumericTarget, and the models
+	// implement regressor (predict and eval).
+	regression bool
+
 	// update, when set, returns a new model fitted on the training data
 	// of m (a model of this kind) and the rows of d together, by merging
 	// sufficient statistics (gendisc update). d's schema extends m's:
@@ -116,17 +121,4 @@ func (env *Env) loadModel(path string) (*modelfile.Envelope, gendisc.Model, erro
 		return nil, nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return e, m, nil
-}
-
-// loadClassifier is loadModel for commands that need class probabilities.
-func (env *Env) loadClassifier(path string) (gendisc.Classifier, error) {
-	e, m, err := env.loadModel(path)
-	if err != nil {
-		return nil, err
-	}
-	c, ok := m.(gendisc.Classifier)
-	if !ok {
-		return nil, fmt.Errorf("%s: a %s model does not classify", path, e.Kind)
-	}
-	return c, nil
 }

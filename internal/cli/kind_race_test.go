@@ -4,9 +4,6 @@ import (
 	"flag"
 	"sync"
 	"testing"
-
-	"github.com/gendisc/gendisc/data"
-	"github.com/gendisc/gendisc/datasets"
 )
 
 // TestKindFitConcurrent runs every kind's fit function from several
@@ -14,17 +11,9 @@ import (
 // detector (.ci/run), a fit function that writes to the configuration
 // it captured fails. Every goroutine must get the same model.
 func TestKindFitConcurrent(t *testing.T) {
-	r, err := datasets.Open("iris")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
-	d, err := data.Read(r, "iris", data.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
 	for _, name := range kindNames() {
 		t.Run(name, func(t *testing.T) {
+			d := kindTrainingData(t, name)
 			fs := flag.NewFlagSet(name, flag.ContinueOnError)
 			fit := kinds[name].flags(fs)
 			if err := fs.Parse(nil); err != nil {

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bufio"
 	"context"
 	"encoding/csv"
 	"flag"
@@ -16,7 +17,7 @@ import (
 var cmdPredict = &Command{
 	Name:      "predict",
 	UsageLine: "predict --model M.json --data F [--out P.csv]",
-	Short:     "predict the class (or cluster) of every row of a data set",
+	Short:     "predict the class (or cluster, or value) of every row of a data set",
 	Long: `
 Predict applies a fitted model to the rows of a data set and writes a CSV
 file with one row per input row: the predicted class (the most probable
@@ -29,6 +30,9 @@ responsible for the row and the others are the responsibilities P(k | x)
 of the components k = 0, ..., K−1:
 
 	cluster,p_0,p_1,...
+
+For a regression model (linear), the one column prediction holds the
+predicted value of the target.
 
 Probabilities are written with the fewest digits that read back to the same
 float64. The data is read with the model's schema: columns are matched by
@@ -63,6 +67,9 @@ func (o *predictOptions) run(env *Env) error {
 	if err != nil {
 		return err
 	}
+	if r, ok := asRegressor(e.Kind, m); ok {
+		return o.write(env, func(w io.Writer) error { return writeValues(w, r.Predict(nil, d)) })
+	}
 	var (
 		first  string    // the name of the first column
 		labels []string  // the label of each probability column
@@ -84,15 +91,48 @@ func (o *predictOptions) run(env *Env) error {
 	default:
 		return fmt.Errorf("%s: a %s model does not predict classes or clusters", o.model, e.Kind)
 	}
+	return o.write(env, func(w io.Writer) error { return writePredictions(w, first, labels, proba) })
+}
+
+// write writes the output file (--out) with writeTo.
+func (o *predictOptions) write(env *Env, writeTo func(io.Writer) error) error {
 	out, err := env.create(o.out)
 	if err != nil {
 		return err
 	}
 	defer out.Abort()
-	if err := writePredictions(out, first, labels, proba); err != nil {
+	if err := writeTo(out); err != nil {
 		return err
 	}
 	return out.Commit()
+}
+
+// regressor is a fitted regression model: Predict writes the predicted
+// target value of row i to dst[i]. (A clusterer has a method of the same
+// signature: the kind's regression property tells them apart.)
+type regressor interface {
+	Predict(dst []float64, d *data.Dataset) []float64
+}
+
+// asRegressor returns m, a model of the kind named, as a regressor when
+// the kind is a regression.
+func asRegressor(kind string, m gendisc.Model) (regressor, bool) {
+	r, ok := m.(regressor)
+	return r, ok && kinds[kind].regression
+}
+
+// writeValues writes the prediction CSV of a regression: the header
+// prediction, then one value per row in strconv's shortest round-trip
+// form.
+func writeValues(w io.Writer, pred []float64) error {
+	bw := bufio.NewWriter(w)
+	bw.WriteString("prediction\n")
+	var buf []byte
+	for _, v := range pred {
+		buf = append(strconv.AppendFloat(buf[:0], v, 'g', -1, 64), '\n')
+		bw.Write(buf)
+	}
+	return bw.Flush()
 }
 
 // clusterer is a fitted mixture model: Predict writes the responsibility

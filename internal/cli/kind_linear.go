@@ -1,0 +1,115 @@
+package cli
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+
+	"github.com/gendisc/gendisc"
+	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/linear"
+	"github.com/gendisc/gendisc/modelfile"
+)
+
+func init() {
+	register(&kind{
+		name:       linear.Kind,
+		short:      "linear regression of a numeric target: least squares (the Gaussian-noise MLE) by QR, optionally ridge-penalised",
+		flags:      linearFlags,
+		decode:     decodeLinear,
+		inspect:    inspectLinear,
+		regression: true,
+	})
+}
+
+// linearFlags defines the flags of linear.Config.
+func linearFlags(fs *flag.FlagSet) fitFunc {
+	var (
+		cfg    linear.Config
+		l2     nonNegative
+		impute imputeFlag
+	)
+	fs.Var(&l2, "l2", "the ridge penalty `λ` on the standardised weights, the intercept unpenalised (default 0: ordinary least squares)")
+	fs.BoolVar(&cfg.NoStandardize, "no-standardize", false, "apply --l2 to the weights of numeric features in their own units (scikit-learn's Ridge on unscaled data)")
+	fs.Var(&impute, "impute", "imputation `method`: mean fills missing cells with the column mean (default: a missing cell is an error)")
+	// The returned function may run on several goroutines at once: it
+	// completes a copy of cfg.
+	return func(d *data.Dataset) (modelfile.Persistent, error) {
+		c := cfg
+		c.L2, c.Impute = float64(l2), bool(impute)
+		return c.Fit(d)
+	}
+}
+
+// imputeFlag is the --impute flag of the kinds that can fill missing
+// cells with the training means: "mean" sets it, any other value is
+// refused.
+type imputeFlag bool
+
+func (f *imputeFlag) String() string {
+	if f != nil && *f {
+		return "mean"
+	}
+	return ""
+}
+
+func (f *imputeFlag) Set(s string) error {
+	if s != "mean" {
+		return fmt.Errorf("the only method is mean")
+	}
+	*f = true
+	return nil
+}
+
+func decodeLinear(s *data.Schema, params json.RawMessage) (gendisc.Model, error) {
+	return linear.UnmarshalLinear(s, params)
+}
+
+// linearReport is what inspect shows of a linear regression: θ on the
+// standardised scale the penalty applies to and in the original units,
+// and the fit statistics of the training data.
+// The log-likelihood of an exact fit (σ² = 0) is +Inf, which JSON
+// holds as the string "+Inf" (modelfile.Float).
+type linearReport struct {
+	L2                modelfile.Float  `json:"l2"`
+	Sigma2            modelfile.Float  `json:"sigma2"`
+	LogLikelihood     modelfile.Float  `json:"log_likelihood"`
+	R2                modelfile.Float  `json:"r2"`
+	Terms             []string         `json:"terms"`
+	Weights           modelfile.Floats `json:"weights"`
+	Intercept         modelfile.Float  `json:"intercept"`
+	OriginalWeights   modelfile.Floats `json:"original_weights"`
+	OriginalIntercept modelfile.Float  `json:"original_intercept"`
+}
+
+func inspectLinear(m gendisc.Model) report {
+	lm := m.(*linear.Model)
+	w, b := lm.Coefficients()
+	ow, ob := lm.OriginalCoefficients()
+	return &linearReport{
+		L2: modelfile.Float(lm.L2()), Sigma2: modelfile.Float(lm.Sigma2()),
+		LogLikelihood: modelfile.Float(lm.LogLikelihood()), R2: modelfile.Float(lm.R2()),
+		Terms: lm.Terms(), Weights: w, Intercept: modelfile.Float(b), OriginalWeights: ow, OriginalIntercept: modelfile.Float(ob),
+	}
+}
+
+func (r *linearReport) writeText(w io.Writer) error {
+	fmt.Fprintf(w, "Linear regression\n\n")
+	fmt.Fprintf(w, "\ty = θᵀz + b + ε,  ε ~ N(0, σ²)\n")
+	fmt.Fprintf(w, "\tz: numeric features standardised, (x − mean)/sd; categorical ones as 0/1 indicators (first level dropped)\n")
+	if r.L2 == 0 {
+		fmt.Fprintf(w, "\tθ, b: least squares by QR, the maximum-likelihood estimate\n\n")
+	} else {
+		fmt.Fprintf(w, "\tθ, b: minimise Σ_i (y_i − θᵀz_i − b)² + λ‖θ‖² (ridge),  λ = %s\n\n", num(float64(r.L2)))
+	}
+	fmt.Fprintf(w, "σ² = %s (MLE: mean squared residual), log-likelihood %s, R² %s (training data)\n",
+		num(float64(r.Sigma2)), num(float64(r.LogLikelihood)), num(float64(r.R2)))
+	rows := make([][]string, 0, len(r.Terms)+1)
+	for t, name := range r.Terms {
+		rows = append(rows, []string{name, num(r.Weights[t]), num(r.OriginalWeights[t])})
+	}
+	rows = append(rows, []string{"(intercept)", num(float64(r.Intercept)), num(float64(r.OriginalIntercept))})
+	fmt.Fprintf(w, "\ncoefficients (std: per standard deviation of the feature, the scale λ applies to; orig: per unit)\n")
+	return writeTable(w, []string{"term", "θ std", "θ orig"}, rows)
+}
