@@ -110,34 +110,52 @@ func (m *CSR) addRow(dst []float64, i int, w float64) {
 }
 
 // MulTo sets dst (Rows × k, row-major, allocated when nil) to the product
-// of m and the dense Cols × k matrix b (row-major),
+// of m and the transpose of the dense k × Cols matrix w (row-major: one row
+// of weights per class, the layout of scikit-learn's feature_log_prob_ and
+// coef_),
 //
-//	dst[i·k + c] = Σ_j X_ij · b[j·k + c],
+//	dst[i·k + c] = Σ_j X_ij · w[c·Cols + j],
 //
-// each row summed over its entries in stored order, the rows split across
-// the cores (the result does not depend on their number): with b the
-// transposed log-probabilities of naive Bayes this is the words' part of
-// the joint log-likelihood, with b a weight matrix the logits of logistic
-// regression. It panics when a length is wrong.
-func (m *CSR) MulTo(dst, b []float64, k int) []float64 {
-	if len(b) != m.Cols*k {
-		panic(fmt.Sprintf("text: MulTo: b has %d values, want %d×%d", len(b), m.Cols, k))
+// each sum taken by dotSparse, the rows split across the cores (the result
+// does not depend on their number): with w
+// the log-probabilities of multinomial naive Bayes this is the words' part
+// of the joint log-likelihood, with w a weight matrix the logits of
+// logistic regression. It panics when a length is wrong.
+func (m *CSR) MulTo(dst, w []float64, k int) []float64 {
+	if len(w) != k*m.Cols {
+		panic(fmt.Sprintf("text: MulTo: w has %d values, want %d×%d", len(w), k, m.Cols))
 	}
 	dst = m.dst(dst, m.Rows*k, "MulTo")
 	parallel.For(m.Rows, 1024, func(_, lo, hi int) {
 		for i := lo; i < hi; i++ {
-			out := dst[i*k : (i+1)*k]
-			clear(out)
 			idx, val := m.Row(i)
-			for e, j := range idx {
-				x := val[e]
-				for c, bc := range b[int(j)*k : (int(j)+1)*k] {
-					out[c] += x * bc
-				}
+			for c := range k {
+				dst[i*k+c] = dotSparse(idx, val, w[c*m.Cols:(c+1)*m.Cols])
 			}
 		}
 	})
 	return dst
+}
+
+// dotSparse returns Σ_e val[e]·w[idx[e]], summed in four interleaved
+// partial sums (entries e ≡ 0, 1, 2, 3 mod 4, then (s0+s1)+(s2+s3), then
+// the remaining entries in order) so that the additions do not wait on one
+// another.
+func dotSparse(idx []int32, val, w []float64) float64 {
+	var s0, s1, s2, s3 float64
+	e := 0
+	for ; e+4 <= len(idx); e += 4 {
+		i, v := idx[e:e+4:e+4], val[e:e+4:e+4]
+		s0 += v[0] * w[i[0]]
+		s1 += v[1] * w[i[1]]
+		s2 += v[2] * w[i[2]]
+		s3 += v[3] * w[i[3]]
+	}
+	s := (s0 + s1) + (s2 + s3)
+	for ; e < len(idx); e++ {
+		s += val[e] * w[idx[e]]
+	}
+	return s
 }
 
 // TMulTo adds to dst (Cols × k, row-major, allocated when nil) the product

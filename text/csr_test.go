@@ -74,7 +74,7 @@ func TestCSRProducts(t *testing.T) {
 		}
 	}
 
-	b := randomFloats(rng, cols*k)
+	b := randomFloats(rng, k*cols)
 	prod := m.MulTo(nil, b, k)
 	r := randomFloats(rng, rows*k)
 	tprod := m.TMulTo(nil, r, k)
@@ -82,7 +82,7 @@ func TestCSRProducts(t *testing.T) {
 		for c := range k {
 			var s float64
 			for j := range cols {
-				s += dense[i*cols+j] * b[j*k+c]
+				s += dense[i*cols+j] * b[c*cols+j]
 			}
 			if !near(prod[i*k+c], s) {
 				t.Errorf("MulTo[%d,%d] = %v, want %v", i, c, prod[i*k+c], s)
