@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"bytes"
+	"cmp"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -57,7 +59,7 @@ func TestLinearMatchesLibrary(t *testing.T) {
 		{[]string{"--l2", "2.5"}, linear.Config{L2: 2.5}},
 		{[]string{"--l2", "30", "--no-standardize", "--impute", "mean"}, linear.Config{L2: 30, NoStandardize: true, Impute: true}},
 	} {
-		t.Run(strings.Join(tc.flags, " "), func(t *testing.T) {
+		t.Run(cmp.Or(strings.Join(tc.flags, " "), "defaults"), func(t *testing.T) {
 			want, err := tc.cfg.Fit(d)
 			if err != nil {
 				t.Fatal(err)
@@ -198,5 +200,38 @@ func TestLinearBadInput(t *testing.T) {
 				t.Errorf("stderr %q: want one line", r.stderr)
 			}
 		})
+	}
+}
+
+// TestLinearWeightImpute checks that --weight and --impute mean reach
+// the fit: the model file equals linear.Config's fit of the same rows.
+func TestLinearWeightImpute(t *testing.T) {
+	dir := t.TempDir()
+	train, model := filepath.Join(dir, "train.csv"), filepath.Join(dir, "m.json")
+	os.WriteFile(train, []byte("w,x1,color,x2,y\n1,0,red,1.5,1.1\n2,1,blue,,2.9\n0.5,2,red,0.3,5.2\n1,3,blue,2.2,6.8\n3,4,red,1.1,8.1\n1,,blue,0.7,9.5\n"), 0o644)
+	mustRun(t, "fit", "--data", train, "--model", "linear", "--weight", "w", "--impute", "mean", "--l2", "0.1", "--out", model)
+	d, err := data.ReadFile(train, data.Options{NumericTarget: true, Weight: "w"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := linear.Config{Impute: true, L2: 0.1}.Fit(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantJSON, err := want.MarshalJSON()
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := modelfile.Load(model)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got, wantBuf bytes.Buffer
+	if err := json.Compact(&got, e.Params); err != nil {
+		t.Fatal(err)
+	}
+	json.Compact(&wantBuf, wantJSON)
+	if got.String() != wantBuf.String() {
+		t.Errorf("fit --weight w --impute mean saved\n%s\nwant\n%s", got.String(), wantBuf.String())
 	}
 }
