@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math"
 	"slices"
+
+	"github.com/gendisc/gendisc/internal/classprior"
 )
 
 // CovarianceEstimator selects the divisor of the scatter matrices.
@@ -141,8 +143,8 @@ func (c Config) validate() (Config, error) {
 	if !(c.Tol >= 0) || math.IsInf(c.Tol, 1) {
 		return c, fmt.Errorf("gda: EM tolerance %v: want a finite number ≥ 0", c.Tol)
 	}
-	if _, err := newClassPrior(c.PriorAlpha, c.ClassPrior); err != nil {
-		return c, err
+	if err := classprior.Check(c.PriorAlpha, c.ClassPrior); err != nil {
+		return c, fmt.Errorf("gda: %w", err)
 	}
 	if c.MaxIter == 0 {
 		c.MaxIter = DefaultMaxIter

@@ -9,6 +9,7 @@ import (
 	"gonum.org/v1/gonum/blas/blas64"
 
 	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/internal/classprior"
 	"github.com/gendisc/gendisc/internal/covstats"
 	"github.com/gendisc/gendisc/internal/mathx"
 	"github.com/gendisc/gendisc/internal/parallel"
@@ -79,15 +80,14 @@ func newModel(kind string, cfg Config, schema *data.Schema, s *covstats.Classes,
 	if err := checkStats(kind, cfg, schema, s, source); err != nil {
 		return nil, err
 	}
-	cp, _ := newClassPrior(cfg.PriorAlpha, cfg.ClassPrior) // validated
 	classes := schema.Classes()
 	w := make([]float64, s.K())
 	for k, c := range s.Class {
 		w[k] = c.W
 	}
-	prior, err := cp.priors(classes, w)
+	prior, err := classprior.Estimate(cfg.PriorAlpha, cfg.ClassPrior, classes, w)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("gda: %w", err)
 	}
 	m := &model{schema: schema, cfg: cfg, stats: s, prior: prior,
 		logPrior: make([]float64, s.K()), means: make([][]float64, s.K()),

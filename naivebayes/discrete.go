@@ -1,0 +1,494 @@
+package naivebayes
+
+import (
+	"errors"
+	"fmt"
+	"iter"
+	"maps"
+	"math"
+	"slices"
+
+	"github.com/gendisc/gendisc"
+	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/internal/mathx"
+	"github.com/gendisc/gendisc/text"
+)
+
+// Family selects the naive Bayes variant of a Config: which distribution
+// each column gets given the class.
+type Family int
+
+const (
+	// Mixed (kind "nb", the default) gives each column the family of its
+	// type: numeric → Gaussian, categorical → categorical, text →
+	// multinomial word counts (or Bernoulli presence, Config.TextModel).
+	Mixed Family = iota
+	// Bernoulli (kind "bernoulli-nb"): binary features, present or
+	// absent. A numeric x_j is present when x_j > Config.Binarize; a
+	// categorical column of at most two levels is present at its second
+	// level; a text column's terms are present when they occur.
+	Bernoulli
+	// Multinomial (kind "multinomial-nb"): non-negative counts. The
+	// numeric columns form one bag of counts; each text column is a bag
+	// of words of its own.
+	Multinomial
+	// Complement (kind "complement-nb"): the complement naive Bayes of
+	// Rennie et al. (2003) on the counts of Multinomial.
+	Complement
+	// Categorical (kind "categorical-nb"): every feature categorical.
+	Categorical
+)
+
+var familyKinds = [...]string{
+	Mixed:       "nb",
+	Bernoulli:   "bernoulli-nb",
+	Multinomial: "multinomial-nb",
+	Complement:  "complement-nb",
+	Categorical: "categorical-nb",
+}
+
+// String returns the family's kind: "nb", "bernoulli-nb",
+// "multinomial-nb", "complement-nb" or "categorical-nb".
+func (f Family) String() string {
+	if f < 0 || int(f) >= len(familyKinds) {
+		return fmt.Sprintf("Family(%d)", int(f))
+	}
+	return familyKinds[f]
+}
+
+// ParseFamily returns the family whose kind is s (see Family.String).
+func ParseFamily(s string) (Family, error) {
+	i := slices.Index(familyKinds[:], s)
+	if i < 0 {
+		return 0, fmt.Errorf("naivebayes: unknown naive Bayes kind %q", s)
+	}
+	return Family(i), nil
+}
+
+// TextModel selects the family of the text columns of a Mixed model.
+type TextModel int
+
+const (
+	// TextMultinomial models a document's word counts (the default).
+	TextMultinomial TextModel = iota
+	// TextBernoulli models which words a document contains.
+	TextBernoulli
+)
+
+var textModelNames = [...]string{TextMultinomial: "multinomial", TextBernoulli: "bernoulli"}
+
+// String returns "multinomial" or "bernoulli".
+func (t TextModel) String() string {
+	if t < 0 || int(t) >= len(textModelNames) {
+		return fmt.Sprintf("TextModel(%d)", int(t))
+	}
+	return textModelNames[t]
+}
+
+// MarshalText writes the text model's name.
+func (t TextModel) MarshalText() ([]byte, error) {
+	if t < 0 || int(t) >= len(textModelNames) {
+		return nil, fmt.Errorf("naivebayes: unknown text model %d", int(t))
+	}
+	return []byte(t.String()), nil
+}
+
+// UnmarshalText reads "multinomial" or "bernoulli".
+func (t *TextModel) UnmarshalText(b []byte) error {
+	i := slices.Index(textModelNames[:], string(b))
+	if i < 0 {
+		return fmt.Errorf("naivebayes: unknown text model %q (want multinomial or bernoulli)", b)
+	}
+	*t = TextModel(i)
+	return nil
+}
+
+// NoAlpha as Config.Alpha means α = 0: no smoothing, maximum likelihood.
+const NoAlpha = -1
+
+// Config holds the hyperparameters of the count-based naive Bayes
+// variants (Bernoulli, multinomial, complement, categorical) and of mixed
+// naive Bayes. The zero value is mixed naive Bayes with Laplace smoothing
+// (α = 1) and maximum-likelihood class priors.
+type Config struct {
+	// Family selects the variant; the zero value is Mixed.
+	Family Family
+	// Alpha is the pseudo-count α added to every count: the MAP estimate
+	// under a symmetric Beta/Dirichlet(α + 1) prior. 0 means 1 (Laplace
+	// smoothing); NoAlpha means α = 0, maximum likelihood, under which a
+	// value or word never seen with a class has probability 0 (−Inf in
+	// log space) and can rule the class out. Complement needs α > 0.
+	Alpha float64
+	// Binarize is the threshold of Bernoulli numeric features: x_j is
+	// present when x_j > Binarize (scikit-learn's binarize, default 0).
+	Binarize float64
+	// Norm normalises complement naive Bayes' weights (Rennie et al.'s
+	// weight normalisation, scikit-learn's norm=True).
+	Norm bool
+	// TextModel is the family of the text columns of a Mixed model.
+	TextModel TextModel
+	// Text sets how the text columns become terms (tokens, n-grams, stop
+	// words, min_df, max_features); the zero value keeps every term.
+	Text text.VectorizerConfig
+	// VarSmoothing is the Gaussian variance smoothing of the numeric
+	// columns of a Mixed model, as GaussianConfig.VarSmoothing.
+	VarSmoothing float64
+	// PriorAlpha, when positive, smooths the class prior (see
+	// GaussianConfig.PriorAlpha).
+	PriorAlpha float64
+	// ClassPrior, when not nil, fixes the class prior (see
+	// GaussianConfig.ClassPrior). Complement naive Bayes has no class
+	// prior (its scores leave it out, as Rennie et al. and scikit-learn).
+	ClassPrior map[string]float64
+}
+
+// params is a validated Config with its defaults applied.
+type params struct {
+	cfg   Config // Alpha and VarSmoothing resolved: the value in effect
+	alpha float64
+	prior classPrior
+}
+
+func (c Config) params() (params, error) {
+	p := params{cfg: c, alpha: c.Alpha}
+	switch {
+	case c.Family < 0 || int(c.Family) >= len(familyKinds):
+		return p, fmt.Errorf("naivebayes: unknown family %d", int(c.Family))
+	case c.TextModel < 0 || int(c.TextModel) >= len(textModelNames):
+		return p, fmt.Errorf("naivebayes: unknown text model %d", int(c.TextModel))
+	case c.Alpha == 0:
+		p.alpha = 1
+	case c.Alpha == NoAlpha:
+		p.alpha = 0
+	case !(c.Alpha > 0) || math.IsInf(c.Alpha, 1):
+		return p, fmt.Errorf("naivebayes: alpha %v: want a finite number ≥ 0", c.Alpha)
+	}
+	if c.Family == Complement && p.alpha == 0 {
+		return p, errors.New("naivebayes: complement naive Bayes needs alpha > 0")
+	}
+	if math.IsNaN(c.Binarize) || math.IsInf(c.Binarize, 0) {
+		return p, fmt.Errorf("naivebayes: binarize threshold %v: want a finite number", c.Binarize)
+	}
+	if err := c.Text.Validate(); err != nil {
+		return p, err
+	}
+	g, err := GaussianConfig{VarSmoothing: c.VarSmoothing}.params()
+	if err != nil {
+		return p, err
+	}
+	p.cfg.Alpha, p.cfg.VarSmoothing = p.alpha, g.varSmoothing
+	if p.alpha == 0 {
+		p.cfg.Alpha = NoAlpha
+	}
+	if g.varSmoothing == 0 {
+		p.cfg.VarSmoothing = NoVarSmoothing
+	}
+	p.prior, err = newClassPrior(c.PriorAlpha, c.ClassPrior)
+	return p, err
+}
+
+// part is the share of a Model that covers some of its columns with one
+// family of distributions. It keeps the sufficient statistics of its
+// columns (weighted counts, which add exactly), from which fit derives the
+// parameters of the family's log-likelihood terms.
+type part interface {
+	family
+	// add accumulates the labelled rows of d, with k classes; a data
+	// problem is an error positioned at its row and column.
+	add(d *data.Dataset, k int) error
+	// fit derives the parameters from the statistics, for the model's
+	// schema; source names the data in errors.
+	fit(p *params, schema *data.Schema, source string) error
+	// clone returns a deep copy of the statistics, unfitted.
+	clone() part
+	persistentPart
+}
+
+// Model is a fitted naive Bayes model of a Config: Bernoulli,
+// multinomial, complement, categorical, or mixed (a family per column
+// type). Its joint log-likelihood is the class log-prior plus each
+// family's terms over its observed columns,
+//
+//	log p(x, y = k) = log π_k + Σ_f Σ_{j ∈ f, x_j observed} log p(x_j | y = k)
+//
+// (complement naive Bayes scores without the prior). It keeps the
+// sufficient statistics of its training data, so that it can be updated
+// with more data (Update) and saved (MarshalJSON). A Model is immutable
+// and safe for concurrent use.
+type Model struct {
+	classifier
+	params      params
+	classWeight []float64
+	parts       []part
+}
+
+// Fit fits the model of c to the rows of d. Rows whose label is missing
+// are skipped; missing cells are left out of their column's statistics.
+// Which columns the family takes is documented at Family; a column it
+// cannot take is an error. Data problems are errors, most of them
+// *data.ParseError values naming the source, line and column: a negative
+// count for multinomial or complement naive Bayes, an infinite value,
+// fewer than two classes, a bad label or weight.
+func (c Config) Fit(d *data.Dataset) (*Model, error) {
+	return c.FitStream(func(yield func(*data.Dataset, error) bool) { yield(d, nil) })
+}
+
+// FitStream fits the model to a sequence of chunks of rows as Fit fits
+// their union, one chunk in memory at a time: the counts of each chunk are
+// added. Every chunk must have the features of the first; its classes and
+// category levels must begin with those seen so far (new ones are
+// appended) or be a prefix of them. An error from the sequence is returned
+// as is.
+func (c Config) FitStream(chunks iter.Seq2[*data.Dataset, error]) (*Model, error) {
+	p, err := c.params()
+	if err != nil {
+		return nil, err
+	}
+	var (
+		m      *Model
+		source string
+	)
+	for d, err := range chunks {
+		if err != nil {
+			return nil, err
+		}
+		if m == nil {
+			if m, err = emptyModel(p, d); err != nil {
+				return nil, err
+			}
+		}
+		if err := m.add(d); err != nil {
+			return nil, err
+		}
+		source = d.Source
+	}
+	if m == nil {
+		return nil, &data.ParseError{Err: data.ErrNoRows}
+	}
+	return m, m.fit(source)
+}
+
+// Update returns a new model fitted on the training data of m and the rows
+// of d together, by adding their counts; m is unchanged. d's features must
+// be m's; its classes and category levels must begin with m's (new ones
+// are appended) or be a prefix of them. Counts add exactly, so Update of
+// Fit(A) with B equals Fit of A ∪ B (to the last bit where the counts are
+// whole numbers, as they are without weights).
+func (m *Model) Update(d *data.Dataset) (*Model, error) {
+	u := &Model{params: m.params, classWeight: slices.Clone(m.classWeight)}
+	u.schema = m.schema
+	for _, pt := range m.parts {
+		u.parts = append(u.parts, pt.clone())
+	}
+	if err := u.add(d); err != nil {
+		return nil, err
+	}
+	return u, u.fit(d.Source)
+}
+
+// emptyModel returns a model without rows whose parts cover the columns
+// of d's schema as the family of p says.
+func emptyModel(p params, d *data.Dataset) (*Model, error) {
+	s := d.Schema
+	if d.D() == 0 {
+		return nil, &data.ParseError{File: d.Source, Err: errors.New("no feature columns")}
+	}
+	m := &Model{params: p}
+	m.schema = s.Clone()
+	parts, err := assignParts(p, s)
+	if err != nil {
+		return nil, &data.ParseError{File: d.Source, ColumnName: err.column, Err: err.err}
+	}
+	m.parts = parts
+	return m, nil
+}
+
+// kindError is the reason a column cannot go to a family.
+type kindError struct {
+	column string
+	err    error
+}
+
+// assignParts returns the parts that cover the features of s under the
+// settings p: the columns of each family in schema order, one text part
+// per text column.
+func assignParts(p params, s *data.Schema) ([]part, *kindError) {
+	var gauss, counts, cats []int
+	var texts []part
+	fam := p.cfg.Family
+	for j, c := range s.Features {
+		bad := func(hint string) *kindError {
+			return &kindError{c.Name, fmt.Errorf("%w: the column is %v; %s takes %s", ErrFeatureKind, c.Kind, fam, hint)}
+		}
+		switch {
+		case c.Kind == data.Text && fam != Categorical:
+			texts = append(texts, newTextPart(j, textFamily(fam, p.cfg.TextModel), p.cfg.Text))
+		case c.Kind == data.Categorical && fam == Bernoulli:
+			if len(c.Levels) > 2 {
+				return nil, bad("categorical columns of at most two levels (binary), numeric and text columns")
+			}
+			counts = append(counts, j)
+		case c.Kind == data.Categorical && (fam == Mixed || fam == Categorical):
+			cats = append(cats, j)
+		case c.Kind == data.Numeric && fam == Mixed:
+			gauss = append(gauss, j)
+		case c.Kind == data.Numeric && fam != Categorical:
+			counts = append(counts, j)
+		case fam == Categorical:
+			return nil, bad("categorical columns only (force integer codes with --categorical)")
+		default:
+			return nil, bad("numeric counts and text columns (use categorical-nb or nb for categorical columns)")
+		}
+	}
+	var parts []part
+	if len(gauss) > 0 {
+		parts = append(parts, newGaussianPart(gauss, len(s.Classes())))
+	}
+	if len(counts) > 0 {
+		parts = append(parts, newCountPart(counts, fam, s, p.cfg.Binarize))
+	}
+	if len(cats) > 0 {
+		parts = append(parts, newCategoricalPart(cats))
+	}
+	return append(parts, texts...), nil
+}
+
+// add checks the rows of d against the model and adds their statistics.
+func (m *Model) add(d *data.Dataset) error {
+	if err := checkRows(d); err != nil {
+		return err
+	}
+	s, err := extendSchema(m.schema, d.Schema)
+	if err != nil {
+		return &data.ParseError{File: d.Source, Err: err}
+	}
+	m.schema = s
+	k := len(s.Classes())
+	m.classWeight = append(m.classWeight, make([]float64, k-len(m.classWeight))...)
+	for i, y := range d.Y {
+		if y == y {
+			m.classWeight[int(y)] += rowWeight(d.Weight, i)
+		}
+	}
+	for _, pt := range m.parts {
+		if err := pt.add(d, k); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// fit derives the class prior and every part's parameters.
+func (m *Model) fit(source string) error {
+	if err := checkClasses(source, m.classWeight); err != nil {
+		return err
+	}
+	prior, err := m.params.prior.priors(m.schema.Classes(), m.classWeight)
+	if err != nil {
+		return err
+	}
+	fams := make([]family, len(m.parts))
+	for i, pt := range m.parts {
+		if err := pt.fit(&m.params, m.schema, source); err != nil {
+			return err
+		}
+		fams[i] = pt
+	}
+	m.classifier = newClassifier(m.schema, prior, fams...)
+	if m.params.cfg.Family == Complement {
+		clear(m.logPrior) // Rennie et al.'s scores have no prior
+	}
+	return nil
+}
+
+// rowWeight is w_i, 1 when w is nil.
+func rowWeight(w []float64, i int) float64 {
+	if w == nil {
+		return 1
+	}
+	return w[i]
+}
+
+var _ gendisc.Generative = (*Model)(nil)
+
+// Kind returns the kind of the model's family (Family.String).
+func (m *Model) Kind() string { return m.params.cfg.Family.String() }
+
+// Schema returns a copy of the schema of the training data.
+func (m *Model) Schema() *data.Schema { return m.schema.Clone() }
+
+// Classes returns the class names, in the order of the probability
+// columns.
+func (m *Model) Classes() []string { return slices.Clone(m.schema.Classes()) }
+
+// Config returns the settings the model was fitted with, defaults
+// applied: fitting the same data with them gives the same model.
+func (m *Model) Config() Config {
+	c := m.params.cfg
+	c.ClassPrior = maps.Clone(c.ClassPrior)
+	return c
+}
+
+// Priors returns the class priors π_k (for complement naive Bayes, the
+// priors it would have; its scores do not use them).
+func (m *Model) Priors() []float64 { return slices.Clone(m.prior) }
+
+// ClassWeights returns the total weight of the labelled training rows of
+// each class.
+func (m *Model) ClassWeights() []float64 { return slices.Clone(m.classWeight) }
+
+// LogProba writes log P(y = k | x_i) to dst[i·K + k] for every row i of d
+// and returns dst (allocated when nil): the joint log-likelihood
+// normalised by a stable log-sum-exp, missing cells marginalised. A row
+// that no class can have produced (possible only with α = 0) gets −Inf for
+// every class; Impossible reports such rows. It panics if d does not have
+// the model's number of features or dst has a length other than d.N·K.
+func (m *Model) LogProba(dst []float64, d *data.Dataset) []float64 {
+	dst = m.joint(dst, d, false)
+	k := len(m.logPrior)
+	for r := 0; r < len(dst); r += k {
+		if row := dst[r : r+k]; slices.Max(row) > math.Inf(-1) {
+			mathx.NormalizeLog(row)
+		}
+	}
+	return dst
+}
+
+// JointLogLikelihood writes log p(x_i, y = k) to dst[i·K + k] for every row
+// i of d and returns dst, with the conventions of LogProba. For complement
+// naive Bayes these are Rennie et al.'s class scores, which leave out the
+// prior and are not log-probabilities.
+func (m *Model) JointLogLikelihood(dst []float64, d *data.Dataset) []float64 {
+	return m.joint(dst, d, false)
+}
+
+// Proba writes P(y = k | x_i) to dst[i·K + k], the exponential of
+// LogProba, with its conventions.
+func (m *Model) Proba(dst []float64, d *data.Dataset) []float64 {
+	dst = m.LogProba(dst, d)
+	for i, v := range dst {
+		dst[i] = math.Exp(v)
+	}
+	return dst
+}
+
+// ErrImpossible: under the model every class has probability 0 for the
+// row (a value or word never seen with any class, with α = 0).
+var ErrImpossible = errors.New("no class can produce this row: every class has probability 0 (alpha 0 gives unseen values probability 0; use --alpha > 0)")
+
+// Impossible returns an error naming the first row of d (by its line when
+// known) for which every class has probability 0, or nil. Only a model
+// with α = 0 can have such rows.
+func (m *Model) Impossible(d *data.Dataset) error {
+	if m.params.alpha > 0 {
+		return nil
+	}
+	jll := m.joint(nil, d, false)
+	k := len(m.logPrior)
+	for i := range d.N {
+		if slices.Max(jll[i*k:(i+1)*k]) == math.Inf(-1) {
+			return d.RowError(i, "%w", ErrImpossible)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,230 @@
+package naivebayes
+
+import (
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/text"
+)
+
+// textPart covers one text column as a bag of words (package text turns
+// documents into term counts). Its statistics are kept per term id of a
+// text.Counter, which holds every term seen in training with its
+// frequencies, so that counts of later data add to them exactly; the
+// vocabulary (min_df, max_features and the rest) is chosen from the
+// Counter at each fit, and the weights are those of fitCounts over the
+// vocabulary's terms: for multinomial and complement naive Bayes with the
+// term counts of the documents of class k,
+//
+//	S_kt = Σ_{i: y_i = k} w_i · count of t in document i,
+//
+// for Bernoulli with the documents of class k that contain t,
+// S_kt = Σ_{i: y_i = k, t ∈ doc i} w_i, over N_kt = Σ_{i: y_i = k} w_i.
+// A missing (empty) document is left out of the statistics and of the
+// prediction; a word the vocabulary does not have is ignored.
+type textPart struct {
+	col int
+	ck  countKind
+	cfg text.VectorizerConfig
+
+	counter *text.Counter
+	s       [][]float64 // S_kt at [k][term id]
+	docs    []float64   // Σ w_i over the documents of class k
+
+	vocab *text.Vocabulary
+	w     countWeights // over the vocabulary's columns
+	// Bernoulli only: the score of a document is
+	//	c_k + Σ_{t ∈ doc} (log p_kt − log(1 − p_kt))
+	// with c_k = Σ_t log(1 − p_kt); terms with p_kt = 1 (α = 0) are kept
+	// out of c_k and counted in ones instead: a document lacking one of
+	// them has probability 0.
+	diff, c0, ones, nOnes []float64
+}
+
+func newTextPart(col int, ck countKind, cfg text.VectorizerConfig) *textPart {
+	return &textPart{col: col, ck: ck, cfg: cfg}
+}
+
+func (p *textPart) clone() part {
+	c := &textPart{col: p.col, ck: p.ck, cfg: p.cfg, docs: slices.Clone(p.docs)}
+	for _, v := range p.s {
+		c.s = append(c.s, slices.Clone(v))
+	}
+	if p.counter != nil {
+		c.counter, _ = text.NewCounter(p.cfg) // the settings were valid for p
+		if _, err := c.counter.Merge(p.counter); err != nil {
+			panic("naivebayes: " + err.Error())
+		}
+	}
+	return c
+}
+
+func (p *textPart) add(d *data.Dataset, k int) error {
+	var (
+		idx  []int
+		docs []string
+	)
+	for i, y := range d.Y {
+		if doc := d.Text[p.col][i]; y == y && doc != "" {
+			idx = append(idx, i)
+			docs = append(docs, doc)
+		}
+	}
+	cnt, m, err := p.cfg.Count(docs)
+	if err != nil {
+		return columnError(d.Source, d.Schema, p.col, err)
+	}
+	if p.counter == nil {
+		p.counter = cnt
+	} else {
+		ids, err := p.counter.Merge(cnt)
+		if err != nil {
+			return columnError(d.Source, d.Schema, p.col, err)
+		}
+		m = m.MapColumns(ids, p.counter.Len())
+	}
+	p.grow(k)
+	for r, i := range idx {
+		y, w := int(d.Y[i]), rowWeight(d.Weight, i)
+		s := p.s[y]
+		terms, counts := m.Row(r)
+		for e, t := range terms {
+			if p.ck == countBernoulli {
+				s[t] += w
+			} else {
+				s[t] += w * counts[e]
+			}
+		}
+		p.docs[y] += w
+	}
+	return nil
+}
+
+// grow makes room for k classes and the Counter's terms.
+func (p *textPart) grow(k int) {
+	for len(p.s) < k {
+		p.s = append(p.s, nil)
+		p.docs = append(p.docs, 0)
+	}
+	n := 0
+	if p.counter != nil {
+		n = p.counter.Len()
+	}
+	for c, v := range p.s {
+		if len(v) < n {
+			p.s[c] = append(v, make([]float64, n-len(v))...)
+		}
+	}
+}
+
+func (p *textPart) fit(pr *params, s *data.Schema, source string) error {
+	k := len(s.Classes())
+	p.grow(k)
+	if p.counter == nil || p.counter.Len() == 0 {
+		return columnError(source, s, p.col, fmt.Errorf("%w: no words in the labelled documents", ErrNotObserved))
+	}
+	vocab, colOf, err := p.counter.Vocabulary()
+	if err != nil {
+		return columnError(source, s, p.col, err)
+	}
+	V := vocab.Len()
+	st := countStats{v: V, s: make([]float64, k*V), n: make([]float64, k*V)}
+	for c := range k {
+		for id, col := range colOf {
+			if col >= 0 {
+				st.s[c*V+int(col)] = p.s[c][id]
+				st.n[c*V+int(col)] = p.docs[c]
+			}
+		}
+	}
+	p.vocab, p.w = vocab, fitCounts(p.ck, &st, k, pr.alpha, pr.cfg.Norm)
+	if p.ck == countBernoulli {
+		p.bernoulliScores()
+	}
+	return nil
+}
+
+// bernoulliScores derives diff, c0, ones and nOnes from the weights.
+func (p *textPart) bernoulliScores() {
+	k := p.w.k
+	p.diff, p.c0, p.ones, p.nOnes = make([]float64, len(p.w.b)), make([]float64, k), nil, make([]float64, k)
+	for i, lp := range p.w.b {
+		c, l1 := i/p.w.v, p.w.b0[i]
+		if math.IsInf(l1, -1) { // p = 1
+			if p.ones == nil {
+				p.ones = make([]float64, len(p.w.b))
+			}
+			p.ones[i] = 1
+			p.nOnes[c]++
+			p.diff[i] = lp
+			continue
+		}
+		p.diff[i] = lp - l1
+		p.c0[c] += l1
+	}
+}
+
+// prepare turns the documents of d into counts and computes their scores
+// for every class, as a sparse product per row.
+func (p *textPart) prepare(d *data.Dataset) family {
+	k := p.w.k
+	docs := d.Text[p.col]
+	m, _ := p.vocab.Transform(docs)
+	if p.ck != countBernoulli {
+		return &textScores{k: k, v: m.MulTo(nil, p.w.b, k)}
+	}
+	m = m.Binarize()
+	v := m.MulTo(nil, p.diff, k)
+	var ones []float64
+	if p.ones != nil {
+		ones = m.MulTo(nil, p.ones, k)
+	}
+	for i, doc := range docs {
+		row := v[i*k : (i+1)*k]
+		if doc == "" {
+			clear(row)
+			continue
+		}
+		for c := range row {
+			row[c] += p.c0[c]
+			if ones != nil && ones[i*k+c] < p.nOnes[c] {
+				row[c] = math.Inf(-1)
+			}
+		}
+	}
+	return &textScores{k: k, v: v}
+}
+
+func (p *textPart) addLogLikelihood(dst []float64, d *data.Dataset, lo, hi int) {
+	p.prepare(d.Subset(rowRange(lo, hi))).addLogLikelihood(dst, nil, 0, hi-lo)
+}
+
+// rowRange returns lo, lo+1, …, hi−1.
+func rowRange(lo, hi int) []int {
+	idx := make([]int, hi-lo)
+	for i := range idx {
+		idx[i] = lo + i
+	}
+	return idx
+}
+
+// textScores are the text column's scores of the rows of one data set.
+type textScores struct {
+	k int
+	v []float64 // at i·K + k
+}
+
+func (t *textScores) addLogLikelihood(dst []float64, _ *data.Dataset, lo, hi int) {
+	for i, s := range t.v[lo*t.k : hi*t.k] {
+		dst[i] += s
+	}
+}
+
+// unseen is the number of term occurrences in d's documents that are not
+// in the vocabulary.
+func (p *textPart) unseen(d *data.Dataset) int {
+	_, n := p.vocab.Transform(d.Text[p.col])
+	return n
+}
