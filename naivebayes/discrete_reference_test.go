@@ -22,8 +22,8 @@ type discreteCase struct {
 		Norm        bool
 		Binarize    float64
 		NGrams      string
-		MinDF       int `json:"min_df"`
-		MaxFeatures int `json:"max_features"`
+		MinDF       int    `json:"min_df"`
+		MaxFeatures int    `json:"max_features"`
 		StopWords   string `json:"stop_words"`
 	}
 	Classes   []string
