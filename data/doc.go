@@ -6,8 +6,9 @@
 // Read infers the type of each column (numeric, categorical, text) and
 // takes the last column as the class labels unless told otherwise;
 // ReadWithSchema reads new data with the layout of a fitted model's
-// training data, finding columns by name; FromMatrix wraps numbers already
-// in memory.
+// training data, finding columns by name; ReadChunks reads a file too large
+// for memory as a sequence of Datasets, the types inferred from the first
+// chunk; FromMatrix wraps numbers already in memory.
 //
 // Missing cells are the empty field and the texts NA, N/A, NaN, nan, ?,
 // null and NULL (case-sensitive, spaces around them allowed).

@@ -21,8 +21,7 @@ func (r *reader) inferred(forced map[int]Kind) (*Dataset, error) {
 		col := Column{Name: pl.name}
 		switch pl.mode {
 		case cellInfer, cellNumber:
-			flags := r.cols[f].flags
-			col.Integral = flags&statHas != 0 && flags&statFrac == 0
+			col.Integral = r.cols[f].integral()
 		case cellString:
 			kind, ok := forced[f]
 			if !ok {
@@ -58,21 +57,18 @@ func (r *reader) withSchema(s *Schema, extend bool) (*Dataset, error) {
 	}
 	d := r.dataset(s)
 	for f, pl := range r.plans {
-		var col *Column
-		switch {
-		case pl.mode == cellSkip || pl.dst == destW:
+		if pl.mode == cellSkip || pl.dst == destW {
 			continue
-		case pl.dst == destY:
-			col = s.Target
-		default:
-			col = &s.Features[pl.j]
 		}
+		col := s.column(pl)
 		switch col.Kind {
 		case Text:
 			r.toText(d, f)
 		case Categorical:
 			if extend {
-				col.Levels = r.cols[f].strs
+				// Clipped: the reader of ReadChunks appends to strs
+				// beyond the levels handed out.
+				col.Levels = slices.Clip(r.cols[f].strs)
 			}
 			if n := r.cols[f].unseen; n > 0 {
 				if d.Unseen == nil {
@@ -161,7 +157,15 @@ func wordCount(s string) int {
 	return w
 }
 
-// toText moves string field f of the rows into d.Text and leaves NaN in X.
+// integral reports that the numbers read in the column were integers,
+// and that there was one.
+func (c *colState) integral() bool {
+	return c.flags&statHas != 0 && c.flags&statFrac == 0
+}
+
+// toText moves string field f of the rows into d.Text, leaves NaN in X,
+// and empties the field's dictionary (which ReadChunks starts afresh for
+// each chunk).
 func (r *reader) toText(d *Dataset, f int) {
 	j := r.plans[f].j
 	if d.Text == nil {
@@ -176,6 +180,7 @@ func (r *reader) toText(d *Dataset, f int) {
 		}
 	}
 	d.Text[j] = col
+	r.cols[f].dict, r.cols[f].strs = nil, nil
 }
 
 // sortLevels sorts the strings of field f, numerically when all are

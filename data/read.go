@@ -106,19 +106,32 @@ func Read(r io.Reader, source string, opt Options) (*Dataset, error) {
 
 // readInferred is Read with a configuration.
 func readInferred(in io.Reader, source string, opt Options, cfg readConfig) (*Dataset, error) {
+	r, forced, err := startInferred(in, source, opt, cfg, (*reader).readRows)
+	if err != nil {
+		return nil, err
+	}
+	return r.inferred(forced)
+}
+
+// startInferred reads the header of in, plans the fields for Read and
+// reads with read the rows that the types are inferred from. When a
+// column turned into strings after numbers whose text was lost, it reads
+// those rows again, that column read as strings from the start, if in
+// can seek. It returns the forced kinds of feature columns, by field.
+func startInferred(in io.Reader, source string, opt Options, cfg readConfig, read func(*reader) error) (*reader, map[int]Kind, error) {
 	seeker, start := seekStart(in)
 	textual := map[string]bool{}
 	for {
 		r, err := newReader(in, source, opt.Comma, cfg)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		forced, err := r.planInferred(opt, textual)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		if err := r.readRows(); err != nil {
-			return nil, err
+		if err := read(r); err != nil {
+			return nil, nil, err
 		}
 		again := false
 		for f := range r.plans {
@@ -127,10 +140,10 @@ func readInferred(in io.Reader, source string, opt Options, cfg readConfig) (*Da
 			}
 		}
 		if !again {
-			return r.inferred(forced)
+			return r, forced, nil
 		}
 		if _, err := seeker.Seek(start, io.SeekStart); err != nil {
-			return nil, fmt.Errorf("%s: %w", source, err)
+			return nil, nil, fmt.Errorf("%s: %w", source, err)
 		}
 	}
 }

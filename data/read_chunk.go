@@ -19,9 +19,14 @@ import (
 type readConfig struct {
 	chunk  int // bytes read and parsed at a time (grown for a longer row)
 	blocks int // blocks per chunk; 0 = four per core, each at least minBlock bytes
+	// perChunk: the arrays hold one chunk's rows at a time (ReadChunks),
+	// so they are sized for the chunk alone, and the buffer starts at
+	// the full chunk size (the first chunk is the sample the types are
+	// inferred from).
+	perChunk bool
 }
 
-var defaultConfig = readConfig{chunk: 32 << 20}
+var defaultConfig = readConfig{chunk: 32 << 20} // as documented in Read and ReadChunks
 
 const minBlock = 256 << 10
 
@@ -82,10 +87,14 @@ func newReader(in io.Reader, src string, comma rune, cfg readConfig) (*reader, e
 	}
 	r := &reader{in: in, src: src, cfg: cfg, size: inputSize(in), line: 1}
 	// Small inputs get a small buffer; one of unknown size starts at
-	// 64 KB and doubles with each chunk up to cfg.chunk.
+	// 64 KB and doubles with each chunk up to cfg.chunk (unless read
+	// chunk by chunk).
 	size := min(cfg.chunk, 64<<10)
-	if r.size >= 0 {
+	switch {
+	case r.size >= 0:
 		size = min(cfg.chunk, int(r.size)+1)
+	case cfg.perChunk:
+		size = cfg.chunk
 	}
 	r.buf = make([]byte, 0, size)
 	if err := r.readHeader(c); err != nil {
@@ -155,6 +164,9 @@ var bom = []byte("\xef\xbb\xbf")
 // readHeader skips a byte order mark and blank lines, finds the header
 // row, detects the delimiter unless comma is set, and reads the names.
 func (r *reader) readHeader(comma byte) error {
+	if cap(r.buf) < len(bom) {
+		r.resize(len(bom))
+	}
 	if err := r.fill(); err != nil {
 		return err
 	}
@@ -225,14 +237,26 @@ func (r *reader) readHeader(comma byte) error {
 // readRows reads every row after the header.
 func (r *reader) readRows() error {
 	for {
+		more, err := r.readChunk()
+		if err != nil || !more {
+			return err
+		}
+	}
+}
+
+// readChunk reads the next chunk of rows into the arrays, after those
+// read before; more reports that input is left. A chunk is the rows that
+// end in the buffer (cfg.chunk bytes, grown for a longer row).
+func (r *reader) readChunk() (more bool, err error) {
+	for {
 		if cap(r.buf) < r.cfg.chunk && !r.eof {
 			r.resize(min(2*cap(r.buf), r.cfg.chunk))
 		}
 		if err := r.fill(); err != nil {
-			return err
+			return false, err
 		}
 		if len(r.buf) == 0 {
-			return nil
+			return false, nil
 		}
 		nb := r.cfg.blocks
 		if nb <= 0 {
@@ -260,7 +284,7 @@ func (r *reader) readRows() error {
 		if r.eof {
 			lines, err := r.parseChunk(r.buf[:last], bounds)
 			r.consume(last, lines)
-			return err
+			return false, err
 		}
 		// While the chunk is parsed, the rest of the input is read into
 		// the spare buffer, after the bytes that follow the chunk.
@@ -279,11 +303,12 @@ func (r *reader) readRows() error {
 			err = readErr
 		}
 		if err != nil {
-			return err
+			return false, err
 		}
 		r.spare, r.buf, r.eof = r.buf[:0], next, eof
 		r.offset += int64(last)
 		r.line += lines
+		return true, nil
 	}
 }
 
@@ -344,11 +369,11 @@ func (r *reader) parseChunk(c []byte, bounds []int) (lines int, err error) {
 // grow makes room for rows [0, rows) in the arrays. Knowing the input size,
 // it allocates once for the rows expected in the whole input (by the rows
 // per byte of this chunk, plus 5%); otherwise, or when that was too few,
-// geometrically.
+// or when the arrays hold one chunk at a time, geometrically.
 func (r *reader) grow(rows, chunkBytes int) {
 	if rows > cap(r.lines) {
 		c := max(rows, cap(r.lines)*5/4)
-		if left := float64(r.size - r.offset - int64(chunkBytes)); r.size >= 0 && left > 0 {
+		if left := float64(r.size - r.offset - int64(chunkBytes)); r.size >= 0 && !r.cfg.perChunk && left > 0 {
 			c = max(c, rows+int(left*float64(rows-r.n)/float64(chunkBytes)*1.05))
 		}
 		r.lines = growTo(r.lines[:r.n], c)
