@@ -8,8 +8,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-
-	"github.com/gendisc/gendisc/data"
 )
 
 // smallChunks makes fit --stream read chunks of n bytes for the test.
@@ -70,66 +68,35 @@ func TestFitStreamEqualsFit(t *testing.T) {
 	}
 }
 
-// TestChunkReader checks that the chunks of a file hold its rows, values
-// and line numbers, whatever the chunk size and the delimiter: with a
-// byte order mark, blank lines, CRLF line ends, quoted fields holding
-// delimiters, quotes and line ends, a class and a category that appear
-// late.
-func TestChunkReader(t *testing.T) {
+// TestFitStreamFormats checks that fit --stream reads what fit reads,
+// whatever the delimiter: a byte order mark, blank lines, CRLF line ends,
+// quoted classes holding delimiters, quotes and line ends, classes that
+// first appear in later chunks. (data's tests check the chunks
+// themselves.)
+func TestFitStreamFormats(t *testing.T) {
+	smallChunks(t, 100)
 	for _, sep := range []string{",", "\t", ";"} {
-		testChunkReader(t, sep)
-	}
-}
-
-func testChunkReader(t *testing.T, sep string) {
-	var b strings.Builder
-	b.WriteString("\xef\xbb\xbf\r\n\"x\"" + sep + "colour" + sep + "\"the\nclass\"\r\n")
-	for i := range 60 {
-		class := []string{`"a, ""quoted"" one"`, "b", "\"two\r\nlines\""}[min(i/20, 2)]
-		colour := []string{"red", "green", `"blue,ish"`, "\"a\tb;c\""}[i%4]
-		if i >= 45 {
-			colour = "violet"
-		}
-		fmt.Fprintf(&b, "%d.5%s%s%s%s\r\n", i, sep, colour, sep, class)
-		if i%7 == 0 {
-			b.WriteString("\r\n\n")
-		}
-	}
-	text := b.String()
-	want, err := data.Read(strings.NewReader(text), "in.csv", data.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, size := range []int{1, 17, 64, 100, 1000, 1 << 20} {
-		c := &chunkReader{in: strings.NewReader(text), src: "in.csv", size: size}
-		var x, y []float64
-		var lines []int
-		var schema *data.Schema
-		n := 0
-		for d, err := range c.chunks() {
-			if err != nil {
-				t.Fatalf("delimiter %q, size %d: %v", sep, size, err)
+		var b strings.Builder
+		b.WriteString("\xef\xbb\xbf\r\n\"x\"" + sep + "z" + sep + "\"the\nclass\"\r\n")
+		for i := range 60 {
+			class := []string{`"a, ""quoted"" one"`, "b", "\"two\r\nlines\""}[min(i/20, 2)]
+			fmt.Fprintf(&b, "%d.5%s%d%s%s\r\n", i%17, sep, i%5, sep, class)
+			if i%7 == 0 {
+				b.WriteString("\r\n\n")
 			}
-			n++
-			for i := range d.N {
-				row := slices.Clone(d.Row(i))
-				row[1] = float64(want.Schema.Features[1].Level(d.Schema.Features[1].Levels[int(row[1])]))
-				x = append(x, row...)
-				y = append(y, float64(slices.Index(want.Schema.Classes(), d.Schema.Classes()[int(d.Y[i])])))
-			}
-			lines = append(lines, d.Lines...)
-			schema = d.Schema
 		}
-		if !slices.Equal(x, want.X) || !slices.Equal(y, want.Y) || !slices.Equal(lines, want.Lines) {
-			t.Errorf("delimiter %q, size %d (%d chunks): rows differ from Read's\nx %v\nwant %v\ny %v\nwant %v\nlines %v\nwant %v",
-				sep, size, n, x, want.X, y, want.Y, lines, want.Lines)
+		dir := t.TempDir()
+		in := filepath.Join(dir, "in.csv")
+		if err := os.WriteFile(in, []byte(b.String()), 0o644); err != nil {
+			t.Fatal(err)
 		}
-		if size < 1000 && n < 2 {
-			t.Errorf("delimiter %q, size %d: %d chunks", sep, size, n)
+		whole, streamed := filepath.Join(dir, "whole.json"), filepath.Join(dir, "streamed.json")
+		mustRun(t, "fit", "--model", "gaussian-nb", "--data", in, "--out", whole)
+		r := runCLI(t, "", "fit", "--model", "gaussian-nb", "--data", in, "--out", streamed, "--stream", "--verbose")
+		if r.code != 0 || !strings.Contains(r.stderr, ": 60 rows in ") || strings.Contains(r.stderr, " in 1 chunks") {
+			t.Fatalf("delimiter %q: exit %d, %q; want 60 rows in several chunks", sep, r.code, r.stderr)
 		}
-		if got := schema.Classes(); !slices.Equal(slices.Sorted(slices.Values(got)), want.Schema.Classes()) {
-			t.Errorf("delimiter %q, size %d: classes %q, want %q", sep, size, got, want.Schema.Classes())
-		}
+		sameJoint(t, loadGenerative(t, streamed), loadGenerative(t, whole), in, 1e-12)
 	}
 }
 
@@ -197,35 +164,6 @@ func TestFitStreamStdin(t *testing.T) {
 	os.WriteFile(streamed, []byte(r.stdout), 0o644)
 	mustRun(t, "fit", "--model", "lda", "--data", in, "--out", whole)
 	sameJoint(t, loadGenerative(t, streamed), loadGenerative(t, whole), in, 1e-12)
-}
-
-func TestLastRowEnd(t *testing.T) {
-	for _, tc := range []struct {
-		in   string
-		want int
-	}{
-		{"", 0},
-		{"1,2", 0},
-		{"1,2\n", 4},
-		{"1,2\n3,4\n5", 8},
-		{"\"a\nb\",1\n", 8},
-		{"\"a\nb\",1\n\"c\n", 8},   // an open quoted field
-		{"1,\"x\"\"\n", 0},         // an escaped quote and a line end inside the field
-		{"1,\"x\"", 0},             // a closing quote as the last byte may be doubled
-		{"1,\"x\"\n2,3\n", 10},     // a closed quoted field
-		{"1,x\"y\n2\n", 8},         // a quote inside a field opens nothing
-		{"1;\"x\ny\"\n", 8},        // with ';' as delimiter in the test below
-		{"\r\n\r\n1,2\r\n", 9},     // blank lines and CRLF
-		{"1,\"\"\n2,\"\n\"\n", 11}, // an empty quoted field
-	} {
-		comma := byte(',')
-		if strings.Contains(tc.in, ";") {
-			comma = ';'
-		}
-		if got := lastRowEnd([]byte(tc.in), comma); got != tc.want {
-			t.Errorf("lastRowEnd(%q) = %d, want %d", tc.in, got, tc.want)
-		}
-	}
 }
 
 // TestFitStreamWeight checks that fit --stream --weight weighs the rows
