@@ -324,7 +324,9 @@ func TestDiscreteJSONErrors(t *testing.T) {
 		func(j map[string]any) { j["family"] = "nope" },
 		func(j map[string]any) { j["class_weight"] = []any{1} },
 		func(j map[string]any) { j["parts"] = []any{} },
-		func(j map[string]any) { j["parts"] = []any{map[string]any{"counts": []any{[]any{[]any{1, -1}, []any{0, 1}}}}} },
+		func(j map[string]any) {
+			j["parts"] = []any{map[string]any{"counts": []any{[]any{[]any{1, -1}, []any{0, 1}}}}}
+		},
 		func(j map[string]any) { j["extra"] = 1 },
 	} {
 		var j map[string]any
