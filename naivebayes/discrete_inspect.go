@@ -155,3 +155,25 @@ func (m *Model) UnseenWords(d *data.Dataset) map[string]int {
 	}
 	return out
 }
+
+// Warnings returns notes on settings that deserve attention: α = 0, under
+// which a value or word never seen with a class gives the class
+// probability 0 (−Inf in log space), so that a row may have no possible
+// class (see Impossible).
+func (m *Model) Warnings() []string {
+	if m.params.alpha == 0 && m.hasCounts() {
+		return []string{"alpha 0 (no smoothing): a value or word never seen with a class gives that class probability 0; a row that no class can produce has no prediction"}
+	}
+	return nil
+}
+
+// hasCounts reports whether the model has a part other than Gaussian, to
+// which α applies.
+func (m *Model) hasCounts() bool {
+	for _, pt := range m.parts {
+		if _, ok := pt.(*gaussianPart); !ok {
+			return true
+		}
+	}
+	return false
+}
