@@ -4,28 +4,11 @@ import (
 	"errors"
 	"math"
 	"slices"
-	"testing"
 
 	"github.com/gendisc/gendisc"
 	"github.com/gendisc/gendisc/data"
-	"github.com/gendisc/gendisc/datasets"
 	"github.com/gendisc/gendisc/internal/mathx"
 )
-
-// load reads a bundled data set.
-func load(t testing.TB, name string) *data.Dataset {
-	t.Helper()
-	r, err := datasets.Open(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
-	d, err := data.Read(r, name, data.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return d
-}
 
 // centroid is a stub classifier for the tests: nearest class mean,
 //

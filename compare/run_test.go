@@ -13,6 +13,7 @@ import (
 
 	"github.com/gendisc/gendisc"
 	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/internal/bundled"
 )
 
 func TestFindCrossover(t *testing.T) {
@@ -78,7 +79,7 @@ func TestStyles(t *testing.T) {
 // runCSV runs the stub learners on iris and returns curves.csv.
 func runCSV(t *testing.T, cfg Config, learners ...Learner) ([]byte, *Result) {
 	t.Helper()
-	res, err := Run(context.Background(), []Task{{"iris", load(t, "iris")}, {"wine", load(t, "wine")}}, learners, cfg)
+	res, err := Run(context.Background(), []Task{{"iris", bundled.Load(t, "iris", data.Options{})}, {"wine", bundled.Load(t, "wine", data.Options{})}}, learners, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -129,7 +130,7 @@ func (r *recorder) learner(name string) Learner {
 // same rows, and that each size gets its number of splits.
 func TestRunSameRows(t *testing.T) {
 	a, b := &recorder{sizes: map[int]int{}}, &recorder{sizes: map[int]int{}}
-	res, err := Run(context.Background(), []Task{{"iris", load(t, "iris")}},
+	res, err := Run(context.Background(), []Task{{"iris", bundled.Load(t, "iris", data.Options{})}},
 		[]Learner{a.learner("a"), b.learner("b")}, Config{Splits: 5, Sizes: []int{2, 3, 10, 30, 149, 147, 30}})
 	if err != nil {
 		t.Fatal(err)
@@ -157,7 +158,7 @@ func TestRunSameRows(t *testing.T) {
 // majority class is the first, and the test error is 98/146 in every
 // split.
 func TestRunFallback(t *testing.T) {
-	res, err := Run(context.Background(), []Task{{"iris", load(t, "iris")}},
+	res, err := Run(context.Background(), []Task{{"iris", bundled.Load(t, "iris", data.Options{})}},
 		[]Learner{failing("broken"), stub("ok", Discriminative)}, Config{Splits: 3, Sizes: []int{4, 60}})
 	if err != nil {
 		t.Fatal(err)
@@ -182,7 +183,7 @@ func TestRunFallback(t *testing.T) {
 // TestRunFigures checks the mean and standard error against a direct
 // computation over the same splits.
 func TestRunFigures(t *testing.T) {
-	d := load(t, "iris")
+	d := bundled.Load(t, "iris", data.Options{})
 	res, err := Run(context.Background(), []Task{{"iris", d}}, []Learner{stub("c", Generative)}, Config{Splits: 9, Seed: 3, Sizes: []int{12}})
 	if err != nil {
 		t.Fatal(err)
@@ -234,14 +235,14 @@ func TestRunProgress(t *testing.T) {
 func TestRunCancel(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	_, err := Run(ctx, []Task{{"iris", load(t, "iris")}}, []Learner{stub("a", Generative)}, Config{})
+	_, err := Run(ctx, []Task{{"iris", bundled.Load(t, "iris", data.Options{})}}, []Learner{stub("a", Generative)}, Config{})
 	if !errors.Is(err, context.Canceled) {
 		t.Errorf("Run with a cancelled context: %v", err)
 	}
 }
 
 func TestRunErrors(t *testing.T) {
-	iris := load(t, "iris")
+	iris := bundled.Load(t, "iris", data.Options{})
 	noTarget := *iris
 	noTarget.Schema = iris.Schema.Clone()
 	noTarget.Schema.Target = nil
@@ -270,7 +271,7 @@ func TestRunErrors(t *testing.T) {
 }
 
 func TestBinary(t *testing.T) {
-	d := load(t, "optdigits")
+	d := bundled.Load(t, "optdigits", data.Options{})
 	b, err := Binary(d, "2", "3")
 	if err != nil {
 		t.Fatal(err)

@@ -5,6 +5,9 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/internal/bundled"
 )
 
 func TestGeometric(t *testing.T) {
@@ -140,7 +143,7 @@ func TestAllocateInvariants(t *testing.T) {
 // rows, and that the test set is every other row or a stratified sample
 // of maxTest of them.
 func TestDrawSplit(t *testing.T) {
-	d := load(t, "pima_indians_diabetes")
+	d := bundled.Load(t, "pima_indians_diabetes", data.Options{})
 	byClass := classRows(d)
 	counts := []int{len(byClass[0]), len(byClass[1])}
 	for _, c := range []struct{ m, maxTest int }{{6, 0}, {100, 0}, {537, 0}, {50, 200}, {50, 2}} {

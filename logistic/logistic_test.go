@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/internal/bundled"
 )
 
 type refCase struct {
@@ -42,7 +43,7 @@ func readReference(t *testing.T) []refCase {
 
 // refData loads the data of a reference case with its sample weights.
 func refData(t *testing.T, rc *refCase) *data.Dataset {
-	d := load(t, rc.Dataset)
+	d := bundled.Load(t, rc.Dataset, data.Options{})
 	if rc.SampleWeight == "cycle3" {
 		d.Weight = make([]float64, d.N)
 		for i := range d.Weight {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/gendisc/gendisc"
 	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/internal/bundled"
 	"github.com/gendisc/gendisc/internal/conformance"
 	"github.com/gendisc/gendisc/internal/design"
 )
@@ -15,7 +16,7 @@ import (
 func TestConformance(t *testing.T) {
 	for _, name := range []string{"iris", "pima_indians_diabetes", "house_votes84"} {
 		t.Run(name, func(t *testing.T) {
-			d := load(t, name)
+			d := bundled.Load(t, name, data.Options{})
 			cfg := Config{Tol: 1e-12, Impute: true}
 			conformance.Check(t, func(d *data.Dataset) (gendisc.Classifier, error) {
 				return cfg.Fit(d)
@@ -74,7 +75,7 @@ func TestQuasiSeparable(t *testing.T) {
 // TestWeights: a weight of 2 is the same as a duplicated row, and
 // balanced class weights are the class-size ratios.
 func TestWeights(t *testing.T) {
-	d := load(t, "iris")
+	d := bundled.Load(t, "iris", data.Options{})
 	idx := make([]int, 0, d.N+d.N/3)
 	w := make([]float64, d.N)
 	for i := range d.N {
@@ -93,7 +94,7 @@ func TestWeights(t *testing.T) {
 }
 
 func TestOriginalCoefficients(t *testing.T) {
-	d := load(t, "wine")
+	d := bundled.Load(t, "wine", data.Options{})
 	m := fit(t, Config{}, d)
 	w, b := m.OriginalCoefficients()
 	lp := m.LogProba(nil, d)
@@ -120,7 +121,7 @@ func TestOriginalCoefficients(t *testing.T) {
 }
 
 func TestMissing(t *testing.T) {
-	d := load(t, "breast_cancer_wisconsin") // 16 missing cells
+	d := bundled.Load(t, "breast_cancer_wisconsin", data.Options{}) // 16 missing cells
 	_, err := Config{}.Fit(d)
 	var pe *data.ParseError
 	if !errors.As(err, &pe) || !errors.Is(err, design.ErrMissing) || pe.Line == 0 || pe.ColumnName == "" {
@@ -136,7 +137,7 @@ func TestMissing(t *testing.T) {
 }
 
 func TestErrors(t *testing.T) {
-	d := load(t, "iris")
+	d := bundled.Load(t, "iris", data.Options{})
 	for _, cfg := range []Config{{L2: -1}, {Solver: "adam"}, {ClassWeight: "x"}, {Tol: -1}} {
 		if _, err := cfg.Fit(d); err == nil {
 			t.Errorf("%+v: no error", cfg)
@@ -154,7 +155,7 @@ func TestErrors(t *testing.T) {
 // TestPredictMissing: at prediction a missing cell, or a level index
 // outside the schema's levels, takes its design column's training mean.
 func TestPredictMissing(t *testing.T) {
-	d := load(t, "house_votes84")
+	d := bundled.Load(t, "house_votes84", data.Options{})
 	m := fit(t, Config{Impute: true}, d)
 	row := d.Subset([]int{0})
 	want := m.LogProba(nil, row)

@@ -4,6 +4,8 @@ import (
 	"math"
 	"testing"
 
+	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/internal/bundled"
 	"github.com/gendisc/gendisc/internal/design"
 	"github.com/gendisc/gendisc/internal/parallel"
 )
@@ -11,7 +13,7 @@ import (
 // TestEvalAllocations: an evaluation allocates nothing per row; the only
 // allocations are parallel.For's goroutines, a constant per call.
 func TestEvalAllocations(t *testing.T) {
-	d := load(t, "optdigits") // 5620 rows, 10 classes
+	d := bundled.Load(t, "optdigits", data.Options{}) // 5620 rows, 10 classes
 	enc, err := design.Fit(d, design.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -35,7 +37,7 @@ func TestEvalAllocations(t *testing.T) {
 // materialised design matrix.
 func TestAffine(t *testing.T) {
 	for _, name := range []string{"wine", "pima_indians_diabetes"} {
-		d := load(t, name)
+		d := bundled.Load(t, name, data.Options{})
 		enc, err := design.Fit(d, design.Options{})
 		if err != nil {
 			t.Fatal(err)

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/internal/bundled"
 )
 
 // TestSolversAgree checks that every solver reaches Newton's optimum, to
@@ -25,7 +26,7 @@ func TestSolversAgree(t *testing.T) {
 		{"sonar", Config{L2: 0.1}, []Solver{LBFGS}},
 	}
 	for _, tc := range cases {
-		d := load(t, tc.dataset)
+		d := bundled.Load(t, tc.dataset, data.Options{})
 		ref := tc.cfg
 		ref.Solver, ref.Tol = Newton, 1e-12
 		want := fit(t, ref, d)

@@ -8,24 +8,9 @@ import (
 
 	"github.com/gendisc/gendisc"
 	"github.com/gendisc/gendisc/data"
-	"github.com/gendisc/gendisc/datasets"
+	"github.com/gendisc/gendisc/internal/bundled"
 	"github.com/gendisc/gendisc/internal/conformance"
 )
-
-// loadText reads a bundled data set with its first column as text.
-func loadText(t testing.TB, name, column string) *data.Dataset {
-	t.Helper()
-	r, err := datasets.Open(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
-	d, err := data.Read(r, name, data.Options{Text: []string{column}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return d
-}
 
 // TestText compares a bag-of-words fit on sms_spam with scikit-learn's
 // CountVectorizer and LogisticRegression: vocabulary, weights,
@@ -51,7 +36,7 @@ func TestText(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, rc := range ref.TextCases {
-		d := loadText(t, rc.Dataset, "text")
+		d := bundled.Load(t, rc.Dataset, data.Options{Text: []string{"text"}})
 		m := fit(t, Config{L2: rc.Lambda, Tol: 1e-10}, d)
 		diag := m.Diagnostics()
 		if !diag.Converged || diag.Solver != LBFGS {
@@ -104,7 +89,7 @@ func TestText(t *testing.T) {
 // a penalty strong enough that L-BFGS reaches the optimum within the
 // permutation check's 1e-9 before the rounding limit).
 func TestTextConformance(t *testing.T) {
-	d := loadText(t, "sms_spam", "text")
+	d := bundled.Load(t, "sms_spam", data.Options{Text: []string{"text"}})
 	d = d.Subset(firstRows(600))
 	conformance.Check(t, func(d *data.Dataset) (gendisc.Classifier, error) {
 		return Config{L2: 10, Tol: 1e-12}.Fit(d)

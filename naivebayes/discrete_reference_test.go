@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/gendisc/gendisc/data"
-	"github.com/gendisc/gendisc/datasets"
+	"github.com/gendisc/gendisc/internal/bundled"
 	"github.com/gendisc/gendisc/text"
 )
 
@@ -47,21 +47,6 @@ func loadDiscreteReference(t *testing.T) []discreteCase {
 		t.Fatal(err)
 	}
 	return ref.Cases
-}
-
-// loadWith reads a bundled data set with the given options.
-func loadWith(t testing.TB, name string, opt data.Options) *data.Dataset {
-	t.Helper()
-	r, err := datasets.Open(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
-	d, err := data.Read(r, name, opt)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return d
 }
 
 // referenceConfig is the Config of a reference case.
@@ -118,7 +103,7 @@ func TestDiscreteReference(t *testing.T) {
 			}
 			d := cache[key]
 			if d == nil {
-				d = loadWith(t, c.Dataset, opt)
+				d = bundled.Load(t, c.Dataset, opt)
 				cache[key] = d
 			}
 			m, err := c.config(t).Fit(d.Subset(c.Rows))

@@ -11,6 +11,7 @@ import (
 
 	"github.com/gendisc/gendisc"
 	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/internal/bundled"
 	"github.com/gendisc/gendisc/internal/conformance"
 )
 
@@ -29,12 +30,12 @@ func discreteCases(t *testing.T) []struct {
 	cfg  Config
 	d    *data.Dataset
 } {
-	bcw := loadWith(t, "breast_cancer_wisconsin", data.Options{})
-	votes := loadWith(t, "house_votes84", data.Options{})
-	mushroom := loadWith(t, "mushroom", data.Options{})
-	sms := loadWith(t, "sms_spam", data.Options{Text: []string{"text"}})
+	bcw := bundled.Load(t, "breast_cancer_wisconsin", data.Options{})
+	votes := bundled.Load(t, "house_votes84", data.Options{})
+	mushroom := bundled.Load(t, "mushroom", data.Options{})
+	sms := bundled.Load(t, "sms_spam", data.Options{Text: []string{"text"}})
 	sms = sms.Subset(every(0, 4, sms.N))
-	adult := loadWith(t, "adult", data.Options{})
+	adult := bundled.Load(t, "adult", data.Options{})
 	adult = adult.Subset(every(0, 20, adult.N))
 	return []struct {
 		name string
@@ -344,7 +345,7 @@ func TestDiscreteJSONErrors(t *testing.T) {
 // TestMixedAdult fits mixed naive Bayes on adult (numeric and categorical
 // columns with missing cells) and checks its accuracy on held-out rows.
 func TestMixedAdult(t *testing.T) {
-	d := loadWith(t, "adult", data.Options{})
+	d := bundled.Load(t, "adult", data.Options{})
 	train, test := d.Subset(every(0, 5, d.N)), d.Subset(every(1, 5, d.N))
 	m, err := Config{}.Fit(train)
 	if err != nil {

@@ -7,6 +7,9 @@ import (
 	"os"
 	"slices"
 	"testing"
+
+	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/internal/bundled"
 )
 
 // reference is testdata/gaussian_reference.json, written by
@@ -38,7 +41,7 @@ func TestGaussianMatchesScikitLearn(t *testing.T) {
 	}
 	for _, c := range ref.Cases {
 		t.Run(fmt.Sprintf("%s/%g/%v", c.Dataset, c.VarSmoothing, c.Priors != nil), func(t *testing.T) {
-			d := load(t, c.Dataset)
+			d := bundled.Load(t, c.Dataset, data.Options{})
 			if !slices.Equal(d.Schema.Classes(), c.Classes) {
 				t.Fatalf("classes %q, scikit-learn's %q", d.Schema.Classes(), c.Classes)
 			}

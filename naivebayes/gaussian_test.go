@@ -11,6 +11,7 @@ import (
 
 	"github.com/gendisc/gendisc"
 	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/internal/bundled"
 	"github.com/gendisc/gendisc/internal/conformance"
 )
 
@@ -144,7 +145,7 @@ func TestGaussianClassWithoutRows(t *testing.T) {
 }
 
 func TestGaussianWeightsAreRepeatedRows(t *testing.T) {
-	iris := load(t, "iris")
+	iris := bundled.Load(t, "iris", data.Options{})
 	r := rand.New(rand.NewPCG(11, 12))
 	iris.Weight = make([]float64, iris.N)
 	var idx []int
@@ -189,7 +190,7 @@ func withMissing(d *data.Dataset, seed uint64) *data.Dataset {
 }
 
 func TestGaussianUpdateEqualsFitOnUnion(t *testing.T) {
-	iris := withMissing(load(t, "iris"), 3)
+	iris := withMissing(bundled.Load(t, "iris", data.Options{}), 3)
 	// A holds classes 0 and 1 only, with a schema that knows only them; B
 	// holds the rest and brings class 2.
 	var a, b []int
@@ -225,7 +226,7 @@ func TestGaussianUpdateEqualsFitOnUnion(t *testing.T) {
 }
 
 func TestGaussianFitStream(t *testing.T) {
-	iris := withMissing(load(t, "iris"), 4)
+	iris := withMissing(bundled.Load(t, "iris", data.Options{}), 4)
 	// The first chunk holds class 0 only and knows no other class; the
 	// second brings class 1, the third all three, the fourth again knows
 	// only two classes.
@@ -293,7 +294,7 @@ func TestGaussianUpdateErrors(t *testing.T) {
 }
 
 func TestGaussianSaveLoad(t *testing.T) {
-	d := withMissing(load(t, "wine"), 5)
+	d := withMissing(bundled.Load(t, "wine", data.Options{}), 5)
 	for _, cfg := range []GaussianConfig{
 		{},
 		{VarSmoothing: NoVarSmoothing, Variance: FeatureVariance},
@@ -440,7 +441,7 @@ func TestGaussianErrors(t *testing.T) {
 func TestGaussianConstantFeatureNamed(t *testing.T) {
 	// Ionosphere's V2 is 0 in every row: smoothing gives it variance ε,
 	// without smoothing it is an error that names it.
-	d := load(t, "ionosphere")
+	d := bundled.Load(t, "ionosphere", data.Options{})
 	m := fit(t, GaussianConfig{}, d)
 	if v := m.Variances()[0][1]; v != m.Epsilon() {
 		t.Errorf("variance of V2 is %v, want ε = %v", v, m.Epsilon())
@@ -496,7 +497,7 @@ func TestGaussianManyFeatures(t *testing.T) {
 }
 
 func TestGaussianLogisticForm(t *testing.T) {
-	pima := withMissing(load(t, "pima_indians_diabetes"), 8)
+	pima := withMissing(bundled.Load(t, "pima_indians_diabetes", data.Options{}), 8)
 	for _, tie := range []Variance{FeatureVariance, SharedVariance} {
 		m := fit(t, GaussianConfig{Variance: tie, PriorAlpha: 1}, pima)
 		w, w0, ok := m.LogisticForm()
@@ -521,7 +522,7 @@ func TestGaussianLogisticForm(t *testing.T) {
 			}
 		}
 	}
-	for _, m := range []*Gaussian{fit(t, GaussianConfig{}, small()), fit(t, GaussianConfig{Variance: FeatureVariance}, load(t, "iris"))} {
+	for _, m := range []*Gaussian{fit(t, GaussianConfig{}, small()), fit(t, GaussianConfig{Variance: FeatureVariance}, bundled.Load(t, "iris", data.Options{}))} {
 		if _, _, ok := m.LogisticForm(); ok {
 			t.Errorf("a logistic form for %d classes, %v tying", len(m.Classes()), m.Config().Variance)
 		}
@@ -594,7 +595,7 @@ func TestGaussianConformance(t *testing.T) {
 		return conformance.Decode(func(b []byte) (gendisc.Classifier, error) { return UnmarshalGaussian(schema, b) })
 	}
 	for _, name := range []string{"iris", "wine", "breast_cancer_wdbc", "pima_indians_diabetes", "ionosphere", "sonar"} {
-		d := load(t, name)
+		d := bundled.Load(t, name, data.Options{})
 		for _, cfg := range []GaussianConfig{{}, {Variance: FeatureVariance, PriorAlpha: 1}} {
 			t.Run(name+"/"+cfg.Variance.String(), func(t *testing.T) {
 				conformance.Check(t, func(d *data.Dataset) (gendisc.Classifier, error) { return cfg.Fit(d) }, d, decode(d.Schema))
@@ -607,7 +608,7 @@ func TestGaussianConformance(t *testing.T) {
 		conformance.Check(t, func(d *data.Dataset) (gendisc.Classifier, error) { return GaussianConfig{}.Fit(d) }, d, decode(d.Schema))
 	})
 	t.Run("missing and weighted", func(t *testing.T) {
-		d := withMissing(load(t, "breast_cancer_wdbc"), 9)
+		d := withMissing(bundled.Load(t, "breast_cancer_wdbc", data.Options{}), 9)
 		conformance.Check(t, func(d *data.Dataset) (gendisc.Classifier, error) { return GaussianConfig{}.Fit(d) }, d, decode(d.Schema))
 	})
 }
