@@ -133,6 +133,10 @@ type Config struct {
 	// VarSmoothing is the Gaussian variance smoothing of the numeric
 	// columns of a Mixed model, as GaussianConfig.VarSmoothing.
 	VarSmoothing float64
+	// Variance is the variance tying of the numeric columns of a Mixed
+	// model, as GaussianConfig.Variance (FeatureVariance: linear log-odds
+	// in those columns).
+	Variance Variance
 	// PriorAlpha, when positive, smooths the class prior (see
 	// GaussianConfig.PriorAlpha).
 	PriorAlpha float64
@@ -172,7 +176,7 @@ func (c Config) params() (params, error) {
 	if err := c.Text.Validate(); err != nil {
 		return p, err
 	}
-	g, err := GaussianConfig{VarSmoothing: c.VarSmoothing}.params()
+	g, err := GaussianConfig{VarSmoothing: c.VarSmoothing, Variance: c.Variance}.params()
 	if err != nil {
 		return p, err
 	}

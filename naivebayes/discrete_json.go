@@ -24,6 +24,7 @@ type modelJSON struct {
 	TextModel    TextModel             `json:"text_model"`
 	Text         text.VectorizerConfig `json:"text"`
 	VarSmoothing modelfile.Float       `json:"var_smoothing"`
+	Variance     Variance              `json:"variance"`
 	PriorAlpha   modelfile.Float       `json:"prior_alpha,omitempty"`
 	ClassPrior   map[string]float64    `json:"class_prior,omitempty"`
 	ClassWeight  modelfile.Floats      `json:"class_weight"`
@@ -35,7 +36,7 @@ type modelJSON struct {
 func (m *Model) MarshalJSON() ([]byte, error) {
 	c := m.params.cfg
 	j := modelJSON{Family: c.Family.String(), Alpha: modelfile.Float(m.params.alpha), Binarize: modelfile.Float(c.Binarize),
-		Norm: c.Norm, TextModel: c.TextModel, Text: c.Text, VarSmoothing: modelfile.Float(max(c.VarSmoothing, 0)),
+		Norm: c.Norm, TextModel: c.TextModel, Text: c.Text, VarSmoothing: modelfile.Float(max(c.VarSmoothing, 0)), Variance: c.Variance,
 		PriorAlpha: modelfile.Float(m.params.prior.alpha), ClassPrior: m.params.prior.fixed, ClassWeight: m.classWeight}
 	for _, pt := range m.parts {
 		b, err := json.Marshal(pt.stats())
@@ -80,7 +81,7 @@ func unmarshalModel(schema *data.Schema, params []byte) (*Model, error) {
 		return nil, err
 	}
 	c := Config{Family: fam, Alpha: float64(j.Alpha), Binarize: float64(j.Binarize), Norm: j.Norm, TextModel: j.TextModel,
-		Text: j.Text, VarSmoothing: float64(j.VarSmoothing), PriorAlpha: float64(j.PriorAlpha), ClassPrior: j.ClassPrior}
+		Text: j.Text, VarSmoothing: float64(j.VarSmoothing), Variance: j.Variance, PriorAlpha: float64(j.PriorAlpha), ClassPrior: j.ClassPrior}
 	if c.Alpha == 0 {
 		c.Alpha = NoAlpha
 	}

@@ -56,7 +56,7 @@ func (p *gaussianPart) fit(pr *params, s *data.Schema, source string) error {
 	for _, j := range p.cols {
 		p.sub.Features = append(p.sub.Features, s.Features[j])
 	}
-	g, err := newGaussian(p.sub, p.st, gaussianParams{varSmoothing: max(pr.cfg.VarSmoothing, 0)}, source)
+	g, err := newGaussian(p.sub, p.st, gaussianParams{varSmoothing: max(pr.cfg.VarSmoothing, 0), variance: pr.cfg.Variance}, source)
 	if err != nil {
 		return err
 	}
