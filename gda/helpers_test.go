@@ -6,24 +6,7 @@ import (
 	"testing"
 
 	"github.com/gendisc/gendisc/data"
-	"github.com/gendisc/gendisc/datasets"
 )
-
-// load reads a bundled data set, its last column the class, leaving out
-// the feature columns named in drop.
-func load(t testing.TB, name string, drop ...string) *data.Dataset {
-	t.Helper()
-	r, err := datasets.Open(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
-	d, err := data.Read(r, name, data.Options{Ignore: drop})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return d
-}
 
 // matrix returns a data set of numeric features x0, x1, ... holding rows x
 // with class indices y (-1 for a missing label) among classes.

@@ -7,6 +7,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/internal/bundled"
 )
 
 // condMean returns μ_m + Σ_mo Σ_oo⁻¹ (x_o − μ_o) for the missing cells m
@@ -45,7 +46,7 @@ func condMean(mu, cov, x []float64) map[int]float64 {
 }
 
 func TestImpute(t *testing.T) {
-	d := load(t, "wine")
+	d := bundled.Load(t, "wine", data.Options{})
 	lda, err := LDAConfig{}.Fit(d)
 	if err != nil {
 		t.Fatal(err)

@@ -4,12 +4,15 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/internal/bundled"
 )
 
 // TestUnmarshalRefuses edits saved parameters and checks that loading
 // refuses them.
 func TestUnmarshalRefuses(t *testing.T) {
-	d := load(t, "iris")
+	d := bundled.Load(t, "iris", data.Options{})
 	m, err := QDAConfig{ShrinkageAuto: true}.Fit(d)
 	if err != nil {
 		t.Fatal(err)

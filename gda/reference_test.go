@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/internal/bundled"
 )
 
 type refCase struct {
@@ -73,7 +74,7 @@ func TestReference(t *testing.T) {
 					t.Fatal(err)
 				}
 				cfg := rc.config(t)
-				d := load(t, name, c.Drop...)
+				d := bundled.Load(t, name, data.Options{Ignore: c.Drop})
 				if c.Kind == KindQDA {
 					m, err := QDAConfig(cfg).Fit(d)
 					if err != nil {

@@ -4,13 +4,16 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/internal/bundled"
 )
 
 // TestSample draws from a fitted QDA and LDA: the class frequencies, the
 // class means and covariances of the draws must match the model within
 // sampling error.
 func TestSample(t *testing.T) {
-	d := load(t, "iris")
+	d := bundled.Load(t, "iris", data.Options{})
 	q, err := QDAConfig{ClassPrior: map[string]float64{"Iris-setosa": 0.2, "Iris-versicolor": 0.3, "Iris-virginica": 0.5}}.Fit(d)
 	if err != nil {
 		t.Fatal(err)

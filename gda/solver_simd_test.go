@@ -10,6 +10,7 @@ import (
 	"simd/archsimd"
 
 	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/internal/bundled"
 )
 
 // TestGroupSolver compares the AVX-512 distances with the Trsm path, for
@@ -20,7 +21,7 @@ func TestGroupSolver(t *testing.T) {
 		t.Skip("no AVX-512")
 	}
 	for _, name := range []string{"sonar", "wine"} {
-		checkGroupSolver(t, load(t, name))
+		checkGroupSolver(t, bundled.Load(t, name, data.Options{}))
 	}
 }
 

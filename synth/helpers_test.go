@@ -7,26 +7,10 @@ import (
 
 	"github.com/gendisc/gendisc"
 	"github.com/gendisc/gendisc/data"
-	"github.com/gendisc/gendisc/datasets"
 	"github.com/gendisc/gendisc/gda"
 	"github.com/gendisc/gendisc/mixture"
 	"github.com/gendisc/gendisc/naivebayes"
 )
-
-// readDataset reads a bundled data set.
-func readDataset(t testing.TB, name string, opt data.Options) *data.Dataset {
-	t.Helper()
-	rc, err := datasets.Open(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rc.Close()
-	d, err := data.Read(rc, name, opt)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return d
-}
 
 // kindCase is one generative kind: how to fit it and the moments of the
 // distribution of each class (or component) it draws from.

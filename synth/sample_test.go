@@ -9,6 +9,7 @@ import (
 
 	"github.com/gendisc/gendisc"
 	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/internal/bundled"
 )
 
 const nDraws = 100000
@@ -20,7 +21,7 @@ const nDraws = 100000
 // σ/√n_k, the variance's √((m₄ − s⁴)/n_k) with m₄ the sample's fourth
 // central moment.
 func TestSampleMoments(t *testing.T) {
-	iris := readDataset(t, "iris", data.Options{})
+	iris := bundled.Load(t, "iris", data.Options{})
 	for _, kc := range kindCases {
 		t.Run(kc.name, func(t *testing.T) {
 			m, err := kc.fit(iris)
@@ -73,7 +74,7 @@ func checkMoments(t *testing.T, d *data.Dataset, prior []float64, mean, variance
 
 // TestSampleClass draws from one class of every classifier.
 func TestSampleClass(t *testing.T) {
-	iris := readDataset(t, "iris", data.Options{})
+	iris := bundled.Load(t, "iris", data.Options{})
 	for _, kc := range kindCases {
 		t.Run(kc.name, func(t *testing.T) {
 			m, err := kc.fit(iris)
@@ -108,7 +109,7 @@ func TestSampleClass(t *testing.T) {
 // TestSampleSeed: the same seed gives the same rows; write's error stops
 // the draws.
 func TestSampleSeed(t *testing.T) {
-	iris := readDataset(t, "iris", data.Options{})
+	iris := bundled.Load(t, "iris", data.Options{})
 	m, err := kindCases[2].fit(iris)
 	if err != nil {
 		t.Fatal(err)
@@ -137,7 +138,7 @@ func TestSampleSeed(t *testing.T) {
 // two models on iris: priors, the mean log-likelihood per row, and the
 // predicted classes (components for gmm).
 func TestRefit(t *testing.T) {
-	iris := readDataset(t, "iris", data.Options{})
+	iris := bundled.Load(t, "iris", data.Options{})
 	for _, kc := range kindCases {
 		t.Run(kc.name, func(t *testing.T) {
 			m, err := kc.fit(iris)
@@ -250,7 +251,7 @@ func (m texter) SampleText(dst []string, c int, rng *rand.Rand) {
 // TestSampleText: a TextSampler's documents come with the rows, drawn for
 // the row's class.
 func TestSampleText(t *testing.T) {
-	iris := readDataset(t, "iris", data.Options{})
+	iris := bundled.Load(t, "iris", data.Options{})
 	m, err := kindCases[0].fit(iris)
 	if err != nil {
 		t.Fatal(err)
