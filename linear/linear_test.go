@@ -8,23 +8,14 @@ import (
 	"testing"
 
 	"github.com/gendisc/gendisc/data"
-	"github.com/gendisc/gendisc/datasets"
+	"github.com/gendisc/gendisc/internal/bundled"
 )
 
 // load reads a bundled data set with target as a numeric target and the
 // class column left out.
 func load(t testing.TB, name, target string) *data.Dataset {
 	t.Helper()
-	r, err := datasets.Open(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
-	d, err := data.Read(r, name, data.Options{Target: target, NumericTarget: true, Ignore: []string{"class"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return d
+	return bundled.Load(t, name, data.Options{Target: target, NumericTarget: true, Ignore: []string{"class"}})
 }
 
 type refCase struct {
@@ -156,16 +147,7 @@ func TestErrors(t *testing.T) {
 	if _, err := (Config{L2: 1}).Fit(&dup); err != nil {
 		t.Errorf("ridge on collinear columns: %v", err)
 	}
-	cls, err := datasets.Open("iris")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cls.Close()
-	c, err := data.Read(cls, "iris", data.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := (Config{}).Fit(c); err == nil {
+	if _, err := (Config{}).Fit(bundled.Load(t, "iris", data.Options{})); err == nil {
 		t.Error("categorical target accepted")
 	}
 }
