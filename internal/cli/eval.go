@@ -66,6 +66,9 @@ func (o *evalOptions) run(env *Env) error {
 	if err != nil {
 		return err
 	}
+	if err := checkNB(env, m, d); err != nil {
+		return err
+	}
 	var rep interface{ Text(io.Writer) error }
 	if isRegressor {
 		rep, err = evaluateRegression(r, d)

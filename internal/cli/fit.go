@@ -115,6 +115,7 @@ func (o *fitOptions) run(env *Env) error {
 	if err != nil {
 		return err
 	}
+	warnModel(env, m)
 	out, err := env.create(o.out)
 	if err != nil {
 		return err

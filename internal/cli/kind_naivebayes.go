@@ -35,24 +35,6 @@ func init() {
 			}
 		},
 	})
-	// nb will be mixed naive Bayes (the family per column type). Until it
-	// exists, it fits Gaussian naive Bayes when every feature is numeric.
-	register(&kind{
-		name:  "nb",
-		short: "naive Bayes with the family of each column's type; this version handles numeric columns only, as gaussian-nb",
-		flags: func(fs *flag.FlagSet) fitFunc {
-			fit := gaussianNBFlags(fs)
-			return func(d *data.Dataset) (modelfile.Persistent, error) {
-				for _, c := range d.Schema.Features {
-					if c.Kind != data.Numeric {
-						return nil, &data.ParseError{File: d.Source, ColumnName: c.Name,
-							Err: fmt.Errorf("the column is %s: --model nb handles numeric columns only in this version of gendisc", c.Kind)}
-					}
-				}
-				return fit(d)
-			}
-		},
-	})
 }
 
 // gaussianNBFlags defines the flags of naivebayes.GaussianConfig.

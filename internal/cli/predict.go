@@ -67,6 +67,9 @@ func (o *predictOptions) run(env *Env) error {
 	if err != nil {
 		return err
 	}
+	if err := checkNB(env, m, d); err != nil {
+		return err
+	}
 	if r, ok := asRegressor(e.Kind, m); ok {
 		return o.write(env, func(w io.Writer) error { return writeValues(w, r.Predict(nil, d)) })
 	}

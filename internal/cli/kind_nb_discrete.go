@@ -1,0 +1,316 @@
+package cli
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"iter"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/gendisc/gendisc"
+	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/modelfile"
+	"github.com/gendisc/gendisc/naivebayes"
+	"github.com/gendisc/gendisc/text"
+)
+
+// nbKinds are the naive Bayes kinds of naivebayes.Config, with their
+// one-line descriptions.
+var nbKinds = []struct {
+	family naivebayes.Family
+	short  string
+}{
+	{naivebayes.Mixed, "naive Bayes with the family of each column's type: numeric → Gaussian, categorical → categorical, text → multinomial word counts (or --text-model bernoulli)"},
+	{naivebayes.Bernoulli, "Bernoulli naive Bayes: binary features (numeric above --binarize, two-level categories, words present in a text)"},
+	{naivebayes.Multinomial, "multinomial naive Bayes: non-negative counts (numeric columns) and bags of words (text columns)"},
+	{naivebayes.Complement, "complement naive Bayes (Rennie et al. 2003): multinomial counts scored against each class's complement, for skewed classes"},
+	{naivebayes.Categorical, "categorical naive Bayes: per class, a Dirichlet-smoothed distribution over each categorical feature's values"},
+}
+
+func init() {
+	for _, nk := range nbKinds {
+		f := nk.family
+		register(&kind{
+			name:  f.String(),
+			short: nk.short,
+			flags: func(fs *flag.FlagSet) fitFunc {
+				cfg := nbConfig(fs, f)
+				return func(d *data.Dataset) (modelfile.Persistent, error) { return cfg().Fit(d) }
+			},
+			decode:  decodeNB,
+			inspect: inspectNB,
+			update: func(m gendisc.Model, d *data.Dataset) (modelfile.Persistent, error) {
+				return m.(*naivebayes.Model).Update(d)
+			},
+			stream: func(fs *flag.FlagSet) streamFunc {
+				cfg := nbConfig(fs, f)
+				return func(chunks iter.Seq2[*data.Dataset, error]) (modelfile.Persistent, error) {
+					return cfg().FitStream(chunks)
+				}
+			},
+		})
+	}
+}
+
+// nbConfig defines the flags of naivebayes.Config for family f and
+// returns the function that gives the configuration once they are parsed.
+func nbConfig(fs *flag.FlagSet, f naivebayes.Family) func() naivebayes.Config {
+	cfg := naivebayes.Config{Family: f}
+	alpha := nonNegative(1)
+	fs.Var(&alpha, "alpha", "pseudo-count `α` added to every count (Laplace 1; any α > 0 is the Dirichlet MAP estimate; 0 is maximum likelihood, with a warning)")
+	var smoothing nonNegative
+	switch f {
+	case naivebayes.Bernoulli:
+		fs.Float64Var(&cfg.Binarize, "binarize", 0, "a numeric feature is present when it is above `t`")
+	case naivebayes.Complement:
+		fs.BoolVar(&cfg.Norm, "norm", false, "normalise the complement weights (Rennie et al.'s weight normalisation)")
+	case naivebayes.Mixed:
+		fs.TextVar(&cfg.TextModel, "text-model", cfg.TextModel, "the family of text columns: multinomial (word counts) or bernoulli (words present)")
+		smoothing = nonNegative(naivebayes.DefaultVarSmoothing)
+		fs.Var(&smoothing, "var-smoothing", "numeric columns: add ε = `r` × the largest variance to every variance")
+		fs.TextVar(&cfg.Variance, "variance", cfg.Variance,
+			"numeric columns: variance `tying`, class-feature (σ²_kj), feature (σ²_j, shared by the classes: linear log-odds), class (σ²_k) or shared (one σ²)")
+	}
+	if f != naivebayes.Categorical {
+		textFlags(fs, &cfg.Text)
+	}
+	prior := nbPriorFlags(fs)
+	// The returned function may run on several goroutines at once: it
+	// completes a copy of cfg.
+	return func() naivebayes.Config {
+		c := cfg
+		c.Alpha = float64(alpha)
+		if c.Alpha == 0 {
+			c.Alpha = naivebayes.NoAlpha
+		}
+		if f == naivebayes.Mixed {
+			c.VarSmoothing = float64(smoothing)
+			if c.VarSmoothing == 0 {
+				c.VarSmoothing = naivebayes.NoVarSmoothing
+			}
+		}
+		c.PriorAlpha, c.ClassPrior = float64(prior.alpha), prior.fixed
+		return c
+	}
+}
+
+// textFlags defines the flags of a text.VectorizerConfig.
+func textFlags(fs *flag.FlagSet, c *text.VectorizerConfig) {
+	fs.Func("ngrams", "text columns: terms of `n` or min-max words (1-2: words and pairs of words)", func(s string) (err error) {
+		c.NGrams, err = text.ParseNGrams(s)
+		return err
+	})
+	fs.Func("min-df", "text columns: drop words in fewer than `n` documents (a fraction when it has a point: 0.01)", func(s string) (err error) {
+		c.MinDF, err = text.ParseDocFreq(s)
+		return err
+	})
+	fs.Func("max-df", "text columns: drop words in more than `n` documents (a fraction when it has a point: 0.9)", func(s string) (err error) {
+		c.MaxDF, err = text.ParseDocFreq(s)
+		return err
+	})
+	fs.IntVar(&c.MaxFeatures, "max-features", 0, "text columns: keep the `n` most frequent words (0: all)")
+	fs.StringVar(&c.StopWords, "stop-words", "", "text columns: drop the words of this `list` (english)")
+}
+
+func decodeNB(s *data.Schema, params json.RawMessage) (gendisc.Model, error) {
+	return naivebayes.UnmarshalModel(s, params)
+}
+
+// checkNB is what predict and eval do with the data of a naive Bayes model
+// beyond predicting: under --verbose, note the words of text columns that
+// the model's vocabulary does not have (ignored); and report a row that no
+// class can produce (possible with --alpha 0) as an error.
+func checkNB(env *Env, m gendisc.Model, d *data.Dataset) error {
+	nb, ok := m.(*naivebayes.Model)
+	if !ok {
+		return nil
+	}
+	if env.Verbose {
+		unseen := nb.UnseenWords(d)
+		for _, name := range slices.Sorted(maps.Keys(unseen)) {
+			env.verbosef("%s: column %q: %d words not in the model's vocabulary, ignored", d.Source, name, unseen[name])
+		}
+	}
+	return nb.Impossible(d)
+}
+
+// warnModel prints the warnings of a fitted model that has any.
+func warnModel(env *Env, m any) {
+	if w, ok := m.(interface{ Warnings() []string }); ok {
+		for _, s := range w.Warnings() {
+			fmt.Fprintf(env.Stderr, "gendisc: warning: %s\n", s)
+		}
+	}
+}
+
+// nbTopTerms is the number of words per class inspect shows for a text
+// column.
+const nbTopTerms = 15
+
+// nbReport is what inspect shows of a naive Bayes model of
+// naivebayes.Config: the class priors and each family's parameters.
+type nbReport struct {
+	Kind         string           `json:"kind"`
+	Alpha        float64          `json:"alpha"`
+	Classes      []string         `json:"classes"`
+	Priors       modelfile.Floats `json:"priors"`
+	ClassWeights modelfile.Floats `json:"class_weights"`
+	// Gaussian: the numeric columns of mixed naive Bayes.
+	Gaussian *nbGaussian `json:"gaussian,omitempty"`
+	// Counts: the numeric (and binary) columns of Bernoulli,
+	// multinomial and complement naive Bayes, weight b_kt per class.
+	Counts      *nbCounts       `json:"counts,omitempty"`
+	Categorical []nbCategorical `json:"categorical,omitempty"`
+	Text        []nbText        `json:"text,omitempty"`
+	Warnings    []string        `json:"warnings,omitempty"`
+}
+
+type nbGaussian struct {
+	Features  []string           `json:"features"`
+	Means     []modelfile.Floats `json:"means"`
+	Variances []modelfile.Floats `json:"variances"`
+}
+
+type nbCounts struct {
+	Features []string           `json:"features"`
+	Weights  []modelfile.Floats `json:"weights"`
+}
+
+// nbCategorical holds θ_kjv as Probabilities[k][v].
+type nbCategorical struct {
+	Feature       string             `json:"feature"`
+	Levels        []string           `json:"levels"`
+	Probabilities []modelfile.Floats `json:"probabilities"`
+}
+
+// nbText holds, per class, the words with the largest log-ratio.
+type nbText struct {
+	Feature    string          `json:"feature"`
+	Vocabulary int             `json:"vocabulary"`
+	Top        [][]nbTermRatio `json:"top"`
+}
+
+type nbTermRatio struct {
+	Term     string          `json:"term"`
+	LogRatio modelfile.Float `json:"log_ratio"`
+}
+
+func inspectNB(m gendisc.Model) report {
+	nb := m.(*naivebayes.Model)
+	cfg := nb.Config()
+	r := &nbReport{Kind: nb.Kind(), Alpha: max(cfg.Alpha, 0), Classes: nb.Classes(), Priors: nb.Priors(),
+		ClassWeights: nb.ClassWeights(), Warnings: nb.Warnings()}
+	s := nb.Schema()
+	if names, mean, variance := nb.GaussianFeatures(); names != nil {
+		r.Gaussian = &nbGaussian{Features: names}
+		for k := range mean {
+			r.Gaussian.Means = append(r.Gaussian.Means, mean[k])
+			r.Gaussian.Variances = append(r.Gaussian.Variances, variance[k])
+		}
+	}
+	if names, w := nb.CountWeights(); names != nil {
+		r.Counts = &nbCounts{Features: names}
+		for _, v := range w {
+			r.Counts.Weights = append(r.Counts.Weights, v)
+		}
+	}
+	for _, name := range nb.CategoricalFeatures() {
+		p, _ := nb.LevelProbabilities(name) // the model has the feature
+		c := nbCategorical{Feature: name, Levels: s.Features[s.Feature(name)].Levels}
+		for _, v := range p {
+			c.Probabilities = append(c.Probabilities, v)
+		}
+		r.Categorical = append(r.Categorical, c)
+	}
+	for _, name := range nb.TextFeatures() {
+		top, _ := nb.TopTerms(name, nbTopTerms) // the model has the feature
+		v, _ := nb.Vocabulary(name)
+		t := nbText{Feature: name, Vocabulary: v.Len()}
+		for _, terms := range top {
+			var row []nbTermRatio
+			for _, tw := range terms {
+				row = append(row, nbTermRatio{tw.Term, modelfile.Float(tw.LogRatio)})
+			}
+			t.Top = append(t.Top, row)
+		}
+		r.Text = append(r.Text, t)
+	}
+	return r
+}
+
+// nbFormulas are the formulas inspect prints for each kind.
+var nbFormulas = map[string]string{
+	"nb":             "log p(x, y=k) = log π_k + Σ_j log p(x_j | y=k), each column by its type (missing cells left out)",
+	"bernoulli-nb":   "log p(x, y=k) = log π_k + Σ_t [x_t log p_kt + (1 − x_t) log(1 − p_kt)],  p_kt = (N_kt + α)/(N_k + 2α)",
+	"multinomial-nb": "log p(x, y=k) = log π_k + Σ_t x_t log θ_kt,  θ_kt = (N_kt + α)/(N_k + α·V)",
+	"complement-nb":  "score_k(x) = Σ_t x_t w_kt,  w_kt = −log θ̃_kt,  θ̃_kt = (Σ_{l≠k} N_lt + α)/(Σ_{l≠k} N_l + α·V)  (no prior)",
+	"categorical-nb": "log p(x, y=k) = log π_k + Σ_j log θ_kj(x_j),  θ_kjv = (N_kjv + α)/(N_kj + α·L_j)",
+}
+
+func (r *nbReport) writeText(w io.Writer) error {
+	fmt.Fprintf(w, "%s\n\n\t%s\n\n", r.Kind, nbFormulas[r.Kind])
+	fmt.Fprintf(w, "alpha: %s\n", num(r.Alpha))
+	for _, s := range r.Warnings {
+		fmt.Fprintf(w, "warning: %s\n", s)
+	}
+	fmt.Fprintln(w)
+	rows := make([][]string, len(r.Classes))
+	for k, c := range r.Classes {
+		rows[k] = []string{c, num(r.Priors[k]), num(r.ClassWeights[k])}
+	}
+	if err := writeTable(w, []string{"class", "prior π_k", "weight"}, rows); err != nil {
+		return err
+	}
+	byFeature := func(title string, features []string, v []modelfile.Floats) error {
+		fmt.Fprintf(w, "\n%s (rows: features, columns: classes)\n", title)
+		rows := make([][]string, len(features))
+		for j, f := range features {
+			rows[j] = []string{f}
+			for k := range r.Classes {
+				rows[j] = append(rows[j], num(v[k][j]))
+			}
+		}
+		return writeTable(w, append([]string{"feature"}, r.Classes...), rows)
+	}
+	if g := r.Gaussian; g != nil {
+		if err := byFeature("Gaussian means μ_kj", g.Features, g.Means); err != nil {
+			return err
+		}
+		if err := byFeature("Gaussian variances σ²_kj", g.Features, g.Variances); err != nil {
+			return err
+		}
+	}
+	if c := r.Counts; c != nil {
+		title := map[string]string{"bernoulli-nb": "log p_kt (present)", "multinomial-nb": "log θ_kt", "complement-nb": "complement weights w_kt"}[r.Kind]
+		if err := byFeature(title, c.Features, c.Weights); err != nil {
+			return err
+		}
+	}
+	for _, c := range r.Categorical {
+		fmt.Fprintf(w, "\n%s: P(value | class)\n", c.Feature)
+		rows := make([][]string, len(c.Levels))
+		for v, l := range c.Levels {
+			rows[v] = []string{l}
+			for k := range r.Classes {
+				rows[v] = append(rows[v], num(c.Probabilities[k][v]))
+			}
+		}
+		if err := writeTable(w, append([]string{"value"}, r.Classes...), rows); err != nil {
+			return err
+		}
+	}
+	for _, t := range r.Text {
+		fmt.Fprintf(w, "\n%s: %d words; per class, the words with the largest log-ratio (the word's weight for the class minus its mean weight for the others)\n", t.Feature, t.Vocabulary)
+		for k, c := range r.Classes {
+			var parts []string
+			for _, tr := range t.Top[k] {
+				parts = append(parts, fmt.Sprintf("%s (%s)", tr.Term, num(float64(tr.LogRatio))))
+			}
+			fmt.Fprintf(w, "  %s: %s\n", c, strings.Join(parts, ", "))
+		}
+	}
+	return nil
+}

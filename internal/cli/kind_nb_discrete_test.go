@@ -1,0 +1,5 @@
+package cli
+
+func init() {
+	kindData["categorical-nb"] = "mushroom"
+}
