@@ -11,7 +11,6 @@ import (
 
 	"github.com/gendisc/gendisc/data"
 	"github.com/gendisc/gendisc/mixture"
-	"github.com/gendisc/gendisc/modelfile"
 )
 
 // The command list is set by cli.go's init, which runs before this file's
@@ -88,15 +87,7 @@ func (o *clusterOptions) run(env *Env) error {
 	if err != nil {
 		return err
 	}
-	out, err := env.create(o.out)
-	if err != nil {
-		return err
-	}
-	defer out.Abort()
-	if err := modelfile.Write(out, g); err != nil {
-		return err
-	}
-	if err := out.Commit(); err != nil {
+	if err := env.writeModel(o.out, g); err != nil {
 		return err
 	}
 	if env.Quiet {

@@ -122,3 +122,17 @@ func (env *Env) loadModel(path string) (*modelfile.Envelope, gendisc.Model, erro
 	}
 	return e, m, nil
 }
+
+// writeModel writes m as a model file to path, "-" meaning standard
+// output; a file appears whole or not at all (create).
+func (env *Env) writeModel(path string, m modelfile.Persistent) error {
+	out, err := env.create(path)
+	if err != nil {
+		return err
+	}
+	defer out.Abort()
+	if err := modelfile.Write(out, m); err != nil {
+		return err
+	}
+	return out.Commit()
+}

@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/gendisc/gendisc/data"
-	"github.com/gendisc/gendisc/modelfile"
 )
 
 func init() { commands = append(commands, cmdUpdate) }
@@ -101,13 +100,5 @@ func (o *updateOptions) run(env *Env) error {
 	if err != nil {
 		return err
 	}
-	out, err := env.create(o.out)
-	if err != nil {
-		return err
-	}
-	defer out.Abort()
-	if err := modelfile.Write(out, updated); err != nil {
-		return err
-	}
-	return out.Commit()
+	return env.writeModel(o.out, updated)
 }
