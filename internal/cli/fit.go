@@ -116,15 +116,7 @@ func (o *fitOptions) run(env *Env) error {
 		return err
 	}
 	warnModel(env, m)
-	out, err := env.create(o.out)
-	if err != nil {
-		return err
-	}
-	defer out.Abort()
-	if err := modelfile.Write(out, m); err != nil {
-		return err
-	}
-	return out.Commit()
+	return env.writeModel(o.out, m)
 }
 
 // fitAll reads the whole training data and fits the model to it.
