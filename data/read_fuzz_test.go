@@ -10,7 +10,9 @@ import (
 // FuzzRead reads arbitrary input (every reader configuration must agree
 // and nothing may panic); reads it again with the schema inferred, which
 // must give the same Dataset; writes the Dataset back as CSV with
-// encoding/csv, reads that again, and wants the same Dataset.
+// encoding/csv, reads that again, and wants the same Dataset; reads it in
+// chunks, and wants the same rows when the first chunk gave the columns
+// the types that Read gives them.
 func FuzzRead(f *testing.F) {
 	for _, seed := range []string{
 		"a,b,class\n1,x,yes\n2.5,y,no\n",
@@ -47,6 +49,12 @@ func FuzzRead(f *testing.F) {
 		}
 		if diff := datasetDiff(d, e); diff != "" {
 			t.Fatalf("read back %q differs: %s", out, diff)
+		}
+		chunks, err := readAllChunks(t, bytes.NewReader(src), Options{}, readConfig{chunk: 16, blocks: 2})
+		if err == nil && sameColumns(chunks[len(chunks)-1].Schema, d.Schema) {
+			if diff := datasetDiff(d, joinChunks(t, chunks, d.Schema)); diff != "" {
+				t.Fatalf("read in %d chunks differs: %s", len(chunks), diff)
+			}
 		}
 	})
 }
