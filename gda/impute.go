@@ -13,15 +13,7 @@ import (
 // cells of its row (see LDA.Impute).
 func (m *model) impute(dst []float64, d *data.Dataset) []float64 {
 	p := m.stats.D
-	if d.D() != p {
-		panic(fmt.Sprintf("gda: data set has %d features, the model %d", d.D(), p))
-	}
-	if dst == nil {
-		dst = make([]float64, len(d.X))
-	}
-	if len(dst) != len(d.X) {
-		panic(fmt.Sprintf("gda: dst has length %d, want %d rows × %d features", len(dst), d.N, p))
-	}
+	dst = m.rowsDst(dst, d, p, "features")
 	parallel.For(d.N, 2*chunkRows, func(_, lo, hi int) {
 		copy(dst[lo*p:hi*p], d.X[lo*p:hi*p])
 		var fill *filler
@@ -32,14 +24,35 @@ func (m *model) impute(dst []float64, d *data.Dataset) []float64 {
 			if fill == nil {
 				fill = newFiller(m)
 			}
-			y := -1
-			if d.Y != nil && d.Y[i] == d.Y[i] {
-				y = int(d.Y[i])
-			}
-			fill.row(dst[i*p:(i+1)*p], d.Row(i), y)
+			fill.row(dst[i*p:(i+1)*p], d.Row(i), label(d, i))
 		}
 	})
 	return dst
+}
+
+// rowsDst checks that d has the model's features and returns dst for n
+// values per row of d, allocated when nil; what names the values in the
+// panic on a wrong length ("features", "components").
+func (m *model) rowsDst(dst []float64, d *data.Dataset, n int, what string) []float64 {
+	if p := m.stats.D; d.D() != p {
+		panic(fmt.Sprintf("gda: data set has %d features, the model %d", d.D(), p))
+	}
+	if dst == nil {
+		dst = make([]float64, d.N*n)
+	}
+	if len(dst) != d.N*n {
+		panic(fmt.Sprintf("gda: dst has length %d, want %d rows × %d %s", len(dst), d.N, n, what))
+	}
+	return dst
+}
+
+// label returns the class index of row i of d, or -1 when the row has no
+// label (d.Y nil or NaN).
+func label(d *data.Dataset, i int) int {
+	if d.Y != nil && d.Y[i] == d.Y[i] {
+		return int(d.Y[i])
+	}
+	return -1
 }
 
 // Impute writes the features of d to dst, row-major, with every missing

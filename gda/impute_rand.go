@@ -1,7 +1,6 @@
 package gda
 
 import (
-	"fmt"
 	"math/rand/v2"
 
 	"gonum.org/v1/gonum/blas"
@@ -27,15 +26,7 @@ var (
 // the draws follow the rows in order.
 func (m *model) imputeRand(dst []float64, d *data.Dataset, rng *rand.Rand) []float64 {
 	p := m.stats.D
-	if d.D() != p {
-		panic(fmt.Sprintf("gda: data set has %d features, the model %d", d.D(), p))
-	}
-	if dst == nil {
-		dst = make([]float64, len(d.X))
-	}
-	if len(dst) != len(d.X) {
-		panic(fmt.Sprintf("gda: dst has length %d, want %d rows × %d features", len(dst), d.N, p))
-	}
+	dst = m.rowsDst(dst, d, p, "features")
 	copy(dst, d.X)
 	fill := newFiller(m)
 	chol := map[*pattern]*factor{}
@@ -46,10 +37,8 @@ func (m *model) imputeRand(dst []float64, d *data.Dataset, rng *rand.Rand) []flo
 		if !hasNaN(x) {
 			continue
 		}
-		y := -1
-		if d.Y != nil && d.Y[i] == d.Y[i] {
-			y = int(d.Y[i])
-		} else {
+		y := label(d, i)
+		if y < 0 {
 			fill.marg.row(fill.post, x)
 			m.normalise(fill.post)
 			y = randx.LogIndex(fill.post, w, rng)

@@ -276,15 +276,7 @@ func (m *LDA) Transform(dst []float64, d *data.Dataset, n int) []float64 {
 	if n < 1 || n > c {
 		panic(fmt.Sprintf("gda: Transform to %d components, the model has %d", n, c))
 	}
-	if d.D() != p {
-		panic(fmt.Sprintf("gda: data set has %d features, the model %d", d.D(), p))
-	}
-	if dst == nil {
-		dst = make([]float64, d.N*n)
-	}
-	if len(dst) != d.N*n {
-		panic(fmt.Sprintf("gda: dst has length %d, want %d rows × %d components", len(dst), d.N, n))
-	}
+	dst = m.m.rowsDst(dst, d, n, "components")
 	v := blas64.General{Rows: p, Cols: n, Stride: c, Data: m.scalings}
 	x := d.X
 	if hasNaN(x) {
