@@ -3,6 +3,8 @@ package logistic
 import (
 	"fmt"
 	"math/rand/v2"
+
+	"github.com/gendisc/gendisc/text"
 )
 
 // Solver names an optimisation method.
@@ -102,6 +104,12 @@ type Config struct {
 	// mean of each indicator for a categorical column). Otherwise a
 	// missing cell is an error.
 	Impute bool
+	// Text says how text columns become term counts, one weight per term
+	// of a column's training vocabulary (package text: tokens of letters
+	// and numbers, n-grams, stop words, document-frequency bounds, the
+	// most frequent terms); the zero value counts every unigram, as
+	// scikit-learn's CountVectorizer(token_pattern=r"(?u)[^\W_]+").
+	Text text.VectorizerConfig
 }
 
 // lambda returns the effective λ.
@@ -161,6 +169,9 @@ func (c *Config) validate() error {
 	case Unweighted, Balanced:
 	default:
 		return fmt.Errorf("logistic: unknown class weight %q (balanced)", c.ClassWeight)
+	}
+	if err := c.Text.Validate(); err != nil {
+		return fmt.Errorf("logistic: %w", err)
 	}
 	return nil
 }

@@ -11,12 +11,12 @@ import (
 
 // Fit fits logistic regression to d, whose target must be categorical with
 // at least two classes, each with rows of positive weight. Text columns
-// become word counts (design.Tokens), one weight per word of the training
-// vocabulary, penalised like the others and not standardised; only the
-// lbfgs solver (the default for them) handles them yet. It returns an
-// error for bad configuration values and for data problems: a missing
-// target, a missing feature cell (unless Impute is set), a text column,
-// bad weights. A fit that stops early (the iteration limit, separable data
+// become term counts under c.Text (package text), one weight per term of
+// the training vocabulary, penalised like the others and not
+// standardised; only the lbfgs solver (the default for them) handles them
+// yet. It returns an error for bad configuration values and for data
+// problems: a missing target, a missing feature cell (unless Impute is
+// set), a text column without terms, bad weights. A fit that stops early (the iteration limit, separable data
 // with λ = 0) still returns a usable model; Diagnostics says why it stopped.
 func (c Config) Fit(d *data.Dataset) (*Model, error) {
 	if err := c.validate(); err != nil {
@@ -26,7 +26,7 @@ func (c Config) Fit(d *data.Dataset) (*Model, error) {
 	if err != nil {
 		return nil, err
 	}
-	enc, err := design.Fit(d, design.Options{Impute: c.Impute, NoStandardize: c.NoStandardize, Text: true})
+	enc, err := design.Fit(d, design.Options{Impute: c.Impute, NoStandardize: c.NoStandardize, Text: &c.Text})
 	if err != nil {
 		return nil, err
 	}

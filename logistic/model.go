@@ -146,13 +146,16 @@ func (m *Model) LogProba(dst []float64, d *data.Dataset) []float64 {
 	}
 	pd, p := m.enc.P(), m.enc.P()+m.enc.V()
 	q := p + 1
+	sp := m.enc.EncodeText(d)
 	parallel.For(d.N, 1024, func(_, lo, hi int) {
 		z := make([]float64, pd)
 		var si []int32
 		var sv []float64
 		for i := lo; i < hi; i++ {
 			m.enc.EncodeRow(z, d.Row(i))
-			si, sv = m.enc.EncodeText(si[:0], sv[:0], d, i)
+			if sp != nil {
+				si, sv = sp.Row(i)
+			}
 			out := dst[i*K : (i+1)*K]
 			for c := range m.k {
 				th := m.theta[c*q : (c+1)*q]

@@ -5,8 +5,8 @@ import (
 
 	"gonum.org/v1/gonum/floats"
 
-	"github.com/gendisc/gendisc/internal/design"
 	"github.com/gendisc/gendisc/internal/parallel"
+	"github.com/gendisc/gendisc/text"
 )
 
 // minBlock is the smallest row block worth a goroutine.
@@ -35,11 +35,11 @@ type problem struct {
 	z      []float64 // N × pd dense design rows, or raw rows (see shift), row major
 	n, p   int       // rows; weights per vector (pd dense, then the sparse ones)
 	pd     int
-	sp     *design.CSR // sparse columns (word counts), nil when none
-	k      int         // weight vectors: 1 (binary) or K
-	y      []int32     // class of each row
-	v      []float64   // row weights
-	wsum   float64     // Σ v_i
+	sp     *text.CSR // sparse columns (term counts), nil when none
+	k      int       // weight vectors: 1 (binary) or K
+	y      []int32   // class of each row
+	v      []float64 // row weights
+	wsum   float64   // Σ v_i
 	lambda float64
 
 	// Scratch, per block of rows.
@@ -76,7 +76,7 @@ func newProblem(z []float64, n, p, k int, y []int32, v []float64, lambda float64
 
 // setSparse adds nv sparse columns after the dense ones. Only eval
 // (gradRows) reads them: the Newton, gd and sgd kernels do not.
-func (pr *problem) setSparse(sp *design.CSR, nv int) {
+func (pr *problem) setSparse(sp *text.CSR, nv int) {
 	pr.sp, pr.p = sp, pr.pd+nv
 	pr.part, pr.loss, pr.wrong = nil, nil, nil
 	pr.ensureBlocks()

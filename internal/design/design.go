@@ -11,6 +11,7 @@ import (
 
 	"github.com/gendisc/gendisc/data"
 	"github.com/gendisc/gendisc/internal/parallel"
+	"github.com/gendisc/gendisc/text"
 )
 
 // ErrMissing is wrapped in the error Fit returns for a missing cell when
@@ -30,10 +31,11 @@ type Options struct {
 	// first level (dummy coding), so that the indicators and an intercept
 	// are not collinear; needed by an unpenalised least-squares fit.
 	DropFirst bool
-	// Text encodes text columns as word counts (Tokens), sparse columns
-	// after the dense ones, one per word of the training vocabulary;
-	// otherwise a text column is an error.
-	Text bool
+	// Text, when set, encodes each text column as term counts under
+	// these settings (package text: tokens, n-grams, stop words,
+	// pruning), sparse columns after the dense ones, one per term of the
+	// column's training vocabulary; when nil a text column is an error.
+	Text *text.VectorizerConfig
 	// NoStandardize keeps numeric columns in their own units (Center 0,
 	// Scale 1); a missing cell is then filled with the column's mean.
 	NoStandardize bool
@@ -89,12 +91,12 @@ func hasNaN(x []float64) bool {
 }
 
 // Matrix is an encoded data set: Dense holds the N × P dense columns, row
-// major; Sparse the V word-count columns that follow them (nil when there
-// are no text features).
+// major; Sparse the N × V term-count columns that follow them (nil when
+// there are no text features).
 type Matrix struct {
 	N, P   int
 	Dense  []float64
-	Sparse *CSR
+	Sparse *text.CSR
 }
 
 // Row returns row i of the dense part, a view.
@@ -102,9 +104,11 @@ func (m *Matrix) Row(i int) []float64 { return m.Dense[i*m.P : (i+1)*m.P : (i+1)
 
 // Fit computes the encoding of d's features: the weighted mean and
 // population standard deviation of each numeric column over its observed
-// cells, the weighted level frequencies of each categorical column. It
-// returns an error for a text column, for a missing cell when opt.Impute
-// is false (positioned at the row's source line), and for weights that are
+// cells, the weighted level frequencies of each categorical column, the
+// vocabulary of each text column (unweighted, as CountVectorizer's). It
+// returns an error for a text column when opt.Text is nil or its
+// vocabulary is empty, for a missing cell when opt.Impute is false
+// (positioned at the row's source line), and for weights that are
 // negative, not finite or sum to zero.
 func Fit(d *data.Dataset, opt Options) (*Encoder, error) {
 	if err := CheckWeights(d); err != nil {
@@ -115,10 +119,14 @@ func Fit(d *data.Dataset, opt Options) (*Encoder, error) {
 	for j, c := range d.Schema.Features {
 		switch c.Kind {
 		case data.Text:
-			if !opt.Text {
+			if opt.Text == nil {
 				return nil, fmt.Errorf("%s: column %q is text: this model does not encode text columns (leave it out with --ignore %s)", d.Source, c.Name, c.Name)
 			}
-			e.text = append(e.text, fitText(d, j, e.V()))
+			tc, err := fitText(d, j, *opt.Text, e.V())
+			if err != nil {
+				return nil, err
+			}
+			e.text = append(e.text, tc)
 		case data.Numeric:
 			e.terms = append(e.terms, Term{Feature: j, Level: -1, Scale: 1})
 		case data.Categorical:
@@ -292,7 +300,7 @@ func (e *Encoder) P() int { return len(e.terms) }
 func (e *Encoder) Terms() []Term { return append([]Term(nil), e.terms...) }
 
 // Name returns the name of design column t < P+V: the feature's name,
-// "feature=level" for an indicator, "feature:word" for a word count.
+// "feature=level" for an indicator, "feature:term" for a term count.
 func (e *Encoder) Name(t int) string {
 	if t >= len(e.terms) {
 		return e.textName(t - len(e.terms))
@@ -353,9 +361,7 @@ func (e *Encoder) Encode(d *data.Dataset) *Matrix {
 			e.EncodeRow(dst, x)
 		}
 	})
-	if len(e.text) > 0 {
-		m.Sparse = e.encodeText(d)
-	}
+	m.Sparse = e.EncodeText(d)
 	return m
 }
 
@@ -366,31 +372,41 @@ type termJSON struct {
 	Center  float64 `json:"center"`
 	Scale   float64 `json:"scale"`
 	Fill    float64 `json:"fill"`
-	// Vocabulary marks a text feature's word counts, listing the words.
-	Vocabulary []string `json:"vocabulary,omitempty"`
+	// Vocabulary marks a text feature's term counts: its
+	// text.Vocabulary (settings and terms).
+	Vocabulary json.RawMessage `json:"vocabulary,omitempty"`
+}
+
+// textJSON is the model-file form of a text feature's term counts.
+type textJSON struct {
+	Feature    string           `json:"feature"`
+	Vocabulary *text.Vocabulary `json:"vocabulary"`
 }
 
 // MarshalJSON writes the design columns as a list of
 // {feature, level, center, scale, fill} objects, then one
-// {feature, vocabulary} object per text feature.
+// {feature, vocabulary} object per text feature, the vocabulary as
+// text.Vocabulary writes it ({config, terms}).
 func (e *Encoder) MarshalJSON() ([]byte, error) {
-	out := make([]termJSON, len(e.terms))
-	for t, term := range e.terms {
+	out := make([]any, 0, len(e.terms)+len(e.text))
+	for _, term := range e.terms {
 		c := &e.schema.Features[term.Feature]
-		out[t] = termJSON{Feature: c.Name, Center: term.Center, Scale: term.Scale, Fill: term.Fill}
+		tj := termJSON{Feature: c.Name, Center: term.Center, Scale: term.Scale, Fill: term.Fill}
 		if term.Level >= 0 {
-			out[t].Level = &c.Levels[term.Level]
+			tj.Level = &c.Levels[term.Level]
 		}
+		out = append(out, tj)
 	}
 	for _, tc := range e.text {
-		out = append(out, termJSON{Feature: e.schema.Features[tc.feature].Name, Scale: 1, Vocabulary: tc.vocab})
+		out = append(out, textJSON{Feature: e.schema.Features[tc.feature].Name, Vocabulary: tc.vocab})
 	}
 	return json.Marshal(out)
 }
 
 // Unmarshal reads an encoder written by MarshalJSON for schema s, checking
-// that every column names a feature and level of s and that the numbers
-// are finite with positive scales.
+// that every column names a feature and level of s, that the numbers are
+// finite with positive scales, and that every text feature has one valid
+// vocabulary (text.UnmarshalVocabulary), after the dense columns.
 func Unmarshal(s *data.Schema, b []byte) (*Encoder, error) {
 	var in []termJSON
 	if err := json.Unmarshal(b, &in); err != nil {
@@ -407,10 +423,14 @@ func Unmarshal(s *data.Schema, b []byte) (*Encoder, error) {
 			return nil, fmt.Errorf("design: column %d: vocabulary given or missing for %s feature %q", t, c.Kind, c.Name)
 		}
 		if c.Kind == data.Text {
-			if !slices.IsSorted(tj.Vocabulary) || len(slices.Compact(slices.Clone(tj.Vocabulary))) != len(tj.Vocabulary) {
-				return nil, fmt.Errorf("design: column %d: the vocabulary of %q is not sorted and distinct", t, c.Name)
+			if slices.ContainsFunc(e.text, func(tc textColumn) bool { return tc.feature == j }) {
+				return nil, fmt.Errorf("design: column %d: second vocabulary for %q", t, c.Name)
 			}
-			e.text = append(e.text, newTextColumn(j, tj.Vocabulary, e.V()))
+			v, err := text.UnmarshalVocabulary(tj.Vocabulary)
+			if err != nil {
+				return nil, fmt.Errorf("design: column %d (%s): %w", t, c.Name, err)
+			}
+			e.text = append(e.text, textColumn{feature: j, vocab: v, offset: e.V()})
 			continue
 		}
 		if len(e.text) > 0 {

@@ -2,10 +2,12 @@ package design
 
 import (
 	"errors"
+	"maps"
 	"math"
 	"testing"
 
 	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/text"
 )
 
 func testData() *data.Dataset {
@@ -158,47 +160,58 @@ func TestDense(t *testing.T) {
 	}
 }
 
-func TestTokens(t *testing.T) {
-	got := Tokens("Free entry!! Win a £1000 prize_now, ÉTÉ déjà-vu x2 a1")
-	want := []string{"free", "entry", "win", "1000", "prize_now", "été", "déjà", "vu", "x2", "a1"}
-	if len(got) != len(want) {
-		t.Fatalf("Tokens = %q, want %q", got, want)
+// rowCounts returns row i of m as a map from column to count.
+func rowCounts(m *text.CSR, i int) map[int32]float64 {
+	idx, val := m.Row(i)
+	out := map[int32]float64{}
+	for k, j := range idx {
+		out[j] = val[k]
 	}
-	for i := range want {
-		if got[i] != want[i] {
-			t.Fatalf("Tokens = %q, want %q", got, want)
-		}
-	}
+	return out
 }
 
-// TestText: word counts as sparse columns after the dense ones, unseen
-// words left out, and the vocabulary in the JSON form.
+// TestText: term counts as sparse columns after the dense ones, one
+// vocabulary per text column (package text, the settings applied), unseen
+// terms left out, and the vocabularies in the JSON form.
 func TestText(t *testing.T) {
-	s := &data.Schema{Features: []data.Column{{Name: "n", Kind: data.Numeric}, {Name: "msg", Kind: data.Text}}}
-	d := &data.Dataset{Schema: s, N: 3, X: []float64{1, math.NaN(), 2, math.NaN(), 3, math.NaN()}, Source: "t",
-		Text: [][]string{nil, {"win win cash", "", "cash now"}}}
+	s := &data.Schema{Features: []data.Column{{Name: "n", Kind: data.Numeric}, {Name: "msg", Kind: data.Text}, {Name: "subj", Kind: data.Text}}}
+	nan := math.NaN()
+	d := &data.Dataset{Schema: s, N: 3, X: []float64{1, nan, nan, 2, nan, nan, 3, nan, nan}, Source: "t",
+		Text: [][]string{nil, {"win win cash", "", "Cash now"}, {"a b", "", "b"}}}
 	if _, err := Fit(d, Options{}); err == nil {
 		t.Error("text column accepted without Options.Text")
 	}
-	e, err := Fit(d, Options{Text: true})
+	e, err := Fit(d, Options{Text: &text.VectorizerConfig{}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if e.P() != 1 || e.V() != 3 || e.Name(1) != "msg:cash" || e.Name(3) != "msg:win" {
-		t.Fatalf("P %d V %d names %q %q", e.P(), e.V(), e.Name(1), e.Name(3))
+	if e.P() != 1 || e.V() != 5 || e.Name(1) != "msg:cash" || e.Name(3) != "msg:win" || e.Name(5) != "subj:b" {
+		t.Fatalf("P %d V %d names %q %q %q", e.P(), e.V(), e.Name(1), e.Name(3), e.Name(5))
 	}
 	m := e.Encode(d)
-	idx, val := m.Sparse.Row(0)
-	if len(idx) != 2 || idx[0] != 0 || val[0] != 1 || idx[1] != 2 || val[1] != 2 {
-		t.Errorf("row 0: %v %v", idx, val)
+	want := []map[int32]float64{{0: 1, 2: 2, 3: 1, 4: 1}, {}, {0: 1, 1: 1, 4: 1}}
+	for i, w := range want {
+		if got := rowCounts(m.Sparse, i); !maps.Equal(got, w) {
+			t.Errorf("row %d: %v, want %v", i, got, w)
+		}
 	}
-	if idx, _ := m.Sparse.Row(1); len(idx) != 0 {
-		t.Errorf("empty cell: %v", idx)
+	if m.Sparse.Rows != 3 || m.Sparse.Cols != 5 {
+		t.Errorf("sparse part %d × %d", m.Sparse.Rows, m.Sparse.Cols)
 	}
-	unseen := &data.Dataset{Schema: s, N: 1, X: []float64{0, math.NaN()}, Text: [][]string{nil, {"now what cash"}}}
-	if idx, val := e.EncodeText(nil, nil, unseen, 0); len(idx) != 2 || idx[0] != 0 || idx[1] != 1 || val[1] != 1 {
-		t.Errorf("unseen words: %v %v", idx, val)
+	unseen := &data.Dataset{Schema: s, N: 1, X: []float64{0, nan, nan}, Text: [][]string{nil, {"now what cash"}, nil}}
+	if got := rowCounts(e.EncodeText(unseen), 0); !maps.Equal(got, map[int32]float64{0: 1, 1: 1}) {
+		t.Errorf("unseen words: %v", got)
 	}
+	// Settings: bigrams only, terms of one letter dropped.
+	bi, err := Fit(d, Options{Text: &text.VectorizerConfig{NGrams: text.NGrams{Min: 2, Max: 2}, MinLen: 2}})
+	if err == nil {
+		t.Errorf("subj has no bigram of two-letter tokens: %d terms", bi.V())
+	}
+	d.Text[2] = []string{"aa bb", "", "bb cc"}
+	if bi, err = Fit(d, Options{Text: &text.VectorizerConfig{NGrams: text.NGrams{Min: 2, Max: 2}, MinLen: 2}}); err != nil || bi.V() != 5 || bi.Name(1) != "msg:cash now" {
+		t.Fatalf("bigrams: %v %v", bi.Vocabularies(), err)
+	}
+
 	b, err := e.MarshalJSON()
 	if err != nil {
 		t.Fatal(err)
@@ -207,17 +220,27 @@ func TestText(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if e2.V() != 3 || e2.P() != 1 || e2.Name(2) != "msg:now" {
+	if e2.V() != 5 || e2.P() != 1 || e2.Name(2) != "msg:now" || e2.Name(4) != "subj:a" {
 		t.Errorf("round trip: P %d V %d", e2.P(), e2.V())
 	}
+	if b2, _ := e2.MarshalJSON(); string(b2) != string(b) {
+		t.Errorf("written again:\n%s\nfirst:\n%s", b2, b)
+	}
+	voc := `{"config":{"ngrams":{"min":0,"max":0},"min_df":{},"max_df":{}},"terms":["a"]}`
 	for _, bad := range []string{
 		`[{"feature":"msg","center":0,"scale":1,"fill":0}]`,
-		`[{"feature":"n","center":0,"scale":1,"fill":0,"vocabulary":["a"]}]`,
-		`[{"feature":"msg","center":0,"scale":1,"fill":0,"vocabulary":["b","a"]}]`,
-		`[{"feature":"msg","center":0,"scale":1,"fill":0,"vocabulary":["a"]},{"feature":"n","center":0,"scale":1,"fill":0}]`,
+		`[{"feature":"n","center":0,"scale":1,"fill":0,"vocabulary":` + voc + `}]`,
+		`[{"feature":"msg","vocabulary":{"config":{},"terms":["b","a"]}}]`,
+		`[{"feature":"msg","vocabulary":{"config":{},"terms":["a b"]}}]`,
+		`[{"feature":"msg","vocabulary":{"config":{},"terms":[]}}]`,
+		`[{"feature":"msg","vocabulary":` + voc + `},{"feature":"msg","vocabulary":` + voc + `}]`,
+		`[{"feature":"msg","vocabulary":` + voc + `},{"feature":"n","center":0,"scale":1,"fill":0}]`,
 	} {
 		if _, err := Unmarshal(s, []byte(bad)); err == nil {
 			t.Errorf("%s accepted", bad)
 		}
+	}
+	if _, err := Unmarshal(s, []byte(`[{"feature":"msg","vocabulary":`+voc+`}]`)); err != nil {
+		t.Errorf("one-term vocabulary: %v", err)
 	}
 }

@@ -17,10 +17,11 @@
 // for an indicator block. Fitting refuses missing cells unless asked to
 // impute.
 //
-// With Options.Text, a text column becomes word counts: one sparse column
-// per word of its training vocabulary (Tokens: scikit-learn
-// CountVectorizer's default tokens), stored after the dense columns as a
-// CSR block, so that model kernels take a dense part and a sparse part of
-// each row. Words never seen in training are left out. Without the
-// option a text column is an error.
+// With Options.Text, a text column becomes term counts through package
+// text (its tokenizer, n-grams, stop words and pruning: scikit-learn's
+// CountVectorizer with token_pattern=r"(?u)[^\W_]+"): one sparse column
+// per term of the column's training vocabulary, stored after the dense
+// columns as a text.CSR block, so that model kernels take a dense part
+// and a sparse part of each row. Terms never seen in training are left
+// out. Without the option a text column is an error.
 package design

@@ -1,141 +1,108 @@
 package design
 
 import (
-	"slices"
-	"strings"
-	"unicode"
+	"fmt"
 
 	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/text"
 )
 
-// Tokens returns the words of s as scikit-learn's CountVectorizer finds
-// them by default: s lowercased, then every maximal run of at least two
-// word characters (letters, digits, underscore), in order.
-func Tokens(s string) []string {
-	var out []string
-	s = strings.ToLower(s)
-	start := -1
-	for i, r := range s + " " {
-		word := r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.IsNumber(r)
-		switch {
-		case word && start < 0:
-			start = i
-		case !word && start >= 0:
-			if w := s[start:i]; len([]rune(w)) >= 2 {
-				out = append(out, w)
-			}
-			start = -1
-		}
-	}
-	return out
-}
-
 // textColumn is the bag-of-words encoding of one text feature: one count
-// column per word of its training vocabulary.
+// column per term of its training vocabulary.
 type textColumn struct {
 	feature int
-	vocab   []string // sorted
-	index   map[string]int32
+	vocab   *text.Vocabulary
 	offset  int // of its first count column among the sparse columns
 }
 
-func newTextColumn(feature int, vocab []string, offset int) textColumn {
-	tc := textColumn{feature: feature, vocab: vocab, index: make(map[string]int32, len(vocab)), offset: offset}
-	for w, s := range vocab {
-		tc.index[s] = int32(w)
+// fitText builds the vocabulary of text feature j of d under cfg.
+func fitText(d *data.Dataset, j int, cfg text.VectorizerConfig, offset int) (textColumn, error) {
+	v, err := cfg.Fit(documents(d, j))
+	if err != nil {
+		return textColumn{}, fmt.Errorf("%s: column %q: %w", d.Source, d.Schema.Features[j].Name, err)
 	}
-	return tc
+	return textColumn{feature: j, vocab: v, offset: offset}, nil
 }
 
-// fitText builds the vocabulary of text feature j of d: every word of its
-// cells, sorted.
-func fitText(d *data.Dataset, j, offset int) textColumn {
-	seen := map[string]bool{}
-	for _, cell := range d.Text[j] {
-		for _, w := range Tokens(cell) {
-			seen[w] = true
-		}
+// documents returns the cells of text feature j of d, N empty documents
+// when d holds none.
+func documents(d *data.Dataset, j int) []string {
+	if d.Text == nil || d.Text[j] == nil {
+		return make([]string, d.N)
 	}
-	vocab := make([]string, 0, len(seen))
-	for w := range seen {
-		vocab = append(vocab, w)
-	}
-	slices.Sort(vocab)
-	return newTextColumn(j, vocab, offset)
+	return d.Text[j]
 }
 
-// CSR holds the sparse columns of a design matrix, row by row: the
-// entries of row i are Idx[k], Val[k] for k in [Ptr[i], Ptr[i+1]), Idx
-// counting from the first sparse column, increasing within a row.
-type CSR struct {
-	Ptr []int
-	Idx []int32
-	Val []float64
-}
-
-// Row returns the sparse entries of row i, views.
-func (c *CSR) Row(i int) ([]int32, []float64) {
-	lo, hi := c.Ptr[i], c.Ptr[i+1]
-	return c.Idx[lo:hi:hi], c.Val[lo:hi:hi]
-}
-
-// V is the number of sparse columns: the word counts of the text
+// V is the number of sparse columns: the term counts of the text
 // features, which follow the P dense columns.
 func (e *Encoder) V() int {
 	v := 0
 	for _, tc := range e.text {
-		v += len(tc.vocab)
+		v += tc.vocab.Len()
 	}
 	return v
 }
 
-// EncodeText appends the sparse entries of row i of d (the word counts of
-// its text cells, by increasing column) to idx and val and returns them.
-// Words outside the training vocabulary are left out.
-func (e *Encoder) EncodeText(idx []int32, val []float64, d *data.Dataset, i int) ([]int32, []float64) {
-	for _, tc := range e.text {
-		if d.Text == nil || d.Text[tc.feature] == nil {
-			continue
-		}
-		start := len(idx)
-		for _, w := range Tokens(d.Text[tc.feature][i]) {
-			if k, ok := tc.index[w]; ok {
-				idx = append(idx, int32(tc.offset)+k)
-			}
-		}
-		row := idx[start:]
-		slices.Sort(row)
-		// Runs of one column become one entry holding the count.
-		n := 0
-		for k := 0; k < len(row); {
-			run := k
-			for k < len(row) && row[k] == row[run] {
-				k++
-			}
-			row[n] = row[run]
-			val = append(val, float64(k-run))
-			n++
-		}
-		idx = idx[:start+n]
+// Vocabularies returns the vocabulary of each text feature, in the order
+// of the features; their columns follow one another among the sparse
+// columns.
+func (e *Encoder) Vocabularies() []*text.Vocabulary {
+	out := make([]*text.Vocabulary, len(e.text))
+	for c, tc := range e.text {
+		out[c] = tc.vocab
 	}
-	return idx, val
+	return out
 }
 
-// encodeText returns the sparse part of d's design matrix.
-func (e *Encoder) encodeText(d *data.Dataset) *CSR {
-	c := &CSR{Ptr: make([]int, d.N+1)}
-	for i := range d.N {
-		c.Idx, c.Val = e.EncodeText(c.Idx, c.Val, d, i)
-		c.Ptr[i+1] = len(c.Idx)
+// EncodeText returns the sparse part of d's design matrix, N × V: the term
+// counts of each text feature (Vocabulary.Transform) side by side, in the
+// order of the features; nil when the encoder has no text feature. Terms
+// outside the training vocabulary are left out. The entries of a row are
+// not sorted by column.
+func (e *Encoder) EncodeText(d *data.Dataset) *text.CSR {
+	if len(e.text) == 0 {
+		return nil
 	}
-	return c
+	parts := make([]*text.CSR, len(e.text))
+	for c, tc := range e.text {
+		parts[c], _ = tc.vocab.Transform(documents(d, tc.feature))
+	}
+	if len(parts) == 1 {
+		return parts[0]
+	}
+	return hstack(parts, e.V())
 }
 
-// textName returns the name of sparse column k: "feature:word".
+// hstack places the matrices parts, which have the same rows, side by
+// side in one matrix of cols columns: the columns of parts[c] are shifted
+// by the columns of the parts before it.
+func hstack(parts []*text.CSR, cols int) *text.CSR {
+	rows, nnz := parts[0].Rows, 0
+	for _, p := range parts {
+		nnz += p.NNZ()
+	}
+	m := &text.CSR{Rows: rows, Cols: cols, Indptr: make([]int, 1, rows+1),
+		Indices: make([]int32, 0, nnz), Data: make([]float64, 0, nnz)}
+	for i := range rows {
+		offset := int32(0)
+		for _, p := range parts {
+			idx, val := p.Row(i)
+			for _, j := range idx {
+				m.Indices = append(m.Indices, offset+j)
+			}
+			m.Data = append(m.Data, val...)
+			offset += int32(p.Cols)
+		}
+		m.Indptr = append(m.Indptr, len(m.Indices))
+	}
+	return m
+}
+
+// textName returns the name of sparse column k: "feature:term".
 func (e *Encoder) textName(k int) string {
 	for _, tc := range e.text {
-		if k < tc.offset+len(tc.vocab) {
-			return e.schema.Features[tc.feature].Name + ":" + tc.vocab[k-tc.offset]
+		if k < tc.offset+tc.vocab.Len() {
+			return e.schema.Features[tc.feature].Name + ":" + tc.vocab.Term(k-tc.offset)
 		}
 	}
 	panic("design: sparse column out of range")
