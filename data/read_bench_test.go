@@ -80,6 +80,18 @@ func writeBenchFile(path string, rows int) error {
 	return f.Close()
 }
 
+// benchInput returns the benchmark file, its size set as the bytes of an
+// operation, and the function that reports MB/cpu-s at the end.
+func benchInput(b *testing.B) (path string, done func()) {
+	path = benchFile(b)
+	fi, err := os.Stat(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(fi.Size())
+	return path, reportCPU(b, int(fi.Size()))
+}
+
 // reportCPU returns a function that reports the input bytes parsed per
 // second of CPU time (user and system, all threads): on a shared machine
 // it varies less than MB/s of wall time.
@@ -108,13 +120,8 @@ func TestMain(m *testing.M) {
 // (all cores): the wall-time rate of an idle machine is about
 // MB/cpu-s × cores.
 func BenchmarkReadFile(b *testing.B) {
-	path := benchFile(b)
-	fi, err := os.Stat(path)
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.SetBytes(fi.Size())
-	defer reportCPU(b, int(fi.Size()))()
+	path, done := benchInput(b)
+	defer done()
 	for b.Loop() {
 		d, err := ReadFile(path, Options{})
 		if err != nil {
@@ -135,6 +142,30 @@ func BenchmarkReadMixed(b *testing.B) {
 	for b.Loop() {
 		if _, err := Read(bytes.NewReader(raw), "adult.csv", Options{}); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkReadChunks reads the 1,000,000 × 50 numeric file in chunks of
+// 8 MB (as fit --stream does), to compare with BenchmarkReadFile.
+func BenchmarkReadChunks(b *testing.B) {
+	path, done := benchInput(b)
+	defer done()
+	for b.Loop() {
+		f, err := os.Open(path)
+		if err != nil {
+			b.Fatal(err)
+		}
+		n := 0
+		for d, err := range ReadChunks(f, path, Options{}, 8<<20) {
+			if err != nil {
+				b.Fatal(err)
+			}
+			n += d.N
+		}
+		f.Close()
+		if n != benchRows {
+			b.Fatalf("read %d rows", n)
 		}
 	}
 }
