@@ -196,3 +196,36 @@ func TestNBInspect(t *testing.T) {
 		}
 	}
 }
+
+// TestNBFitStreamEqualsFit: fit --stream in small chunks, in which classes,
+// category levels and words first appear in later chunks, gives the model
+// of fit bit for bit.
+func TestNBFitStreamEqualsFit(t *testing.T) {
+	smallChunks(t, 2000)
+	for _, tc := range []struct {
+		kind, data string
+		rows       int // the first rows of the data set
+		flags      []string
+	}{
+		{kind: "multinomial-nb", data: "sms_spam", rows: 600, flags: []string{"--ngrams", "1-2", "--min-df", "2"}},
+		{kind: "bernoulli-nb", data: "sms_spam", rows: 600},
+		{kind: "categorical-nb", data: "mushroom", rows: 800},
+		{kind: "nb", data: "house_votes84", rows: 435},
+	} {
+		t.Run(tc.kind+"/"+tc.data, func(t *testing.T) {
+			dir := t.TempDir()
+			header, rows := bundledRows(t, tc.data)
+			in := writeRows(t, dir, "in.csv", header, rows[:tc.rows])
+			whole, streamed := filepath.Join(dir, "whole.json"), filepath.Join(dir, "streamed.json")
+			mustRun(t, append([]string{"fit", "--model", tc.kind, "--data", in, "--out", whole}, tc.flags...)...)
+			r := runCLI(t, "", append([]string{"fit", "--model", tc.kind, "--data", in, "--out", streamed, "--stream", "--verbose"}, tc.flags...)...)
+			if r.code != 0 || strings.Contains(r.stderr, " in 1 chunks") {
+				t.Fatalf("fit --stream: exit %d: %s", r.code, r.stderr)
+			}
+			equal, total := sameJoint(t, loadGenerative(t, streamed), loadGenerative(t, whole), in, 0)
+			if equal != total {
+				t.Errorf("%d of %d joint log-likelihoods equal bit for bit", equal, total)
+			}
+		})
+	}
+}
