@@ -1,6 +1,7 @@
 package bundled
 
 import (
+	"io"
 	"testing"
 
 	"github.com/gendisc/gendisc/data"
@@ -13,12 +14,27 @@ import (
 // read.
 func Load(tb testing.TB, name string, opt data.Options) *data.Dataset {
 	tb.Helper()
+	return read(tb, name, func(r io.Reader) (*data.Dataset, error) { return data.Read(r, name, opt) })
+}
+
+// LoadSchema reads the bundled data set name with data.ReadWithSchema,
+// its columns mapped by name through the schema s (of a fitted model, say),
+// its source being name. It stops the test with tb.Fatal if the set does
+// not exist or does not read.
+func LoadSchema(tb testing.TB, name string, s *data.Schema, opt data.SchemaOptions) *data.Dataset {
+	tb.Helper()
+	return read(tb, name, func(r io.Reader) (*data.Dataset, error) { return data.ReadWithSchema(r, name, s, opt) })
+}
+
+// read opens the bundled data set name and reads it with parse.
+func read(tb testing.TB, name string, parse func(io.Reader) (*data.Dataset, error)) *data.Dataset {
+	tb.Helper()
 	r, err := datasets.Open(name)
 	if err != nil {
 		tb.Fatal(err)
 	}
 	defer r.Close()
-	d, err := data.Read(r, name, opt)
+	d, err := parse(r)
 	if err != nil {
 		tb.Fatal(err)
 	}

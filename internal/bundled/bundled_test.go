@@ -12,3 +12,13 @@ func TestLoad(t *testing.T) {
 		t.Errorf("iris: %d rows, %d features, classes %q, source %q", d.N, d.D(), d.Schema.Classes(), d.Source)
 	}
 }
+
+func TestLoadSchema(t *testing.T) {
+	iris := Load(t, "iris", data.Options{})
+	s := iris.Schema.Clone()
+	s.Target.Levels = []string{"Iris-virginica", "Iris-setosa", "Iris-versicolor"}
+	d := LoadSchema(t, "iris", s, data.SchemaOptions{})
+	if d.N != iris.N || d.Y[0] != 1 || iris.Y[0] != 0 || d.Source != "iris" {
+		t.Errorf("iris with a schema: %d rows, first class %v (%v without), source %q", d.N, d.Y[0], iris.Y[0], d.Source)
+	}
+}

@@ -16,6 +16,7 @@ import (
 	"github.com/gendisc/gendisc"
 	"github.com/gendisc/gendisc/data"
 	"github.com/gendisc/gendisc/datasets"
+	"github.com/gendisc/gendisc/internal/bundled"
 	"github.com/gendisc/gendisc/modelfile"
 	"github.com/gendisc/gendisc/naivebayes"
 )
@@ -65,12 +66,7 @@ func TestPredictMatchesLibrary(t *testing.T) {
 	if got := m.Config().Variance; got != naivebayes.FeatureVariance {
 		t.Errorf("--variance feature gave tying %v", got)
 	}
-	r, _ := datasets.Open("iris")
-	d, err := data.ReadWithSchema(r, "iris", m.Schema(), data.SchemaOptions{})
-	r.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
+	d := bundled.LoadSchema(t, "iris", m.Schema(), data.SchemaOptions{})
 	lp := m.LogProba(nil, d)
 
 	f, _ := os.ReadFile(out)
@@ -279,12 +275,7 @@ func TestInspectLogisticForm(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		r, _ := datasets.Open("pima_indians_diabetes")
-		d, err := data.ReadWithSchema(r, "pima", m.Schema(), data.SchemaOptions{})
-		r.Close()
-		if err != nil {
-			t.Fatal(err)
-		}
+		d := bundled.LoadSchema(t, "pima_indians_diabetes", m.Schema(), data.SchemaOptions{})
 		lp := m.LogProba(nil, d)
 		for i := range d.N {
 			z := float64(lf.W0)

@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	"github.com/gendisc/gendisc/data"
-	"github.com/gendisc/gendisc/datasets"
 	"github.com/gendisc/gendisc/gda"
+	"github.com/gendisc/gendisc/internal/bundled"
 	"github.com/gendisc/gendisc/modelfile"
 )
 
@@ -46,12 +46,7 @@ func TestInspectLDALogisticForm(t *testing.T) {
 	if c := m.Config(); c.Estimator != gda.Unbiased || c.Shrinkage != 0.1 {
 		t.Errorf("flags not applied: %+v", c)
 	}
-	r, _ := datasets.Open("breast_cancer_wdbc")
-	d, err := data.ReadWithSchema(r, "wdbc", m.Schema(), data.SchemaOptions{})
-	r.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
+	d := bundled.LoadSchema(t, "breast_cancer_wdbc", m.Schema(), data.SchemaOptions{})
 	lp := m.LogProba(nil, d)
 	for i := range d.N {
 		z := float64(lf.W0)

@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/gendisc/gendisc/data"
-	"github.com/gendisc/gendisc/datasets"
+	"github.com/gendisc/gendisc/internal/bundled"
 	"github.com/gendisc/gendisc/mixture"
 	"github.com/gendisc/gendisc/modelfile"
 )
@@ -91,12 +91,7 @@ func TestFitMDA(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rc, _ := datasets.Open("wine")
-	d, err := data.ReadWithSchema(rc, "wine", m.Schema(), data.SchemaOptions{})
-	rc.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
+	d := bundled.LoadSchema(t, "wine", m.Schema(), data.SchemaOptions{})
 	lp := m.LogProba(nil, d)
 	pred := strings.Split(strings.TrimSpace(mustRun(t, "predict", "--model", model, "--data", "wine")), "\n")
 	if len(pred) != d.N+1 {
