@@ -24,7 +24,21 @@
 // classes its log-odds are linear in x (LogisticForm): the generative
 // partner of logistic regression.
 //
-// Configurations (GaussianConfig) are plain values whose zero value means
+// The other variants fit from Config, whose Family selects Bernoulli
+// (binary features), multinomial (counts, bags of words), complement
+// (Rennie et al. 2003), categorical (Dirichlet-smoothed value
+// probabilities) or mixed naive Bayes (the default: numeric columns
+// Gaussian, categorical ones categorical, text columns multinomial or
+// Bernoulli), into a Model. Their statistics are weighted counts, which add
+// exactly: Update and FitStream give bit for bit the model of one fit on
+// all the rows, classes, category levels and words of later data appended.
+// Text columns are turned into terms by package text (its vocabulary, with
+// every term's counts, is kept in the model) and scored by sparse
+// products, so memory follows the number of tokens. Probabilities match
+// scikit-learn's BernoulliNB, MultinomialNB, ComplementNB and
+// CategoricalNB (testdata/gen_reference_discrete.py).
+//
+// Configurations (GaussianConfig, Config) are plain values whose zero value means
 // the defaults; Fit returns a new fitted model, which is immutable and safe
 // for concurrent use. Problems with the data are returned as errors, most
 // as *data.ParseError values that name the source and column; calling a
