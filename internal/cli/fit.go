@@ -33,7 +33,7 @@ of row weights. Each model kind has its own flags, listed below; they are
 accepted only with that --model.
 
 With --stream, the data is read and fitted in chunks of a few megabytes,
-so that memory does not grow with the file (gaussian-nb, lda and qda,
+so that memory does not grow with the file (the naive Bayes kinds, lda and qda,
 whose fits accumulate sufficient statistics). The column types are then
 inferred from the first chunk: later chunks may add classes and
 categories, but a value that does not fit a column's type (a word in a
@@ -72,7 +72,7 @@ func fitFlags(fs *flag.FlagSet, args []string) Runner {
 	fs.StringVar(&o.model, "model", defaultKind, "the model `kind`: "+strings.Join(kindNames(), ", "))
 	fs.StringVar(&o.out, "out", "-", "write the model to this `file`; - for standard output")
 	o.read.register(fs)
-	fs.BoolVar(&o.stream, "stream", false, "read and fit the data in chunks, in memory that does not grow with the file (--model gaussian-nb, lda, qda)")
+	fs.BoolVar(&o.stream, "stream", false, "read and fit the data in chunks, in memory that does not grow with the file (the naive Bayes kinds, lda, qda)")
 	if args == nil { // help: MoreHelp lists the flags of every kind
 		return nil
 	}
