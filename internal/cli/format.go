@@ -2,6 +2,7 @@ package cli
 
 import (
 	"encoding/json"
+	"fmt"
 	"io"
 	"strconv"
 	"strings"
@@ -17,6 +18,22 @@ func writeTable(w io.Writer, header []string, rows [][]string) error {
 		io.WriteString(tw, strings.Join(r, "\t")+"\n")
 	}
 	return tw.Flush()
+}
+
+// writeMatrix writes, after a blank line and a title, the p×p matrix a
+// (row-major) as a table whose rows and columns are labelled with the p
+// names.
+func writeMatrix(w io.Writer, title string, names []string, a []float64) error {
+	fmt.Fprintf(w, "\n%s\n", title)
+	p := len(names)
+	rows := make([][]string, p)
+	for j, name := range names {
+		rows[j] = []string{name}
+		for l := range p {
+			rows[j] = append(rows[j], num(a[j*p+l]))
+		}
+	}
+	return writeTable(w, append([]string{""}, names...), rows)
 }
 
 // num formats x for a table: 6 significant digits.

@@ -275,15 +275,7 @@ func (r *gdaReport) writeCovariances(w io.Writer) error {
 		if r.Kind == gda.KindQDA {
 			title = fmt.Sprintf("covariance matrix Σ_k of class %s", r.Classes[i])
 		}
-		fmt.Fprintf(w, "\n%s\n", title)
-		rows := make([][]string, p)
-		for j, f := range r.Features {
-			rows[j] = []string{f}
-			for l := range p {
-				rows[j] = append(rows[j], num(cov[j*p+l]))
-			}
-		}
-		if err := writeTable(w, append([]string{""}, r.Features...), rows); err != nil {
+		if err := writeMatrix(w, title, r.Features, cov); err != nil {
 			return err
 		}
 	}

@@ -268,15 +268,7 @@ func (r *gmmReport) writeCovariances(w io.Writer) error {
 			}
 			title = "covariance matrix Σ, shared by the components"
 		}
-		fmt.Fprintf(w, "\n%s\n", title)
-		rows := make([][]string, p)
-		for j, f := range r.Features {
-			rows[j] = []string{f}
-			for l := range p {
-				rows[j] = append(rows[j], num(cov[j*p+l]))
-			}
-		}
-		if err := writeTable(w, append([]string{""}, r.Features...), rows); err != nil {
+		if err := writeMatrix(w, title, r.Features, cov); err != nil {
 			return err
 		}
 	}
