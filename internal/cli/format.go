@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"text/tabwriter"
+
+	"github.com/gendisc/gendisc/modelfile"
 )
 
 // writeTable writes rows under a header in left-aligned columns, two
@@ -34,6 +36,21 @@ func writeMatrix(w io.Writer, title string, names []string, a []float64) error {
 		}
 	}
 	return writeTable(w, append([]string{""}, names...), rows)
+}
+
+// writeByClass writes, after a blank line and a title, a table of one row
+// per name, headed head, and one column per class: v[k][j] in row j and
+// column k.
+func writeByClass(w io.Writer, title, head string, names, classes []string, v []modelfile.Floats) error {
+	fmt.Fprintf(w, "\n%s\n", title)
+	rows := make([][]string, len(names))
+	for j, name := range names {
+		rows[j] = []string{name}
+		for k := range classes {
+			rows[j] = append(rows[j], num(v[k][j]))
+		}
+	}
+	return writeTable(w, append([]string{head}, classes...), rows)
 }
 
 // num formats x for a table: 6 significant digits.

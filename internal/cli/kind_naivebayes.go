@@ -143,15 +143,7 @@ func (r *gaussianNBReport) writeText(w io.Writer) error {
 		title string
 		v     []modelfile.Floats
 	}{{"means μ_kj", r.Means}, {"variances σ²_kj", r.Variances}} {
-		fmt.Fprintf(w, "\n%s (rows: features, columns: classes)\n", t.title)
-		rows := make([][]string, len(r.Features))
-		for j, f := range r.Features {
-			rows[j] = []string{f}
-			for k := range r.Classes {
-				rows[j] = append(rows[j], num(t.v[k][j]))
-			}
-		}
-		if err := writeTable(w, append([]string{"feature"}, r.Classes...), rows); err != nil {
+		if err := writeByClass(w, t.title+" (rows: features, columns: classes)", "feature", r.Features, r.Classes, t.v); err != nil {
 			return err
 		}
 	}

@@ -265,15 +265,7 @@ func (r *nbReport) writeText(w io.Writer) error {
 		return err
 	}
 	byFeature := func(title string, features []string, v []modelfile.Floats) error {
-		fmt.Fprintf(w, "\n%s (rows: features, columns: classes)\n", title)
-		rows := make([][]string, len(features))
-		for j, f := range features {
-			rows[j] = []string{f}
-			for k := range r.Classes {
-				rows[j] = append(rows[j], num(v[k][j]))
-			}
-		}
-		return writeTable(w, append([]string{"feature"}, r.Classes...), rows)
+		return writeByClass(w, title+" (rows: features, columns: classes)", "feature", features, r.Classes, v)
 	}
 	if g := r.Gaussian; g != nil {
 		if err := byFeature("Gaussian means μ_kj", g.Features, g.Means); err != nil {
@@ -290,15 +282,7 @@ func (r *nbReport) writeText(w io.Writer) error {
 		}
 	}
 	for _, c := range r.Categorical {
-		fmt.Fprintf(w, "\n%s: P(value | class)\n", c.Feature)
-		rows := make([][]string, len(c.Levels))
-		for v, l := range c.Levels {
-			rows[v] = []string{l}
-			for k := range r.Classes {
-				rows[v] = append(rows[v], num(c.Probabilities[k][v]))
-			}
-		}
-		if err := writeTable(w, append([]string{"value"}, r.Classes...), rows); err != nil {
+		if err := writeByClass(w, c.Feature+": P(value | class)", "value", c.Levels, r.Classes, c.Probabilities); err != nil {
 			return err
 		}
 	}
