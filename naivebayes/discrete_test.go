@@ -372,3 +372,70 @@ func TestMixedAdult(t *testing.T) {
 		t.Errorf("accuracy %.4f", acc)
 	}
 }
+
+// TestDiscreteMissingVotes checks marginalisation on real data: for every
+// row of house_votes84 with missing votes, the joint log-likelihood of
+// categorical naive Bayes (fitted on all rows, missing cells skipped) is
+// the log-prior plus the log-probabilities of the observed votes only,
+// computed here from the fitted value probabilities.
+func TestDiscreteMissingVotes(t *testing.T) {
+	d := bundled.Load(t, "house_votes84", data.Options{})
+	m, err := Config{Family: Categorical, Alpha: 0.5}.Fit(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	jll := m.JointLogLikelihood(nil, d)
+	theta := make([][][]float64, d.D())
+	for j, f := range d.Schema.Features {
+		if theta[j], err = m.LevelProbabilities(f.Name); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rows := 0
+	for i := range d.N {
+		x := d.Row(i)
+		if !slices.ContainsFunc(x, math.IsNaN) {
+			continue
+		}
+		rows++
+		for k := range 2 {
+			want := math.Log(m.Priors()[k])
+			for j, v := range x {
+				if v == v {
+					want += math.Log(theta[j][k][int(v)])
+				}
+			}
+			if !near(jll[2*i+k], want, 1e-13) {
+				t.Fatalf("row %d, class %d: joint %v, by hand %v", i, k, jll[2*i+k], want)
+			}
+		}
+	}
+	if rows < 200 {
+		t.Fatalf("only %d rows with missing votes", rows)
+	}
+}
+
+// TestDiscreteWeights: a row of weight 2 counts as the row twice, exactly.
+func TestDiscreteWeights(t *testing.T) {
+	sms := bundled.Load(t, "sms_spam", data.Options{Text: []string{"text"}})
+	d := sms.Subset(every(0, 10, sms.N))
+	twice := d.Subset(slices.Concat(every(0, 1, d.N), every(0, 2, d.N)))
+	d.Weight = make([]float64, d.N)
+	for i := range d.Weight {
+		d.Weight[i] = float64(1 + (i+1)%2)
+	}
+	for _, f := range []Family{Bernoulli, Multinomial, Complement} {
+		a, err := Config{Family: f}.Fit(d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := Config{Family: f}.Fit(twice)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pa, pb := a.LogProba(nil, d), b.LogProba(nil, d)
+		if !slices.Equal(pa, pb) {
+			t.Errorf("%v: weight 2 differs from the row twice", f)
+		}
+	}
+}
