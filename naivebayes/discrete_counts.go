@@ -1,6 +1,7 @@
 package naivebayes
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -227,7 +228,7 @@ func (p *countPart) add(d *data.Dataset, k int) error {
 
 // ErrNegativeCount: a multinomial or complement feature has a negative
 // value.
-var ErrNegativeCount = fmt.Errorf("negative count")
+var ErrNegativeCount = errors.New("negative count")
 
 // cellError is a data error about the cell of row i and feature j.
 func cellError(d *data.Dataset, i, j int, err error) error {

@@ -170,6 +170,9 @@ func (p *textPart) bernoulliScores() {
 // for every class, as a sparse product per row.
 func (p *textPart) prepare(d *data.Dataset) family {
 	k := p.w.k
+	if len(d.Text) <= p.col || len(d.Text[p.col]) != d.N {
+		panic(fmt.Sprintf("naivebayes: the data set lacks the %d documents of text feature %d", d.N, p.col))
+	}
 	docs := d.Text[p.col]
 	m, _ := p.vocab.Transform(docs)
 	if p.ck != countBernoulli {
