@@ -22,6 +22,20 @@ type kindCase struct {
 	moments func(m gendisc.Sampler) (prior []float64, mean, variance [][]float64)
 }
 
+// eachKind fits every kind of kindCases on d and runs check on the model
+// in a subtest named after the kind.
+func eachKind(t *testing.T, d *data.Dataset, check func(t *testing.T, kc kindCase, m gendisc.Sampler)) {
+	for _, kc := range kindCases {
+		t.Run(kc.name, func(t *testing.T) {
+			m, err := kc.fit(d)
+			if err != nil {
+				t.Fatal(err)
+			}
+			check(t, kc, m)
+		})
+	}
+}
+
 func seeded(seed uint64) *rand.Rand { return rand.New(rand.NewPCG(seed, 7)) }
 
 // diagonal returns the diagonal of the p×p matrix a.

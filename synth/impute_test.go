@@ -134,52 +134,46 @@ func TestImputeDrawsMean(t *testing.T) {
 		d.Y[i] = math.NaN() // a quarter of the labels are latent too
 	}
 	const draws = 400
-	for _, kc := range kindCases {
-		t.Run(kc.name, func(t *testing.T) {
-			m, err := kc.fit(iris)
-			if err != nil {
-				t.Fatal(err)
+	eachKind(t, iris, func(t *testing.T, kc kindCase, m gendisc.Sampler) {
+		want, err := Impute(d, m.(gendisc.Imputer), 0, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		outs, err := Impute(d, m.(gendisc.Imputer), draws, seeded(6))
+		if err != nil {
+			t.Fatal(err)
+		}
+		bad := 0
+		for _, c := range removed {
+			s, ss := 0.0, 0.0
+			for _, o := range outs {
+				s += o.X[c]
+				ss += o.X[c] * o.X[c]
 			}
-			want, err := Impute(d, m.(gendisc.Imputer), 0, nil)
-			if err != nil {
-				t.Fatal(err)
+			mean := s / draws
+			se := math.Sqrt((ss/draws - mean*mean) / draws)
+			if !within(mean, want[0].X[c], se) {
+				bad++
+				t.Errorf("cell %d: mean of draws %g ± %g, expectation %g", c, mean, se, want[0].X[c])
 			}
-			outs, err := Impute(d, m.(gendisc.Imputer), draws, seeded(6))
-			if err != nil {
-				t.Fatal(err)
-			}
-			bad := 0
-			for _, c := range removed {
-				s, ss := 0.0, 0.0
+		}
+		for i, y := range d.Y {
+			if y == y {
 				for _, o := range outs {
-					s += o.X[c]
-					ss += o.X[c] * o.X[c]
-				}
-				mean := s / draws
-				se := math.Sqrt((ss/draws - mean*mean) / draws)
-				if !within(mean, want[0].X[c], se) {
-					bad++
-					t.Errorf("cell %d: mean of draws %g ± %g, expectation %g", c, mean, se, want[0].X[c])
-				}
-			}
-			for i, y := range d.Y {
-				if y == y {
-					for _, o := range outs {
-						if o.Y[i] != y {
-							t.Fatalf("row %d: label %g changed to %g", i, y, o.Y[i])
-						}
+					if o.Y[i] != y {
+						t.Fatalf("row %d: label %g changed to %g", i, y, o.Y[i])
 					}
-				} else if m.Schema().Target != nil && want[0].Y[i] != want[0].Y[i] {
-					t.Fatalf("row %d: label left missing", i)
 				}
+			} else if m.Schema().Target != nil && want[0].Y[i] != want[0].Y[i] {
+				t.Fatalf("row %d: label left missing", i)
 			}
-			for i, v := range d.X {
-				if v == v && (want[0].X[i] != v || outs[0].X[i] != v) {
-					t.Fatalf("observed cell %d changed", i)
-				}
+		}
+		for i, v := range d.X {
+			if v == v && (want[0].X[i] != v || outs[0].X[i] != v) {
+				t.Fatalf("observed cell %d changed", i)
 			}
-		})
-	}
+		}
+	})
 }
 
 // TestImputeLabels: a missing label is filled by its most probable class.

@@ -22,17 +22,11 @@ const nDraws = 100000
 // central moment.
 func TestSampleMoments(t *testing.T) {
 	iris := bundled.Load(t, "iris", data.Options{})
-	for _, kc := range kindCases {
-		t.Run(kc.name, func(t *testing.T) {
-			m, err := kc.fit(iris)
-			if err != nil {
-				t.Fatal(err)
-			}
-			d := drawAll(t, m, nDraws, -1, seeded(2))
-			prior, mean, variance := kc.moments(m)
-			checkMoments(t, d, prior, mean, variance)
-		})
-	}
+	eachKind(t, iris, func(t *testing.T, kc kindCase, m gendisc.Sampler) {
+		d := drawAll(t, m, nDraws, -1, seeded(2))
+		prior, mean, variance := kc.moments(m)
+		checkMoments(t, d, prior, mean, variance)
+	})
 }
 
 func checkMoments(t *testing.T, d *data.Dataset, prior []float64, mean, variance [][]float64) {
@@ -75,35 +69,29 @@ func checkMoments(t *testing.T, d *data.Dataset, prior []float64, mean, variance
 // TestSampleClass draws from one class of every classifier.
 func TestSampleClass(t *testing.T) {
 	iris := bundled.Load(t, "iris", data.Options{})
-	for _, kc := range kindCases {
-		t.Run(kc.name, func(t *testing.T) {
-			m, err := kc.fit(iris)
-			if err != nil {
-				t.Fatal(err)
+	eachKind(t, iris, func(t *testing.T, kc kindCase, m gendisc.Sampler) {
+		if _, ok := m.(gendisc.ClassSampler); !ok {
+			if err := Sample(m, 1, 0, seeded(1), func(Row) error { return nil }); !errors.Is(err, ErrClass) {
+				t.Fatalf("Sample of class 0 from a %s: %v, want ErrClass", kc.name, err)
 			}
-			if _, ok := m.(gendisc.ClassSampler); !ok {
-				if err := Sample(m, 1, 0, seeded(1), func(Row) error { return nil }); !errors.Is(err, ErrClass) {
-					t.Fatalf("Sample of class 0 from a %s: %v, want ErrClass", kc.name, err)
-				}
-				return
+			return
+		}
+		d := drawAll(t, m, 20000, 2, seeded(3))
+		prior, mean, variance := kc.moments(m)
+		for i := range d.N {
+			if d.Y[i] != 2 {
+				t.Fatalf("row %d of class %g", i, d.Y[i])
 			}
-			d := drawAll(t, m, 20000, 2, seeded(3))
-			prior, mean, variance := kc.moments(m)
-			for i := range d.N {
-				if d.Y[i] != 2 {
-					t.Fatalf("row %d of class %g", i, d.Y[i])
-				}
-			}
-			for k := range prior {
-				prior[k] = 0
-			}
-			prior[2] = 1
-			checkMoments(t, d, prior, mean, variance)
-			if err := Sample(m, 1, 3, seeded(1), func(Row) error { return nil }); !errors.Is(err, ErrClass) {
-				t.Errorf("Sample of class 3 of 3: %v, want ErrClass", err)
-			}
-		})
-	}
+		}
+		for k := range prior {
+			prior[k] = 0
+		}
+		prior[2] = 1
+		checkMoments(t, d, prior, mean, variance)
+		if err := Sample(m, 1, 3, seeded(1), func(Row) error { return nil }); !errors.Is(err, ErrClass) {
+			t.Errorf("Sample of class 3 of 3: %v, want ErrClass", err)
+		}
+	})
 }
 
 // TestSampleSeed: the same seed gives the same rows; write's error stops
@@ -139,41 +127,35 @@ func TestSampleSeed(t *testing.T) {
 // predicted classes (components for gmm).
 func TestRefit(t *testing.T) {
 	iris := bundled.Load(t, "iris", data.Options{})
-	for _, kc := range kindCases {
-		t.Run(kc.name, func(t *testing.T) {
-			m, err := kc.fit(iris)
-			if err != nil {
-				t.Fatal(err)
-			}
-			d := drawAll(t, m, nDraws, -1, seeded(4))
-			if m.Schema().Target == nil { // gmm: the components are no classes
-				d.Y = nil
-			}
-			r, err := kc.fit(d)
-			if err != nil {
-				t.Fatal(err)
-			}
-			p0, _, _ := kc.moments(m)
-			p1, _, _ := kc.moments(r)
-			dp := 0.0
-			for k := range p0 {
-				dp = max(dp, math.Abs(p0[k]-p1[k]))
-			}
-			ll0, ll1 := meanLogLik(m, iris), meanLogLik(r, iris)
-			agree := agreement(m, r, iris)
-			t.Logf("%s refitted on %d draws: priors within %.4f, mean log-likelihood on iris %.4f vs %.4f nats/row, same prediction on %.1f%% of iris",
-				kc.name, nDraws, dp, ll0, ll1, 100*agree)
-			if dp > 0.01 && m.Schema().Target != nil {
-				t.Errorf("priors differ by %g", dp)
-			}
-			if math.Abs(ll0-ll1) > 0.05 {
-				t.Errorf("mean log-likelihood %g, refitted %g", ll0, ll1)
-			}
-			if m.Schema().Target != nil && agree < 0.97 {
-				t.Errorf("predictions agree on %g of the rows", agree)
-			}
-		})
-	}
+	eachKind(t, iris, func(t *testing.T, kc kindCase, m gendisc.Sampler) {
+		d := drawAll(t, m, nDraws, -1, seeded(4))
+		if m.Schema().Target == nil { // gmm: the components are no classes
+			d.Y = nil
+		}
+		r, err := kc.fit(d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p0, _, _ := kc.moments(m)
+		p1, _, _ := kc.moments(r)
+		dp := 0.0
+		for k := range p0 {
+			dp = max(dp, math.Abs(p0[k]-p1[k]))
+		}
+		ll0, ll1 := meanLogLik(m, iris), meanLogLik(r, iris)
+		agree := agreement(m, r, iris)
+		t.Logf("%s refitted on %d draws: priors within %.4f, mean log-likelihood on iris %.4f vs %.4f nats/row, same prediction on %.1f%% of iris",
+			kc.name, nDraws, dp, ll0, ll1, 100*agree)
+		if dp > 0.01 && m.Schema().Target != nil {
+			t.Errorf("priors differ by %g", dp)
+		}
+		if math.Abs(ll0-ll1) > 0.05 {
+			t.Errorf("mean log-likelihood %g, refitted %g", ll0, ll1)
+		}
+		if m.Schema().Target != nil && agree < 0.97 {
+			t.Errorf("predictions agree on %g of the rows", agree)
+		}
+	})
 }
 
 // meanLogLik returns the mean log-likelihood log p(x_i) of d's rows.
