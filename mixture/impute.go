@@ -11,6 +11,7 @@ import (
 
 	"github.com/gendisc/gendisc"
 	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/internal/mathx"
 	"github.com/gendisc/gendisc/internal/randx"
 )
 
@@ -130,11 +131,8 @@ func incomplete(dst []float64, d *data.Dataset, p int) ([]float64, []int, *data.
 	copy(dst, d.X)
 	var idx []int
 	for i := range d.N {
-		for _, v := range d.Row(i) {
-			if v != v {
-				idx = append(idx, i)
-				break
-			}
+		if mathx.HasNaN(d.Row(i)) {
+			idx = append(idx, i)
 		}
 	}
 	return dst, idx, d.Subset(idx)

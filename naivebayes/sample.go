@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/internal/mathx"
 	"github.com/gendisc/gendisc/internal/randx"
 )
 
@@ -87,11 +88,8 @@ func (c *classifier) incomplete(dst []float64, d *data.Dataset) ([]float64, []in
 	copy(dst, d.X)
 	var idx []int
 	for i := range d.N {
-		for _, v := range d.Row(i) {
-			if v != v {
-				idx = append(idx, i)
-				break
-			}
+		if mathx.HasNaN(d.Row(i)) {
+			idx = append(idx, i)
 		}
 	}
 	post := c.joint(nil, d.Subset(idx), true)

@@ -7,6 +7,7 @@ import (
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
 
+	"github.com/gendisc/gendisc/internal/mathx"
 	"github.com/gendisc/gendisc/internal/parallel"
 )
 
@@ -190,7 +191,7 @@ func (b *blocks) addRows(acc *Classes, x, y, w []float64, lo, hi int) []int {
 			panic(fmt.Sprintf("covstats: label %v out of range [0, %d)", yi, b.k))
 		}
 		row := x[i*d : (i+1)*d]
-		if hasNaN(row) {
+		if mathx.HasNaN(row) {
 			incomplete = append(incomplete, i)
 			continue
 		}
@@ -208,22 +209,6 @@ func (b *blocks) addRows(acc *Classes, x, y, w []float64, lo, hi int) []int {
 		b.flush(acc, k)
 	}
 	return incomplete
-}
-
-func hasNaN(row []float64) bool {
-	s := 0.0
-	for _, v := range row {
-		s += v
-	}
-	if s == s {
-		return false
-	}
-	for _, v := range row {
-		if v != v {
-			return true
-		}
-	}
-	return false // an overflow or ±Inf, not a missing cell
 }
 
 // flush summarises the buffered rows of class k and merges them into acc.

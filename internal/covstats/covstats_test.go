@@ -5,6 +5,8 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"github.com/gendisc/gendisc/internal/mathx"
 )
 
 // direct computes the statistics of the rows of class k by the textbook
@@ -12,7 +14,7 @@ import (
 func direct(x, y, w []float64, d, k int) *Scatter {
 	s := NewScatter(d, true)
 	for i := range y {
-		if y[i] != float64(k) || w[i] == 0 || hasNaN(x[i*d:(i+1)*d]) {
+		if y[i] != float64(k) || w[i] == 0 || mathx.HasNaN(x[i*d:(i+1)*d]) {
 			continue
 		}
 		s.N++
@@ -25,7 +27,7 @@ func direct(x, y, w []float64, d, k int) *Scatter {
 		s.Mean[j] /= s.W
 	}
 	for i := range y {
-		if y[i] != float64(k) || w[i] == 0 || hasNaN(x[i*d:(i+1)*d]) {
+		if y[i] != float64(k) || w[i] == 0 || mathx.HasNaN(x[i*d:(i+1)*d]) {
 			continue
 		}
 		for j := range d {

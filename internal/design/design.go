@@ -10,6 +10,7 @@ import (
 	"gonum.org/v1/gonum/floats"
 
 	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/internal/mathx"
 	"github.com/gendisc/gendisc/internal/parallel"
 	"github.com/gendisc/gendisc/text"
 )
@@ -78,16 +79,6 @@ func (e *Encoder) setDense() {
 		e.dense = e.dense && term.Level < 0 && term.Feature == t
 		e.center[t], e.scale[t] = term.Center, term.Scale
 	}
-}
-
-// hasNaN reports whether some x_i is NaN.
-func hasNaN(x []float64) bool {
-	for _, v := range x {
-		if v != v {
-			return true
-		}
-	}
-	return false
 }
 
 // Matrix is an encoded data set: Dense holds the N × P dense columns, row
@@ -159,7 +150,7 @@ func Fit(d *data.Dataset, opt Options) (*Encoder, error) {
 				floats.AddScaled(acc[:D], w, d.Row(i))
 				wtot += w
 			}
-			if !hasNaN(acc[:D]) {
+			if !mathx.HasNaN(acc[:D]) {
 				for j := range D {
 					acc[D+j] = wtot
 				}
@@ -354,7 +345,7 @@ func (e *Encoder) Encode(d *data.Dataset) *Matrix {
 			if e.dense {
 				// (x − center)/scale exactly as EncodeRow computes it.
 				floats.Div(floats.SubTo(dst, x, e.center), e.scale)
-				if !hasNaN(dst) {
+				if !mathx.HasNaN(dst) {
 					continue
 				}
 			}
@@ -481,7 +472,7 @@ func (e *Encoder) Raw(d *data.Dataset) (x, center, scale []float64, ok bool) {
 		}
 	}
 	found := make([]bool, parallel.Blocks(len(d.X), 1<<16))
-	parallel.For(len(d.X), 1<<16, func(b, lo, hi int) { found[b] = hasNaN(d.X[lo:hi]) })
+	parallel.For(len(d.X), 1<<16, func(b, lo, hi int) { found[b] = mathx.HasNaN(d.X[lo:hi]) })
 	for _, f := range found {
 		if f {
 			return nil, nil, nil, false

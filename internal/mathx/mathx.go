@@ -56,3 +56,22 @@ func logSumExp(x []float64) (m, logS float64) {
 // minExp is the smallest x for which math.Exp(x) is not 0: terms further
 // below the largest one add nothing and are skipped.
 const minExp = -7.45133219101941108420e+02
+
+// HasNaN reports whether some x_i is NaN (a missing cell). It sums x
+// first, which is NaN only when some x_i is NaN or the sum meets +Inf and
+// −Inf, and looks for the NaN only then.
+func HasNaN(x []float64) bool {
+	s := 0.0
+	for _, v := range x {
+		s += v
+	}
+	if s == s {
+		return false
+	}
+	for _, v := range x {
+		if v != v {
+			return true
+		}
+	}
+	return false // an overflow or ±Inf, not a missing cell
+}

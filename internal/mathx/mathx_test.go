@@ -55,3 +55,22 @@ func TestMinExp(t *testing.T) {
 		t.Errorf("LogSumExp = %v, want %v", got, want)
 	}
 }
+
+func TestHasNaN(t *testing.T) {
+	inf, nan := math.Inf(1), math.NaN()
+	for _, c := range []struct {
+		x    []float64
+		want bool
+	}{
+		{nil, false},
+		{[]float64{1, 2}, false},
+		{[]float64{1, nan, 2}, true},
+		{[]float64{inf, -inf}, false},
+		{[]float64{math.MaxFloat64, math.MaxFloat64, -inf}, false},
+		{[]float64{inf, nan}, true},
+	} {
+		if got := HasNaN(c.x); got != c.want {
+			t.Errorf("HasNaN(%v) = %v, want %v", c.x, got, c.want)
+		}
+	}
+}
