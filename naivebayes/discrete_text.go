@@ -41,6 +41,9 @@ type textPart struct {
 	// out of c_k and counted in ones instead: a document lacking one of
 	// them has probability 0.
 	diff, c0, ones, nOnes []float64
+	// For SampleText: the multinomial θ_ct (at c·V + t) and the mean
+	// number of words per document of each class (not for Bernoulli).
+	theta, length []float64
 }
 
 func newTextPart(col int, ck countKind, cfg text.VectorizerConfig) *textPart {
@@ -142,6 +145,20 @@ func (p *textPart) fit(pr *params, s *data.Schema, source string) error {
 	p.vocab, p.w = vocab, fitCounts(p.ck, &st, k, pr.alpha, pr.cfg.Norm)
 	if p.ck == countBernoulli {
 		p.bernoulliScores()
+		return nil
+	}
+	multi := p.w
+	if p.ck == countComplement {
+		multi = fitCounts(countMultinomial, &st, k, pr.alpha, false)
+	}
+	p.theta, p.length = make([]float64, len(multi.b)), make([]float64, k)
+	for i, l := range multi.b {
+		p.theta[i] = math.Exp(l)
+	}
+	for c := range k {
+		if p.docs[c] > 0 {
+			p.length[c] = sum(st.s[c*V:(c+1)*V]) / p.docs[c]
+		}
 	}
 	return nil
 }
