@@ -59,7 +59,7 @@ func (c Config) Fit(d *data.Dataset) (*Model, error) {
 		z := enc.Encode(d)
 		pr = newProblem(z.Dense, z.N, z.P, k, y, v, lambda)
 		if V > 0 {
-			pr.setSparse(z.Sparse, V)
+			pr.setSparse(z.Sparse)
 		}
 	}
 

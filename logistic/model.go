@@ -146,20 +146,22 @@ func (m *Model) LogProba(dst []float64, d *data.Dataset) []float64 {
 	}
 	pd, p := m.enc.P(), m.enc.P()+m.enc.V()
 	q := p + 1
-	sp := m.enc.EncodeText(d)
+	// The scores of the term counts, N × k, from one sparse product.
+	var sparse []float64
+	if sp := m.enc.EncodeText(d); sp != nil {
+		sparse = sp.MulTo(nil, sparseWeights(m.theta, m.k, pd, p), m.k)
+	}
 	parallel.For(d.N, 1024, func(_, lo, hi int) {
 		z := make([]float64, pd)
-		var si []int32
-		var sv []float64
 		for i := lo; i < hi; i++ {
 			m.enc.EncodeRow(z, d.Row(i))
-			if sp != nil {
-				si, sv = sp.Row(i)
-			}
 			out := dst[i*K : (i+1)*K]
 			for c := range m.k {
 				th := m.theta[c*q : (c+1)*q]
-				out[c] = floats.Dot(z, th[:pd]) + sparseDot(si, sv, th[pd:p]) + th[p]
+				out[c] = floats.Dot(z, th[:pd]) + th[p]
+				if sparse != nil {
+					out[c] += sparse[i*m.k+c]
+				}
 			}
 			if m.k == 1 {
 				t := out[0]
@@ -183,4 +185,20 @@ func (m *Model) checkFinite() error {
 		}
 	}
 	return nil
+}
+
+// sparseWeights returns the weights of the sparse columns j = pd..p−1 of
+// the k vectors of theta (laid out as θ, q = p+1 apart) as one k × (p−pd)
+// matrix, the layout of text.CSR.MulTo: theta's own slice when k = 1,
+// else a copy.
+func sparseWeights(theta []float64, k, pd, p int) []float64 {
+	if k == 1 {
+		return theta[pd:p]
+	}
+	V, q := p-pd, p+1
+	w := make([]float64, k*V)
+	for c := range k {
+		copy(w[c*V:(c+1)*V], theta[c*q+pd:c*q+p])
+	}
+	return w
 }

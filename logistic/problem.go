@@ -74,10 +74,15 @@ func newProblem(z []float64, n, p, k int, y []int32, v []float64, lambda float64
 	return pr
 }
 
-// setSparse adds nv sparse columns after the dense ones. Only eval
-// (gradRows) reads them: the Newton, gd and sgd kernels do not.
-func (pr *problem) setSparse(sp *text.CSR, nv int) {
-	pr.sp, pr.p = sp, pr.pd+nv
+// setSparse adds the columns of sp after the dense ones. The Newton
+// kernel (hessRows) does not read them: Newton runs on dense rows.
+//
+// The sparse parts of the rows are summed row by row in each block's
+// accumulator, fused with the dense part: text.CSR.MulTo and TMulTo in
+// separate passes made an evaluation on sms_spam 15-20% slower (TMulTo
+// takes the rows on one core).
+func (pr *problem) setSparse(sp *text.CSR) {
+	pr.sp, pr.p = sp, pr.pd+sp.Cols
 	pr.part, pr.loss, pr.wrong = nil, nil, nil
 	pr.ensureBlocks()
 }
@@ -199,13 +204,9 @@ func (pr *problem) gradRows(b, lo, hi int) {
 	clear(g)
 	theta := pr.theta
 	loss, wrong := 0.0, 0
-	var si []int32
-	var sv []float64
 	for i := lo; i < hi; i++ {
 		x := pr.z[i*pd : (i+1)*pd]
-		if pr.sp != nil {
-			si, sv = pr.sp.Row(i)
-		}
+		si, sv := pr.sparseRow(i)
 		v, y := pr.v[i], int(pr.y[i])
 		if pr.k == 1 {
 			t := floats.Dot(x, theta[:pd]) + sparseDot(si, sv, theta[pd:p]) + theta[p]
@@ -338,6 +339,15 @@ func (pr *problem) hessRows(b, lo, hi int) {
 			}
 		}
 	}
+}
+
+// sparseRow returns the sparse entries of row i, none without sparse
+// columns.
+func (pr *problem) sparseRow(i int) ([]int32, []float64) {
+	if pr.sp == nil {
+		return nil, nil
+	}
+	return pr.sp.Row(i)
 }
 
 // sparseDot returns Σ_k val_k w[idx_k].

@@ -92,7 +92,7 @@ func TestTextConformance(t *testing.T) {
 	d := bundled.Load(t, "sms_spam", data.Options{Text: []string{"text"}})
 	d = d.Subset(firstRows(600))
 	conformance.Check(t, func(d *data.Dataset) (gendisc.Classifier, error) {
-		return Config{L2: 20, Tol: 1e-12}.Fit(d)
+		return Config{L2: 50, Tol: 1e-12}.Fit(d)
 	}, d, conformance.Decode(func(b []byte) (gendisc.Classifier, error) {
 		return UnmarshalLogistic(d.Schema, b)
 	}))
