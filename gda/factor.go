@@ -79,14 +79,6 @@ func factorize(cov []float64, p int, idx []int, check bool) (f *factor, zero int
 	return f, -1, true
 }
 
-// solveRows replaces each row x of the rows×p matrix z (stride p) by
-// U⁻ᵀx, the solution of Uᵀ·z = x, so that ‖z‖² = xᵀΣ⁻¹x: one triangular
-// solve with many right-hand sides (Trsm: Z ← Z·U⁻¹).
-func (f *factor) solveRows(z []float64, rows int) {
-	p := f.u.N
-	blas64.Trsm(blas.Right, blas.NoTrans, 1, f.u, blas64.General{Rows: rows, Cols: p, Stride: p, Data: z})
-}
-
 // solve replaces x by U⁻ᵀx.
 func (f *factor) solve(x []float64) {
 	blas64.Trsv(blas.Trans, f.u, blas64.Vector{N: len(x), Inc: 1, Data: x})

@@ -16,6 +16,7 @@ import (
 //
 //	go test -run '^$' -bench . -benchtime 3x ./gda
 //	GOEXPERIMENT=simd go test -run '^$' -bench . -benchtime 3x ./gda
+//	go test -tags openblas -run '^$' -bench . -benchtime 3x ./gda
 //
 // Besides the wall time they report the CPU time of the process per
 // operation (cpu-ns/op, user and system, all goroutines), which a machine
@@ -122,4 +123,37 @@ func BenchmarkQDAPredict(b *testing.B) {
 	}
 	dst := make([]float64, d.N*benchClasses)
 	measure(b, func() { m.LogProba(dst, d) })
+}
+
+// BenchmarkSolver times the squared distances of 256 rows to one class of
+// the benchmark's QDA (p = 100), on one core: the kernel of QDA's
+// prediction, with BLAS Trsm and with the group solver of the build.
+func BenchmarkSolver(b *testing.B) {
+	d := bench()
+	m, err := QDAConfig{}.Fit(d.Subset(seq(0, 2000)))
+	if err != nil {
+		b.Fatal(err)
+	}
+	c, p, rows := m.m.comps[0], d.D(), chunkRows
+	x := d.X[:rows*p]
+	q := make([]float64, rows)
+	z := make([]float64, rows*p)
+	flops := func(b *testing.B) {
+		b.ReportMetric(float64(rows*p*p)/(float64(b.Elapsed().Nanoseconds())/float64(b.N)), "GFLOP/s")
+	}
+	b.Run("trsm", func(b *testing.B) {
+		for b.Loop() {
+			for i := range z {
+				z[i] = x[i] - c.centre[i%p]
+			}
+			trsmRows(c.f, z, rows)
+		}
+		flops(b)
+	})
+	b.Run("group", func(b *testing.B) {
+		for b.Loop() {
+			c.gs.distances(q, z, x, rows, c.centre)
+		}
+		flops(b)
+	})
 }

@@ -36,14 +36,14 @@ var log2Pi = math.Log(2 * math.Pi)
 type component struct {
 	cov     []float64 // Σ, p×p
 	f       *factor
-	gs      groupSolver // nil: solve with Trsm
+	gs      groupSolver
 	centre  []float64
 	classes []int
 	nu      [][]float64 // per entry of classes
 }
 
-// groupSolver computes squared Mahalanobis distances for blocks of rows
-// with SIMD instructions where the build and the processor allow
+// groupSolver computes squared Mahalanobis distances for blocks of rows:
+// with AVX-512, AVX2 or portable Go as the build and the processor allow
 // (newGroupSolver, in the files for each build).
 type groupSolver interface {
 	// distances writes ‖U⁻ᵀ(x_r − c) − ν_a‖² to q[a·rows + r] for the
@@ -156,26 +156,26 @@ func (m *model) linearForm() {
 }
 
 // posteriorChunk writes the unnormalised log-posteriors of the linear form
-// (linearForm) of the complete rows of x to out, using z as scratch.
-func (m *model) posteriorChunk(out, x, z []float64, missing []bool) {
+// (linearForm) of the complete rows of x to out, leaving the rows marked
+// in missing to the marginal path. Each row is summed on its own, in the
+// same order whatever the other rows, so that its result does not depend
+// on them.
+func (m *model) posteriorChunk(out, x []float64, missing []bool) {
 	K, p := len(m.logPrior), m.stats.D
-	rows, c := len(x)/p, m.comps[0].centre
-	z = z[:rows*p]
-	for r := range rows {
-		zr := z[r*p : (r+1)*p]
+	c := m.comps[0].centre
+	for r := range len(x) / p {
 		if missing[r] {
-			clear(zr) // left to the marginal path
 			continue
 		}
+		o := out[r*K : (r+1)*K]
+		copy(o, m.linB)
 		for j, v := range x[r*p : (r+1)*p] {
-			zr[j] = v - c[j]
+			v -= c[j]
+			for k, w := range m.lin[j*K : (j+1)*K] {
+				o[k] += v * w
+			}
 		}
 	}
-	for r := range rows {
-		copy(out[r*K:(r+1)*K], m.linB)
-	}
-	blas64.Gemm(blas.NoTrans, blas.NoTrans, 1, blas64.General{Rows: rows, Cols: p, Stride: p, Data: z},
-		blas64.General{Rows: p, Cols: K, Stride: K, Data: m.lin}, 1, blas64.General{Rows: rows, Cols: K, Stride: K, Data: out})
 }
 
 // singularError describes the failure to factor covariance matrix ci.
@@ -198,8 +198,7 @@ func singularError(kind string, schema *data.Schema, ci, zero int, source string
 }
 
 // chunkRows is the number of rows whose log-likelihoods are computed
-// together: one triangular solve with chunkRows right-hand sides per
-// component.
+// together: one groupSolver call per component.
 const chunkRows = 256
 
 // joint writes log p(x_i, y = k) (normalised to log P(y = k | x_i) when
@@ -225,9 +224,9 @@ func (m *model) joint(dst []float64, d *data.Dataset, normalise bool) []float64 
 			out, x := dst[a*K:b*K], d.X[a*p:b*p]
 			anyMissing := markMissing(missing, x, p)
 			if normalise && m.lin != nil {
-				m.posteriorChunk(out, x, z, missing)
+				m.posteriorChunk(out, x, missing)
 			} else {
-				m.chunk(out, x, z, missing)
+				m.chunk(out, x, z)
 			}
 			if anyMissing {
 				if marg == nil {
@@ -251,38 +250,16 @@ func (m *model) joint(dst []float64, d *data.Dataset, normalise bool) []float64 
 
 // chunk writes the joint log-likelihoods of the rows x (row-major, p
 // columns) to out, using z as scratch (chunkRows·(p + K) values). Rows
-// marked in missing are left for the marginal path.
-func (m *model) chunk(out, x, z []float64, missing []bool) {
+// with a missing cell get meaningless values, left for the marginal path.
+func (m *model) chunk(out, x, z []float64) {
 	K, p := len(m.logPrior), m.stats.D
 	rows := len(x) / p
-	z, q := z[:rows*p], z[chunkRows*p:]
+	z, q := z[:chunkRows*p], z[chunkRows*p:]
 	for _, c := range m.comps {
-		if c.gs != nil {
-			c.gs.distances(q, z[:cap(z)], x, rows, c.centre)
-			for r := range rows {
-				for a, k := range c.classes {
-					out[r*K+k] = m.konst[k] - q[a*rows+r]/2
-				}
-			}
-			continue
-		}
+		c.gs.distances(q, z, x, rows, c.centre)
 		for r := range rows {
-			zr, xr := z[r*p:(r+1)*p], x[r*p:(r+1)*p]
-			for j, v := range xr {
-				zr[j] = v - c.centre[j]
-			}
-			if missing[r] {
-				clear(zr) // solved along, ignored
-			}
-		}
-		c.f.solveRows(z, rows)
-		for r := range rows {
-			if missing[r] {
-				continue
-			}
-			zr := z[r*p : (r+1)*p]
 			for a, k := range c.classes {
-				out[r*K+k] = m.konst[k] - dist2(zr, c.nu[a])/2
+				out[r*K+k] = m.konst[k] - q[a*rows+r]/2
 			}
 		}
 	}
@@ -307,17 +284,6 @@ func (m *model) normalise(row []float64) {
 	if row[0] != row[0] {
 		copy(row, m.logPrior)
 	}
-}
-
-// dist2 returns ‖z − nu‖².
-func dist2(z, nu []float64) float64 {
-	s := 0.0
-	nu = nu[:len(z)]
-	for j, v := range z {
-		e := v - nu[j]
-		s += e * e
-	}
-	return s
 }
 
 func hasNaN(row []float64) bool {

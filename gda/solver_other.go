@@ -2,6 +2,8 @@
 
 package gda
 
-// newGroupSolver returns nil: without GOEXPERIMENT=simd on amd64,
-// prediction solves with BLAS Trsm.
-func newGroupSolver(*factor, [][]float64) groupSolver { return nil }
+// newGroupSolver returns the lane solver: without GOEXPERIMENT=simd on
+// amd64 there is no AVX-512 one.
+func newGroupSolver(f *factor, nu [][]float64) groupSolver {
+	return newLaneSolver(f, nu, defaultKernel())
+}

@@ -26,10 +26,10 @@ type simdSolver struct {
 const group = 32
 
 // newGroupSolver returns the AVX-512 solver for the factor f and offsets
-// nu, or nil when the processor lacks AVX-512.
+// nu, or the lane solver when the processor lacks AVX-512.
 func newGroupSolver(f *factor, nu [][]float64) groupSolver {
 	if !archsimd.X86.AVX512() {
-		return nil
+		return newLaneSolver(f, nu, defaultKernel())
 	}
 	p, u := f.u.N, f.u.Data
 	s := &simdSolver{p: p, negL: make([]float64, p*p+2), inv: make([]float64, p+2), nu: make([][]float64, len(nu))}
