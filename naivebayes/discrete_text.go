@@ -184,13 +184,17 @@ func (p *textPart) bernoulliScores() {
 }
 
 // prepare turns the documents of d into counts and computes their scores
-// for every class, as a sparse product per row.
+// for every class, as a sparse product per row. A data set without the
+// column's documents (d.Text nil) has every document missing.
 func (p *textPart) prepare(d *data.Dataset) family {
 	k := p.w.k
-	if len(d.Text) <= p.col || len(d.Text[p.col]) != d.N {
-		panic(fmt.Sprintf("naivebayes: the data set lacks the %d documents of text feature %d", d.N, p.col))
+	if len(d.Text) <= p.col || d.Text[p.col] == nil {
+		return &textScores{k: k, v: make([]float64, d.N*k)} // every document missing
 	}
 	docs := d.Text[p.col]
+	if len(docs) != d.N {
+		panic(fmt.Sprintf("naivebayes: %d documents of text feature %d for %d rows", len(docs), p.col, d.N))
+	}
 	m, _ := p.vocab.Transform(docs)
 	if p.ck != countBernoulli {
 		return &textScores{k: k, v: m.MulTo(nil, p.w.b, k)}
