@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 
@@ -91,24 +90,9 @@ func TestNBUpdateEqualsFit(t *testing.T) {
 		{kind: "nb", data: "house_votes84", flags: []string{"--alpha", "0.5"}},
 	} {
 		t.Run(tc.kind+"/"+tc.data, func(t *testing.T) {
-			dir := t.TempDir()
-			header, rows := bundledRows(t, tc.data)
-			var first, second []string
-			for i, r := range rows {
-				if i%3 == 0 || tc.second != nil && tc.second(strings.Split(r, ",")) {
-					second = append(second, r)
-				} else {
-					first = append(first, r)
-				}
-			}
-			a := writeRows(t, dir, "a.csv", header, first)
-			b := writeRows(t, dir, "b.csv", header, second)
-			all := writeRows(t, dir, "all.csv", header, append(slices.Clone(first), second...))
-			m1, m2, mAll := filepath.Join(dir, "m1.json"), filepath.Join(dir, "m2.json"), filepath.Join(dir, "all.json")
-			mustRun(t, append([]string{"fit", "--model", tc.kind, "--data", a, "--out", m1}, tc.flags...)...)
-			mustRun(t, "update", "--model", m1, "--data", b, "--out", m2)
-			mustRun(t, append([]string{"fit", "--model", tc.kind, "--data", all, "--out", mAll}, tc.flags...)...)
-			updated, whole := loadGenerative(t, m2), loadGenerative(t, mAll)
+			updated, whole, all := updateAndFitAll(t, tc.kind, tc.data, tc.flags, func(i int, r string) bool {
+				return i%3 == 0 || tc.second != nil && tc.second(strings.Split(r, ","))
+			})
 			equal, total := sameJoint(t, updated, whole, all, 1e-12)
 			if equal != total {
 				t.Errorf("%d of %d joint log-likelihoods equal bit for bit; counts add exactly", equal, total)

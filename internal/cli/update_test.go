@@ -106,25 +106,9 @@ func TestUpdateEqualsFit(t *testing.T) {
 		{kind: "lda", data: "iris", newClass: "Iris-versicolor", flags: []string{"--shrinkage", "0.25"}},
 	} {
 		t.Run(tc.kind+"/"+tc.data+"/"+tc.newClass, func(t *testing.T) {
-			dir := t.TempDir()
-			header, rows := bundledRows(t, tc.data)
-			var first, second []string
-			for i, r := range rows {
-				if strings.HasSuffix(r, ","+tc.newClass) || i%3 == 0 {
-					second = append(second, r)
-				} else {
-					first = append(first, r)
-				}
-			}
-			a := writeRows(t, dir, "a.csv", header, first)
-			b := writeRows(t, dir, "b.csv", header, second)
-			all := writeRows(t, dir, "all.csv", header, append(slices.Clone(first), second...))
-			m1, m2, mAll := filepath.Join(dir, "m1.json"), filepath.Join(dir, "m2.json"), filepath.Join(dir, "all.json")
-			mustRun(t, append([]string{"fit", "--model", tc.kind, "--data", a, "--out", m1}, tc.flags...)...)
-			mustRun(t, "update", "--model", m1, "--data", b, "--out", m2)
-			mustRun(t, append([]string{"fit", "--model", tc.kind, "--data", all, "--out", mAll}, tc.flags...)...)
-
-			updated, whole := loadGenerative(t, m2), loadGenerative(t, mAll)
+			updated, whole, all := updateAndFitAll(t, tc.kind, tc.data, tc.flags, func(i int, r string) bool {
+				return strings.HasSuffix(r, ","+tc.newClass) || i%3 == 0
+			})
 			if got := updated.Classes(); got[len(got)-1] != tc.newClass {
 				t.Errorf("classes of the updated model %q: want the new class %s last", got, tc.newClass)
 			}
@@ -132,6 +116,33 @@ func TestUpdateEqualsFit(t *testing.T) {
 			t.Logf("%d of %d joint log-likelihoods equal bit for bit", equal, total)
 		})
 	}
+}
+
+// updateAndFitAll splits the rows of the bundled data set name in two, a
+// row going to the second part when second says so; it fits kind (with
+// flags) on the first part and updates the model with the second, and
+// fits kind on all the rows, the first part then the second. It returns
+// the updated model, the model fitted on all the rows, and their file.
+func updateAndFitAll(t *testing.T, kind, name string, flags []string, second func(i int, row string) bool) (updated, whole gendisc.Generative, all string) {
+	t.Helper()
+	dir := t.TempDir()
+	header, rows := bundledRows(t, name)
+	var p1, p2 []string
+	for i, r := range rows {
+		if second(i, r) {
+			p2 = append(p2, r)
+		} else {
+			p1 = append(p1, r)
+		}
+	}
+	a := writeRows(t, dir, "a.csv", header, p1)
+	b := writeRows(t, dir, "b.csv", header, p2)
+	all = writeRows(t, dir, "all.csv", header, append(slices.Clone(p1), p2...))
+	m1, m2, mAll := filepath.Join(dir, "m1.json"), filepath.Join(dir, "m2.json"), filepath.Join(dir, "all.json")
+	mustRun(t, append([]string{"fit", "--model", kind, "--data", a, "--out", m1}, flags...)...)
+	mustRun(t, "update", "--model", m1, "--data", b, "--out", m2)
+	mustRun(t, append([]string{"fit", "--model", kind, "--data", all, "--out", mAll}, flags...)...)
+	return loadGenerative(t, m2), loadGenerative(t, mAll), all
 }
 
 // TestUpdateWeight checks that update --weight weighs the new rows: rows
