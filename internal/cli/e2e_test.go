@@ -248,6 +248,26 @@ func TestEvalWeight(t *testing.T) {
 	}
 }
 
+// logisticFormJSON is the logistic form σ(wᵀx + w0) that inspect --json
+// prints for a two-class model with linear log-odds.
+type logisticFormJSON struct {
+	W  modelfile.Floats
+	W0 modelfile.Float
+}
+
+// inspectLogisticForm returns the logistic form that inspect --json prints
+// for the model file, nil when it prints none.
+func inspectLogisticForm(t *testing.T, model string) *logisticFormJSON {
+	t.Helper()
+	var rep struct {
+		Parameters struct{ Logistic *logisticFormJSON }
+	}
+	if err := json.Unmarshal([]byte(mustRun(t, "inspect", "--model", model, "--json")), &rep); err != nil {
+		t.Fatal(err)
+	}
+	return rep.Parameters.Logistic
+}
+
 // TestInspectLogisticForm checks the logistic form that inspect prints for
 // two-class Gaussian naive Bayes with shared variances: σ(wᵀx + w0) must be
 // the model's posterior of the second class on every row.
@@ -255,18 +275,7 @@ func TestInspectLogisticForm(t *testing.T) {
 	for _, tying := range []string{"feature", "shared"} {
 		model := filepath.Join(t.TempDir(), "pima.json")
 		mustRun(t, "fit", "--data", "pima_indians_diabetes", "--model", "gaussian-nb", "--variance", tying, "--out", model)
-		var rep struct {
-			Parameters struct {
-				Logistic *struct {
-					W  modelfile.Floats
-					W0 modelfile.Float
-				}
-			}
-		}
-		if err := json.Unmarshal([]byte(mustRun(t, "inspect", "--model", model, "--json")), &rep); err != nil {
-			t.Fatal(err)
-		}
-		lf := rep.Parameters.Logistic
+		lf := inspectLogisticForm(t, model)
 		if lf == nil {
 			t.Fatalf("--variance %s: no logistic form", tying)
 		}

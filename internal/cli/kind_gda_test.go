@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"encoding/json"
 	"math"
 	"path/filepath"
 	"strings"
@@ -20,18 +19,7 @@ func TestInspectLDALogisticForm(t *testing.T) {
 	model := filepath.Join(t.TempDir(), "wdbc.json")
 	mustRun(t, "fit", "--data", "breast_cancer_wdbc", "--model", "lda", "--covariance-estimator", "unbiased",
 		"--shrinkage", "0.1", "--out", model)
-	var rep struct {
-		Parameters struct {
-			Logistic *struct {
-				W  modelfile.Floats
-				W0 modelfile.Float
-			}
-		}
-	}
-	if err := json.Unmarshal([]byte(mustRun(t, "inspect", "--model", model, "--json")), &rep); err != nil {
-		t.Fatal(err)
-	}
-	lf := rep.Parameters.Logistic
+	lf := inspectLogisticForm(t, model)
 	if lf == nil {
 		t.Fatal("no logistic form")
 	}
