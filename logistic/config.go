@@ -42,6 +42,12 @@ const (
 // Newton.
 const newtonMaxParams = 40
 
+// newtonMaxText is the largest number of parameters Newton accepts with
+// text columns: it writes the term counts out as dense columns (N × V)
+// and factorises the dim × dim Hessian at every step, where L-BFGS works
+// on the sparse counts in O(dim) memory.
+const newtonMaxText = 2000
+
 // ClassWeight says how rows are weighted by class.
 type ClassWeight string
 

@@ -3,14 +3,14 @@ package logistic
 import (
 	"testing"
 
+	"github.com/gendisc/gendisc/data"
 	"github.com/gendisc/gendisc/internal/design"
 )
 
-// benchProblem builds the fitting problem of the synthetic data without
-// solving it.
-func benchProblem(b *testing.B, N, K int) (*problem, []float64) {
-	d := benchData(N, K)
-	enc, err := design.Fit(d, design.Options{})
+// benchProblem builds the fitting problem of d, encoded with opt, without
+// solving it, and returns it with a starting point.
+func benchProblem(b *testing.B, d *data.Dataset, opt design.Options) (*problem, []float64) {
+	enc, err := design.Fit(d, opt)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -19,11 +19,14 @@ func benchProblem(b *testing.B, N, K int) (*problem, []float64) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	k := K
-	if K == 2 {
+	k := len(tot)
+	if k == 2 {
 		k = 1
 	}
 	pr := newProblem(z.Dense, z.N, z.P, k, y, rowWeights(d, y, tot, Unweighted), 1)
+	if z.Sparse != nil {
+		pr.setSparse(z.Sparse)
+	}
 	return pr, initialTheta(pr)
 }
 
@@ -32,7 +35,7 @@ func benchProblem(b *testing.B, N, K int) (*problem, []float64) {
 func BenchmarkEval(b *testing.B) {
 	for _, K := range []int{2, 5} {
 		b.Run(map[int]string{2: "binary", 5: "multinomial5"}[K], func(b *testing.B) {
-			pr, theta := benchProblem(b, 100_000, K)
+			pr, theta := benchProblem(b, benchData(100_000, K), design.Options{})
 			g := make([]float64, len(theta))
 			b.SetBytes(int64(8 * len(pr.z)))
 			b.ReportAllocs()

@@ -13,11 +13,13 @@ import (
 // at least two classes, each with rows of positive weight. Text columns
 // become term counts under c.Text (package text), one weight per term of
 // the training vocabulary, penalised like the others and not
-// standardised; only the lbfgs solver (the default for them) handles them
-// yet. It returns an error for bad configuration values and for data
-// problems: a missing target, a missing feature cell (unless Impute is
-// set), a text column without terms, bad weights. A fit that stops early (the iteration limit, separable data
-// with λ = 0) still returns a usable model; Diagnostics says why it stopped.
+// standardised; newton writes them out as dense columns and refuses more
+// than newtonMaxText parameters then. It returns an error for bad
+// configuration values and for data problems: a missing target, a
+// missing feature cell (unless Impute is set), a text column without
+// terms, bad weights. A fit that stops early (the iteration limit,
+// separable data with λ = 0) still returns a usable model; Diagnostics
+// says why it stopped.
 func (c Config) Fit(d *data.Dataset) (*Model, error) {
 	if err := c.validate(); err != nil {
 		return nil, err
@@ -36,15 +38,17 @@ func (c Config) Fit(d *data.Dataset) (*Model, error) {
 		k = 1
 	}
 	P, V := enc.P(), enc.V()
+	dim := k * (P + V + 1)
 	solver := c.Solver
 	switch {
 	case solver == Auto:
 		solver = LBFGS
-		if k*(P+V+1) <= newtonMaxParams && V == 0 {
+		if dim <= newtonMaxParams {
 			solver = Newton
 		}
-	case solver != LBFGS && V > 0:
-		return nil, fmt.Errorf("logistic: solver %s does not handle text columns yet: use lbfgs", solver)
+	case solver == Newton && V > 0 && dim > newtonMaxText:
+		return nil, fmt.Errorf("logistic: newton forms the Hessian of all %d parameters, too many with text columns (at most %d): "+
+			"use lbfgs, or keep fewer terms (Text.MaxFeatures, Text.MinDF)", dim, newtonMaxText)
 	}
 	v := rowWeights(d, y, classW, c.ClassWeight)
 	lambda := c.lambda()
@@ -57,8 +61,11 @@ func (c Config) Fit(d *data.Dataset) (*Model, error) {
 		pr.setAffine(center, scale)
 	} else {
 		z := enc.Encode(d)
+		if solver == Newton {
+			z = z.Densify()
+		}
 		pr = newProblem(z.Dense, z.N, z.P, k, y, v, lambda)
-		if V > 0 {
+		if z.Sparse != nil {
 			pr.setSparse(z.Sparse)
 		}
 	}

@@ -175,7 +175,7 @@ func (st *state) gd(step float64) {
 // comes from 50 steps of power iteration, raised by 5% because power
 // iteration approaches it from below.
 func curvature(pr *problem) float64 {
-	q, p := pr.p+1, pr.p
+	q, p, pd := pr.p+1, pr.p, pr.pd
 	x := make([]float64, q)
 	for j := range x {
 		x[j] = 1
@@ -192,9 +192,11 @@ func curvature(pr *problem) float64 {
 			a := acc[b]
 			clear(a)
 			for i := lo; i < hi; i++ {
-				zi := pr.z[i*p : (i+1)*p]
-				t := pr.v[i] * (floats.Dot(zi, x[:p]) + x[p])
-				floats.AddScaled(a[:p], t, zi)
+				zi := pr.z[i*pd : (i+1)*pd]
+				si, sv := pr.sparseRow(i)
+				t := pr.v[i] * (floats.Dot(zi, x[:pd]) + sparseDot(si, sv, x[pd:p]) + x[p])
+				floats.AddScaled(a[:pd], t, zi)
+				sparseAdd(a[pd:p], t, si, sv)
 				a[p] += t
 			}
 		})
@@ -324,12 +326,13 @@ func factorize(chol *mat.Cholesky, sym *mat.SymDense, h []float64, dim int) bool
 // η_e = η0 / (1 + e/100).
 func (st *state) sgd(step float64, rng *rand.Rand) {
 	pr := st.pr
-	n, p, q, k := pr.n, pr.p, pr.p+1, pr.k
+	n, p, pd, q, k := pr.n, pr.p, pr.pd, pr.p+1, pr.k
 	if step == 0 {
 		lmax := 0.0
 		for i := range n {
-			zi := pr.z[i*p : (i+1)*p]
-			lmax = max(lmax, pr.v[i]*(floats.Dot(zi, zi)+1))
+			zi := pr.z[i*pd : (i+1)*pd]
+			_, sv := pr.sparseRow(i)
+			lmax = max(lmax, pr.v[i]*(floats.Dot(zi, zi)+floats.Dot(sv, sv)+1))
 		}
 		c := 0.25
 		if k > 1 {
@@ -356,9 +359,10 @@ func (st *state) sgd(step float64, rng *rand.Rand) {
 		rng.Shuffle(n, func(a, b int) { perm[a], perm[b] = perm[b], perm[a] })
 		for _, i32 := range perm {
 			i := int(i32)
-			zi := pr.z[i*p : (i+1)*p]
+			zi := pr.z[i*pd : (i+1)*pd]
+			si, sv := pr.sparseRow(i)
 			th := st.theta
-			rowResiduals(pr, th, zi, int(pr.y[i]), s)
+			rowResiduals(pr, th, i, s)
 			// Dense part: the snapshot gradient and the penalty drift.
 			floats.AddScaled(th, -eta/pr.wsum, st.grad)
 			if pr.lambda != 0 {
@@ -371,7 +375,8 @@ func (st *state) sgd(step float64, rng *rand.Rand) {
 			}
 			for c := range k {
 				a := -eta * scale * pr.v[i] * (s[c] - resid[i*k+c])
-				floats.AddScaled(th[c*q:c*q+p], a, zi)
+				floats.AddScaled(th[c*q:c*q+pd], a, zi)
+				sparseAdd(th[c*q+pd:c*q+p], a, si, sv)
 				th[c*q+p] += a
 			}
 		}
@@ -389,27 +394,30 @@ func (st *state) sgd(step float64, rng *rand.Rand) {
 // residuals writes r_i(θ) for every row to r (N × k), with the score
 // space of each block's scratch.
 func residuals(pr *problem, theta, r []float64) {
-	p, k, dim := pr.p, pr.k, pr.dim()
+	k, dim := pr.k, pr.dim()
 	pr.ensureBlocks()
 	parallel.For(pr.n, minBlock, func(b, lo, hi int) {
 		s := pr.part[b][dim : dim+k]
 		for i := lo; i < hi; i++ {
-			rowResiduals(pr, theta, pr.z[i*p:(i+1)*p], int(pr.y[i]), s)
+			rowResiduals(pr, theta, i, s)
 			copy(r[i*k:(i+1)*k], s)
 		}
 	})
 }
 
-// rowResiduals writes r_c = p_c − [y = c] of the row z to s (len k; for
-// the sigmoid, s[0] = σ(θᵀz̃) − [y = 1]).
-func rowResiduals(pr *problem, theta, z []float64, y int, s []float64) {
-	p, q := pr.p, pr.p+1
-	if pr.k == 1 {
-		s[0] = sigmoid(floats.Dot(z, theta[:p])+theta[p]) - float64(y)
-		return
-	}
+// rowResiduals writes r_c = p_c − [y_i = c] of row i to s (len k; for
+// the sigmoid, s[0] = σ(θᵀz̃_i) − [y_i = 1]).
+func rowResiduals(pr *problem, theta []float64, i int, s []float64) {
+	p, pd, q, y := pr.p, pr.pd, pr.p+1, int(pr.y[i])
+	z := pr.z[i*pd : (i+1)*pd]
+	si, sv := pr.sparseRow(i)
 	for c := range pr.k {
-		s[c] = floats.Dot(z, theta[c*q:c*q+p]) + theta[c*q+p]
+		th := theta[c*q : (c+1)*q]
+		s[c] = floats.Dot(z, th[:pd]) + sparseDot(si, sv, th[pd:p]) + th[p]
+	}
+	if pr.k == 1 {
+		s[0] = sigmoid(s[0]) - float64(y)
+		return
 	}
 	m, lse := logSumExp(s)
 	for c := range s {

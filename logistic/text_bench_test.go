@@ -27,18 +27,7 @@ func BenchmarkFitText(b *testing.B) {
 // gradient on sms_spam's term counts.
 func BenchmarkEvalText(b *testing.B) {
 	d := bundled.Load(b, "sms_spam", data.Options{Text: []string{"text"}})
-	enc, err := design.Fit(d, design.Options{Text: &text.VectorizerConfig{}})
-	if err != nil {
-		b.Fatal(err)
-	}
-	z := enc.Encode(d)
-	y, tot, err := classes(d)
-	if err != nil {
-		b.Fatal(err)
-	}
-	pr := newProblem(z.Dense, z.N, z.P, 1, y, rowWeights(d, y, tot, Unweighted), 1)
-	pr.setSparse(z.Sparse)
-	theta := initialTheta(pr)
+	pr, theta := benchProblem(b, d, design.Options{Text: &text.VectorizerConfig{}})
 	for j := range theta {
 		theta[j] += 0.01 * float64(j%7-3)
 	}

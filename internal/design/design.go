@@ -93,6 +93,27 @@ type Matrix struct {
 // Row returns row i of the dense part, a view.
 func (m *Matrix) Row(i int) []float64 { return m.Dense[i*m.P : (i+1)*m.P : (i+1)*m.P] }
 
+// Densify returns the matrix with its sparse columns written out after
+// the dense ones, N × (P+V) and no sparse part, for kernels that need
+// whole rows (a Newton step's Hessian); m itself when it has no sparse
+// part.
+func (m *Matrix) Densify() *Matrix {
+	if m.Sparse == nil {
+		return m
+	}
+	out := &Matrix{N: m.N, P: m.P + m.Sparse.Cols}
+	out.Dense = make([]float64, out.N*out.P)
+	for i := range m.N {
+		row := out.Row(i)
+		copy(row, m.Row(i))
+		idx, val := m.Sparse.Row(i)
+		for e, j := range idx {
+			row[m.P+int(j)] = val[e]
+		}
+	}
+	return out
+}
+
 // Fit computes the encoding of d's features: the weighted mean and
 // population standard deviation of each numeric column over its observed
 // cells, the weighted level frequencies of each categorical column, the

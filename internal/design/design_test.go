@@ -4,6 +4,7 @@ import (
 	"errors"
 	"maps"
 	"math"
+	"slices"
 	"testing"
 
 	"github.com/gendisc/gendisc/data"
@@ -197,6 +198,13 @@ func TestText(t *testing.T) {
 	}
 	if m.Sparse.Rows != 3 || m.Sparse.Cols != 5 {
 		t.Errorf("sparse part %d × %d", m.Sparse.Rows, m.Sparse.Cols)
+	}
+	if dm := m.Densify(); dm.P != 6 || dm.Sparse != nil || !slices.Equal(dm.Dense, []float64{
+		-1.224744871391589, 1, 0, 2, 1, 1,
+		0, 0, 0, 0, 0, 0,
+		1.224744871391589, 1, 1, 0, 0, 1,
+	}) {
+		t.Errorf("Densify: P %d, %v", dm.P, dm.Dense)
 	}
 	unseen := &data.Dataset{Schema: s, N: 1, X: []float64{0, nan, nan}, Text: [][]string{nil, {"now what cash"}, nil}}
 	if got := rowCounts(e.EncodeText(unseen), 0); !maps.Equal(got, map[int32]float64{0: 1, 1: 1}) {
