@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/internal/mathx"
 	"github.com/gendisc/gendisc/internal/parallel"
 )
 
@@ -18,7 +19,7 @@ func (m *model) impute(dst []float64, d *data.Dataset) []float64 {
 		copy(dst[lo*p:hi*p], d.X[lo*p:hi*p])
 		var fill *filler
 		for i := lo; i < hi; i++ {
-			if !hasNaN(d.Row(i)) {
+			if !mathx.HasNaN(d.Row(i)) {
 				continue
 			}
 			if fill == nil {

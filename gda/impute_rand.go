@@ -8,6 +8,7 @@ import (
 
 	"github.com/gendisc/gendisc"
 	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/internal/mathx"
 	"github.com/gendisc/gendisc/internal/randx"
 )
 
@@ -34,7 +35,7 @@ func (m *model) imputeRand(dst []float64, d *data.Dataset, rng *rand.Rand) []flo
 	z := make([]float64, p)
 	for i := range d.N {
 		x := d.Row(i)
-		if !hasNaN(x) {
+		if !mathx.HasNaN(x) {
 			continue
 		}
 		y := label(d, i)

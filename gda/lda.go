@@ -12,6 +12,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/internal/mathx"
 	"github.com/gendisc/gendisc/internal/parallel"
 )
 
@@ -279,7 +280,7 @@ func (m *LDA) Transform(dst []float64, d *data.Dataset, n int) []float64 {
 	dst = m.m.rowsDst(dst, d, n, "components")
 	v := blas64.General{Rows: p, Cols: n, Stride: c, Data: m.scalings}
 	x := d.X
-	if hasNaN(x) {
+	if mathx.HasNaN(x) {
 		x = m.m.impute(nil, &data.Dataset{Schema: d.Schema, N: d.N, X: x})
 	}
 	parallel.For(d.N, 2*chunkRows, func(_, lo, hi int) {

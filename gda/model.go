@@ -270,7 +270,7 @@ func (m *model) chunk(out, x, z []float64) {
 func markMissing(missing []bool, x []float64, p int) bool {
 	found := false
 	for r := range len(x) / p {
-		missing[r] = hasNaN(x[r*p : (r+1)*p])
+		missing[r] = mathx.HasNaN(x[r*p : (r+1)*p])
 		found = found || missing[r]
 	}
 	return found
@@ -284,15 +284,6 @@ func (m *model) normalise(row []float64) {
 	if row[0] != row[0] {
 		copy(row, m.logPrior)
 	}
-}
-
-func hasNaN(row []float64) bool {
-	for _, v := range row {
-		if v != v {
-			return true
-		}
-	}
-	return false
 }
 
 // marginals computes the joint log-likelihood of rows with missing cells:
