@@ -472,9 +472,7 @@ func (m *Model) JointLogLikelihood(dst []float64, d *data.Dataset) []float64 {
 // LogProba, with its conventions.
 func (m *Model) Proba(dst []float64, d *data.Dataset) []float64 {
 	dst = m.LogProba(dst, d)
-	for i, v := range dst {
-		dst[i] = math.Exp(v)
-	}
+	mathx.ExpInPlace(dst)
 	return dst
 }
 

@@ -10,6 +10,7 @@ import (
 
 	"github.com/gendisc/gendisc"
 	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/internal/mathx"
 	"github.com/gendisc/gendisc/internal/stats"
 )
 
@@ -419,9 +420,7 @@ func (m *Gaussian) JointLogLikelihood(dst []float64, d *data.Dataset) []float64 
 // LogProba, with its conventions.
 func (m *Gaussian) Proba(dst []float64, d *data.Dataset) []float64 {
 	dst = m.LogProba(dst, d)
-	for i, v := range dst {
-		dst[i] = math.Exp(v)
-	}
+	mathx.ExpInPlace(dst)
 	return dst
 }
 
