@@ -33,10 +33,10 @@
 // matrix Σ⁻¹ by Schur complements, at a cost that grows with the number
 // of missing coordinates rather than the observed ones.
 //
-// RegCovar keeps the covariances positive definite; by default it is added
-// to their diagonal as scikit-learn's reg_covar, and with RegFloor it is a
-// floor on their eigenvalues, which keeps every M-step exact (and the
-// log-likelihood monotone) at any scale of the data.
+// RegCovar keeps the covariances positive definite; by default it is a
+// floor on their eigenvalues (Floor), which keeps every M-step exact and
+// the log-likelihood monotone at any scale of the data, and with Ridge it
+// is added to their diagonal as scikit-learn's reg_covar.
 //
 // The fitted parameters, the log-likelihood trace and the warnings are
 // saved with MarshalJSON and read back bit for bit with UnmarshalGMM.

@@ -24,7 +24,8 @@ const minWeight = 1e-10
 //	E-step:  r_ik = π_k N(x_i; μ_k, Σ_k) / Σ_l π_l N(x_i; μ_l, Σ_l)
 //	         ℓ(θ_t) = Σ_i w_i log Σ_k π_k N(x_i; μ_k, Σ_k)
 //	M-step:  θ_t+1 = the weighted maximum-likelihood parameters with
-//	         weights w_i r_ik (see the covariance types), + RegCovar·I
+//	         weights w_i r_ik (see the covariance types), regularised
+//	         by RegCovar (see Regularization)
 //
 // and stops after MaxIter iterations or when |ℓ(θ_t) − ℓ(θ_t−1)| / Σ_i w_i
 // < Tol. A row with missing cells (NaN) enters the E-step through the
@@ -199,7 +200,7 @@ func (f *fitter) em(restart int, m *model, rng *rand.Rand) (*run, error) {
 		if f.set.OnIter != nil {
 			f.set.OnIter(restart, it, st.ll)
 		}
-		m = st.mstep(f.eng.m, f.set.reg, f.set.RegFloor)
+		m = st.mstep(f.eng.m, f.set.reg, f.set.Regularization)
 		r.iters = it
 		if err := f.repair(m, restart, it, rng, r); err != nil {
 			return nil, err
@@ -350,6 +351,6 @@ func (f *fitter) pooledCovariance(cov Covariance) []float64 {
 	default:
 		copy(out, f.pooled)
 	}
-	regularize(out, d, f.set.reg, f.set.RegFloor, cov.diagonal())
+	regularize(out, d, f.set.reg, f.set.Regularization, cov.diagonal())
 	return out
 }

@@ -386,7 +386,7 @@ func TestRandomInit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	checkMonotone(t, g)
+	checkMonotone(t, g, monotoneTol)
 	if ll := g.LogLikelihood() / 150; ll < -3 {
 		t.Errorf("mean log-likelihood %v", ll)
 	}

@@ -97,7 +97,7 @@ func (f *fitter) fromResponsibilities(shift *model, resp []float64) *model {
 	for _, s := range work {
 		st.merge(s.acc)
 	}
-	return st.mstep(shift, f.set.reg, f.set.RegFloor)
+	return st.mstep(shift, f.set.reg, f.set.Regularization)
 }
 
 // kmeansPlusPlus returns k row indices of the N×D matrix x chosen by

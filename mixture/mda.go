@@ -29,9 +29,10 @@ const DefaultComponentsPerClass = 3
 //	P(y = c | x) = π_c p_c(x) / Σ_l π_l p_l(x),  p_c(x) = Σ_k π_ck N(x; μ_ck, Σ_ck),
 //
 // with the class priors π_c the weighted class frequencies. With one
-// component per class and full covariances it is QDA (with maximum-
-// likelihood covariances and Mixture.RegCovar on their diagonal). The zero
-// value has the defaults.
+// component per class and full covariances it is QDA with maximum-
+// likelihood covariances (whose eigenvalues are floored at
+// Mixture.RegCovar, or with Ridge raised by it). The zero value has the
+// defaults.
 type MDAConfig struct {
 	// ComponentsPerClass is the number of components K of every class's
 	// mixture (default 3); a class with fewer rows gets one per row.

@@ -23,15 +23,28 @@ func TestMDAConformance(t *testing.T) {
 
 // TestMDAOneComponent checks MDA with one full-covariance component per
 // class against QDA computed by hand: per class the mean, the maximum-
-// likelihood covariance plus 1e-6·I, and the prior n_c/n,
+// likelihood covariance (plus 1e-6·I with Ridge; the eigenvalues of wine's
+// class covariances are above the Floor of 1e-6, which leaves them
+// alone), and the prior n_c/n,
 //
 //	log p(x, c) = log π_c − ½ log|2πΣ_c| − ½ (x − μ_c)ᵀ Σ_c⁻¹ (x − μ_c).
 func TestMDAOneComponent(t *testing.T) {
 	d := loadDataset(t, "wine")
-	m, err := MDAConfig{ComponentsPerClass: 1}.Fit(d, rand.New(rand.NewPCG(1, 1)))
-	if err != nil {
-		t.Fatal(err)
+	for how, ridge := range map[Regularization]float64{Floor: 0, Ridge: DefaultRegCovar} {
+		t.Run(how.String(), func(t *testing.T) {
+			m, err := MDAConfig{ComponentsPerClass: 1, Mixture: Config{Regularization: how}}.Fit(d, rand.New(rand.NewPCG(1, 1)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkQDA(t, d, m, ridge)
+		})
 	}
+}
+
+// checkQDA compares the joint log-likelihoods of m on d with QDA's by
+// hand, with ridge added to the covariances' diagonal.
+func checkQDA(t *testing.T, d *data.Dataset, m *MDA, ridge float64) {
+	t.Helper()
 	got := m.JointLogLikelihood(nil, d)
 	D, C := d.D(), len(d.Schema.Classes())
 	for c := range C {
@@ -56,7 +69,7 @@ func TestMDAOneComponent(t *testing.T) {
 					cov[j][l] += (d.Row(i)[j] - mu[j]) * (d.Row(i)[l] - mu[l]) / n
 				}
 			}
-			cov[j][j] += 1e-6
+			cov[j][j] += ridge
 		}
 		inv, logDet := invert(cov)
 		for i := range d.N {

@@ -70,8 +70,9 @@ func checkSlice(t *testing.T, what string, got, want []float64, tol float64) {
 }
 
 // TestSklearnEM runs one and ten EM iterations from scikit-learn's
-// starting parameters and compares the parameters, the log-likelihoods,
-// BIC and AIC with GaussianMixture's.
+// starting parameters, with scikit-learn's regularisation (Ridge), and
+// compares the parameters, the log-likelihoods, BIC and AIC with
+// GaussianMixture's.
 func TestSklearnEM(t *testing.T) {
 	ref := readReference(t)
 	for _, c := range ref.EM {
@@ -84,7 +85,7 @@ func TestSklearnEM(t *testing.T) {
 			t.Run(fmt.Sprintf("%s/%s/%d", c.Dataset, c.Covariance, r.Iterations), func(t *testing.T) {
 				start := c.Start
 				g, err := Config{Components: c.Components, Covariance: cov, Tol: -1, MaxIter: r.Iterations,
-					Start: &start}.Fit(d, rand.New(rand.NewPCG(1, 1)))
+					Regularization: Ridge, Start: &start}.Fit(d, rand.New(rand.NewPCG(1, 1)))
 				if err != nil {
 					t.Fatal(err)
 				}

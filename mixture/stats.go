@@ -137,7 +137,7 @@ func (st *stats) addConditional(k int, mis []int, c []float64, sr float64) {
 //
 // A component with W_k = 0 keeps prev's mean and covariance; the caller
 // re-seeds it.
-func (st *stats) mstep(prev *model, reg float64, floor bool) *model {
+func (st *stats) mstep(prev *model, reg float64, how Regularization) *model {
 	k, d := st.k, st.d
 	m := newModel(prev.cov, k, d)
 	total := floats.Sum(st.w)
@@ -189,7 +189,7 @@ func (st *stats) mstep(prev *model, reg float64, floor bool) *model {
 			addDiag(sig, d, 1)
 		}
 		if st.cov != Tied && st.cov != Identity {
-			regularize(sig, d, reg, floor, st.cov.diagonal())
+			regularize(sig, d, reg, how, st.cov.diagonal())
 		}
 	}
 	if st.cov == Tied {
@@ -199,7 +199,7 @@ func (st *stats) mstep(prev *model, reg float64, floor bool) *model {
 				tied[j*d+l], tied[l*d+j] = v, v
 			}
 		}
-		regularize(tied, d, reg, floor, false)
+		regularize(tied, d, reg, how, false)
 		for c := range k {
 			copy(m.cov1(c), tied)
 		}
@@ -208,55 +208,122 @@ func (st *stats) mstep(prev *model, reg float64, floor bool) *model {
 }
 
 // regularize applies the regularisation reg to the D×D covariance matrix
-// s, in place. By default it is added to the diagonal, as scikit-learn's
-// reg_covar,
-//
-//	Σ ← Σ + reg·I;
-//
-// with floor, it is a floor on the eigenvalues, Σ = V Λ Vᵀ ←
-// V max(Λ, reg) Vᵀ (for a diagonal Σ: σ_j² ← max(σ_j², reg)), which is the
-// maximiser of the M-step's objective −½ W (log|Σ| + tr(Σ⁻¹ S/W)) over the
-// matrices Σ ⪰ reg·I. The floor changes nothing where every eigenvalue
-// is at least reg.
-func regularize(s []float64, d int, reg float64, floor, diagonal bool) {
+// s, in place, in the way how says (see Regularization): with Floor a
+// floor on its eigenvalues, Σ = V Λ Vᵀ ← V max(Λ, reg) Vᵀ (for a
+// diagonal Σ: σ_j² ← max(σ_j², reg)); with Ridge an addition to its
+// diagonal, Σ ← Σ + reg·I.
+func regularize(s []float64, d int, reg float64, how Regularization, diagonal bool) {
 	switch {
 	case reg == 0:
-	case !floor:
+	case how == Ridge:
 		addDiag(s, d, reg)
 	case diagonal:
 		for j := range d {
 			s[j*d+j] = max(s[j*d+j], reg)
 		}
 	default:
-		var eig mat.EigenSym
-		if !eig.Factorize(mat.NewSymDense(d, slices.Clone(s)), true) {
-			// No decomposition: fall back on the ridge, which keeps Σ
-			// positive definite.
-			addDiag(s, d, reg)
-			return
-		}
-		lambda := eig.Values(nil)
-		if lambda[0] >= reg {
-			return
-		}
-		var v mat.Dense
-		eig.VectorsTo(&v)
-		clear(s)
-		for e, l := range lambda {
-			l = max(l, reg)
-			for j := range d {
-				a := l * v.At(j, e)
-				for i := range j + 1 {
-					s[j*d+i] += a * v.At(i, e)
-				}
-			}
+		floorEigen(s, d, reg)
+	}
+}
+
+// floorEigen raises the eigenvalues of the symmetric d×d matrix s under
+// reg to reg, in place:
+//
+//	V max(Λ, reg) Vᵀ = Σ + Σ_{λ_e < reg} (reg − λ_e) v_e v_eᵀ.
+//
+// Adding the correction of the small eigenvalues keeps Σ's own entries,
+// where rebuilding it from V and Λ would round every entry at the scale of
+// its largest eigenvalue. The eigenvalues come from Jacobi's method (see
+// jacobiEigen), which finds the small eigenvalues of a matrix whose
+// variances differ by many orders of magnitude (raw features: 1e10 and
+// 0 on adult) to their own precision, where LAPACK's tridiagonal methods
+// find them only to ε·λ_max and can leave the floored Σ indefinite.
+// Nothing is done, and no eigenvalue computed, when the Cholesky
+// factorisation of Σ − reg·I shows that every eigenvalue is at least reg.
+func floorEigen(s []float64, d int, reg float64) {
+	shifted := mat.NewSymDense(d, slices.Clone(s))
+	for j := range d {
+		shifted.SetSym(j, j, shifted.At(j, j)-reg)
+	}
+	var chol mat.Cholesky
+	if chol.Factorize(shifted) {
+		return
+	}
+	lambda, v := jacobiEigen(slices.Clone(s), d)
+	for e, l := range lambda {
+		if l >= reg {
+			continue
 		}
 		for j := range d {
-			for i := range j {
-				s[i*d+j] = s[j*d+i]
+			a := (reg - l) * v[j*d+e]
+			for i := range j + 1 {
+				s[j*d+i] += a * v[i*d+e]
 			}
 		}
 	}
+	for j := range d {
+		for i := range j {
+			s[i*d+j] = s[j*d+i]
+		}
+	}
+}
+
+// jacobiEigen returns the eigenvalues λ_e of the symmetric d×d matrix a
+// and the eigenvectors, column e of the row-major V, by the cyclic Jacobi
+// method, overwriting a. Every rotation zeroes one off-diagonal a_pq:
+//
+//	θ = (a_qq − a_pp) / (2 a_pq),  t = sign(θ) / (|θ| + √(θ² + 1)),
+//	c = 1/√(t² + 1),  s = t c,     a_pp −= t a_pq,  a_qq += t a_pq,
+//
+// and the sweeps stop when every |a_pq| ≤ ε √|a_pp a_qq|, the criterion
+// under which the eigenvalues of a graded positive semi-definite matrix
+// D A D come out with a relative error of order ε κ(A), whatever D
+// (Demmel and Veselić 1992).
+func jacobiEigen(a []float64, d int) (lambda, v []float64) {
+	v = make([]float64, d*d)
+	addDiag(v, d, 1)
+	const eps = 0x1p-52
+	for range 60 {
+		rotated := false
+		for p := range d {
+			for q := p + 1; q < d; q++ {
+				apq := a[p*d+q]
+				if math.Abs(apq) <= eps*math.Sqrt(math.Abs(a[p*d+p]*a[q*d+q])) {
+					continue
+				}
+				rotated = true
+				theta := (a[q*d+q] - a[p*d+p]) / (2 * apq)
+				t := 1 / (math.Abs(theta) + math.Hypot(theta, 1))
+				if theta < 0 {
+					t = -t
+				}
+				c := 1 / math.Hypot(t, 1)
+				sn := t * c
+				a[p*d+p] -= t * apq
+				a[q*d+q] += t * apq
+				a[p*d+q], a[q*d+p] = 0, 0
+				for r := range d {
+					if r != p && r != q {
+						arp, arq := a[r*d+p], a[r*d+q]
+						a[r*d+p] = c*arp - sn*arq
+						a[r*d+q] = sn*arp + c*arq
+						a[p*d+r], a[q*d+r] = a[r*d+p], a[r*d+q]
+					}
+					vrp, vrq := v[r*d+p], v[r*d+q]
+					v[r*d+p] = c*vrp - sn*vrq
+					v[r*d+q] = sn*vrp + c*vrq
+				}
+			}
+		}
+		if !rotated {
+			break
+		}
+	}
+	lambda = make([]float64, d)
+	for j := range d {
+		lambda[j] = a[j*d+j]
+	}
+	return lambda, v
 }
 
 // addDiag adds v to the diagonal of the d×d matrix a.

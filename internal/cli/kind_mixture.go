@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -56,6 +57,13 @@ func init() {
 	})
 }
 
+// classifierKindNames returns the names of the kinds whose models
+// classify, in sorted order: every kind but the regressions and gmm, a
+// density without classes (gendisc compare's --models).
+func classifierKindNames() []string {
+	return slices.DeleteFunc(kindNames(), func(name string) bool { return kinds[name].regression || name == mixture.Kind })
+}
+
 // defaultComponents is the number of mixture components without
 // --components: the smallest mixture.
 const defaultComponents = 2
@@ -72,8 +80,8 @@ func mixtureFlags(fs *flag.FlagSet) func() (mixture.Config, *rand.Rand, error) {
 	fs.Var(&tol, "tol", "stop EM when the mean log-likelihood per row changes by less than `t`; 0 runs --max-iter iterations")
 	fs.IntVar(&cfg.MaxIter, "max-iter", mixture.DefaultMaxIter, "at most `n` EM iterations per run")
 	reg := nonNegative(mixture.DefaultRegCovar)
-	fs.Var(&reg, "reg-covar", "`r` added to the diagonal of every covariance matrix (scikit-learn's reg_covar), or with --reg-floor the least eigenvalue")
-	fs.BoolVar(&cfg.RegFloor, "reg-floor", false, "make --reg-covar a floor on the covariances' eigenvalues, which keeps every EM step exact and the log-likelihood monotone")
+	fs.Var(&reg, "reg-covar", "`r` that keeps every covariance matrix positive definite, as --reg-covar-mode says")
+	fs.Var((*regularizationFlag)(&cfg.Regularization), "reg-covar-mode", "`mode` of --reg-covar: floor (the least eigenvalue of every covariance matrix: every EM step exact, the log-likelihood never decreases) or ridge (added to the diagonal, as scikit-learn's reg_covar; the log-likelihood may decrease on features of small spread)")
 	seed := fs.Uint64("seed", 1, "`seed` of the starting points and of re-seeded components")
 	return func() (mixture.Config, *rand.Rand, error) {
 		c := cfg
@@ -110,6 +118,17 @@ func (f *initFlag) String() string { return mixture.Init(*f).String() }
 func (f *initFlag) Set(s string) error {
 	i, err := mixture.ParseInit(s)
 	*f = initFlag(i)
+	return err
+}
+
+// regularizationFlag sets a mixture.Regularization by name.
+type regularizationFlag mixture.Regularization
+
+func (f *regularizationFlag) String() string { return mixture.Regularization(*f).String() }
+
+func (f *regularizationFlag) Set(s string) error {
+	r, err := mixture.ParseRegularization(s)
+	*f = regularizationFlag(r)
 	return err
 }
 

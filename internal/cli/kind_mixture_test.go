@@ -2,8 +2,10 @@ package cli
 
 import (
 	"math"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -57,6 +59,45 @@ func TestCluster(t *testing.T) {
 	}
 }
 
+// TestClusterRegCovarMode checks that --reg-covar-mode gives the library's
+// fit with that regularisation, bit for bit, floor by default, and that
+// ridge and floor give different fits of sonar's raw features.
+func TestClusterRegCovarMode(t *testing.T) {
+	d := bundled.Load(t, "sonar", data.Options{})
+	d.Schema.Target = nil // cluster --target class leaves the column out
+	var means [2][]float64
+	for i, how := range []mixture.Regularization{mixture.Floor, mixture.Ridge} {
+		model := filepath.Join(t.TempDir(), "gmm.json")
+		args := []string{"cluster", "--data", "sonar", "--target", "class", "--components", "2", "--covariance", "tied", "--seed", "5", "--out", model}
+		if how != mixture.Floor { // the default
+			args = append(args, "--reg-covar-mode", how.String())
+		}
+		mustRun(t, args...)
+		e, err := modelfile.Load(model)
+		if err != nil {
+			t.Fatal(err)
+		}
+		g, err := mixture.UnmarshalGMM(e.Schema, e.Params)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := mixture.Config{Components: 2, Covariance: mixture.Tied, Regularization: how}.Fit(d, rand.New(rand.NewPCG(5, 0)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(g.Means(), want.Means()) || !slices.Equal(g.Covariances(), want.Covariances()) {
+			t.Errorf("--reg-covar-mode %s: the model differs from mixture.Config{Regularization: %s}'s", how, how)
+		}
+		means[i] = g.Means()
+	}
+	if slices.Equal(means[0], means[1]) {
+		t.Error("floor and ridge gave the same fit")
+	}
+	if r := runCLI(t, "", "cluster", "--data", "iris", "--reg-covar-mode", "lasso"); r.code != 2 || !strings.Contains(r.stderr, "unknown regularisation") {
+		t.Errorf("--reg-covar-mode lasso: exit %d, %q", r.code, r.stderr)
+	}
+}
+
 // TestClusterLeavesOutText checks that non-numeric columns are left out
 // with a note, and the misuse of --components.
 func TestClusterLeavesOutText(t *testing.T) {
@@ -82,7 +123,7 @@ func TestClusterLeavesOutText(t *testing.T) {
 func TestFitMDA(t *testing.T) {
 	model := filepath.Join(t.TempDir(), "mda.json")
 	mustRun(t, "fit", "--data", "wine", "--model", "mda", "--components-per-class", "2", "--covariance", "diag",
-		"--restarts", "2", "--reg-floor", "--out", model)
+		"--restarts", "2", "--reg-covar-mode", "ridge", "--out", model)
 	e, err := modelfile.Load(model)
 	if err != nil {
 		t.Fatal(err)
