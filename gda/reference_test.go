@@ -3,11 +3,11 @@ package gda
 import (
 	"encoding/json"
 	"math"
-	"os"
 	"testing"
 
 	"github.com/gendisc/gendisc/data"
 	"github.com/gendisc/gendisc/internal/bundled"
+	"github.com/gendisc/gendisc/internal/refdata"
 )
 
 type refCase struct {
@@ -55,17 +55,11 @@ const (
 // TestReference compares probabilities, parameters, the logistic form and
 // the discriminant coordinates with scikit-learn (testdata/gen_reference.py).
 func TestReference(t *testing.T) {
-	b, err := os.ReadFile("testdata/reference.json")
-	if err != nil {
-		t.Fatal(err)
-	}
 	var ref map[string]struct {
 		Classes []string  `json:"classes"`
 		Cases   []refCase `json:"cases"`
 	}
-	if err := json.Unmarshal(b, &ref); err != nil {
-		t.Fatal(err)
-	}
+	refdata.ReadJSON(t, "testdata/reference.json", &ref)
 	for name, r := range ref {
 		for _, c := range r.Cases {
 			t.Run(name+"/"+c.Kind+"/"+string(c.Config), func(t *testing.T) {

@@ -1,14 +1,13 @@
 package linear
 
 import (
-	"encoding/json"
 	"errors"
 	"math"
-	"os"
 	"testing"
 
 	"github.com/gendisc/gendisc/data"
 	"github.com/gendisc/gendisc/internal/bundled"
+	"github.com/gendisc/gendisc/internal/refdata"
 )
 
 // load reads a bundled data set with target as a numeric target and the
@@ -37,14 +36,8 @@ func closeRel(got, want, tol float64) bool {
 }
 
 func TestReference(t *testing.T) {
-	b, err := os.ReadFile("testdata/reference.json")
-	if err != nil {
-		t.Fatal(err)
-	}
 	var ref struct{ Cases []refCase }
-	if err := json.Unmarshal(b, &ref); err != nil {
-		t.Fatal(err)
-	}
+	refdata.ReadJSON(t, "testdata/reference.json", &ref)
 	const tol = 1e-9
 	for _, rc := range ref.Cases {
 		t.Run(rc.Dataset+"/"+rc.Target, func(t *testing.T) {

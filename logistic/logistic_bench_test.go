@@ -2,7 +2,6 @@ package logistic
 
 import (
 	"encoding/binary"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"math"
@@ -13,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/internal/refdata"
 )
 
 var benchRows = flag.Int("logistic.rows", 500_000, "rows of the synthetic logistic benchmarks (50,000 with -short)")
@@ -114,17 +114,11 @@ func benchFit(b *testing.B, K int, solver Solver) {
 // from testdata/bench_sklearn.json (written by testdata/bench_sklearn.py),
 // when it was computed for N rows.
 func sklearnObjective(b *testing.B, K, N int) (float64, bool) {
-	buf, err := os.ReadFile("testdata/bench_sklearn.json")
-	if err != nil {
-		b.Fatal(err)
-	}
 	var ref map[string]struct {
 		Rows      int
 		Objective float64
 	}
-	if err := json.Unmarshal(buf, &ref); err != nil {
-		b.Fatal(err)
-	}
+	refdata.ReadJSON(b, "testdata/bench_sklearn.json", &ref)
 	r, ok := ref[fmt.Sprint(K)]
 	return r.Objective, ok && r.Rows == N
 }

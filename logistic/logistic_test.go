@@ -1,14 +1,13 @@
 package logistic
 
 import (
-	"encoding/json"
 	"fmt"
 	"math"
-	"os"
 	"testing"
 
 	"github.com/gendisc/gendisc/data"
 	"github.com/gendisc/gendisc/internal/bundled"
+	"github.com/gendisc/gendisc/internal/refdata"
 )
 
 type refCase struct {
@@ -30,14 +29,8 @@ func (rc *refCase) name() string {
 
 func readReference(t *testing.T) []refCase {
 	t.Helper()
-	b, err := os.ReadFile("testdata/reference.json")
-	if err != nil {
-		t.Fatal(err)
-	}
 	var ref struct{ Cases []refCase }
-	if err := json.Unmarshal(b, &ref); err != nil {
-		t.Fatal(err)
-	}
+	refdata.ReadJSON(t, "testdata/reference.json", &ref)
 	return ref.Cases
 }
 

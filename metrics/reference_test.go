@@ -3,8 +3,9 @@ package metrics
 import (
 	"encoding/json"
 	"math"
-	"os"
 	"testing"
+
+	"github.com/gendisc/gendisc/internal/refdata"
 )
 
 // The reference values come from scikit-learn 1.2.1 through
@@ -81,14 +82,8 @@ type reference struct {
 
 func loadReference(t testing.TB) *reference {
 	t.Helper()
-	b, err := os.ReadFile("testdata/reference.json")
-	if err != nil {
-		t.Fatal(err)
-	}
 	var ref reference
-	if err := json.Unmarshal(b, &ref); err != nil {
-		t.Fatal(err)
-	}
+	refdata.ReadJSON(t, "testdata/reference.json", &ref)
 	if len(ref.Classification) == 0 || len(ref.Regression) == 0 {
 		t.Fatal("reference.json has no cases")
 	}

@@ -1,14 +1,12 @@
 package naivebayes
 
 import (
-	"compress/gzip"
-	"encoding/json"
 	"math"
-	"os"
 	"testing"
 
 	"github.com/gendisc/gendisc/data"
 	"github.com/gendisc/gendisc/internal/bundled"
+	"github.com/gendisc/gendisc/internal/refdata"
 	"github.com/gendisc/gendisc/text"
 )
 
@@ -33,19 +31,8 @@ type discreteCase struct {
 }
 
 func loadDiscreteReference(t *testing.T) []discreteCase {
-	f, err := os.Open("testdata/discrete_reference.json.gz")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	z, err := gzip.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
 	var ref struct{ Cases []discreteCase }
-	if err := json.NewDecoder(z).Decode(&ref); err != nil {
-		t.Fatal(err)
-	}
+	refdata.ReadJSON(t, "testdata/discrete_reference.json.gz", &ref)
 	return ref.Cases
 }
 

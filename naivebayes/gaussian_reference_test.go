@@ -1,15 +1,14 @@
 package naivebayes
 
 import (
-	"encoding/json"
 	"fmt"
 	"math"
-	"os"
 	"slices"
 	"testing"
 
 	"github.com/gendisc/gendisc/data"
 	"github.com/gendisc/gendisc/internal/bundled"
+	"github.com/gendisc/gendisc/internal/refdata"
 )
 
 // reference is testdata/gaussian_reference.json, written by
@@ -31,14 +30,8 @@ type reference struct {
 }
 
 func TestGaussianMatchesScikitLearn(t *testing.T) {
-	b, err := os.ReadFile("testdata/gaussian_reference.json")
-	if err != nil {
-		t.Fatal(err)
-	}
 	var ref reference
-	if err := json.Unmarshal(b, &ref); err != nil {
-		t.Fatal(err)
-	}
+	refdata.ReadJSON(t, "testdata/gaussian_reference.json", &ref)
 	for _, c := range ref.Cases {
 		t.Run(fmt.Sprintf("%s/%g/%v", c.Dataset, c.VarSmoothing, c.Priors != nil), func(t *testing.T) {
 			d := bundled.Load(t, c.Dataset, data.Options{})
