@@ -36,6 +36,15 @@ several starting points (k-means++ seeds, or random responsibilities with
 every EM iteration is kept in the model; gendisc inspect prints it. Rows
 with missing cells are kept: EM uses the density of their observed cells.
 
+--reg-covar (default 1e-6) keeps the covariance matrices positive
+definite. By default it is a floor on their eigenvalues
+(--reg-covar-mode floor): every EM step is then the exact maximisation of
+the likelihood over the covariances whose eigenvalues are at least
+--reg-covar, and the log-likelihood never decreases from one iteration to
+the next. --reg-covar-mode ridge adds it to their diagonal instead, as
+scikit-learn's GaussianMixture does: on features of small spread (raw
+sonar, breast_cancer_wdbc) the log-likelihood may then decrease.
+
 A progress line is shown on a terminal unless --quiet.
 
 Example:

@@ -139,7 +139,7 @@ type modelFlags struct {
 func compareFlags(fs *flag.FlagSet, args []string) Runner {
 	o := &compareOptions{command: commandLine("compare", args)}
 	fs.Var(&o.data, "data", "the data sets: CSV or TSV `files` or bundled names, comma-separated or repeated (default: every bundled data set a model applies to)")
-	fs.Var(&o.models, "models", "the `models` to compare, comma-separated: "+strings.Join(kindNames(), ", ")+" (default "+strings.Join(defaultModels, ",")+")")
+	fs.Var(&o.models, "models", "the `models` to compare, comma-separated: "+strings.Join(classifierKindNames(), ", ")+" (default "+strings.Join(defaultModels, ",")+")")
 	fs.IntVar(&o.splits, "splits", compare.DefaultSplits, "random train/test `splits` per training-set size (Ng and Jordan: 1000)")
 	fs.Var(&o.sizes, "sizes", "the training-set `sizes` m, comma-separated (default: a geometric grid per data set)")
 	fs.Uint64Var(&o.seed, "seed", 1, "`seed` of the splits and of the models' random draws")
