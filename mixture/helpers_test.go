@@ -7,21 +7,15 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/gendisc/gendisc/data"
-	"github.com/gendisc/gendisc/datasets"
+	"github.com/gendisc/gendisc/internal/bundled"
 )
 
-// loadDataset reads a bundled data set, the last column being the class.
+// loadDataset reads a bundled data set, the last column being the class,
+// with NAME.csv as its source.
 func loadDataset(tb testing.TB, name string) *data.Dataset {
 	tb.Helper()
-	rc, err := datasets.Open(name)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	defer rc.Close()
-	d, err := data.Read(rc, name+".csv", data.Options{})
-	if err != nil {
-		tb.Fatal(err)
-	}
+	d := bundled.Load(tb, name, data.Options{})
+	d.Source = name + ".csv"
 	return d
 }
 

@@ -1,12 +1,12 @@
 package mixture
 
 import (
-	"encoding/json"
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"os"
 	"testing"
+
+	"github.com/gendisc/gendisc/internal/refdata"
 )
 
 // reference is testdata/reference.json, written by gen_reference.py.
@@ -41,14 +41,8 @@ type reference struct {
 
 func readReference(t *testing.T) *reference {
 	t.Helper()
-	b, err := os.ReadFile("testdata/reference.json")
-	if err != nil {
-		t.Fatal(err)
-	}
 	var ref reference
-	if err := json.Unmarshal(b, &ref); err != nil {
-		t.Fatal(err)
-	}
+	refdata.ReadJSON(t, "testdata/reference.json", &ref)
 	return &ref
 }
 
