@@ -1,10 +1,8 @@
 package logistic
 
 import (
-	"encoding/json"
 	"math"
 	"math/rand/v2"
-	"os"
 	"strings"
 	"testing"
 
@@ -12,6 +10,7 @@ import (
 	"github.com/gendisc/gendisc/data"
 	"github.com/gendisc/gendisc/internal/bundled"
 	"github.com/gendisc/gendisc/internal/conformance"
+	"github.com/gendisc/gendisc/internal/refdata"
 	"github.com/gendisc/gendisc/text"
 )
 
@@ -19,10 +18,6 @@ import (
 // CountVectorizer and LogisticRegression: vocabulary, weights,
 // probabilities and objective.
 func TestText(t *testing.T) {
-	b, err := os.ReadFile("testdata/reference.json")
-	if err != nil {
-		t.Fatal(err)
-	}
 	var ref struct {
 		TextCases []struct {
 			Dataset        string
@@ -35,9 +30,7 @@ func TestText(t *testing.T) {
 			Proba          [][]float64
 		} `json:"text_cases"`
 	}
-	if err := json.Unmarshal(b, &ref); err != nil {
-		t.Fatal(err)
-	}
+	refdata.ReadJSON(t, "testdata/reference.json", &ref)
 	for _, rc := range ref.TextCases {
 		d := bundled.Load(t, rc.Dataset, data.Options{Text: []string{"text"}})
 		m := fit(t, Config{L2: rc.Lambda, Tol: 1e-10}, d)

@@ -38,6 +38,7 @@ func logisticFlags(fs *flag.FlagSet) fitFunc {
 	classWeight := fs.String("class-weight", "", "weigh the rows by class (`mode`): balanced gives every class the same total weight")
 	fs.BoolVar(&cfg.NoStandardize, "no-standardize", false, "fit the weights of numeric features in their own units (λ on the raw coefficients, as scikit-learn on unscaled data)")
 	impute := fs.String("impute", "", "imputation `method`: mean fills missing cells with the column mean (default: a missing cell is an error)")
+	textFlags(fs, &cfg.Text)
 	// The returned function may run on several goroutines at once
 	// (compare fits every split concurrently): it completes a copy of
 	// cfg and never writes to the captured values.

@@ -5,11 +5,15 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/internal/bundled"
 	"github.com/gendisc/gendisc/logistic"
 	"github.com/gendisc/gendisc/modelfile"
+	"github.com/gendisc/gendisc/text"
 )
 
 // TestFitLogistic checks that the flags reach logistic.Config and that
@@ -94,5 +98,35 @@ func TestFitLogisticMissing(t *testing.T) {
 	}
 	if r := runCLI(t, "", "fit", "--data", "iris", "--model", "logistic", "--impute", "median"); r.code == 0 {
 		t.Error("--impute median accepted")
+	}
+}
+
+// TestFitLogisticText checks that the text flags reach
+// logistic.Config.Text: the saved model is the library's fit with the
+// same settings, bit for bit.
+func TestFitLogisticText(t *testing.T) {
+	model := filepath.Join(t.TempDir(), "sms.json")
+	mustRun(t, "fit", "--data", "sms_spam", "--model", "logistic", "--ngrams", "1-2", "--min-df", "3",
+		"--max-df", "0.5", "--max-features", "300", "--stop-words", "english", "--out", model)
+	got, err := os.ReadFile(model)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := bundled.Load(t, "sms_spam", data.Options{})
+	m, err := logistic.Config{Text: text.VectorizerConfig{NGrams: text.NGrams{Min: 1, Max: 2}, MinDF: text.DocFreq{Count: 3},
+		MaxDF: text.DocFreq{Fraction: 0.5}, MaxFeatures: 300, StopWords: "english"}}.Fit(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want strings.Builder
+	if err := modelfile.Write(&want, m); err != nil {
+		t.Fatal(err)
+	}
+	bigram := func(term string) bool { return strings.Contains(term, " ") }
+	if terms := m.Terms(); len(terms) != 300 || !slices.ContainsFunc(terms, bigram) || slices.Contains(terms, "text:the") {
+		t.Errorf("%d terms: %q", len(terms), terms)
+	}
+	if string(got) != want.String() {
+		t.Error("fit with the text flags differs from logistic.Config with the same settings")
 	}
 }
