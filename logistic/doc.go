@@ -6,10 +6,11 @@
 //
 // where z is the design row of x (package internal/design): numeric
 // features standardised with the training mean and population standard
-// deviation, categorical features one-hot, text features as word counts
-// (sparse, lbfgs only). The weights maximise the
-// penalised conditional log-likelihood (MCAP: a zero-mean Gaussian prior on
-// the weights with variance 1/λ; λ = 0 is MCLE),
+// deviation, categorical features one-hot, text features as sparse term
+// counts (package text, under Config.Text: scikit-learn's CountVectorizer
+// with token_pattern=r"(?u)[^\W_]+", not standardised). The weights
+// maximise the penalised conditional log-likelihood (MCAP: a zero-mean
+// Gaussian prior on the weights with variance 1/λ; λ = 0 is MCLE),
 //
 //	F(θ) = Σ_i v_i log P(y_i | x_i; θ) − (λ/2) Σ_c ‖w_c‖²,
 //
@@ -23,7 +24,9 @@
 // Four solvers reach the same optimum: gd (batch gradient ascent with a
 // fixed step), sgd (shuffled epochs, variance-reduced, decaying step),
 // newton (IRLS with a line search) and lbfgs. Sums over rows run on all
-// cores in row blocks without allocating per row or per iteration.
+// cores in row blocks without allocating per row or per iteration. With
+// text columns gd, sgd and lbfgs work on the sparse counts; newton writes
+// them out densely and takes at most 2000 parameters.
 //
 // Without a penalty the maximum does not exist when the classes are
 // (quasi-)separable: the weights grow without bound. The fit detects this

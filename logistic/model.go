@@ -55,8 +55,8 @@ type Diagnostics struct {
 //
 //	P(y = c | x) = exp(w_cᵀz + b_c) / Σ_l exp(w_lᵀz + b_l)
 //
-// where z is the design row of x: standardised numeric columns and
-// one-hot indicators (package internal/design). The weights sum to zero
+// where z is the design row of x: standardised numeric columns, one-hot
+// indicators and term counts (package internal/design). The weights sum to zero
 // over the classes, component by component, and so do the intercepts.
 type Model struct {
 	schema *data.Schema
@@ -84,7 +84,7 @@ func (m *Model) Diagnostics() Diagnostics { return m.diag }
 
 // Terms returns the names of the design columns, the order of the
 // coefficients: a numeric feature's name, "feature=level" for an
-// indicator, "feature:word" for a word count of a text column.
+// indicator, "feature:term" for a term count of a text column.
 func (m *Model) Terms() []string {
 	names := make([]string, m.enc.P()+m.enc.V())
 	for t := range names {
@@ -131,7 +131,7 @@ func (m *Model) OriginalCoefficients() (w [][]float64, b []float64) {
 // log σ(t) = −log(1 + e⁻ᵗ), or the log-softmax s_c − log Σ_l exp(s_l)
 // with the largest score factored out. A missing cell, and a category
 // never seen in training, takes its design column's training mean; a
-// word never seen in training is left out. It panics if dst has the
+// term outside the training vocabulary is left out. It panics if dst has the
 // wrong length or d has the wrong number of features.
 func (m *Model) LogProba(dst []float64, d *data.Dataset) []float64 {
 	K := len(m.Classes())
