@@ -110,7 +110,8 @@ func TestSklearnEM(t *testing.T) {
 }
 
 // TestSklearnHeldout fits with as many k-means++ restarts as scikit-learn
-// did, with the same tolerance, on three quarters of a data set, for as
+// did, with the same tolerance and the default regularisation (the Floor,
+// where scikit-learn adds reg_covar to the diagonal), on three quarters of a data set, for as
 // many seeds, and compares the mean log-likelihood of the other quarter,
 // averaged over the seeds, with scikit-learn's: it must be at least
 // scikit-learn's − max(1e-3, 3 standard errors of the difference). Where
