@@ -68,8 +68,8 @@ type model struct {
 	// konst[k] = log π_k − ½ log|Σ_k| − (p/2) log 2π
 	konst []float64
 	comp  []int // the component of each class
-	// For LDA, the centred linear form of the posterior (linear): column
-	// k of the p×K matrix lin is Σ⁻¹(μ_k − c), and linB[k] =
+	// For LDA, the centred linear form of the posterior (linear): row k
+	// of the K×p matrix lin is Σ⁻¹(μ_k − c), and linB[k] =
 	// log π_k − ½ ‖ν_k‖² (see posteriorChunk).
 	lin, linB []float64
 }
@@ -143,39 +143,48 @@ func newModel(kind string, cfg Config, schema *data.Schema, s *covstats.Classes,
 // Centring at the mean c of the training rows keeps the terms small.
 func (m *model) linearForm() {
 	c, p, K := m.comps[0], m.stats.D, len(m.prior)
-	m.lin, m.linB = make([]float64, p*K), make([]float64, K)
-	w := make([]float64, p)
+	m.lin, m.linB = make([]float64, K*p), make([]float64, K)
 	for a, k := range c.classes {
+		w := m.lin[k*p : (k+1)*p]
 		copy(w, c.nu[a])
 		blas64.Trsv(blas.NoTrans, c.f.u, blas64.Vector{N: p, Inc: 1, Data: w})
-		for j, v := range w {
-			m.lin[j*K+k] = v
-		}
 		m.linB[k] = m.logPrior[k] - sumSq(c.nu[a])/2
 	}
 }
 
 // posteriorChunk writes the unnormalised log-posteriors of the linear form
 // (linearForm) of the complete rows of x to out, leaving the rows marked
-// in missing to the marginal path. Each row is summed on its own, in the
-// same order whatever the other rows, so that its result does not depend
-// on them.
-func (m *model) posteriorChunk(out, x []float64, missing []bool) {
+// in missing to the marginal path and using z (p values) as scratch. Each
+// row is summed on its own, in the same order whatever the other rows, so
+// that its result does not depend on them.
+func (m *model) posteriorChunk(out, x, z []float64, missing []bool) {
 	K, p := len(m.logPrior), m.stats.D
-	c := m.comps[0].centre
+	c, z := m.comps[0].centre, z[:p]
 	for r := range len(x) / p {
 		if missing[r] {
 			continue
 		}
-		o := out[r*K : (r+1)*K]
-		copy(o, m.linB)
 		for j, v := range x[r*p : (r+1)*p] {
-			v -= c[j]
-			for k, w := range m.lin[j*K : (j+1)*K] {
-				o[k] += v * w
-			}
+			z[j] = v - c[j]
+		}
+		for k, b := range m.linB {
+			out[r*K+k] = b + dot(z, m.lin[k*p:(k+1)*p])
 		}
 	}
+}
+
+// dot returns aᵀb in four interleaved partial sums.
+func dot(a, b []float64) float64 {
+	b = b[:len(a)]
+	var s0, s1, s2, s3 float64
+	i := 0
+	for ; i+4 <= len(a); i += 4 {
+		s0, s1, s2, s3 = s0+a[i]*b[i], s1+a[i+1]*b[i+1], s2+a[i+2]*b[i+2], s3+a[i+3]*b[i+3]
+	}
+	for ; i < len(a); i++ {
+		s0 += a[i] * b[i]
+	}
+	return (s0 + s1) + (s2 + s3)
 }
 
 // singularError describes the failure to factor covariance matrix ci.
@@ -223,8 +232,9 @@ func (m *model) joint(dst []float64, d *data.Dataset, normalise bool) []float64 
 			b := min(hi, a+chunkRows)
 			out, x := dst[a*K:b*K], d.X[a*p:b*p]
 			anyMissing := markMissing(missing, x, p)
+			clearUpper()
 			if normalise && m.lin != nil {
-				m.posteriorChunk(out, x, missing)
+				m.posteriorChunk(out, x, z, missing)
 			} else {
 				m.chunk(out, x, z)
 			}

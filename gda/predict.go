@@ -21,7 +21,10 @@ type laneSolver struct {
 	k    laneKernel
 }
 
-// laneKernel is a forward substitution over lanes rows: solve replaces
+// maxLanes is the largest number of lanes of a kernel.
+const maxLanes = 32
+
+// laneKernel is a forward substitution over lanes (≤ maxLanes) rows: solve replaces
 // the columns of z (p×lanes) by U⁻ᵀ applied to each, given coef and inv
 // packed as in laneSolver.
 type laneKernel struct {
@@ -48,7 +51,8 @@ func newLaneSolver(f *factor, nu [][]float64, k laneKernel) *laneSolver {
 func (s *laneSolver) distances(q, z, x []float64, rows int, centre []float64) {
 	p, lanes := s.p, s.k.lanes
 	zt := z[:lanes*p]
-	sq := make([]float64, lanes)
+	var buf [maxLanes]float64
+	sq := buf[:lanes]
 	for g := 0; g < rows; g += lanes {
 		n := min(lanes, rows-g)
 		for l := range lanes {

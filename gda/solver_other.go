@@ -7,3 +7,6 @@ package gda
 func newGroupSolver(f *factor, nu [][]float64) groupSolver {
 	return newLaneSolver(f, nu, defaultKernel())
 }
+
+// clearUpper does nothing: only the GOEXPERIMENT=simd build needs it.
+func clearUpper() {}
