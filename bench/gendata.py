@@ -16,6 +16,26 @@ Data sets (the DATASETS table below; add a generator and a line there):
           Gaussian naive Bayes (accuracy well below 100%).
   csv     data.csv: the dense rows as text, "%.6f", header x0..x49,class,
           the class (0..9) in the last column.
+  gda     gda_X.npy (float64 N/2 x 100) and gda_y.npy (labels 0..4): five
+          classes with prior proportional to 1..5, class k drawn from
+          N(mu_k, Sigma_k) with mu_kj ~ N(0, 0.1^2) and Sigma_k = A_k A_k^T / 100
+          + 0.5 I (A_k standard normal 100 x 100): correlated features, a
+          covariance per class (QDA) and overlapping classes.
+  logit   logit_X.npy (float64 N/2 x 100, every column standardised to mean 0
+          and variance 1 exactly, population variance), logit_y2.npy (labels
+          0..1) and logit_y5.npy (labels 0..4): correlated Gaussian features
+          (covariance A A^T / 100 + 0.5 I) and labels drawn from a softmax
+          (sigmoid) of linear scores with weights N(0, 0.15^2): not separable.
+  gmm     gmm_X.npy (float64 N/5 x 20) drawn from a mixture of 8 full-covariance
+          Gaussians (means N(0, 3^2), covariances B B^T / 20 + 0.2 I), and
+          the starting point of EM: gmm_weights.npy (uniform), gmm_means.npy
+          (8 x 20: the true means plus N(0, 0.5^2)), gmm_covariances.npy
+          (8 x 20 x 20: identity).
+  text    text.csv: N/5 documents (column text) and their class (column
+          class, c0..c3, prior proportional to 1..4). Vocabulary of 50,000
+          words w0..w49999 with Zipf-like frequencies 1/(r+10); class k
+          multiplies each word's frequency by exp(N(0, 0.5^2)) and
+          renormalises; document lengths are Poisson(100).
 """
 import argparse
 import json
@@ -66,10 +86,122 @@ def gen_csv(d, rows):
     os.replace(tmp, os.path.join(d, "data.csv"))
 
 
+GDA_D, GDA_K = 100, 5
+
+
+def fraction(rows, div):
+    """The rows of the data sets sized N/div (at least 1,000)."""
+    return max(1000, rows // div)
+
+
+def correlated(rng, d):
+    """A d x d covariance with correlated features: A A^T / d + 0.5 I."""
+    a = rng.standard_normal((d, d))
+    return a @ a.T / d + 0.5 * np.eye(d)
+
+
+def save_npy(d, name, a):
+    np.save(os.path.join(d, name + ".tmp.npy"), a)
+    os.replace(os.path.join(d, name + ".tmp.npy"), os.path.join(d, name + ".npy"))
+
+
+def gen_gda(d, rows):
+    rng = np.random.default_rng(SEED + 1)
+    n = fraction(rows, 2)
+    prior = np.arange(1, GDA_K + 1, dtype=float)
+    prior /= prior.sum()
+    mu = rng.normal(0.0, 0.1, (GDA_K, GDA_D))
+    chol = [np.linalg.cholesky(correlated(rng, GDA_D)) for _ in range(GDA_K)]
+    y = rng.choice(GDA_K, size=n, p=prior).astype(np.int64)
+    X = np.empty((n, GDA_D))
+    for k in range(GDA_K):
+        idx = np.flatnonzero(y == k)
+        X[idx] = mu[k] + rng.standard_normal((idx.size, GDA_D)) @ chol[k].T
+    save_npy(d, "gda_X", X)
+    save_npy(d, "gda_y", y)
+
+
+def gen_logit(d, rows):
+    rng = np.random.default_rng(SEED + 2)
+    n = fraction(rows, 2)
+    X = rng.standard_normal((n, GDA_D)) @ np.linalg.cholesky(correlated(rng, GDA_D)).T
+    X -= X.mean(axis=0)
+    X /= X.std(axis=0)
+    for k, name in ((2, "logit_y2"), (5, "logit_y5")):
+        w = rng.normal(0.0, 0.15, (GDA_D, k))
+        s = X @ w
+        p = np.exp(s - s.max(axis=1, keepdims=True))
+        p /= p.sum(axis=1, keepdims=True)
+        u = rng.random(n)[:, None]
+        y = np.minimum((u > np.cumsum(p, axis=1)).sum(axis=1), k - 1).astype(np.int64)
+        save_npy(d, name, y)
+    save_npy(d, "logit_X", X)
+
+
+GMM_K, GMM_D = 8, 20
+
+
+def gen_gmm(d, rows):
+    rng = np.random.default_rng(SEED + 3)
+    n = fraction(rows, 5)
+    means = rng.normal(0.0, 3.0, (GMM_K, GMM_D))
+    chol = []
+    for _ in range(GMM_K):
+        b = rng.standard_normal((GMM_D, GMM_D))
+        chol.append(np.linalg.cholesky(b @ b.T / GMM_D + 0.2 * np.eye(GMM_D)))
+    z = rng.integers(0, GMM_K, n)
+    X = np.empty((n, GMM_D))
+    for k in range(GMM_K):
+        idx = np.flatnonzero(z == k)
+        X[idx] = means[k] + rng.standard_normal((idx.size, GMM_D)) @ chol[k].T
+    save_npy(d, "gmm_weights", np.full(GMM_K, 1.0 / GMM_K))
+    save_npy(d, "gmm_means", means + rng.normal(0.0, 0.5, means.shape))
+    save_npy(d, "gmm_covariances", np.tile(np.eye(GMM_D), (GMM_K, 1, 1)))
+    save_npy(d, "gmm_X", X)
+
+
+TEXT_V, TEXT_K, TEXT_LEN = 50_000, 4, 100
+
+
+def gen_text(d, rows):
+    rng = np.random.default_rng(SEED + 4)
+    n = fraction(rows, 5)
+    base = 1.0 / (np.arange(TEXT_V) + 10.0)
+    cum = []
+    for _ in range(TEXT_K):
+        p = base * np.exp(rng.normal(0.0, 0.5, TEXT_V))
+        cum.append(np.cumsum(p / p.sum()))
+    prior = np.arange(1, TEXT_K + 1, dtype=float)
+    prior /= prior.sum()
+    y = rng.choice(TEXT_K, size=n, p=prior)
+    lengths = np.maximum(1, rng.poisson(TEXT_LEN, n))
+    words = np.array([f"w{i}" for i in range(TEXT_V)], dtype=object)
+    tmp = os.path.join(d, "text.csv.tmp")
+    with open(tmp, "w") as f:
+        f.write("text,class\n")
+        for lo in range(0, n, CHUNK // 10):
+            hi = min(lo + CHUNK // 10, n)
+            ends = np.cumsum(lengths[lo:hi])
+            tokens = np.empty(ends[-1], dtype=np.int64)
+            start = 0
+            for i in range(lo, hi):
+                end = ends[i - lo]
+                tokens[start:end] = np.searchsorted(cum[y[i]], rng.random(end - start))
+                start = end
+            tokens = np.minimum(tokens, TEXT_V - 1)
+            docs = np.split(words[tokens], ends[:-1])
+            f.write("".join(f"{' '.join(doc)},c{c}\n" for doc, c in zip(docs, y[lo:hi])))
+    os.replace(tmp, os.path.join(d, "text.csv"))
+
+
 # name -> (data sets it is made from, generator, files it writes)
 DATASETS = {
     "dense": ([], gen_dense, ["X.npy", "y.npy"]),
     "csv": (["dense"], gen_csv, ["data.csv"]),
+    "gda": ([], gen_gda, ["gda_X.npy", "gda_y.npy"]),
+    "logit": ([], gen_logit, ["logit_X.npy", "logit_y2.npy", "logit_y5.npy"]),
+    "gmm": ([], gen_gmm, ["gmm_X.npy", "gmm_weights.npy", "gmm_means.npy", "gmm_covariances.npy"]),
+    "text": ([], gen_text, ["text.csv"]),
 }
 
 

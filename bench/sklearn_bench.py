@@ -96,6 +96,107 @@ def csv_gnb(data, rec):
     save_gaussian_nb(rec, rec.time("read+fit", size, read_fit))
 
 
+def load(data, *names):
+    return [np.load(os.path.join(data, n + ".npy")) for n in names]
+
+
+def gda(model, data, rec):
+    """Fit and predict_proba of LDA or QDA on the in-memory gda arrays."""
+    X, y = load(data, "gda_X", "gda_y")
+    m = rec.time("fit", X.nbytes, lambda: model().fit(X, y))
+    rec.answer("priors", m.priors_)
+    rec.answer("means", m.means_)
+    rec.answer("proba", rec.time("predict", X.nbytes, lambda: m.predict_proba(X)))
+
+
+def lda(data, rec):
+    """LinearDiscriminantAnalysis() (solver 'svd', unbiased covariance)."""
+    from sklearn.discriminant_analysis import LinearDiscriminantAnalysis
+    gda(LinearDiscriminantAnalysis, data, rec)
+
+
+def qda(data, rec):
+    """QuadraticDiscriminantAnalysis() (unbiased covariances, no regularisation)."""
+    from sklearn.discriminant_analysis import QuadraticDiscriminantAnalysis
+    gda(QuadraticDiscriminantAnalysis, data, rec)
+
+
+def logistic(labels, data, rec):
+    """LogisticRegression(C=1, solver 'lbfgs', tol=1e-6) on the standardised
+    logit arrays; the answer objective is the minimised
+    Σ_i −log P(y_i|x_i) + ½‖W‖² at the fitted coefficients."""
+    from scipy.special import logsumexp
+    from sklearn.linear_model import LogisticRegression
+    X, y = load(data, "logit_X", labels)
+    m = rec.time("fit", X.nbytes,
+                 lambda: LogisticRegression(C=1.0, tol=1e-6, max_iter=10_000).fit(X, y))
+    z = X @ m.coef_.T + m.intercept_
+    if z.shape[1] == 1:
+        nll = np.logaddexp(0, z[:, 0]) - y * z[:, 0]
+    else:
+        nll = logsumexp(z, axis=1) - z[np.arange(len(y)), y]
+    rec.answer("objective", [nll.sum() + 0.5 * np.sum(m.coef_ ** 2)])
+    rec.answer("coef", m.coef_)
+    rec.answer("intercept", m.intercept_)
+    print(f"sklearn_bench: {labels}: {m.n_iter_[0]} iterations", file=sys.stderr)
+
+
+def logistic2(data, rec):
+    logistic("logit_y2", data, rec)
+
+
+def logistic5(data, rec):
+    logistic("logit_y5", data, rec)
+
+
+def gmm(data, rec):
+    """GaussianMixture(8, 'full') for exactly 100 EM iterations (tol=0) from
+    the start in gmm_*.npy. init_params='random_from_data' keeps sklearn 1.2
+    from running k-means before it overrides the start with weights_init,
+    means_init and precisions_init."""
+    from sklearn.mixture import GaussianMixture
+    X, w, mu, cov = load(data, "gmm_X", "gmm_weights", "gmm_means", "gmm_covariances")
+    prec = np.linalg.inv(cov)
+
+    def fit():
+        return GaussianMixture(len(w), covariance_type="full", tol=0.0, max_iter=100,
+                               init_params="random_from_data", weights_init=w,
+                               means_init=mu, precisions_init=prec, random_state=0).fit(X)
+    m = rec.time("fit", X.nbytes, fit)
+    assert m.n_iter_ == 100, m.n_iter_
+    rec.answer("weights", m.weights_)
+    rec.answer("means", m.means_)
+    rec.answer("covariances", m.covariances_)
+
+
+TOKENS = r"(?u)[^\W_]+"
+
+
+def mnb_text(data, rec):
+    """MultinomialNB: (a) fit and predict_proba from the CSR matrix of term
+    counts (CountVectorizer outside the timing); (b) text CSV to a fitted
+    model: read_csv, CountVectorizer(token_pattern=TOKENS), MultinomialNB."""
+    import pandas as pd
+    from sklearn.feature_extraction.text import CountVectorizer
+    from sklearn.naive_bayes import MultinomialNB
+    path = os.path.join(data, "text.csv")
+    size = os.path.getsize(path)
+    df = pd.read_csv(path)
+    Xc = CountVectorizer(token_pattern=TOKENS).fit_transform(df["text"])
+    y = df["class"].to_numpy()
+    # the file's size as the input of every op, on both sides (gendisc's fit
+    # starts from the documents)
+    m = rec.time("fit", size, lambda: MultinomialNB().fit(Xc, y))
+    rec.answer("class_log_prior", m.class_log_prior_)
+    rec.answer("proba", rec.time("predict", size, lambda: m.predict_proba(Xc)))
+
+    def read_fit():
+        d = pd.read_csv(path)
+        X = CountVectorizer(token_pattern=TOKENS).fit_transform(d["text"])
+        return MultinomialNB().fit(X, d["class"].to_numpy())
+    rec.time("csv fit", size, read_fit)
+
+
 # Gaussian NB answers: the class prior, means and variances.
 GNB_FIT = {"class_prior": 1e-12, "theta": 1e-9, "var": 1e-9}
 
@@ -114,6 +215,41 @@ WORKLOADS = {
         "run": csv_gnb, "datasets": ["csv"],
         "checks": GNB_FIT,
         "targets": [("read+fit", "speedup", 4), ("read", "mbps", 150)],
+    },
+    "lda": {
+        "run": lda, "datasets": ["gda"],
+        "checks": {"priors": 1e-12, "means": 1e-9, "proba": 1e-6},
+        "targets": [("fit", "speedup", 5)],
+    },
+    "qda": {
+        "run": qda, "datasets": ["gda"],
+        "checks": {"priors": 1e-12, "means": 1e-9, "proba": 1e-6},
+        "targets": [("fit", "speedup", 3), ("predict", "speedup", 3)],
+    },
+    # objective: one-sided, gendisc's minimised objective at most
+    # sklearn's × (1 + 1e-8); the coefficients only as loosely as lbfgs's
+    # tolerance allows.
+    "logistic2": {
+        "run": logistic2, "datasets": ["logit"],
+        "checks": {"objective": 1e-8, "coef": 1e-4, "intercept": 1e-4},
+        "one_sided": ["objective"],
+        "targets": [("fit", "speedup", 2)],
+    },
+    "logistic5": {
+        "run": logistic5, "datasets": ["logit"],
+        "checks": {"objective": 1e-8, "coef": 1e-4, "intercept": 1e-4},
+        "one_sided": ["objective"],
+        "targets": [("fit", "speedup", 2)],
+    },
+    "gmm": {
+        "run": gmm, "datasets": ["gmm"],
+        "checks": {"weights": 1e-8, "means": 1e-8, "covariances": 1e-8},
+        "targets": [("fit", "speedup", 3)],
+    },
+    "mnb-text": {
+        "run": mnb_text, "datasets": ["text"],
+        "checks": {"class_log_prior": 1e-12, "proba": 1e-9},
+        "targets": [("fit", "speedup", 1), ("predict", "speedup", 1), ("csv fit", "speedup", 3)],
     },
 }
 

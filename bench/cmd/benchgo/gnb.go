@@ -61,33 +61,45 @@ func csvGNB(dir string, r *recorder) error {
 }
 
 // loadDense returns the dense data set of bench/gendata.py (X.npy, y.npy)
-// as a data.Dataset over the array read (data.FromMatrix does not copy),
-// with numeric features x0, x1, ... and the classes "0", "1", ...
+// as a data.Dataset over the array read.
 func loadDense(dir string) (*data.Dataset, error) {
-	x, xs, err := readNpy(filepath.Join(dir, "X.npy"))
+	return loadLabelled(dir, "X", "y")
+}
+
+// loadLabelled returns the arrays X.npy and Y.npy of dir (an N×D matrix and
+// N class labels 0, 1, ...) as a data.Dataset over the array read
+// (data.FromMatrix does not copy), with numeric features x0, x1, ... and
+// the classes "0", "1", ...
+func loadLabelled(dir, x, y string) (*data.Dataset, error) {
+	xv, xs, err := readNpy(filepath.Join(dir, x+".npy"))
 	if err != nil {
 		return nil, err
 	}
-	labels, ys, err := readNpy(filepath.Join(dir, "y.npy"))
+	labels, ys, err := readNpy(filepath.Join(dir, y+".npy"))
 	if err != nil {
 		return nil, err
 	}
 	if len(xs) != 2 || len(ys) != 1 || ys[0] != xs[0] {
-		return nil, fmt.Errorf("%s: X.npy shape %v and y.npy shape %v do not match", dir, xs, ys)
+		return nil, fmt.Errorf("%s: %s.npy shape %v and %s.npy shape %v do not match", dir, x, xs, y, ys)
 	}
-	features := make([]string, xs[1])
-	for j := range features {
-		features[j] = "x" + strconv.Itoa(j)
-	}
-	y := make([]int, len(labels))
+	yi := make([]int, len(labels))
 	for i, v := range labels {
-		y[i] = int(v)
+		yi[i] = int(v)
 	}
-	classes := make([]string, slices.Max(y)+1)
+	classes := make([]string, slices.Max(yi)+1)
 	for k := range classes {
 		classes[k] = strconv.Itoa(k)
 	}
-	return data.FromMatrix(features, x, classes, y), nil
+	return data.FromMatrix(featureNames(xs[1]), xv, classes, yi), nil
+}
+
+// featureNames returns x0, x1, ..., x(d-1).
+func featureNames(d int) []string {
+	names := make([]string, d)
+	for j := range names {
+		names[j] = "x" + strconv.Itoa(j)
+	}
+	return names
 }
 
 // saveGaussian saves the class priors, means and variances of m as the

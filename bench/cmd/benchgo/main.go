@@ -42,8 +42,14 @@ import (
 // workloads maps a workload name to the function that runs it on the data
 // in dir.
 var workloads = map[string]func(dir string, r *recorder) error{
-	"gnb":     gnb,
-	"csv-gnb": csvGNB,
+	"gnb":       gnb,
+	"csv-gnb":   csvGNB,
+	"lda":       lda,
+	"qda":       qda,
+	"logistic2": logistic2,
+	"logistic5": logistic5,
+	"gmm":       gmm,
+	"mnb-text":  mnbText,
 }
 
 func main() {
