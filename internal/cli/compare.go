@@ -79,11 +79,13 @@ names them: sms_spam, a text column, when no model of --models takes text).
 --sizes defaults to 15 sizes spaced geometrically from the smallest m that
 gives every class two training rows to 70% of the rows, at most 5000.
 
-A model that cannot fit a data set's columns (naive Bayes, nb, on
-categorical columns in this version) is not applicable to it: it is not run
-there, the printed table says so, and the data sets that lack some of the
-models get a report of their own in a subdirectory of --out named after the
-models they were run with, which index.html names.
+The default models, nb (mixed naive Bayes: Gaussian, categorical or
+multinomial per column type) and logistic, fit every bundled data set, so
+the default run writes one report. A model of --models that cannot fit a
+data set's columns (lda or qda on categorical or text columns, say) is not
+applicable to it: it is not run there, a note says why, and the data sets
+that lack some of the models get a report of their own in a subdirectory of
+--out named after the models they were run with, which index.html names.
 
 The models take the flags of "gendisc fit" (see below): each flag goes to
 the models of --models that have it, and a flag that none of them has is an
