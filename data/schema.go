@@ -106,3 +106,30 @@ func (s *Schema) Equal(t *Schema) bool {
 	b, _ := json.Marshal(t)
 	return string(a) == string(b)
 }
+
+// SameFeatures returns nil when t has the features of s: the same number,
+// and at each position the same name and kind, and for a categorical
+// feature the same number of levels (a cell holds a level index, so the
+// levels must line up). Data read with ReadWithSchema(…, s, …) always
+// passes. Models call it once per prediction to refuse data whose columns
+// are named or ordered differently; the error names the first difference.
+func (s *Schema) SameFeatures(t *Schema) error {
+	if s == t {
+		return nil
+	}
+	if len(s.Features) != len(t.Features) {
+		return fmt.Errorf("data set has %d features, the model %d", len(t.Features), len(s.Features))
+	}
+	for j, a := range s.Features {
+		b := t.Features[j]
+		switch {
+		case a.Name != b.Name:
+			return fmt.Errorf("feature %d is %q, the model's is %q", j, b.Name, a.Name)
+		case a.Kind != b.Kind:
+			return fmt.Errorf("feature %q is %s, the model's is %s", b.Name, b.Kind, a.Kind)
+		case a.Kind == Categorical && len(a.Levels) != len(b.Levels):
+			return fmt.Errorf("categorical feature %q has %d levels, the model's %d", b.Name, len(b.Levels), len(a.Levels))
+		}
+	}
+	return nil
+}
