@@ -3,6 +3,7 @@ package naivebayes
 import (
 	"math"
 	"math/rand/v2"
+	"sort"
 	"strings"
 
 	"github.com/gendisc/gendisc"
@@ -221,7 +222,9 @@ func (p *categoricalPart) fill(dst, x, post []float64) {
 func (p *textPart) draw(dst, x []float64, k int, rng *rand.Rand) {}
 func (p *textPart) fill(dst, x, post []float64)                  {}
 
-// sampleDoc draws a document of class c (see Model.SampleText).
+// sampleDoc draws a document of class c (see Model.SampleText). A
+// multinomial document of L words costs O(V + L log V): the cumulative
+// θ_c once, then a binary search per word.
 func (p *textPart) sampleDoc(c int, rng *rand.Rand) string {
 	V := p.vocab.Len()
 	var words []string
@@ -233,9 +236,31 @@ func (p *textPart) sampleDoc(c int, rng *rand.Rand) string {
 		}
 		return strings.Join(words, " ")
 	}
-	theta := p.theta[c*V : (c+1)*V]
-	for range int(poisson(p.length[c], rng)) {
-		words = append(words, p.vocab.Term(randx.Index(theta, rng)))
+	L := int(poisson(p.length[c], rng))
+	if L == 0 {
+		return ""
+	}
+	cdf := make([]float64, V)
+	total := 0.0
+	for t, v := range p.theta[c*V : (c+1)*V] {
+		total += v
+		cdf[t] = total
+	}
+	for range L {
+		words = append(words, p.vocab.Term(searchCDF(cdf, rng.Float64()*total)))
 	}
 	return strings.Join(words, " ")
+}
+
+// searchCDF returns the first t with cdf[t] > u, a term of positive
+// probability (the last one when u reaches the total through rounding).
+func searchCDF(cdf []float64, u float64) int {
+	t := sort.SearchFloat64s(cdf, math.Nextafter(u, math.Inf(1)))
+	if t == len(cdf) {
+		t--
+		for t > 0 && cdf[t] == cdf[t-1] {
+			t--
+		}
+	}
+	return t
 }
