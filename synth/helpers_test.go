@@ -141,7 +141,7 @@ var kindCases = []kindCase{
 }
 
 // drawAll draws n rows from m into a data set of m's schema, the class (or
-// component) of each row in Y.
+// component) of each row in Y, the documents of text features in Text.
 func drawAll(t testing.TB, m gendisc.Sampler, n, class int, rng *rand.Rand) *data.Dataset {
 	t.Helper()
 	s := m.Schema()
@@ -149,6 +149,14 @@ func drawAll(t testing.TB, m gendisc.Sampler, n, class int, rng *rand.Rand) *dat
 	err := Sample(m, n, class, rng, func(r Row) error {
 		d.X = append(d.X, r.X...)
 		d.Y = append(d.Y, float64(r.Y))
+		if r.Text != nil && d.Text == nil {
+			d.Text = make([][]string, len(r.Text))
+		}
+		for j, doc := range r.Text {
+			if s.Features[j].Kind == data.Text {
+				d.Text[j] = append(d.Text[j], doc)
+			}
+		}
 		d.N++
 		return nil
 	})
