@@ -67,8 +67,11 @@ func writeSchema(w io.Writer, kind string, s *data.Schema) {
 	fmt.Fprintf(w, "features (%d):", len(s.Features))
 	for _, c := range s.Features {
 		fmt.Fprintf(w, " %s", c.Name)
-		if c.Kind != data.Numeric {
+		switch c.Kind {
+		case data.Categorical:
 			fmt.Fprintf(w, " (%s, %d levels)", c.Kind, len(c.Levels))
+		case data.Text:
+			fmt.Fprintf(w, " (%s)", c.Kind)
 		}
 	}
 	fmt.Fprintln(w)

@@ -155,7 +155,7 @@ func TestNBInspect(t *testing.T) {
 	mustRun(t, "fit", "--data", "sms_spam", "--model", "multinomial-nb", "--out", sms)
 	mustRun(t, "fit", "--data", "house_votes84", "--model", "nb", "--out", votes)
 	out := mustRun(t, "inspect", "--model", sms)
-	for _, s := range []string{"text: 8750 words", "spam: claim (", "ham: gt ("} {
+	for _, s := range []string{"features (1): text (text)\n", "text: 8750 words", "spam: claim (", "ham: gt ("} {
 		if !strings.Contains(out, s) {
 			t.Errorf("inspect lacks %q:\n%s", s, out)
 		}
