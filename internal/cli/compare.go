@@ -108,7 +108,7 @@ Example:
 	Flags: compareFlags,
 	MoreHelp: func(w io.Writer) {
 		fmt.Fprintf(w, "\nModel flags (as for gendisc fit; each goes to the models of --models that take it):\n")
-		for _, name := range kindNames() {
+		for _, name := range classifierKindNames() {
 			fs := flag.NewFlagSet(name, flag.ContinueOnError)
 			kinds[name].flags(fs)
 			fmt.Fprintf(w, "\n--models %s:\n", name)
