@@ -52,6 +52,10 @@ func eachDiscrete(t *testing.T, check func(t *testing.T, dc discreteCase, d *dat
 //     documents (se √(λ_kt/n_k));
 //   - the means and variances of Gaussian features (se σ/√n_k and
 //     σ²√(2/n_k)).
+//
+// Then it refits the model on the draws and compares the two on the
+// training data: priors, the mean log-likelihood per row and the
+// predicted classes.
 func TestSampleDiscrete(t *testing.T) {
 	eachDiscrete(t, func(t *testing.T, dc discreteCase, train *data.Dataset, m *naivebayes.Model) {
 		d := drawAll(t, m, nDraws, -1, seeded(5))
@@ -154,6 +158,29 @@ func TestSampleDiscrete(t *testing.T) {
 		if dc.cfg.Family == naivebayes.Multinomial {
 			t.Logf("%s: class mean counts λ_kt vs L̄_k θ_kt: largest gap %.2f se", dc.name, gap)
 		}
+
+		r, err := dc.cfg.Fit(d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p0, p1 := m.Priors(), r.Priors()
+		dp := 0.0
+		for k := range p0 {
+			dp = max(dp, math.Abs(p0[k]-p1[k]))
+		}
+		ll0, ll1 := meanLogLik(m, train), meanLogLik(r, train)
+		agree := agreement(m, r, train)
+		t.Logf("%s refitted on %d draws: priors within %.4f, mean log-likelihood on %s %.4f vs %.4f nats/row, same prediction on %.1f%% of it",
+			dc.name, nDraws, dp, dc.data, ll0, ll1, 100*agree)
+		if dp > 0.01 {
+			t.Errorf("priors differ by %g", dp)
+		}
+		if rel := math.Abs(ll0-ll1) / math.Abs(ll0); rel > 0.01 {
+			t.Errorf("mean log-likelihood %g, refitted %g", ll0, ll1)
+		}
+		if agree < 0.97 {
+			t.Errorf("predictions agree on %g of the rows", agree)
+		}
 	})
 }
 
@@ -178,35 +205,4 @@ func b2f(b bool) float64 {
 		return 1
 	}
 	return 0
-}
-
-// TestRefitDiscrete refits every discrete case on 100,000 of its draws
-// and compares the two models on the training data: priors, the mean
-// log-likelihood per row and the predicted classes.
-func TestRefitDiscrete(t *testing.T) {
-	eachDiscrete(t, func(t *testing.T, dc discreteCase, train *data.Dataset, m *naivebayes.Model) {
-		d := drawAll(t, m, nDraws, -1, seeded(6))
-		r, err := dc.cfg.Fit(d)
-		if err != nil {
-			t.Fatal(err)
-		}
-		p0, p1 := m.Priors(), r.Priors()
-		dp := 0.0
-		for k := range p0 {
-			dp = max(dp, math.Abs(p0[k]-p1[k]))
-		}
-		ll0, ll1 := meanLogLik(m, train), meanLogLik(r, train)
-		agree := agreement(m, r, train)
-		t.Logf("%s refitted on %d draws: priors within %.4f, mean log-likelihood on %s %.4f vs %.4f nats/row, same prediction on %.1f%% of it",
-			dc.name, nDraws, dp, dc.data, ll0, ll1, 100*agree)
-		if dp > 0.01 {
-			t.Errorf("priors differ by %g", dp)
-		}
-		if rel := math.Abs(ll0-ll1) / math.Abs(ll0); rel > 0.01 {
-			t.Errorf("mean log-likelihood %g, refitted %g", ll0, ll1)
-		}
-		if agree < 0.97 {
-			t.Errorf("predictions agree on %g of the rows", agree)
-		}
-	})
 }
