@@ -23,7 +23,9 @@ const nDocs = 20000
 // training documents and the model's vocabulary: the class frequencies of
 // the priors; each class's mean document length (number of words) of
 // the Poisson mean L̄_c = (words of class c) / (documents of class c)
-// (se √(L̄_c/n_c)); and the frequency among all drawn words of class c of
+// (se √(L̄_c/n_c)), and its variance of the Poisson variance L̄_c (se
+// √((L̄_c + 2L̄_c²)/n_c), from the Poisson's fourth central moment
+// L̄_c(1 + 3L̄_c)); and the frequency among all drawn words of class c of
 // each of its 20 most probable terms, of the smoothed
 //
 //	θ_ct = (N_ct + 1) / (N_c + V)
@@ -58,7 +60,7 @@ func TestSampleTextNB(t *testing.T) {
 	}
 
 	d := drawAll(t, m, nDocs, -1, seeded(8))
-	drawn, words, length := make([]float64, K*V), make([]float64, K), make([]float64, K)
+	drawn, words, length, sq := make([]float64, K*V), make([]float64, K), make([]float64, K), make([]float64, K)
 	nk := make([]float64, K)
 	for i, doc := range d.Text[j] {
 		k := int(d.Y[i])
@@ -70,8 +72,10 @@ func TestSampleTextNB(t *testing.T) {
 			}
 			drawn[k*V+c]++
 			words[k]++
-			length[k]++
 		}
+		L := float64(len(strings.Fields(doc)))
+		length[k] += L
+		sq[k] += L * L
 	}
 	worst := 0.0
 	check := func(what string, k int, got, want, se float64) {
@@ -84,7 +88,9 @@ func TestSampleTextNB(t *testing.T) {
 	for k, p := range m.Priors() {
 		check("frequency", k, nk[k]/nDocs, p, math.Sqrt(p*(1-p)/nDocs))
 		mean := nc[k] / docs[k]
-		check("mean document length", k, length[k]/nk[k], mean, math.Sqrt(mean/nk[k]))
+		l := length[k] / nk[k]
+		check("mean document length", k, l, mean, math.Sqrt(mean/nk[k]))
+		check("document length variance", k, sq[k]/nk[k]-l*l, mean, math.Sqrt((mean+2*mean*mean)/nk[k]))
 		top := make([]int, V)
 		for c := range top {
 			top[c] = c
@@ -94,7 +100,7 @@ func TestSampleTextNB(t *testing.T) {
 			theta := (nct[k*V+c] + 1) / (nc[k] + float64(V))
 			check("frequency of "+vocab.Term(c), k, drawn[k*V+c]/words[k], theta, math.Sqrt(theta*(1-theta)/words[k]))
 		}
-		t.Logf("class %s: %.0f documents of %.2f words on average (model %.2f), %.0f words", m.Classes()[k], nk[k], length[k]/nk[k], mean, words[k])
+		t.Logf("class %s: %.0f documents of %.2f words on average (model %.2f, variance %.2f), %.0f words", m.Classes()[k], nk[k], l, mean, sq[k]/nk[k]-l*l, words[k])
 	}
 	t.Logf("%d documents: largest deviation %.2f se", nDocs, worst)
 
