@@ -28,6 +28,9 @@ type Dataset struct {
 	// Lines[i] is the line of the source on which row i starts (the header
 	// is line 1). Nil when the rows did not come from a file.
 	Lines []int
+	// Warnings are notes about how the source was read that are not
+	// errors, each a *ParseError (see Read).
+	Warnings []error
 	// Unseen[j] counts the cells of feature j whose value was not among
 	// the schema's levels (a categorical column read with a fixed schema);
 	// they are stored as missing. Nil when there were none.

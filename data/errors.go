@@ -21,6 +21,10 @@ var (
 	ErrUnseenClass   = errors.New("class not among the schema's classes")
 )
 
+// ErrMostlyNumeric is wrapped by the warnings of Dataset.Warnings about a
+// column read as categorical although most of its cells are numbers.
+var ErrMostlyNumeric = errors.New("read as categorical, though mostly numbers")
+
 // ParseError is a data error positioned in its source, in the shape of
 // encoding/csv's ParseError. Line and Column count from 1; 0 means not
 // applicable. Column is the 1-based field index.

@@ -2,6 +2,7 @@ package data
 
 import (
 	"cmp"
+	"fmt"
 	"math"
 	"slices"
 )
@@ -31,9 +32,15 @@ func (r *reader) inferred(forced map[int]Kind) (*Dataset, error) {
 				}
 			}
 			col.Kind = kind
-			if kind == Text {
+			switch {
+			case kind == Text:
 				r.toText(d, f)
-			} else {
+			case ok || pl.dst != destX:
+				col.Levels = r.sortLevels(f)
+			default:
+				if w := r.mostlyNumeric(f); w != nil {
+					d.Warnings = append(d.Warnings, w)
+				}
 				col.Levels = r.sortLevels(f)
 			}
 		}
@@ -113,6 +120,40 @@ func (r *reader) dataset(s *Schema) *Dataset {
 		d.Weight = r.w
 	}
 	return d
+}
+
+// mostlyNumeric returns the warning for string field f, read as
+// categorical by inference, when its cells are mostly numbers:
+//
+//	numbers >= 0.95 × non-missing cells,
+//
+// positioned at the first cell that is not a number; nil otherwise. It
+// is called before sortLevels renumbers the cells.
+func (r *reader) mostlyNumeric(f int) *ParseError {
+	strs := r.cols[f].strs
+	isNum := make([]bool, len(strs))
+	for k, s := range strs {
+		v, ok, _ := parseCell([]byte(s))
+		isNum[k] = ok && !math.IsInf(v, 0)
+	}
+	n, nums, first := 0, 0, -1
+	for i := range r.n {
+		v := r.get(f, i)
+		if v != v {
+			continue
+		}
+		n++
+		if isNum[int(v)] {
+			nums++
+		} else if first < 0 {
+			first = i
+		}
+	}
+	if first < 0 || 20*nums < 19*n {
+		return nil
+	}
+	return &ParseError{File: r.src, Line: r.lines[first], Column: f + 1, ColumnName: r.plans[f].name,
+		Err: fmt.Errorf("%w: %d of its %d values are numbers, the first that is not is %q", ErrMostlyNumeric, nums, n, strs[int(r.get(f, first))])}
 }
 
 // looksLikeText reports whether string field f holds prose rather than

@@ -19,9 +19,10 @@ type Options struct {
 	// NumericTarget reads the target as a number (regression); by
 	// default it holds class labels, even when they look like numbers.
 	NumericTarget bool
-	// Categorical and Text force the type of the named feature columns;
-	// Ignore drops the named columns.
-	Categorical, Text, Ignore []string
+	// Numeric, Categorical and Text force the type of the named feature
+	// columns; Ignore drops the named columns. In a Numeric column a cell
+	// that is not a number (nor missing) is an error (ErrNotNumber).
+	Numeric, Categorical, Text, Ignore []string
 	// Weight names a column of row weights, which must be finite and
 	// >= 0; it is not a feature. "" means every row weighs 1.
 	Weight string
@@ -71,7 +72,14 @@ func ReadFile(path string, opt Options) (*Dataset, error) {
 // up more than half the cells, more than half the distinct values have
 // more than one word. Any other string column is categorical, its levels
 // sorted numerically when every level is a number and bytewise otherwise.
-// Options.Categorical and Options.Text override the inference. An
+// Options.Numeric, Options.Categorical and Options.Text override the
+// inference. A categorical column whose cells are mostly numbers,
+//
+//	numbers >= 0.95 × non-missing cells,
+//
+// which is usually a numeric column with a few stray words, gets a
+// warning in Dataset.Warnings (an *ParseError wrapping ErrMostlyNumeric,
+// positioned at the first cell that is not a number). An
 // infinite number (inf, Infinity, 1e999) in a column that is otherwise
 // numeric is an error (ErrInfinite).
 //
@@ -187,7 +195,7 @@ func (r *reader) planInferred(opt Options, textual map[string]bool) (map[int]Kin
 	lists := []struct {
 		names []string
 		what  string
-	}{{opt.Ignore, "ignored"}, {opt.Text, "text"}, {opt.Categorical, "categorical"}}
+	}{{opt.Ignore, "ignored"}, {opt.Text, "text"}, {opt.Categorical, "categorical"}, {opt.Numeric, "numeric"}}
 	for _, l := range lists {
 		for _, name := range l.names {
 			f, err := assign(name, l.what)
@@ -234,6 +242,8 @@ func (r *reader) planInferred(opt Options, textual map[string]bool) (map[int]Kin
 			}
 		case "weight":
 			pl.dst, pl.mode, r.hasW = destW, cellNumber, true
+		case "numeric":
+			pl.mode = cellNumber
 		case "text", "categorical":
 			pl.mode = cellString
 		}

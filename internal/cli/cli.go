@@ -42,6 +42,13 @@ func (env *Env) verbosef(format string, args ...any) {
 	}
 }
 
+// warnf writes a warning to Stderr unless --quiet is set.
+func (env *Env) warnf(format string, args ...any) {
+	if !env.Quiet {
+		fmt.Fprintf(env.Stderr, "gendisc: warning: "+format+"\n", args...)
+	}
+}
+
 // A Command is one verb of the gendisc command line.
 type Command struct {
 	Name      string

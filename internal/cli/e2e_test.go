@@ -6,6 +6,7 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"flag"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -186,6 +187,8 @@ func TestBadInput(t *testing.T) {
 			args: []string{"fit", "--data", "IN"}, want: "in.csv:3:2"},
 		{name: "not a number in a numeric column", file: iris + "5.1,3.5,1.4,0.2,Iris-setosa\n4.9,three,1.4,0.2,Iris-setosa\n",
 			args: []string{"predict", "--model", model, "--data", "IN"}, want: "in.csv:3:2"},
+		{name: "not a number in a column forced numeric", file: "a,b,class\n1,2,x\n3,oops,y\n",
+			args: []string{"fit", "--data", "IN", "--numeric", "b"}, want: `in.csv:3:2: column "b": not a number: "oops"`},
 		{name: "prediction file lacks a column", file: "sepallength,sepalwidth,petallength\n5.1,3.5,1.4\n",
 			args: []string{"predict", "--model", model, "--data", "IN"}, want: `"petalwidth"`},
 		{name: "eval without the target", file: "sepallength,sepalwidth,petallength,petalwidth\n5.1,3.5,1.4,0.2\n",
@@ -227,6 +230,36 @@ func TestBadInput(t *testing.T) {
 			}
 			assertFiles(t, dir, filepath.Base(in))
 		})
+	}
+}
+
+// TestMostlyNumericWarning checks the warning about a numeric column with
+// a stray word, read as categorical, and the hint when a numeric-only kind
+// refuses that column.
+func TestMostlyNumericWarning(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "in.csv")
+	var b strings.Builder
+	b.WriteString("a,b,y\n")
+	for i := range 40 {
+		fmt.Fprintf(&b, "%d.5,%d.25,c%d\n", i, i%7, i%2)
+	}
+	b.WriteString("1,oops,c1\n")
+	os.WriteFile(in, []byte(b.String()), 0o644)
+	out := filepath.Join(dir, "m.json")
+	warning := "gendisc: warning: " + in + `:42:2: column "b": read as categorical, though mostly numbers: 40 of its 41 values are numbers, the first that is not is "oops"; --numeric b reads it as numbers (and reports each cell that is not), --categorical b keeps it categorical` + "\n"
+	if r := runCLI(t, "", "fit", "--data", in, "--out", out); r.code != 0 || r.stderr != warning {
+		t.Errorf("fit: exit %d, stderr %q; want %q", r.code, r.stderr, warning)
+	}
+	if r := runCLI(t, "", "fit", "--data", in, "--out", out, "--quiet"); r.code != 0 || r.stderr != "" {
+		t.Errorf("fit --quiet: exit %d, stderr %q", r.code, r.stderr)
+	}
+	if r := runCLI(t, "", "fit", "--data", in, "--out", out, "--categorical", "b"); r.code != 0 || r.stderr != "" {
+		t.Errorf("fit --categorical b: exit %d, stderr %q", r.code, r.stderr)
+	}
+	r := runCLI(t, "", "fit", "--data", in, "--out", out, "--model", "gaussian-nb", "--quiet")
+	if want := in + `:42:2 is the first cell of "b" that is not a number; --numeric b reads the column as numbers)` + "\n"; r.code != 1 || !strings.HasSuffix(r.stderr, want) {
+		t.Errorf("gaussian-nb: exit %d, stderr %q; want exit 1 and a message ending %q", r.code, r.stderr, want)
 	}
 }
 

@@ -136,7 +136,11 @@ func (o *fitOptions) fitAll(env *Env) (modelfile.Persistent, error) {
 	} else {
 		env.verbosef("%s: %d rows, %d features, %d classes", d.Source, d.N, d.D(), len(d.Schema.Classes()))
 	}
-	return o.fit(d)
+	m, err := o.fit(d)
+	if err != nil {
+		return nil, kindHint(err, d)
+	}
+	return m, nil
 }
 
 // flagValue returns the value of --name in the raw arguments args (the

@@ -41,7 +41,45 @@ func (env *Env) readData(name string, opt data.Options) (*data.Dataset, error) {
 		return nil, err
 	}
 	defer r.Close()
-	return data.Read(r, source, opt)
+	d, err := data.Read(r, source, opt)
+	if err == nil {
+		env.readWarnings(d)
+	}
+	return d, err
+}
+
+// readWarnings prints the warnings of reading d: for a column read as
+// categorical though mostly numbers, how to force its type.
+func (env *Env) readWarnings(d *data.Dataset) {
+	for _, w := range d.Warnings {
+		var pe *data.ParseError
+		if errors.As(w, &pe) && errors.Is(w, data.ErrMostlyNumeric) {
+			env.warnf("%v; --numeric %s reads it as numbers (and reports each cell that is not), --categorical %[2]s keeps it categorical", w, pe.ColumnName)
+			continue
+		}
+		env.warnf("%v", w)
+	}
+}
+
+// kindHint adds to err, a model's refusal of a feature column of d, how
+// to read a categorical column as numbers, naming the first cell that is
+// not a number when reading d found one in a mostly numeric column.
+func kindHint(err error, d *data.Dataset) error {
+	var pe *data.ParseError
+	if !errors.As(err, &pe) || pe.ColumnName == "" || pe.Column != 0 {
+		return err
+	}
+	if j := d.Schema.Feature(pe.ColumnName); j < 0 || d.Schema.Features[j].Kind != data.Categorical {
+		return err
+	}
+	for _, w := range d.Warnings {
+		var wp *data.ParseError
+		if errors.As(w, &wp) && errors.Is(w, data.ErrMostlyNumeric) && wp.ColumnName == pe.ColumnName {
+			return fmt.Errorf("%w (%s:%d:%d is the first cell of %q that is not a number; --numeric %s reads the column as numbers)",
+				err, wp.File, wp.Line, wp.Column, pe.ColumnName, pe.ColumnName)
+		}
+	}
+	return fmt.Errorf("%w (--numeric %s reads the column as numbers)", err, pe.ColumnName)
 }
 
 // readWithSchema reads the data named by --data with the layout of a
@@ -67,12 +105,13 @@ func (env *Env) readWithSchema(name string, s *data.Schema, opt data.SchemaOptio
 
 // dataFlags are the flags that say how to read training data.
 type dataFlags struct {
-	target, weight             string
-	categorical, text, ignored listFlag
+	target, weight                      string
+	numeric, categorical, text, ignored listFlag
 }
 
 func (f *dataFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.target, "target", "", "the `column` to predict (default: the last column)")
+	fs.Var(&f.numeric, "numeric", "read these `columns` as numbers: a cell that is not one is an error (comma-separated)")
 	fs.Var(&f.categorical, "categorical", "read these `columns` as categorical (comma-separated)")
 	fs.Var(&f.text, "text", "read these `columns` as free text")
 	fs.Var(&f.ignored, "ignore", "skip these `columns`")
@@ -80,7 +119,7 @@ func (f *dataFlags) register(fs *flag.FlagSet) {
 }
 
 func (f *dataFlags) options() data.Options {
-	return data.Options{Target: f.target, Categorical: f.categorical, Text: f.text, Ignore: f.ignored, Weight: f.weight}
+	return data.Options{Target: f.target, Numeric: f.numeric, Categorical: f.categorical, Text: f.text, Ignore: f.ignored, Weight: f.weight}
 }
 
 // listFlag is a comma-separated list flag; repeating the flag appends.

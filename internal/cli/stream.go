@@ -35,6 +35,7 @@ func (o *fitOptions) fitChunks(env *Env) (modelfile.Persistent, error) {
 	seq := func(yield func(*data.Dataset, error) bool) {
 		for d, err := range data.ReadChunks(in, source, o.read.options(), streamChunk) {
 			if err == nil {
+				env.readWarnings(d)
 				rows, chunks, schema = rows+d.N, chunks+1, d.Schema
 				if size > 0 {
 					bar("fit --stream: %d%% of %s read, %d rows", 100*in.n/size, source, rows)
