@@ -35,9 +35,7 @@ func (m *model) impute(dst []float64, d *data.Dataset) []float64 {
 // values per row of d, allocated when nil; what names the values in the
 // panic on a wrong length ("features", "components").
 func (m *model) rowsDst(dst []float64, d *data.Dataset, n int, what string) []float64 {
-	if p := m.stats.D; d.D() != p {
-		panic(fmt.Sprintf("gda: data set has %d features, the model %d", d.D(), p))
-	}
+	m.checkFeatures(d)
 	if dst == nil {
 		dst = make([]float64, d.N*n)
 	}
@@ -64,8 +62,8 @@ func label(d *data.Dataset, i int) int {
 //
 // and without a label the mixture of these by the posterior,
 // E[x_m | x_o] = Σ_k P(y = k | x_o) E[x_m | x_o, y = k]. A nil dst is
-// allocated. It panics if d has the wrong number of features or dst the
-// wrong length.
+// allocated. It panics if d's features differ from the model's schema by
+// name, kind or order, or dst has the wrong length.
 func (m *LDA) Impute(dst []float64, d *data.Dataset) []float64 { return m.m.impute(dst, d) }
 
 // Impute writes the features of d to dst with every missing cell replaced

@@ -103,8 +103,9 @@ func (m *LDA) Config() LDAConfig { return LDAConfig(m.m.cfg) }
 
 // LogProba writes log P(y = k | x_i) to dst[i·K + k] (gendisc.Classifier),
 // computed from the linear form of the log-odds (p·K operations per
-// complete row; the joint needs a triangular solve, p²/2). It panics if d
-// has the wrong number of features or dst the wrong length.
+// complete row; the joint needs a triangular solve, p²/2). It panics if
+// d's features differ from the model's schema by name, kind or order, or
+// dst has the wrong length.
 func (m *LDA) LogProba(dst []float64, d *data.Dataset) []float64 { return m.m.joint(dst, d, true) }
 
 // JointLogLikelihood writes log p(x_i, y = k) to dst[i·K + k]

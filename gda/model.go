@@ -206,18 +206,25 @@ func singularError(kind string, schema *data.Schema, ci, zero int, source string
 		ErrSingular, which, shrinkageAdvice)}
 }
 
+// checkFeatures panics unless d's features are the model's by name, kind
+// and order (data.Schema.SameFeatures); once per call, not per row.
+func (m *model) checkFeatures(d *data.Dataset) {
+	if err := m.schema.SameFeatures(d.Schema); err != nil {
+		panic("gda: " + err.Error())
+	}
+}
+
 // chunkRows is the number of rows whose log-likelihoods are computed
 // together: one groupSolver call per component.
 const chunkRows = 256
 
 // joint writes log p(x_i, y = k) (normalised to log P(y = k | x_i) when
 // normalise is set) to dst[i·K + k], allocating dst when nil. It panics if
-// d has the wrong number of features or dst the wrong length.
+// d's features differ from the model's schema by name, kind or order, or
+// dst has the wrong length.
 func (m *model) joint(dst []float64, d *data.Dataset, normalise bool) []float64 {
 	K, p := len(m.logPrior), m.stats.D
-	if d.D() != p {
-		panic(fmt.Sprintf("gda: data set has %d features, the model %d", d.D(), p))
-	}
+	m.checkFeatures(d)
 	if dst == nil {
 		dst = make([]float64, d.N*K)
 	}

@@ -81,7 +81,8 @@ func (m *QDA) Classes() []string { return m.m.schema.Classes() }
 func (m *QDA) Config() QDAConfig { return QDAConfig(m.m.cfg) }
 
 // LogProba writes log P(y = k | x_i) to dst[i·K + k] (gendisc.Classifier).
-// It panics if d has the wrong number of features or dst the wrong length.
+// It panics if d's features differ from the model's schema by name, kind
+// or order, or dst has the wrong length.
 func (m *QDA) LogProba(dst []float64, d *data.Dataset) []float64 { return m.m.joint(dst, d, true) }
 
 // JointLogLikelihood writes log p(x_i, y = k) to dst[i·K + k]

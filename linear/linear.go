@@ -215,7 +215,8 @@ func (m *Model) OriginalCoefficients() (w []float64, b float64) {
 // Predict writes ŷ_i = θᵀz̃_i for every row of d to dst and returns it; a
 // nil dst is allocated. A missing cell, and a category never seen in
 // training, takes its design column's training mean. It panics if dst
-// has the wrong length or d the wrong number of features.
+// has the wrong length or d's features differ from the model's schema by
+// name, kind or order.
 func (m *Model) Predict(dst []float64, d *data.Dataset) []float64 {
 	if dst == nil {
 		dst = make([]float64, d.N)
@@ -223,8 +224,8 @@ func (m *Model) Predict(dst []float64, d *data.Dataset) []float64 {
 	if len(dst) != d.N {
 		panic("linear: Predict: dst has the wrong length")
 	}
-	if d.D() != len(m.schema.Features) {
-		panic("linear: Predict: dataset has the wrong number of features")
+	if err := m.schema.SameFeatures(d.Schema); err != nil {
+		panic("linear: Predict: " + err.Error())
 	}
 	P := m.enc.P()
 	parallel.For(d.N, 1024, func(_, lo, hi int) {

@@ -132,7 +132,8 @@ func (m *Model) OriginalCoefficients() (w [][]float64, b []float64) {
 // with the largest score factored out. A missing cell, and a category
 // never seen in training, takes its design column's training mean; a
 // term outside the training vocabulary is left out. It panics if dst has the
-// wrong length or d has the wrong number of features.
+// wrong length or d's features differ from the model's schema by name,
+// kind or order.
 func (m *Model) LogProba(dst []float64, d *data.Dataset) []float64 {
 	K := len(m.Classes())
 	if dst == nil {
@@ -141,8 +142,8 @@ func (m *Model) LogProba(dst []float64, d *data.Dataset) []float64 {
 	if len(dst) != d.N*K {
 		panic("logistic: LogProba: dst has the wrong length")
 	}
-	if d.D() != len(m.schema.Features) {
-		panic("logistic: LogProba: dataset has the wrong number of features")
+	if err := m.schema.SameFeatures(d.Schema); err != nil {
+		panic("logistic: LogProba: " + err.Error())
 	}
 	pd, p := m.enc.P(), m.enc.P()+m.enc.V()
 	q := p + 1

@@ -93,6 +93,15 @@ func schemaOf(d *data.Dataset) *data.Schema {
 	return s
 }
 
+// checkFeatures panics unless d's features are those of the model schema
+// s by name, kind and order (data.Schema.SameFeatures); once per call,
+// not per row.
+func checkFeatures(s *data.Schema, d *data.Dataset) {
+	if err := s.SameFeatures(d.Schema); err != nil {
+		panic("mixture: " + err.Error())
+	}
+}
+
 func source(d *data.Dataset) string {
 	if d.Source == "" {
 		return "the data"

@@ -153,12 +153,10 @@ func (g *GMM) AIC() float64 {
 	return -2*g.LogLikelihood() + 2*float64(g.NumParams())
 }
 
-// eval runs fn over the blocks of rows of d. It panics if d does not have
-// the model's number of features.
+// eval runs fn over the blocks of rows of d. It panics if d's features
+// differ from the model's schema by name, kind or order.
 func (g *GMM) eval(d *data.Dataset, fn func(s *scratch, rows []int)) {
-	if d.D() != g.m.d {
-		panic(fmt.Sprintf("mixture: data with %d features for a model of %d", d.D(), g.m.d))
-	}
+	checkFeatures(g.schema, d)
 	eng, _ := g.engines.Get().(*engine)
 	if eng == nil {
 		eng = &engine{m: g.m, full: g.full, all: g.all}
@@ -176,7 +174,7 @@ func (g *GMM) eval(d *data.Dataset, fn func(s *scratch, rows []int)) {
 // dst[i] and returns dst; a nil dst is allocated, otherwise len(dst) must
 // be d.N. A row with missing cells gets the density of its observed
 // coordinates (the others marginalised out); a row with none observed
-// gets 0. It panics if d does not have the model's features.
+// gets 0. It panics if d's features differ from the model's schema by name, kind or order.
 func (g *GMM) ScoreSamples(dst []float64, d *data.Dataset) []float64 {
 	dst = dstLen(dst, d.N)
 	g.eval(d, func(s *scratch, rows []int) {

@@ -1,7 +1,6 @@
 package mixture
 
 import (
-	"fmt"
 	"math"
 	"math/rand/v2"
 
@@ -121,12 +120,10 @@ func (f *filler) draw(dst, x []float64, k int, rng *rand.Rand) {
 
 // incomplete copies the features of d to dst (allocated when nil) and
 // returns it with d's rows that have a missing cell, as indices and as a
-// data set. It panics if d does not have p features or dst the wrong
-// length.
-func incomplete(dst []float64, d *data.Dataset, p int) ([]float64, []int, *data.Dataset) {
-	if d.D() != p {
-		panic(fmt.Sprintf("mixture: data with %d features for a model of %d", d.D(), p))
-	}
+// data set. It panics if d's features are not those of s (checkFeatures)
+// or dst has the wrong length.
+func incomplete(dst []float64, d *data.Dataset, s *data.Schema) ([]float64, []int, *data.Dataset) {
+	checkFeatures(s, d)
 	dst = dstLen(dst, len(d.X))
 	copy(dst, d.X)
 	var idx []int
@@ -146,9 +143,9 @@ func incomplete(dst []float64, d *data.Dataset, p int) ([]float64, []int, *data.
 //
 // the responsibilities P(k | x_O) those of Predict (the density of the
 // observed cells). A nil dst is allocated, otherwise len(dst) must be
-// len(d.X). It panics if d does not have the model's features.
+// len(d.X). It panics if d's features differ from the model's schema by name, kind or order.
 func (g *GMM) Impute(dst []float64, d *data.Dataset) []float64 {
-	dst, idx, sub := incomplete(dst, d, g.m.d)
+	dst, idx, sub := incomplete(dst, d, g.schema)
 	resp := g.Predict(nil, sub)
 	f, K, D := newFiller(g), g.m.k, g.m.d
 	for a, i := range idx {
@@ -171,7 +168,7 @@ func (g *GMM) Impute(dst []float64, d *data.Dataset) []float64 {
 //
 // with the conventions of Impute. The draws come from rng row by row.
 func (g *GMM) ImputeRand(dst []float64, d *data.Dataset, rng *rand.Rand) []float64 {
-	dst, idx, sub := incomplete(dst, d, g.m.d)
+	dst, idx, sub := incomplete(dst, d, g.schema)
 	resp := g.Predict(nil, sub)
 	f, K, D := newFiller(g), g.m.k, g.m.d
 	for a, i := range idx {
@@ -194,7 +191,7 @@ type mdaFill struct {
 }
 
 func (m *MDA) prepareFill(dst []float64, d *data.Dataset) ([]float64, *mdaFill) {
-	dst, idx, sub := incomplete(dst, d, len(m.schema.Features))
+	dst, idx, sub := incomplete(dst, d, m.schema)
 	mf := &mdaFill{idx: idx, sub: sub, post: m.LogProba(nil, sub),
 		resp: make([][]float64, len(m.mix)), fillers: make([]*filler, len(m.mix))}
 	for i, v := range mf.post {

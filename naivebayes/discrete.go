@@ -445,10 +445,10 @@ func (m *Model) ClassWeights() []float64 { return slices.Clone(m.classWeight) }
 // and returns dst (allocated when nil): the joint log-likelihood
 // normalised by a stable log-sum-exp, missing cells marginalised. A row
 // that no class can have produced (possible only with α = 0) gets −Inf for
-// every class; Impossible reports such rows. It panics if d does not have
-// the model's number of features (or a text feature's documents are not
-// one per row; without them, d.Text nil, the documents are missing) or
-// dst has a length other than d.N·K.
+// every class; Impossible reports such rows. It panics if d's features
+// differ from the model's schema by name, kind or order (or a text
+// feature's documents are not one per row; without them, d.Text nil, the
+// documents are missing) or dst has a length other than d.N·K.
 func (m *Model) LogProba(dst []float64, d *data.Dataset) []float64 {
 	dst = m.joint(dst, d, false)
 	k := len(m.logPrior)

@@ -404,8 +404,8 @@ func (m *Gaussian) Classes() []string { return slices.Clone(m.schema.Classes()) 
 // LogProba writes log P(y = k | x_i) to dst[i·K + k] for every row i of d
 // and returns dst (allocated when nil): the joint log-likelihood
 // normalised by a stable log-sum-exp. Missing features are marginalised.
-// It panics if d does not have the model's number of features or dst has
-// a length other than d.N·K.
+// It panics if d's features differ from the model's schema by name, kind
+// or order, or dst has a length other than d.N·K.
 func (m *Gaussian) LogProba(dst []float64, d *data.Dataset) []float64 {
 	return m.joint(dst, d, true)
 }

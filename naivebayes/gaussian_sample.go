@@ -61,8 +61,8 @@ func (m *Gaussian) SampleClass(dst []float64, k int, rng *rand.Rand) []float64 {
 //	E[x_j | x_o] = Σ_k P(y = k | x_o) μ_kj,
 //
 // with the posterior 1 for the row's label when d.Y has one. A nil dst is
-// allocated. It panics if d has the wrong number of features or dst the
-// wrong length.
+// allocated. It panics if d's features differ from the model's schema by
+// name, kind or order, or dst has the wrong length.
 func (m *Gaussian) Impute(dst []float64, d *data.Dataset) []float64 { return m.impute(dst, d) }
 
 // ImputeRand writes the features of d to dst with every missing cell

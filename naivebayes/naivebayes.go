@@ -57,14 +57,21 @@ func newClassifier(schema *data.Schema, prior []float64, families ...family) cla
 // computed and normalised together while they are in cache.
 const chunkRows = 256
 
+// checkFeatures panics unless d's features are the model's by name, kind
+// and order (data.Schema.SameFeatures); once per call, not per row.
+func (c *classifier) checkFeatures(d *data.Dataset) {
+	if err := c.schema.SameFeatures(d.Schema); err != nil {
+		panic("naivebayes: " + err.Error())
+	}
+}
+
 // joint writes log p(x_i, y = k) (normalised to log P(y = k | x_i) when
 // normalise is set) to dst[i·K + k], allocating dst when nil. It panics if
-// d has the wrong number of features or dst the wrong length.
+// d's features differ from the model's schema by name, kind or order, or
+// dst has the wrong length.
 func (c *classifier) joint(dst []float64, d *data.Dataset, normalise bool) []float64 {
 	k := len(c.logPrior)
-	if d.D() != len(c.schema.Features) {
-		panic(fmt.Sprintf("naivebayes: data set has %d features, the model %d", d.D(), len(c.schema.Features)))
-	}
+	c.checkFeatures(d)
 	if dst == nil {
 		dst = make([]float64, d.N*k)
 	}

@@ -76,9 +76,7 @@ func (c *classifier) sample(dst []float64, rng *rand.Rand) ([]float64, int) {
 // the label when the row has one, P(y = k | x_o) otherwise.
 func (c *classifier) incomplete(dst []float64, d *data.Dataset) ([]float64, []int, []float64) {
 	D, K := len(c.schema.Features), len(c.prior)
-	if d.D() != D {
-		panic(fmt.Sprintf("naivebayes: data set has %d features, the model %d", d.D(), D))
-	}
+	c.checkFeatures(d)
 	if dst == nil {
 		dst = make([]float64, len(d.X))
 	}
