@@ -77,7 +77,7 @@ func (r *reader) withSchema(s *Schema, extend bool) (*Dataset, error) {
 				// beyond the levels handed out.
 				col.Levels = slices.Clip(r.cols[f].strs)
 			}
-			if n := r.cols[f].unseen; n > 0 {
+			if n := r.cols[f].unseen; n > 0 && pl.dst == destX {
 				if d.Unseen == nil {
 					d.Unseen = make([]int, len(s.Features))
 				}

@@ -43,6 +43,11 @@ type SchemaOptions struct {
 	Extend bool
 	// Comma is the delimiter, as in Options.
 	Comma rune
+	// UnseenClassMissing reads a class that is not among the schema's
+	// classes as a missing target (NaN in Y) rather than as an error
+	// (ErrUnseenClass), for uses that do not need the labels, such as
+	// prediction. Extend takes precedence.
+	UnseenClassMissing bool
 	// RequireTarget makes a file without the schema's target column an
 	// error; otherwise Dataset.Y is nil for such a file.
 	RequireTarget bool
@@ -280,6 +285,7 @@ func readSchema(in io.Reader, source string, s *Schema, opt SchemaOptions, cfg r
 	nf := len(r.header)
 	r.plans = make([]fieldPlan, nf)
 	r.cols = make([]colState, nf)
+	r.unseenClassMissing = opt.UnseenClassMissing
 	for f, name := range r.header {
 		r.plans[f] = fieldPlan{name: name, mode: cellSkip}
 	}

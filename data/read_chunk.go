@@ -73,6 +73,9 @@ type reader struct {
 	d     int // features
 	hasY  bool
 	hasW  bool
+	// unseenClassMissing reads an unseen class as a missing target
+	// (SchemaOptions.UnseenClassMissing).
+	unseenClassMissing bool
 
 	n       int // rows read
 	x, y, w []float64
@@ -502,7 +505,8 @@ func (r *reader) numbersToText(f, lo, hi int, flags uint8) {
 
 // remap replaces the block ids of rows [lo, hi) of field f, strings strs,
 // by the column's ids. A string the column does not admit is an unseen
-// level: a missing value counted in Unseen, or an error for the target.
+// level: a missing value counted in Unseen, or for the target an error
+// (a missing value with unseenClassMissing).
 func (r *reader) remap(f int, strs []string, lo, hi int) error {
 	if len(strs) == 0 {
 		return nil
@@ -522,7 +526,7 @@ func (r *reader) remap(f int, strs []string, lo, hi int) error {
 			r.set(f, i, float64(id))
 			continue
 		}
-		if r.plans[f].dst == destY {
+		if r.plans[f].dst == destY && !r.unseenClassMissing {
 			return &ParseError{File: r.src, Line: r.lines[i], Column: f + 1, ColumnName: r.plans[f].name,
 				Err: fmt.Errorf("%w: %q", ErrUnseenClass, strs[int(v)])}
 		}

@@ -75,3 +75,18 @@ func TestReadMostlyNumericWarning(t *testing.T) {
 		}
 	}
 }
+
+func TestReadWithSchemaUnseenClassMissing(t *testing.T) {
+	src := "num,color,note,class\n1,red,a,maybe\n2,green,b,yes\n"
+	if _, err := readSchemaAll(t, src, trained(), SchemaOptions{}); !errors.Is(err, ErrUnseenClass) {
+		t.Fatalf("without UnseenClassMissing: %v, want ErrUnseenClass", err)
+	}
+	d, err := readSchemaAll(t, src, trained(), SchemaOptions{UnseenClassMissing: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkFloats(t, "Y", d.Y, []float64{nan, 1})
+	if d.Unseen != nil {
+		t.Errorf("Unseen %v counts the class", d.Unseen)
+	}
+}

@@ -233,6 +233,24 @@ func TestBadInput(t *testing.T) {
 	}
 }
 
+// TestUnseenClass checks that predict and score read a class the model
+// never saw as missing, since they do not need the labels, while eval
+// refuses it.
+func TestUnseenClass(t *testing.T) {
+	model := fitIris(t)
+	in := filepath.Join(t.TempDir(), "x.csv")
+	os.WriteFile(in, []byte("sepallength,sepalwidth,petallength,petalwidth,class\n5.1,3.5,1.4,0.2,Iris-foo\n"), 0o644)
+	for _, cmd := range []string{"predict", "score"} {
+		if r := runCLI(t, "", cmd, "--model", model, "--data", in); r.code != 0 || strings.Count(r.stdout, "\n") != 2 {
+			t.Errorf("%s: exit %d, stdout %q, stderr %q", cmd, r.code, r.stdout, r.stderr)
+		}
+	}
+	r := runCLI(t, "", "eval", "--model", model, "--data", in)
+	if want := in + `:2:5: column "class": class not among the schema's classes: "Iris-foo"`; r.code != 1 || !strings.Contains(r.stderr, want) {
+		t.Errorf("eval: exit %d, stderr %q; want exit 1 and %q", r.code, r.stderr, want)
+	}
+}
+
 // TestMostlyNumericWarning checks the warning about a numeric column with
 // a stray word, read as categorical, and the hint when a numeric-only kind
 // refuses that column.

@@ -63,7 +63,7 @@ func (o *predictOptions) run(env *Env) error {
 	if err != nil {
 		return err
 	}
-	d, err := env.readWithSchema(o.data, m.Schema(), data.SchemaOptions{})
+	d, err := env.readWithSchema(o.data, m.Schema(), data.SchemaOptions{UnseenClassMissing: true})
 	if err != nil {
 		return err
 	}

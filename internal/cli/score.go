@@ -93,7 +93,7 @@ func (o *scoreOptions) run(env *Env) error {
 	if !ok {
 		return fmt.Errorf("%s: a %s model is not generative: it has no density p(x) to score", o.model, e.Kind)
 	}
-	d, err := env.readWithSchema(o.data, m.Schema(), data.SchemaOptions{})
+	d, err := env.readWithSchema(o.data, m.Schema(), data.SchemaOptions{UnseenClassMissing: true})
 	if err != nil {
 		return err
 	}
