@@ -28,6 +28,9 @@ type Dataset struct {
 	// Lines[i] is the line of the source on which row i starts (the header
 	// is line 1). Nil when the rows did not come from a file.
 	Lines []int
+	// Columns[j] is the field number (from 1) of feature j in the source,
+	// for positioned errors (see CellError); nil when unknown.
+	Columns []int
 	// Warnings are notes about how the source was read that are not
 	// errors, each a *ParseError (see Read).
 	Warnings []error
@@ -59,11 +62,21 @@ func (d *Dataset) RowError(i int, format string, args ...any) error {
 	return &ParseError{File: d.Source, Line: d.Line(i), Err: fmt.Errorf(format, args...)}
 }
 
+// CellError returns an error about feature j of row i positioned at its
+// source line and column.
+func (d *Dataset) CellError(i, j int, err error) error {
+	col := 0
+	if d.Columns != nil {
+		col = d.Columns[j]
+	}
+	return &ParseError{File: d.Source, Line: d.Line(i), Column: col, ColumnName: d.Schema.Features[j].Name, Err: err}
+}
+
 // Subset returns a new Dataset holding rows idx of d, in that order, with the
 // same schema (shared, not copied).
 func (d *Dataset) Subset(idx []int) *Dataset {
 	D := d.D()
-	s := &Dataset{Schema: d.Schema, N: len(idx), X: make([]float64, len(idx)*D), Source: d.Source}
+	s := &Dataset{Schema: d.Schema, N: len(idx), X: make([]float64, len(idx)*D), Source: d.Source, Columns: d.Columns}
 	for k, i := range idx {
 		copy(s.X[k*D:(k+1)*D], d.X[i*D:(i+1)*D])
 	}

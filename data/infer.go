@@ -119,6 +119,12 @@ func (r *reader) dataset(s *Schema) *Dataset {
 	if r.hasW {
 		d.Weight = r.w
 	}
+	d.Columns = make([]int, r.d)
+	for f, pl := range r.plans {
+		if pl.dst == destX && pl.mode != cellSkip {
+			d.Columns[pl.j] = f + 1
+		}
+	}
 	return d
 }
 

@@ -130,7 +130,7 @@ func (k *block) parse() {
 				p = min(end+1, n)
 				line++
 				if f+1 < nf {
-					k.fail(k.lines[r], 0, "", fmt.Errorf("%w: expected %d, got %d", ErrFieldCount, nf, f+1))
+					k.fieldCount(r, nf, f+1)
 					return
 				}
 				break
@@ -266,7 +266,12 @@ func (k *block) tooMany(p, r, nf int) {
 		}
 		p = end + 1
 	}
-	k.fail(k.lines[r], 0, "", fmt.Errorf("%w: expected %d, got %d", ErrFieldCount, nf, got))
+	k.fieldCount(r, nf, got)
+}
+
+// fieldCount reports row r, which has got fields where the header has nf.
+func (k *block) fieldCount(r, nf, got int) {
+	k.fail(k.lines[r], 0, "", fmt.Errorf("%w: line %d has %d fields, the header has %d", ErrFieldCount, k.lines[r], got, nf))
 }
 
 func (k *block) fail(line, col int, name string, err error) {

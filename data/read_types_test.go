@@ -3,6 +3,7 @@ package data
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -73,6 +74,27 @@ func TestReadMostlyNumericWarning(t *testing.T) {
 		if d.Warnings != nil {
 			t.Errorf("%d rows, %+v: warnings %q", tc.rows, tc.opt, d.Warnings)
 		}
+	}
+}
+
+func TestReadColumnsAndCellError(t *testing.T) {
+	d, err := read(t, "y,skip,a,b\nx,1,2,3\nz,1,4,-5\n", Options{Target: "y", Ignore: []string{"skip"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(d.Columns, []int{3, 4}) {
+		t.Errorf("Columns %v, want [3 4]", d.Columns)
+	}
+	got := d.CellError(1, 1, errors.New("negative count")).Error()
+	if want := `t.csv:3:4: column "b": negative count`; got != want {
+		t.Errorf("got %s, want %s", got, want)
+	}
+	s, err := readSchemaAll(t, "b,a,y\n1,2,x\n", d.Schema, SchemaOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(s.Columns, []int{2, 1}) {
+		t.Errorf("schema read: Columns %v, want [2 1]", s.Columns)
 	}
 }
 

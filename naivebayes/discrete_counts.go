@@ -232,7 +232,7 @@ var ErrNegativeCount = errors.New("negative count")
 
 // cellError is a data error about the cell of row i and feature j.
 func cellError(d *data.Dataset, i, j int, err error) error {
-	return &data.ParseError{File: d.Source, Line: d.Line(i), ColumnName: d.Schema.Features[j].Name, Err: err}
+	return d.CellError(i, j, err)
 }
 
 func (p *countPart) fit(pr *params, s *data.Schema, _ string) error {
