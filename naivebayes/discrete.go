@@ -476,6 +476,24 @@ func (m *Model) Proba(dst []float64, d *data.Dataset) []float64 {
 	return dst
 }
 
+// CheckCounts returns an error for the first cell of d that the model
+// cannot score, or nil: for multinomial and complement naive Bayes a
+// negative count (ErrNegativeCount), a *data.ParseError naming the source,
+// line and column as Fit's does. LogProba does not check (a negative count
+// gives a finite but meaningless score); call CheckCounts on data from
+// outside first.
+func (m *Model) CheckCounts(d *data.Dataset) error {
+	m.checkFeatures(d)
+	for _, pt := range m.parts {
+		if c, ok := pt.(*countPart); ok {
+			if err := c.check(d); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
 // ErrImpossible: under the model every class has probability 0 for the
 // row (a value or word never seen with any class, with α = 0).
 var ErrImpossible = errors.New("no class can produce this row: every class has probability 0 (alpha 0 gives unseen values probability 0; use --alpha > 0)")

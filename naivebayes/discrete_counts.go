@@ -211,13 +211,11 @@ func (p *countPart) add(d *data.Dataset, k int) error {
 		s, n := p.st.s[int(y)*V:(int(y)+1)*V], p.st.n[int(y)*V:(int(y)+1)*V]
 		for t, j := range p.cols {
 			x := d.X[i*D+j]
-			switch {
-			case x != x:
+			if x != x {
 				continue
-			case math.IsInf(x, 0):
-				return cellError(d, i, j, data.ErrInfinite)
-			case x < 0 && p.ck != countBernoulli:
-				return cellError(d, i, j, fmt.Errorf("%w: %v; %s naive Bayes takes counts ≥ 0", ErrNegativeCount, x, countKindNames[p.ck]))
+			}
+			if err := p.badCell(d, i, j); err != nil {
+				return err
 			}
 			s[t] += w * p.value(t, x)
 			n[t] += w
@@ -229,6 +227,32 @@ func (p *countPart) add(d *data.Dataset, k int) error {
 // ErrNegativeCount: a multinomial or complement feature has a negative
 // value.
 var ErrNegativeCount = errors.New("negative count")
+
+// badCell returns the error for cell (i, j) of d, a count feature, or
+// nil: an infinite value, or for multinomial and complement naive Bayes a
+// negative count.
+func (p *countPart) badCell(d *data.Dataset, i, j int) error {
+	switch x := d.X[i*d.D()+j]; {
+	case math.IsInf(x, 0):
+		return cellError(d, i, j, data.ErrInfinite)
+	case x < 0 && p.ck != countBernoulli:
+		return cellError(d, i, j, fmt.Errorf("%w: %v; %s naive Bayes takes counts ≥ 0", ErrNegativeCount, x, countKindNames[p.ck]))
+	}
+	return nil
+}
+
+// check returns the error of the first bad cell of the part's features in
+// d (badCell), row by row.
+func (p *countPart) check(d *data.Dataset) error {
+	for i := range d.N {
+		for _, j := range p.cols {
+			if err := p.badCell(d, i, j); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
 
 // cellError is a data error about the cell of row i and feature j.
 func cellError(d *data.Dataset, i, j int, err error) error {

@@ -313,6 +313,31 @@ func TestDiscreteNegativeCount(t *testing.T) {
 	}
 }
 
+// TestDiscreteCheckCounts: CheckCounts refuses, as Fit does, a negative
+// count in data to predict for multinomial and complement naive Bayes,
+// naming the file, line and column; Bernoulli and clean data pass.
+func TestDiscreteCheckCounts(t *testing.T) {
+	train := readCSV(t, nil, "a,b,class\n1,2,x\n3,1,x\n5,6,z\n", data.Options{})
+	for _, f := range []Family{Multinomial, Complement, Bernoulli} {
+		m, err := Config{Family: f}.Fit(train)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := m.CheckCounts(train); err != nil {
+			t.Errorf("%v: training data: %v", f, err)
+		}
+		d := readCSV(t, m.Schema(), "a,b,class\n1,2,x\n3,-1,x\n", data.Options{})
+		err = m.CheckCounts(d)
+		var pe *data.ParseError
+		switch {
+		case f == Bernoulli && err != nil:
+			t.Errorf("%v: %v", f, err)
+		case f != Bernoulli && (!errors.As(err, &pe) || pe.File != "more.csv" || pe.Line != 3 || pe.Column != 2 || pe.ColumnName != "b" || !errors.Is(err, ErrNegativeCount)):
+			t.Errorf("%v: %v", f, err)
+		}
+	}
+}
+
 // TestDiscreteJSONErrors: edited parameters are refused.
 func TestDiscreteJSONErrors(t *testing.T) {
 	d := readCSV(t, nil, "c,class\na,x\nb,y\n", data.Options{})

@@ -120,10 +120,14 @@ func decodeNB(s *data.Schema, params json.RawMessage) (gendisc.Model, error) {
 }
 
 // checkNB is what predict and eval do with the data of a naive Bayes model
-// beyond predicting: under --verbose, note the words of text columns that
-// the model's vocabulary does not have (ignored); and report a row that no
-// class can produce (possible with --alpha 0) as an error.
+// beyond predicting: report a negative count (multinomial, complement) as
+// an error (checkCounts); under --verbose, note the words of text columns
+// that the model's vocabulary does not have (ignored); and report a row
+// that no class can produce (possible with --alpha 0) as an error.
 func checkNB(env *Env, m gendisc.Model, d *data.Dataset) error {
+	if err := checkCounts(m, d); err != nil {
+		return err
+	}
 	nb, ok := m.(*naivebayes.Model)
 	if !ok {
 		return nil
@@ -135,6 +139,17 @@ func checkNB(env *Env, m gendisc.Model, d *data.Dataset) error {
 		}
 	}
 	return nb.Impossible(d)
+}
+
+// checkCounts reports a negative count in d for a multinomial or
+// complement naive Bayes model as an error, as fit does; score calls it
+// too (a row no class can produce is a log-density of −Inf there, not an
+// error).
+func checkCounts(m gendisc.Model, d *data.Dataset) error {
+	if nb, ok := m.(*naivebayes.Model); ok {
+		return nb.CheckCounts(d)
+	}
+	return nil
 }
 
 // warnModel prints the warnings of a fitted model that has any.

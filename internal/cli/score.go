@@ -97,6 +97,9 @@ func (o *scoreOptions) run(env *Env) error {
 	if err != nil {
 		return err
 	}
+	if err := checkCounts(m, d); err != nil {
+		return err
+	}
 	scores := density(d)
 	if o.out != "" {
 		out, err := env.create(o.out)
