@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"regexp"
 	"strings"
 )
 
@@ -163,17 +164,40 @@ func runCommand(ctx context.Context, env *Env, cmd *Command, args []string) erro
 			printHelp(env.Stdout, cmd)
 			return nil
 		}
-		return usagef("%v", err)
+		return usagef("%s", flagError(err))
 	}
 	if fs.NArg() > 0 {
 		return usagef("unexpected argument %q (all inputs are given by flags)", fs.Arg(0))
 	}
 	for _, name := range cmd.Required {
 		if fs.Lookup(name).Value.String() == "" {
-			return usagef("missing --%s", name)
+			return usagef("missing %s", dashed(name))
 		}
 	}
 	return runner(ctx, env)
+}
+
+// dashed spells the flag name as the usage lines and help do: -n for a
+// one-letter name, --name otherwise.
+func dashed(name string) string {
+	if len(name) == 1 {
+		return "-" + name
+	}
+	return "--" + name
+}
+
+// flagNameRE finds the flag names in the errors of package flag, which
+// spells them -name ("flag provided but not defined: -name", "invalid
+// value "x" for flag -name: ...", "flag needs an argument: -name").
+var flagNameRE = regexp.MustCompile(`((?:defined|argument): |flag |for )-([^\s:=]+)`)
+
+// flagError is the message of an error of package flag with the flag
+// names spelled by dashed.
+func flagError(err error) string {
+	return flagNameRE.ReplaceAllStringFunc(err.Error(), func(m string) string {
+		sub := flagNameRE.FindStringSubmatch(m)
+		return sub[1] + dashed(sub[2])
+	})
 }
 
 // newFlagSet returns a silent FlagSet for cmd holding the flags every

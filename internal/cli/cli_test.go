@@ -89,15 +89,18 @@ func TestMisuse(t *testing.T) {
 		{[]string{"frobnicate"}, `unknown command "frobnicate"`},
 		{[]string{"help", "frobnicate"}, `unknown help topic "frobnicate"`},
 		{[]string{"fit"}, "gendisc fit: missing --data\nusage: gendisc fit "},
-		{[]string{"fit", "--data", "iris", "--frobnicate"}, "flag provided but not defined: -frobnicate\nusage: gendisc fit"},
+		{[]string{"fit", "--data", "iris", "--frobnicate"}, "flag provided but not defined: --frobnicate\nusage: gendisc fit"},
+		{[]string{"fit", "--data", "iris", "--model", "logistic", "--l2", "abc"}, `invalid value "abc" for flag --l2: `},
+		{[]string{"sample", "--model", "m.json"}, "gendisc sample: missing -n\nusage: gendisc sample --model M.json -n N"},
+		{[]string{"sample", "--model", "m.json", "-n", "-5"}, `invalid value "-5" for flag -n: `},
 		{[]string{"fit", "--data", "iris", "--model", "frobnicate"}, `unknown model kind "frobnicate"`},
 		{[]string{"fit", "--data", "iris", "--variance", "feature", "--model", "frobnicate"}, `unknown model kind "frobnicate"`},
 		{[]string{"fit", "--data", "iris", "extra"}, `unexpected argument "extra"`},
 		{[]string{"predict", "--data", "iris"}, "missing --model"},
 		{[]string{"eval", "--model", "m.json"}, "missing --data"},
 		{[]string{"inspect"}, "missing --model"},
-		{[]string{"datasets", "--json=maybe"}, "invalid boolean value"},
-		{[]string{"fit", "--data"}, "flag needs an argument"},
+		{[]string{"datasets", "--json=maybe"}, `invalid boolean value "maybe" for --json`},
+		{[]string{"fit", "--data"}, "flag needs an argument: --data\n"},
 	} {
 		r := runCLI(t, "", tc.args...)
 		if r.code != 2 || !strings.Contains(r.stderr, tc.want) || r.stdout != "" {

@@ -251,6 +251,32 @@ func TestUnseenClass(t *testing.T) {
 	}
 }
 
+// TestWrongKindModelFile checks that every command given a model file of a
+// kind that cannot do its work fails as on bad input (exit 1, one line),
+// while impute --model KIND of such a kind is a misuse (exit 2).
+func TestWrongKindModelFile(t *testing.T) {
+	dir := t.TempDir()
+	model := filepath.Join(dir, "logistic.json")
+	mustRun(t, "fit", "--data", "iris", "--model", "logistic", "--out", model)
+	for _, args := range [][]string{
+		{"impute", "--model-file", model, "--data", "iris"},
+		{"sample", "--model", model, "-n", "3"},
+		{"transform", "--model", model, "--data", "iris"},
+		{"score", "--model", model, "--data", "iris"},
+		{"update", "--model", model, "--data", "iris"},
+	} {
+		args = append(args, "--out", filepath.Join(dir, "out"))
+		r := runCLI(t, "", args...)
+		if want := "gendisc: " + model + ": a logistic model "; r.code != 1 || !strings.HasPrefix(r.stderr, want) || strings.Count(r.stderr, "\n") != 1 {
+			t.Errorf("%s: exit %d, stderr %q; want exit 1 and one line starting %q", args[0], r.code, r.stderr, want)
+		}
+	}
+	r := runCLI(t, "", "impute", "--model", "logistic", "--data", "iris", "--out", filepath.Join(dir, "out"))
+	if r.code != 2 || !strings.Contains(r.stderr, "a logistic model does not impute missing values") {
+		t.Errorf("impute --model logistic: exit %d, stderr %q; want exit 2", r.code, r.stderr)
+	}
+}
+
 // TestMostlyNumericWarning checks the warning about a numeric column with
 // a stray word, read as categorical, and the hint when a numeric-only kind
 // refuses that column.

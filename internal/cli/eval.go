@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"flag"
-	"fmt"
 	"io"
 	"math"
 
@@ -60,7 +59,7 @@ func (o *evalOptions) run(env *Env) error {
 	c, isClassifier := m.(gendisc.Classifier)
 	r, isRegressor := asRegressor(e.Kind, m)
 	if !isClassifier && !isRegressor {
-		return fmt.Errorf("%s: a %s model does not classify", o.model, e.Kind)
+		return wrongKind(o.model, e.Kind, "does not classify")
 	}
 	d, err := env.readWithSchema(o.data, m.Schema(), data.SchemaOptions{Weight: o.weight, RequireTarget: true})
 	if err != nil {

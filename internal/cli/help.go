@@ -67,12 +67,12 @@ func printHelp(w io.Writer, cmd *Command) {
 // printFlags writes the flags of fs in GNU style, as flag.PrintDefaults
 // does with one dash:
 //
-//	--name VALUE
+//	--name VALUE (-n VALUE for a one-letter name)
 //	      usage (default "x")
 func printFlags(w io.Writer, fs *flag.FlagSet) {
 	fs.VisitAll(func(f *flag.Flag) {
 		name, usage := flag.UnquoteUsage(f)
-		line := "  --" + f.Name
+		line := "  " + dashed(f.Name)
 		if name != "" {
 			line += " " + name
 		}

@@ -109,10 +109,10 @@ func (o *imputeOptions) run(env *Env, fit fitFunc, rng *rand.Rand) error {
 	}
 	im, ok := m.(gendisc.Imputer)
 	if !ok {
-		return usagef("a %s model does not impute missing values", m.Kind())
+		return o.cannot(m, "does not impute missing values")
 	}
 	if _, ok := m.(gendisc.RandImputer); !ok && o.draws > 0 {
-		return usagef("--draws: a %s model does not draw missing values", m.Kind())
+		return o.cannot(m, "does not draw missing values (--draws)")
 	}
 	ds, err := synth.Impute(d, im, int(o.draws), rng)
 	if err != nil {
@@ -128,6 +128,16 @@ func (o *imputeOptions) run(env *Env, fit fitFunc, rng *rand.Rand) error {
 		return err
 	}
 	return out.Commit()
+}
+
+// cannot is the error for a model that cannot do what impute asks: a
+// model file of the wrong kind is bad input (wrongKind, exit 1), a
+// --model KIND that cannot is a misuse (exit 2).
+func (o *imputeOptions) cannot(m gendisc.Model, what string) error {
+	if o.modelFile != "" {
+		return wrongKind(o.modelFile, m.Kind(), what)
+	}
+	return usagef("a %s model %s", m.Kind(), what)
 }
 
 // load reads the model of --model-file.

@@ -123,6 +123,23 @@ func (env *Env) loadModel(path string) (*modelfile.Envelope, gendisc.Model, erro
 	return e, m, nil
 }
 
+// wrongKind is the error for a model file whose kind cannot do what the
+// command asks, cannot completing "a KIND model ...". Like any other
+// unsuitable input it is a failure (exit 1), not a misuse.
+func wrongKind(path, kind, cannot string) error {
+	return fmt.Errorf("%s: a %s model %s", path, kind, cannot)
+}
+
+// modelAs returns the model m of the model file at path as a T, or the
+// wrongKind error when it is not one.
+func modelAs[T any](path string, m gendisc.Model, cannot string) (T, error) {
+	t, ok := m.(T)
+	if !ok {
+		return t, wrongKind(path, m.Kind(), cannot)
+	}
+	return t, nil
+}
+
 // writeModel writes m as a model file to path, "-" meaning standard
 // output; a file appears whole or not at all (create).
 func (env *Env) writeModel(path string, m modelfile.Persistent) error {

@@ -80,8 +80,8 @@ func TestGDAErrors(t *testing.T) {
 		{[]string{"fit", "--data", "ionosphere", "--model", "qda", "--ignore", "V2", "--out", "-"}, 1,
 			[]string{`"V1"`, `within class "good"`, "--shrinkage"}},
 		{[]string{"fit", "--data", "ionosphere", "--model", "lda", "--out", "-"}, 1, []string{`"V2"`, "--shrinkage"}},
-		{[]string{"fit", "--data", "iris", "--model", "lda", "--shrinkage", "1.5"}, 2, []string{"flag -shrinkage", "[0, 1] or auto"}},
-		{[]string{"fit", "--data", "iris", "--model", "qda", "--covariance-estimator", "biased"}, 2, []string{"flag -covariance-estimator"}},
+		{[]string{"fit", "--data", "iris", "--model", "lda", "--shrinkage", "1.5"}, 2, []string{"flag --shrinkage", "[0, 1] or auto"}},
+		{[]string{"fit", "--data", "iris", "--model", "qda", "--covariance-estimator", "biased"}, 2, []string{"flag --covariance-estimator"}},
 	} {
 		r := runCLI(t, "", tc.args...)
 		if r.code != tc.code {

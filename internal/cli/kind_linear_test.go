@@ -181,7 +181,7 @@ func TestLinearBadInput(t *testing.T) {
 		{name: "impute median", args: slices.Concat([]string{"fit", "--model", "linear", "--impute", "median"}, wineAlcohol),
 			code: 2, want: "the only method is mean"},
 		{name: "negative l2", args: slices.Concat([]string{"fit", "--model", "linear", "--l2", "-1"}, wineAlcohol),
-			code: 2, want: "flag -l2: want a finite number ≥ 0"},
+			code: 2, want: "flag --l2: want a finite number ≥ 0"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			in := filepath.Join(t.TempDir(), "in.csv")

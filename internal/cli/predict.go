@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/csv"
 	"flag"
-	"fmt"
 	"io"
 	"math"
 	"strconv"
@@ -92,7 +91,7 @@ func (o *predictOptions) run(env *Env) error {
 		}
 		proba = m.Predict(nil, d)
 	default:
-		return fmt.Errorf("%s: a %s model does not predict classes or clusters", o.model, e.Kind)
+		return wrongKind(o.model, e.Kind, "does not predict classes or clusters")
 	}
 	return o.write(env, func(w io.Writer) error { return writePredictions(w, first, labels, proba) })
 }

@@ -66,9 +66,9 @@ func (o *sampleOptions) run(ctx context.Context, env *Env) error {
 	if err != nil {
 		return err
 	}
-	s, ok := m.(gendisc.Sampler)
-	if !ok {
-		return fmt.Errorf("%s: a %s model does not draw rows", o.model, e.Kind)
+	s, err := modelAs[gendisc.Sampler](o.model, m, "does not draw rows")
+	if err != nil {
+		return err
 	}
 	class := -1
 	if o.class != "" {

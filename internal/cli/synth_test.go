@@ -74,7 +74,7 @@ func TestSynthMisuse(t *testing.T) {
 		code int
 		want string
 	}{
-		{[]string{"sample", "--model", qda}, 2, "missing --n"},
+		{[]string{"sample", "--model", qda}, 2, "missing -n"},
 		{[]string{"sample", "--model", qda, "-n", "-3"}, 2, "-n"},
 		{[]string{"sample", "--model", qda, "-n", "3", "--class", "rose"}, 2, `"rose"`},
 		{[]string{"sample", "--model", logit, "-n", "3"}, 1, "does not draw"},

@@ -61,13 +61,13 @@ func (o *transformOptions) run(env *Env) error {
 	if o.model == "-" && o.data == "-" {
 		return usagef("--model and --data cannot both be standard input")
 	}
-	e, m, err := env.loadModel(o.model)
+	_, m, err := env.loadModel(o.model)
 	if err != nil {
 		return err
 	}
-	lda, ok := m.(*gda.LDA)
-	if !ok {
-		return fmt.Errorf("%s: a %s model has no discriminant coordinates: transform takes an lda model", o.model, e.Kind)
+	lda, err := modelAs[*gda.LDA](o.model, m, "has no discriminant coordinates: transform takes an lda model")
+	if err != nil {
+		return err
 	}
 	n := o.components
 	if n == 0 {

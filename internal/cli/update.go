@@ -85,8 +85,8 @@ func (o *updateOptions) run(env *Env) error {
 	}
 	k := kinds[e.Kind]
 	if k.update == nil {
-		return fmt.Errorf("%s: a %s model cannot be updated: it keeps no sufficient statistics (update takes %s); fit it again on all the data",
-			o.model, e.Kind, strings.Join(updatableKinds(), ", "))
+		return wrongKind(o.model, e.Kind, fmt.Sprintf("cannot be updated: it keeps no sufficient statistics (update takes %s); fit it again on all the data",
+			strings.Join(updatableKinds(), ", ")))
 	}
 	d, err := env.readWithSchema(o.data, m.Schema(), data.SchemaOptions{Weight: o.weight, Extend: true, RequireTarget: true})
 	if err != nil {
