@@ -467,4 +467,9 @@ func TestPredictUnseenVerbose(t *testing.T) {
 	if r := runCLI(t, "", "predict", "--model", model, "--data", test); r.stderr != "" {
 		t.Errorf("without --verbose, stderr %q", r.stderr)
 	}
+	os.WriteFile(test, []byte("color,x\ngreen,1\nred,2\n"), 0o644)
+	r = runCLI(t, "", "predict", "--model", model, "--data", test, "--verbose")
+	if want := test + `: column "color": 1 value not seen in training, read as missing` + "\n"; r.code != 0 || r.stderr != "gendisc: "+want {
+		t.Errorf("one unseen value: exit %d, stderr %q; want gendisc: %q", r.code, r.stderr, want)
+	}
 }

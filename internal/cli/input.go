@@ -97,7 +97,7 @@ func (env *Env) readWithSchema(name string, s *data.Schema, opt data.SchemaOptio
 	}
 	for j, n := range d.Unseen {
 		if n > 0 {
-			env.verbosef("%s: column %q: %d values not seen in training, read as missing", source, s.Features[j].Name, n)
+			env.verbosef("%s: column %q: %s not seen in training, read as missing", source, s.Features[j].Name, count(n, "value", "values"))
 		}
 	}
 	return d, nil

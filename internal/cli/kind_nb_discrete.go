@@ -135,7 +135,7 @@ func checkNB(env *Env, m gendisc.Model, d *data.Dataset) error {
 	if env.Verbose {
 		unseen := nb.UnseenWords(d)
 		for _, name := range slices.Sorted(maps.Keys(unseen)) {
-			env.verbosef("%s: column %q: %d words not in the model's vocabulary, ignored", d.Source, name, unseen[name])
+			env.verbosef("%s: column %q: %s not in the model's vocabulary, ignored", d.Source, name, count(unseen[name], "word", "words"))
 		}
 	}
 	return nb.Impossible(d)

@@ -116,6 +116,12 @@ func TestNBVerboseAndAlphaZero(t *testing.T) {
 	if r.code != 0 || !strings.Contains(r.stderr, `column "note": 3 words not in the model's vocabulary, ignored`) {
 		t.Errorf("predict --verbose: exit %d, stderr %q", r.code, r.stderr)
 	}
+	one := filepath.Join(dir, "one.csv")
+	os.WriteFile(one, []byte("colour,note,class\nred,brand soon,spam\n"), 0o644)
+	r = runCLI(t, "", "predict", "--model", model, "--data", one, "--verbose")
+	if r.code != 0 || !strings.Contains(r.stderr, `column "note": 1 word not in the model's vocabulary, ignored`) {
+		t.Errorf("predict --verbose, one unseen word: exit %d, stderr %q", r.code, r.stderr)
+	}
 	r = runCLI(t, "", "fit", "--data", train, "--model", "nb", "--text", "note", "--alpha", "0", "--out", model)
 	if r.code != 0 || !strings.Contains(r.stderr, "warning: alpha 0") {
 		t.Fatalf("fit --alpha 0: exit %d, stderr %q", r.code, r.stderr)
