@@ -91,7 +91,7 @@ func (o *scoreOptions) run(env *Env) error {
 	}
 	density, ok := logDensity(m)
 	if !ok {
-		return fmt.Errorf("%s: a %s model is not generative: it has no density p(x) to score", o.model, e.Kind)
+		return wrongKind(o.model, e.Kind, "is not generative: it has no density p(x) to score")
 	}
 	d, err := env.readWithSchema(o.data, m.Schema(), data.SchemaOptions{UnseenClassMissing: true})
 	if err != nil {
