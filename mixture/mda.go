@@ -35,7 +35,7 @@ const DefaultComponentsPerClass = 3
 // defaults.
 type MDAConfig struct {
 	// ComponentsPerClass is the number of components K of every class's
-	// mixture (default 3); a class with fewer rows gets one per row.
+	// mixture (default 3); a class with rows but fewer than K is an error.
 	ComponentsPerClass int
 	// Mixture configures the EM fit of every class; its Components is
 	// ignored.
@@ -59,8 +59,9 @@ var _ gendisc.Generative = (*MDA)(nil)
 // draws of the classes' initialisations taken from rng in class order.
 // Rows whose target is missing are left out. A class without rows gets
 // prior 0 (log-probability −Inf). Fit returns an error for data it cannot
-// fit: no categorical target, no labelled row, and the errors of
-// Config.Fit. It panics if rng is nil.
+// fit: no categorical target, no labelled row, a class with rows but
+// fewer than ComponentsPerClass (naming the class and its row count), and
+// the errors of Config.Fit. It panics if rng is nil.
 func (c MDAConfig) Fit(d *data.Dataset, rng *rand.Rand) (*MDA, error) {
 	k := c.ComponentsPerClass
 	if k == 0 {
@@ -96,12 +97,17 @@ func (c MDAConfig) Fit(d *data.Dataset, rng *rand.Rand) (*MDA, error) {
 	m := &MDA{schema: d.Schema.Clone(), k: k, weights: weights, logPri: make([]float64, len(classes)),
 		mix: make([]*GMM, len(classes))}
 	for y, idx := range rows {
+		if n := len(idx); n > 0 && n < k {
+			return nil, fmt.Errorf("mixture: class %q has %d rows in %s, fewer than the %d components per class", classes[y], n, source(d), k)
+		}
+	}
+	for y, idx := range rows {
 		m.logPri[y] = math.Log(weights[y] / total)
 		if len(idx) == 0 {
 			continue
 		}
 		cfg := c.Mixture
-		cfg.Components = min(k, len(idx))
+		cfg.Components = k
 		g, err := cfg.Fit(d.Subset(idx), rng)
 		if err != nil {
 			return nil, fmt.Errorf("mixture: class %q: %w", classes[y], err)
@@ -232,7 +238,8 @@ func (m *MDA) MarshalJSON() ([]byte, error) {
 // UnmarshalMDA rebuilds an MDA model from its schema and the parameters
 // written by MarshalJSON, checking them: a categorical target, one mixture
 // (or null, for a class of weight 0) per class, valid mixtures (see
-// UnmarshalGMM), non-negative class weights.
+// UnmarshalGMM) of ComponentsPerClass components each, non-negative class
+// weights.
 func UnmarshalMDA(schema *data.Schema, params []byte) (*MDA, error) {
 	var p mdaJSON
 	dec := json.NewDecoder(bytes.NewReader(params))
@@ -267,6 +274,10 @@ func UnmarshalMDA(schema *data.Schema, params []byte) (*MDA, error) {
 		g, err := UnmarshalGMM(features, p.Mixtures[c])
 		if err != nil {
 			return nil, fmt.Errorf("mixture: mda class %q: %w", schema.Classes()[c], err)
+		}
+		if g.Components() != p.ComponentsPerClass {
+			return nil, fmt.Errorf("mixture: mda class %q: a mixture of %d components, the model has %d per class",
+				schema.Classes()[c], g.Components(), p.ComponentsPerClass)
 		}
 		m.mix[c] = g
 	}

@@ -1,8 +1,11 @@
 package mixture
 
 import (
+	"encoding/json"
+	"fmt"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/gendisc/gendisc"
@@ -156,5 +159,46 @@ func TestMDAEmptyClass(t *testing.T) {
 	}
 	if _, err := (MDAConfig{}).Fit(&data.Dataset{Schema: &data.Schema{Features: d.Schema.Features}, N: d.N, X: d.X}, rand.New(rand.NewPCG(1, 1))); err == nil {
 		t.Error("data without a target accepted")
+	}
+}
+
+// TestMDATooManyComponents: a class with fewer rows than
+// ComponentsPerClass is an error naming the class and its row count (not
+// a silently smaller mixture), so every class's mixture has exactly
+// ComponentsPerClass components; UnmarshalMDA refuses parameters that
+// claim another count than their mixtures have.
+func TestMDATooManyComponents(t *testing.T) {
+	d := loadDataset(t, "iris")
+	idx := []int{0, 1}
+	for i, y := range d.Y {
+		if y != 0 {
+			idx = append(idx, i)
+		}
+	}
+	_, err := MDAConfig{ComponentsPerClass: 3}.Fit(d.Subset(idx), rand.New(rand.NewPCG(1, 1)))
+	if want := fmt.Sprintf("class %q has 2 rows", d.Schema.Classes()[0]); err == nil || !strings.Contains(err.Error(), want) {
+		t.Fatalf("got %v, want an error containing %q", err, want)
+	}
+	m, err := MDAConfig{ComponentsPerClass: 2}.Fit(d.Subset(idx), rand.New(rand.NewPCG(1, 1)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for c := range m.Classes() {
+		if got := m.Mixture(c).Components(); got != 2 {
+			t.Errorf("class %d: %d components, want 2", c, got)
+		}
+	}
+	raw, err := m.MarshalJSON()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var p map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &p); err != nil {
+		t.Fatal(err)
+	}
+	p["components_per_class"] = json.RawMessage("3")
+	edited, _ := json.Marshal(p)
+	if _, err := UnmarshalMDA(m.Schema(), edited); err == nil || !strings.Contains(err.Error(), "a mixture of 2 components, the model has 3 per class") {
+		t.Errorf("UnmarshalMDA of an edited count: %v", err)
 	}
 }

@@ -157,6 +157,21 @@ func TestFitMDA(t *testing.T) {
 	}
 }
 
+// TestFitMDATooManyComponents: --components-per-class above a class's row
+// count exits 1 naming the class and its rows, and writes no model.
+func TestFitMDATooManyComponents(t *testing.T) {
+	dir := t.TempDir()
+	path, model := filepath.Join(dir, "onerow.csv"), filepath.Join(dir, "m.json")
+	os.WriteFile(path, []byte("a,b,y\n1,2,x\n3,4,x\n5,7,x\n6,1,z\n"), 0o644)
+	r := runCLI(t, "", "fit", "--data", path, "--model", "mda", "--components-per-class", "10", "--out", model)
+	if r.code != 1 || !strings.Contains(r.stderr, `class "x" has 3 rows`) {
+		t.Errorf("exit %d, stderr %q", r.code, r.stderr)
+	}
+	if _, err := os.Stat(model); err == nil {
+		t.Error("left a model file")
+	}
+}
+
 func readFile(t *testing.T, path string) string {
 	t.Helper()
 	b, err := os.ReadFile(path)
