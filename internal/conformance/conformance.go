@@ -14,6 +14,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 
@@ -69,7 +70,10 @@ func Seed(seed uint64) Option {
 //     result exactly;
 //   - joint (Generative models): LogProba is JointLogLikelihood
 //     normalised, within JointTol;
-//   - roundtrip (with the Decode option): see Decode.
+//   - roundtrip (with the Decode option): see Decode;
+//   - feature names (data with two or more features): data whose first two
+//     features are swapped by name, values unchanged, makes LogProba panic
+//     with a package-prefixed message instead of scoring the wrong columns.
 //
 // d must be a classification data set that fit accepts.
 func Check(t *testing.T, fit func(*data.Dataset) (gendisc.Classifier, error), d *data.Dataset, opts ...Option) {
@@ -102,6 +106,27 @@ func Check(t *testing.T, fit func(*data.Dataset) (gendisc.Classifier, error), d 
 	if o.decode != nil {
 		t.Run("roundtrip", func(t *testing.T) { checkRoundTrip(t, m, d, lp, o.decode) })
 	}
+	if d.D() >= 2 {
+		t.Run("feature names", func(t *testing.T) { checkFeatureNames(t, m, d) })
+	}
+}
+
+// checkFeatureNames checks that m refuses data whose first two features
+// carry each other's names: the count and the values are right, so only
+// the names tell that the columns are not the model's.
+func checkFeatureNames(t *testing.T, m gendisc.Classifier, d *data.Dataset) {
+	swapped := *d
+	swapped.Schema = d.Schema.Clone()
+	f := swapped.Schema.Features
+	f[0].Name, f[1].Name = f[1].Name, f[0].Name
+	defer func() {
+		msg := fmt.Sprint(recover())
+		want := fmt.Sprintf(": feature 0 is %q, the model's is %q", f[0].Name, f[1].Name)
+		if !strings.Contains(msg, want) {
+			t.Errorf("LogProba on swapped feature names: panic %q, want a package-prefixed message containing %q", msg, want)
+		}
+	}()
+	m.LogProba(nil, &swapped)
 }
 
 func checkProbabilities(t *testing.T, lp []float64, k int) {
