@@ -35,12 +35,7 @@ type textPart struct {
 
 	vocab *text.Vocabulary
 	w     countWeights // over the vocabulary's columns
-	// Bernoulli only: the score of a document is
-	//	c_k + Σ_{t ∈ doc} (log p_kt − log(1 − p_kt))
-	// with c_k = Σ_t log(1 − p_kt); terms with p_kt = 1 (α = 0) are kept
-	// out of c_k and counted in ones instead: a document lacking one of
-	// them has probability 0.
-	diff, c0, ones, nOnes []float64
+	sc    countScorer  // the weights w as the scores of a document
 	// For SampleText: the multinomial θ_ct (at c·V + t) and the mean
 	// number of words per document of each class (not for Bernoulli).
 	theta, length []float64
@@ -143,8 +138,8 @@ func (p *textPart) fit(pr *params, s *data.Schema, source string) error {
 		}
 	}
 	p.vocab, p.w = vocab, fitCounts(p.ck, &st, k, pr.alpha, pr.cfg.Norm)
+	p.sc = newCountScorer(p.ck, p.w)
 	if p.ck == countBernoulli {
-		p.bernoulliScores()
 		return nil
 	}
 	multi := p.w
@@ -163,62 +158,19 @@ func (p *textPart) fit(pr *params, s *data.Schema, source string) error {
 	return nil
 }
 
-// bernoulliScores derives diff, c0, ones and nOnes from the weights.
-func (p *textPart) bernoulliScores() {
-	k := p.w.k
-	p.diff, p.c0, p.ones, p.nOnes = make([]float64, len(p.w.b)), make([]float64, k), nil, make([]float64, k)
-	for i, lp := range p.w.b {
-		c, l1 := i/p.w.v, p.w.b0[i]
-		if math.IsInf(l1, -1) { // p = 1
-			if p.ones == nil {
-				p.ones = make([]float64, len(p.w.b))
-			}
-			p.ones[i] = 1
-			p.nOnes[c]++
-			p.diff[i] = lp
-			continue
-		}
-		p.diff[i] = lp - l1
-		p.c0[c] += l1
-	}
-}
-
-// prepare turns the documents of d into counts and computes their scores
-// for every class, as a sparse product per row. A data set without the
-// column's documents (d.Text nil) has every document missing.
+// prepare turns the documents of d into counts in the vocabulary's
+// columns; their scores are taken chunk by chunk (textRows). A data set
+// without the column's documents (d.Text nil) has every document missing.
 func (p *textPart) prepare(d *data.Dataset) family {
-	k := p.w.k
 	if len(d.Text) <= p.col || d.Text[p.col] == nil {
-		return &textScores{k: k, v: make([]float64, d.N*k)} // every document missing
+		return &textRows{sc: &p.sc} // every document missing
 	}
 	docs := d.Text[p.col]
 	if len(docs) != d.N {
 		panic(fmt.Sprintf("naivebayes: %d documents of text feature %d for %d rows", len(docs), p.col, d.N))
 	}
 	m, _ := p.vocab.Transform(docs)
-	if p.ck != countBernoulli {
-		return &textScores{k: k, v: m.MulTo(nil, p.w.b, k)}
-	}
-	m = m.Binarize()
-	v := m.MulTo(nil, p.diff, k)
-	var ones []float64
-	if p.ones != nil {
-		ones = m.MulTo(nil, p.ones, k)
-	}
-	for i, doc := range docs {
-		row := v[i*k : (i+1)*k]
-		if doc == "" {
-			clear(row)
-			continue
-		}
-		for c := range row {
-			row[c] += p.c0[c]
-			if ones != nil && ones[i*k+c] < p.nOnes[c] {
-				row[c] = math.Inf(-1)
-			}
-		}
-	}
-	return &textScores{k: k, v: v}
+	return &textRows{sc: &p.sc, m: m, docs: docs}
 }
 
 func (p *textPart) addLogLikelihood(dst []float64, d *data.Dataset, lo, hi int) {
@@ -234,15 +186,26 @@ func rowRange(lo, hi int) []int {
 	return idx
 }
 
-// textScores are the text column's scores of the rows of one data set.
-type textScores struct {
-	k int
-	v []float64 // at i·K + k
+// textRows are the documents of a text column as counts, m (nil when
+// every document is missing), scored by sc; an empty document is missing
+// and adds nothing.
+type textRows struct {
+	sc   *countScorer
+	m    *text.CSR
+	docs []string
 }
 
-func (t *textScores) addLogLikelihood(dst []float64, _ *data.Dataset, lo, hi int) {
-	for i, s := range t.v[lo*t.k : hi*t.k] {
-		dst[i] += s
+func (t *textRows) addLogLikelihood(dst []float64, _ *data.Dataset, lo, hi int) {
+	if t.m == nil {
+		return
+	}
+	k, acc := t.sc.k, make([]float64, t.sc.g)
+	for i := lo; i < hi; i++ {
+		if t.docs[i] == "" {
+			continue
+		}
+		idx, val := t.m.Row(i)
+		t.sc.addRow(dst[(i-lo)*k:(i-lo+1)*k], acc, idx, val)
 	}
 }
 
