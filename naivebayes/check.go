@@ -44,26 +44,35 @@ func checkRows(d *data.Dataset) error {
 		}
 	}
 	for i, w := range d.Weight {
-		if !(w >= 0) || math.IsInf(w, 1) {
+		if !validWeight(w) {
 			return d.RowError(i, "weight %v: want a finite number ≥ 0", w)
 		}
 	}
 	return nil
 }
 
+// validWeight reports whether w is a row weight: finite and ≥ 0.
+func validWeight(w float64) bool { return w >= 0 && !math.IsInf(w, 1) }
+
 // checkClasses returns ErrOneClass unless at least two classes have a
 // positive total weight.
 func checkClasses(source string, classWeight []float64) error {
+	if !twoClasses(classWeight) {
+		return &data.ParseError{File: source, Err: ErrOneClass}
+	}
+	return nil
+}
+
+// twoClasses reports whether at least two classes have a positive total
+// weight.
+func twoClasses(classWeight []float64) bool {
 	n := 0
 	for _, w := range classWeight {
 		if w > 0 {
 			n++
 		}
 	}
-	if n < 2 {
-		return &data.ParseError{File: source, Err: ErrOneClass}
-	}
-	return nil
+	return n >= 2
 }
 
 // columnError is a data error about feature j of schema s.

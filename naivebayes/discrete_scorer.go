@@ -73,6 +73,9 @@ func (s *countScorer) addRow(out, acc []float64, idx []int32, val []float64) {
 			if presence {
 				x = present(x)
 			}
+			if x == 0 { // a stored zero adds nothing, even to a weight of −Inf (α = 0)
+				continue
+			}
 			w := s.w[int(j)*g+l:][:4:4]
 			s0 += x * w[0]
 			s1 += x * w[1]

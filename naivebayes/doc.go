@@ -34,7 +34,10 @@
 // all the rows, classes, category levels and words of later data appended.
 // Text columns are turned into terms by package text (its vocabulary, with
 // every term's counts, is kept in the model) and scored by sparse
-// products, so memory follows the number of tokens. Probabilities match
+// products, so memory follows the number of tokens. Counts already in a
+// term-count matrix (text.CSR, one row per document) fit directly with
+// Config.FitMatrix into a MatrixModel, the model of one text column, which
+// scores matrices. Probabilities match
 // scikit-learn's BernoulliNB, MultinomialNB, ComplementNB and
 // CategoricalNB (testdata/gen_reference_discrete.py).
 //
