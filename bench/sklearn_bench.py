@@ -184,8 +184,7 @@ def mnb_text(data, rec):
     df = pd.read_csv(path)
     Xc = CountVectorizer(token_pattern=TOKENS).fit_transform(df["text"])
     y = df["class"].to_numpy()
-    # the file's size as the input of every op, on both sides (gendisc's fit
-    # starts from the documents)
+    # the file's size as the input of every op, on both sides
     m = rec.time("fit", size, lambda: MultinomialNB().fit(Xc, y))
     rec.answer("class_log_prior", m.class_log_prior_)
     rec.answer("proba", rec.time("predict", size, lambda: m.predict_proba(Xc)))
