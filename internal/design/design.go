@@ -69,6 +69,8 @@ type Encoder struct {
 	// kernels.
 	dense         bool
 	center, scale []float64
+	// complete is set by Fit when the data it saw had no missing cell.
+	complete bool
 }
 
 // setDense caches the fast path of an all-numeric schema.
@@ -217,6 +219,17 @@ func Fit(d *data.Dataset, opt Options) (*Encoder, error) {
 		if term.Level < 0 {
 			term.Center = sum[j] / wobs[j]
 		}
+	}
+	e.complete = !anyMissing
+	if dense && !anyMissing && opt.NoStandardize {
+		// Every term is a numeric column kept in its units: the second
+		// pass would find nothing that is used.
+		for t := range e.terms {
+			term := &e.terms[t]
+			term.Center, term.Fill = 0, term.Center
+		}
+		e.setDense()
+		return e, nil
 	}
 	// Second pass: centred sums of squares and level frequencies.
 	center := make([]float64, len(e.terms))
@@ -477,25 +490,20 @@ func Unmarshal(s *data.Schema, b []byte) (*Encoder, error) {
 const maxShift = 1e3
 
 // Raw returns d's feature matrix itself, with the centers and scales that
-// standardise it, when the encoder is all-numeric, d has no missing cell
-// and no column's mean lies more than maxShift standard deviations from
-// zero; ok is false otherwise. A model can then work on the raw rows x
+// standardise it, when the encoder is all-numeric, the data Fit saw had no
+// missing cell and no column's mean lies more than maxShift standard
+// deviations from zero; ok is false otherwise. d must be the data set the
+// encoder was fitted on: Raw relies on Fit's pass over it for missing
+// cells rather than reading it again. A model can then work on the raw rows x
 // with the affine map z = (x − center)/scale folded into its parameters,
 // without materialising the design matrix. The slices must not be
 // modified.
 func (e *Encoder) Raw(d *data.Dataset) (x, center, scale []float64, ok bool) {
-	if !e.dense || d.D() != len(e.terms) {
+	if !e.dense || !e.complete || d.D() != len(e.terms) {
 		return nil, nil, nil, false
 	}
 	for t := range e.terms {
 		if math.Abs(e.center[t]) > maxShift*e.scale[t] {
-			return nil, nil, nil, false
-		}
-	}
-	found := make([]bool, parallel.Blocks(len(d.X), 1<<16))
-	parallel.For(len(d.X), 1<<16, func(b, lo, hi int) { found[b] = mathx.HasNaN(d.X[lo:hi]) })
-	for _, f := range found {
-		if f {
 			return nil, nil, nil, false
 		}
 	}

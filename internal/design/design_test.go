@@ -159,6 +159,37 @@ func TestDense(t *testing.T) {
 	if _, err := Fit(d, Options{}); !errors.Is(err, ErrMissing) {
 		t.Errorf("missing cell in dense data: %v", err)
 	}
+	if _, _, _, ok := e.Raw(d); ok {
+		t.Error("Raw offered rows with a missing cell")
+	}
+
+	// Without the missing cell: Raw offers the rows, centred at the means
+	// or, with NoStandardize (which skips the second pass), kept in their
+	// units with the means as the fill of a missing cell.
+	x[2*9000+1] = 0.5
+	for _, opt := range []Options{{}, {NoStandardize: true}} {
+		e, err := Fit(d, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		raw, center, scale, ok := e.Raw(d)
+		if !ok || &raw[0] != &x[0] {
+			t.Fatalf("%+v: no raw view of complete dense data", opt)
+		}
+		for j, term := range e.Terms() {
+			mean := 0.0
+			for i := range n {
+				mean += x[2*i+j] / float64(n)
+			}
+			fill, shift := 0.0, mean // the design value of a missing cell, the center
+			if opt.NoStandardize {
+				fill, shift = mean, 0
+			}
+			if math.Abs(term.Fill-fill) > 1e-12 || math.Abs(center[j]-shift) > 1e-12 || opt.NoStandardize && scale[j] != 1 {
+				t.Errorf("%+v: column %d: fill %v (mean %v), center %v, scale %v", opt, j, term.Fill, mean, center[j], scale[j])
+			}
+		}
+	}
 }
 
 // rowCounts returns row i of m as a map from column to count.
