@@ -28,7 +28,7 @@ const minBlock = 2048
 // q = P+1.
 //
 // The sums over rows run on all cores: each block of rows accumulates
-// into its own slice of part, and the blocks are added afterwards. No
+// into its own scratch space, and the blocks are added afterwards. No
 // memory is allocated per row or per evaluation (beyond parallel.For's
 // goroutines).
 type problem struct {
@@ -43,10 +43,8 @@ type problem struct {
 	lambda float64
 
 	// Scratch, per block of rows.
-	part  [][]float64 // gradient accumulator (len dim) then k scores
-	hpart [][]float64 // Hessian accumulator (dim², lower triangle), newton only
-	loss  []float64   // Σ v_i (−log P) of the block
-	wrong []int       // rows of positive weight the block misclassifies
+	blocks []*blockScratch
+	hpart  [][]float64 // Hessian accumulator (dim², lower triangle), newton only
 
 	// shift and scale, when set, mean that z holds raw feature rows x and
 	// the design rows are z = (x − shift)/scale: the kernels then run on
@@ -83,7 +81,7 @@ func newProblem(z []float64, n, p, k int, y []int32, v []float64, lambda float64
 // takes the rows on one core).
 func (pr *problem) setSparse(sp *text.CSR) {
 	pr.sp, pr.p = sp, pr.pd+sp.Cols
-	pr.part, pr.loss, pr.wrong = nil, nil, nil
+	pr.blocks = nil
 	pr.ensureBlocks()
 }
 
@@ -134,10 +132,11 @@ func (pr *problem) fromRaw(v []float64, stride int) {
 // parallel.For will use (which follows GOMAXPROCS) and returns it.
 func (pr *problem) ensureBlocks() int {
 	nb := parallel.Blocks(pr.n, minBlock)
-	for len(pr.part) < nb {
-		pr.part = append(pr.part, make([]float64, pr.dim()+pr.k))
-		pr.loss = append(pr.loss, 0)
-		pr.wrong = append(pr.wrong, 0)
+	for len(pr.blocks) < nb {
+		ns := chunkRows * pr.k
+		pr.blocks = append(pr.blocks, &blockScratch{
+			g: make([]float64, pr.dim()), s: make([]float64, ns), ex: make([]float64, ns),
+			pair: make([]float64, 2*chunkRows), spare: make([]float64, pr.pd)})
 	}
 	if pr.hpart != nil {
 		dim := pr.dim()
@@ -146,6 +145,17 @@ func (pr *problem) ensureBlocks() int {
 		}
 	}
 	return nb
+}
+
+// blockScratch is the scratch space of one block of rows.
+type blockScratch struct {
+	g     []float64 // the block's gradient sum (dim)
+	s     []float64 // scores, then residuals, of a chunk of rows (chunkRows × k)
+	ex    []float64 // exponentials of a chunk (chunkRows × k)
+	pair  []float64 // the kernels' scores or coefficients of a chunk, two vectors at a time (chunkRows × 2)
+	spare []float64 // the products of a weight vector that does not exist (pd, see addGradient)
+	loss  float64   // Σ v_i (−log P) of the block
+	wrong int       // rows of positive weight the block misclassifies
 }
 
 // dim is the number of parameters, k(P+1).
@@ -169,10 +179,10 @@ func (pr *problem) eval(theta, grad []float64) evaluation {
 	parallel.For(pr.n, minBlock, pr.gradBlock)
 	e := evaluation{}
 	clear(grad)
-	for b := range nb {
-		floats.Add(grad, pr.part[b][:len(grad)])
-		e.nll += pr.loss[b]
-		e.wrong += pr.wrong[b]
+	for _, bs := range pr.blocks[:nb] {
+		floats.Add(grad, bs.g)
+		e.nll += bs.loss
+		e.wrong += bs.wrong
 	}
 	if pr.shift != nil {
 		pr.fromRaw(grad, 1)
@@ -197,59 +207,212 @@ func (pr *problem) penalty(theta, grad []float64) float64 {
 	return pr.lambda / 2 * s
 }
 
-// gradRows is the kernel of eval over rows [lo, hi), block b.
+// chunkRows is the number of rows whose scores gradRows computes
+// together, before their residuals and then their gradient terms: the
+// exponentials of a chunk do not wait on one another, and its rows are
+// still in cache for the second product.
+const chunkRows = 64
+
+// gradRows is the kernel of eval over rows [lo, hi), block b, chunk by
+// chunk: the scores of the chunk's rows, their residuals
+// r_ic = v_i (p_ic − [y_i = c]) and log-losses, then Σ_i r_ic z̃_i.
 func (pr *problem) gradRows(b, lo, hi int) {
-	dim, p, pd, q := pr.dim(), pr.p, pr.pd, pr.p+1
-	g, s := pr.part[b][:dim], pr.part[b][dim:]
-	clear(g)
-	theta := pr.theta
-	loss, wrong := 0.0, 0
-	for i := lo; i < hi; i++ {
-		x := pr.z[i*pd : (i+1)*pd]
-		si, sv := pr.sparseRow(i)
-		v, y := pr.v[i], int(pr.y[i])
+	bs := pr.blocks[b]
+	clear(bs.g)
+	bs.loss, bs.wrong = 0, 0
+	for a := lo; a < hi; a += chunkRows {
+		e := min(hi, a+chunkRows)
+		pr.scores(bs, a, e)
 		if pr.k == 1 {
-			t := floats.Dot(x, theta[:pd]) + sparseDot(si, sv, theta[pd:p]) + theta[p]
-			yt := float64(y)
-			sp, sig := softplusSigmoid(t)
-			loss += v * (sp - yt*t)
-			r := v * (sig - yt)
-			floats.AddScaled(g[:pd], r, x)
-			sparseAdd(g[pd:p], r, si, sv)
-			g[p] += r
-			if v > 0 && (2*yt-1)*t <= 0 {
-				wrong++
-			}
-			continue
+			pr.sigmoidResiduals(bs, a, e)
+		} else {
+			pr.softmaxResiduals(bs, a, e)
 		}
-		for c := range pr.k {
-			s[c] = floats.Dot(x, theta[c*q:c*q+pd]) + sparseDot(si, sv, theta[c*q+pd:c*q+p]) + theta[c*q+p]
+		pr.addGradient(bs, a, e)
+	}
+}
+
+// scores writes θ_cᵀz̃_i to s[(i−a)·k + c] for the rows a ≤ i < e: the
+// dense part two weight vectors at a time (dotRows2, the last vector
+// paired with itself when k is odd), then the intercept and the sparse
+// part.
+func (pr *problem) scores(bs *blockScratch, a, e int) {
+	p, pd, q, k := pr.p, pr.pd, pr.p+1, pr.k
+	theta, s, out := pr.theta, bs.s, bs.pair
+	x := pr.z[a*pd : e*pd]
+	for c := 0; c < k; c += 2 {
+		c1 := min(c+1, k-1)
+		if pd > 0 {
+			dotRows2(x, pd, theta[c*q:c*q+pd], theta[c1*q:c1*q+pd], out)
+		} else {
+			clear(out)
 		}
-		sy, m := s[y], s[0]
-		for _, sc := range s[1:] {
-			m = max(m, sc)
-		}
-		ok := true
-		for c, sc := range s {
-			ok = ok && (c == y || sc < sy)
-		}
-		sum := softmax(s, m)
-		loss += v * (m + math.Log(sum) - sy)
-		inv := v / sum
-		for c := range pr.k {
-			r := s[c] * inv
-			if c == y {
-				r -= v
-			}
-			floats.AddScaled(g[c*q:c*q+pd], r, x)
-			sparseAdd(g[c*q+pd:c*q+p], r, si, sv)
-			g[c*q+p] += r
-		}
-		if v > 0 && !ok {
-			wrong++
+		b0, b1 := theta[c*q+p], theta[c1*q+p]
+		for r := range e - a {
+			s[r*k+c], s[r*k+c1] = out[2*r]+b0, out[2*r+1]+b1
 		}
 	}
-	pr.loss[b], pr.wrong[b] = loss, wrong
+	if pr.sp == nil {
+		return
+	}
+	for i := a; i < e; i++ {
+		si, sv := pr.sparseRow(i)
+		row := s[(i-a)*k : (i-a+1)*k]
+		for c := range row {
+			row[c] += sparseDot(si, sv, theta[c*q+pd:c*q+p])
+		}
+	}
+}
+
+// addGradient adds Σ_i r_ic z̃_i to the gradient bs.g of every weight
+// vector c, with the residuals r of the rows a ≤ i < e in bs.s: the dense
+// part two vectors at a time (axpyRows2, with bs.spare taking the
+// products of the vector past the last when k is odd), then the
+// intercept and the sparse part.
+func (pr *problem) addGradient(bs *blockScratch, a, e int) {
+	p, pd, q, k := pr.p, pr.pd, pr.p+1, pr.k
+	g, s, coef := bs.g, bs.s, bs.pair
+	x := pr.z[a*pd : e*pd]
+	for c := 0; pd > 0 && c < k; c += 2 {
+		g1 := bs.spare
+		for r := range e - a {
+			coef[2*r], coef[2*r+1] = s[r*k+c], 0
+		}
+		if c+1 < k {
+			g1 = g[(c+1)*q : (c+1)*q+pd]
+			for r := range e - a {
+				coef[2*r+1] = s[r*k+c+1]
+			}
+		}
+		axpyRows2(g[c*q:c*q+pd], g1, coef, x)
+	}
+	for i := a; i < e; i++ {
+		si, sv := pr.sparseRow(i)
+		for c, r := range s[(i-a)*k : (i-a+1)*k] {
+			g[c*q+p] += r
+			if si != nil {
+				sparseAdd(g[c*q+pd:c*q+p], r, si, sv)
+			}
+		}
+	}
+}
+
+// log1pSum accumulates Σ_i log1p(u_i) with one logarithm per chunk of
+// rows rather than one per row: Q = Π_i (1 + u_i) − 1, updated as
+// Q ← Q + u + Q·u, which keeps Q's relative precision when every u_i is
+// tiny, and taken into the sum as log1p(Q) before it could overflow.
+type log1pSum struct{ sum, q float64 }
+
+func (l *log1pSum) add(u float64) {
+	l.q += u + l.q*u
+	if l.q > 1e200 {
+		l.sum += math.Log1p(l.q)
+		l.q = 0
+	}
+}
+
+func (l *log1pSum) value() float64 { return l.sum + math.Log1p(l.q) }
+
+// sigmoidResiduals replaces the scores t_i in bs.s by the residuals
+// v_i (σ(t_i) − y_i) of the rows a ≤ i < e and adds their log-loss
+// Σ_i v_i (log(1 + e^{t_i}) − y_i t_i) and how many rows of positive weight
+// are not strictly classified right to bs.loss and bs.wrong. With
+// u_i = e^{−|t_i|} (taken for the whole chunk by expInPlace),
+//
+//	log(1 + e^t) = max(t, 0) + log1p(u),  σ(t) = 1/(1 + u) or u/(1 + u),
+//
+// the log1p of the rows of unit weight summed by a log1pSum.
+func (pr *problem) sigmoidResiduals(bs *blockScratch, a, e int) {
+	s, ex := bs.s[:e-a], bs.ex[:e-a]
+	for r, t := range s {
+		ex[r] = -math.Abs(t)
+	}
+	expInPlace(ex)
+	var ones log1pSum
+	for r, t := range s {
+		i, u := a+r, ex[r]
+		v, yt := pr.v[i], float64(pr.y[i])
+		sig := 1 / (1 + u)
+		if t < 0 {
+			sig *= u
+		}
+		bs.loss += v * (max(t, 0) - yt*t)
+		if v == 1 {
+			ones.add(u)
+		} else {
+			bs.loss += v * math.Log1p(u)
+		}
+		s[r] = v * (sig - yt)
+		if v > 0 && (2*yt-1)*t <= 0 {
+			bs.wrong++
+		}
+	}
+	bs.loss += ones.value()
+}
+
+// softmaxResiduals replaces the scores s_ic in bs.s of the rows
+// a ≤ i < e by the residuals v_i (p_ic − [y_i = c]) and adds their
+// log-loss Σ_i v_i (log Σ_c e^{s_ic} − s_{i,y_i}) and how many rows of
+// positive weight are not strictly classified right to bs.loss and
+// bs.wrong. With m_i = max_c s_ic, reached at c = top, the exponentials
+// e^{s_ic − m_i} taken for the whole chunk by expInPlace, and
+// U_i = Σ_{c ≠ top} e^{s_ic − m_i} (the term of the maximum, exactly 1,
+// left out so that small terms keep their precision),
+//
+//	log Σ_c e^{s_ic} = m_i + log1p(U_i),  p_ic = e^{s_ic − m_i} / (1 + U_i),
+//
+// the log1p of the rows of unit weight summed by a log1pSum.
+func (pr *problem) softmaxResiduals(bs *blockScratch, a, e int) {
+	k := pr.k
+	s, ex := bs.s[:(e-a)*k], bs.ex[:(e-a)*k]
+	for r := range e - a {
+		row := s[r*k : (r+1)*k]
+		i := a + r
+		y := int(pr.y[i])
+		sy, m := row[y], row[0]
+		right := true
+		for c, sc := range row {
+			m = max(m, sc)
+			right = right && (c == y || sc < sy)
+		}
+		if pr.v[i] > 0 && !right {
+			bs.wrong++
+		}
+		for c, sc := range row {
+			ex[r*k+c] = sc - m
+		}
+		bs.loss += pr.v[i] * (m - sy)
+	}
+	expInPlace(ex)
+	var ones log1pSum
+	for r := range e - a {
+		row, er := s[r*k:(r+1)*k], ex[r*k:(r+1)*k]
+		i := a + r
+		v, y := pr.v[i], int(pr.y[i])
+		top := 0
+		for c, ec := range er {
+			if ec > er[top] {
+				top = c
+			}
+		}
+		u := 0.0
+		for c, ec := range er {
+			if c != top {
+				u += ec
+			}
+		}
+		if v == 1 {
+			ones.add(u)
+		} else {
+			bs.loss += v * math.Log1p(u)
+		}
+		inv := v / (1 + u)
+		for c, ec := range er {
+			row[c] = ec * inv
+		}
+		row[y] -= v
+	}
+	bs.loss += ones.value()
 }
 
 // hessian writes the Hessian of J at θ to h (dim × dim, row major, full):
@@ -298,7 +461,7 @@ func (pr *problem) hessRows(b, lo, hi int) {
 	h := pr.hpart[b][:dim*dim]
 	zt := pr.hpart[b][dim*dim : dim*dim+q]
 	a := pr.hpart[b][dim*dim+dim:]
-	s := pr.part[b][dim:]
+	s := pr.blocks[b].s[:k]
 	clear(h)
 	theta := pr.theta
 	for i := lo; i < hi; i++ {
@@ -372,19 +535,6 @@ func softplus(t float64) float64 {
 		return t + math.Log1p(math.Exp(-t))
 	}
 	return math.Log1p(math.Exp(t))
-}
-
-// softplusSigmoid returns log(1 + eᵗ) and σ(t) from one exponential,
-// e = exp(−|t|):
-//
-//	t ≥ 0: log(1 + eᵗ) = t + log1p(e),  σ(t) = 1/(1 + e)
-//	t < 0: log(1 + eᵗ) = log1p(e),      σ(t) = e/(1 + e)
-func softplusSigmoid(t float64) (float64, float64) {
-	e := math.Exp(-math.Abs(t))
-	if t >= 0 {
-		return t + math.Log1p(e), 1 / (1 + e)
-	}
-	return math.Log1p(e), e / (1 + e)
 }
 
 // softmax replaces s_c by exp(s_c − m) and returns their sum; m is

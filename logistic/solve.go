@@ -394,10 +394,10 @@ func (st *state) sgd(step float64, rng *rand.Rand) {
 // residuals writes r_i(θ) for every row to r (N × k), with the score
 // space of each block's scratch.
 func residuals(pr *problem, theta, r []float64) {
-	k, dim := pr.k, pr.dim()
+	k := pr.k
 	pr.ensureBlocks()
 	parallel.For(pr.n, minBlock, func(b, lo, hi int) {
-		s := pr.part[b][dim : dim+k]
+		s := pr.blocks[b].s[:k]
 		for i := lo; i < hi; i++ {
 			rowResiduals(pr, theta, i, s)
 			copy(r[i*k:(i+1)*k], s)
