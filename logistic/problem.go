@@ -136,7 +136,7 @@ func (pr *problem) ensureBlocks() int {
 		ns := chunkRows * pr.k
 		pr.blocks = append(pr.blocks, &blockScratch{
 			g: make([]float64, pr.dim()), s: make([]float64, ns), ex: make([]float64, ns),
-			pair: make([]float64, 2*chunkRows), spare: make([]float64, pr.pd)})
+			pair: make([]float64, 2*chunkRows), top: make([]int32, chunkRows), spare: make([]float64, pr.pd)})
 	}
 	if pr.hpart != nil {
 		dim := pr.dim()
@@ -153,6 +153,7 @@ type blockScratch struct {
 	s     []float64 // scores, then residuals, of a chunk of rows (chunkRows × k)
 	ex    []float64 // exponentials of a chunk (chunkRows × k)
 	pair  []float64 // the kernels' scores or coefficients of a chunk, two vectors at a time (chunkRows × 2)
+	top   []int32   // the class of the largest score of each row of a chunk (softmax)
 	spare []float64 // the products of a weight vector that does not exist (pd, see addGradient)
 	loss  float64   // Σ v_i (−log P) of the block
 	wrong int       // rows of positive weight the block misclassifies
@@ -366,18 +367,21 @@ func (pr *problem) softmaxResiduals(bs *blockScratch, a, e int) {
 	k := pr.k
 	s, ex := bs.s[:(e-a)*k], bs.ex[:(e-a)*k]
 	for r := range e - a {
-		row := s[r*k : (r+1)*k]
-		i := a + r
-		y := int(pr.y[i])
-		sy, m := row[y], row[0]
-		right := true
+		row, i := s[r*k:(r+1)*k], a+r
+		sy := row[pr.y[i]]
+		m, top, atLeast := row[0], 0, 0
 		for c, sc := range row {
-			m = max(m, sc)
-			right = right && (c == y || sc < sy)
+			if sc > m {
+				m, top = sc, c
+			}
+			if sc >= sy {
+				atLeast++
+			}
 		}
-		if pr.v[i] > 0 && !right {
+		if atLeast > 1 && pr.v[i] > 0 { // a class other than y scores at least as high
 			bs.wrong++
 		}
+		bs.top[r] = int32(top)
 		for c, sc := range row {
 			ex[r*k+c] = sc - m
 		}
@@ -387,20 +391,14 @@ func (pr *problem) softmaxResiduals(bs *blockScratch, a, e int) {
 	var ones log1pSum
 	for r := range e - a {
 		row, er := s[r*k:(r+1)*k], ex[r*k:(r+1)*k]
-		i := a + r
-		v, y := pr.v[i], int(pr.y[i])
-		top := 0
-		for c, ec := range er {
-			if ec > er[top] {
-				top = c
-			}
-		}
+		i, top := a+r, bs.top[r]
+		v := pr.v[i]
+		er[top] = 0
 		u := 0.0
-		for c, ec := range er {
-			if c != top {
-				u += ec
-			}
+		for _, ec := range er {
+			u += ec
 		}
+		er[top] = 1
 		if v == 1 {
 			ones.add(u)
 		} else {
@@ -410,7 +408,7 @@ func (pr *problem) softmaxResiduals(bs *blockScratch, a, e int) {
 		for c, ec := range er {
 			row[c] = ec * inv
 		}
-		row[y] -= v
+		row[pr.y[i]] -= v
 	}
 	bs.loss += ones.value()
 }
