@@ -24,7 +24,10 @@
 // Four solvers reach the same optimum: gd (batch gradient ascent with a
 // fixed step), sgd (shuffled epochs, variance-reduced, decaying step),
 // newton (IRLS with a line search) and lbfgs. Sums over rows run on all
-// cores in row blocks without allocating per row or per iteration. With
+// cores in row blocks without allocating per row or per iteration, with
+// AVX2/FMA kernels on amd64 processors that have them. On 100,000 rows or
+// more, lbfgs first fits a random sixteenth of the rows and starts from
+// that fit's minimiser and curvature. With
 // text columns gd, sgd and lbfgs work on the sparse counts; newton writes
 // them out densely and takes at most 2000 parameters.
 //

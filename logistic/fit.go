@@ -70,7 +70,13 @@ func (c Config) Fit(d *data.Dataset) (*Model, error) {
 		}
 	}
 
-	st := newState(pr, initialTheta(pr), c.tol(solver), c.maxIter(solver))
+	theta := initialTheta(pr)
+	var mem *lbfgsMemory
+	if solver == LBFGS {
+		theta, mem = warmStart(pr, theta, c.maxIter(solver))
+	}
+	st := newState(pr, theta, c.tol(solver), c.maxIter(solver))
+	st.evals += mem.passes()
 	switch solver {
 	case GD:
 		st.gd(c.Step)
@@ -83,7 +89,7 @@ func (c Config) Fit(d *data.Dataset) (*Model, error) {
 	case Newton:
 		st.newton()
 	case LBFGS:
-		st.lbfgs()
+		st.lbfgs(mem)
 	}
 	st.finish()
 	m := &Model{

@@ -57,15 +57,7 @@ func benchData(N, K int) *data.Dataset {
 				y[i] = 1
 			}
 		} else {
-			m, lse := logSumExp(s[:k])
-			u, acc := rng.Float64(), 0.0
-			for c := range k {
-				acc += math.Exp(s[c] - m - lse)
-				if u < acc || c == k-1 {
-					y[i] = c
-					break
-				}
-			}
+			y[i] = drawClass(rng, s[:k])
 		}
 		for j := range D {
 			row[j] = mean[j] + scale[j]*row[j]
@@ -80,6 +72,19 @@ func benchData(N, K int) *data.Dataset {
 		classes[c] = fmt.Sprint(c)
 	}
 	return data.FromMatrix(features, x, classes, y)
+}
+
+// drawClass returns a class drawn from the softmax of the scores s.
+func drawClass(rng *rand.Rand, s []float64) int {
+	m, lse := logSumExp(s)
+	u, acc := rng.Float64(), 0.0
+	for c := range s {
+		acc += math.Exp(s[c] - m - lse)
+		if u < acc {
+			return c
+		}
+	}
+	return len(s) - 1
 }
 
 func benchFit(b *testing.B, K int, solver Solver) {

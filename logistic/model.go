@@ -23,7 +23,8 @@ type Diagnostics struct {
 	// Iterations counts the iterations (epochs for sgd).
 	Iterations int
 	// Evaluations counts the passes over the data that computed the
-	// objective and its gradient.
+	// objective and its gradient (lbfgs's warm-up on a subsample of the
+	// rows counts in whole passes' worth, rounded up).
 	Evaluations int
 	// Objective is the maximised objective at the returned weights,
 	// F = Σ_i v_i log P(y_i | x_i) − (λ/2) Σ_c ‖w_c‖².

@@ -2,6 +2,7 @@ package logistic
 
 import (
 	"math"
+	"math/rand/v2"
 
 	"gonum.org/v1/gonum/floats"
 
@@ -90,6 +91,38 @@ func (pr *problem) setSparse(sp *text.CSR) {
 func (pr *problem) setAffine(shift, scale []float64) {
 	pr.shift, pr.scale = shift, scale
 	pr.rawTheta = make([]float64, pr.dim())
+}
+
+// subsample returns the problem on n rows drawn at random without
+// replacement (selection sampling, so they stay in order and every subset
+// of n rows is equally likely), with the same columns, standardisation
+// and weights, and the penalty scaled by W_S/W, the subsample's share of
+// the total weight, so that its objective approximates (W_S/W) J. The
+// rows are copied, so the subsample's passes read contiguous memory.
+func (pr *problem) subsample(n int, rng *rand.Rand) *problem {
+	rows := make([]int, 0, n)
+	for i := 0; i < pr.n && len(rows) < n; i++ {
+		if rng.IntN(pr.n-i) < n-len(rows) {
+			rows = append(rows, i)
+		}
+	}
+	pd := pr.pd
+	z := make([]float64, 0, n*pd)
+	y, v := make([]int32, 0, n), make([]float64, 0, n)
+	ws := 0.0
+	for _, i := range rows {
+		z = append(z, pr.z[i*pd:(i+1)*pd]...)
+		y, v = append(y, pr.y[i]), append(v, pr.v[i])
+		ws += pr.v[i]
+	}
+	sub := newProblem(z, n, pd, pr.k, y, v, pr.lambda*ws/pr.wsum)
+	if pr.sp != nil {
+		sub.setSparse(pr.sp.SelectRows(rows))
+	}
+	if pr.shift != nil {
+		sub.setAffine(pr.shift, pr.scale)
+	}
+	return sub
 }
 
 // kernelTheta returns the parameters the kernels use: θ itself, or for

@@ -7,7 +7,6 @@ import (
 
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
-	"gonum.org/v1/gonum/optimize"
 
 	"github.com/gendisc/gendisc/internal/parallel"
 )
@@ -226,9 +225,8 @@ func curvature(pr *problem) float64 {
 // zero, so iterates started centred stay centred.
 func (st *state) newton() {
 	pr := st.pr
-	dim, q := pr.dim(), pr.p+1
-	h := make([]float64, dim*dim)
-	sym := mat.NewSymDense(dim, h)
+	dim := pr.dim()
+	sym := mat.NewSymDense(dim, nil)
 	var chol mat.Cholesky
 	dir := mat.NewVecDense(dim, nil)
 	negGrad := mat.NewVecDense(dim, nil)
@@ -245,16 +243,7 @@ func (st *state) newton() {
 			st.stopAtLimit("iterations")
 			return
 		}
-		pr.hessian(st.theta, h)
-		if pr.k > 1 {
-			mu := pr.wsum / float64(pr.k)
-			for u := range dim {
-				for c := range pr.k {
-					h[u*dim+c*q+u%q] += mu
-				}
-			}
-		}
-		if !factorize(&chol, sym, h, dim) {
+		if !pr.factorHessian(&chol, sym, st.theta) {
 			st.warning = "the Hessian is not positive definite even with a ridge: the problem is degenerate"
 			return
 		}
@@ -289,6 +278,25 @@ func (st *state) newton() {
 			return
 		}
 	}
+}
+
+// factorHessian computes the Hessian of J at θ into sym (whose backing
+// array it overwrites) with the softmax's shift directions made definite as
+// newton describes, and its Cholesky factor into chol; false when it is
+// not positive definite even with a ridge.
+func (pr *problem) factorHessian(chol *mat.Cholesky, sym *mat.SymDense, theta []float64) bool {
+	dim, q := pr.dim(), pr.p+1
+	h := sym.RawSymmetric().Data
+	pr.hessian(theta, h)
+	if pr.k > 1 {
+		mu := pr.wsum / float64(pr.k)
+		for u := range dim {
+			for c := range pr.k {
+				h[u*dim+c*q+u%q] += mu
+			}
+		}
+	}
+	return factorize(chol, sym, h, dim)
 }
 
 // factorize computes the Cholesky factor of the symmetric matrix h,
@@ -424,98 +432,6 @@ func rowResiduals(pr *problem, theta []float64, i int, s []float64) {
 		s[c] = math.Exp(s[c] - m - lse)
 	}
 	s[y]--
-}
-
-// lbfgsStore is the number of correction pairs L-BFGS keeps: more than
-// gonum's default 15, which saves a quarter of the passes on softmax
-// problems at a cost of O(store × dim) per iteration.
-const lbfgsStore = 30
-
-// lbfgs minimises J with gonum's L-BFGS. Func and Grad share one pass over
-// the data through a cache of the last point evaluated.
-func (st *state) lbfgs() {
-	f := &cachedObjective{st: st, x: append([]float64(nil), st.theta...), g: append([]float64(nil), st.grad...), ev: st.ev}
-	conv := &converger{st: st, f: f}
-	settings := &optimize.Settings{
-		Converger:       conv,
-		MajorIterations: st.maxIter,
-		InitValues:      &optimize.Location{F: st.ev.j, Gradient: append([]float64(nil), st.grad...)},
-	}
-	method := &optimize.LBFGS{GradStopThreshold: math.NaN(), Linesearcher: &optimize.MoreThuente{}, Store: lbfgsStore}
-	res, err := optimize.Minimize(optimize.Problem{Func: f.fn, Grad: f.gradient}, st.theta, settings, method)
-	if res != nil {
-		st.iters = res.Stats.MajorIterations
-		if !floats.Equal(res.X, f.x) {
-			f.evaluate(res.X)
-		}
-	}
-	copy(st.theta, f.x)
-	copy(st.grad, f.g)
-	st.ev = f.ev
-	switch {
-	case conv.stopped:
-	case st.gradNorm() < st.tol:
-		st.converged = true
-	case res != nil && res.Status == optimize.IterationLimit:
-		st.stopAtLimit("iterations")
-	case err != nil && st.gradNorm() < roundingGrad:
-		st.converged = true // the line search hit the rounding of J
-	case err != nil:
-		st.warning = fmt.Sprintf("L-BFGS stopped at gradient norm %.3g: %v", st.gradNorm(), err)
-	}
-}
-
-// cachedObjective evaluates J and ∇J together and remembers the last point.
-type cachedObjective struct {
-	st *state
-	x  []float64
-	g  []float64
-	ev evaluation
-}
-
-func (f *cachedObjective) evaluate(x []float64) {
-	copy(f.x, x)
-	f.ev = f.st.eval(f.x, f.g)
-}
-
-func (f *cachedObjective) fn(x []float64) float64 {
-	if !floats.Equal(x, f.x) {
-		f.evaluate(x)
-	}
-	return f.ev.j
-}
-
-func (f *cachedObjective) gradient(grad, x []float64) {
-	if !floats.Equal(x, f.x) {
-		f.evaluate(x)
-	}
-	copy(grad, f.g)
-}
-
-// converger stops L-BFGS on the package's gradient criterion and on the
-// divergence monitor.
-type converger struct {
-	st      *state
-	f       *cachedObjective
-	stopped bool
-}
-
-func (c *converger) Init(int) {}
-
-func (c *converger) Converged(loc *optimize.Location) optimize.Status {
-	st := c.st
-	if maxAbs(loc.Gradient)/st.pr.wsum < st.tol {
-		return optimize.GradientThreshold
-	}
-	if floats.Equal(loc.X, c.f.x) {
-		copy(st.theta, c.f.x)
-		st.ev = c.f.ev
-		if st.diverging() {
-			c.stopped = true
-			return optimize.FunctionConvergence
-		}
-	}
-	return optimize.NotTerminated
 }
 
 func maxAbs(x []float64) float64 {

@@ -184,6 +184,27 @@ func (m *CSR) TMulTo(dst, r []float64, k int) []float64 {
 	return dst
 }
 
+// SelectRows returns a new matrix of the rows rows[0], rows[1], … of m,
+// in that order. It panics when a row is outside [0, m.Rows).
+func (m *CSR) SelectRows(rows []int) *CSR {
+	nnz := 0
+	for _, i := range rows {
+		if i < 0 || i >= m.Rows {
+			panic(fmt.Sprintf("text: SelectRows: row %d outside %d rows", i, m.Rows))
+		}
+		nnz += m.Indptr[i+1] - m.Indptr[i]
+	}
+	out := &CSR{Rows: len(rows), Cols: m.Cols, Indptr: make([]int, 1, len(rows)+1),
+		Indices: make([]int32, 0, nnz), Data: make([]float64, 0, nnz)}
+	for _, i := range rows {
+		idx, val := m.Row(i)
+		out.Indices = append(out.Indices, idx...)
+		out.Data = append(out.Data, val...)
+		out.Indptr = append(out.Indptr, len(out.Indices))
+	}
+	return out
+}
+
 // MapColumns returns a new matrix with cols columns in which the entry of
 // column j of m moves to column to[j], or is dropped when to[j] < 0: the
 // change from the term ids of a Counter to the columns of its Vocabulary.

@@ -149,6 +149,7 @@ func TestCSRPanics(t *testing.T) {
 		"MapColumns to":       func() { m.MapColumns(make([]int32, 2), 3) },
 		"MapColumns range":    func() { m.MapColumns([]int32{0, 3, 1}, 3) },
 		"MapColumns twice":    func() { m.MapColumns([]int32{0, 1, 1}, 3) },
+		"SelectRows range":    func() { m.SelectRows([]int{0, 4}) },
 	} {
 		func() {
 			defer func() {
@@ -158,6 +159,29 @@ func TestCSRPanics(t *testing.T) {
 			}()
 			f()
 		}()
+	}
+}
+
+// TestSelectRows: the rows asked for, in the order asked (repeats
+// allowed), with the matrix's columns.
+func TestSelectRows(t *testing.T) {
+	m, dense := randomCSR(rand.New(rand.NewPCG(9, 10)), 6, 5)
+	rows := []int{4, 0, 4, 2}
+	s := m.SelectRows(rows)
+	if s.Rows != len(rows) || s.Cols != m.Cols || len(s.Indptr) != len(rows)+1 {
+		t.Fatalf("%d × %d, %d row pointers", s.Rows, s.Cols, len(s.Indptr))
+	}
+	for r, i := range rows {
+		got := make([]float64, m.Cols)
+		idx, val := s.Row(r)
+		for e, j := range idx {
+			got[j] += val[e]
+		}
+		for j, v := range got {
+			if v != dense[i*m.Cols+j] {
+				t.Fatalf("row %d (of %d), column %d: %v, want %v", r, i, j, v, dense[i*m.Cols+j])
+			}
+		}
 	}
 }
 
