@@ -39,8 +39,8 @@ const (
 	// search. On 100,000 rows or more (and λ > 0) it warms up on a random
 	// sixteenth of the rows, whose objective is about a sixteenth of J,
 	// and starts the fit on every row from that fit's minimiser with its
-	// correction pairs rescaled and, for up to 256 parameters without text
-	// columns, the subsample's Hessian as the initial inverse-Hessian
+	// correction pairs rescaled and, for up to 512 parameters without text
+	// columns, a Hessian there as the initial inverse-Hessian
 	// approximation: a handful of passes over all the rows then suffice.
 	LBFGS Solver = "lbfgs"
 )

@@ -185,14 +185,19 @@ const (
 	// minimiser is only as close to J's as the sampling allows.
 	warmTol = 1e-4
 	// precondMaxDim is the largest number of parameters for which the
-	// warm start also forms the subsample's Hessian at its minimiser, for
-	// the initial matrix H₀ of the recursion (its inverse, W_S/W times):
-	// L-BFGS then converges about as fast as Newton's method does from
-	// there, in a handful of passes. Forming it costs N/warmShare · dim²/2
-	// multiply-adds, a few passes' worth at this size; dense columns only
-	// (the Hessian does not take the sparse ones).
-	precondMaxDim = 256
+	// warm start also forms a Hessian at the subsample's minimiser, for
+	// the initial matrix H₀ of the recursion: L-BFGS then converges about
+	// as fast as Newton's method does from there, in a handful of passes.
+	// Dense columns only (the Hessian does not take the sparse ones).
+	precondMaxDim = 512
 )
+
+// hessBudget bounds n_H·dim², n_H the rows the Hessian is formed on: the
+// subsample's, or a random part of them when there are more than
+// hessBudget/dim² (at least 8·dim, enough for H₀, at precondMaxDim).
+// Forming it costs n_H·dim²/2 multiply-adds, a few passes' worth. A
+// variable so that tests can take the second branch on small problems.
+var hessBudget = 1 << 30
 
 // warmStart returns the starting point and correction pairs of the fit of
 // pr from theta: with at least warmRows rows and a penalty (without one
@@ -205,7 +210,8 @@ func warmStart(pr *problem, theta []float64, maxIter int) ([]float64, *lbfgsMemo
 	if pr.n < warmRows || pr.lambda == 0 {
 		return theta, mem
 	}
-	sub := pr.subsample(pr.n/warmShare, rand.New(rand.NewPCG(uint64(pr.n), warmShare)))
+	rng := rand.New(rand.NewPCG(uint64(pr.n), warmShare))
+	sub := pr.subsample(pr.n/warmShare, rng)
 	ws := newState(sub, append([]float64(nil), theta...), warmTol, maxIter)
 	ws.lbfgs(mem)
 	if len(mem.s) == 0 || !allFinite(ws.theta) {
@@ -214,12 +220,17 @@ func warmStart(pr *problem, theta []float64, maxIter int) ([]float64, *lbfgsMemo
 	mem.scaleCurvature(pr.wsum / sub.wsum)
 	mem.subPasses = ws.evals
 	if dim := pr.dim(); pr.sp == nil && dim <= precondMaxDim {
-		// The subsample's Hessian at its minimiser, W/W_S times, for H₀.
-		var chol mat.Cholesky
-		if sub.factorHessian(&chol, mat.NewSymDense(dim, nil), ws.theta) {
-			mem.h0, mem.h0Scale = &chol, sub.wsum/pr.wsum
+		// The Hessian of the subsample (or a part of it) at its minimiser,
+		// W/W_H times, for H₀.
+		hs := sub
+		if nh := hessBudget / (dim * dim); nh < sub.n {
+			hs = sub.subsample(nh, rng)
 		}
-		mem.subPasses++
+		var chol mat.Cholesky
+		if hs.factorHessian(&chol, mat.NewSymDense(dim, nil), ws.theta) {
+			mem.h0, mem.h0Scale = &chol, hs.wsum/pr.wsum
+		}
+		mem.subPasses += (hs.n*warmShare + pr.n - 1) / pr.n // in passes over the subsample
 	}
 	return ws.theta, mem
 }

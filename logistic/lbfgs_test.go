@@ -70,9 +70,10 @@ func TestWarmStart(t *testing.T) {
 	}
 }
 
-// TestWarmStartProblem: the warm start's pairs and H₀ are set, and from
-// them L-BFGS reaches the optimum of a cold start, on dense and sparse
-// columns (the subsample copies both).
+// TestWarmStartProblem: the warm start's pairs and H₀ are set (H₀ from
+// the whole subsample or from a part of it), and from them L-BFGS reaches
+// the optimum of a cold start, on dense and sparse columns (the subsample
+// copies both).
 func TestWarmStartProblem(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	n, pd, vocab := warmRows, 3, 40
@@ -96,7 +97,14 @@ func TestWarmStartProblem(t *testing.T) {
 		v[i] = 1
 	}
 	sp := b.csr(vocab)
-	for _, sparse := range []bool{false, true} {
+	budget := hessBudget
+	defer func() { hessBudget = budget }()
+	for _, tc := range []struct {
+		sparse bool
+		budget int // hessBudget: the default, or one that forms the Hessian on 1,000 rows
+	}{{false, budget}, {false, 1000 * 16}, {true, budget}} {
+		sparse := tc.sparse
+		hessBudget = tc.budget
 		pr := newProblem(z, n, pd, 1, y, v, 2)
 		if sparse {
 			pr.setSparse(sp)
@@ -109,7 +117,7 @@ func TestWarmStartProblem(t *testing.T) {
 		warm.lbfgs(mem)
 		cold := newState(pr, initialTheta(pr), 1e-8, 1000)
 		cold.lbfgs(&lbfgsMemory{})
-		t.Logf("sparse %v: warm %d passes, cold %d", sparse, warm.evals, cold.evals)
+		t.Logf("sparse %v, budget %d: warm %d passes, cold %d", sparse, tc.budget, warm.evals, cold.evals)
 		if !warm.converged || !cold.converged {
 			t.Fatalf("sparse %v: converged %v and %v: %s %s", sparse, warm.converged, cold.converged, warm.warning, cold.warning)
 		}
