@@ -136,7 +136,10 @@ func (m *lbfgsMemory) direction(g, d []float64) {
 		floats.ScaleTo(d, -1/floats.Norm(g, 2), g)
 		return
 	}
-	m.alpha = append(m.alpha[:0], make([]float64, n)...)
+	if cap(m.alpha) < n {
+		m.alpha = make([]float64, lbfgsStore)
+	}
+	m.alpha = m.alpha[:n]
 	copy(d, g)
 	for j := n - 1; j >= 0; j-- {
 		m.alpha[j] = m.rho[j] * floats.Dot(m.s[j], d)
