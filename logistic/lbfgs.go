@@ -195,6 +195,11 @@ const (
 	// as fast as Newton's method does from there, in a handful of passes.
 	// Dense columns only (the Hessian does not take the sparse ones).
 	precondMaxDim = 512
+	// warmMinRows is the least number of rows of positive weight every
+	// class must have in the subsample: a class it lacks would send that
+	// class's intercept off towards −∞ and leave a useless curvature
+	// there, so a fit with a class that rare starts cold.
+	warmMinRows = 10
 )
 
 // hessBudget bounds n_H·dim², n_H the rows the Hessian is formed on: the
@@ -217,6 +222,9 @@ func warmStart(pr *problem, theta []float64, maxIter int) ([]float64, *lbfgsMemo
 	}
 	rng := rand.New(rand.NewPCG(uint64(pr.n), warmShare))
 	sub := pr.subsample(pr.n/warmShare, rng)
+	if !sub.everyClass(warmMinRows) {
+		return theta, mem
+	}
 	ws := newState(sub, append([]float64(nil), theta...), warmTol, maxIter)
 	ws.lbfgs(mem)
 	if len(mem.s) == 0 || !allFinite(ws.theta) {
@@ -238,6 +246,23 @@ func warmStart(pr *problem, theta []float64, maxIter int) ([]float64, *lbfgsMemo
 		mem.subPasses += (hs.n*warmShare + pr.n - 1) / pr.n // in passes over the subsample
 	}
 	return ws.theta, mem
+}
+
+// everyClass reports whether every class (both, for the sigmoid) has at
+// least min rows of positive weight.
+func (pr *problem) everyClass(min int) bool {
+	count := make([]int, max(pr.k, 2))
+	for i, c := range pr.y {
+		if pr.v[i] > 0 {
+			count[c]++
+		}
+	}
+	for _, n := range count {
+		if n < min {
+			return false
+		}
+	}
+	return true
 }
 
 // passes is the warm-up's cost in passes over all the rows: its passes

@@ -129,6 +129,38 @@ func TestWarmStartProblem(t *testing.T) {
 	}
 }
 
+// TestWarmStartRareClass: a class with too few rows in the subsample
+// means a cold start, and the fit still reaches Newton's optimum.
+func TestWarmStartRareClass(t *testing.T) {
+	d := warmData(3, 4)
+	rare := 0
+	for i, y := range d.Y {
+		if y == 2 {
+			if rare < 40 {
+				rare++
+				continue
+			}
+			d.Y[i] = float64(i % 2)
+		}
+	}
+	pr := newProblem(d.X, d.N, 4, 3, classIndices(d.Y), d.Weight, 1)
+	if _, mem := warmStart(pr, initialTheta(pr), 1000); len(mem.s) != 0 || mem.h0 != nil {
+		t.Fatalf("warm start with %d rows of a class in %d", rare, d.N)
+	}
+	want := fit(t, Config{Solver: Newton, Tol: 1e-12}, d)
+	got := fit(t, Config{Solver: LBFGS, Tol: 1e-9}, d)
+	compareCoefficients(t, got, want, 1e-6)
+}
+
+// classIndices converts float class labels to int32.
+func classIndices(y []float64) []int32 {
+	out := make([]int32, len(y))
+	for i, v := range y {
+		out[i] = int32(v)
+	}
+	return out
+}
+
 // sparseBuilder assembles a text.CSR row by row.
 type sparseBuilder struct {
 	indptr  []int
