@@ -13,12 +13,19 @@ import (
 //
 // precomputed as c_kj = −½ log(2π σ²_kj), h_kj = 1 / (2σ²_kj) and
 // c_k = Σ_j c_kj, so that a row without missing cells costs
-// c_k − Σ_j h_kj (x_j − μ_kj)² per class. A missing cell makes that sum
-// NaN; then the row and class are summed again over the observed cells.
+// c_k − Σ_j h_kj (x_j − μ_kj)² per class, the quadratic forms coming from
+// quadRows (gaussian_kernel.go). A missing cell makes the form NaN; then
+// the row and class are summed again over the observed cells.
 type gaussianFamily struct {
 	k, d     int
 	mu, h, c []float64 // μ_kj, h_kj, c_kj at k·D + j
 	ck       []float64 // c_k
+
+	// The layout of the assembly kernel (pack): the row stride of its
+	// output, the number of groups of four classes, the offset of the
+	// last group in a row, and μ and h packed.
+	stride, groups, lastBase int
+	packed                   []float64
 }
 
 func newGaussianFamily(k, d int, mean, variance []float64) *gaussianFamily {
@@ -29,43 +36,33 @@ func newGaussianFamily(k, d int, mean, variance []float64) *gaussianFamily {
 		g.c[i] = -0.5 * math.Log(2*math.Pi*v)
 		g.ck[i/d] += g.c[i]
 	}
+	g.pack()
 	return g
 }
 
 func (g *gaussianFamily) addLogLikelihood(dst []float64, ds *data.Dataset, lo, hi int) {
 	K, D := g.k, g.d
-	for i := lo; i < hi; i++ {
-		x := ds.X[i*D : (i+1)*D]
-		out := dst[(i-lo)*K : (i-lo+1)*K]
-		for k := range out {
-			mu, h := g.mu[k*D:(k+1)*D], g.h[k*D:(k+1)*D]
-			v := g.ck[k] - quadratic(x, mu, h)
-			if v != v {
-				v = observedLogLikelihood(x, mu, h, g.c[k*D:(k+1)*D])
+	var buf [quadBlock]float64
+	q := buf[:]
+	if g.stride > len(q) {
+		q = make([]float64, g.stride)
+	}
+	step := len(q) / g.stride
+	for a := lo; a < hi; a += step {
+		b := min(hi, a+step)
+		quadRows(q, ds.X[a*D:b*D], g)
+		for i := a; i < b; i++ {
+			qi := q[(i-a)*g.stride:][:K]
+			out := dst[(i-lo)*K : (i-lo+1)*K]
+			for k := range out {
+				v := g.ck[k] - qi[k]
+				if v != v {
+					v = observedLogLikelihood(ds.X[i*D:(i+1)*D], g.mu[k*D:(k+1)*D], g.h[k*D:(k+1)*D], g.c[k*D:(k+1)*D])
+				}
+				out[k] += v
 			}
-			out[k] += v
 		}
 	}
-}
-
-// quadratic returns Σ_j h_j (x_j − μ_j)², in four interleaved partial sums.
-func quadratic(x, mu, h []float64) float64 {
-	mu, h = mu[:len(x)], h[:len(x)]
-	var s0, s1, s2, s3 float64
-	j := 0
-	for ; j+4 <= len(x); j += 4 {
-		xs, ms, hs := x[j:j+4:j+4], mu[j:j+4:j+4], h[j:j+4:j+4]
-		e0, e1, e2, e3 := xs[0]-ms[0], xs[1]-ms[1], xs[2]-ms[2], xs[3]-ms[3]
-		s0 += hs[0] * e0 * e0
-		s1 += hs[1] * e1 * e1
-		s2 += hs[2] * e2 * e2
-		s3 += hs[3] * e3 * e3
-	}
-	for ; j < len(x); j++ {
-		e := x[j] - mu[j]
-		s0 += h[j] * e * e
-	}
-	return (s0 + s1) + (s2 + s3)
 }
 
 // observedLogLikelihood returns Σ_{j: x_j not NaN} c_j − h_j (x_j − μ_j)².

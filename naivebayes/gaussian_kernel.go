@@ -1,0 +1,92 @@
+package naivebayes
+
+// The Gaussian scores of a row x against class k need the quadratic form
+//
+//	q_k(x) = Σ_j h_kj (x_j − μ_kj)²
+//
+// for every class. quadRows computes it for consecutive rows against all K
+// classes. The amd64 build runs it as AVX2/FMA assembly where the
+// processor has both (gaussian_kernel_amd64.s): one row at a time against
+// four classes at a time, the row's elements loaded once per four
+// classes, μ and h read from a copy packed in the order the kernel reads
+// them (pack). quadRowsGo is the reference and the fallback.
+//
+// Both keep the form (x_j − μ_kj)² h_kj: expanding it into
+// x_j² − 2μ_kj x_j + μ_kj² would cancel when |μ_kj| ≫ σ_kj. Both sum in
+// the same order, four partial sums s_l over the features j ≡ l (mod 4)
+// added as (s_0 + s_1) + (s_2 + s_3); the assembly fuses each product
+// with its addition (e·(e·h) + s rounded once), so the two differ in the
+// last bits.
+
+// quadBlock is the size of the scratch buffer of quadratic forms that
+// addLogLikelihood fills for a block of rows at a time (on the stack).
+const quadBlock = 1024
+
+// pack sets the layout of the assembly kernel: the classes in groups of
+// four, classes 4g … 4g+3 in group g except that the last group is
+// K−4 … K−1 when 4 does not divide K ≥ 4 (it overlaps the one before and
+// computes its shared classes again), and a single group padded with
+// classes of μ = h = 0 when K < 4. For each group and each block of four
+// features (the last one padded with μ = h = 0), packed holds the 32
+// values μ_c, h_c of the group's four classes c in turn. A row's forms are
+// written to q at stride max(K, 4), group g's four at min(4g, K − 4).
+func (g *gaussianFamily) pack() {
+	K, D := g.k, g.d
+	g.stride = max(K, 4)
+	g.groups = (K + 3) / 4
+	g.lastBase = max(K-4, 0)
+	blocks := (D + 3) / 4
+	g.packed = make([]float64, g.groups*blocks*32)
+	for gr := range g.groups {
+		base := min(4*gr, g.lastBase)
+		for b := range blocks {
+			p := g.packed[(gr*blocks+b)*32 : (gr*blocks+b+1)*32]
+			for c := range 4 {
+				k := base + c
+				if k >= K {
+					continue
+				}
+				for l := range 4 {
+					if j := 4*b + l; j < D {
+						p[8*c+l] = g.mu[k*D+j]
+						p[8*c+4+l] = g.h[k*D+j]
+					}
+				}
+			}
+		}
+	}
+}
+
+// quadRowsGo is the portable quadRows: q[r·stride + k] = q_k(x_r) for
+// every row x_r of x (len(x)/D rows) and class k.
+func quadRowsGo(q, x []float64, g *gaussianFamily) {
+	D := g.d
+	for r := range len(x) / D {
+		xr := x[r*D : (r+1)*D]
+		qr := q[r*g.stride:][:g.k]
+		for k := range qr {
+			qr[k] = quadratic(xr, g.mu[k*D:(k+1)*D], g.h[k*D:(k+1)*D])
+		}
+	}
+}
+
+// quadratic returns Σ_j h_j (x_j − μ_j)² in four partial sums s_l over
+// j ≡ l (mod 4), added as (s_0 + s_1) + (s_2 + s_3).
+func quadratic(x, mu, h []float64) float64 {
+	mu, h = mu[:len(x)], h[:len(x)]
+	var s [4]float64
+	j := 0
+	for ; j+4 <= len(x); j += 4 {
+		xs, ms, hs := x[j:j+4:j+4], mu[j:j+4:j+4], h[j:j+4:j+4]
+		e0, e1, e2, e3 := xs[0]-ms[0], xs[1]-ms[1], xs[2]-ms[2], xs[3]-ms[3]
+		s[0] += e0 * hs[0] * e0
+		s[1] += e1 * hs[1] * e1
+		s[2] += e2 * hs[2] * e2
+		s[3] += e3 * hs[3] * e3
+	}
+	for l := range len(x) - j {
+		e := x[j+l] - mu[j+l]
+		s[l] += e * h[j+l] * e
+	}
+	return (s[0] + s[1]) + (s[2] + s[3])
+}

@@ -1,0 +1,36 @@
+package naivebayes
+
+import "golang.org/x/sys/cpu"
+
+// quadAsm reports whether quadRows runs the AVX2/FMA assembly: where the
+// processor has both. Tests turn it off to run the portable kernel.
+var quadAsm = cpu.X86.HasAVX2 && cpu.X86.HasFMA
+
+// quadRows sets q[r·stride + k] = Σ_j h_kj (x_rj − μ_kj)² for every row x_r
+// of x and class k (gaussian_kernel.go). It is a plain function rather than
+// a function variable so that q, a buffer on the caller's stack, stays
+// there.
+func quadRows(q, x []float64, g *gaussianFamily) {
+	if quadAsm {
+		quadRowsAsm(q, x, g)
+		return
+	}
+	quadRowsGo(q, x, g)
+}
+
+// quadRowsAVX2 writes the quadratic forms of rows rows of d features at x
+// against groups groups of four classes packed at p (pack) to q, one row
+// every stride values, group g's four at min(4g, lastBase).
+//
+//go:noescape
+func quadRowsAVX2(q, x *float64, rows, d int, p *float64, groups, stride, lastBase int)
+
+// quadRowsAsm checks the lengths and calls quadRowsAVX2.
+func quadRowsAsm(q, x []float64, g *gaussianFamily) {
+	rows := len(x) / g.d
+	if rows == 0 {
+		return
+	}
+	_, _ = q[rows*g.stride-1], x[rows*g.d-1]
+	quadRowsAVX2(&q[0], &x[0], rows, g.d, &g.packed[0], g.groups, g.stride, g.lastBase)
+}

@@ -1,0 +1,110 @@
+#include "textflag.h"
+
+// Lane masks for the last n mod 4 features of a row: entry t (32 bytes)
+// selects the first t lanes.
+DATA quadTailMask<>+32(SB)/8, $0xffffffffffffffff
+DATA quadTailMask<>+64(SB)/8, $0xffffffffffffffff
+DATA quadTailMask<>+72(SB)/8, $0xffffffffffffffff
+DATA quadTailMask<>+96(SB)/8, $0xffffffffffffffff
+DATA quadTailMask<>+104(SB)/8, $0xffffffffffffffff
+DATA quadTailMask<>+112(SB)/8, $0xffffffffffffffff
+GLOBL quadTailMask<>(SB), RODATA|NOPTR, $128
+
+// QUADSTEP adds h_c (x − μ_c)² for the four classes c of a group to the
+// accumulators Y0–Y3, the four features in Y4, μ_c and h_c at 64c and
+// 64c + 32 from R14.
+#define QUADSTEP \
+	VSUBPD      0(R14), Y4, Y5   \
+	VMULPD      32(R14), Y5, Y6  \
+	VFMADD231PD Y6, Y5, Y0       \
+	VSUBPD      64(R14), Y4, Y7  \
+	VMULPD      96(R14), Y7, Y8  \
+	VFMADD231PD Y8, Y7, Y1       \
+	VSUBPD      128(R14), Y4, Y9 \
+	VMULPD      160(R14), Y9, Y10 \
+	VFMADD231PD Y10, Y9, Y2      \
+	VSUBPD      192(R14), Y4, Y11 \
+	VMULPD      224(R14), Y11, Y12 \
+	VFMADD231PD Y12, Y11, Y3
+
+// func quadRowsAVX2(q, x *float64, rows, d int, p *float64, groups, stride, lastBase int)
+//
+// For each row and each group of four classes: four 4-wide accumulators,
+// lane l of class c summing h_cj (x_j − μ_cj)² over j ≡ l (mod 4); per
+// four features one load of the row and, per class, a subtraction of μ_c,
+// a multiplication by h_c (both from the packed parameters) and a fused
+// multiply-add; the last d mod 4 features through a masked load (zeros,
+// against μ = h = 0 in the padding). Then (s_0 + s_1) + (s_2 + s_3) for
+// the four classes at once and one store.
+TEXT ·quadRowsAVX2(SB), NOSPLIT, $0-64
+	MOVQ q+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ rows+16(FP), R8
+	MOVQ d+24(FP), CX
+	MOVQ p+32(FP), R9
+	MOVQ groups+40(FP), R10
+	MOVQ stride+48(FP), R11
+	MOVQ lastBase+56(FP), R12
+	SHLQ $3, R11           // bytes of a row of q
+	SHLQ $3, R12           // byte offset of the last group in a row of q
+	MOVQ CX, DX
+	ANDQ $3, DX
+	SHLQ $5, DX
+	LEAQ quadTailMask<>(SB), AX
+	VMOVDQU (AX)(DX*1), Y15
+	SHLQ $3, CX            // bytes of a row of x
+	MOVQ CX, BX
+	ANDQ $-32, BX          // bytes of the whole 4-wide steps
+
+qrow:
+	TESTQ R8, R8
+	JZ    qdone
+	MOVQ  R9, R14          // packed parameters of the first group
+	XORQ  R13, R13         // 32·g
+	MOVQ  R10, DX          // groups left
+
+qgroup:
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+	XORQ   AX, AX
+
+qloop:
+	CMPQ    AX, BX
+	JGE     qtail
+	VMOVUPD (SI)(AX*1), Y4
+	QUADSTEP
+	ADDQ    $256, R14
+	ADDQ    $32, AX
+	JMP     qloop
+
+qtail:
+	CMPQ       AX, CX
+	JGE        qreduce
+	VMASKMOVPD (SI)(AX*1), Y15, Y4
+	QUADSTEP
+	ADDQ       $256, R14
+
+qreduce:
+	VHADDPD    Y1, Y0, Y8        // s0+s1 and s2+s3 of classes 0, 1
+	VHADDPD    Y3, Y2, Y9        // of classes 2, 3
+	VPERM2F128 $0x20, Y9, Y8, Y10
+	VPERM2F128 $0x31, Y9, Y8, Y11
+	VADDPD     Y11, Y10, Y8
+	MOVQ       R13, AX
+	CMPQ       AX, R12
+	CMOVQGT    R12, AX
+	VMOVUPD    Y8, (DI)(AX*1)
+	ADDQ       $32, R13
+	DECQ       DX
+	JNZ        qgroup
+
+	ADDQ R11, DI
+	ADDQ CX, SI
+	DECQ R8
+	JMP  qrow
+
+qdone:
+	VZEROUPPER
+	RET
