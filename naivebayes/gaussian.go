@@ -10,7 +10,6 @@ import (
 
 	"github.com/gendisc/gendisc"
 	"github.com/gendisc/gendisc/data"
-	"github.com/gendisc/gendisc/internal/mathx"
 	"github.com/gendisc/gendisc/internal/stats"
 )
 
@@ -417,11 +416,12 @@ func (m *Gaussian) JointLogLikelihood(dst []float64, d *data.Dataset) []float64 
 }
 
 // Proba writes P(y = k | x_i) to dst[i·K + k], the exponential of
-// LogProba, with its conventions.
+// LogProba up to rounding, with its conventions: for each row, the
+// exponentials exp(l_k − m) of its joint log-likelihoods l_k less their
+// maximum m divided by their sum (mathx.Softmax), which LogProba's
+// log-sum-exp computes too. A class whose log-probability is −Inf gets 0.
 func (m *Gaussian) Proba(dst []float64, d *data.Dataset) []float64 {
-	dst = m.LogProba(dst, d)
-	mathx.ExpInPlace(dst)
-	return dst
+	return m.proba(dst, d)
 }
 
 // Config returns the settings the model was fitted with, defaults

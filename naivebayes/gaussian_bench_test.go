@@ -44,7 +44,13 @@ func BenchmarkGaussianFit(b *testing.B) {
 	}
 }
 
-func BenchmarkGaussianLogProba(b *testing.B) {
+func BenchmarkGaussianLogProba(b *testing.B) { benchPredict(b, (*Gaussian).LogProba) }
+
+func BenchmarkGaussianProba(b *testing.B) { benchPredict(b, (*Gaussian).Proba) }
+
+// benchPredict times predict (LogProba or Proba) on the benchmark data
+// into a destination allocated once.
+func benchPredict(b *testing.B, predict func(m *Gaussian, dst []float64, d *data.Dataset) []float64) {
 	d := benchData()
 	m, err := GaussianConfig{}.Fit(d)
 	if err != nil {
@@ -53,6 +59,6 @@ func BenchmarkGaussianLogProba(b *testing.B) {
 	dst := make([]float64, d.N*len(m.Classes()))
 	b.SetBytes(int64(len(d.X) * 8))
 	for b.Loop() {
-		m.LogProba(dst, d)
+		predict(m, dst, d)
 	}
 }

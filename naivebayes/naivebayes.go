@@ -70,6 +70,24 @@ func (c *classifier) checkFeatures(d *data.Dataset) {
 // d's features differ from the model's schema by name, kind or order, or
 // dst has the wrong length.
 func (c *classifier) joint(dst []float64, d *data.Dataset, normalise bool) []float64 {
+	if normalise {
+		return c.scores(dst, d, mathx.NormalizeLog)
+	}
+	return c.scores(dst, d, nil)
+}
+
+// proba writes P(y = k | x_i) to dst[i·K + k] as joint does, each row's
+// joint log-likelihoods turned into probabilities by mathx.Softmax while
+// they are in cache: the exponentials of its log-sum-exp serve again,
+// divided by their sum.
+func (c *classifier) proba(dst []float64, d *data.Dataset) []float64 {
+	return c.scores(dst, d, mathx.Softmax)
+}
+
+// scores writes log p(x_i, y = k) to dst[i·K + k], allocating dst when
+// nil, and calls finish (unless nil) on each row's K values once they are
+// complete, with the panics of joint.
+func (c *classifier) scores(dst []float64, d *data.Dataset, finish func(row []float64)) []float64 {
 	k := len(c.logPrior)
 	c.checkFeatures(d)
 	if dst == nil {
@@ -89,16 +107,14 @@ func (c *classifier) joint(dst []float64, d *data.Dataset, normalise bool) []flo
 			b := min(hi, a+chunkRows)
 			out := dst[a*k : b*k]
 			for r := 0; r < len(out); r += k {
-				for l, v := range c.logPrior {
-					out[r+l] = v
-				}
+				copy(out[r:r+k], c.logPrior)
 			}
 			for _, f := range families {
 				f.addLogLikelihood(out, d, a, b)
 			}
-			if normalise {
-				for r := range b - a {
-					mathx.NormalizeLog(out[r*k : (r+1)*k])
+			if finish != nil {
+				for r := 0; r < len(out); r += k {
+					finish(out[r : r+k])
 				}
 			}
 		}

@@ -35,22 +35,65 @@ func NormalizeLog(x []float64) {
 	}
 }
 
-// logSumExp returns m = max_i x_i and log Σ_i exp(x_i − m); a NaN or an
-// infinite m is returned with logS 0.
-func logSumExp(x []float64) (m, logS float64) {
-	m = math.Inf(-1)
-	for _, v := range x {
-		if v != v {
-			return v, 0
+// Softmax turns unnormalised log-probabilities into probabilities, in
+// place:
+//
+//	x_i ← exp(x_i − m) / Σ_l exp(x_l − m),  m = max_l x_l
+//
+// the exponential of NormalizeLog's result up to rounding, the
+// exponentials of the sum serving again for the numerators. A term more
+// than 745 below the largest (math.Exp would give 0) is 0, and so is one
+// of −Inf. Where m is not finite every x_i becomes exp(x_i − m), as the
+// exponential of NormalizeLog's result: NaN everywhere when some x_i is
+// NaN or every x_i is −Inf; NaN where x_i = +Inf and 0 elsewhere when some
+// x_i is +Inf.
+func Softmax(x []float64) {
+	m := maxNaN(x)
+	if math.IsInf(m, 0) || m != m {
+		for i, v := range x {
+			x[i] = math.Exp(v - m)
 		}
+		return
+	}
+	s := 0.0
+	for i, v := range x {
+		e := 0.0
+		if v -= m; v == 0 {
+			e = 1
+		} else if v >= minExp {
+			e = math.Exp(v)
+		}
+		x[i] = e
+		s += e
+	}
+	for i := range x {
+		x[i] /= s
+	}
+}
+
+// maxNaN returns max_i x_i, NaN when some x_i is NaN (the max builtin
+// propagates it) and −Inf when x is empty.
+func maxNaN(x []float64) float64 {
+	m := math.Inf(-1)
+	for _, v := range x {
 		m = max(m, v)
 	}
-	if math.IsInf(m, 0) {
+	return m
+}
+
+// logSumExp returns m = max_i x_i and log Σ_i exp(x_i − m); a NaN or an
+// infinite m is returned with logS 0. The largest term, exp(0) = 1, is
+// added without calling math.Exp.
+func logSumExp(x []float64) (m, logS float64) {
+	m = maxNaN(x)
+	if math.IsInf(m, 0) || m != m {
 		return m, 0
 	}
 	s := 0.0
 	for _, v := range x {
-		if v -= m; v >= minExp {
+		if v -= m; v == 0 {
+			s++
+		} else if v >= minExp {
 			s += math.Exp(v)
 		}
 	}

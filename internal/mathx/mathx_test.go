@@ -2,6 +2,7 @@ package mathx
 
 import (
 	"math"
+	"slices"
 	"testing"
 )
 
@@ -43,6 +44,47 @@ func TestNormalizeLog(t *testing.T) {
 	}
 	if d := x[0] - x[1]; math.Abs(d-1) > 1e-12 {
 		t.Errorf("difference of log-probabilities changed: %v", d)
+	}
+}
+
+// TestSoftmax checks Softmax against the exponential of NormalizeLog's
+// result: within rounding where the largest value is finite, exactly 0
+// for −Inf and for terms math.Exp takes to 0, and the same NaN and 0
+// where it is not finite.
+func TestSoftmax(t *testing.T) {
+	inf, nan := math.Inf(1), math.NaN()
+	for _, x := range [][]float64{
+		nil,
+		{0},
+		{-3, -1, -2},
+		{-2000, -2001, -2003, -2000},
+		{1e5, 1e5 - 700, 1e5 - 740, 1e5 - 746},
+		{-inf, -1, -2},
+		{-inf, -inf},
+		{-inf, inf, 0},
+		{inf, inf},
+		{1, nan, -inf},
+	} {
+		got, want := slices.Clone(x), slices.Clone(x)
+		Softmax(got)
+		NormalizeLog(want)
+		for i := range want {
+			want[i] = math.Exp(want[i])
+		}
+		for i := range got {
+			switch {
+			case math.IsNaN(want[i]):
+				if !math.IsNaN(got[i]) {
+					t.Errorf("Softmax(%v)[%d] = %v, want NaN", x, i, got[i])
+				}
+			case want[i] == 0:
+				if got[i] != 0 {
+					t.Errorf("Softmax(%v)[%d] = %v, want 0", x, i, got[i])
+				}
+			case math.Abs(got[i]-want[i]) > 1e-14*want[i]*max(1, math.Log(1/want[i])):
+				t.Errorf("Softmax(%v)[%d] = %v, want %v", x, i, got[i], want[i])
+			}
+		}
 	}
 }
 
