@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+
+	"github.com/gendisc/gendisc/internal/enum"
 )
 
 // Kind is the type of a column.
@@ -20,32 +22,17 @@ const (
 	Text
 )
 
-var kindNames = [...]string{Numeric: "numeric", Categorical: "categorical", Text: "text"}
+var kindNames = &enum.Names[Kind]{Type: "Kind", What: "column kind",
+	List: []string{Numeric: "numeric", Categorical: "categorical", Text: "text"}}
 
-func (k Kind) String() string {
-	if k < 0 || int(k) >= len(kindNames) {
-		return fmt.Sprintf("Kind(%d)", int(k))
-	}
-	return kindNames[k]
-}
+// String returns "numeric", "categorical" or "text".
+func (k Kind) String() string { return kindNames.String(k) }
 
 // MarshalText writes the kind's name.
-func (k Kind) MarshalText() ([]byte, error) {
-	if k < 0 || int(k) >= len(kindNames) {
-		return nil, fmt.Errorf("data: unknown column kind %d", int(k))
-	}
-	return []byte(kindNames[k]), nil
-}
+func (k Kind) MarshalText() ([]byte, error) { return kindNames.MarshalText(k) }
 
 // UnmarshalText reads a kind's name.
-func (k *Kind) UnmarshalText(b []byte) error {
-	i := slices.Index(kindNames[:], string(b))
-	if i < 0 {
-		return fmt.Errorf("unknown column kind %q", b)
-	}
-	*k = Kind(i)
-	return nil
-}
+func (k *Kind) UnmarshalText(b []byte) error { return kindNames.UnmarshalText(k, b) }
 
 // Column describes one column of a data set.
 type Column struct {

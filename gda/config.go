@@ -4,9 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"slices"
 
 	"github.com/gendisc/gendisc/internal/classprior"
+	"github.com/gendisc/gendisc/internal/enum"
 )
 
 // CovarianceEstimator selects the divisor of the scatter matrices.
@@ -22,39 +22,22 @@ const (
 	Unbiased
 )
 
-var estimatorNames = [...]string{MLE: "mle", Unbiased: "unbiased"}
+var estimatorNames = &enum.Names[CovarianceEstimator]{Type: "CovarianceEstimator", What: "covariance estimator", Prefix: "gda: ",
+	List: []string{MLE: "mle", Unbiased: "unbiased"}}
 
 // String returns "mle" or "unbiased".
-func (e CovarianceEstimator) String() string {
-	if e < 0 || int(e) >= len(estimatorNames) {
-		return fmt.Sprintf("CovarianceEstimator(%d)", int(e))
-	}
-	return estimatorNames[e]
-}
+func (e CovarianceEstimator) String() string { return estimatorNames.String(e) }
 
 // ParseCovarianceEstimator returns the estimator named s ("mle" or
 // "unbiased").
-func ParseCovarianceEstimator(s string) (CovarianceEstimator, error) {
-	i := slices.Index(estimatorNames[:], s)
-	if i < 0 {
-		return 0, fmt.Errorf("gda: unknown covariance estimator %q (want mle or unbiased)", s)
-	}
-	return CovarianceEstimator(i), nil
-}
+func ParseCovarianceEstimator(s string) (CovarianceEstimator, error) { return estimatorNames.Parse(s) }
 
 // MarshalText writes the estimator's name.
-func (e CovarianceEstimator) MarshalText() ([]byte, error) {
-	if e < 0 || int(e) >= len(estimatorNames) {
-		return nil, fmt.Errorf("gda: unknown covariance estimator %d", int(e))
-	}
-	return []byte(e.String()), nil
-}
+func (e CovarianceEstimator) MarshalText() ([]byte, error) { return estimatorNames.MarshalText(e) }
 
 // UnmarshalText reads an estimator's name.
 func (e *CovarianceEstimator) UnmarshalText(b []byte) error {
-	v, err := ParseCovarianceEstimator(string(b))
-	*e = v
-	return err
+	return estimatorNames.UnmarshalText(e, b)
 }
 
 // Default EM settings of the zero Config.
@@ -128,7 +111,7 @@ type QDAConfig Config
 
 // validate checks c and returns it with its defaults applied.
 func (c Config) validate() (Config, error) {
-	if c.Estimator < 0 || int(c.Estimator) >= len(estimatorNames) {
+	if !estimatorNames.Valid(c.Estimator) {
 		return c, fmt.Errorf("gda: unknown covariance estimator %d", int(c.Estimator))
 	}
 	if !(c.Shrinkage >= 0 && c.Shrinkage <= 1) {

@@ -3,7 +3,8 @@ package mixture
 import (
 	"fmt"
 	"math"
-	"slices"
+
+	"github.com/gendisc/gendisc/internal/enum"
 )
 
 // Covariance is the form of the components' covariance matrices.
@@ -23,24 +24,15 @@ const (
 	Identity
 )
 
-var covarianceNames = [...]string{Full: "full", Diag: "diag", Spherical: "spherical", Tied: "tied", Identity: "identity"}
+var covarianceNames = &enum.Names[Covariance]{Type: "Covariance", What: "covariance type",
+	List: []string{Full: "full", Diag: "diag", Spherical: "spherical", Tied: "tied", Identity: "identity"}}
 
-func (c Covariance) String() string {
-	if c < 0 || int(c) >= len(covarianceNames) {
-		return fmt.Sprintf("Covariance(%d)", int(c))
-	}
-	return covarianceNames[c]
-}
+// String returns "full", "diag", "spherical", "tied" or "identity".
+func (c Covariance) String() string { return covarianceNames.String(c) }
 
 // ParseCovariance returns the covariance type named s ("full", "diag",
 // "spherical", "tied" or "identity").
-func ParseCovariance(s string) (Covariance, error) {
-	i := slices.Index(covarianceNames[:], s)
-	if i < 0 {
-		return 0, fmt.Errorf("unknown covariance type %q (full, diag, spherical, tied, identity)", s)
-	}
-	return Covariance(i), nil
-}
+func ParseCovariance(s string) (Covariance, error) { return covarianceNames.Parse(s) }
 
 // diagonal reports whether the components' covariances are diagonal.
 func (c Covariance) diagonal() bool { return c == Diag || c == Spherical || c == Identity }
@@ -91,23 +83,14 @@ const (
 	Random
 )
 
-var initNames = [...]string{KMeansPlusPlus: "kmeans++", Random: "random"}
+var initNames = &enum.Names[Init]{Type: "Init", What: "initialisation",
+	List: []string{KMeansPlusPlus: "kmeans++", Random: "random"}}
 
-func (i Init) String() string {
-	if i < 0 || int(i) >= len(initNames) {
-		return fmt.Sprintf("Init(%d)", int(i))
-	}
-	return initNames[i]
-}
+// String returns "kmeans++" or "random".
+func (i Init) String() string { return initNames.String(i) }
 
 // ParseInit returns the initialisation named s ("kmeans++" or "random").
-func ParseInit(s string) (Init, error) {
-	i := slices.Index(initNames[:], s)
-	if i < 0 {
-		return 0, fmt.Errorf("unknown initialisation %q (kmeans++, random)", s)
-	}
-	return Init(i), nil
-}
+func ParseInit(s string) (Init, error) { return initNames.Parse(s) }
 
 // Regularization is the way Config.RegCovar, r, regularises the
 // covariance matrices that the M-step estimates.
@@ -143,24 +126,15 @@ const (
 	Ridge
 )
 
-var regularizationNames = [...]string{Floor: "floor", Ridge: "ridge"}
+var regularizationNames = &enum.Names[Regularization]{Type: "Regularization", What: "regularisation",
+	List: []string{Floor: "floor", Ridge: "ridge"}}
 
-func (r Regularization) String() string {
-	if r < 0 || int(r) >= len(regularizationNames) {
-		return fmt.Sprintf("Regularization(%d)", int(r))
-	}
-	return regularizationNames[r]
-}
+// String returns "floor" or "ridge".
+func (r Regularization) String() string { return regularizationNames.String(r) }
 
 // ParseRegularization returns the regularisation named s ("floor" or
 // "ridge").
-func ParseRegularization(s string) (Regularization, error) {
-	i := slices.Index(regularizationNames[:], s)
-	if i < 0 {
-		return 0, fmt.Errorf("unknown regularisation %q (floor, ridge)", s)
-	}
-	return Regularization(i), nil
-}
+func ParseRegularization(s string) (Regularization, error) { return regularizationNames.Parse(s) }
 
 // Defaults of Config.
 const (
@@ -268,11 +242,11 @@ func (c *Config) settings() (settings, error) {
 		return s, fmt.Errorf("mixture: %d iterations", s.MaxIter)
 	case math.IsNaN(s.Tol) || math.IsNaN(s.RegCovar) || math.IsInf(s.RegCovar, 0):
 		return s, fmt.Errorf("mixture: tolerance %v, reg-covar %v", s.Tol, s.RegCovar)
-	case s.Covariance < 0 || int(s.Covariance) >= len(covarianceNames):
+	case !covarianceNames.Valid(s.Covariance):
 		return s, fmt.Errorf("mixture: unknown covariance type %d", int(s.Covariance))
-	case s.Init < 0 || int(s.Init) >= len(initNames):
+	case !initNames.Valid(s.Init):
 		return s, fmt.Errorf("mixture: unknown initialisation %d", int(s.Init))
-	case s.Regularization < 0 || int(s.Regularization) >= len(regularizationNames):
+	case !regularizationNames.Valid(s.Regularization):
 		return s, fmt.Errorf("mixture: unknown regularisation %d", int(s.Regularization))
 	}
 	if s.Covariance == Identity {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/gendisc/gendisc"
 	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/internal/enum"
 	"github.com/gendisc/gendisc/internal/mathx"
 	"github.com/gendisc/gendisc/text"
 )
@@ -39,31 +40,20 @@ const (
 	Categorical
 )
 
-var familyKinds = [...]string{
+var familyKinds = &enum.Names[Family]{Type: "Family", What: "naive Bayes kind", Prefix: "naivebayes: ", List: []string{
 	Mixed:       "nb",
 	Bernoulli:   "bernoulli-nb",
 	Multinomial: "multinomial-nb",
 	Complement:  "complement-nb",
 	Categorical: "categorical-nb",
-}
+}}
 
 // String returns the family's kind: "nb", "bernoulli-nb",
 // "multinomial-nb", "complement-nb" or "categorical-nb".
-func (f Family) String() string {
-	if f < 0 || int(f) >= len(familyKinds) {
-		return fmt.Sprintf("Family(%d)", int(f))
-	}
-	return familyKinds[f]
-}
+func (f Family) String() string { return familyKinds.String(f) }
 
 // ParseFamily returns the family whose kind is s (see Family.String).
-func ParseFamily(s string) (Family, error) {
-	i := slices.Index(familyKinds[:], s)
-	if i < 0 {
-		return 0, fmt.Errorf("naivebayes: unknown naive Bayes kind %q", s)
-	}
-	return Family(i), nil
-}
+func ParseFamily(s string) (Family, error) { return familyKinds.Parse(s) }
 
 // TextModel selects the family of the text columns of a Mixed model.
 type TextModel int
@@ -75,33 +65,17 @@ const (
 	TextBernoulli
 )
 
-var textModelNames = [...]string{TextMultinomial: "multinomial", TextBernoulli: "bernoulli"}
+var textModelNames = &enum.Names[TextModel]{Type: "TextModel", What: "text model", Prefix: "naivebayes: ",
+	List: []string{TextMultinomial: "multinomial", TextBernoulli: "bernoulli"}}
 
 // String returns "multinomial" or "bernoulli".
-func (t TextModel) String() string {
-	if t < 0 || int(t) >= len(textModelNames) {
-		return fmt.Sprintf("TextModel(%d)", int(t))
-	}
-	return textModelNames[t]
-}
+func (t TextModel) String() string { return textModelNames.String(t) }
 
 // MarshalText writes the text model's name.
-func (t TextModel) MarshalText() ([]byte, error) {
-	if t < 0 || int(t) >= len(textModelNames) {
-		return nil, fmt.Errorf("naivebayes: unknown text model %d", int(t))
-	}
-	return []byte(t.String()), nil
-}
+func (t TextModel) MarshalText() ([]byte, error) { return textModelNames.MarshalText(t) }
 
 // UnmarshalText reads "multinomial" or "bernoulli".
-func (t *TextModel) UnmarshalText(b []byte) error {
-	i := slices.Index(textModelNames[:], string(b))
-	if i < 0 {
-		return fmt.Errorf("naivebayes: unknown text model %q (want multinomial or bernoulli)", b)
-	}
-	*t = TextModel(i)
-	return nil
-}
+func (t *TextModel) UnmarshalText(b []byte) error { return textModelNames.UnmarshalText(t, b) }
 
 // NoAlpha as Config.Alpha means α = 0: no smoothing, maximum likelihood.
 const NoAlpha = -1
@@ -156,9 +130,9 @@ type params struct {
 func (c Config) params() (params, error) {
 	p := params{cfg: c, alpha: c.Alpha}
 	switch {
-	case c.Family < 0 || int(c.Family) >= len(familyKinds):
+	case !familyKinds.Valid(c.Family):
 		return p, fmt.Errorf("naivebayes: unknown family %d", int(c.Family))
-	case c.TextModel < 0 || int(c.TextModel) >= len(textModelNames):
+	case !textModelNames.Valid(c.TextModel):
 		return p, fmt.Errorf("naivebayes: unknown text model %d", int(c.TextModel))
 	case c.Alpha == 0:
 		p.alpha = 1

@@ -10,6 +10,7 @@ import (
 
 	"github.com/gendisc/gendisc"
 	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/internal/enum"
 	"github.com/gendisc/gendisc/internal/stats"
 )
 
@@ -46,45 +47,25 @@ const (
 	SharedVariance
 )
 
-var varianceNames = [...]string{
+var varianceNames = &enum.Names[Variance]{Type: "Variance", What: "variance tying", Prefix: "naivebayes: ", List: []string{
 	ClassFeatureVariance: "class-feature",
 	FeatureVariance:      "feature",
 	ClassVariance:        "class",
 	SharedVariance:       "shared",
-}
+}}
 
 // String returns the tying's name: "class-feature", "feature", "class" or
 // "shared".
-func (v Variance) String() string {
-	if v < 0 || int(v) >= len(varianceNames) {
-		return fmt.Sprintf("Variance(%d)", int(v))
-	}
-	return varianceNames[v]
-}
+func (v Variance) String() string { return varianceNames.String(v) }
 
 // ParseVariance returns the tying named s (see Variance.String).
-func ParseVariance(s string) (Variance, error) {
-	i := slices.Index(varianceNames[:], s)
-	if i < 0 {
-		return 0, fmt.Errorf("naivebayes: unknown variance tying %q (want class-feature, feature, class or shared)", s)
-	}
-	return Variance(i), nil
-}
+func ParseVariance(s string) (Variance, error) { return varianceNames.Parse(s) }
 
 // MarshalText writes the tying's name.
-func (v Variance) MarshalText() ([]byte, error) {
-	if v < 0 || int(v) >= len(varianceNames) {
-		return nil, fmt.Errorf("naivebayes: unknown variance tying %d", int(v))
-	}
-	return []byte(v.String()), nil
-}
+func (v Variance) MarshalText() ([]byte, error) { return varianceNames.MarshalText(v) }
 
 // UnmarshalText reads a tying's name.
-func (v *Variance) UnmarshalText(b []byte) error {
-	t, err := ParseVariance(string(b))
-	*v = t
-	return err
-}
+func (v *Variance) UnmarshalText(b []byte) error { return varianceNames.UnmarshalText(v, b) }
 
 // DefaultVarSmoothing is the variance smoothing of the zero GaussianConfig,
 // scikit-learn's default.
@@ -142,7 +123,7 @@ func (c GaussianConfig) params() (gaussianParams, error) {
 	case !(c.VarSmoothing > 0) || math.IsInf(c.VarSmoothing, 1):
 		return p, fmt.Errorf("naivebayes: var smoothing %v: want a finite number ≥ 0", c.VarSmoothing)
 	}
-	if c.Variance < 0 || int(c.Variance) >= len(varianceNames) {
+	if !varianceNames.Valid(c.Variance) {
 		return p, fmt.Errorf("naivebayes: unknown variance tying %d", int(c.Variance))
 	}
 	var err error

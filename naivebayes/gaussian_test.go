@@ -573,7 +573,7 @@ func TestGaussianPanics(t *testing.T) {
 }
 
 func TestVarianceNames(t *testing.T) {
-	for v := range Variance(len(varianceNames)) {
+	for v := range Variance(len(varianceNames.List)) {
 		b, err := v.MarshalText()
 		if err != nil {
 			t.Fatal(err)
