@@ -19,6 +19,9 @@ var (
 	ErrDuplicate     = errors.New("duplicate column name")
 	ErrWeight        = errors.New("weight must be a finite number >= 0")
 	ErrUnseenClass   = errors.New("class not among the schema's classes")
+	// ErrNotClassification: a classifier's data set has no categorical
+	// target (Dataset.CheckClassRows).
+	ErrNotClassification = errors.New("not a classification data set: the target is not categorical")
 )
 
 // ErrMostlyNumeric is wrapped by the warnings of Dataset.Warnings about a

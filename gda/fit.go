@@ -13,8 +13,9 @@ import (
 
 // Errors wrapped by the data errors of Fit and Update.
 var (
-	// ErrNotClassification: the data set has no categorical target.
-	ErrNotClassification = errors.New("not a classification data set: the target is not categorical")
+	// ErrNotClassification: the data set has no categorical target
+	// (data.ErrNotClassification).
+	ErrNotClassification = data.ErrNotClassification
 	// ErrOneClass: fewer than two classes have rows.
 	ErrOneClass = errors.New("fewer than two classes have rows: discriminant analysis needs at least two")
 	// ErrEmptyClass: a class of the schema has no training rows.
@@ -37,18 +38,14 @@ var (
 // shrinkageAdvice ends the messages of ErrTooFewRows and ErrSingular.
 const shrinkageAdvice = "use shrinkage (--shrinkage r in (0, 1], or --shrinkage auto)"
 
-// checkRows checks what discriminant analysis needs of training rows: a
-// categorical target, labels that are missing (NaN) or class indices,
-// finite non-negative weights, numeric features and no infinite cell.
+// checkRows checks what discriminant analysis needs of training rows:
+// those of every classifier (data.Dataset.CheckClassRows), numeric
+// features and no infinite cell.
 func checkRows(d *data.Dataset) error {
+	if err := d.CheckClassRows("gda"); err != nil {
+		return err
+	}
 	s := d.Schema
-	if s.Target == nil || s.Target.Kind != data.Categorical || d.Y == nil {
-		return &data.ParseError{File: d.Source, Err: ErrNotClassification}
-	}
-	if len(d.Y) != d.N || len(d.X) != d.N*d.D() || (d.Weight != nil && len(d.Weight) != d.N) {
-		panic(fmt.Sprintf("gda: data set of %d rows with %d cells, %d labels, %d weights",
-			d.N, len(d.X), len(d.Y), len(d.Weight)))
-	}
 	if len(s.Features) == 0 {
 		return &data.ParseError{File: d.Source, Err: ErrNoFeatures}
 	}
@@ -56,17 +53,6 @@ func checkRows(d *data.Dataset) error {
 		if f.Kind != data.Numeric {
 			return &data.ParseError{File: d.Source, ColumnName: f.Name, Err: fmt.Errorf(
 				"%w: the column is %v, discriminant analysis takes numeric features only", ErrFeatureKind, s.Features[j].Kind)}
-		}
-	}
-	k := float64(len(s.Classes()))
-	for i, y := range d.Y {
-		if y == y && (y < 0 || y >= k || y != math.Trunc(y)) {
-			return d.RowError(i, "class index %v out of range [0, %v)", y, k)
-		}
-	}
-	for i, w := range d.Weight {
-		if !(w >= 0) || math.IsInf(w, 1) {
-			return d.RowError(i, "%w", data.ErrWeight)
 		}
 	}
 	D := d.D()

@@ -3,7 +3,6 @@ package naivebayes
 import (
 	"errors"
 	"fmt"
-	"math"
 	"slices"
 
 	"github.com/gendisc/gendisc/data"
@@ -11,8 +10,9 @@ import (
 
 // Errors wrapped by the data errors of Fit and Update.
 var (
-	// ErrNotClassification: the data set has no categorical target.
-	ErrNotClassification = errors.New("not a classification data set: the target is not categorical")
+	// ErrNotClassification: the data set has no categorical target
+	// (data.ErrNotClassification).
+	ErrNotClassification = data.ErrNotClassification
 	// ErrOneClass: fewer than two classes have rows of positive weight.
 	ErrOneClass = errors.New("fewer than two classes have rows: naive Bayes needs at least two")
 	// ErrFeatureKind: a feature's kind does not suit the model.
@@ -25,34 +25,9 @@ var (
 	ErrSchema = errors.New("data does not match the model's schema")
 )
 
-// checkRows checks what every naive Bayes variant needs of training rows:
-// a categorical target, labels that are missing (NaN) or class indices, and
-// weights that are finite and non-negative.
-func checkRows(d *data.Dataset) error {
-	s := d.Schema
-	if s.Target == nil || s.Target.Kind != data.Categorical || d.Y == nil {
-		return &data.ParseError{File: d.Source, Err: ErrNotClassification}
-	}
-	if len(d.Y) != d.N || len(d.X) != d.N*d.D() || (d.Weight != nil && len(d.Weight) != d.N) {
-		panic(fmt.Sprintf("naivebayes: data set of %d rows with %d cells, %d labels, %d weights",
-			d.N, len(d.X), len(d.Y), len(d.Weight)))
-	}
-	k := float64(len(s.Classes()))
-	for i, y := range d.Y {
-		if y == y && (y < 0 || y >= k || y != math.Trunc(y)) {
-			return d.RowError(i, "class index %v out of range [0, %v)", y, k)
-		}
-	}
-	for i, w := range d.Weight {
-		if !validWeight(w) {
-			return d.RowError(i, "weight %v: want a finite number ≥ 0", w)
-		}
-	}
-	return nil
-}
-
-// validWeight reports whether w is a row weight: finite and ≥ 0.
-func validWeight(w float64) bool { return w >= 0 && !math.IsInf(w, 1) }
+// checkRows checks what every naive Bayes variant needs of training rows
+// (data.Dataset.CheckClassRows).
+func checkRows(d *data.Dataset) error { return d.CheckClassRows("naivebayes") }
 
 // checkClasses returns ErrOneClass unless at least two classes have a
 // positive total weight.

@@ -408,7 +408,7 @@ func TestGaussianErrors(t *testing.T) {
 		{"categorical feature", GaussianConfig{}, categorical, ErrFeatureKind, `"colour"`},
 		{"label out of range", GaussianConfig{}, badLabel, nil, "matrix:5: class index 2"},
 		{"fractional label", GaussianConfig{}, halfLabel, nil, "class index 0.5"},
-		{"negative weight", GaussianConfig{}, badWeight, nil, "weight -1"},
+		{"negative weight", GaussianConfig{}, badWeight, data.ErrWeight, "weight must be a finite number >= 0: -1"},
 		{"infinite value", GaussianConfig{}, infinite, data.ErrInfinite, `matrix:5: column "x1"`},
 		{"unobserved feature", GaussianConfig{}, unobserved, ErrNotObserved, `"x1"`},
 		{"constant features", GaussianConfig{}, constant, ErrZeroVariance, `"x0"`},

@@ -134,8 +134,8 @@ func (m *MatrixModel) add(x *text.CSR, y []int, w []float64) error {
 			return &MatrixError{Row: i, Column: -1, Err: fmt.Errorf("class index %d out of range [0, %d)", c, K)}
 		}
 		wi := rowWeight(w, i)
-		if !validWeight(wi) {
-			return &MatrixError{Row: i, Column: -1, Err: fmt.Errorf("weight %v: want a finite number ≥ 0", wi)}
+		if !data.ValidWeight(wi) {
+			return &MatrixError{Row: i, Column: -1, Err: fmt.Errorf("%w: %v", data.ErrWeight, wi)}
 		}
 		m.classWeight[c] += wi
 	}

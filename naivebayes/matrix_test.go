@@ -370,7 +370,7 @@ func TestFitMatrixErrors(t *testing.T) {
 		{"negative label", Config{Family: Multinomial}, x, []int{0, 0, 0, 0, 1, 1, 1, -1}, classes, nil, "row 7: class index -1 out of range [0, 3)", nil},
 		{"labels", Config{Family: Multinomial}, x, y[1:], classes, nil, "naivebayes: 7 labels for 8 rows", nil},
 		{"weights", Config{Family: Multinomial}, x, y, classes, []float64{1}, "naivebayes: 1 weights for 8 rows", nil},
-		{"weight", Config{Family: Multinomial}, x, y, classes, []float64{1, 1, 1, -1, 1, 1, 1, 1}, "row 3: weight -1: want a finite number ≥ 0", nil},
+		{"weight", Config{Family: Multinomial}, x, y, classes, []float64{1, 1, 1, -1, 1, 1, 1, 1}, "row 3: weight must be a finite number >= 0: -1", nil},
 		{"one class", Config{Family: Multinomial}, x, make([]int, 8), classes, nil, "naivebayes: fewer than two classes have rows", ErrOneClass},
 		{"weightless class", Config{Family: Multinomial}, x, y, classes, []float64{1, 1, 1, 1, 0, 0, 0, 0}, "naivebayes: fewer than two classes have rows", ErrOneClass},
 		{"duplicate class", Config{Family: Multinomial}, x, y, []string{"a", "b", "a"}, nil, `naivebayes: class "a" given twice`, nil},

@@ -299,8 +299,8 @@ func CheckWeights(d *data.Dataset) error {
 	}
 	total := 0.0
 	for i, w := range d.Weight {
-		if !(w >= 0) || math.IsInf(w, 0) {
-			return d.RowError(i, "weight %v is not a finite non-negative number", w)
+		if !data.ValidWeight(w) {
+			return d.RowError(i, "%w: %v", data.ErrWeight, w)
 		}
 		total += w
 	}
