@@ -443,11 +443,24 @@ func (m *Model) JointLogLikelihood(dst []float64, d *data.Dataset) []float64 {
 }
 
 // Proba writes P(y = k | x_i) to dst[i·K + k], the exponential of
-// LogProba, with its conventions.
+// LogProba (up to rounding), with its conventions: each row's joint
+// log-likelihoods become probabilities by mathx.Softmax while they are in
+// cache, and a row that no class can produce is all zeros.
 func (m *Model) Proba(dst []float64, d *data.Dataset) []float64 {
-	dst = m.LogProba(dst, d)
-	mathx.ExpInPlace(dst)
-	return dst
+	return m.scores(dst, d, probaRow)
+}
+
+// probaRow turns a row of joint log-likelihoods into probabilities: the
+// softmax, or the exponentials themselves (0, or NaN where a value is NaN)
+// when the largest is not above −Inf, as exp(LogProba) gives.
+func probaRow(row []float64) {
+	if slices.Max(row) > math.Inf(-1) {
+		mathx.Softmax(row)
+		return
+	}
+	for i, v := range row {
+		row[i] = math.Exp(v)
+	}
 }
 
 // CheckCounts returns an error for the first cell of d that the model

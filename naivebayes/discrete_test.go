@@ -287,6 +287,10 @@ func TestDiscreteAlphaZero(t *testing.T) {
 	if !math.IsInf(p[0], -1) || !math.IsInf(p[1], -1) || !math.IsInf(p[2], -1) || p[3] != 0 {
 		t.Errorf("log-probabilities %v", p)
 	}
+	// Proba: the impossible row all zeros, the other (0, 1).
+	if pr := m.Proba(nil, q); pr[0] != 0 || pr[1] != 0 || pr[2] != 0 || pr[3] != 1 {
+		t.Errorf("probabilities %v", pr)
+	}
 	err = m.Impossible(q)
 	var pe *data.ParseError
 	if !errors.As(err, &pe) || pe.Line != 2 || !errors.Is(err, ErrImpossible) {
@@ -461,6 +465,34 @@ func TestDiscreteWeights(t *testing.T) {
 		pa, pb := a.LogProba(nil, d), b.LogProba(nil, d)
 		if !slices.Equal(pa, pb) {
 			t.Errorf("%v: weight 2 differs from the row twice", f)
+		}
+	}
+}
+
+// TestDiscreteProba: Proba is the exponential of LogProba to 1e-14, on
+// categorical, Bernoulli and mixed models of bundled data with missing
+// cells and text.
+func TestDiscreteProba(t *testing.T) {
+	for _, tc := range []struct {
+		dataset string
+		cfg     Config
+		opt     data.Options
+	}{
+		{"house_votes84", Config{Family: Categorical}, data.Options{}},
+		{"breast_cancer_wisconsin", Config{Family: Bernoulli, Binarize: 4}, data.Options{}},
+		{"adult", Config{}, data.Options{}},
+		{"sms_spam", Config{}, data.Options{Text: []string{"text"}}},
+	} {
+		d := bundled.Load(t, tc.dataset, tc.opt)
+		m, err := tc.cfg.Fit(d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lp, p := m.LogProba(nil, d), m.Proba(nil, d)
+		for i, v := range lp {
+			if e := math.Exp(v); math.Abs(p[i]-e) > 1e-14*max(e, 1e-300) && math.Abs(p[i]-e) > 1e-300 {
+				t.Fatalf("%s: cell %d: Proba %v, exp(LogProba) %v", tc.dataset, i, p[i], e)
+			}
 		}
 	}
 }
