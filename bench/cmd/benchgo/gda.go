@@ -61,8 +61,8 @@ func gdaWorkload(dir string, r *recorder, fit func(*data.Dataset) (gdaModel, err
 }
 
 // proba returns the class probabilities of the rows of d, N×K: LogProba
-// and the exponentials on all cores (mathx.ExpInPlace), as
-// naivebayes.Model.Proba does.
+// (gendisc.Classifier has no Proba) and the exponentials on all cores
+// (mathx.ExpInPlace).
 func proba(m gendisc.Classifier, d *data.Dataset) []float64 {
 	p := m.LogProba(nil, d)
 	mathx.ExpInPlace(p)
