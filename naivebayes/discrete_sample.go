@@ -223,8 +223,9 @@ func (p *textPart) draw(dst, x []float64, k int, rng *rand.Rand) {}
 func (p *textPart) fill(dst, x, post []float64)                  {}
 
 // sampleDoc draws a document of class c (see Model.SampleText). A
-// multinomial document of L words costs O(V + L log V): the cumulative
-// θ_c once, then a binary search per word.
+// multinomial document of L words costs O(L log V): a binary search per
+// word in the cumulative θ_c (made once, for every class, on the first
+// draw).
 func (p *textPart) sampleDoc(c int, rng *rand.Rand) string {
 	V := p.vocab.Len()
 	var words []string
@@ -240,12 +241,8 @@ func (p *textPart) sampleDoc(c int, rng *rand.Rand) string {
 	if L == 0 {
 		return ""
 	}
-	cdf := make([]float64, V)
-	total := 0.0
-	for t, v := range p.theta[c*V : (c+1)*V] {
-		total += v
-		cdf[t] = total
-	}
+	cdf := p.cumulative(c)
+	total := cdf[V-1]
 	for range L {
 		words = append(words, p.vocab.Term(searchCDF(cdf, rng.Float64()*total)))
 	}

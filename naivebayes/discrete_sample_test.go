@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/gendisc/gendisc/data"
@@ -113,6 +114,38 @@ func TestSampleText(t *testing.T) {
 		}
 		if got := total / n; math.Abs(got-want) > 4*math.Sqrt(want/n)+1e-9 {
 			t.Errorf("%v: mean length %.3f, model %.3f", f, got, want)
+		}
+	}
+}
+
+// TestSampleTextConcurrent: the first draws of a fresh model from 8
+// goroutines at once (which make the cumulative θ) give the documents of
+// the same seed drawn alone.
+func TestSampleTextConcurrent(t *testing.T) {
+	d := bundled.Load(t, "sms_spam", data.Options{Text: []string{"text"}})
+	fresh := func() *Model {
+		m, err := Config{Family: Complement}.Fit(d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return m
+	}
+	draw := func(m *Model) string {
+		doc := make([]string, 1)
+		m.SampleText(doc, 0, rand.New(rand.NewPCG(7, 8)))
+		return doc[0]
+	}
+	want := draw(fresh())
+	m := fresh()
+	got := make([]string, 8)
+	var wg sync.WaitGroup
+	for g := range got {
+		wg.Go(func() { got[g] = draw(m) })
+	}
+	wg.Wait()
+	for g, doc := range got {
+		if doc != want {
+			t.Fatalf("goroutine %d drew %q, alone %q", g, doc, want)
 		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"sync"
 
 	"github.com/gendisc/gendisc/data"
 	"github.com/gendisc/gendisc/text"
@@ -36,9 +37,37 @@ type textPart struct {
 	vocab *text.Vocabulary
 	w     countWeights // over the vocabulary's columns
 	sc    countScorer  // the weights w as the scores of a document
-	// For SampleText: the multinomial θ_ct (at c·V + t) and the mean
-	// number of words per document of each class (not for Bernoulli).
-	theta, length []float64
+	// For SampleText (not for Bernoulli): the mean number of words per
+	// document of each class; for complement naive Bayes the multinomial
+	// weights log θ_ct (multinomial's are w); and the cumulative θ_ct of
+	// each class (at c·V + t), made on the first draw, so that a model that
+	// only classifies does not hold it.
+	length  []float64
+	multi   *countWeights
+	cdfOnce sync.Once
+	cdf     []float64
+}
+
+// cumulative returns the cumulative multinomial θ_ct of class c over the
+// vocabulary's columns, made for every class on the first call.
+func (p *textPart) cumulative(c int) []float64 {
+	p.cdfOnce.Do(func() {
+		multi := &p.w
+		if p.multi != nil {
+			multi = p.multi
+		}
+		V := multi.v
+		p.cdf = make([]float64, len(multi.b))
+		for k := range multi.k {
+			total := 0.0
+			for t, l := range multi.b[k*V : (k+1)*V] {
+				total += math.Exp(l)
+				p.cdf[k*V+t] = total
+			}
+		}
+	})
+	V := p.w.v
+	return p.cdf[c*V : (c+1)*V]
 }
 
 func newTextPart(col int, ck countKind, cfg text.VectorizerConfig) *textPart {
@@ -128,12 +157,18 @@ func (p *textPart) fit(pr *params, s *data.Schema, source string) error {
 		return columnError(source, s, p.col, err)
 	}
 	V := vocab.Len()
-	st := countStats{v: V, s: make([]float64, k*V), n: make([]float64, k*V)}
+	// N_kt, read by Bernoulli only, is the class's documents for every t.
+	st := countStats{v: V, s: make([]float64, k*V)}
+	if p.ck == countBernoulli {
+		st.n = make([]float64, k*V)
+	}
 	for c := range k {
 		for id, col := range colOf {
 			if col >= 0 {
 				st.s[c*V+int(col)] = p.s[c][id]
-				st.n[c*V+int(col)] = p.docs[c]
+				if st.n != nil {
+					st.n[c*V+int(col)] = p.docs[c]
+				}
 			}
 		}
 	}
@@ -142,14 +177,11 @@ func (p *textPart) fit(pr *params, s *data.Schema, source string) error {
 	if p.ck == countBernoulli {
 		return nil
 	}
-	multi := p.w
 	if p.ck == countComplement {
-		multi = fitCounts(countMultinomial, &st, k, pr.alpha, false)
+		multi := fitCounts(countMultinomial, &st, k, pr.alpha, false)
+		p.multi = &multi
 	}
-	p.theta, p.length = make([]float64, len(multi.b)), make([]float64, k)
-	for i, l := range multi.b {
-		p.theta[i] = math.Exp(l)
-	}
+	p.length = make([]float64, k)
 	for c := range k {
 		if p.docs[c] > 0 {
 			p.length[c] = sum(st.s[c*V:(c+1)*V]) / p.docs[c]
