@@ -424,14 +424,16 @@ func (m *Model) ClassWeights() []float64 { return slices.Clone(m.classWeight) }
 // feature's documents are not one per row; without them, d.Text nil, the
 // documents are missing) or dst has a length other than d.N·K.
 func (m *Model) LogProba(dst []float64, d *data.Dataset) []float64 {
-	dst = m.joint(dst, d, false)
-	k := len(m.logPrior)
-	for r := 0; r < len(dst); r += k {
-		if row := dst[r : r+k]; slices.Max(row) > math.Inf(-1) {
-			mathx.NormalizeLog(row)
-		}
+	return m.scores(dst, d, logProbaRow)
+}
+
+// logProbaRow normalises a row of joint log-likelihoods to
+// log-probabilities, leaving a row that no class can produce (its largest
+// value not above −Inf) as it is.
+func logProbaRow(row []float64) {
+	if slices.Max(row) > math.Inf(-1) {
+		mathx.NormalizeLog(row)
 	}
-	return dst
 }
 
 // JointLogLikelihood writes log p(x_i, y = k) to dst[i·K + k] for every row

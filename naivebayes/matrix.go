@@ -8,7 +8,6 @@ import (
 	"sort"
 
 	"github.com/gendisc/gendisc/data"
-	"github.com/gendisc/gendisc/internal/mathx"
 	"github.com/gendisc/gendisc/internal/parallel"
 	"github.com/gendisc/gendisc/text"
 )
@@ -272,13 +271,6 @@ func (m *MatrixModel) CountWeights() [][]float64 {
 	return w
 }
 
-// What the rows of a matrix are scored to (MatrixModel.score).
-const (
-	scoreJoint = iota
-	scoreLog
-	scoreProba
-)
-
 // JointLogLikelihood writes log p(x_i, y = k) to dst[i·K + k] for every
 // row i of x and returns dst (allocated when nil):
 //
@@ -291,7 +283,7 @@ const (
 // panics if x has a number of columns other than the model's or dst has a
 // length other than x.Rows·K.
 func (m *MatrixModel) JointLogLikelihood(dst []float64, x *text.CSR) []float64 {
-	return m.score(dst, x, scoreJoint)
+	return m.score(dst, x, nil)
 }
 
 // LogProba writes log P(y = k | x_i) to dst[i·K + k] for every row i of x
@@ -300,18 +292,19 @@ func (m *MatrixModel) JointLogLikelihood(dst []float64, x *text.CSR) []float64 {
 // only with α = 0) gets −Inf for every class. It panics as
 // JointLogLikelihood.
 func (m *MatrixModel) LogProba(dst []float64, x *text.CSR) []float64 {
-	return m.score(dst, x, scoreLog)
+	return m.score(dst, x, logProbaRow)
 }
 
 // Proba writes P(y = k | x_i) to dst[i·K + k], the exponential of
-// LogProba, with its conventions.
+// LogProba (up to rounding: mathx.Softmax), with its conventions.
 func (m *MatrixModel) Proba(dst []float64, x *text.CSR) []float64 {
-	return m.score(dst, x, scoreProba)
+	return m.score(dst, x, probaRow)
 }
 
-// score writes what the rows of x are scored to (scoreJoint, scoreLog,
-// scoreProba) into dst, one pass over each row on all cores.
-func (m *MatrixModel) score(dst []float64, x *text.CSR, to int) []float64 {
+// score writes the joint log-likelihoods of the rows of x into dst, one
+// pass over each row on all cores, and calls finish (unless nil) on each
+// row's K values once they are complete.
+func (m *MatrixModel) score(dst []float64, x *text.CSR, finish func(row []float64)) []float64 {
 	K := len(m.classes)
 	if x.Cols != m.w.v {
 		panic(fmt.Sprintf("naivebayes: the matrix has %d columns, the model %d", x.Cols, m.w.v))
@@ -329,16 +322,8 @@ func (m *MatrixModel) score(dst []float64, x *text.CSR, to int) []float64 {
 			copy(row, m.logPrior)
 			idx, val := x.Row(i)
 			m.sc.addRow(row, acc, idx, val)
-			if to == scoreJoint {
-				continue
-			}
-			if slices.Max(row) > math.Inf(-1) {
-				mathx.NormalizeLog(row)
-			}
-			if to == scoreProba {
-				for c, v := range row {
-					row[c] = math.Exp(v)
-				}
+			if finish != nil {
+				finish(row)
 			}
 		}
 	})
