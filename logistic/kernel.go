@@ -1,56 +1,12 @@
 package logistic
 
-import "math"
+import "github.com/gendisc/gendisc/internal/kernel"
 
-// The dense products of an evaluation run on a chunk of consecutive rows
-// x_0, …, x_{m−1} (row-major, each of length n) and two weight vectors at
-// a time:
-//
-//	scores (dotRows2):    out[2r + c] = x_rᵀ w_c
-//	gradient (axpyRows2): g_c ← g_c + Σ_r coef[2r + c] x_r
-//
-// for c = 0, 1. The scores stream the rows from memory one at a time
-// (reading several rows at once, interleaved, defeats the hardware
-// prefetchers and halves the bandwidth); the gradient takes the rows
-// again while they are in cache, four at a time, so that each element of
-// g_c is loaded and stored once per four rows. The amd64 build runs them
-// as AVX2/FMA assembly where the processor has it (kernel_amd64.s); the
-// portable versions below are the reference and the fallback. The two
-// sum in different orders, so their results differ in the last bits.
-
-// dotRows2Go is the portable dotRows2.
-func dotRows2Go(x []float64, n int, w0, w1, out []float64) {
-	w0, w1 = w0[:n], w1[:n]
-	for r := range len(x) / n {
-		var s0, s1 float64
-		for j, a := range x[r*n : (r+1)*n] {
-			s0 += a * w0[j]
-			s1 += a * w1[j]
-		}
-		out[2*r], out[2*r+1] = s0, s1
-	}
-}
-
-// axpyRows2Go is the portable axpyRows2.
-func axpyRows2Go(g0, g1, coef, x []float64) {
-	n := len(g0)
-	g1 = g1[:n]
-	for r := range len(x) / n {
-		c0, c1 := coef[2*r], coef[2*r+1]
-		for j, a := range x[r*n : (r+1)*n] {
-			g0[j] += c0 * a
-			g1[j] += c1 * a
-		}
-	}
-}
-
-// expFloor is the smallest argument of expInPlace: exp(−708) ≈ 3.3e−308
-// is still a normal number, so 2ᵏ can be built from its exponent bits.
-const expFloor = -708
-
-// expGo is the portable expInPlace: x_j ← exp(max(x_j, expFloor)).
-func expGo(x []float64) {
-	for j, v := range x {
-		x[j] = math.Exp(max(v, expFloor))
-	}
-}
+// The kernels of an evaluation (package kernel: AVX2/FMA assembly where
+// the processor has it, portable Go otherwise), as variables so that a test
+// can run the fits on the portable ones.
+var (
+	dotRows2   = kernel.DotRows2
+	axpyRows2  = kernel.AxpyRows2
+	expInPlace = kernel.ExpFloored
+)

@@ -1,19 +1,20 @@
-package logistic
+package kernel
 
 import "golang.org/x/sys/cpu"
 
-// dotRows2, axpyRows2 and expInPlace are the kernels of kernel.go: the
+// DotRows2, AxpyRows2 and ExpFloored are the kernels of kernel.go: the
 // AVX2/FMA assembly where the processor has AVX2 and FMA, the portable Go
-// otherwise.
+// otherwise. They are set when the package is initialised; callers must not
+// assign them.
 var (
-	dotRows2   = dotRows2Go
-	axpyRows2  = axpyRows2Go
-	expInPlace = expGo
+	DotRows2   = DotRows2Go
+	AxpyRows2  = AxpyRows2Go
+	ExpFloored = ExpFlooredGo
 )
 
 func init() {
 	if cpu.X86.HasAVX2 && cpu.X86.HasFMA {
-		dotRows2, axpyRows2, expInPlace = dotRows2Asm, axpyRows2Asm, expAsm
+		DotRows2, AxpyRows2, ExpFloored = dotRows2Asm, axpyRows2Asm, expAsm
 	}
 }
 
@@ -28,7 +29,7 @@ func dotRows2AVX2(x *float64, rows, n int, w0, w1, out *float64)
 //go:noescape
 func axpyRows2AVX2(g0, g1, coef, x *float64, quads, n int)
 
-// expAVX2 sets x[j] = exp(max(x[j], expFloor)) for j < n, n a multiple
+// expAVX2 sets x[j] = exp(max(x[j], ExpFloor)) for j < n, n a multiple
 // of 4.
 //
 //go:noescape
@@ -57,14 +58,14 @@ func axpyRows2Asm(g0, g1, coef, x []float64) {
 		_, _ = g1[n-1], coef[8*quads-1]
 		axpyRows2AVX2(&g0[0], &g1[0], &coef[0], &x[0], quads, n)
 	}
-	axpyRows2Go(g0, g1, coef[8*quads:], x[4*quads*n:rows*n])
+	AxpyRows2Go(g0, g1, coef[8*quads:], x[4*quads*n:rows*n])
 }
 
-// expAsm is expInPlace with expAVX2 on the whole groups of four.
+// expAsm is ExpFloored with expAVX2 on the whole groups of four.
 func expAsm(x []float64) {
 	n := len(x) &^ 3
 	if n > 0 {
 		expAVX2(&x[0], n)
 	}
-	expGo(x[n:])
+	ExpFlooredGo(x[n:])
 }
