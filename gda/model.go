@@ -7,10 +7,12 @@ import (
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
+	"gonum.org/v1/gonum/floats"
 
 	"github.com/gendisc/gendisc/data"
 	"github.com/gendisc/gendisc/internal/classprior"
 	"github.com/gendisc/gendisc/internal/covstats"
+	"github.com/gendisc/gendisc/internal/kernel"
 	"github.com/gendisc/gendisc/internal/mathx"
 	"github.com/gendisc/gendisc/internal/parallel"
 )
@@ -153,38 +155,27 @@ func (m *model) linearForm() {
 }
 
 // posteriorChunk writes the unnormalised log-posteriors of the linear form
-// (linearForm) of the complete rows of x to out, leaving the rows marked
-// in missing to the marginal path and using z (p values) as scratch. Each
-// row is summed on its own, in the same order whatever the other rows, so
-// that its result does not depend on them.
-func (m *model) posteriorChunk(out, x, z []float64, missing []bool) {
+// (linearForm) of the rows of x to out, using z (chunkRows·(p + K) values)
+// as scratch: the rows centred at c, then the scores of two classes at a
+// time (kernel.DotRows2, the last class paired with itself when K is
+// odd). Rows with a missing cell get meaningless values, left for the
+// marginal path. Each row is summed on its own, in the same order whatever
+// the other rows, so that its result does not depend on them.
+func (m *model) posteriorChunk(out, x, z []float64) {
 	K, p := len(m.logPrior), m.stats.D
-	c, z := m.comps[0].centre, z[:p]
-	for r := range len(x) / p {
-		if missing[r] {
-			continue
-		}
-		for j, v := range x[r*p : (r+1)*p] {
-			z[j] = v - c[j]
-		}
-		for k, b := range m.linB {
-			out[r*K+k] = b + dot(z, m.lin[k*p:(k+1)*p])
+	rows := len(x) / p
+	c, pair := m.comps[0].centre, z[chunkRows*p:]
+	z = z[:rows*p]
+	for r := range rows {
+		floats.SubTo(z[r*p:(r+1)*p], x[r*p:(r+1)*p], c)
+	}
+	for k := 0; k < K; k += 2 {
+		k1 := min(k+1, K-1)
+		kernel.DotRows2(z, p, m.lin[k*p:(k+1)*p], m.lin[k1*p:(k1+1)*p], pair)
+		for r := range rows {
+			out[r*K+k], out[r*K+k1] = m.linB[k]+pair[2*r], m.linB[k1]+pair[2*r+1]
 		}
 	}
-}
-
-// dot returns aᵀb in four interleaved partial sums.
-func dot(a, b []float64) float64 {
-	b = b[:len(a)]
-	var s0, s1, s2, s3 float64
-	i := 0
-	for ; i+4 <= len(a); i += 4 {
-		s0, s1, s2, s3 = s0+a[i]*b[i], s1+a[i+1]*b[i+1], s2+a[i+2]*b[i+2], s3+a[i+3]*b[i+3]
-	}
-	for ; i < len(a); i++ {
-		s0 += a[i] * b[i]
-	}
-	return (s0 + s1) + (s2 + s3)
 }
 
 // singularError describes the failure to factor covariance matrix ci.
@@ -241,7 +232,7 @@ func (m *model) joint(dst []float64, d *data.Dataset, normalise bool) []float64 
 			anyMissing := markMissing(missing, x, p)
 			clearUpper()
 			if normalise && m.lin != nil {
-				m.posteriorChunk(out, x, z, missing)
+				m.posteriorChunk(out, x, z)
 			} else {
 				m.chunk(out, x, z)
 			}
