@@ -65,7 +65,7 @@ func (c *Counter) Term(i int) string { return c.terms[i] }
 // ID returns the id of term and whether it has been counted.
 func (c *Counter) ID(term string) (int, bool) {
 	b := []byte(term)
-	id := c.ids.get(b, c.ids.hash(b))
+	id := c.ids.get(b, c.ids.hash(b), c.terms)
 	return int(id), id >= 0
 }
 
@@ -103,7 +103,7 @@ func (c *Counter) count(docs []string, m *CSR) {
 		for _, sp := range c.sc.terms(c.grams) {
 			key := c.sc.buf[sp.lo:sp.hi]
 			h := c.ids.hash(key)
-			id := c.ids.get(key, h)
+			id := c.ids.get(key, h, c.terms)
 			if id < 0 {
 				id = c.newTerm(string(key), h)
 			}
@@ -145,8 +145,8 @@ func (c *Counter) newTerm(term string, h uint64) int32 {
 		panic("text: more than 2³¹-1 distinct terms")
 	}
 	id := int32(len(c.terms))
-	c.ids.put(term, h, id)
 	c.terms = append(c.terms, term)
+	c.ids.put(h, id, c.terms)
 	c.freq = append(c.freq, termFreq{})
 	c.row.grow(len(c.terms))
 	return id
@@ -162,7 +162,7 @@ func (c *Counter) Merge(o *Counter) ([]int32, error) {
 	ids := make([]int32, len(o.terms))
 	for i, t := range o.terms {
 		h := maphash.String(c.ids.seed, t)
-		id := c.ids.get([]byte(t), h)
+		id := c.ids.get([]byte(t), h, c.terms)
 		if id < 0 {
 			id = c.newTerm(t, h)
 		}
@@ -299,7 +299,7 @@ func UnmarshalCounter(b []byte) (*Counter, error) {
 			return nil, fmt.Errorf("text: term counts: term %q has tf %d, df %d in %d documents", t, tf, df, j.Docs)
 		}
 		h := maphash.String(c.ids.seed, t)
-		if c.ids.get([]byte(t), h) >= 0 {
+		if c.ids.get([]byte(t), h, c.terms) >= 0 {
 			return nil, fmt.Errorf("text: term counts: term %q appears twice", t)
 		}
 		c.freq[c.newTerm(t, h)] = termFreq{j.TF[i], j.DF[i]}

@@ -35,7 +35,7 @@ func newVocabulary(cfg VectorizerConfig, terms []string) *Vocabulary {
 	v := &Vocabulary{cfg: cfg, grams: cfg.NGrams.orDefault(), stop: stop, terms: terms,
 		index: newTermTable(len(terms))}
 	for i, t := range terms {
-		v.index.put(t, maphash.String(v.index.seed, t), int32(i))
+		v.index.put(maphash.String(v.index.seed, t), int32(i), terms)
 	}
 	v.scratch = &sync.Pool{New: func() any {
 		s := new(transformScratch)
@@ -60,7 +60,7 @@ func (v *Vocabulary) Terms() []string { return slices.Clone(v.terms) }
 // Index returns the column of term and whether the vocabulary has it.
 func (v *Vocabulary) Index(term string) (int, bool) {
 	b := []byte(term)
-	i := v.index.get(b, v.index.hash(b))
+	i := v.index.get(b, v.index.hash(b), v.terms)
 	return int(i), i >= 0
 }
 
@@ -97,7 +97,7 @@ func (v *Vocabulary) transform(docs []string) (*CSR, int) {
 		s.row.next(len(m.Indices))
 		for _, sp := range s.sc.terms(v.grams) {
 			key := s.sc.buf[sp.lo:sp.hi]
-			if j := v.index.get(key, v.index.hash(key)); j >= 0 {
+			if j := v.index.get(key, v.index.hash(key), v.terms); j >= 0 {
 				s.row.add(m, j)
 			} else {
 				unseen++
