@@ -6,6 +6,8 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"gonum.org/v1/gonum/mat"
+
 	"github.com/gendisc/gendisc/data"
 	"github.com/gendisc/gendisc/text"
 )
@@ -217,5 +219,54 @@ func TestSubsample(t *testing.T) {
 	}
 	if sub.wsum != ws || math.Abs(sub.lambda-4*ws/pr.wsum) > 1e-15 {
 		t.Errorf("W_S = %v (want %v), λ_S = %v (want %v)", sub.wsum, ws, sub.lambda, 4*ws/pr.wsum)
+	}
+}
+
+// TestLBFGSMemory: the direction of the two-loop recursion satisfies the
+// secant condition of the newest pair, H y = s (so d = −s for g = y), with
+// γI and with an H₀; a pair without positive curvature is left out; with
+// neither pairs nor H₀ the direction is −g/‖g‖.
+func TestLBFGSMemory(t *testing.T) {
+	m := &lbfgsMemory{}
+	d := make([]float64, 2)
+	m.direction([]float64{3, 4}, d)
+	if math.Abs(d[0]+0.6) > 1e-15 || math.Abs(d[1]+0.8) > 1e-15 {
+		t.Errorf("no pairs: direction %v, want (−0.6, −0.8)", d)
+	}
+	m.add([]float64{1, 0}, []float64{-1, 0}) // sᵀy < 0: left out
+	m.add([]float64{1, 2}, []float64{2, 1})
+	m.add([]float64{0.5, -1}, []float64{1, -3})
+	if len(m.s) != 2 {
+		t.Fatalf("%d pairs, want 2", len(m.s))
+	}
+	check := func(what string) {
+		m.direction([]float64{1, -3}, d)
+		if math.Abs(d[0]+0.5) > 1e-12 || math.Abs(d[1]-1) > 1e-12 {
+			t.Errorf("%s: H y = %v, want s = (0.5, −1)", what, []float64{-d[0], -d[1]})
+		}
+	}
+	check("γI")
+	var chol mat.Cholesky
+	if !chol.Factorize(mat.NewSymDense(2, []float64{4, 1, 1, 3})) {
+		t.Fatal("factorize")
+	}
+	m.h0, m.h0Scale = &chol, 0.5
+	check("H₀")
+}
+
+// TestLog1pSum: one logarithm per chunk gives Σ log1p(u_i) to 1e-14
+// relative, for tiny terms (where log(1 + u) would lose them) and for
+// products that would overflow without the flush.
+func TestLog1pSum(t *testing.T) {
+	for _, u := range []float64{1e-12, 0.3, 1, 1e30} {
+		var l log1pSum
+		want := 0.0
+		for range 64 {
+			l.add(u)
+			want += math.Log1p(u)
+		}
+		if got := l.value(); math.Abs(got-want) > 1e-14*want {
+			t.Errorf("u = %v: %v, want %v", u, got, want)
+		}
 	}
 }
