@@ -7,7 +7,7 @@ import (
 
 	"github.com/gendisc/gendisc/data"
 	"github.com/gendisc/gendisc/internal/bundled"
-	"github.com/gendisc/gendisc/internal/refdata"
+	"github.com/gendisc/gendisc/internal/testsupport/refdata"
 )
 
 // load reads a bundled data set with target as a numeric target and the

@@ -12,7 +12,7 @@ import (
 	"testing"
 
 	"github.com/gendisc/gendisc/data"
-	"github.com/gendisc/gendisc/internal/refdata"
+	"github.com/gendisc/gendisc/internal/testsupport/refdata"
 )
 
 var benchRows = flag.Int("logistic.rows", 500_000, "rows of the synthetic logistic benchmarks (50,000 with -short)")

@@ -5,7 +5,7 @@ import (
 	"math"
 	"testing"
 
-	"github.com/gendisc/gendisc/internal/refdata"
+	"github.com/gendisc/gendisc/internal/testsupport/refdata"
 )
 
 // The reference values come from scikit-learn 1.2.1 through

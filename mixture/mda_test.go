@@ -10,7 +10,7 @@ import (
 
 	"github.com/gendisc/gendisc"
 	"github.com/gendisc/gendisc/data"
-	"github.com/gendisc/gendisc/internal/conformance"
+	"github.com/gendisc/gendisc/internal/testsupport/conformance"
 )
 
 func TestMDAConformance(t *testing.T) {

@@ -6,7 +6,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/gendisc/gendisc/internal/refdata"
+	"github.com/gendisc/gendisc/internal/testsupport/refdata"
 )
 
 // reference is testdata/reference.json, written by gen_reference.py.

@@ -12,7 +12,7 @@ import (
 	"github.com/gendisc/gendisc"
 	"github.com/gendisc/gendisc/data"
 	"github.com/gendisc/gendisc/internal/bundled"
-	"github.com/gendisc/gendisc/internal/conformance"
+	"github.com/gendisc/gendisc/internal/testsupport/conformance"
 )
 
 // every returns the indices lo, lo+step, … below n.

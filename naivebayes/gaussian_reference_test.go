@@ -8,7 +8,7 @@ import (
 
 	"github.com/gendisc/gendisc/data"
 	"github.com/gendisc/gendisc/internal/bundled"
-	"github.com/gendisc/gendisc/internal/refdata"
+	"github.com/gendisc/gendisc/internal/testsupport/refdata"
 )
 
 // reference is testdata/gaussian_reference.json, written by

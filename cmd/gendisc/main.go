@@ -6,7 +6,7 @@ import (
 	"context"
 	"os"
 
-	"github.com/gendisc/gendisc/internal/cli"
+	"github.com/gendisc/gendisc/cmd/gendisc/internal/cli"
 )
 
 func main() {
