@@ -9,8 +9,8 @@ import (
 	"github.com/gendisc/gendisc"
 	"github.com/gendisc/gendisc/data"
 	"github.com/gendisc/gendisc/internal/bundled"
-	"github.com/gendisc/gendisc/internal/testsupport/conformance"
 	"github.com/gendisc/gendisc/internal/design"
+	"github.com/gendisc/gendisc/internal/testsupport/conformance"
 )
 
 func TestConformance(t *testing.T) {
