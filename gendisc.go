@@ -46,3 +46,42 @@ type Generative interface {
 	// Missing features are marginalised: they leave the likelihood.
 	JointLogLikelihood(dst []float64, d *data.Dataset) []float64
 }
+
+// Accumulator is a partial fit: the sufficient statistics of the rows added
+// so far, for a model fitted in one pass. Fitting disjoint shards of the
+// rows with accumulators of the same configuration, merging them and
+// finishing gives the model fitted on all the rows (bit for bit where the
+// arithmetic is the same, else up to rounding). Like a half-done
+// hash.Hash, an accumulator can be encoded, moved to another process and
+// decoded there (encoding.BinaryMarshaler, encoding.BinaryUnmarshaler);
+// the encoding reads back bit-exactly and carries the configuration, so
+// that Merge can refuse statistics gathered under another one.
+//
+// An accumulator is not safe for concurrent use; the parallelism is inside
+// Add, and across accumulators merged afterwards.
+type Accumulator interface {
+	// Add adds the rows of d. Its schema must extend the accumulator's:
+	// the same feature columns, with new classes, category levels and
+	// words allowed (data.Schema.Extend).
+	Add(d *data.Dataset) error
+	// Merge adds the statistics of o, an accumulator of the same kind and
+	// configuration that saw other rows. Classes, levels and words that
+	// only o saw are added after the accumulator's own. o is unchanged.
+	Merge(o Accumulator) error
+	// Model finishes the fit: the model of the rows added and merged so
+	// far. The accumulator stays usable.
+	Model() (Model, error)
+
+	MarshalBinary() ([]byte, error)
+	UnmarshalBinary([]byte) error
+}
+
+// Mergeable is a model that keeps its sufficient statistics, so that it can
+// be updated with new rows or merged with models fitted on other rows.
+type Mergeable interface {
+	Model
+	// Accumulator returns a new accumulator that holds the model's
+	// statistics: adding rows to it and finishing updates the model,
+	// merging another model's accumulator into it merges the models.
+	Accumulator() Accumulator
+}
