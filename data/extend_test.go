@@ -1,0 +1,112 @@
+package data
+
+import (
+	"errors"
+	"math"
+	"slices"
+	"testing"
+)
+
+func extendSchemas() (*Schema, *Schema) {
+	s := &Schema{
+		Features: []Column{
+			{Name: "x", Kind: Numeric, Integral: true},
+			{Name: "c", Kind: Categorical, Levels: []string{"a", "b"}},
+			{Name: "t", Kind: Text},
+		},
+		Target: &Column{Name: "y", Kind: Categorical, Levels: []string{"no", "yes"}},
+	}
+	t := &Schema{
+		Features: []Column{
+			{Name: "x", Kind: Numeric},
+			{Name: "c", Kind: Categorical, Levels: []string{"b", "c"}},
+			{Name: "t", Kind: Text},
+		},
+		Target: &Column{Name: "y", Kind: Categorical, Levels: []string{"maybe", "yes"}},
+	}
+	return s, t
+}
+
+func TestExtendUnion(t *testing.T) {
+	s, u := extendSchemas()
+	before := s.Clone()
+	got, r, err := s.Extend(u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !s.Equal(before) {
+		t.Error("Extend changed its receiver")
+	}
+	if want := []string{"a", "b", "c"}; !slices.Equal(got.Features[1].Levels, want) {
+		t.Errorf("levels %q, want %q", got.Features[1].Levels, want)
+	}
+	if want := []string{"no", "yes", "maybe"}; !slices.Equal(got.Classes(), want) {
+		t.Errorf("classes %q, want %q", got.Classes(), want)
+	}
+	if got.Features[0].Integral {
+		t.Error("x is integral in one schema only, and integral in the union")
+	}
+	if !slices.Equal(r.Features[1], []int{1, 2}) || r.Features[0] != nil || !slices.Equal(r.Target, []int{2, 1}) {
+		t.Errorf("remap %v, target %v", r.Features, r.Target)
+	}
+	nan := math.NaN()
+	d := &Dataset{Schema: u, N: 2, X: []float64{1, 0, nan, 2, nan, nan}, Y: []float64{0, nan}, Text: [][]string{nil, nil, {"a", "b"}}}
+	e := r.Apply(d, got)
+	if e.Schema != got || !same(e.X, []float64{1, 1, nan, 2, nan, nan}) || !same(e.Y, []float64{2, nan}) {
+		t.Errorf("Apply: X %v, Y %v", e.X, e.Y)
+	}
+	if d.X[1] != 0 || d.Y[0] != 0 {
+		t.Error("Apply changed its argument")
+	}
+}
+
+func same(a, b []float64) bool {
+	return slices.EqualFunc(a, b, func(x, y float64) bool { return x == y || x != x && y != y })
+}
+
+func TestExtendPrefixIsIdentity(t *testing.T) {
+	s, _ := extendSchemas()
+	u := s.Clone()
+	u.Features[1].Levels = append(u.Features[1].Levels, "z")
+	u.Target.Levels = u.Target.Levels[:1]
+	got, r, err := s.Extend(u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !r.Identity() {
+		t.Errorf("remap %+v, want the identity", r)
+	}
+	if want := []string{"a", "b", "z"}; !slices.Equal(got.Features[1].Levels, want) {
+		t.Errorf("levels %q, want %q", got.Features[1].Levels, want)
+	}
+	d := &Dataset{Schema: u, N: 1, X: []float64{1, 2, math.NaN()}}
+	if e := r.Apply(d, got); &e.X[0] != &d.X[0] || e.Schema != got {
+		t.Error("Apply of the identity copied the rows or kept the old schema")
+	}
+}
+
+func TestExtendErrors(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		change func(*Schema)
+		want   string
+	}{
+		{"feature count", func(u *Schema) { u.Features = u.Features[:2] }, "schemas do not match: 2 features, want 3"},
+		{"name", func(u *Schema) { u.Features[0].Name = "z" }, `schemas do not match: feature "z": feature 1 is "z", want "x"`},
+		{"kind", func(u *Schema) { u.Features[2].Kind = Categorical }, `schemas do not match: feature "t": categorical, want text`},
+		{"target name", func(u *Schema) { u.Target.Name = "label" }, `schemas do not match: target "label": want "y"`},
+		{"no target", func(u *Schema) { u.Target = nil }, `schemas do not match: target "y": present in one schema only`},
+		{"target kind", func(u *Schema) { u.Target.Kind = Numeric; u.Target.Levels = nil }, `schemas do not match: target "y": numeric, want categorical`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s, _ := extendSchemas()
+			u := s.Clone()
+			tc.change(u)
+			_, _, err := s.Extend(u)
+			var se *SchemaError
+			if !errors.As(err, &se) || !errors.Is(err, ErrSchema) || err.Error() != tc.want {
+				t.Errorf("error %v, want %q", err, tc.want)
+			}
+		})
+	}
+}
