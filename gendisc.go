@@ -11,7 +11,11 @@
 // metrics. A fitted model is immutable and safe for concurrent use.
 package gendisc
 
-import "github.com/gendisc/gendisc/data"
+import (
+	"iter"
+
+	"github.com/gendisc/gendisc/data"
+)
 
 // Model is anything fitted on a data.Dataset: it remembers the schema of the
 // data it was fitted on, so new data can be read and encoded the same way
@@ -84,4 +88,19 @@ type Mergeable interface {
 	// statistics: adding rows to it and finishing updates the model,
 	// merging another model's accumulator into it merges the models.
 	Accumulator() Accumulator
+}
+
+// AddChunks adds the chunks of rows that chunks yields to acc, one at a
+// time, so that only one chunk is in memory (a streaming fit), and returns
+// the first error, of reading or of adding.
+func AddChunks(acc Accumulator, chunks iter.Seq2[*data.Dataset, error]) error {
+	for d, err := range chunks {
+		if err != nil {
+			return err
+		}
+		if err := acc.Add(d); err != nil {
+			return err
+		}
+	}
+	return nil
 }
