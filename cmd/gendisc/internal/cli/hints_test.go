@@ -43,6 +43,9 @@ func TestHintsOfCommands(t *testing.T) {
 			`gaussian-nb takes numeric features only (use --model nb, mixed naive Bayes)`},
 		{[]string{"fit", "--data", "ionosphere", "--model", "lda", "--out", "-"},
 			`ionosphere: column "V2": singular covariance matrix: the feature has zero variance within the classes; drop it or use shrinkage (--shrinkage r in (0, 1], or --shrinkage auto)`},
+		{[]string{"compare", "--data", "ionosphere", "--models", "nb,lda", "--sizes", "20,50"},
+			`--models lda applies to none of the data sets (ionosphere: ionosphere: column "V2": singular covariance matrix: ` +
+				`the feature has zero variance within the classes; drop it or use shrinkage (--shrinkage r in (0, 1], or --shrinkage auto))`},
 		{[]string{"predict", "--model", model, "--data", test},
 			`test.csv:3: no class can produce this row: every class has probability 0 (alpha 0 gives unseen values probability 0; use --alpha > 0)`},
 	} {
