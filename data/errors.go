@@ -24,6 +24,52 @@ var (
 	ErrNotClassification = errors.New("not a classification data set: the target is not categorical")
 )
 
+// Errors of models about the cells of a data set.
+var (
+	// ErrMissing: a feature cell is missing where the model takes none
+	// (MissingError).
+	ErrMissing = errors.New("missing value")
+	// ErrFeatureKind: a feature's kind does not suit the model
+	// (KindError, when the model's package has no sentinel of its own).
+	ErrFeatureKind = errors.New("unsuitable feature kind")
+)
+
+// MissingError is a missing feature cell given to a model that takes
+// none, such as logistic or linear regression without Config.Impute. A
+// model returns it inside a ParseError that names the source line; Row is
+// the row's index in the data set, from 0. It wraps ErrMissing.
+type MissingError struct {
+	Column string // the feature's name
+	Row    int    // the row's index in the data set, from 0
+}
+
+// missingAdvice ends the message of a MissingError.
+const missingAdvice = "impute the missing cells first, or set Config.Impute to fill them with the training means"
+
+func (e *MissingError) Error() string { return fmt.Sprintf("%v: %s", ErrMissing, missingAdvice) }
+
+func (e *MissingError) Unwrap() error { return ErrMissing }
+
+// KindError is a feature column whose kind the model does not take. A
+// model returns it inside a ParseError that names the source and column.
+// It wraps Err, the model package's sentinel such as
+// naivebayes.ErrFeatureKind, or ErrFeatureKind.
+type KindError struct {
+	Column string // the feature's name
+	Kind   Kind   // its kind
+	Model  string // the model, such as "gaussian-nb"
+	// Takes is what the model takes, with a remedy where there is one,
+	// such as "numeric features only".
+	Takes string
+	Err   error
+}
+
+func (e *KindError) Error() string {
+	return fmt.Sprintf("%v: the column is %v; %s takes %s", e.Err, e.Kind, e.Model, e.Takes)
+}
+
+func (e *KindError) Unwrap() error { return e.Err }
+
 // ErrMostlyNumeric is wrapped by the warnings of Dataset.Warnings about a
 // column read as categorical although most of its cells are numbers.
 var ErrMostlyNumeric = errors.New("read as categorical, though mostly numbers")

@@ -13,7 +13,8 @@ import (
 //go:generate go run ./internal/gen -src ../../shared/datasets
 
 // UCICitation is the citation of the UCI Machine Learning Repository, owed
-// together with a data set's own Citation by whoever redistributes it.
+// together with a data set's own Citation (and under its License) by whoever
+// redistributes it.
 const UCICitation = "Dua, D. and Graff, C., UCI Machine Learning Repository, University of California, Irvine"
 
 // Dataset describes one bundled data set.
@@ -26,10 +27,15 @@ type Dataset struct {
 	Classes      []ClassCount
 	FeatureTypes string // such as "6 integer, 2 continuous"
 	Missing      int    // empty cells
-	Citation     string // licence and citation of this file
-	Source       string // where the file was taken from
-	Notes        string // remarks on how the file differs from UCI's
-	SHA256       string // hex sha256 of the uncompressed CSV
+	// License is what is known of the licence of this file and of the
+	// copy it was taken from, such as "Package: BSD-3-Clause
+	// (debian/copyright)."
+	License string
+	// Citation is what to cite for this file, together with UCICitation.
+	Citation string
+	Source   string // where the file was taken from
+	Notes    string // remarks on how the file differs from UCI's
+	SHA256   string // hex sha256 of the uncompressed CSV
 }
 
 // ClassCount is a class name and its number of rows.

@@ -94,7 +94,7 @@ func TestCatalogMatchesFiles(t *testing.T) {
 		t.Errorf("Names() = %v, want 12 sorted names", names)
 	}
 	for _, d := range All() {
-		if d.Citation == "" || d.Source == "" || d.Rows == 0 || d.Features == 0 || d.FeatureTypes == "" || len(d.SHA256) != 64 {
+		if d.License == "" || d.Citation == "" || d.Source == "" || d.Rows == 0 || d.Features == 0 || d.FeatureTypes == "" || len(d.SHA256) != 64 {
 			t.Errorf("incomplete catalog entry %+v", d)
 		}
 	}

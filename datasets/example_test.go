@@ -48,8 +48,10 @@ func ExampleInfo() {
 	fmt.Println(d.Classes)
 	fmt.Println("cite:", datasets.UCICitation)
 	fmt.Println("and: ", d.Citation)
+	fmt.Println("licence:", d.License)
 	// Output:
 	// [{Iris-setosa 50} {Iris-versicolor 50} {Iris-virginica 50}]
 	// cite: Dua, D. and Graff, C., UCI Machine Learning Repository, University of California, Irvine
-	// and:  Package: GPL-2+ (debian/copyright, University of Waikato). ARFF header is the UCI description; Fisher (1936); donor M. Marshall.
+	// and:  ARFF header is the UCI description; Fisher (1936); donor M. Marshall.
+	// licence: Package: GPL-2+ (debian/copyright, University of Waikato).
 }

@@ -35,9 +35,6 @@ var (
 	ErrSchema = errors.New("data does not match the model's schema")
 )
 
-// shrinkageAdvice ends the messages of ErrTooFewRows and ErrSingular.
-const shrinkageAdvice = "use shrinkage (--shrinkage r in (0, 1], or --shrinkage auto)"
-
 // checkRows checks what discriminant analysis needs of training rows:
 // those of every classifier (data.Dataset.CheckClassRows), numeric
 // features and no infinite cell.
@@ -208,9 +205,7 @@ func checkStats(kind string, cfg Config, schema *data.Schema, s *covstats.Classe
 	shrunk := cfg.Shrinkage > 0 || cfg.ShrinkageAuto
 	if kind == KindLDA {
 		if need := p + n; rows < need && !shrunk {
-			return &data.ParseError{File: source, Err: fmt.Errorf(
-				"%w: lda with %d features and %d classes needs at least %d rows, have %d; %s",
-				ErrTooFewRows, p, n, need, rows, shrinkageAdvice)}
+			return &data.ParseError{File: source, Err: &TooFewRowsError{Kind: kind, Features: p, Classes: n, Need: need, Have: rows}}
 		}
 		return nil
 	}
@@ -220,9 +215,7 @@ func checkStats(kind string, cfg Config, schema *data.Schema, s *covstats.Classe
 			need = p + 1
 		}
 		if c.N < need {
-			return &data.ParseError{File: source, Err: fmt.Errorf(
-				"%w: qda needs at least %d rows in every class, class %q has %d; %s",
-				ErrTooFewRows, need, classes[k], c.N, shrinkageAdvice)}
+			return &data.ParseError{File: source, Err: &TooFewRowsError{Kind: kind, Class: classes[k], Features: p, Need: need, Have: c.N}}
 		}
 	}
 	return nil

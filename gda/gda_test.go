@@ -301,14 +301,14 @@ func TestErrors(t *testing.T) {
 			_, err := (QDAConfig{}).Fit(bundled.Load(t, "ionosphere", data.Options{Ignore: []string{"V2"}}))
 			return err
 		},
-			ErrSingular, []string{`"V1"`, `within class "good"`, "--shrinkage"}},
+			ErrSingular, []string{`"V1"`, `within class "good"`, "Config.Shrinkage"}},
 		{"lda constant feature", func() error { _, err := (LDAConfig{}).Fit(iono); return err },
-			ErrSingular, []string{`"V2"`, "zero variance", "--shrinkage"}},
+			ErrSingular, []string{`"V2"`, "zero variance", "Config.Shrinkage"}},
 		{"qda too few rows", func() error {
 			d := bundled.Load(t, "sonar", data.Options{})
 			_, err := (QDAConfig{}).Fit(d.Subset(slices.Concat(seq(0, 40), seq(150, 208))))
 			return err
-		}, ErrTooFewRows, []string{`class "M"`, "61", "--shrinkage"}},
+		}, ErrTooFewRows, []string{`class "M"`, "61", "Config.Shrinkage"}},
 		{"qda one row", func() error {
 			d := bundled.Load(t, "iris", data.Options{})
 			_, err := (QDAConfig{Shrinkage: 0.5}).Fit(d.Subset([]int{0, 1, 2, 60, 61, 62, 149}))
@@ -325,7 +325,7 @@ func TestErrors(t *testing.T) {
 			}
 			_, err := (LDAConfig{}).Fit(matrix(d.Schema.Classes(), x, y))
 			return err
-		}, ErrSingular, []string{"pooled covariance matrix is singular", "--shrinkage"}},
+		}, ErrSingular, []string{"pooled covariance matrix is singular", "Config.Shrinkage"}},
 		{"one class", func() error {
 			_, err := (LDAConfig{}).Fit(matrix([]string{"a", "b"}, [][]float64{{1}, {2}, {4}}, []int{0, 0, 0}))
 			return err

@@ -180,21 +180,15 @@ func (m *model) posteriorChunk(out, x, z []float64) {
 
 // singularError describes the failure to factor covariance matrix ci.
 func singularError(kind string, schema *data.Schema, ci, zero int, source string) error {
-	which := "the pooled covariance matrix"
+	e := &SingularError{Kind: kind}
 	if kind == KindQDA {
-		which = fmt.Sprintf("the covariance matrix of class %q", schema.Classes()[ci])
+		e.Class = schema.Classes()[ci]
 	}
-	if zero >= 0 {
-		within := "within the classes"
-		if kind == KindQDA {
-			within = fmt.Sprintf("within class %q", schema.Classes()[ci])
-		}
-		return &data.ParseError{File: source, ColumnName: schema.Features[zero].Name,
-			Err: fmt.Errorf("%w: the feature has zero variance %s; drop it or %s", ErrSingular, within, shrinkageAdvice)}
+	if zero < 0 {
+		return &data.ParseError{File: source, Err: e}
 	}
-	return &data.ParseError{File: source, Err: fmt.Errorf(
-		"%w: %s is singular or not positive definite (collinear features, or too few rows); %s",
-		ErrSingular, which, shrinkageAdvice)}
+	e.Feature = schema.Features[zero].Name
+	return &data.ParseError{File: source, ColumnName: e.Feature, Err: e}
 }
 
 // checkFeatures panics unless d's features are the model's by name, kind

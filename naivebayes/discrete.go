@@ -296,7 +296,7 @@ func assignParts(p params, s *data.Schema) ([]part, *kindError) {
 	fam := p.cfg.Family
 	for j, c := range s.Features {
 		bad := func(hint string) *kindError {
-			return &kindError{c.Name, fmt.Errorf("%w: the column is %v; %s takes %s", ErrFeatureKind, c.Kind, fam, hint)}
+			return &kindError{c.Name, &data.KindError{Column: c.Name, Kind: c.Kind, Model: fam.String(), Takes: hint, Err: ErrFeatureKind}}
 		}
 		switch {
 		case c.Kind == data.Text && fam != Categorical:
@@ -313,7 +313,7 @@ func assignParts(p params, s *data.Schema) ([]part, *kindError) {
 		case c.Kind == data.Numeric && fam != Categorical:
 			counts = append(counts, j)
 		case fam == Categorical:
-			return nil, bad("categorical columns only (force integer codes with --categorical)")
+			return nil, bad("categorical columns only (read integer codes as categorical: data.Options.Categorical)")
 		default:
 			return nil, bad("numeric counts and text columns (use categorical-nb or nb for categorical columns)")
 		}
@@ -485,7 +485,7 @@ func (m *Model) CheckCounts(d *data.Dataset) error {
 
 // ErrImpossible: under the model every class has probability 0 for the
 // row (a value or word never seen with any class, with α = 0).
-var ErrImpossible = errors.New("no class can produce this row: every class has probability 0 (alpha 0 gives unseen values probability 0; use --alpha > 0)")
+var ErrImpossible = errors.New("no class can produce this row: every class has probability 0 (alpha 0 gives unseen values probability 0; set Config.Alpha > 0)")
 
 // Impossible returns an error naming the first row of d (by its line when
 // known) for which every class has probability 0, or nil. Only a model
@@ -498,7 +498,7 @@ func (m *Model) Impossible(d *data.Dataset) error {
 	k := len(m.logPrior)
 	for i := range d.N {
 		if slices.Max(jll[i*k:(i+1)*k]) == math.Inf(-1) {
-			return d.RowError(i, "%w", ErrImpossible)
+			return d.RowError(i, "%w", &ImpossibleError{Row: i})
 		}
 	}
 	return nil

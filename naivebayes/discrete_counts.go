@@ -2,7 +2,6 @@ package naivebayes
 
 import (
 	"errors"
-	"fmt"
 	"math"
 	"slices"
 
@@ -236,7 +235,7 @@ func (p *countPart) badCell(d *data.Dataset, i, j int) error {
 	case math.IsInf(x, 0):
 		return cellError(d, i, j, data.ErrInfinite)
 	case x < 0 && p.ck != countBernoulli:
-		return cellError(d, i, j, fmt.Errorf("%w: %v; %s naive Bayes takes counts ≥ 0", ErrNegativeCount, x, countKindNames[p.ck]))
+		return cellError(d, i, j, &NegativeCountError{Column: d.Schema.Features[j].Name, Row: i, Value: x, Model: countKindNames[p.ck]})
 	}
 	return nil
 }

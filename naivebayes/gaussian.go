@@ -232,8 +232,8 @@ func accumulate(schema *data.Schema, s *stats.Moments, d *data.Dataset) (*data.S
 		}
 		for j, f := range d.Schema.Features {
 			if f.Kind != data.Numeric {
-				return nil, nil, columnError(d.Source, d.Schema, j, fmt.Errorf(
-					"%w: the column is %v, gaussian-nb takes numeric features only (use --model nb, mixed naive Bayes)", ErrFeatureKind, f.Kind))
+				return nil, nil, columnError(d.Source, d.Schema, j, &data.KindError{Column: f.Name, Kind: f.Kind, Model: "gaussian-nb",
+					Takes: "numeric features only (mixed naive Bayes, Config{Family: Mixed}, takes every kind)", Err: ErrFeatureKind})
 			}
 		}
 		schema, s = d.Schema.Clone(), stats.New(len(d.Schema.Classes()), d.D())
@@ -284,7 +284,7 @@ func newGaussian(schema *data.Schema, s *stats.Moments, p gaussianParams, source
 		maxVar = max(maxVar, pooled[j].Var())
 	}
 	if maxVar == 0 {
-		return nil, columnError(source, schema, 0, fmt.Errorf("%w: every feature is constant", ErrZeroVariance))
+		return nil, columnError(source, schema, 0, &ZeroVarianceError{Column: schema.Features[0].Name, AllConstant: true, Variance: p.variance})
 	}
 	m := &Gaussian{params: p, stats: s, epsilon: p.varSmoothing * maxVar}
 	m.mean, m.variance = m.tie(pooled)
@@ -360,11 +360,11 @@ func (m *Gaussian) checkVariances(source string, schema *data.Schema) error {
 		if v > 0 {
 			return columnError(source, schema, j, fmt.Errorf("variance overflows within class %q", schema.Classes()[k]))
 		}
-		where := fmt.Sprintf("within class %q", schema.Classes()[k])
+		e := &ZeroVarianceError{Column: schema.Features[j].Name, Class: schema.Classes()[k], Variance: m.params.variance}
 		if m.params.variance == FeatureVariance || m.params.variance == SharedVariance {
-			where = "within every class"
+			e.Class = ""
 		}
-		return columnError(source, schema, j, fmt.Errorf("%w %s (%v variance tying, no var smoothing)", ErrZeroVariance, where, m.params.variance))
+		return columnError(source, schema, j, e)
 	}
 	return nil
 }

@@ -2,7 +2,6 @@ package design
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -16,8 +15,8 @@ import (
 )
 
 // ErrMissing is wrapped in the error Fit returns for a missing cell when
-// imputation is off.
-var ErrMissing = errors.New("missing value: fill missing cells with `gendisc impute` or fit with --impute mean")
+// imputation is off (a *data.MissingError).
+var ErrMissing = data.ErrMissing
 
 // minBlock is the smallest block of rows worth a goroutine.
 const minBlock = 4096
@@ -134,7 +133,8 @@ func Fit(d *data.Dataset, opt Options) (*Encoder, error) {
 		switch c.Kind {
 		case data.Text:
 			if opt.Text == nil {
-				return nil, fmt.Errorf("%s: column %q is text: this model does not encode text columns (leave it out with --ignore %s)", d.Source, c.Name, c.Name)
+				return nil, &data.ParseError{File: d.Source, ColumnName: c.Name, Err: &data.KindError{Column: c.Name, Kind: c.Kind,
+					Model: "this model", Takes: "numeric and categorical features only (leave the column out: data.Options.Ignore)", Err: data.ErrFeatureKind}}
 			}
 			tc, err := fitText(d, j, *opt.Text, e.V())
 			if err != nil {
@@ -204,7 +204,8 @@ func Fit(d *data.Dataset, opt Options) (*Encoder, error) {
 	anyMissing := false
 	for b := range nb {
 		if i := missing[b]; i >= 0 && !opt.Impute {
-			return nil, &data.ParseError{File: d.Source, Line: d.Line(i), ColumnName: d.Schema.Features[missingCol[b]].Name, Err: ErrMissing}
+			name := d.Schema.Features[missingCol[b]].Name
+			return nil, &data.ParseError{File: d.Source, Line: d.Line(i), ColumnName: name, Err: &data.MissingError{Column: name, Row: i}}
 		}
 		anyMissing = anyMissing || missing[b] >= 0
 		floats.Add(sum, sums[b][:D])

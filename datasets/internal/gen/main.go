@@ -112,6 +112,7 @@ var catalog = []Dataset{
 		Classes:      []ClassCount{ {{- range .Classes}}{ {{- printf "%q" .Name}}, {{.Count -}} }, {{end -}} },
 		FeatureTypes: {{printf "%q" .FeatureTypes}},
 		Missing:      {{.Missing}},
+		License:      {{printf "%q" .License}},
 		Citation:     {{printf "%q" .Citation}},
 		Source:       {{printf "%q" .Source}},
 		Notes:        {{printf "%q" .Notes}},

@@ -19,7 +19,8 @@ type entry struct {
 	Missing      int
 	Classes      []classCount
 	Source       string // the "from:" bullet
-	Citation     string // the "licence / citation:" bullet
+	License      string // the sentences of the "licence / citation:" bullet about the licence (splitLicence)
+	Citation     string // the other sentences of that bullet
 	Notes        string // the "notes:" bullet
 	SHA256       string // hex digest of the file
 }
@@ -66,6 +67,10 @@ func parseReadme(r io.Reader) ([]*entry, error) {
 			}
 		case strings.HasPrefix(s, "### "):
 			file := strings.TrimSpace(strings.TrimPrefix(s, "### "))
+			if !strings.HasSuffix(file, ".csv") || strings.Contains(file, " ") {
+				current = nil // a corpus described in prose, not a file of the table
+				break
+			}
 			if current = byFile[file]; current == nil {
 				err = fmt.Errorf("section %q has no row in the table", file)
 			}
@@ -77,7 +82,7 @@ func parseReadme(r io.Reader) ([]*entry, error) {
 			case "from":
 				current.Source = value
 			case "licence / citation":
-				current.Citation = value
+				current.License, current.Citation = splitLicence(value)
 			case "notes":
 				current.Notes = value
 			case "sha256":
@@ -139,8 +144,10 @@ func (e *entry) check() error {
 	switch {
 	case len(e.SHA256) != 64:
 		return fmt.Errorf("no sha256 of 64 hex digits in its section")
+	case e.License == "":
+		return fmt.Errorf("no licence in its licence / citation")
 	case e.Citation == "":
-		return fmt.Errorf("no licence / citation in its section")
+		return fmt.Errorf("no citation in its licence / citation")
 	case e.Source == "":
 		return fmt.Errorf("no source (from:) in its section")
 	}
@@ -152,4 +159,51 @@ func (e *entry) check() error {
 		return fmt.Errorf("class counts add up to %d, not the %d rows", sum, e.Rows)
 	}
 	return nil
+}
+
+// licenceRE matches the sentences of a "licence / citation:" bullet that
+// speak of the licence: the package's licence ("Package: GPL-2 (...)"),
+// the lack of a LICENSE file, the licence UCI's pages give (CC BY), the
+// public domain.
+var licenceRE = regexp.MustCompile(`^Package:|(?i)licen[cs]e|CC BY|public domain`)
+
+// splitLicence splits a "licence / citation:" bullet into its sentences
+// about the licence (licenceRE) and the others, the citation, each kept
+// in order and joined by spaces. A sentence ends at a full stop outside
+// parentheses that ends the text or is followed by a space; an initial
+// ("donor M. Marshall") may split a sentence of the citation, which the
+// join restores.
+func splitLicence(s string) (licence, citation string) {
+	var lic, cit []string
+	depth, start := 0, 0
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '(':
+			depth++
+		case ')':
+			depth = max(depth-1, 0)
+		case '.':
+			if depth > 0 {
+				continue
+			}
+			if i+1 < len(s) && s[i+1] != ' ' {
+				continue
+			}
+			sentence := strings.TrimSpace(s[start : i+1])
+			if licenceRE.MatchString(sentence) {
+				lic = append(lic, sentence)
+			} else {
+				cit = append(cit, sentence)
+			}
+			start = i + 1
+		}
+	}
+	if rest := strings.TrimSpace(s[start:]); rest != "" {
+		if licenceRE.MatchString(rest) {
+			lic = append(lic, rest)
+		} else {
+			cit = append(cit, rest)
+		}
+	}
+	return strings.Join(lic, " "), strings.Join(cit, " ")
 }

@@ -121,7 +121,7 @@ func Main(ctx context.Context, env *Env, args []string) int {
 		}
 		return exitUsage
 	}
-	fmt.Fprintf(env.Stderr, "gendisc: %s\n", oneLine(err.Error()))
+	fmt.Fprintf(env.Stderr, "gendisc: %s\n", hinted(err))
 	return exitFailure
 }
 

@@ -436,7 +436,7 @@ func (o *compareOptions) probe(env *Env, tasks *[]compareTask) ([]compare.Learne
 			if err != nil {
 				reasons[l] = err
 				if firstReason[l] == "" {
-					firstReason[l] = task.Name + ": " + oneLine(err.Error())
+					firstReason[l] = task.Name + ": " + hinted(err)
 				}
 				continue
 			}
@@ -453,7 +453,7 @@ func (o *compareOptions) probe(env *Env, tasks *[]compareTask) ([]compare.Learne
 		if !applies {
 			var why []string
 			for l, name := range o.models {
-				why = append(why, name+": "+oneLine(reasons[l].Error()))
+				why = append(why, name+": "+hinted(reasons[l]))
 			}
 			if len(o.data) > 0 {
 				return nil, nil, fmt.Errorf("%s: none of the models applies (%s)", task.Name, strings.Join(why, "; "))
@@ -463,7 +463,7 @@ func (o *compareOptions) probe(env *Env, tasks *[]compareTask) ([]compare.Learne
 		}
 		for l, name := range o.models {
 			if !task.applies[l] {
-				notes = append(notes, fmt.Sprintf("%s not applicable to %s: %s", name, task.Name, oneLine(reasons[l].Error())))
+				notes = append(notes, fmt.Sprintf("%s not applicable to %s: %s", name, task.Name, hinted(reasons[l])))
 			}
 		}
 		kept = append(kept, task)

@@ -17,14 +17,14 @@ var cmdDatasets = &Command{
 Datasets lists the data sets bundled in the gendisc binary: real public data
 from the UCI Machine Learning Repository. Any command's --data flag takes
 their names when no file of that name exists. --json adds, for each data
-set, its classes, source, notes and citation.
+set, its classes, source, notes, licence and citation.
 
 Example:
 
 	gendisc datasets
 	gendisc fit --data wine --model gaussian-nb --out wine.json`,
 	Flags: func(fs *flag.FlagSet, args []string) Runner {
-		asJSON := fs.Bool("json", false, "print JSON, with each data set's classes, source and citation")
+		asJSON := fs.Bool("json", false, "print JSON, with each data set's classes, source, licence and citation")
 		return func(ctx context.Context, env *Env) error { return listDatasets(env, *asJSON) }
 	},
 }

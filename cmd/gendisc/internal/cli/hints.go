@@ -1,0 +1,77 @@
+package cli
+
+import (
+	"errors"
+	"strings"
+
+	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/gda"
+	"github.com/gendisc/gendisc/naivebayes"
+)
+
+// A hint is the command line's spelling of a remedy that a library error
+// gives in the library's words (a Config field, a data.Options field).
+type hint struct {
+	lib string // the remedy as the library's message words it
+	// flags returns the remedy in flags when err holds an error of the
+	// hint's kind.
+	flags func(err error) (string, bool)
+}
+
+// hints are the remedies of library errors that flags apply.
+var hints = []hint{
+	{"impute the missing cells first, or set Config.Impute to fill them with the training means", func(err error) (string, bool) {
+		var e *data.MissingError
+		return "fill missing cells with `gendisc impute` or fit with --impute mean", errors.As(err, &e)
+	}},
+	kindRemedy("(leave the column out: data.Options.Ignore)", func(column string) string {
+		return "(leave it out with --ignore " + column + ")"
+	}),
+	kindRemedy("(read integer codes as categorical: data.Options.Categorical)", func(column string) string {
+		return "(force integer codes with --categorical " + column + ")"
+	}),
+	kindRemedy("(mixed naive Bayes, Config{Family: Mixed}, takes every kind)", func(string) string {
+		return "(use --model nb, mixed naive Bayes)"
+	}),
+	{"set Config.Shrinkage in (0, 1] or Config.ShrinkageAuto", func(err error) (string, bool) {
+		var s *gda.SingularError
+		var r *gda.TooFewRowsError
+		return "use shrinkage (--shrinkage r in (0, 1], or --shrinkage auto)", errors.As(err, &s) || errors.As(err, &r)
+	}},
+	{"set Config.Alpha > 0", func(err error) (string, bool) {
+		return "use --alpha > 0", errors.Is(err, naivebayes.ErrImpossible)
+	}},
+}
+
+// kindRemedy is the hint for a data.KindError whose Takes holds the remedy
+// lib; flags spells it for the error's column.
+func kindRemedy(lib string, flags func(column string) string) hint {
+	return hint{lib, func(err error) (string, bool) {
+		var e *data.KindError
+		if !errors.As(err, &e) || !strings.Contains(e.Takes, lib) {
+			return "", false
+		}
+		return flags(e.Column), true
+	}}
+}
+
+// hinted returns the message of err as the command line prints it: on one
+// line (oneLine), with each remedy that the library words in terms of
+// its API replaced by the flags that apply it, or, when the message does
+// not hold the library's words, followed by them in parentheses.
+func hinted(err error) string {
+	msg := oneLine(err.Error())
+	for _, h := range hints {
+		flags, ok := h.flags(err)
+		switch {
+		case !ok:
+		case strings.Contains(msg, h.lib):
+			msg = strings.Replace(msg, h.lib, flags, 1)
+		case strings.HasPrefix(flags, "("):
+			msg += " " + flags
+		default:
+			msg += " (" + flags + ")"
+		}
+	}
+	return msg
+}

@@ -1,0 +1,71 @@
+package gda
+
+import (
+	"errors"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/internal/bundled"
+)
+
+// TestErrorTypes checks that the typed errors of Fit carry their fields,
+// wrap the package's sentinels, and speak of Config, not of flags.
+func TestErrorTypes(t *testing.T) {
+	sonar := bundled.Load(t, "sonar", data.Options{})
+	iono := bundled.Load(t, "ionosphere", data.Options{})
+	for _, tc := range []struct {
+		name     string
+		err      error
+		sentinel error
+		want     any
+		column   string
+	}{
+		{"qda too few rows", fitErr(QDAConfig{}.Fit(sonar.Subset(slices.Concat(seq(0, 40), seq(150, 208))))), ErrTooFewRows,
+			TooFewRowsError{Kind: KindQDA, Class: "M", Features: 60, Need: 61, Have: 58}, ""},
+		{"lda too few rows", fitErr(LDAConfig{}.Fit(sonar.Subset(slices.Concat(seq(0, 20), seq(150, 170))))), ErrTooFewRows,
+			TooFewRowsError{Kind: KindLDA, Features: 60, Classes: 2, Need: 62, Have: 40}, ""},
+		{"lda zero variance", fitErr(LDAConfig{}.Fit(iono)), ErrSingular,
+			SingularError{Kind: KindLDA, Feature: "V2"}, "V2"},
+		{"qda zero variance", fitErr(QDAConfig{}.Fit(bundled.Load(t, "ionosphere", data.Options{Ignore: []string{"V2"}}))), ErrSingular,
+			SingularError{Kind: KindQDA, Class: "good", Feature: "V1"}, "V1"},
+	} {
+		if !errors.Is(tc.err, tc.sentinel) {
+			t.Errorf("%s: error %v does not wrap %v", tc.name, tc.err, tc.sentinel)
+			continue
+		}
+		var got any
+		switch tc.want.(type) {
+		case TooFewRowsError:
+			var e *TooFewRowsError
+			if errors.As(tc.err, &e) {
+				got = *e
+			}
+		case SingularError:
+			var e *SingularError
+			if errors.As(tc.err, &e) {
+				got = *e
+			}
+		}
+		if got != tc.want {
+			t.Errorf("%s: error %#v, want %#v", tc.name, got, tc.want)
+		}
+		var pe *data.ParseError
+		if !errors.As(tc.err, &pe) || pe.ColumnName != tc.column {
+			t.Errorf("%s: %v is not a ParseError of column %q", tc.name, tc.err, tc.column)
+		}
+		if msg := tc.err.Error(); !strings.Contains(msg, "Config.Shrinkage") || strings.Contains(msg, "--") {
+			t.Errorf("%s: message %q does not advise Config.Shrinkage in library words", tc.name, msg)
+		}
+	}
+	// The message of a singular pooled matrix names no class.
+	e := &SingularError{Kind: KindLDA}
+	if want := "singular covariance matrix: the pooled covariance matrix is singular or not positive definite (collinear features, or too few rows); " +
+		"set Config.Shrinkage in (0, 1] or Config.ShrinkageAuto"; e.Error() != want {
+		t.Errorf("message %q, want %q", e.Error(), want)
+	}
+}
+
+// fitErr returns the error of a Fit.
+func fitErr[M any](_ M, err error) error { return err }
