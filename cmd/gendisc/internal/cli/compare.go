@@ -232,6 +232,9 @@ func (s *sizesFlag) Set(v string) error {
 	return nil
 }
 
+// run reads the data sets, turns the models and their flags into
+// compare.Models, plans the experiment with compare.Plan, runs it under
+// the progress bar, writes the reports and prints the tables and notes.
 func (o *compareOptions) run(ctx context.Context, env *Env) error {
 	if err := o.resolve(); err != nil {
 		return err
