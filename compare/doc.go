@@ -48,6 +48,29 @@
 // writes the report with WriteReport. Run, WriteCSV, WriteSummary,
 // WriteSVG and WriteReport are deterministic.
 //
+// # Planning an experiment
+//
+// When it is not known beforehand which models apply to which data sets,
+// as in "gendisc compare", which this package reproduces, a program
+// describes each model as a Model (a name, the text of its settings and a
+// function that fits it) and calls Plan. Plan fits every model on at most
+// DefaultProbeRows rows of every task, spread evenly over it: a model
+// applies to a task when that fit succeeds, and the fit's error says why
+// not (a numeric target, text or categorical columns a model does not
+// take, too few classes). It gives the Experiment: the tasks some model
+// applies to, one Learner per model that applies to some task
+// (generative when the fitted model is a gendisc.Generative), which
+// learner applies to which task, and notes on what was left out;
+// PlanOptions make a task or a model left out an error instead.
+// DefaultTaskNames and TwoClassTasks name the tasks of the command's
+// default run.
+//
+// Experiment.Run runs the experiment and splits the result into reports by
+// the set of learners that apply to each task: the report with the most
+// learners is the main one; the others, named after their learners, go into
+// its subdirectories. Outcome.WriteSummary prints the summary tables and
+// the notes, and Outcome.WriteReports writes the report directories.
+//
 // # The report
 //
 // WriteReport writes a directory holding curves.csv (every figure), one

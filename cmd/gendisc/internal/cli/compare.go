@@ -39,21 +39,6 @@ var defaultModels = []string{"nb", "logistic"}
 // imputes the training means.
 var compareModelDefaults = map[string]string{"impute": "mean"}
 
-// binaryTasks are the two-class tasks that Ng and Jordan drew from
-// optdigits, by name: bundled names for --data, and part of the default
-// set.
-var binaryTasks = []binaryTask{
-	{"optdigits_0_vs_1", "optdigits", "0", "1"},
-	{"optdigits_2_vs_3", "optdigits", "2", "3"},
-}
-
-// binaryTask is the data set of two classes a and b of a bundled data set.
-type binaryTask struct{ name, source, a, b string }
-
-// probeRows is the most rows of a data set that a model is fitted on to
-// find out whether it applies to the data set's columns.
-const probeRows = 2000
-
 var cmdCompare = &Command{
 	Name:      "compare",
 	UsageLine: "compare [--data F]... [--models nb,logistic,...] [--splits N] [--sizes M,...] [model flags] [--seed S] [--out DIR]",
@@ -247,16 +232,9 @@ func (s *sizesFlag) Set(v string) error {
 	return nil
 }
 
-// errNotApplicable is the fit error of a model on the splits of a data
-// set it does not apply to: compare leaves those curves out of the report.
-var errNotApplicable = errors.New("not applicable")
-
-// compareTask is a data set with the models that apply to it.
-type compareTask struct {
-	compare.Task
-	applies []bool // per model
-}
-
+// run reads the data sets, turns the models and their flags into
+// compare.Models, plans the experiment with compare.Plan, runs it under
+// the progress bar, writes the reports and prints the tables and notes.
 func (o *compareOptions) run(ctx context.Context, env *Env) error {
 	if err := o.resolve(); err != nil {
 		return err
@@ -265,53 +243,59 @@ func (o *compareOptions) run(ctx context.Context, env *Env) error {
 	if err != nil {
 		return err
 	}
-	learners, notes, err := o.probe(env, &tasks)
+	for _, t := range tasks {
+		env.verbosef("%s: %d rows, %d features, %d classes", t.Name, t.Data.N, t.Data.D(), len(t.Data.Schema.Classes()))
+	}
+	models := make([]compare.Model, len(o.models))
+	for l, name := range o.models {
+		fit := o.kinds[name].fit
+		models[l] = compare.Model{Name: name, Settings: o.settings(name),
+			Fit: func(d *data.Dataset) (gendisc.Model, error) { return fit(d) }}
+	}
+	e, err := compare.Plan(tasks, models, compare.PlanOptions{RequireTasks: len(o.data) > 0, RequireModels: !o.defaultModels, Describe: hinted})
 	if err != nil {
-		return err
+		return planError(err)
 	}
 	cfg := compare.Config{Splits: o.splits, Sizes: o.sizes, Seed: o.seed, Jobs: o.jobs}
 	bar := env.compareBar()
 	if bar != nil {
 		cfg.Progress = bar.show
 	}
-	plain := make([]compare.Task, len(tasks))
-	for t, task := range tasks {
-		plain[t] = task.Task
-	}
-	res, err := compare.Run(ctx, plain, learners, cfg)
+	res, err := e.Run(ctx, cfg)
 	if bar != nil {
 		bar.done()
 	}
 	if err != nil {
 		return err
 	}
-	groups := groupTasks(res, tasks)
-	for _, g := range groups[1:] {
-		notes = append(notes, fmt.Sprintf("%s: with %s only, in the report %s/index.html", strings.Join(g.taskNames(), ", "),
-			strings.Join(g.models(), ", "), g.dir))
-	}
-	info := compare.ReportInfo{Command: o.command, Version: buildVersion(), Notes: notes}
-	if err := writeReports(o.out, groups, info); err != nil {
+	if err := res.WriteReports(o.out, compare.ReportInfo{Command: o.command, Version: buildVersion()}); err != nil {
 		return err
 	}
-	for _, g := range groups {
-		if len(groups) > 1 {
-			fmt.Fprintf(env.Stdout, "models %s:\n", strings.Join(g.models(), ", "))
-		}
-		if err := g.res.WriteSummary(env.Stdout); err != nil {
-			return err
-		}
-		if len(groups) > 1 {
-			fmt.Fprintln(env.Stdout)
-		}
-	}
-	for _, n := range notes {
-		fmt.Fprintf(env.Stdout, "note: %s\n", n)
+	if err := res.WriteSummary(env.Stdout); err != nil {
+		return err
 	}
 	if !env.Quiet {
 		fmt.Fprintf(env.Stderr, "gendisc: compare: report in %s\n", filepath.Join(o.out, compare.IndexFile))
 	}
 	return nil
+}
+
+// planError gives the errors of compare.Plan the flags they are about.
+func planError(err error) error {
+	var (
+		nc *compare.NotClassifierError
+		mn *compare.ModelNotApplicableError
+		tn *compare.TaskNotApplicableError
+	)
+	switch {
+	case errors.As(err, &nc):
+		return usagef("--models: a %s model does not classify", nc.Model)
+	case errors.As(err, &mn):
+		return fmt.Errorf("--models %s applies to none of the data sets (%s: %s)", mn.Model, mn.Task, hinted(mn.Reason))
+	case errors.As(err, &tn):
+		return fmt.Errorf("%s: none of the models applies (%s)", tn.Task, tn.Why())
+	}
+	return err
 }
 
 // resolve applies the default models, refuses settings that no run can
@@ -350,12 +334,12 @@ func (o *compareOptions) resolve() error {
 }
 
 // readTasks reads the data sets of --data, or the default set.
-func (o *compareOptions) readTasks(env *Env) ([]compareTask, error) {
+func (o *compareOptions) readTasks(env *Env) ([]compare.Task, error) {
 	names := o.data
 	if len(names) == 0 {
-		names = defaultTaskNames()
+		names = compare.DefaultTaskNames()
 	}
-	var tasks []compareTask
+	var tasks []compare.Task
 	taken := map[string]bool{}
 	for _, name := range names {
 		d, err := o.readTask(env, name)
@@ -363,8 +347,10 @@ func (o *compareOptions) readTasks(env *Env) ([]compareTask, error) {
 			return nil, err
 		}
 		label := name
-		if _, ok := datasets.Info(name); !ok && !isBinaryTask(name) {
-			label = strings.TrimSuffix(filepath.Base(name), filepath.Ext(name))
+		if _, ok := datasets.Info(name); !ok {
+			if _, ok := compare.LookupTwoClassTask(name); !ok {
+				label = strings.TrimSuffix(filepath.Base(name), filepath.Ext(name))
+			}
 		}
 		if taken[label] {
 			label = name
@@ -373,147 +359,24 @@ func (o *compareOptions) readTasks(env *Env) ([]compareTask, error) {
 			return nil, usagef("--data: %s appears twice", name)
 		}
 		taken[label] = true
-		tasks = append(tasks, compareTask{Task: compare.Task{Name: label, Data: d}})
+		tasks = append(tasks, compare.Task{Name: label, Data: d})
 	}
 	return tasks, nil
-}
-
-// defaultTaskNames lists the bundled data sets, each optdigits task after
-// optdigits.
-func defaultTaskNames() []string {
-	var names []string
-	for _, name := range datasets.Names() {
-		names = append(names, name)
-		for _, b := range binaryTasks {
-			if b.source == name {
-				names = append(names, b.name)
-			}
-		}
-	}
-	return names
-}
-
-func isBinaryTask(name string) bool {
-	return slices.ContainsFunc(binaryTasks, func(b binaryTask) bool { return b.name == name })
 }
 
 // readTask reads one --data name: a file, a bundled data set, or one of
 // the two-class tasks of optdigits (when no file has that name).
 func (o *compareOptions) readTask(env *Env, name string) (*data.Dataset, error) {
-	for _, b := range binaryTasks {
-		if _, err := os.Stat(name); name != b.name || err == nil {
-			continue
+	if b, ok := compare.LookupTwoClassTask(name); ok {
+		if _, err := os.Stat(name); err != nil {
+			d, err := env.readData(b.Source, o.read.options())
+			if err != nil {
+				return nil, err
+			}
+			return compare.Binary(d, b.A, b.B)
 		}
-		d, err := env.readData(b.source, o.read.options())
-		if err != nil {
-			return nil, err
-		}
-		return compare.Binary(d, b.a, b.b)
 	}
 	return env.readData(name, o.read.options())
-}
-
-// probe fits every model on up to probeRows rows of every data set (rows
-// spread evenly over the file) to find out which models apply to which
-// data sets, and returns the learners with the notes for the report. A
-// data set that no model applies to is an error when --data names it, and
-// is left out with a note from the default set; so is a model that applies
-// to no data set when --models names it, and a default model.
-func (o *compareOptions) probe(env *Env, tasks *[]compareTask) ([]compare.Learner, []string, error) {
-	L := len(o.models)
-	families := make([]*compare.Family, L)
-	firstReason := make([]string, L) // why a model does not apply to the first data set it does not
-	var kept []compareTask
-	var notes []string
-	for _, task := range *tasks {
-		env.verbosef("%s: %d rows, %d features, %d classes", task.Name, task.Data.N, task.Data.D(), len(task.Data.Schema.Classes()))
-		task.applies = make([]bool, L)
-		reasons := make([]error, L) // why a model does not apply
-		sample := evenRows(task.Data, probeRows)
-		applies := false
-		for l, name := range o.models {
-			m, err := o.kinds[name].fit(sample)
-			if err != nil {
-				reasons[l] = err
-				if firstReason[l] == "" {
-					firstReason[l] = task.Name + ": " + hinted(err)
-				}
-				continue
-			}
-			c, ok := m.(gendisc.Classifier)
-			if !ok {
-				return nil, nil, usagef("--models: a %s model does not classify", name)
-			}
-			f := compare.Discriminative
-			if _, ok := c.(gendisc.Generative); ok {
-				f = compare.Generative
-			}
-			families[l], task.applies[l], applies = &f, true, true
-		}
-		if !applies {
-			var why []string
-			for l, name := range o.models {
-				why = append(why, name+": "+hinted(reasons[l]))
-			}
-			if len(o.data) > 0 {
-				return nil, nil, fmt.Errorf("%s: none of the models applies (%s)", task.Name, strings.Join(why, "; "))
-			}
-			notes = append(notes, fmt.Sprintf("%s left out: none of the models applies (%s)", task.Name, strings.Join(why, "; ")))
-			continue
-		}
-		for l, name := range o.models {
-			if !task.applies[l] {
-				notes = append(notes, fmt.Sprintf("%s not applicable to %s: %s", name, task.Name, hinted(reasons[l])))
-			}
-		}
-		kept = append(kept, task)
-	}
-	var learners []compare.Learner
-	var keep []int // the models that apply to some data set
-	for l, name := range o.models {
-		if families[l] == nil {
-			if !o.defaultModels {
-				return nil, nil, fmt.Errorf("--models %s applies to none of the data sets (%s)", name, firstReason[l])
-			}
-			notes = append(notes, fmt.Sprintf("%s left out: it applies to none of the data sets", name))
-			continue
-		}
-		keep = append(keep, l)
-		skip := map[*data.Schema]bool{}
-		for _, task := range kept {
-			if !task.applies[l] {
-				skip[task.Data.Schema] = true
-			}
-		}
-		learners = append(learners, compare.Learner{Name: name, Family: *families[l], Settings: o.settings(name),
-			Fit: classifierFit(o.kinds[name].fit, skip)})
-	}
-	for i, task := range kept {
-		applies := make([]bool, len(keep))
-		for k, l := range keep {
-			applies[k] = task.applies[l]
-		}
-		kept[i].applies = applies
-	}
-	*tasks = kept
-	return learners, notes, nil
-}
-
-// classifierFit adapts a kind's fit function to compare: it refuses at
-// once the training sets whose schema is in skip (data.Dataset.Subset
-// keeps the schema of the data set it draws from), the data sets the
-// model does not apply to, whose curves compare leaves out.
-func classifierFit(fit fitFunc, skip map[*data.Schema]bool) func(*data.Dataset) (gendisc.Classifier, error) {
-	return func(d *data.Dataset) (gendisc.Classifier, error) {
-		if skip[d.Schema] {
-			return nil, errNotApplicable
-		}
-		m, err := fit(d)
-		if err != nil {
-			return nil, err
-		}
-		return m.(gendisc.Classifier), nil
-	}
 }
 
 // settings describes the model flags of a kind for the report: every flag
@@ -529,117 +392,6 @@ func (o *compareOptions) settings(name string) string {
 		}
 	})
 	return strings.Join(parts, " ")
-}
-
-// evenRows returns at most n rows of d, spread evenly over it.
-func evenRows(d *data.Dataset, n int) *data.Dataset {
-	if d.N <= n {
-		return d
-	}
-	idx := make([]int, n)
-	for i := range idx {
-		idx[i] = i * d.N / n
-	}
-	return d.Subset(idx)
-}
-
-// taskGroup is a set of data sets run with the same models, and its part
-// of the result.
-type taskGroup struct {
-	res *compare.Result
-	dir string // the report's directory under --out; "" for --out itself
-}
-
-func (g *taskGroup) models() []string {
-	var names []string
-	for _, l := range g.res.Learners {
-		names = append(names, l.Name)
-	}
-	return names
-}
-
-func (g *taskGroup) taskNames() []string {
-	var names []string
-	for _, t := range g.res.Tasks {
-		names = append(names, t.Name)
-	}
-	return names
-}
-
-// groupTasks splits res by the set of models that apply to each task:
-// one Result per set, without the curves and crossovers of the models
-// that do not apply. The group with the most
-// models comes first (the earliest among ties) and is the main report;
-// the others' directories are named after their models.
-func groupTasks(res *compare.Result, tasks []compareTask) []*taskGroup {
-	var groups []*taskGroup
-	var keys []string
-	for t, task := range tasks {
-		key := fmt.Sprint(task.applies)
-		i := slices.Index(keys, key)
-		if i < 0 {
-			sub := *res
-			sub.Learners, sub.Tasks = nil, nil
-			for l, ok := range task.applies {
-				if ok {
-					sub.Learners = append(sub.Learners, res.Learners[l])
-				}
-			}
-			keys, groups = append(keys, key), append(groups, &taskGroup{res: &sub})
-			i = len(groups) - 1
-		}
-		tr := res.Tasks[t]
-		tr.Curves, tr.Crossovers = nil, nil
-		applies := map[string]bool{}
-		for l, ok := range task.applies {
-			if ok {
-				tr.Curves = append(tr.Curves, res.Tasks[t].Curves[l])
-				applies[res.Learners[l].Name] = true
-			}
-		}
-		for _, x := range res.Tasks[t].Crossovers {
-			if applies[x.Generative] && applies[x.Discriminative] {
-				tr.Crossovers = append(tr.Crossovers, x)
-			}
-		}
-		groups[i].res.Tasks = append(groups[i].res.Tasks, tr)
-	}
-	slices.SortStableFunc(groups, func(a, b *taskGroup) int { return len(b.res.Learners) - len(a.res.Learners) })
-	for _, g := range groups[1:] {
-		g.dir = strings.Join(g.models(), "-")
-	}
-	return groups
-}
-
-// writeReports writes the main report to out and the others into its
-// subdirectories. The subreports are written first beside out, then the
-// main report replaces out (compare.WriteReport: only a previous report or
-// an empty directory is replaced), then the subreports move into it; a
-// failure leaves no report.
-func writeReports(out string, groups []*taskGroup, info compare.ReportInfo) (err error) {
-	var stage string
-	if len(groups) > 1 {
-		stage, err = os.MkdirTemp(filepath.Dir(filepath.Clean(out)), "."+filepath.Base(out)+".tmp*")
-		if err != nil {
-			return err
-		}
-		defer os.RemoveAll(stage)
-		for _, g := range groups[1:] {
-			if err := compare.WriteReport(filepath.Join(stage, g.dir), g.res, info); err != nil {
-				return err
-			}
-		}
-	}
-	if err := compare.WriteReport(out, groups[0].res, info); err != nil {
-		return err
-	}
-	for _, g := range groups[1:] {
-		if err := os.Rename(filepath.Join(stage, g.dir), filepath.Join(out, g.dir)); err != nil {
-			os.RemoveAll(out)
-			return err
-		}
-	}
-	return nil
 }
 
 // compareProgress draws compare's progress bar on a terminal.

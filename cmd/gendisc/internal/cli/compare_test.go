@@ -2,12 +2,23 @@ package cli
 
 import (
 	"bytes"
+	"context"
 	"io/fs"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/gendisc/gendisc"
+	"github.com/gendisc/gendisc/compare"
+	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/gda"
+	"github.com/gendisc/gendisc/internal/bundled"
+	"github.com/gendisc/gendisc/logistic"
+	"github.com/gendisc/gendisc/naivebayes"
 )
 
 // readTree returns the files under dir by relative path.
@@ -196,5 +207,87 @@ func TestCommandLine(t *testing.T) {
 	want := `gendisc compare --data 'my file.csv' --sizes 10,20 --x 'it'\''s' ''`
 	if got != want {
 		t.Errorf("got  %s\nwant %s", got, want)
+	}
+}
+
+// TestCompareLibrary runs gendisc compare and the same experiment through
+// package compare (Plan, Experiment.Run, Outcome.WriteReports and
+// WriteSummary, with the models configured as the command's defaults
+// configure them) and wants the same printed tables and the same bytes in
+// every file of the reports but index.html, which states the command
+// line and the flags. The first case is compare's ExamplePlan; the
+// second splits the report, lda not applying to house_votes84.
+func TestCompareLibrary(t *testing.T) {
+	lib := map[string]func(seed uint64) func(*data.Dataset) (gendisc.Model, error){
+		"nb": func(uint64) func(*data.Dataset) (gendisc.Model, error) {
+			return func(d *data.Dataset) (gendisc.Model, error) { return naivebayes.Config{}.Fit(d) }
+		},
+		"logistic": func(seed uint64) func(*data.Dataset) (gendisc.Model, error) {
+			return func(d *data.Dataset) (gendisc.Model, error) {
+				return logistic.Config{Impute: true, Rand: rand.New(rand.NewPCG(seed, 0))}.Fit(d)
+			}
+		},
+		"lda": func(uint64) func(*data.Dataset) (gendisc.Model, error) {
+			return func(d *data.Dataset) (gendisc.Model, error) {
+				return gda.LDAConfig(gda.Config{MaxIter: gda.DefaultMaxIter, Tol: gda.DefaultTol}).Fit(d)
+			}
+		},
+	}
+	for _, tc := range []struct {
+		data, models []string
+		splits       int
+		sizes        []int
+		seed         uint64
+	}{
+		{[]string{"house_votes84"}, []string{"nb", "logistic"}, 10, []int{20, 50, 100}, 3},
+		{[]string{"sonar", "house_votes84"}, []string{"nb", "logistic", "lda"}, 3, []int{20, 60}, 7},
+	} {
+		name := strings.Join(tc.data, ",")
+		dir := t.TempDir()
+		sizes := make([]string, len(tc.sizes))
+		for i, m := range tc.sizes {
+			sizes[i] = strconv.Itoa(m)
+		}
+		stdout := mustRun(t, "compare", "--data", name, "--models", strings.Join(tc.models, ","), "--splits", strconv.Itoa(tc.splits),
+			"--sizes", strings.Join(sizes, ","), "--seed", strconv.FormatUint(tc.seed, 10), "--out", filepath.Join(dir, "cmd"))
+
+		var tasks []compare.Task
+		for _, d := range tc.data {
+			tasks = append(tasks, compare.Task{Name: d, Data: bundled.Load(t, d, data.Options{})})
+		}
+		var models []compare.Model
+		for _, m := range tc.models {
+			models = append(models, compare.Model{Name: m, Fit: lib[m](tc.seed)})
+		}
+		e, err := compare.Plan(tasks, models, compare.PlanOptions{RequireTasks: true, RequireModels: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, err := e.Run(context.Background(), compare.Config{Splits: tc.splits, Sizes: tc.sizes, Seed: tc.seed})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var summary bytes.Buffer
+		if err := out.WriteSummary(&summary); err != nil {
+			t.Fatal(err)
+		}
+		if summary.String() != stdout {
+			t.Errorf("%s: the library prints\n%s\nthe command\n%s", name, summary.String(), stdout)
+		}
+		if err := out.WriteReports(filepath.Join(dir, "lib"), compare.ReportInfo{}); err != nil {
+			t.Fatal(err)
+		}
+		cmd, got := readTree(t, filepath.Join(dir, "cmd")), readTree(t, filepath.Join(dir, "lib"))
+		if len(got) != len(cmd) {
+			t.Errorf("%s: the library wrote %d files, the command %d", name, len(got), len(cmd))
+		}
+		for file, b := range cmd {
+			if filepath.Base(file) == compare.IndexFile {
+				continue
+			}
+			if !bytes.Equal(b, got[file]) {
+				t.Errorf("%s: %s differs between the command and the library", name, file)
+			}
+		}
 	}
 }
