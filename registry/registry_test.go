@@ -25,9 +25,11 @@ type constModel struct {
 	Value  float64 `json:"value"`
 }
 
-func (m *constModel) Kind() string                 { return m.kind }
-func (m *constModel) Schema() *data.Schema         { return m.schema }
-func (m *constModel) MarshalJSON() ([]byte, error) { return json.Marshal(map[string]float64{"value": m.Value}) }
+func (m *constModel) Kind() string         { return m.kind }
+func (m *constModel) Schema() *data.Schema { return m.schema }
+func (m *constModel) MarshalJSON() ([]byte, error) {
+	return json.Marshal(map[string]float64{"value": m.Value})
+}
 
 // mergeableModel is a constModel that claims to keep its statistics.
 type mergeableModel struct{ constModel }
