@@ -51,6 +51,7 @@ var layers = map[string]int{
 
 	"":          layerRoot,
 	"modelfile": layerRoot,
+	"registry":  layerRoot,
 
 	"internal/covstats": layerCore,
 	"internal/design":   layerCore,
@@ -64,6 +65,7 @@ var layers = map[string]int{
 
 	"compare": layerUse,
 	"metrics": layerUse,
+	"models":  layerUse,
 	"synth":   layerUse,
 
 	"bench/cmd/benchgo":        layerCommand,

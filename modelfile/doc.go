@@ -45,6 +45,9 @@
 //	if err := env.Expect("gaussian-nb"); err != nil { ... }
 //	m, err := naivebayes.UnmarshalGaussian(env.Schema, env.Params)
 //
+// Package registry takes both steps for a model file of any registered
+// kind (registry.Load), and package models registers every kind.
+//
 // Parameters that are float64 values use Floats and Float, which read back
 // bit for bit, including -0, subnormals, ±Inf and NaN.
 package modelfile

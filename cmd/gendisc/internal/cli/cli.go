@@ -67,6 +67,11 @@ type Command struct {
 	// Required names the flags that must be given a non-empty value.
 	Required []string
 
+	// Args marks a command that takes arguments besides its flags (the
+	// model files of merge), before, between or after the flags; the
+	// runner finds them in fs.Args(). Without it an argument is a misuse.
+	Args bool
+
 	// MoreHelp, when set, writes extra sections at the end of the help
 	// text (fit lists every model kind's flags).
 	MoreHelp func(w io.Writer)
@@ -159,14 +164,31 @@ func runCommand(ctx context.Context, env *Env, cmd *Command, args []string) erro
 	}
 	fs := newFlagSet(cmd, env)
 	runner := cmd.Flags(fs, args)
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			printHelp(env.Stdout, cmd)
-			return nil
+	var positional []string // the arguments of a command that takes them
+	for rest := args; ; {
+		if err := fs.Parse(rest); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				printHelp(env.Stdout, cmd)
+				return nil
+			}
+			return usagef("%s", flagError(err))
 		}
-		return usagef("%s", flagError(err))
+		if !cmd.Args || fs.NArg() == 0 {
+			break
+		}
+		// Parse stops at the first argument that is not a flag, or
+		// after "--", when all the rest are arguments.
+		if n := len(rest) - fs.NArg(); n > 0 && rest[n-1] == "--" {
+			positional = append(positional, fs.Args()...)
+			break
+		}
+		positional = append(positional, fs.Arg(0))
+		rest = fs.Args()[1:]
 	}
-	if fs.NArg() > 0 {
+	if cmd.Args {
+		fs.Parse(append([]string{"--"}, positional...)) // sets fs.Args() to them
+	}
+	if fs.NArg() > 0 && !cmd.Args {
 		return usagef("unexpected argument %q (all inputs are given by flags)", fs.Arg(0))
 	}
 	for _, name := range cmd.Required {

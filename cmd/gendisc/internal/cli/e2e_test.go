@@ -20,6 +20,7 @@ import (
 	"github.com/gendisc/gendisc/internal/bundled"
 	"github.com/gendisc/gendisc/modelfile"
 	"github.com/gendisc/gendisc/naivebayes"
+	"github.com/gendisc/gendisc/registry"
 )
 
 // fitIris fits Gaussian naive Bayes to the bundled iris data into a model
@@ -418,7 +419,7 @@ func TestEveryKind(t *testing.T) {
 			if err := json.Unmarshal([]byte(mustRun(t, "inspect", "--model", model, "--json")), &rep); err != nil {
 				t.Fatalf("inspect --json: %v", err)
 			}
-			if kinds[rep.Kind] == nil || kinds[rep.Kind].decode == nil {
+			if _, err := registry.Lookup(rep.Kind); kinds[rep.Kind] == nil || err != nil {
 				t.Fatalf("fit --model %s saved a model of kind %q, which cannot be read back", name, rep.Kind)
 			}
 			if text := mustRun(t, "inspect", "--model", model); !strings.HasPrefix(text, "kind: "+rep.Kind+"\n") {

@@ -81,9 +81,10 @@ func fitFlags(fs *flag.FlagSet, args []string) Runner {
 	// reported once the flags are parsed.
 	k, err := lookupKind(flagValue(args, "model", defaultKind))
 	if err == nil {
-		if k.stream != nil && boolFlagValue(args, "stream") {
-			o.fitStream = k.stream(fs)
-		} else {
+		if boolFlagValue(args, "stream") {
+			o.fitStream = k.streamFit(fs) // stream.go; nil when k cannot stream
+		}
+		if o.fitStream == nil {
 			o.fit = k.flags(fs)
 		}
 		o.numericTarget = k.regression
@@ -96,9 +97,9 @@ func fitFlags(fs *flag.FlagSet, args []string) Runner {
 			return usagef("%v", err)
 		}
 		if o.stream != (o.fitStream != nil) {
-			if k.stream == nil {
+			if !k.canStream() {
 				return usagef("--model %s cannot be fitted with --stream (kinds that can: %s)",
-					k.name, strings.Join(kindsWith(func(k *kind) bool { return k.stream != nil }), ", "))
+					k.name, strings.Join(streamableKinds(), ", "))
 			}
 			return usagef("--stream is ambiguous here: give it apart from other flags' values")
 		}

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -12,13 +11,16 @@ import (
 	"github.com/gendisc/gendisc"
 	"github.com/gendisc/gendisc/data"
 	"github.com/gendisc/gendisc/modelfile"
+	"github.com/gendisc/gendisc/models"
 )
 
-// A kind is a model family as the commands see it. Each family registers
-// its kinds from an init function in its own file, kind_FAMILY.go. After
-// adding a kind, "go test ./internal/cli -update" rewrites the help text
-// in testdata/help_fit.golden, and TestEveryKind runs fit, predict, eval
-// and inspect with it (on iris, or the data set named in its kindData).
+// A kind is a model family as the commands see it: what the command line
+// adds to the kind of the same name in package registry, which decodes its
+// model files (loadModel). Each family registers its kinds from an init
+// function in its own file, kind_FAMILY.go. After adding a kind, "go test
+// ./cmd/gendisc/internal/cli -update" rewrites the help text in
+// testdata/help_fit.golden, and TestEveryKind runs fit, predict, eval and
+// inspect with it (on iris, or the data set named in its kindData).
 type kind struct {
 	name  string // the --model value and the Kind of the saved models
 	short string // one line for "gendisc fit --help"
@@ -26,11 +28,6 @@ type kind struct {
 	// flags defines the kind's hyperparameter flags on fs and returns the
 	// function that fits a model with the values parsed into them.
 	flags func(fs *flag.FlagSet) fitFunc
-
-	// decode rebuilds a fitted model from a model file's schema and
-	// parameters, checking what it reads. Nil for a name that only fit
-	// knows (an alias that saves models of another kind).
-	decode func(s *data.Schema, params json.RawMessage) (gendisc.Model, error)
 
 	// inspect describes a fitted model of this kind for "gendisc
 	// inspect": a value that marshals to JSON for --json and writes
@@ -45,13 +42,24 @@ type kind struct {
 	// update, when set, returns a new model fitted on the training data
 	// of m (a model of this kind) and the rows of d together, by merging
 	// sufficient statistics (gendisc update). d's schema extends m's:
-	// new classes and levels come after the known ones.
+	// new classes and levels come after the known ones. A kind whose
+	// models implement gendisc.Mergeable needs none: update adds the rows
+	// to the model's accumulator.
 	update func(m gendisc.Model, d *data.Dataset) (modelfile.Persistent, error)
 
 	// stream, when set, defines the same flags as flags and returns the
 	// function that fits a model to a sequence of chunks of rows, one
-	// chunk in memory at a time (gendisc fit --stream).
+	// chunk in memory at a time (gendisc fit --stream). A kind whose
+	// models implement gendisc.Mergeable needs none (see accumulator).
 	stream func(fs *flag.FlagSet) streamFunc
+
+	// accumulator, when set, defines the same flags as flags and returns
+	// the function that gives an empty accumulator of the configuration
+	// they hold, which fit --stream adds the chunks to. A kind whose
+	// models implement gendisc.Mergeable and that has neither
+	// accumulator nor stream is streamed from the accumulator of the
+	// model fitted to the first chunk (streamAccumulate).
+	accumulator func(fs *flag.FlagSet) func() gendisc.Accumulator
 }
 
 // fitFunc fits a model to training data.
@@ -98,7 +106,8 @@ func lookupKind(name string) (*kind, error) {
 }
 
 // loadModel reads the model file at path ("-" for standard input) and
-// rebuilds the fitted model it holds.
+// rebuilds the fitted model it holds with the decoder that package
+// registry has for its kind.
 func (env *Env) loadModel(path string) (*modelfile.Envelope, gendisc.Model, error) {
 	var (
 		e   *modelfile.Envelope
@@ -112,13 +121,9 @@ func (env *Env) loadModel(path string) (*modelfile.Envelope, gendisc.Model, erro
 	if err != nil {
 		return nil, nil, err
 	}
-	k := kinds[e.Kind]
-	if k == nil || k.decode == nil {
-		return nil, nil, fmt.Errorf("%s: model kind %q is not known to this version of gendisc", path, e.Kind)
-	}
-	m, err := k.decode(e.Schema, e.Params)
+	m, err := models.Decode(e)
 	if err != nil {
-		return nil, nil, fmt.Errorf("%s: %w", path, err)
+		return nil, nil, err
 	}
 	return e, m, nil
 }
@@ -152,4 +157,15 @@ func (env *Env) writeModel(path string, m modelfile.Persistent) error {
 		return err
 	}
 	return out.Commit()
+}
+
+// persistent returns m, a model that an accumulator finished, as a
+// modelfile.Persistent. Every model of a kind that registers with package
+// registry can be saved: one that cannot is a programming mistake.
+func persistent(m gendisc.Model) modelfile.Persistent {
+	p, ok := m.(modelfile.Persistent)
+	if !ok {
+		panic(fmt.Sprintf("cli: a model of kind %s cannot be saved: it has no MarshalJSON", m.Kind()))
+	}
+	return p
 }

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -23,7 +22,6 @@ func init() {
 			cfg := gdaFlags(fs)
 			return func(d *data.Dataset) (modelfile.Persistent, error) { return gda.LDAConfig(cfg()).Fit(d) }
 		},
-		decode:  func(s *data.Schema, p json.RawMessage) (gendisc.Model, error) { return gda.UnmarshalLDA(s, p) },
 		inspect: inspectLDA,
 		update: func(m gendisc.Model, d *data.Dataset) (modelfile.Persistent, error) {
 			return m.(*gda.LDA).Update(d)
@@ -42,7 +40,6 @@ func init() {
 			cfg := gdaFlags(fs)
 			return func(d *data.Dataset) (modelfile.Persistent, error) { return gda.QDAConfig(cfg()).Fit(d) }
 		},
-		decode:  func(s *data.Schema, p json.RawMessage) (gendisc.Model, error) { return gda.UnmarshalQDA(s, p) },
 		inspect: inspectQDA,
 		update: func(m gendisc.Model, d *data.Dataset) (modelfile.Persistent, error) {
 			return m.(*gda.QDA).Update(d)

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -17,7 +16,6 @@ func init() {
 		name:       linear.Kind,
 		short:      "linear regression of a numeric target: least squares (the Gaussian-noise MLE) by QR, optionally ridge-penalised",
 		flags:      linearFlags,
-		decode:     decodeLinear,
 		inspect:    inspectLinear,
 		regression: true,
 	})
@@ -60,10 +58,6 @@ func (f *imputeFlag) Set(s string) error {
 	}
 	*f = true
 	return nil
-}
-
-func decodeLinear(s *data.Schema, params json.RawMessage) (gendisc.Model, error) {
-	return linear.UnmarshalLinear(s, params)
 }
 
 // linearReport is what inspect shows of a linear regression: θ on the

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -18,7 +17,6 @@ func init() {
 		name:    logistic.Kind,
 		short:   "logistic regression: sigmoid (two classes) or softmax, L2-penalised (MCAP) conditional likelihood on standardised features",
 		flags:   logisticFlags,
-		decode:  decodeLogistic,
 		inspect: inspectLogistic,
 	})
 }
@@ -57,10 +55,6 @@ func logisticFlags(fs *flag.FlagSet) fitFunc {
 		}
 		return c.Fit(d)
 	}
-}
-
-func decodeLogistic(s *data.Schema, params json.RawMessage) (gendisc.Model, error) {
-	return logistic.UnmarshalLogistic(s, params)
 }
 
 // logisticReport is what inspect shows of a logistic regression: one

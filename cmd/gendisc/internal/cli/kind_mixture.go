@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -32,7 +31,6 @@ func init() {
 				return comp.fit(d, cfg, rng)
 			}
 		},
-		decode:  func(s *data.Schema, p json.RawMessage) (gendisc.Model, error) { return mixture.UnmarshalGMM(s, p) },
 		inspect: func(m gendisc.Model) report { return newGMMReport(m.(*mixture.GMM)) },
 	})
 	register(&kind{
@@ -52,7 +50,6 @@ func init() {
 				return mixture.MDAConfig{ComponentsPerClass: *k, Mixture: cfg}.Fit(d, rng)
 			}
 		},
-		decode:  func(s *data.Schema, p json.RawMessage) (gendisc.Model, error) { return mixture.UnmarshalMDA(s, p) },
 		inspect: inspectMDA,
 	})
 }

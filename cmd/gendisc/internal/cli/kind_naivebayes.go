@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -23,7 +22,6 @@ func init() {
 		name:    "gaussian-nb",
 		short:   "Gaussian naive Bayes: per class, an independent normal distribution for each numeric feature",
 		flags:   gaussianNBFlags,
-		decode:  decodeGaussianNB,
 		inspect: inspectGaussianNB,
 		update: func(m gendisc.Model, d *data.Dataset) (modelfile.Persistent, error) {
 			return m.(*naivebayes.Gaussian).Update(d)
@@ -76,10 +74,6 @@ func nbPriorFlags(fs *flag.FlagSet) *nbPriors {
 	fs.Var(&p.alpha, "prior-alpha", "smooth the class prior: π_k = (n_k + `α`)/(n + α·K); 0 is maximum likelihood")
 	fs.Var(&p.fixed, "class-prior", "fix the class prior, one `class=p` per class, comma-separated (a=0.3,b=0.7)")
 	return p
-}
-
-func decodeGaussianNB(s *data.Schema, params json.RawMessage) (gendisc.Model, error) {
-	return naivebayes.UnmarshalGaussian(s, params)
 }
 
 // gaussianNBReport is what inspect shows of a Gaussian naive Bayes model:

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -40,7 +39,6 @@ func init() {
 				cfg := nbConfig(fs, f)
 				return func(d *data.Dataset) (modelfile.Persistent, error) { return cfg().Fit(d) }
 			},
-			decode:  decodeNB,
 			inspect: inspectNB,
 			update: func(m gendisc.Model, d *data.Dataset) (modelfile.Persistent, error) {
 				return m.(*naivebayes.Model).Update(d)
@@ -113,10 +111,6 @@ func textFlags(fs *flag.FlagSet, c *text.VectorizerConfig) {
 	})
 	fs.IntVar(&c.MaxFeatures, "max-features", 0, "text columns: keep the `n` most frequent words (0: all)")
 	fs.StringVar(&c.StopWords, "stop-words", "", "text columns: drop the words of this `list` (english)")
-}
-
-func decodeNB(s *data.Schema, params json.RawMessage) (gendisc.Model, error) {
-	return naivebayes.UnmarshalModel(s, params)
 }
 
 // checkNB is what predict and eval do with the data of a naive Bayes model

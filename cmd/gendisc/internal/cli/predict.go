@@ -76,11 +76,13 @@ func (o *predictOptions) run(env *Env) error {
 		first  string    // the name of the first column
 		labels []string  // the label of each probability column
 		proba  []float64 // row-major, one column per label
+		best   []int     // the column of each row's largest probability
 	)
 	switch m := m.(type) {
 	case gendisc.Classifier:
 		first, labels = "prediction", m.Classes()
 		proba = m.LogProba(nil, d)
+		best = gendisc.ArgmaxRows(nil, proba, len(labels)) // gendisc.Predict, sharing LogProba
 		for i, v := range proba {
 			proba[i] = math.Exp(v)
 		}
@@ -90,10 +92,11 @@ func (o *predictOptions) run(env *Env) error {
 			labels = append(labels, strconv.Itoa(k))
 		}
 		proba = m.Predict(nil, d)
+		best = gendisc.ArgmaxRows(nil, proba, len(labels))
 	default:
 		return wrongKind(o.model, e.Kind, "does not predict classes or clusters")
 	}
-	return o.write(env, func(w io.Writer) error { return writePredictions(w, first, labels, proba) })
+	return o.write(env, func(w io.Writer) error { return writePredictions(w, first, labels, best, proba) })
 }
 
 // write writes the output file (--out) with writeTo.
@@ -146,10 +149,9 @@ type clusterer interface {
 
 // writePredictions writes the prediction CSV for the probabilities proba
 // (row-major, one column per label): a header of first and p_<label> for
-// each label, then per row the label of the largest probability (the
-// first on ties) and the probabilities in strconv's shortest round-trip
-// form.
-func writePredictions(w io.Writer, first string, labels []string, proba []float64) error {
+// each label, then per row the label of its column best[i] and the
+// probabilities in strconv's shortest round-trip form.
+func writePredictions(w io.Writer, first string, labels []string, best []int, proba []float64) error {
 	K := len(labels)
 	cw := csv.NewWriter(w)
 	rec := make([]string, K+1)
@@ -160,16 +162,11 @@ func writePredictions(w io.Writer, first string, labels []string, proba []float6
 	if err := cw.Write(rec); err != nil {
 		return err
 	}
-	for i := 0; i < len(proba); i += K {
-		row := proba[i : i+K]
-		best := 0
-		for k, v := range row {
-			if v > row[best] {
-				best = k
-			}
+	for i, b := range best {
+		for k, v := range proba[i*K : (i+1)*K] {
 			rec[k+1] = strconv.FormatFloat(v, 'g', -1, 64)
 		}
-		rec[0] = labels[best]
+		rec[0] = labels[b]
 		if err := cw.Write(rec); err != nil {
 			return err
 		}

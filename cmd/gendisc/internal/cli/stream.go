@@ -2,10 +2,13 @@ package cli
 
 import (
 	"errors"
+	"flag"
 	"io"
+	"iter"
 	"os"
 	"runtime/debug"
 
+	"github.com/gendisc/gendisc"
 	"github.com/gendisc/gendisc/data"
 	"github.com/gendisc/gendisc/modelfile"
 )
@@ -20,6 +23,86 @@ var streamChunk = 8 << 20
 // at 50 the resident memory of a 2 GB text file's fit stays well under
 // 200 MB for a little more collection.
 const streamGCPercent = 50
+
+// streamFit defines the flags of the kind on fs and returns its fit to a
+// sequence of chunks of rows (fit --stream), or nil for a kind that
+// cannot be fitted so. In order of preference, it adds the chunks with
+// gendisc.AddChunks to the empty accumulator of the kind's accumulator
+// function; or it is the kind's own streaming fit (stream); or, for a kind
+// whose models keep their sufficient statistics (gendisc.Mergeable), it
+// adds the chunks after the first to the accumulator of the model fitted
+// to the first (streamAccumulate), which refuses a first chunk that the
+// fit refuses, such as one of a single class.
+func (k *kind) streamFit(fs *flag.FlagSet) streamFunc {
+	switch {
+	case k.accumulator != nil:
+		newAcc := k.accumulator(fs)
+		return func(chunks iter.Seq2[*data.Dataset, error]) (modelfile.Persistent, error) {
+			acc := newAcc()
+			if err := gendisc.AddChunks(acc, chunks); err != nil {
+				return nil, err
+			}
+			m, err := acc.Model()
+			if err != nil {
+				return nil, err
+			}
+			return persistent(m), nil
+		}
+	case k.stream != nil:
+		return k.stream(fs)
+	case mergeableKind(k.name):
+		return streamAccumulate(k.flags(fs))
+	}
+	return nil
+}
+
+// canStream reports whether fit --stream takes the kind: whether
+// streamFit returns a fit.
+func (k *kind) canStream() bool {
+	return k.accumulator != nil || k.stream != nil || mergeableKind(k.name)
+}
+
+// streamableKinds returns the names of the kinds that fit --stream takes,
+// in sorted order.
+func streamableKinds() []string { return kindsWith((*kind).canStream) }
+
+// streamAccumulate returns the streaming fit that fits the first chunk
+// with fit and adds the others (gendisc.AddChunks) to the accumulator of
+// that model, which must implement gendisc.Mergeable.
+func streamAccumulate(fit fitFunc) streamFunc {
+	return func(chunks iter.Seq2[*data.Dataset, error]) (modelfile.Persistent, error) {
+		next, stop := iter.Pull2(chunks)
+		defer stop()
+		first, err, ok := next()
+		if !ok {
+			return nil, data.ErrNoRows
+		}
+		if err != nil {
+			return nil, err
+		}
+		m, err := fit(first)
+		if err != nil {
+			return nil, err
+		}
+		acc := m.(gendisc.Mergeable).Accumulator()
+		rest := func(yield func(*data.Dataset, error) bool) {
+			for {
+				d, err, ok := next()
+				if !ok || !yield(d, err) {
+					return
+				}
+			}
+		}
+		if err := gendisc.AddChunks(acc, rest); err != nil {
+			return nil, err
+		}
+		finished, err := acc.Model()
+		if err != nil {
+			return nil, err
+		}
+		return persistent(finished), nil
+	}
+}
 
 // fitChunks fits the model with the kind's streaming fit to the training
 // data read in chunks with data.ReadChunks (fit --stream), and shows the

@@ -17,20 +17,29 @@ func smallChunks(t *testing.T, n int) {
 	t.Cleanup(func() { streamChunk = old })
 }
 
-// TestStreamFlagsMatch checks that every kind's stream hook defines the
-// flags of its flags hook, with the same defaults and usage.
+// TestStreamFlagsMatch checks that every kind's stream and accumulator
+// hooks define the flags of its flags hook, with the same defaults and
+// usage.
 func TestStreamFlagsMatch(t *testing.T) {
+	withCountKinds(t)
 	describe := func(fs *flag.FlagSet) []string {
 		var out []string
 		fs.VisitAll(func(f *flag.Flag) { out = append(out, f.Name+"="+f.DefValue+": "+f.Usage) })
 		return out
 	}
-	for _, name := range kindsWith(func(k *kind) bool { return k.stream != nil }) {
+	for _, name := range kindsWith(func(k *kind) bool { return k.stream != nil || k.accumulator != nil }) {
+		k := kinds[name]
 		a, b := flag.NewFlagSet("", flag.ContinueOnError), flag.NewFlagSet("", flag.ContinueOnError)
-		kinds[name].flags(a)
-		kinds[name].stream(b)
+		k.flags(a)
+		hook := "stream"
+		if k.stream != nil {
+			k.stream(b)
+		} else {
+			hook = "accumulator"
+			k.accumulator(b)
+		}
 		if fa, fb := describe(a), describe(b); !slices.Equal(fa, fb) {
-			t.Errorf("%s: flags define %q, stream %q", name, fa, fb)
+			t.Errorf("%s: flags define %q, %s %q", name, fa, hook, fb)
 		}
 	}
 }

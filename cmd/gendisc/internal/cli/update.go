@@ -7,7 +7,9 @@ import (
 	"io"
 	"strings"
 
+	"github.com/gendisc/gendisc"
 	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/registry"
 )
 
 func init() { commands = append(commands, cmdUpdate) }
@@ -54,9 +56,17 @@ Example:
 }
 
 // updatableKinds returns the names of the kinds that update can add data
-// to, in sorted order.
+// to, in sorted order: those whose models keep their sufficient
+// statistics (gendisc.Mergeable) and those with an update function.
 func updatableKinds() []string {
-	return kindsWith(func(k *kind) bool { return k.update != nil })
+	return kindsWith(func(k *kind) bool { return k.update != nil || mergeableKind(k.name) })
+}
+
+// mergeableKind reports whether the models of the kind named implement
+// gendisc.Mergeable, as package registry knows them.
+func mergeableKind(name string) bool {
+	k, err := registry.Lookup(name)
+	return err == nil && k.Mergeable()
 }
 
 // kindsWith returns the names of the kinds for which has is true, in
@@ -83,8 +93,9 @@ func (o *updateOptions) run(env *Env) error {
 	if err != nil {
 		return err
 	}
+	mg, mergeable := m.(gendisc.Mergeable)
 	k := kinds[e.Kind]
-	if k.update == nil {
+	if !mergeable && k.update == nil {
 		return wrongKind(o.model, e.Kind, fmt.Sprintf("cannot be updated: it keeps no sufficient statistics (update takes %s); fit it again on all the data",
 			strings.Join(updatableKinds(), ", ")))
 	}
@@ -96,9 +107,17 @@ func (o *updateOptions) run(env *Env) error {
 	if added := d.Schema.Classes()[len(m.Schema().Classes()):]; len(added) > 0 {
 		env.verbosef("%s: classes the model had not seen: %s", d.Source, strings.Join(added, ", "))
 	}
-	updated, err := k.update(m, d)
+	var updated gendisc.Model
+	if mergeable {
+		acc := mg.Accumulator()
+		if err = acc.Add(d); err == nil {
+			updated, err = acc.Model()
+		}
+	} else {
+		updated, err = k.update(m, d)
+	}
 	if err != nil {
 		return err
 	}
-	return env.writeModel(o.out, updated)
+	return env.writeModel(o.out, persistent(updated))
 }

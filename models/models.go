@@ -1,0 +1,43 @@
+// Package models loads model files of every kind that gendisc fits.
+// Importing it imports every model family (naivebayes, gda, logistic,
+// linear, mixture), which register their kinds with package registry, so
+// that one call reads any model file:
+//
+//	m, err := models.Load("iris.json")
+//	if err != nil { ... }
+//	c, ok := m.(gendisc.Classifier) // as the kind's models are
+//
+// The model is a value of its family's type (*gda.LDA, *naivebayes.Model,
+// ...), which implements gendisc.Model and the other root interfaces its
+// kind does. A program that needs only some families imports them and
+// calls package registry instead.
+package models
+
+import (
+	"io"
+
+	"github.com/gendisc/gendisc"
+	_ "github.com/gendisc/gendisc/gda"
+	_ "github.com/gendisc/gendisc/linear"
+	_ "github.com/gendisc/gendisc/logistic"
+	_ "github.com/gendisc/gendisc/mixture"
+	"github.com/gendisc/gendisc/modelfile"
+	_ "github.com/gendisc/gendisc/naivebayes"
+	"github.com/gendisc/gendisc/registry"
+)
+
+// Load reads the model file at path ("-" for standard input) and returns
+// its model (registry.Load).
+func Load(path string) (gendisc.Model, error) { return registry.Load(path) }
+
+// Read reads a model file from r, name naming it in errors, and returns its
+// model (registry.Read).
+func Read(r io.Reader, name string) (gendisc.Model, error) { return registry.Read(r, name) }
+
+// Decode returns the model of the model file e, read by modelfile.Load or
+// modelfile.Read (registry.Decode).
+func Decode(e *modelfile.Envelope) (gendisc.Model, error) { return registry.Decode(e) }
+
+// Kinds returns the names of the kinds of model files that Load reads:
+// every kind of every family, sorted.
+func Kinds() []string { return registry.Kinds() }

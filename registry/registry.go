@@ -1,0 +1,172 @@
+// Package registry maps the kind of a model file to the decoder of its
+// parameters, in the manner of database/sql's drivers and image's formats:
+// each model family registers its kinds from its own package, and one call
+// loads a model file of any registered kind into a value that implements
+// the root interfaces (gendisc.Model, and gendisc.Classifier,
+// gendisc.Generative, gendisc.Mergeable, ... as the kind's models do).
+//
+// The registry knows no implementation: a kind is known once the package
+// of its family is imported. Package models imports every family of
+// gendisc, so that
+//
+//	m, err := models.Load("iris.json")
+//
+// loads any model file that gendisc writes.
+package registry
+
+import (
+	"fmt"
+	"io"
+	"reflect"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/gendisc/gendisc"
+	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/modelfile"
+)
+
+// Kind is a registered model kind.
+type Kind struct {
+	// Name is the kind's name: the "kind" of its model files and the
+	// Kind of its models.
+	Name string
+	// Type is the dynamic type of the models of the kind, such as
+	// *gda.LDA: Type.Implements tells which root interfaces they
+	// implement before any model is read.
+	Type reflect.Type
+
+	decode func(s *data.Schema, params []byte) (gendisc.Model, error)
+}
+
+// Decode rebuilds a fitted model of the kind from a model file's schema
+// and parameters, with the checks of the kind's decoder.
+func (k *Kind) Decode(s *data.Schema, params []byte) (gendisc.Model, error) {
+	return k.decode(s, params)
+}
+
+// Mergeable reports whether the models of the kind keep their sufficient
+// statistics: they implement gendisc.Mergeable, so that they can be
+// updated with new rows and merged with models of other rows.
+func (k *Kind) Mergeable() bool {
+	return k.Type.Implements(reflect.TypeFor[gendisc.Mergeable]())
+}
+
+var (
+	mu    sync.RWMutex
+	kinds = map[string]*Kind{}
+)
+
+// Register makes the kind named name known, with decode, which rebuilds a
+// fitted model of the kind from a model file's schema and parameters (and
+// checks them), as its decoder. M, the type of the models decode returns,
+// becomes the kind's Type. A family registers its kinds from an init
+// function:
+//
+//	func init() { registry.Register(KindLDA, UnmarshalLDA) }
+//
+// Register panics when name is empty, decode is nil or a kind of the name
+// is registered already: two packages claiming one kind is a programming
+// mistake.
+func Register[M gendisc.Model](name string, decode func(s *data.Schema, params []byte) (M, error)) {
+	if name == "" || decode == nil {
+		panic("registry: Register of a kind without a name or a decoder")
+	}
+	k := &Kind{Name: name, Type: reflect.TypeFor[M](), decode: func(s *data.Schema, params []byte) (gendisc.Model, error) {
+		m, err := decode(s, params)
+		if err != nil {
+			return nil, err // not a typed nil M in an interface
+		}
+		return m, nil
+	}}
+	mu.Lock()
+	defer mu.Unlock()
+	if kinds[name] != nil {
+		panic("registry: model kind " + name + " registered twice")
+	}
+	kinds[name] = k
+}
+
+// Kinds returns the names of the registered kinds in sorted order.
+func Kinds() []string {
+	mu.RLock()
+	defer mu.RUnlock()
+	names := make([]string, 0, len(kinds))
+	for name := range kinds {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	return names
+}
+
+// Lookup returns the kind named name, or an *UnknownKindError.
+func Lookup(name string) (*Kind, error) {
+	mu.RLock()
+	k := kinds[name]
+	mu.RUnlock()
+	if k == nil {
+		return nil, &UnknownKindError{Kind: name, Known: Kinds()}
+	}
+	return k, nil
+}
+
+// UnknownKindError is the error for a kind that no imported package
+// registered: a model file of a kind that this program does not know
+// (written by a newer gendisc, or by a family the program does not import).
+type UnknownKindError struct {
+	Source string   // the model file, "" when not about a file
+	Kind   string   // the unknown kind
+	Known  []string // the registered kinds, sorted
+}
+
+func (e *UnknownKindError) Error() string {
+	msg := fmt.Sprintf("unknown model kind %q (known kinds: %s)", e.Kind, strings.Join(e.Known, ", "))
+	if len(e.Known) == 0 {
+		msg = fmt.Sprintf("unknown model kind %q (no kind is registered: import the model families, or package models for all of them)", e.Kind)
+	}
+	if e.Source != "" {
+		return e.Source + ": " + msg
+	}
+	return msg
+}
+
+// Decode rebuilds the model that the model file e holds, with the decoder
+// of its kind. The errors name e.Source: an *UnknownKindError for a kind
+// that is not registered, the decoder's error for parameters that do not
+// read, and an error for a decoder that returns a model of another kind.
+func Decode(e *modelfile.Envelope) (gendisc.Model, error) {
+	k, err := Lookup(e.Kind)
+	if err != nil {
+		err.(*UnknownKindError).Source = e.Source
+		return nil, err
+	}
+	m, err := k.Decode(e.Schema, e.Params)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", e.Source, err)
+	}
+	if m.Kind() != e.Kind {
+		return nil, fmt.Errorf("%s: the parameters of the model file are those of a %s model, not of its kind %s", e.Source, m.Kind(), e.Kind)
+	}
+	return m, nil
+}
+
+// Load reads the model file at path ("-" for standard input) with
+// modelfile.Load and rebuilds its model with Decode.
+func Load(path string) (gendisc.Model, error) {
+	e, err := modelfile.Load(path)
+	if err != nil {
+		return nil, err
+	}
+	return Decode(e)
+}
+
+// Read reads a model file from r with modelfile.Read, name naming it in
+// errors, and rebuilds its model with Decode.
+func Read(r io.Reader, name string) (gendisc.Model, error) {
+	e, err := modelfile.Read(r, name)
+	if err != nil {
+		return nil, err
+	}
+	return Decode(e)
+}

@@ -1,0 +1,172 @@
+package registry_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/gendisc/gendisc"
+	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/modelfile"
+	"github.com/gendisc/gendisc/registry"
+)
+
+// constModel is a model of the test kinds: its parameters are one number.
+type constModel struct {
+	kind   string
+	schema *data.Schema
+	Value  float64 `json:"value"`
+}
+
+func (m *constModel) Kind() string         { return m.kind }
+func (m *constModel) Schema() *data.Schema { return m.schema }
+func (m *constModel) MarshalJSON() ([]byte, error) {
+	return json.Marshal(map[string]float64{"value": m.Value})
+}
+
+// mergeableModel is a constModel that claims to keep its statistics.
+type mergeableModel struct{ constModel }
+
+func (m *mergeableModel) Accumulator() gendisc.Accumulator { return nil }
+
+// decodeAs returns the decoder of constModels of kind.
+func decodeAs(kind string) func(*data.Schema, []byte) (*constModel, error) {
+	return func(s *data.Schema, params []byte) (*constModel, error) {
+		m := &constModel{kind: kind, schema: s}
+		if err := json.Unmarshal(params, m); err != nil {
+			return nil, fmt.Errorf("registry-test: %w", err)
+		}
+		return m, nil
+	}
+}
+
+func init() {
+	registry.Register("registry-test-b", decodeAs("registry-test-b"))
+	registry.Register("registry-test-a", decodeAs("registry-test-a"))
+	registry.Register("registry-test-liar", decodeAs("registry-test-a")) // decodes models of another kind
+	registry.Register("registry-test-mergeable", func(s *data.Schema, params []byte) (*mergeableModel, error) {
+		return &mergeableModel{constModel{kind: "registry-test-mergeable", schema: s}}, nil
+	})
+}
+
+var schema = &data.Schema{Features: []data.Column{{Name: "x", Kind: data.Numeric}}}
+
+// save writes the model file of m to a temporary directory.
+func save(t *testing.T, m modelfile.Persistent) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), m.Kind()+".json")
+	if err := modelfile.Save(path, m); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func TestLoadReadDecode(t *testing.T) {
+	path := save(t, &constModel{kind: "registry-test-a", schema: schema, Value: 2.5})
+	check := func(how string, m gendisc.Model, err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatalf("%s: %v", how, err)
+		}
+		c, ok := m.(*constModel)
+		if !ok || c.kind != "registry-test-a" || c.Value != 2.5 || !c.schema.Equal(schema) {
+			t.Errorf("%s = %#v, want the saved model", how, m)
+		}
+	}
+	m, err := registry.Load(path)
+	check("Load", m, err)
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err = registry.Read(bytes.NewReader(b), "a.json")
+	check("Read", m, err)
+	e, err := modelfile.Read(bytes.NewReader(b), "a.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err = registry.Decode(e)
+	check("Decode", m, err)
+}
+
+func TestKinds(t *testing.T) {
+	var ours []string
+	for _, name := range registry.Kinds() {
+		if strings.HasPrefix(name, "registry-test-") {
+			ours = append(ours, name)
+		}
+	}
+	want := []string{"registry-test-a", "registry-test-b", "registry-test-liar", "registry-test-mergeable"}
+	if !slices.Equal(ours, want) {
+		t.Errorf("Kinds() has %q, want %q", ours, want)
+	}
+	k, err := registry.Lookup("registry-test-b")
+	if err != nil || k.Name != "registry-test-b" || k.Type != reflect.TypeFor[*constModel]() {
+		t.Errorf("Lookup = %+v, %v", k, err)
+	}
+	if k.Mergeable() {
+		t.Errorf("kind %s is mergeable", k.Name)
+	}
+	if k, _ := registry.Lookup("registry-test-mergeable"); !k.Mergeable() {
+		t.Errorf("kind %s is not mergeable", k.Name)
+	}
+}
+
+func TestUnknownKind(t *testing.T) {
+	path := save(t, &constModel{kind: "registry-test-unknown", schema: schema})
+	_, err := registry.Load(path)
+	var uk *registry.UnknownKindError
+	if !errors.As(err, &uk) {
+		t.Fatalf("Load of an unknown kind: %v, want an *UnknownKindError", err)
+	}
+	if uk.Kind != "registry-test-unknown" || uk.Source != path || !slices.Equal(uk.Known, registry.Kinds()) {
+		t.Errorf("error %+v", uk)
+	}
+	want := path + `: unknown model kind "registry-test-unknown" (known kinds: ` + strings.Join(registry.Kinds(), ", ") + ")"
+	if err.Error() != want {
+		t.Errorf("error %q, want %q", err, want)
+	}
+	if _, err := registry.Lookup("nope"); !errors.As(err, &uk) || uk.Source != "" || !strings.HasPrefix(err.Error(), `unknown model kind "nope" (known kinds: `) {
+		t.Errorf("Lookup(nope): %v", err)
+	}
+}
+
+func TestDecodeErrors(t *testing.T) {
+	e := &modelfile.Envelope{Kind: "registry-test-a", Schema: schema, Params: []byte(`{"value": "x"}`), Source: "a.json"}
+	if _, err := registry.Decode(e); err == nil || !strings.HasPrefix(err.Error(), "a.json: registry-test: ") {
+		t.Errorf("Decode of bad parameters: %v", err)
+	}
+	e = &modelfile.Envelope{Kind: "registry-test-liar", Schema: schema, Params: []byte(`{}`), Source: "l.json"}
+	want := "l.json: the parameters of the model file are those of a registry-test-a model, not of its kind registry-test-liar"
+	if _, err := registry.Decode(e); err == nil || err.Error() != want {
+		t.Errorf("Decode of a model of another kind: %v, want %s", err, want)
+	}
+}
+
+func TestRegisterPanics(t *testing.T) {
+	for _, c := range []struct {
+		name     string
+		register func()
+		want     string
+	}{
+		{"twice", func() { registry.Register("registry-test-a", decodeAs("registry-test-a")) }, "registry: model kind registry-test-a registered twice"},
+		{"no name", func() { registry.Register("", decodeAs("")) }, "registry: Register of a kind without a name or a decoder"},
+		{"no decoder", func() { registry.Register[*constModel]("registry-test-nil", nil) }, "registry: Register of a kind without a name or a decoder"},
+	} {
+		func() {
+			defer func() {
+				if r := recover(); r != c.want {
+					t.Errorf("%s: panic %v, want %q", c.name, r, c.want)
+				}
+			}()
+			c.register()
+		}()
+	}
+}
