@@ -127,7 +127,7 @@ func (a *Accumulator) Merge(o gendisc.Accumulator) error {
 	if !ok {
 		return &MergeError{Kind: a.kind, Reason: fmt.Sprintf("%T is not a gda accumulator", o)}
 	}
-	if err := a.compatible(b); err != nil {
+	if err := compatible(a.kind, b.kind, a.cfg, b.cfg); err != nil {
 		return err
 	}
 	if b.schema == nil {
@@ -140,6 +140,9 @@ func (a *Accumulator) Merge(o gendisc.Accumulator) error {
 		c := b.clone()
 		a.schema, a.stats, a.inc, a.source = c.schema, c.stats, c.inc, c.source
 		return nil
+	}
+	if a.stats.D != b.stats.D {
+		return &MergeError{Kind: a.kind, OtherKind: b.kind, Reason: fmt.Sprintf("%d features, want %d", b.stats.D, a.stats.D)}
 	}
 	s, r, err := a.schema.Extend(b.schema)
 	if err != nil {
@@ -164,13 +167,12 @@ func (a *Accumulator) Merge(o gendisc.Accumulator) error {
 	return nil
 }
 
-// compatible returns a *MergeError unless b is of a's kind and
-// configuration.
-func (a *Accumulator) compatible(b *Accumulator) error {
-	ac, bc := a.cfg, b.cfg
+// compatible returns a *MergeError unless kind b and configuration bc
+// are kind a and configuration ac.
+func compatible(a, b string, ac, bc Config) error {
 	reason := ""
 	switch {
-	case a.kind != b.kind:
+	case a != b:
 		reason = "another kind of model"
 	case ac.Estimator != bc.Estimator:
 		reason = fmt.Sprintf("covariance estimator %v, want %v", bc.Estimator, ac.Estimator)
@@ -180,12 +182,10 @@ func (a *Accumulator) compatible(b *Accumulator) error {
 		reason = "another class prior"
 	case ac.MaxIter != bc.MaxIter || ac.Tol != bc.Tol:
 		reason = "other EM settings"
-	case a.stats != nil && b.stats != nil && a.stats.D != b.stats.D:
-		reason = fmt.Sprintf("%d features, want %d", b.stats.D, a.stats.D)
 	default:
 		return nil
 	}
-	return &MergeError{Kind: a.kind, OtherKind: b.kind, Reason: reason}
+	return &MergeError{Kind: a, OtherKind: b, Reason: reason}
 }
 
 func (a *Accumulator) clone() *Accumulator {
