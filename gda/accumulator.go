@@ -16,6 +16,12 @@ import (
 	"github.com/gendisc/gendisc/modelfile"
 )
 
+var (
+	_ gendisc.Accumulator = (*Accumulator)(nil)
+	_ gendisc.Mergeable   = (*LDA)(nil)
+	_ gendisc.Mergeable   = (*QDA)(nil)
+)
+
 // ErrMerge is wrapped by a *MergeError.
 var ErrMerge = errors.New("accumulators of different kinds or configurations")
 

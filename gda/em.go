@@ -31,8 +31,8 @@ import (
 // The start is the observed-cell means and variances of each class (a
 // diagonal Σ, pooled for LDA). Iteration stops when no mean moves by more
 // than Tol·σ_j and no covariance entry by more than Tol·σ_jσ_l, or after
-// MaxIter iterations. The rows of base are not revisited: on an update the
-// expectations of earlier incomplete rows stay as they were.
+// MaxIter iterations. Only the rows listed are estimated; the
+// Accumulator passes all the incomplete rows it holds, of earlier data too.
 func em(kind string, cfg Config, schema *data.Schema, base *covstats.Classes, d *data.Dataset, rows []int) (*covstats.Classes, int, error) {
 	p := d.D()
 	x := make([]float64, len(rows)*p)
