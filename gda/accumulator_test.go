@@ -23,6 +23,14 @@ type gdaModel interface {
 	EMIterations() int
 }
 
+// modelOf returns the model inside an LDA or a QDA.
+func modelOf(m gdaModel) *model {
+	if l, ok := m.(*LDA); ok {
+		return l.m
+	}
+	return m.(*QDA).m
+}
+
 // covs returns the covariance matrices of an LDA (one) or a QDA (per class).
 func covs(m gdaModel) [][]float64 {
 	if l, ok := m.(*LDA); ok {
@@ -75,6 +83,17 @@ func sameFit(t *testing.T, what string, got, want gdaModel, d *data.Dataset, tol
 	}
 	if len(wc) == 1 {
 		nearRel(t, what+" covariance", gc[0], wc[0], tol)
+	}
+	// The statistics, third and fourth moments (Ledoit–Wolf) included.
+	gs, ws := modelOf(got).stats, modelOf(want).stats
+	for k := range K {
+		g, w := gs.Class[pos[k]], ws.Class[k]
+		nearRel(t, what+" weight", []float64{g.W}, []float64{w.W}, tol)
+		nearRel(t, what+" scatter", g.S, w.S, tol)
+		if w.Fourth() {
+			nearRel(t, what+" third moments", g.M3, w.M3, tol)
+			nearRel(t, what+" fourth moments", g.M4, w.M4, tol)
+		}
 	}
 	gl, wl := got.LogProba(nil, d), want.LogProba(nil, d)
 	for i := range d.N {
