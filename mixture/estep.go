@@ -56,16 +56,16 @@ type EStats struct {
 // EStep returns the E-step statistics of the rows of d under the
 // parameters p, in the layout of c.Covariance (Params), for a mixture of
 // c.Components components (c.Init, Restarts, Start and OnIter do not
-// matter). d must pass Fit's checks (numeric features, finite cells,
-// valid weights, every feature observed in some row of d); p must be
-// valid parameters (non-negative weights summing to 1, positive definite
-// covariances).
+// matter). d's features must be numeric, its cells not infinite, its row
+// weights finite and non-negative (a shard may lack the observed values
+// of a feature, or weigh nothing); p must be valid parameters
+// (non-negative weights summing to 1, positive definite covariances).
 func (c Config) EStep(d *data.Dataset, p Params) (*EStats, error) {
 	set, err := c.settings()
 	if err != nil {
 		return nil, err
 	}
-	lay, err := prepare(d)
+	lay, err := prepareRows(d, true)
 	if err != nil {
 		return nil, err
 	}
