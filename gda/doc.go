@@ -14,9 +14,10 @@
 //
 // with options for the unbiased divisors, shrinkage (fixed or
 // Ledoit–Wolf) and smoothed or fixed priors (Config). The statistics merge
-// exactly, so Fit uses both cores, Update adds data to a fitted model, and
-// a saved model (MarshalJSON, UnmarshalLDA, UnmarshalQDA) holds just them
-// and the configuration.
+// exactly, so Fit uses both cores, an Accumulator fits shards that merge
+// into the fit on all their rows, Update adds data to a fitted model, and
+// a saved model (MarshalJSON, UnmarshalLDA, UnmarshalQDA) holds just them,
+// the rows with missing cells and the configuration.
 //
 // Numerics: each covariance matrix is factored by Cholesky, Σ = UᵀU, after
 // scaling to a correlation matrix (whose condition number decides whether

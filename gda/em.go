@@ -31,8 +31,8 @@ import (
 // The start is the observed-cell means and variances of each class (a
 // diagonal Σ, pooled for LDA). Iteration stops when no mean moves by more
 // than Tol·σ_j and no covariance entry by more than Tol·σ_jσ_l, or after
-// MaxIter iterations. The rows of base are not revisited: on an update the
-// expectations of earlier incomplete rows stay as they were.
+// MaxIter iterations. Only the rows listed are estimated; the
+// Accumulator passes all the incomplete rows it holds, of earlier data too.
 func em(kind string, cfg Config, schema *data.Schema, base *covstats.Classes, d *data.Dataset, rows []int) (*covstats.Classes, int, error) {
 	p := d.D()
 	x := make([]float64, len(rows)*p)
@@ -52,49 +52,58 @@ func em(kind string, cfg Config, schema *data.Schema, base *covstats.Classes, d 
 	if err != nil {
 		return nil, 0, err
 	}
-	xhat := make([]float64, len(x))
 	for it := 1; ; it++ {
-		s := base.Clone()
-		pats := make([]*pattern, len(rows))
-		errs := make([]int, parallel.Blocks(len(rows), 32)) // a failing covariance + 1
-		parallel.For(len(rows), 32, func(worker, lo, hi int) {
-			e := newEStep(covs)
-			for r := lo; r < hi; r++ {
-				ci := 0
-				if kind == KindQDA {
-					ci = int(y[r])
-				}
-				pat, err := e.pattern(ci, x[r*p:(r+1)*p])
-				if err != nil {
-					errs[worker] = ci + 1
-					return
-				}
-				pat.complete(xhat[r*p:(r+1)*p], x[r*p:(r+1)*p], means[int(y[r])])
-				pats[r] = pat
-			}
-		})
-		for _, ci := range errs {
-			if ci > 0 {
-				return nil, 0, singularError(kind, schema, ci-1, -1, d.Source)
-			}
-		}
-		s.Add(xhat, y, w)
-		for r, pat := range pats {
-			s.AddConditional(int(y[r]), pat.mis, pat.cond, weightAt(w, r))
-		}
-		if err := checkStats(kind, cfg, schema, s, d.Source); err != nil {
+		s, err := expected(kind, schema, base, x, y, w, means, covs, d.Source)
+		if err != nil {
 			return nil, 0, err
 		}
-		newMeans := make([][]float64, s.K())
-		for k, c := range s.Class {
-			newMeans[k] = c.Mean
+		newMeans, newCovs, err := mstep(kind, cfg, schema, s, d.Source)
+		if err != nil {
+			return nil, 0, err
 		}
-		newCovs := covariances(kind, cfg, s)
 		if it >= cfg.MaxIter || converged(means, covs, newMeans, newCovs, p, cfg.Tol) {
 			return s, it, nil
 		}
 		means, covs = newMeans, newCovs
 	}
+}
+
+// expected returns base plus the expected statistics of the rows x
+// (classes y, weights w, nil meaning 1 each), which have missing cells,
+// under the class means and the covariance matrices covs (one for LDA,
+// one per class for QDA): the E-step of em.
+func expected(kind string, schema *data.Schema, base *covstats.Classes, x, y, w []float64, means, covs [][]float64, source string) (*covstats.Classes, error) {
+	p, n := base.D, len(y)
+	s := base.Clone()
+	xhat := make([]float64, len(x))
+	pats := make([]*pattern, n)
+	errs := make([]int, parallel.Blocks(n, 32)) // a failing covariance + 1
+	parallel.For(n, 32, func(worker, lo, hi int) {
+		e := newEStep(covs)
+		for r := lo; r < hi; r++ {
+			ci := 0
+			if kind == KindQDA {
+				ci = int(y[r])
+			}
+			pat, err := e.pattern(ci, x[r*p:(r+1)*p])
+			if err != nil {
+				errs[worker] = ci + 1
+				return
+			}
+			pat.complete(xhat[r*p:(r+1)*p], x[r*p:(r+1)*p], means[int(y[r])])
+			pats[r] = pat
+		}
+	})
+	for _, ci := range errs {
+		if ci > 0 {
+			return nil, singularError(kind, schema, ci-1, -1, source)
+		}
+	}
+	s.Add(xhat, y, w)
+	for r, pat := range pats {
+		s.AddConditional(int(y[r]), pat.mis, pat.cond, weightAt(w, r))
+	}
+	return s, nil
 }
 
 func weightAt(w []float64, i int) float64 {
@@ -109,9 +118,15 @@ func weightAt(w []float64, i int) float64 {
 // the incomplete rows x), with a diagonal covariance (pooled over the
 // classes for LDA).
 func emStart(kind string, schema *data.Schema, base *covstats.Classes, x, y, w []float64, source string) ([][]float64, [][]float64, error) {
-	K, p := base.K(), base.D
-	obs := stats.New(K, p)
+	obs := stats.New(base.K(), base.D)
 	obs.Add(x, y, w)
+	return emStartFrom(kind, schema, base, obs, source)
+}
+
+// emStartFrom is emStart from the moments obs of the observed cells of
+// the incomplete rows.
+func emStartFrom(kind string, schema *data.Schema, base *covstats.Classes, obs *stats.Moments, source string) ([][]float64, [][]float64, error) {
+	K, p := base.K(), base.D
 	cell := make([]stats.Moment, K*p) // class k, feature j at k·p + j
 	pooled := make([]stats.Moment, p)
 	within := make([]float64, p) // Σ_k S_kj / Σ_k W_kj

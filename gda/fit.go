@@ -3,9 +3,7 @@ package gda
 import (
 	"errors"
 	"fmt"
-	"iter"
 	"math"
-	"slices"
 
 	"github.com/gendisc/gendisc/data"
 	"github.com/gendisc/gendisc/internal/covstats"
@@ -31,8 +29,9 @@ var (
 	// ErrSingular: a covariance matrix is singular or not positive
 	// definite, or a feature has zero variance.
 	ErrSingular = errors.New("singular covariance matrix")
-	// ErrSchema: the data of an update does not match the model's schema.
-	ErrSchema = errors.New("data does not match the model's schema")
+	// ErrSchema: the data of an update or a merge does not match the
+	// model's schema (data.ErrSchema, wrapped by a *data.SchemaError).
+	ErrSchema = data.ErrSchema
 )
 
 // checkRows checks what discriminant analysis needs of training rows:
@@ -59,130 +58,6 @@ func checkRows(d *data.Dataset) error {
 		}
 	}
 	return nil
-}
-
-// extendSchema returns the schema of a model fitted on data of schema old
-// and then given data of schema upd: the same features; upd's classes
-// begin with old's (new ones are appended) or are a prefix of them.
-func extendSchema(old, upd *data.Schema) (*data.Schema, error) {
-	if len(old.Features) != len(upd.Features) {
-		return nil, fmt.Errorf("%w: %d features, the model has %d", ErrSchema, len(upd.Features), len(old.Features))
-	}
-	s := old.Clone()
-	for j, f := range upd.Features {
-		o := &s.Features[j]
-		if f.Name != o.Name || f.Kind != o.Kind {
-			return nil, fmt.Errorf("%w: feature %d is %q (%v), the model's is %q (%v)", ErrSchema, j+1, f.Name, f.Kind, o.Name, o.Kind)
-		}
-		o.Integral = o.Integral && f.Integral
-	}
-	if upd.Target == nil || upd.Target.Name != old.Target.Name || upd.Target.Kind != old.Target.Kind {
-		return nil, fmt.Errorf("%w: the target must be %q", ErrSchema, old.Target.Name)
-	}
-	ol, ul := old.Target.Levels, upd.Target.Levels
-	if n := min(len(ol), len(ul)); !slices.Equal(ul[:n], ol[:n]) {
-		return nil, fmt.Errorf("%w: the classes must begin with %q or be a prefix of them", ErrSchema, ol)
-	}
-	if len(ul) > len(ol) {
-		s.Target.Levels = append(s.Target.Levels, ul[len(ol):]...)
-	}
-	return s, nil
-}
-
-// accumulate adds the complete rows of d to the statistics s of data of
-// the given schema and returns the schema extended with d's new classes,
-// the statistics grown to match, and the indices of d's labelled rows with
-// missing cells, left out. A nil schema starts from d's schema and empty
-// statistics.
-func accumulate(cfg Config, schema *data.Schema, s *covstats.Classes, d *data.Dataset) (*data.Schema, *covstats.Classes, []int, error) {
-	if err := checkRows(d); err != nil {
-		return nil, nil, nil, err
-	}
-	if schema == nil {
-		schema, s = d.Schema.Clone(), covstats.New(len(d.Schema.Classes()), d.D(), cfg.ShrinkageAuto)
-	} else {
-		var err error
-		if schema, err = extendSchema(schema, d.Schema); err != nil {
-			return nil, nil, nil, &data.ParseError{File: d.Source, Err: err}
-		}
-		s.Grow(len(schema.Classes()))
-	}
-	return schema, s, s.Add(d.X, d.Y, d.Weight), nil
-}
-
-// fit adds the rows of d to the statistics s of earlier data of the given
-// schema (nil: none), estimates the contribution of rows with missing
-// cells by EM, and derives the model.
-func fit(kind string, cfg Config, schema *data.Schema, s *covstats.Classes, d *data.Dataset) (*model, error) {
-	schema, s, inc, err := accumulate(cfg, schema, s, d)
-	if err != nil {
-		return nil, err
-	}
-	return finish(kind, cfg, schema, s, d, inc)
-}
-
-// finish runs EM over the rows inc of d, which have missing cells, if
-// there are any, and derives the model from the statistics.
-func finish(kind string, cfg Config, schema *data.Schema, s *covstats.Classes, d *data.Dataset, inc []int) (*model, error) {
-	iters := 0
-	if len(inc) > 0 {
-		var err error
-		if s, iters, err = em(kind, cfg, schema, s, d, inc); err != nil {
-			return nil, err
-		}
-	}
-	m, err := newModel(kind, cfg, schema, s, d.Source)
-	if err != nil {
-		return nil, err
-	}
-	m.iters = iters
-	return m, nil
-}
-
-// fitStream fits a model to a sequence of chunks: the complete rows of each
-// chunk are accumulated as they come; the rows with missing cells are
-// kept (only they) and estimated by EM at the end, as fit does for the
-// union of the chunks.
-func fitStream(kind string, cfg Config, chunks iter.Seq2[*data.Dataset, error]) (*model, error) {
-	var (
-		schema  *data.Schema
-		s       *covstats.Classes
-		pending = &data.Dataset{}
-	)
-	for d, err := range chunks {
-		if err != nil {
-			return nil, err
-		}
-		var inc []int
-		if schema, s, inc, err = accumulate(cfg, schema, s, d); err != nil {
-			return nil, err
-		}
-		pending.Source = d.Source
-		if d.Weight != nil && pending.Weight == nil {
-			pending.Weight = slices.Repeat([]float64{1}, pending.N)
-		}
-		for _, i := range inc {
-			pending.X = append(pending.X, d.Row(i)...)
-			pending.Y = append(pending.Y, d.Y[i])
-			if pending.Weight != nil {
-				w := 1.0
-				if d.Weight != nil {
-					w = d.Weight[i]
-				}
-				pending.Weight = append(pending.Weight, w)
-			}
-			pending.N++
-		}
-	}
-	if schema == nil {
-		return nil, &data.ParseError{Err: data.ErrNoRows}
-	}
-	pending.Schema = schema
-	inc := make([]int, pending.N)
-	for i := range inc {
-		inc[i] = i
-	}
-	return finish(kind, cfg, schema, s, pending, inc)
 }
 
 // checkStats checks that the statistics can give a model: every class has

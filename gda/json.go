@@ -24,8 +24,17 @@ type paramsJSON struct {
 	MaxIter       int                 `json:"em_max_iter"`
 	Tol           float64             `json:"em_tol"`
 	EMIterations  int                 `json:"em_iterations"`
-	// Classes holds the statistics of each class, in the schema's order.
+	// Classes holds the statistics of each class, in the schema's order:
+	// those the model is derived from, with the expectations of EM for
+	// rows with missing cells.
 	Classes []classJSON `json:"classes"`
+	// Complete holds the statistics of the complete rows alone, and
+	// Incomplete the rows with missing cells, when there were any: what
+	// an update or a merge starts from (Accumulator), so that EM runs
+	// again over all those rows. Files written before they were kept
+	// lack them; their Accumulator takes Classes for the complete rows.
+	Complete   []classJSON `json:"complete,omitempty"`
+	Incomplete *rowsJSON   `json:"incomplete,omitempty"`
 }
 
 // classJSON is covstats.Scatter: rows, weight, mean, scatter matrix (p×p,
@@ -39,24 +48,44 @@ type classJSON struct {
 	M4      modelfile.Floats `json:"m4,omitempty"`
 }
 
+// newParamsJSON returns the saved form of the configuration, the number
+// of EM iterations and the statistics s.
+func newParamsJSON(c Config, iters int, s *covstats.Classes) paramsJSON {
+	return paramsJSON{Estimator: c.Estimator, Shrinkage: c.Shrinkage, ShrinkageAuto: c.ShrinkageAuto,
+		PriorAlpha: c.PriorAlpha, ClassPrior: c.ClassPrior, MaxIter: c.MaxIter, Tol: c.Tol,
+		EMIterations: iters, Classes: classesJSON(s)}
+}
+
+// classesJSON returns the saved form of the statistics of each class
+// (nil for nil statistics).
+func classesJSON(s *covstats.Classes) []classJSON {
+	if s == nil {
+		return nil
+	}
+	out := make([]classJSON, s.K())
+	for k, c := range s.Class {
+		out[k] = classJSON{Rows: c.N, Weight: modelfile.Float(c.W), Mean: c.Mean, Scatter: c.S, M3: c.M3, M4: c.M4}
+	}
+	return out
+}
+
 // marshal writes the parameters of m.
 func (m *model) marshal() ([]byte, error) {
-	c := m.cfg
-	p := paramsJSON{Estimator: c.Estimator, Shrinkage: c.Shrinkage, ShrinkageAuto: c.ShrinkageAuto,
-		PriorAlpha: c.PriorAlpha, ClassPrior: c.ClassPrior, MaxIter: c.MaxIter, Tol: c.Tol,
-		EMIterations: m.iters, Classes: make([]classJSON, m.stats.K())}
-	for k, s := range m.stats.Class {
-		p.Classes[k] = classJSON{Rows: s.N, Weight: modelfile.Float(s.W), Mean: s.Mean, Scatter: s.S, M3: s.M3, M4: s.M4}
+	p := newParamsJSON(m.cfg, m.iters, m.stats)
+	if m.complete != nil {
+		p.Complete, p.Incomplete = classesJSON(m.complete), newRowsJSON(m.inc)
 	}
 	return json.Marshal(p)
 }
 
 // MarshalJSON writes the model's parameters (modelfile.Persistent): the
-// configuration and the per-class sufficient statistics.
+// configuration, the per-class sufficient statistics and, when some
+// training rows had missing cells, those rows and the statistics of the
+// complete rows.
 func (m *LDA) MarshalJSON() ([]byte, error) { return m.m.marshal() }
 
-// MarshalJSON writes the model's parameters (modelfile.Persistent): the
-// configuration and the per-class sufficient statistics.
+// MarshalJSON writes the model's parameters (modelfile.Persistent). See
+// LDA.MarshalJSON.
 func (m *QDA) MarshalJSON() ([]byte, error) { return m.m.marshal() }
 
 // UnmarshalLDA rebuilds an LDA model from its schema and the parameters
@@ -72,8 +101,8 @@ func UnmarshalQDA(schema *data.Schema, params []byte) (*QDA, error) {
 }
 
 func unmarshal(kind string, schema *data.Schema, params []byte) (*model, error) {
-	if schema == nil || schema.Target == nil || schema.Target.Kind != data.Categorical {
-		return nil, fmt.Errorf("gda: %s parameters: %w", kind, ErrNotClassification)
+	if err := checkSchema(kind, schema); err != nil {
+		return nil, err
 	}
 	var p paramsJSON
 	dec := json.NewDecoder(bytes.NewReader(params))
@@ -81,28 +110,72 @@ func unmarshal(kind string, schema *data.Schema, params []byte) (*model, error) 
 	if err := dec.Decode(&p); err != nil {
 		return nil, fmt.Errorf("gda: %s parameters: %w", kind, err)
 	}
-	cfg, err := Config{Estimator: p.Estimator, Shrinkage: p.Shrinkage, ShrinkageAuto: p.ShrinkageAuto,
-		PriorAlpha: p.PriorAlpha, ClassPrior: p.ClassPrior, MaxIter: p.MaxIter, Tol: p.Tol}.validate()
+	cfg, err := p.config(kind)
 	if err != nil {
 		return nil, err
 	}
+	s, err := decodeStats(kind, cfg, schema, p.Classes)
+	if err != nil {
+		return nil, err
+	}
+	m, err := newModel(kind, cfg, schema.Clone(), s, "")
+	if err != nil {
+		return nil, fmt.Errorf("gda: %s parameters: %w", kind, err)
+	}
+	m.iters = p.EMIterations
+	if (p.Complete == nil) != (p.Incomplete == nil) {
+		return nil, fmt.Errorf("gda: %s parameters: the statistics of the complete rows and the incomplete rows come together", kind)
+	}
+	if p.Complete != nil {
+		if m.complete, err = decodeStats(kind, cfg, schema, p.Complete); err != nil {
+			return nil, err
+		}
+		if m.inc, err = p.Incomplete.rows(schema); err != nil {
+			return nil, fmt.Errorf("gda: %s parameters: %w", kind, err)
+		}
+	}
+	return m, nil
+}
+
+// config returns the configuration that p holds, checked.
+func (p *paramsJSON) config(kind string) (Config, error) {
+	cfg, err := Config{Estimator: p.Estimator, Shrinkage: p.Shrinkage, ShrinkageAuto: p.ShrinkageAuto,
+		PriorAlpha: p.PriorAlpha, ClassPrior: p.ClassPrior, MaxIter: p.MaxIter, Tol: p.Tol}.validate()
+	if err != nil {
+		return cfg, err
+	}
 	if p.MaxIter <= 0 || p.Tol <= 0 || p.EMIterations < 0 {
-		return nil, fmt.Errorf("gda: %s parameters: EM settings %d, %v, %d out of range", kind, p.MaxIter, p.Tol, p.EMIterations)
+		return cfg, fmt.Errorf("gda: %s parameters: EM settings %d, %v, %d out of range", kind, p.MaxIter, p.Tol, p.EMIterations)
 	}
-	K, D := len(schema.Classes()), len(schema.Features)
-	if D == 0 {
-		return nil, fmt.Errorf("gda: %s parameters: %w", kind, ErrNoFeatures)
+	return cfg, nil
+}
+
+// checkSchema checks that a saved schema can be a model's: a categorical
+// target and numeric features.
+func checkSchema(kind string, schema *data.Schema) error {
+	if schema == nil || schema.Target == nil || schema.Target.Kind != data.Categorical {
+		return fmt.Errorf("gda: %s parameters: %w", kind, ErrNotClassification)
 	}
-	if len(p.Classes) != K {
-		return nil, fmt.Errorf("gda: %s parameters: statistics of %d classes, the schema has %d", kind, len(p.Classes), K)
+	if len(schema.Features) == 0 {
+		return fmt.Errorf("gda: %s parameters: %w", kind, ErrNoFeatures)
 	}
 	for j, f := range schema.Features {
 		if f.Kind != data.Numeric {
-			return nil, fmt.Errorf("gda: %s parameters: feature %d (%q) is %v, not numeric", kind, j+1, f.Name, f.Kind)
+			return fmt.Errorf("gda: %s parameters: feature %d (%q) is %v, not numeric", kind, j+1, f.Name, f.Kind)
 		}
 	}
+	return nil
+}
+
+// decodeStats checks the saved statistics of the classes of schema and
+// returns them.
+func decodeStats(kind string, cfg Config, schema *data.Schema, classes []classJSON) (*covstats.Classes, error) {
+	K, D := len(schema.Classes()), len(schema.Features)
+	if len(classes) != K {
+		return nil, fmt.Errorf("gda: %s parameters: statistics of %d classes, the schema has %d", kind, len(classes), K)
+	}
 	s := covstats.New(K, D, cfg.ShrinkageAuto)
-	for k, c := range p.Classes {
+	for k, c := range classes {
 		if err := c.check(D, cfg.ShrinkageAuto); err != nil {
 			return nil, fmt.Errorf("gda: %s parameters: class %q: %w", kind, schema.Classes()[k], err)
 		}
@@ -113,12 +186,7 @@ func unmarshal(kind string, schema *data.Schema, params []byte) (*model, error) 
 		copy(sc.M3, c.M3)
 		copy(sc.M4, c.M4)
 	}
-	m, err := newModel(kind, cfg, schema.Clone(), s, "")
-	if err != nil {
-		return nil, fmt.Errorf("gda: %s parameters: %w", kind, err)
-	}
-	m.iters = p.EMIterations
-	return m, nil
+	return s, nil
 }
 
 // check validates the statistics of one class of dimension d.

@@ -24,7 +24,8 @@ import (
 // so the log-odds between classes are linear in x (Linear, LogisticForm). A
 // missing feature (NaN) at prediction is marginalised: the Gaussian over
 // the observed coordinates. LDA keeps the sufficient statistics of its
-// training data, so it can be updated (Update) and saved (MarshalJSON).
+// training data, so it can be updated (Update), merged (Accumulator) and
+// saved (MarshalJSON).
 // It is immutable and safe for concurrent use.
 type LDA struct {
 	m *model
@@ -47,27 +48,19 @@ type LDA struct {
 // suggests shrinkage), a bad label or weight, an infinite value. Invalid
 // settings are errors too.
 func (c LDAConfig) Fit(d *data.Dataset) (*LDA, error) {
-	cfg, err := Config(c).validate()
-	if err != nil {
-		return nil, err
-	}
-	return newLDA(fit(KindLDA, cfg, nil, nil, d))
+	return newLDA(fitData(KindLDA, Config(c), d))
 }
 
 // FitStream fits the model to a sequence of chunks of rows, such as the
 // blocks of a file too large for memory, as Fit would fit their union:
-// the statistics of the complete rows of each chunk are accumulated, so
-// only one chunk is in memory at a time besides the rows with missing
-// cells, which are kept for EM at the end. Every chunk must have the
-// features of the first; its classes must begin with the classes seen so
-// far (new ones are appended) or be a prefix of them. An error from the
-// sequence is returned as is.
+// the chunks are added to an Accumulator (gendisc.AddChunks), so only one
+// chunk is in memory at a time besides the rows with missing cells, which
+// are kept for EM at the end. Every chunk's schema must extend the
+// schema of the chunks before it (data.Schema.Extend): the same features,
+// classes in any order, new ones appended. An error from the sequence is
+// returned as is.
 func (c LDAConfig) FitStream(chunks iter.Seq2[*data.Dataset, error]) (*LDA, error) {
-	cfg, err := Config(c).validate()
-	if err != nil {
-		return nil, err
-	}
-	return newLDA(fitStream(KindLDA, cfg, chunks))
+	return newLDA(fitChunks(KindLDA, Config(c), chunks))
 }
 
 func newLDA(m *model, err error) (*LDA, error) {
@@ -80,13 +73,16 @@ func newLDA(m *model, err error) (*LDA, error) {
 }
 
 // Update returns a new model fitted on the training data of m and the rows
-// of d together, by merging sufficient statistics; m is unchanged. The
-// schema of d must have m's features and m's classes first; classes it
-// adds are appended. On complete data, Update(A) after Fit(B) equals Fit
-// of A ∪ B up to rounding; rows of d with missing cells are estimated by
-// EM with the statistics of m held fixed.
+// of d together, by merging sufficient statistics (Accumulator, Add,
+// Model); m is unchanged. d's schema must extend m's (data.Schema.Extend):
+// m's features; classes in any order, new ones appended. Update(A) after
+// Fit(B) equals Fit of A ∪ B up to rounding, with or without missing
+// cells: EM runs again over the rows with missing cells of both, which
+// the model keeps. (A model read from a file written before those rows
+// were kept has the statistics of its incomplete rows fixed as EM left
+// them.)
 func (m *LDA) Update(d *data.Dataset) (*LDA, error) {
-	return newLDA(fit(KindLDA, m.m.cfg, m.m.schema, m.m.stats.Clone(), d))
+	return newLDA(m.m.update(KindLDA, d))
 }
 
 // Kind returns "lda".

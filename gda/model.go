@@ -62,6 +62,11 @@ type model struct {
 	cfg    Config
 	stats  *covstats.Classes
 	iters  int // EM iterations of the fit, 0 without missing cells
+	// complete holds the statistics of the complete training rows and
+	// inc the rows with missing cells, when there were any (nil and
+	// empty otherwise): what Accumulator starts from.
+	complete *covstats.Classes
+	inc      rows
 
 	prior    []float64 // π_k
 	logPrior []float64

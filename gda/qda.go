@@ -14,7 +14,8 @@ import (
 //
 // A missing feature (NaN) at prediction is marginalised: the Gaussian over
 // the observed coordinates. QDA keeps the sufficient statistics of its
-// training data, so it can be updated (Update) and saved (MarshalJSON).
+// training data, so it can be updated (Update), merged (Accumulator) and
+// saved (MarshalJSON).
 // It is immutable and safe for concurrent use.
 type QDA struct{ m *model }
 
@@ -31,27 +32,19 @@ type QDA struct{ m *model }
 // and suggests shrinkage), a bad label or weight, an infinite value.
 // Invalid settings are errors too.
 func (c QDAConfig) Fit(d *data.Dataset) (*QDA, error) {
-	cfg, err := Config(c).validate()
-	if err != nil {
-		return nil, err
-	}
-	return newQDA(fit(KindQDA, cfg, nil, nil, d))
+	return newQDA(fitData(KindQDA, Config(c), d))
 }
 
 // FitStream fits the model to a sequence of chunks of rows, such as the
 // blocks of a file too large for memory, as Fit would fit their union:
-// the statistics of the complete rows of each chunk are accumulated, so
-// only one chunk is in memory at a time besides the rows with missing
-// cells, which are kept for EM at the end. Every chunk must have the
-// features of the first; its classes must begin with the classes seen so
-// far (new ones are appended) or be a prefix of them. An error from the
-// sequence is returned as is.
+// the chunks are added to an Accumulator (gendisc.AddChunks), so only one
+// chunk is in memory at a time besides the rows with missing cells, which
+// are kept for EM at the end. Every chunk's schema must extend the
+// schema of the chunks before it (data.Schema.Extend): the same features,
+// classes in any order, new ones appended. An error from the sequence is
+// returned as is.
 func (c QDAConfig) FitStream(chunks iter.Seq2[*data.Dataset, error]) (*QDA, error) {
-	cfg, err := Config(c).validate()
-	if err != nil {
-		return nil, err
-	}
-	return newQDA(fitStream(KindQDA, cfg, chunks))
+	return newQDA(fitChunks(KindQDA, Config(c), chunks))
 }
 
 func newQDA(m *model, err error) (*QDA, error) {
@@ -65,7 +58,7 @@ func newQDA(m *model, err error) (*QDA, error) {
 // of d together, by merging sufficient statistics; m is unchanged. See
 // LDA.Update.
 func (m *QDA) Update(d *data.Dataset) (*QDA, error) {
-	return newQDA(fit(KindQDA, m.m.cfg, m.m.schema, m.m.stats.Clone(), d))
+	return newQDA(m.m.update(KindQDA, d))
 }
 
 // Kind returns "qda".

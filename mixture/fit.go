@@ -111,7 +111,12 @@ func source(d *data.Dataset) string {
 
 // prepare checks that d can be fitted and groups its rows by missing
 // pattern.
-func prepare(d *data.Dataset) (*layout, error) {
+func prepare(d *data.Dataset) (*layout, error) { return prepareRows(d, false) }
+
+// prepareRows is prepare, but for a shard of the rows (shard set) a
+// feature without an observed value and rows that weigh nothing are not
+// errors.
+func prepareRows(d *data.Dataset, shard bool) (*layout, error) {
 	D := d.D()
 	if D == 0 {
 		return nil, fmt.Errorf("mixture: %s has no feature column", source(d))
@@ -140,11 +145,11 @@ func prepare(d *data.Dataset) (*layout, error) {
 			}
 		}
 	}
-	if j := slices.Index(observed, false); j >= 0 {
+	if j := slices.Index(observed, false); j >= 0 && !shard {
 		return nil, fmt.Errorf("mixture: feature %q of %s has no observed value", d.Schema.Features[j].Name, source(d))
 	}
 	lay := newLayout(d.X, d.Weight, d.N, D)
-	if !(lay.totalWeight() > 0) {
+	if !(lay.totalWeight() > 0) && !shard {
 		return nil, fmt.Errorf("mixture: the rows of %s weigh nothing", source(d))
 	}
 	return lay, nil
