@@ -127,14 +127,14 @@ func TestMergeRefuses(t *testing.T) {
 	mustRun(t, "fit", "--model", countsKind, "--data", all, "--out", counts)
 	mustRun(t, "fit", "--model", countsAccKind, "--data", all, "--out", countsAcc)
 	mustRun(t, "fit", "--model", countsKind, "--data", all, "--count-alpha", "2", "--out", otherAlpha)
-	check(1, logistic+": a logistic model cannot be merged: model kind logistic does not keep its sufficient statistics (merge takes test-counts, test-counts-acc)",
+	check(1, logistic+": a logistic model cannot be merged: model kind logistic does not keep its sufficient statistics (merge takes ",
 		counts, logistic)
 	check(1, countsAcc+": a test-counts-acc model, and "+counts+" a test-counts model: merge takes models of one kind", counts, countsAcc)
 	check(1, otherAlpha+": cannot be merged with "+counts+": fitted with α = 2, want 1", counts, otherAlpha)
 	check(1, filepath.Join(dir, "nope.json"), counts, filepath.Join(dir, "nope.json"))
 	check(2, "gendisc merge: missing the model files to merge")
 	check(2, "gendisc merge: only one of the model files can be standard input (-)", "-", counts, "-")
-	if r := runCLI(t, "", "help", "merge"); !strings.Contains(r.stdout, "\nKinds that merge takes: test-counts, test-counts-acc.\n") {
+	if r := runCLI(t, "", "help", "merge"); !strings.Contains(r.stdout, "\nKinds that merge takes: ") || !strings.Contains(r.stdout, " test-counts, test-counts-acc.\n") {
 		t.Errorf("help merge:\n%s", r.stdout)
 	}
 }
