@@ -86,7 +86,10 @@ type Accumulator struct {
 	err    error     // ErrNoStatistics for a model saved without them
 }
 
-var _ gendisc.Accumulator = (*Accumulator)(nil)
+var (
+	_ gendisc.Accumulator = (*Accumulator)(nil)
+	_ gendisc.Mergeable   = (*Model)(nil)
+)
 
 // NewAccumulator returns an empty accumulator for c, or an error for a
 // negative or non-finite L2.
@@ -293,16 +296,19 @@ func (lay *layout) fill(dst []float64, d *data.Dataset, i int) {
 	}
 }
 
-// qrBlock is the number of rows factorised at once under the R of the
-// rows before them.
+// qrBlock is the smallest number of rows factorised at once under the R
+// of the rows before them, and the smallest block of rows worth a
+// goroutine.
 const qrBlock = 256
 
 // factorRows returns the R factor (ns × ns) of rows [lo, hi) of d: blocks
-// of qrBlock rows are factorised under the R of the blocks before them.
+// of max(qrBlock, 2ns) rows are factorised under the R of the blocks
+// before them, so that the ns rows of R add at most half to the work.
 func factorRows(d *data.Dataset, lo, hi, ns int, lay *layout) []float64 {
-	f := newFactorizer(ns+qrBlock, ns)
-	for a := lo; a < hi; a += qrBlock {
-		e := min(hi, a+qrBlock)
+	block := max(qrBlock, 2*ns)
+	f := newFactorizer(ns+block, ns)
+	for a := lo; a < hi; a += block {
+		e := min(hi, a+block)
 		for i := a; i < e; i++ {
 			lay.fill(f.a[(ns+i-a)*ns:(ns+i-a+1)*ns], d, i)
 		}
