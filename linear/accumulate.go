@@ -116,8 +116,9 @@ func (a *Accumulator) Rows() int { return a.rows }
 // Add adds the rows of d, whose features must be those of the rows added
 // before (categorical columns may bring new levels: data.Schema.Extend).
 // It returns an error for a target that is not numeric or is missing, a
-// missing feature cell (unless Impute is set), a text column, and bad
-// weights.
+// missing feature cell (unless Impute is set), a text column (whose
+// vocabulary would make the design grow with every shard), and bad
+// weights, and then leaves the accumulator as it was.
 func (a *Accumulator) Add(d *data.Dataset) error {
 	if a.err != nil {
 		return a.err
@@ -125,19 +126,19 @@ func (a *Accumulator) Add(d *data.Dataset) error {
 	if err := check(d); err != nil {
 		return err
 	}
-	if a.schema == nil {
-		a.schema = d.Schema
-	} else if a.schema != d.Schema {
-		s, remap, err := a.schema.Extend(d.Schema)
+	s := d.Schema
+	if a.schema != nil && a.schema != d.Schema {
+		ext, remap, err := a.schema.Extend(d.Schema)
 		if err != nil {
 			return fmt.Errorf("linear: %s: %w", d.Source, err)
 		}
-		d, a.schema = remap.Apply(d, s), s
+		d, s = remap.Apply(d, ext), ext
 	}
 	missing, err := a.missingCells(d)
 	if err != nil {
 		return err
 	}
+	a.schema = s
 	a.addColumns(d, missing)
 	ns := len(a.cols)
 	lay := a.layout()

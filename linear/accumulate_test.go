@@ -10,6 +10,7 @@ import (
 	"github.com/gendisc/gendisc"
 	"github.com/gendisc/gendisc/data"
 	"github.com/gendisc/gendisc/internal/bundled"
+	"github.com/gendisc/gendisc/internal/design"
 )
 
 // wineClass reads wine with alcohol as the target and the class as a
@@ -262,6 +263,19 @@ func TestMergeErrors(t *testing.T) {
 	}
 	if _, err := acc.Model(); !errors.Is(err, ErrNoStatistics) {
 		t.Errorf("finishing a model without statistics: %v", err)
+	}
+	txt := *d
+	txt.Schema = d.Schema.Clone()
+	txt.Schema.Features[0].Kind = data.Text
+	if err := a.Add(&txt); err == nil {
+		t.Error("a text column accepted")
+	}
+	holes := wineClass(t, false, true)
+	if err := a.Add(holes); !errors.Is(err, design.ErrMissing) {
+		t.Errorf("a missing cell without imputation: %v", err)
+	}
+	if m, err := a.Model(); err != nil || m.(*Model).stats.rows != d.N {
+		t.Errorf("the accumulator changed after refusing rows: %v", err)
 	}
 	enc, _ := a.MarshalBinary()
 	var dec Accumulator
