@@ -130,8 +130,8 @@ func classes(d *data.Dataset) ([]int32, []float64, error) {
 }
 
 // targets returns the class index of every row of d and the total sample
-// weight of each class, checking that the target is categorical with at
-// least two classes and has no missing value.
+// weight of each class, checking that the target is categorical and has
+// no missing value.
 func targets(d *data.Dataset) ([]int32, []float64, error) {
 	t := d.Schema.Target
 	switch {
@@ -139,8 +139,6 @@ func targets(d *data.Dataset) ([]int32, []float64, error) {
 		return nil, nil, fmt.Errorf("%s: logistic regression needs a target column", d.Source)
 	case t.Kind != data.Categorical:
 		return nil, nil, fmt.Errorf("%s: target %q is %s: logistic regression needs a categorical target", d.Source, t.Name, t.Kind)
-	case len(t.Levels) < 2:
-		return nil, nil, fmt.Errorf("%s: target %q has %d class: logistic regression needs at least two", d.Source, t.Name, len(t.Levels))
 	}
 	y := make([]int32, d.N)
 	tot := make([]float64, len(t.Levels))
@@ -157,9 +155,12 @@ func targets(d *data.Dataset) ([]int32, []float64, error) {
 	return y, tot, nil
 }
 
-// checkClasses returns an error unless every class of target t has a
-// positive total weight.
+// checkClasses returns an error unless target t has at least two
+// classes, each with a positive total weight.
 func checkClasses(source string, t *data.Column, tot []float64) error {
+	if len(t.Levels) < 2 {
+		return fmt.Errorf("%s: target %q has %d class: logistic regression needs at least two", source, t.Name, len(t.Levels))
+	}
 	for c, w := range tot {
 		if w == 0 {
 			return fmt.Errorf("%s: class %q has no training rows of positive weight", source, t.Levels[c])

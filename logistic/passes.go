@@ -73,7 +73,8 @@ func (c Config) NewSetup() (*SetupAccumulator, error) {
 // Add adds the rows of d, whose features must be those of the rows added
 // before; levels and classes may be new (data.Schema.Extend). It returns
 // Fit's errors for the data (the target, missing cells, text columns,
-// weights), except that a class may lack rows until Problem.
+// weights), except that a shard may have one class, or classes without
+// rows: Problem checks the classes of all the rows.
 func (a *SetupAccumulator) Add(d *data.Dataset) error {
 	_, tot, err := targets(d)
 	if err != nil {
@@ -184,9 +185,6 @@ func (a *SetupAccumulator) Problem() (*Problem, error) {
 	s := a.setup.Schema()
 	if s == nil {
 		return nil, fmt.Errorf("logistic: no rows")
-	}
-	if len(a.tot) < 2 {
-		return nil, fmt.Errorf("logistic: target %q has %d class: logistic regression needs at least two", s.Target.Name, len(a.tot))
 	}
 	if err := checkClasses("logistic", s.Target, a.tot); err != nil {
 		return nil, err

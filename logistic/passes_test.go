@@ -12,6 +12,7 @@ import (
 	"github.com/gendisc/gendisc/data"
 	"github.com/gendisc/gendisc/internal/bundled"
 	"github.com/gendisc/gendisc/logistic"
+	"github.com/gendisc/gendisc/text"
 )
 
 // withBins returns d with a categorical feature "bin" added: feature j
@@ -54,6 +55,9 @@ func threeShards(d *data.Dataset) []*data.Dataset {
 		out[s] = d.Subset(idx[s])
 	}
 	j := d.Schema.Feature("bin")
+	if j < 0 {
+		return out
+	}
 	sh := out[1]
 	sh.Schema = sh.Schema.Clone()
 	old := sh.Schema.Features[j].Levels
@@ -181,7 +185,9 @@ func newton(t *testing.T, p *logistic.Problem, shards []*data.Dataset) *logistic
 // of three shards (set up, then evaluated, each shard's statistics
 // encoded and decoded) reaches Fit's optimum on all the rows to 1e-8 in
 // the objective and the coefficients, for a binary and a softmax model
-// with a categorical feature, class weights and sample weights.
+// with a categorical feature, class weights and sample weights, and for
+// a text column's term counts (the vocabulary pruned over all the
+// shards).
 func TestDriver(t *testing.T) {
 	pima := withBins(bundled.Load(t, "pima_indians_diabetes", data.Options{}), 2)
 	wine := withBins(bundled.Load(t, "wine", data.Options{}), 0)
@@ -189,6 +195,12 @@ func TestDriver(t *testing.T) {
 	for i := range wine.Weight {
 		wine.Weight[i] = 1 + float64(i%4)/2
 	}
+	sms := bundled.Load(t, "sms_spam", data.Options{Text: []string{"text"}})
+	sms = sms.Subset(slices.Collect(func(yield func(int) bool) {
+		for i := 0; i < sms.N; i += 7 {
+			yield(i)
+		}
+	}))
 	for _, tc := range []struct {
 		name string
 		d    *data.Dataset
@@ -196,6 +208,7 @@ func TestDriver(t *testing.T) {
 	}{
 		{"binary", pima, logistic.Config{L2: 1}},
 		{"softmax", wine, logistic.Config{L2: 0.5, ClassWeight: logistic.Balanced}},
+		{"text", sms, logistic.Config{L2: 1, Text: text.VectorizerConfig{MaxFeatures: 40, StopWords: "english"}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			want, err := (func() logistic.Config { c := tc.cfg; c.Solver = logistic.Newton; c.Tol = 1e-12; return c }()).Fit(tc.d)
@@ -268,5 +281,50 @@ func TestPassErrors(t *testing.T) {
 	}
 	if err := s0.Merge(p.NewPass(p.Start(), true)); err == nil {
 		t.Error("a pass with the Hessian merged into one without")
+	}
+}
+
+// TestSetupNewClasses: shards whose schemas hold only their own classes
+// (a later shard bringing a class the first did not have) set up the
+// problem of all the rows: the same terms and starting point.
+func TestSetupNewClasses(t *testing.T) {
+	d := withBins(bundled.Load(t, "wine", data.Options{}), 0)
+	classes := d.Schema.Target.Levels
+	var shards []*data.Dataset
+	for _, keep := range [][]int{{0, 1}, {2}, {1, 0, 2}} {
+		var rows []int
+		for i, y := range d.Y {
+			if slices.Contains(keep, int(y)) && (len(keep) < 3) == (i%2 == 0) {
+				rows = append(rows, i)
+			}
+		}
+		sh := d.Subset(rows)
+		sh.Schema = d.Schema.Clone()
+		sh.Schema.Target.Levels = nil
+		for _, c := range keep {
+			sh.Schema.Target.Levels = append(sh.Schema.Target.Levels, classes[c])
+		}
+		sh.Y = slices.Clone(sh.Y)
+		for i, y := range sh.Y {
+			sh.Y[i] = float64(slices.Index(keep, int(y)))
+		}
+		shards = append(shards, sh)
+	}
+	cfg := logistic.Config{ClassWeight: logistic.Balanced}
+	got := setUp(t, cfg, shards)
+	want := setUp(t, cfg, []*data.Dataset{d})
+	if !slices.Equal(got.Schema().Classes(), classes) || !slices.Equal(got.Terms(), want.Terms()) {
+		t.Fatalf("classes %v terms %v, want %v and %v", got.Schema().Classes(), got.Terms(), classes, want.Terms())
+	}
+	gs, ws := got.Start(), want.Start()
+	for j := range ws {
+		if math.Abs(gs[j]-ws[j]) > 1e-14*max(1, math.Abs(ws[j])) {
+			t.Errorf("start %d: %v, want %v", j, gs[j], ws[j])
+		}
+	}
+	j0, _, _ := pass(t, got, shards, gs, false).Objective()
+	j1, _, _ := pass(t, want, []*data.Dataset{d}, ws, false).Objective()
+	if math.Abs(j0-j1) > 1e-13*math.Abs(j1) {
+		t.Errorf("objective at the start %.17g, want %.17g", j0, j1)
 	}
 }
