@@ -75,8 +75,8 @@ type column struct {
 // the factor of the centred columns), maps R to the design's columns
 // (standardised, dummy-coded, with missing cells filled by the means)
 // and solves the least-squares problem, the ridge rows appended, from
-// that small matrix. The zero value is not usable: get one from
-// Config.NewAccumulator or Model.Accumulator.
+// that small matrix. The zero value is an empty accumulator of the zero
+// Config (ordinary least squares).
 type Accumulator struct {
 	cfg    Config
 	schema *data.Schema // nil before the first rows

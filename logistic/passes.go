@@ -54,7 +54,8 @@ func (k configKey) config() Config {
 // categorical feature the weight of each level, for each text feature its
 // term counts) and the total sample weight of each class. Shards' setups
 // merge (Merge) and travel between processes (MarshalBinary,
-// UnmarshalBinary); Problem finishes them.
+// UnmarshalBinary); Problem finishes them. Get one from Config.NewSetup;
+// the zero value is only for UnmarshalBinary to fill.
 type SetupAccumulator struct {
 	cfg   Config
 	setup *design.Setup
@@ -437,15 +438,21 @@ func (s *Pass) MarshalBinary() ([]byte, error) {
 
 // UnmarshalBinary replaces the pass by the one MarshalBinary encoded. s
 // must come from NewPass of the problem the encoded pass was made for
-// (its θ is replaced); the number of parameters must be that problem's.
+// (its θ is replaced; UnmarshalBinary panics for a zero Pass); the number
+// of parameters must be that problem's.
 func (s *Pass) UnmarshalBinary(b []byte) error {
 	rest, ok := bytes.CutPrefix(b, []byte(passHeader))
 	if !ok || len(rest) < 24 {
 		return fmt.Errorf("logistic: not the encoding of a logistic regression pass")
 	}
 	dim, hess, rows := binary.LittleEndian.Uint64(rest), binary.LittleEndian.Uint64(rest[8:]), binary.LittleEndian.Uint64(rest[16:])
-	if s.prob == nil || dim != uint64(s.prob.Dim()) || hess > 1 || rows > math.MaxInt32*uint64(math.MaxInt32) {
+	switch {
+	case s.prob == nil:
+		panic("logistic: Pass.UnmarshalBinary: a pass not made by Problem.NewPass")
+	case dim != uint64(s.prob.Dim()):
 		return fmt.Errorf("logistic: a pass of %d parameters, not of this problem's %d", dim, s.prob.Dim())
+	case hess > 1 || rows > math.MaxInt:
+		return fmt.Errorf("logistic: not the encoding of a logistic regression pass")
 	}
 	n := int(2 + 2*dim + hess*dim*dim)
 	rest = rest[24:]
