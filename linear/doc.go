@@ -12,7 +12,15 @@
 //
 // The least-squares problem is solved by a QR factorisation of the
 // weighted design matrix (never the normal equations, which square its
-// condition number). An optional ridge penalty (λ/2)‖w‖² on the
+// condition number), gathered in parts: an Accumulator keeps the R factor
+// of the rows it has seen, adds rows by factorising R stacked on top of
+// them and merges another accumulator by factorising the two R stacked
+// (TSQR), so that shards of the rows fitted apart (in other processes:
+// the accumulator encodes itself) and merged give the fit on all the rows
+// up to rounding. Fit is one accumulator's pass over the rows. A model
+// keeps its accumulator, in its file too, so that it can be updated with
+// new rows or merged with a model fitted on others (gendisc.Mergeable).
+// An optional ridge penalty (λ/2)‖w‖² on the
 // standardised weights (the intercept is not penalised) is a Gaussian
 // prior on the weights, solved the same way by appending √λ I rows:
 //

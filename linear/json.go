@@ -19,6 +19,9 @@ type params struct {
 	Sigma2        modelfile.Float  `json:"sigma2"`
 	LogLikelihood modelfile.Float  `json:"log_likelihood"`
 	R2            modelfile.Float  `json:"r2"`
+	// Statistics are the accumulator's (Accumulator), which update and
+	// merge need; absent from files written before models kept them.
+	Statistics *stateJSON `json:"statistics,omitempty"`
 }
 
 // MarshalJSON writes the model's parameters for package modelfile.
@@ -28,16 +31,23 @@ func (m *Model) MarshalJSON() ([]byte, error) {
 		return nil, err
 	}
 	w, b := m.Coefficients()
-	return json.Marshal(params{
+	p := params{
 		L2: modelfile.Float(m.lambda), Design: enc, Weights: w, Intercept: modelfile.Float(b),
 		Sigma2: modelfile.Float(m.sigma2), LogLikelihood: modelfile.Float(m.logLik), R2: modelfile.Float(m.r2),
-	})
+	}
+	if m.stats != nil {
+		st := m.stats.state()
+		p.Statistics = &st
+	}
+	return json.Marshal(p)
 }
 
 // UnmarshalLinear rebuilds a model from its schema and the parameters
 // MarshalJSON wrote, checking that the target is numeric, that there is
 // one weight per design column, and that the numbers are finite (but the
-// log-likelihood, +Inf for an exact fit with σ² = 0) with λ, σ² ≥ 0.
+// log-likelihood, +Inf for an exact fit with σ² = 0) with λ, σ² ≥ 0, and
+// the statistics when there are (see fromState) with the model's λ. A
+// model without statistics predicts but cannot be updated or merged.
 func UnmarshalLinear(s *data.Schema, b []byte) (*Model, error) {
 	if s == nil || s.Target == nil || s.Target.Kind != data.Numeric {
 		return nil, fmt.Errorf("linear: the schema needs a numeric target")
@@ -65,6 +75,14 @@ func UnmarshalLinear(s *data.Schema, b []byte) (*Model, error) {
 	}
 	if m.lambda < 0 || m.sigma2 < 0 {
 		return nil, fmt.Errorf("linear: negative l2 or sigma2")
+	}
+	if p.Statistics != nil {
+		if m.stats, err = fromState(s, p.Statistics); err != nil {
+			return nil, err
+		}
+		if m.stats.cfg.L2 != m.lambda {
+			return nil, fmt.Errorf("linear: statistics gathered with l2 %v for a model with l2 %v", m.stats.cfg.L2, m.lambda)
+		}
 	}
 	return m, nil
 }

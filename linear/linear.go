@@ -3,11 +3,10 @@ package linear
 import (
 	"errors"
 	"fmt"
-	"math"
 
 	"gonum.org/v1/gonum/floats"
-	"gonum.org/v1/gonum/mat"
 
+	"github.com/gendisc/gendisc"
 	"github.com/gendisc/gendisc/data"
 	"github.com/gendisc/gendisc/internal/design"
 	"github.com/gendisc/gendisc/internal/parallel"
@@ -47,118 +46,40 @@ type Model struct {
 	sigma2 float64
 	logLik float64
 	r2     float64
+	stats  *Accumulator // nil for a model saved without its statistics
 }
 
 // Fit fits the model to d, whose target must be numeric (read with
-// data.Options.NumericTarget). It returns an error for a missing target
+// data.Options.NumericTarget): it adds d's rows to a new accumulator and
+// finishes it (Accumulator). It returns an error for a missing target
 // value, a missing feature cell (unless Impute is set), a text column,
 // bad weights, a negative or non-finite L2, fewer rows than unknowns, and
 // ErrRankDeficient for collinear columns when L2 is 0.
 func (c Config) Fit(d *data.Dataset) (*Model, error) {
-	if !(c.L2 >= 0) || math.IsInf(c.L2, 0) {
-		return nil, fmt.Errorf("linear: L2 must be a finite non-negative number, got %v", c.L2)
-	}
-	t := d.Schema.Target
-	if t == nil || d.Y == nil || t.Kind != data.Numeric {
-		return nil, fmt.Errorf("%s: linear regression needs a numeric target (read with a numeric target)", d.Source)
-	}
-	for i, y := range d.Y {
-		if y != y {
-			return nil, &data.ParseError{File: d.Source, Line: d.Line(i), ColumnName: t.Name, Err: data.ErrMissingTarget}
-		}
-	}
-	enc, err := design.Fit(d, design.Options{Impute: c.Impute, DropFirst: true, NoStandardize: c.NoStandardize})
+	a, err := c.NewAccumulator()
 	if err != nil {
 		return nil, err
 	}
-	P := enc.P()
-	q := P + 1
-	rows := d.N
-	if c.L2 > 0 {
-		rows += P
+	if err := a.Add(d); err != nil {
+		return nil, err
 	}
-	if rows < q {
-		return nil, fmt.Errorf("%s: %d rows for %d coefficients: too few to fit", d.Source, d.N, q)
-	}
-	a := mat.NewDense(rows, q, nil)
-	b := mat.NewDense(rows, 1, nil)
-	ad, bd := a.RawMatrix().Data, b.RawMatrix().Data
-	parallel.For(d.N, 1024, func(_, lo, hi int) {
-		for i := lo; i < hi; i++ {
-			s := math.Sqrt(weight(d, i))
-			row := ad[i*q : (i+1)*q]
-			enc.EncodeRow(row[:P], d.Row(i))
-			row[P] = 1
-			floats.Scale(s, row)
-			bd[i] = s * d.Y[i]
-		}
-	})
-	for j := range rows - d.N {
-		ad[(d.N+j)*q+j] = math.Sqrt(c.L2)
-	}
-	theta, err := solve(a, b, q)
+	m, err := a.finish()
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", d.Source, err)
 	}
-	m := &Model{schema: d.Schema, enc: enc, theta: theta, lambda: c.L2}
-	m.fitStatistics(d)
 	return m, nil
 }
 
-// solve returns the least-squares solution of a θ ≈ b by QR, refusing a
-// numerically rank-deficient a.
-func solve(a, b *mat.Dense, q int) ([]float64, error) {
-	var qr mat.QR
-	qr.Factorize(a)
-	var r mat.Dense
-	qr.RTo(&r)
-	big := 0.0
-	for j := range q {
-		big = max(big, math.Abs(r.At(j, j)))
+// Accumulator returns a new accumulator holding the model's statistics
+// (gendisc.Mergeable): adding rows to it and finishing refits the model
+// on its rows and the new ones; merging another model's accumulator into
+// it fits the rows of both. A model read from a file without statistics
+// gives an accumulator whose every method returns ErrNoStatistics.
+func (m *Model) Accumulator() gendisc.Accumulator {
+	if m.stats == nil {
+		return &Accumulator{err: ErrNoStatistics}
 	}
-	for j := range q {
-		if !(math.Abs(r.At(j, j)) > 1e-12*big) {
-			return nil, ErrRankDeficient
-		}
-	}
-	var x mat.Dense
-	if err := qr.SolveTo(&x, false, b); err != nil {
-		return nil, err
-	}
-	return mat.Col(nil, 0, &x), nil
-}
-
-// fitStatistics computes σ² = Σ v_i r_i² / Σ v_i (the MLE), the
-// log-likelihood at the MLE,
-//
-//	log L = Σ_i v_i log N(y_i; ŷ_i, σ²) = −(W/2)(log(2πσ²) + 1),
-//
-// (with the residuals of the fitted θ, penalised or not) and
-// R² = 1 − Σ v_i r_i² / Σ v_i (y_i − ȳ)².
-func (m *Model) fitStatistics(d *data.Dataset) {
-	pred := m.Predict(nil, d)
-	W, ybar := 0.0, 0.0
-	for i, y := range d.Y {
-		W += weight(d, i)
-		ybar += weight(d, i) * y
-	}
-	ybar /= W
-	rss, tss := 0.0, 0.0
-	for i, y := range d.Y {
-		v := weight(d, i)
-		rss += v * (y - pred[i]) * (y - pred[i])
-		tss += v * (y - ybar) * (y - ybar)
-	}
-	m.sigma2 = rss / W
-	m.logLik = -W / 2 * (math.Log(2*math.Pi*m.sigma2) + 1)
-	m.r2 = 1 - rss/tss
-}
-
-func weight(d *data.Dataset, i int) float64 {
-	if d.Weight == nil {
-		return 1
-	}
-	return d.Weight[i]
+	return m.stats.clone()
 }
 
 // Kind returns "linear".

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 
+	"github.com/gendisc/gendisc/internal/design"
 	"github.com/gendisc/gendisc/text"
 )
 
@@ -159,6 +160,11 @@ func (c *Config) maxIter(s Solver) int {
 		return 10000
 	}
 	return 1000
+}
+
+// designOptions are the options of the design matrix.
+func (c *Config) designOptions() design.Options {
+	return design.Options{Impute: c.Impute, NoStandardize: c.NoStandardize, Text: &c.Text}
 }
 
 // validate checks the values a caller set.

@@ -31,6 +31,15 @@
 // text columns gd, sgd and lbfgs work on the sparse counts; newton writes
 // them out densely and takes at most 2000 parameters.
 //
+// A driver outside the process (on a distributed engine, say) can run the
+// same fit over shards of the rows: a SetupAccumulator gathers, from each
+// shard, the statistics the design matrix and the problem are set up from
+// (Problem), then each evaluation is a Pass over the shards at the
+// current θ (the loss, its gradient and, for Newton steps, its Hessian),
+// and the driver's optimiser moves θ. Both merge across shards and encode
+// themselves to travel between processes; a Pass adds the penalty once,
+// in Objective, and gives the model of its θ.
+//
 // Without a penalty the maximum does not exist when the classes are
 // (quasi-)separable: the weights grow without bound. The fit detects this
 // (every row classified right with a vanishing log-loss, or weights growing

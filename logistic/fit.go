@@ -28,7 +28,7 @@ func (c Config) Fit(d *data.Dataset) (*Model, error) {
 	if err != nil {
 		return nil, err
 	}
-	enc, err := design.Fit(d, design.Options{Impute: c.Impute, NoStandardize: c.NoStandardize, Text: &c.Text})
+	enc, err := design.Fit(d, c.designOptions())
 	if err != nil {
 		return nil, err
 	}
@@ -119,14 +119,26 @@ func (c Config) Fit(d *data.Dataset) (*Model, error) {
 // classes returns the class index of every row and the total sample
 // weight of each class, checking the target.
 func classes(d *data.Dataset) ([]int32, []float64, error) {
+	y, tot, err := targets(d)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := checkClasses(d.Source, d.Schema.Target, tot); err != nil {
+		return nil, nil, err
+	}
+	return y, tot, nil
+}
+
+// targets returns the class index of every row of d and the total sample
+// weight of each class, checking that the target is categorical and has
+// no missing value.
+func targets(d *data.Dataset) ([]int32, []float64, error) {
 	t := d.Schema.Target
 	switch {
 	case t == nil || d.Y == nil:
 		return nil, nil, fmt.Errorf("%s: logistic regression needs a target column", d.Source)
 	case t.Kind != data.Categorical:
 		return nil, nil, fmt.Errorf("%s: target %q is %s: logistic regression needs a categorical target", d.Source, t.Name, t.Kind)
-	case len(t.Levels) < 2:
-		return nil, nil, fmt.Errorf("%s: target %q has %d class: logistic regression needs at least two", d.Source, t.Name, len(t.Levels))
 	}
 	y := make([]int32, d.N)
 	tot := make([]float64, len(t.Levels))
@@ -140,17 +152,36 @@ func classes(d *data.Dataset) ([]int32, []float64, error) {
 		y[i] = int32(v)
 		tot[y[i]] += weight(d, i)
 	}
+	return y, tot, nil
+}
+
+// checkClasses returns an error unless target t has at least two
+// classes, each with a positive total weight.
+func checkClasses(source string, t *data.Column, tot []float64) error {
+	if len(t.Levels) < 2 {
+		return fmt.Errorf("%s: target %q has %d class: logistic regression needs at least two", source, t.Name, len(t.Levels))
+	}
 	for c, w := range tot {
 		if w == 0 {
-			return nil, nil, fmt.Errorf("%s: class %q has no training rows of positive weight", d.Source, t.Levels[c])
+			return fmt.Errorf("%s: class %q has no training rows of positive weight", source, t.Levels[c])
 		}
 	}
-	return y, tot, nil
+	return nil
 }
 
 // rowWeights returns v_i = sample weight × class weight.
 func rowWeights(d *data.Dataset, y []int32, tot []float64, cw ClassWeight) []float64 {
 	v := make([]float64, d.N)
+	scale := classScale(tot, cw)
+	for i := range v {
+		v[i] = weight(d, i) * scale[y[i]]
+	}
+	return v
+}
+
+// classScale returns the class weight of each class given the total
+// sample weight tot[c] of each: 1, or W/(K W_c) when balanced.
+func classScale(tot []float64, cw ClassWeight) []float64 {
 	scale := make([]float64, len(tot))
 	W := 0.0
 	for _, w := range tot {
@@ -162,10 +193,7 @@ func rowWeights(d *data.Dataset, y []int32, tot []float64, cw ClassWeight) []flo
 			scale[c] = W / (float64(len(tot)) * tot[c])
 		}
 	}
-	for i := range v {
-		v[i] = weight(d, i) * scale[y[i]]
-	}
-	return v
+	return scale
 }
 
 func weight(d *data.Dataset, i int) float64 {
@@ -179,23 +207,28 @@ func weight(d *data.Dataset, i int) float64 {
 // without features: log(W₁/W₀) for the sigmoid, log W_c − mean_l log W_l
 // for the softmax (centred, see newton).
 func initialTheta(pr *problem) []float64 {
-	theta := make([]float64, pr.dim())
-	K := max(pr.k, 2)
-	tot := make([]float64, K)
+	tot := make([]float64, max(pr.k, 2))
 	for i, v := range pr.v {
 		tot[pr.y[i]] += v
 	}
-	q := pr.p + 1
-	if pr.k == 1 {
-		theta[pr.p] = math.Log(tot[1] / tot[0])
+	return startTheta(pr.p, pr.k, tot)
+}
+
+// startTheta returns initialTheta's θ for p weights per vector, k
+// vectors and the total row weight tot[c] of each class.
+func startTheta(p, k int, tot []float64) []float64 {
+	q := p + 1
+	theta := make([]float64, k*q)
+	if k == 1 {
+		theta[p] = math.Log(tot[1] / tot[0])
 		return theta
 	}
 	mean := 0.0
 	for _, t := range tot {
-		mean += math.Log(t) / float64(K)
+		mean += math.Log(t) / float64(k)
 	}
 	for c, t := range tot {
-		theta[c*q+pr.p] = math.Log(t) - mean
+		theta[c*q+p] = math.Log(t) - mean
 	}
 	return theta
 }

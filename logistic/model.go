@@ -86,10 +86,13 @@ func (m *Model) Diagnostics() Diagnostics { return m.diag }
 // Terms returns the names of the design columns, the order of the
 // coefficients: a numeric feature's name, "feature=level" for an
 // indicator, "feature:term" for a term count of a text column.
-func (m *Model) Terms() []string {
-	names := make([]string, m.enc.P()+m.enc.V())
+func (m *Model) Terms() []string { return terms(m.enc) }
+
+// terms returns the names of enc's design columns.
+func terms(enc *design.Encoder) []string {
+	names := make([]string, enc.P()+enc.V())
 	for t := range names {
-		names[t] = m.enc.Name(t)
+		names[t] = enc.Name(t)
 	}
 	return names
 }
