@@ -165,7 +165,8 @@ func check(d *data.Dataset) error {
 	}
 	for _, c := range d.Schema.Features {
 		if c.Kind == data.Text {
-			return fmt.Errorf("%s: column %q is text: linear regression does not encode text columns (leave the column out)", d.Source, c.Name)
+			return &data.ParseError{File: d.Source, ColumnName: c.Name, Err: &data.KindError{Column: c.Name, Kind: c.Kind,
+				Model: "this model", Takes: "numeric and categorical features only (leave the column out: data.Options.Ignore)", Err: data.ErrFeatureKind}}
 		}
 	}
 	return design.CheckWeights(d)
