@@ -77,6 +77,22 @@ func (p *categoricalPart) add(d *data.Dataset, k int) error {
 	return nil
 }
 
+// merge adds o's counts, its classes and levels renumbered by r.
+func (p *categoricalPart) merge(o part, r *data.Remap, s *data.Schema) error {
+	q := o.(*categoricalPart)
+	p.grow(s, len(s.Classes()))
+	for f, j := range p.cols {
+		m := r.Features[j]
+		for c, counts := range q.n[f] {
+			dst := p.n[f][remapped(r.Target, c)]
+			for v, x := range counts {
+				dst[remapped(m, v)] += x
+			}
+		}
+	}
+	return nil
+}
+
 func (p *categoricalPart) fit(pr *params, s *data.Schema, _ string) error {
 	k := len(s.Classes())
 	p.grow(s, k)

@@ -51,6 +51,13 @@ func (p *gaussianPart) add(d *data.Dataset, k int) error {
 	return nil
 }
 
+// merge adds o's moments by Chan's formula, its classes renumbered by r.
+func (p *gaussianPart) merge(o part, r *data.Remap, s *data.Schema) error {
+	p.st.Grow(len(s.Classes()))
+	mergeMoments(p.st, o.(*gaussianPart).st, r.Target)
+	return nil
+}
+
 func (p *gaussianPart) fit(pr *params, s *data.Schema, source string) error {
 	p.sub = &data.Schema{Target: s.Target}
 	for _, j := range p.cols {
