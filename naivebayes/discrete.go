@@ -231,7 +231,7 @@ func (c Config) FitStream(chunks iter.Seq2[*data.Dataset, error]) (*Model, error
 	if err := gendisc.AddChunks(a, chunks); err != nil {
 		return nil, err
 	}
-	return a.Finish()
+	return a.finish(false)
 }
 
 // Update returns a new model fitted on the training data of m and the rows
@@ -245,7 +245,7 @@ func (m *Model) Update(d *data.Dataset) (*Model, error) {
 	if err := a.Add(d); err != nil {
 		return nil, err
 	}
-	return a.Finish()
+	return a.finish(false)
 }
 
 // Accumulator is a partial fit of a Config (gendisc.Accumulator): the
@@ -405,11 +405,18 @@ func (a *Accumulator) Model() (gendisc.Model, error) {
 // Finish returns the model of the statistics added and merged so far,
 // with the errors of Fit (data.ErrNoRows before any rows). The accumulator
 // stays usable.
-func (a *Accumulator) Finish() (*Model, error) {
+func (a *Accumulator) Finish() (*Model, error) { return a.finish(true) }
+
+// finish returns the model of the statistics, a copy of them when keep is
+// set; otherwise the model takes them and a must not be used again.
+func (a *Accumulator) finish(keep bool) (*Model, error) {
 	if a.schema == nil {
 		return nil, &data.ParseError{File: a.source, Err: data.ErrNoRows}
 	}
-	m := &Model{params: a.params, classWeight: slices.Clone(a.classWeight), parts: cloneParts(a.parts)}
+	m := &Model{params: a.params, classWeight: a.classWeight, parts: a.parts}
+	if keep {
+		m.classWeight, m.parts = slices.Clone(a.classWeight), cloneParts(a.parts)
+	}
 	m.schema = a.schema
 	return m, m.fit(a.source)
 }

@@ -180,7 +180,7 @@ func (c GaussianConfig) FitStream(chunks iter.Seq2[*data.Dataset, error]) (*Gaus
 	if err := gendisc.AddChunks(a, chunks); err != nil {
 		return nil, err
 	}
-	return a.Finish()
+	return a.finish(false)
 }
 
 // Update returns a new model fitted on the training data of m and the rows
@@ -193,7 +193,7 @@ func (m *Gaussian) Update(d *data.Dataset) (*Gaussian, error) {
 	if err := a.Add(d); err != nil {
 		return nil, err
 	}
-	return a.Finish()
+	return a.finish(false)
 }
 
 // GaussianAccumulator is a partial fit of Gaussian naive Bayes
@@ -256,7 +256,7 @@ func (a *GaussianAccumulator) Add(d *data.Dataset) error {
 			return infiniteCell(d, j)
 		}
 	}
-	if err := a.merge(d.Schema, s, d.Source); err != nil {
+	if err := a.merge(d.Schema, s, d.Source, true); err != nil {
 		return err
 	}
 	a.source = d.Source
@@ -281,13 +281,17 @@ func (a *GaussianAccumulator) Merge(o gendisc.Accumulator) error {
 	if a.source == "" {
 		a.source = b.source
 	}
-	return a.merge(b.schema, b.stats, b.source)
+	return a.merge(b.schema, b.stats, b.source, false)
 }
 
-// merge adds statistics s of rows of schema t (s not kept, not changed).
-func (a *GaussianAccumulator) merge(t *data.Schema, s *stats.Moments, source string) error {
+// merge adds statistics s of rows of schema t: s is kept when owned,
+// else not changed.
+func (a *GaussianAccumulator) merge(t *data.Schema, s *stats.Moments, source string, owned bool) error {
 	if a.schema == nil {
-		a.schema, a.stats = t.Clone(), s.Clone()
+		a.schema, a.stats = t.Clone(), s
+		if !owned {
+			a.stats = s.Clone()
+		}
 		return nil
 	}
 	schema, r, err := extend(a.schema, t, source)
@@ -312,11 +316,19 @@ func (a *GaussianAccumulator) Model() (gendisc.Model, error) {
 // Finish returns the model of the statistics added and merged so far, with
 // the errors of Fit (data.ErrNoRows before any rows). The accumulator stays
 // usable.
-func (a *GaussianAccumulator) Finish() (*Gaussian, error) {
+func (a *GaussianAccumulator) Finish() (*Gaussian, error) { return a.finish(true) }
+
+// finish returns the model of the statistics, a copy of them when keep is
+// set; otherwise the model takes them and a must not be used again.
+func (a *GaussianAccumulator) finish(keep bool) (*Gaussian, error) {
 	if a.schema == nil {
 		return nil, &data.ParseError{File: a.source, Err: data.ErrNoRows}
 	}
-	return newGaussian(a.schema, a.stats.Clone(), a.params, a.source)
+	s := a.stats
+	if keep {
+		s = s.Clone()
+	}
+	return newGaussian(a.schema, s, a.params, a.source)
 }
 
 // settings is the model-file form of the accumulator's settings, without
