@@ -3,6 +3,7 @@ package naivebayes
 import (
 	"bytes"
 	"errors"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -381,5 +382,52 @@ func TestBernoulliLevelOrder(t *testing.T) {
 	}
 	if err := a.Add(three); !errors.Is(err, ErrFeatureKind) {
 		t.Errorf("a third level: %v, want ErrFeatureKind", err)
+	}
+}
+
+// TestAddErrorUnchanged: rows with a bad cell are an error, positioned at
+// the cell, and add nothing, even when they bring new classes and levels.
+func TestAddErrorUnchanged(t *testing.T) {
+	for _, c := range []struct {
+		cfg       Config
+		good, bad string
+		want      error
+	}{
+		{Config{Family: Multinomial}, "n,note,class\n1,a b,x\n2,b,y\n", "n,note,class\n3,c,z\n-1,a,x\n", ErrNegativeCount},
+		{Config{}, "n,c,note,class\n1,red,a b,x\n2,blue,b,y\n", "n,c,note,class\n3,green,c,z\n999,red,a,x\n", data.ErrInfinite},
+	} {
+		opt := data.Options{Text: []string{"note"}}
+		if c.cfg.Family == Mixed {
+			opt.Categorical = []string{"c"}
+		}
+		a, _ := c.cfg.NewAccumulator()
+		if err := a.Add(readCSV(t, nil, c.good, opt)); err != nil {
+			t.Fatal(err)
+		}
+		before := encode(t, a)
+		bad := readCSV(t, nil, c.bad, opt)
+		if bad.X[bad.D()] == 999 {
+			bad.X[bad.D()] = math.Inf(1) // read refuses it
+		}
+		var pe *data.ParseError
+		if err := a.Add(bad); !errors.Is(err, c.want) || !errors.As(err, &pe) || pe.Line != 3 {
+			t.Errorf("%v: %v, want %v on line 3", c.cfg.Family, err, c.want)
+		}
+		if !bytes.Equal(encode(t, a), before) {
+			t.Errorf("%v: a failed Add changed the accumulator", c.cfg.Family)
+		}
+	}
+	g, _ := GaussianConfig{}.NewAccumulator()
+	if err := g.Add(readCSV(t, nil, "n,class\n1,x\n2,y\n", data.Options{})); err != nil {
+		t.Fatal(err)
+	}
+	before := encode(t, g)
+	bad := readCSV(t, nil, "n,class\n3,z\n999,x\n", data.Options{})
+	bad.X[1] = math.Inf(1)
+	if err := g.Add(bad); !errors.Is(err, data.ErrInfinite) {
+		t.Errorf("gaussian-nb: %v, want ErrInfinite", err)
+	}
+	if !bytes.Equal(encode(t, g), before) {
+		t.Errorf("gaussian-nb: a failed Add changed the accumulator")
 	}
 }

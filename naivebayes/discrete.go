@@ -171,9 +171,11 @@ func (c Config) params() (params, error) {
 // parameters of the family's log-likelihood terms.
 type part interface {
 	family
-	// add accumulates the labelled rows of d, with k classes, into a new
-	// part (newPartial); a data problem is an error positioned at its row
-	// and column.
+	// checkAdd returns the error of the first cell of the labelled rows
+	// of d that the part cannot take, positioned at its row and column,
+	// or nil.
+	checkAdd(d *data.Dataset) error
+	// add accumulates the labelled rows of d, checked, with k classes.
 	add(d *data.Dataset, k int) error
 	// merge adds the statistics of o, a part of the same type and columns
 	// for rows of another schema, which r maps into s (of K classes), the
@@ -297,37 +299,40 @@ func (a *Accumulator) kind() string { return a.params.cfg.Family.String() }
 
 // Add adds the statistics of the labelled rows of d. d's features must be
 // the accumulator's; its classes, category levels and words may be new
-// and come in any order (data.Schema.Extend). Data problems are errors,
-// as for Fit; after an error the accumulator is unchanged.
+// and come in any order: d is renumbered into the union schema
+// (data.Schema.Extend, data.Remap.Apply) and its rows added to the
+// counts. Data problems are errors, as for Fit; after one the accumulator
+// is unchanged.
 func (a *Accumulator) Add(d *data.Dataset) error {
-	b, err := newPartial(a.params, d)
-	if err != nil {
-		return err
-	}
-	if err := a.merge(b); err != nil {
-		return err
-	}
-	a.source = d.Source
-	return nil
-}
-
-// newPartial returns the accumulator of the rows of d alone, with the
-// settings p, its parts covering the columns of d's schema as the family
-// of p says.
-func newPartial(p params, d *data.Dataset) (*Accumulator, error) {
 	if err := checkRows(d); err != nil {
-		return nil, err
+		return err
 	}
-	s := d.Schema
 	if d.D() == 0 {
-		return nil, &data.ParseError{File: d.Source, Err: errors.New("no feature columns")}
+		return &data.ParseError{File: d.Source, Err: errors.New("no feature columns")}
 	}
-	parts, kerr := assignParts(p, s)
-	if kerr != nil {
-		return nil, &data.ParseError{File: d.Source, ColumnName: kerr.column, Err: kerr.err}
+	schema, parts := a.schema, a.parts
+	var r *data.Remap
+	if schema == nil {
+		var kerr *kindError
+		if parts, kerr = assignParts(a.params, d.Schema); kerr != nil {
+			return &data.ParseError{File: d.Source, ColumnName: kerr.column, Err: kerr.err}
+		}
+		schema = d.Schema.Clone()
+	} else {
+		var err error
+		if schema, r, err = a.extend(d.Schema, d.Source); err != nil {
+			return err
+		}
 	}
-	k := len(s.Classes())
-	a := &Accumulator{params: p, schema: s.Clone(), classWeight: make([]float64, k), parts: parts, source: d.Source}
+	for _, pt := range parts {
+		if err := pt.checkAdd(d); err != nil {
+			return err
+		}
+	}
+	d = r.Apply(d, schema)
+	a.schema, a.parts, a.source = schema, parts, d.Source
+	k := len(schema.Classes())
+	a.classWeight = append(a.classWeight, make([]float64, k-len(a.classWeight))...)
 	for i, y := range d.Y {
 		if y == y {
 			a.classWeight[int(y)] += rowWeight(d.Weight, i)
@@ -335,10 +340,27 @@ func newPartial(p params, d *data.Dataset) (*Accumulator, error) {
 	}
 	for _, pt := range parts {
 		if err := pt.add(d, k); err != nil {
-			return nil, err
+			return err
 		}
 	}
-	return a, nil
+	return nil
+}
+
+// extend returns the union of the accumulator's schema and t, with the
+// map of t's indices into it (data.Schema.Extend): a *data.ParseError
+// naming source when t has other features, or when the union has a column
+// that the family cannot take (a Bernoulli column of three levels).
+func (a *Accumulator) extend(t *data.Schema, source string) (*data.Schema, *data.Remap, error) {
+	s, r, err := extend(a.schema, t, source)
+	if err != nil {
+		return nil, nil, err
+	}
+	if a.params.cfg.Family == Bernoulli {
+		if _, kerr := assignParts(a.params, s); kerr != nil {
+			return nil, nil, &data.ParseError{File: source, ColumnName: kerr.column, Err: kerr.err}
+		}
+	}
+	return s, r, nil
 }
 
 // Merge adds the statistics of o, an *Accumulator with the same settings
@@ -357,28 +379,16 @@ func (a *Accumulator) Merge(o gendisc.Accumulator) error {
 	if b.schema == nil {
 		return nil
 	}
-	b = &Accumulator{params: b.params, schema: b.schema, classWeight: slices.Clone(b.classWeight), parts: cloneParts(b.parts), source: b.source}
 	if a.source == "" {
 		a.source = b.source
 	}
-	return a.merge(b)
-}
-
-// merge adds the statistics of b to a; b, owned by a from then on, must
-// not be used again.
-func (a *Accumulator) merge(b *Accumulator) error {
 	if a.schema == nil {
-		a.schema, a.classWeight, a.parts = b.schema, b.classWeight, b.parts
+		a.schema, a.classWeight, a.parts = b.schema, slices.Clone(b.classWeight), cloneParts(b.parts)
 		return nil
 	}
-	s, r, err := extend(a.schema, b.schema, b.source)
+	s, r, err := a.extend(b.schema, b.source)
 	if err != nil {
 		return err
-	}
-	if a.params.cfg.Family == Bernoulli {
-		if _, kerr := assignParts(a.params, s); kerr != nil {
-			return &data.ParseError{File: b.source, ColumnName: kerr.column, Err: kerr.err}
-		}
 	}
 	a.schema = s
 	a.classWeight = append(a.classWeight, make([]float64, len(s.Classes())-len(a.classWeight))...)

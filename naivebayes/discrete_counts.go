@@ -214,9 +214,6 @@ func (p *countPart) add(d *data.Dataset, k int) error {
 			if x != x {
 				continue
 			}
-			if err := p.badCell(d, i, j); err != nil {
-				return err
-			}
 			s[t] += w * p.value(t, x)
 			n[t] += w
 		}
@@ -274,6 +271,20 @@ func (p *countPart) badCell(d *data.Dataset, i, j int) error {
 		return cellError(d, i, j, data.ErrInfinite)
 	case x < 0 && p.ck != countBernoulli:
 		return cellError(d, i, j, fmt.Errorf("%w: %v; %s naive Bayes takes counts ≥ 0", ErrNegativeCount, x, countKindNames[p.ck]))
+	}
+	return nil
+}
+
+func (p *countPart) checkAdd(d *data.Dataset) error {
+	for i, y := range d.Y {
+		if y != y {
+			continue
+		}
+		for _, j := range p.cols {
+			if err := p.badCell(d, i, j); err != nil {
+				return err
+			}
+		}
 	}
 	return nil
 }

@@ -88,6 +88,8 @@ func (p *textPart) clone() part {
 	return c
 }
 
+func (p *textPart) checkAdd(*data.Dataset) error { return nil }
+
 func (p *textPart) add(d *data.Dataset, k int) error {
 	var (
 		idx  []int
@@ -103,7 +105,15 @@ func (p *textPart) add(d *data.Dataset, k int) error {
 	if err != nil {
 		return columnError(d.Source, d.Schema, p.col, err)
 	}
-	p.counter = cnt
+	if p.counter == nil {
+		p.counter = cnt
+	} else {
+		ids, err := p.counter.Merge(cnt)
+		if err != nil {
+			return columnError(d.Source, d.Schema, p.col, err)
+		}
+		m = m.MapColumns(ids, p.counter.Len())
+	}
 	p.grow(k)
 	for r, i := range idx {
 		y, w := int(d.Y[i]), rowWeight(d.Weight, i)
