@@ -379,11 +379,8 @@ func (a *Accumulator) Merge(o gendisc.Accumulator) error {
 	if b.schema == nil {
 		return nil
 	}
-	if a.source == "" {
-		a.source = b.source
-	}
 	if a.schema == nil {
-		a.schema, a.classWeight, a.parts = b.schema, slices.Clone(b.classWeight), cloneParts(b.parts)
+		a.schema, a.classWeight, a.parts, a.source = b.schema, slices.Clone(b.classWeight), cloneParts(b.parts), b.source
 		return nil
 	}
 	s, r, err := a.extend(b.schema, b.source)

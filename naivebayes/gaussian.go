@@ -278,17 +278,14 @@ func (a *GaussianAccumulator) Merge(o gendisc.Accumulator) error {
 	if b.schema == nil {
 		return nil
 	}
-	if a.source == "" {
-		a.source = b.source
-	}
 	return a.merge(b.schema, b.stats, b.source, false)
 }
 
-// merge adds statistics s of rows of schema t: s is kept when owned,
-// else not changed.
+// merge adds statistics s of rows of schema t from source: s is kept when
+// owned, else not changed.
 func (a *GaussianAccumulator) merge(t *data.Schema, s *stats.Moments, source string, owned bool) error {
 	if a.schema == nil {
-		a.schema, a.stats = t.Clone(), s
+		a.schema, a.stats, a.source = t.Clone(), s, source
 		if !owned {
 			a.stats = s.Clone()
 		}
