@@ -438,3 +438,34 @@ func TestAddErrorUnchanged(t *testing.T) {
 		t.Errorf("gaussian-nb: a failed Add changed the accumulator")
 	}
 }
+
+// TestMergeLoaded: the settings of a model read back from its model file
+// are those of its configuration, so that its accumulator merges with
+// one made from the configuration.
+func TestMergeLoaded(t *testing.T) {
+	for _, c := range discreteCases(t) {
+		m, err := c.cfg.Fit(c.d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		loaded, err := UnmarshalModel(m.Schema(), mustJSON(t, m))
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, _ := c.cfg.NewAccumulator()
+		if err := a.Merge(loaded.Accumulator()); err != nil {
+			t.Errorf("%s: %v", c.name, err)
+		}
+	}
+	iris := bundled.Load(t, "iris", data.Options{})
+	cfg := GaussianConfig{ClassPrior: map[string]float64{"Iris-setosa": 0.5, "Iris-versicolor": 0.25, "Iris-virginica": 0.25}, VarSmoothing: NoVarSmoothing}
+	g := fit(t, cfg, iris)
+	loaded, err := UnmarshalGaussian(g.Schema(), mustGaussianJSON(t, g))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, _ := cfg.NewAccumulator()
+	if err := a.Merge(loaded.Accumulator()); err != nil {
+		t.Errorf("gaussian-nb: %v", err)
+	}
+}
