@@ -469,3 +469,36 @@ func TestMergeLoaded(t *testing.T) {
 		t.Errorf("gaussian-nb: %v", err)
 	}
 }
+
+// TestDecodedAdd: an accumulator read back from its encoding takes new
+// rows, with new classes, levels and words, as the original does.
+func TestDecodedAdd(t *testing.T) {
+	const a = "colour,note,class\nred,cheap fast,x\nblue,slow,y\nred,fast fast,x\n"
+	const b = "colour,note,class\ngreen,new words here,z\nred,fast,x\nyellow,here,y\n"
+	for _, cfg := range []Config{{}, {Family: Categorical}, {Family: Multinomial}} {
+		opt := data.Options{Text: []string{"note"}}
+		switch cfg.Family {
+		case Categorical:
+			opt = data.Options{Ignore: []string{"note"}}
+		case Multinomial:
+			opt.Ignore = []string{"colour"}
+		}
+		da, db := readCSV(t, nil, a, opt), readCSV(t, nil, b, opt)
+		orig, _ := cfg.NewAccumulator()
+		if err := orig.Add(da); err != nil {
+			t.Fatal(err)
+		}
+		var dec Accumulator
+		if err := dec.UnmarshalBinary(encode(t, orig)); err != nil {
+			t.Fatal(err)
+		}
+		for _, acc := range []*Accumulator{orig, &dec} {
+			if err := acc.Add(db); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if got, want := encode(t, &dec), encode(t, orig); !bytes.Equal(got, want) {
+			t.Errorf("%v: decoded and added:\n%s\nwant\n%s", cfg.Family, got, want)
+		}
+	}
+}

@@ -292,7 +292,7 @@ func (p *categoricalPart) restore(b []byte, s *data.Schema) error {
 			return err
 		}
 		for c := range K {
-			p.n[f] = append(p.n[f], x[c*L:(c+1)*L])
+			p.n[f] = append(p.n[f], x[c*L:(c+1)*L:(c+1)*L]) // capped: grow appends levels
 		}
 	}
 	return nil
@@ -368,7 +368,7 @@ func (p *textPart) restore(b []byte, s *data.Schema) error {
 	}
 	p.counter, p.docs = c, docs
 	for k := range K {
-		p.s = append(p.s, x[k*c.Len():(k+1)*c.Len()])
+		p.s = append(p.s, x[k*c.Len():(k+1)*c.Len():(k+1)*c.Len()]) // capped: grow appends terms
 	}
 	return nil
 }
