@@ -335,7 +335,7 @@ func TestMergeRefuses(t *testing.T) {
 		{"multinomial ← other alpha", multi, alpha},
 	} {
 		var me *MergeError
-		if err := c.a.Merge(c.o); !errors.As(err, &me) || !errors.Is(err, ErrMerge) {
+		if err := c.a.Merge(c.o); !errors.As(err, &me) || !errors.Is(err, ErrMerge) || me.Other != otherKind(c.o) {
 			t.Errorf("%s: %v, want a *MergeError", c.name, err)
 		}
 	}

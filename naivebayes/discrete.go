@@ -370,7 +370,7 @@ func (a *Accumulator) extend(t *data.Schema, source string) (*data.Schema, *data
 // renumbered. o is unchanged.
 func (a *Accumulator) Merge(o gendisc.Accumulator) error {
 	b, ok := o.(*Accumulator)
-	if !ok {
+	if !ok || b.kind() != a.kind() {
 		return &MergeError{Kind: a.kind(), Other: otherKind(o), Reason: "another kind of model"}
 	}
 	if err := sameSettings(a.kind(), a.settings(), b.settings()); err != nil {

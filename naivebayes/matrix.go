@@ -124,6 +124,9 @@ func (m *MatrixModel) Update(x *text.CSR, y []int, w []float64) (*MatrixModel, e
 // counts and weights are whole numbers).
 func (m *MatrixModel) Merge(o *MatrixModel) (*MatrixModel, error) {
 	kind := m.params.cfg.Family.String()
+	if other := o.params.cfg.Family.String(); other != kind {
+		return nil, &MergeError{Kind: kind, Other: other, Reason: "another kind of model"}
+	}
 	if err := sameSettings(kind, modelSettings(m.params), modelSettings(o.params)); err != nil {
 		return nil, err
 	}
