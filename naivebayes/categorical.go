@@ -55,6 +55,22 @@ func (p *categoricalPart) grow(s *data.Schema, k int) {
 	}
 }
 
+func (p *categoricalPart) checkAdd(d *data.Dataset) error {
+	D := d.D()
+	for i, y := range d.Y {
+		if y != y {
+			continue
+		}
+		for _, j := range p.cols {
+			x := d.X[i*D+j]
+			if L := len(d.Schema.Features[j].Levels); x == x && (!(x >= 0 && x < float64(L)) || x != math.Trunc(x)) {
+				return cellError(d, i, j, fmt.Errorf("level index %v outside the column's %d levels", x, L))
+			}
+		}
+	}
+	return nil
+}
+
 func (p *categoricalPart) add(d *data.Dataset, k int) error {
 	p.grow(d.Schema, k)
 	D := d.D()
@@ -64,14 +80,25 @@ func (p *categoricalPart) add(d *data.Dataset, k int) error {
 		}
 		w := rowWeight(d.Weight, i)
 		for f, j := range p.cols {
-			x := d.X[i*D+j]
-			if x != x {
-				continue
+			if x := d.X[i*D+j]; x == x {
+				p.n[f][int(y)][int(x)] += w
 			}
-			if L := len(d.Schema.Features[j].Levels); !(x >= 0 && x < float64(L)) || x != math.Trunc(x) {
-				return cellError(d, i, j, fmt.Errorf("level index %v outside the column's %d levels", x, L))
+		}
+	}
+	return nil
+}
+
+// merge adds o's counts, its classes and levels renumbered by r.
+func (p *categoricalPart) merge(o part, r *data.Remap, s *data.Schema) error {
+	q := o.(*categoricalPart)
+	p.grow(s, len(s.Classes()))
+	for f, j := range p.cols {
+		m := r.Features[j]
+		for c, counts := range q.n[f] {
+			dst := p.n[f][remapped(r.Target, c)]
+			for v, x := range counts {
+				dst[remapped(m, v)] += x
 			}
-			p.n[f][int(y)][int(x)] += w
 		}
 	}
 	return nil

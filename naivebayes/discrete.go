@@ -171,9 +171,16 @@ func (c Config) params() (params, error) {
 // parameters of the family's log-likelihood terms.
 type part interface {
 	family
-	// add accumulates the labelled rows of d, with k classes; a data
-	// problem is an error positioned at its row and column.
+	// checkAdd returns the error of the first cell of the labelled rows
+	// of d that the part cannot take, positioned at its row and column,
+	// or nil.
+	checkAdd(d *data.Dataset) error
+	// add accumulates the labelled rows of d, checked, with k classes.
 	add(d *data.Dataset, k int) error
+	// merge adds the statistics of o, a part of the same type and columns
+	// for rows of another schema, which r maps into s (of K classes), the
+	// union schema (data.Schema.Extend). o is not changed.
+	merge(o part, r *data.Remap, s *data.Schema) error
 	// fit derives the parameters from the statistics, for the model's
 	// schema; source names the data in errors.
 	fit(p *params, schema *data.Schema, source string) error
@@ -191,8 +198,9 @@ type part interface {
 //
 // (complement naive Bayes scores without the prior). It keeps the
 // sufficient statistics of its training data, so that it can be updated
-// with more data (Update) and saved (MarshalJSON). A Model is immutable
-// and safe for concurrent use.
+// with more data (Update), merged with models of other rows (Accumulator)
+// and saved (MarshalJSON). A Model is immutable and safe for concurrent
+// use.
 type Model struct {
 	classifier
 	params      params
@@ -213,72 +221,211 @@ func (c Config) Fit(d *data.Dataset) (*Model, error) {
 
 // FitStream fits the model to a sequence of chunks of rows as Fit fits
 // their union, one chunk in memory at a time: the counts of each chunk are
-// added. Every chunk must have the features of the first; its classes and
-// category levels must begin with those seen so far (new ones are
-// appended) or be a prefix of them. An error from the sequence is returned
-// as is.
+// added to an accumulator (gendisc.AddChunks). Every chunk must have the
+// features of the first; its classes and category levels may come in any
+// order, those not seen before being appended (data.Schema.Extend). An
+// error from the sequence is returned as is.
 func (c Config) FitStream(chunks iter.Seq2[*data.Dataset, error]) (*Model, error) {
+	a, err := c.NewAccumulator()
+	if err != nil {
+		return nil, err
+	}
+	if err := gendisc.AddChunks(a, chunks); err != nil {
+		return nil, err
+	}
+	return a.finish(false)
+}
+
+// Update returns a new model fitted on the training data of m and the rows
+// of d together, by adding their counts (m.Accumulator); m is unchanged.
+// d's features must be m's; its classes and category levels may come in
+// any order, those m lacks being appended. Counts add exactly, so Update
+// of Fit(A) with B equals Fit of A ∪ B (to the last bit where the counts
+// are whole numbers, as they are without weights).
+func (m *Model) Update(d *data.Dataset) (*Model, error) {
+	a := m.accumulator()
+	if err := a.Add(d); err != nil {
+		return nil, err
+	}
+	return a.finish(false)
+}
+
+// Accumulator is a partial fit of a Config (gendisc.Accumulator): the
+// schema of the rows added so far, the class weights and the statistics
+// of each part of the model (per class, the weighted counts of the values
+// of each count or categorical column and of the terms of each text
+// column with the text.Counter of its terms; the moments of the numeric
+// columns of a Mixed model). Finish gives the model of Fit on all the rows
+// added and merged: bit for bit where the counts are whole numbers (and
+// the numeric columns' moments up to rounding).
+type Accumulator struct {
+	params      params
+	schema      *data.Schema // nil before the first rows
+	classWeight []float64
+	parts       []part
+	source      string // the latest rows' source, for errors
+}
+
+var _ gendisc.Accumulator = (*Accumulator)(nil)
+
+// NewAccumulator returns an empty accumulator of the model of c, or the
+// error of invalid settings.
+func (c Config) NewAccumulator() (*Accumulator, error) {
 	p, err := c.params()
 	if err != nil {
 		return nil, err
 	}
-	var (
-		m      *Model
-		source string
-	)
-	for d, err := range chunks {
-		if err != nil {
-			return nil, err
-		}
-		if m == nil {
-			if m, err = emptyModel(p, d); err != nil {
-				return nil, err
-			}
-		}
-		if err := m.add(d); err != nil {
-			return nil, err
-		}
-		source = d.Source
-	}
-	if m == nil {
-		return nil, &data.ParseError{Err: data.ErrNoRows}
-	}
-	return m, m.fit(source)
+	return &Accumulator{params: p}, nil
 }
 
-// Update returns a new model fitted on the training data of m and the rows
-// of d together, by adding their counts; m is unchanged. d's features must
-// be m's; its classes and category levels must begin with m's (new ones
-// are appended) or be a prefix of them. Counts add exactly, so Update of
-// Fit(A) with B equals Fit of A ∪ B (to the last bit where the counts are
-// whole numbers, as they are without weights).
-func (m *Model) Update(d *data.Dataset) (*Model, error) {
-	u := &Model{params: m.params, classWeight: slices.Clone(m.classWeight)}
-	u.schema = m.schema
-	for _, pt := range m.parts {
-		u.parts = append(u.parts, pt.clone())
+// Accumulator returns an accumulator holding the statistics and settings
+// of m: adding rows and finishing updates m, merging another model's
+// accumulator merges the models.
+func (m *Model) Accumulator() gendisc.Accumulator { return m.accumulator() }
+
+func (m *Model) accumulator() *Accumulator {
+	return &Accumulator{params: m.params, schema: m.schema, classWeight: slices.Clone(m.classWeight), parts: cloneParts(m.parts)}
+}
+
+func cloneParts(parts []part) []part {
+	out := make([]part, len(parts))
+	for i, pt := range parts {
+		out[i] = pt.clone()
 	}
-	if err := u.add(d); err != nil {
+	return out
+}
+
+func (a *Accumulator) kind() string { return a.params.cfg.Family.String() }
+
+// Add adds the statistics of the labelled rows of d. d's features must be
+// the accumulator's; its classes, category levels and words may be new
+// and come in any order: d is renumbered into the union schema
+// (data.Schema.Extend, data.Remap.Apply) and its rows added to the
+// counts. Data problems are errors, as for Fit; after one the accumulator
+// is unchanged.
+func (a *Accumulator) Add(d *data.Dataset) error {
+	if err := checkRows(d); err != nil {
+		return err
+	}
+	if d.D() == 0 {
+		return &data.ParseError{File: d.Source, Err: errors.New("no feature columns")}
+	}
+	schema, parts := a.schema, a.parts
+	var r *data.Remap
+	if schema == nil {
+		var kerr *kindError
+		if parts, kerr = assignParts(a.params, d.Schema); kerr != nil {
+			return &data.ParseError{File: d.Source, ColumnName: kerr.column, Err: kerr.err}
+		}
+		schema = d.Schema.Clone()
+	} else {
+		var err error
+		if schema, r, err = a.extend(d.Schema, d.Source); err != nil {
+			return err
+		}
+	}
+	for _, pt := range parts {
+		if err := pt.checkAdd(d); err != nil {
+			return err
+		}
+	}
+	d = r.Apply(d, schema)
+	a.schema, a.parts, a.source = schema, parts, d.Source
+	k := len(schema.Classes())
+	a.classWeight = append(a.classWeight, make([]float64, k-len(a.classWeight))...)
+	for i, y := range d.Y {
+		if y == y {
+			a.classWeight[int(y)] += rowWeight(d.Weight, i)
+		}
+	}
+	for _, pt := range parts {
+		if err := pt.add(d, k); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// extend returns the union of the accumulator's schema and t, with the
+// map of t's indices into it (data.Schema.Extend): a *data.ParseError
+// naming source when t has other features, or when the union has a column
+// that the family cannot take (a Bernoulli column of three levels).
+func (a *Accumulator) extend(t *data.Schema, source string) (*data.Schema, *data.Remap, error) {
+	s, r, err := extend(a.schema, t, source)
+	if err != nil {
+		return nil, nil, err
+	}
+	if a.params.cfg.Family == Bernoulli {
+		if _, kerr := assignParts(a.params, s); kerr != nil {
+			return nil, nil, &data.ParseError{File: source, ColumnName: kerr.column, Err: kerr.err}
+		}
+	}
+	return s, r, nil
+}
+
+// Merge adds the statistics of o, an *Accumulator with the same settings
+// (a *MergeError otherwise) whose schema has the accumulator's features
+// (a *data.ParseError wrapping a *data.SchemaError otherwise). Classes,
+// category levels and words that only o has are appended, o's indices
+// renumbered. o is unchanged.
+func (a *Accumulator) Merge(o gendisc.Accumulator) error {
+	b, ok := o.(*Accumulator)
+	if !ok || b.kind() != a.kind() {
+		return &MergeError{Kind: a.kind(), Other: otherKind(o), Reason: "another kind of model"}
+	}
+	if err := sameSettings(a.kind(), a.settings(), b.settings()); err != nil {
+		return err
+	}
+	if b.schema == nil {
+		return nil
+	}
+	if a.schema == nil {
+		a.schema, a.classWeight, a.parts, a.source = b.schema, slices.Clone(b.classWeight), cloneParts(b.parts), b.source
+		return nil
+	}
+	s, r, err := a.extend(b.schema, b.source)
+	if err != nil {
+		return err
+	}
+	a.schema = s
+	a.classWeight = append(a.classWeight, make([]float64, len(s.Classes())-len(a.classWeight))...)
+	for c, w := range b.classWeight {
+		a.classWeight[remapped(r.Target, c)] += w
+	}
+	for i, pt := range a.parts {
+		if err := pt.merge(b.parts[i], r, s); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Model finishes the fit (Finish).
+func (a *Accumulator) Model() (gendisc.Model, error) {
+	m, err := a.Finish()
+	if err != nil {
 		return nil, err
 	}
-	return u, u.fit(d.Source)
+	return m, nil
 }
 
-// emptyModel returns a model without rows whose parts cover the columns
-// of d's schema as the family of p says.
-func emptyModel(p params, d *data.Dataset) (*Model, error) {
-	s := d.Schema
-	if d.D() == 0 {
-		return nil, &data.ParseError{File: d.Source, Err: errors.New("no feature columns")}
+// Finish returns the model of the statistics added and merged so far,
+// with the errors of Fit (data.ErrNoRows before any rows). The accumulator
+// stays usable.
+func (a *Accumulator) Finish() (*Model, error) { return a.finish(true) }
+
+// finish returns the model of the statistics, a copy of them when keep is
+// set; otherwise the model takes them and a must not be used again.
+func (a *Accumulator) finish(keep bool) (*Model, error) {
+	if a.schema == nil {
+		return nil, &data.ParseError{File: a.source, Err: data.ErrNoRows}
 	}
-	m := &Model{params: p}
-	m.schema = s.Clone()
-	parts, err := assignParts(p, s)
-	if err != nil {
-		return nil, &data.ParseError{File: d.Source, ColumnName: err.column, Err: err.err}
+	m := &Model{params: a.params, classWeight: a.classWeight, parts: a.parts}
+	if keep {
+		m.classWeight, m.parts = slices.Clone(a.classWeight), cloneParts(a.parts)
 	}
-	m.parts = parts
-	return m, nil
+	m.schema = a.schema
+	return m, m.fit(a.source)
 }
 
 // kindError is the reason a column cannot go to a family.
@@ -329,31 +476,6 @@ func assignParts(p params, s *data.Schema) ([]part, *kindError) {
 		parts = append(parts, newCategoricalPart(cats))
 	}
 	return append(parts, texts...), nil
-}
-
-// add checks the rows of d against the model and adds their statistics.
-func (m *Model) add(d *data.Dataset) error {
-	if err := checkRows(d); err != nil {
-		return err
-	}
-	s, err := extendSchema(m.schema, d.Schema)
-	if err != nil {
-		return &data.ParseError{File: d.Source, Err: err}
-	}
-	m.schema = s
-	k := len(s.Classes())
-	m.classWeight = append(m.classWeight, make([]float64, k-len(m.classWeight))...)
-	for i, y := range d.Y {
-		if y == y {
-			m.classWeight[int(y)] += rowWeight(d.Weight, i)
-		}
-	}
-	for _, pt := range m.parts {
-		if err := pt.add(d, k); err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 // fit derives the class prior and every part's parameters.

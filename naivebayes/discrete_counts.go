@@ -213,14 +213,48 @@ func (p *countPart) add(d *data.Dataset, k int) error {
 			if x != x {
 				continue
 			}
-			if err := p.badCell(d, i, j); err != nil {
-				return err
-			}
 			s[t] += w * p.value(t, x)
 			n[t] += w
 		}
 	}
 	return nil
+}
+
+// merge adds o's counts, its classes renumbered by r. A binary
+// categorical column of a Bernoulli part counts the cells at level 1 as
+// present: where r renumbers its levels, the cells present in the union
+// schema are those of o's levels that r maps to 1 (presentWeight).
+func (p *countPart) merge(o part, r *data.Remap, s *data.Schema) error {
+	q := o.(*countPart)
+	V := p.st.v
+	p.st.grow(len(s.Classes()))
+	for c := range len(q.st.s) / V {
+		k := remapped(r.Target, c)
+		for t, j := range p.cols {
+			sv, n := q.st.s[c*V+t], q.st.n[c*V+t]
+			if m := r.Features[j]; m != nil && p.ck == countBernoulli {
+				sv = presentWeight(m, sv, n)
+			}
+			p.st.s[k*V+t] += sv
+			p.st.n[k*V+t] += n
+		}
+	}
+	return nil
+}
+
+// presentWeight returns the weight of the cells of a binary categorical
+// column at level 1 of the union schema, where m maps the column's levels
+// in o, s being the weight of o's cells at its level 1 and n that of its
+// observed cells (so n − s at its level 0).
+func presentWeight(m []int, s, n float64) float64 {
+	w := 0.0
+	if m[0] == 1 {
+		w += n - s
+	}
+	if len(m) > 1 && m[1] == 1 {
+		w += s
+	}
+	return w
 }
 
 // ErrNegativeCount: a multinomial or complement feature has a negative
@@ -236,6 +270,20 @@ func (p *countPart) badCell(d *data.Dataset, i, j int) error {
 		return cellError(d, i, j, data.ErrInfinite)
 	case x < 0 && p.ck != countBernoulli:
 		return cellError(d, i, j, &NegativeCountError{Column: d.Schema.Features[j].Name, Row: i, Value: x, Model: countKindNames[p.ck]})
+	}
+	return nil
+}
+
+func (p *countPart) checkAdd(d *data.Dataset) error {
+	for i, y := range d.Y {
+		if y != y {
+			continue
+		}
+		for _, j := range p.cols {
+			if err := p.badCell(d, i, j); err != nil {
+				return err
+			}
+		}
 	}
 	return nil
 }

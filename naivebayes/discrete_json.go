@@ -34,18 +34,81 @@ type modelJSON struct {
 // MarshalJSON writes the model's settings and sufficient statistics, the
 // parameters of its model file (see UnmarshalModel).
 func (m *Model) MarshalJSON() ([]byte, error) {
-	c := m.params.cfg
-	j := modelJSON{Family: c.Family.String(), Alpha: modelfile.Float(m.params.alpha), Binarize: modelfile.Float(c.Binarize),
+	j, err := modelSettings(m.params).withStats(m.classWeight, m.parts)
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(j)
+}
+
+// modelSettings returns the saved form of the settings p, without
+// statistics.
+func modelSettings(p params) modelJSON {
+	c := p.cfg
+	return modelJSON{Family: c.Family.String(), Alpha: modelfile.Float(p.alpha), Binarize: modelfile.Float(c.Binarize),
 		Norm: c.Norm, TextModel: c.TextModel, Text: c.Text, VarSmoothing: modelfile.Float(max(c.VarSmoothing, 0)), Variance: c.Variance,
-		PriorAlpha: modelfile.Float(m.params.prior.alpha), ClassPrior: m.params.prior.fixed, ClassWeight: m.classWeight}
-	for _, pt := range m.parts {
+		PriorAlpha: modelfile.Float(p.prior.alpha), ClassPrior: p.prior.fixed}
+}
+
+// withStats returns j with the class weights and the statistics of parts.
+func (j modelJSON) withStats(classWeight []float64, parts []part) (modelJSON, error) {
+	j.ClassWeight = classWeight
+	for _, pt := range parts {
 		b, err := json.Marshal(pt.stats())
 		if err != nil {
-			return nil, err
+			return j, err
 		}
 		j.Parts = append(j.Parts, b)
 	}
-	return json.Marshal(j)
+	return j, nil
+}
+
+// settings is the model-file form of the accumulator's settings, without
+// statistics.
+func (a *Accumulator) settings() modelJSON { return modelSettings(a.params) }
+
+// MarshalBinary encodes the settings, the schema and the statistics, which
+// UnmarshalBinary reads back bit-exactly.
+func (a *Accumulator) MarshalBinary() ([]byte, error) {
+	j := a.settings()
+	if a.schema != nil {
+		var err error
+		if j, err = j.withStats(a.classWeight, a.parts); err != nil {
+			return nil, err
+		}
+	}
+	return encodeAccumulator(a.kind(), a.schema, a.source, j)
+}
+
+// UnmarshalBinary sets a to the accumulator encoded by MarshalBinary,
+// of any kind of Config (its settings replace a's), checking the
+// statistics against the schema. The encoding of a GaussianAccumulator is
+// a *MergeError.
+func (a *Accumulator) UnmarshalBinary(b []byte) error {
+	j, err := decodeAccumulator(b, familyKinds.List...)
+	if err != nil {
+		return err
+	}
+	var u *Accumulator
+	if j.Schema == nil {
+		var m modelJSON
+		if err := strictDecode(j.Params, &m); err != nil {
+			return fmt.Errorf("naivebayes: accumulator: %w", err)
+		}
+		p, err := m.params()
+		if err != nil {
+			return fmt.Errorf("naivebayes: accumulator: %w", err)
+		}
+		u = &Accumulator{params: p}
+	} else if u, err = unmarshalAccumulator(j.Schema, j.Params); err != nil {
+		return fmt.Errorf("naivebayes: accumulator: %w", err)
+	}
+	if u.kind() != j.Kind {
+		return fmt.Errorf("naivebayes: accumulator: kind %q with the parameters of %q", j.Kind, u.kind())
+	}
+	u.source = j.Source
+	*a = *u
+	return nil
 }
 
 // persistentPart is a part whose statistics can be saved and restored.
@@ -69,16 +132,20 @@ func UnmarshalModel(schema *data.Schema, params []byte) (*Model, error) {
 }
 
 func unmarshalModel(schema *data.Schema, params []byte) (*Model, error) {
-	var j modelJSON
-	if err := strictDecode(params, &j); err != nil {
-		return nil, err
-	}
-	if schema == nil || schema.Target == nil || schema.Target.Kind != data.Categorical || len(schema.Features) == 0 {
-		return nil, errors.New("the schema needs features and a categorical target")
-	}
-	fam, err := ParseFamily(j.Family)
+	a, err := unmarshalAccumulator(schema, params)
 	if err != nil {
 		return nil, err
+	}
+	m := &Model{params: a.params, classWeight: a.classWeight, parts: a.parts}
+	m.schema = a.schema
+	return m, m.fit("")
+}
+
+// params checks the saved settings and returns them.
+func (j *modelJSON) params() (params, error) {
+	fam, err := ParseFamily(j.Family)
+	if err != nil {
+		return params{}, err
 	}
 	c := Config{Family: fam, Alpha: float64(j.Alpha), Binarize: float64(j.Binarize), Norm: j.Norm, TextModel: j.TextModel,
 		Text: j.Text, VarSmoothing: float64(j.VarSmoothing), Variance: j.Variance, PriorAlpha: float64(j.PriorAlpha), ClassPrior: j.ClassPrior}
@@ -88,13 +155,25 @@ func unmarshalModel(schema *data.Schema, params []byte) (*Model, error) {
 	if c.VarSmoothing == 0 {
 		c.VarSmoothing = NoVarSmoothing
 	}
-	p, err := c.params()
+	return c.params()
+}
+
+// unmarshalAccumulator returns the statistics saved by MarshalJSON with
+// the given schema, unfitted, checking that they fit the schema.
+func unmarshalAccumulator(schema *data.Schema, params []byte) (*Accumulator, error) {
+	var j modelJSON
+	if err := strictDecode(params, &j); err != nil {
+		return nil, err
+	}
+	if schema == nil || schema.Target == nil || schema.Target.Kind != data.Categorical || len(schema.Features) == 0 {
+		return nil, errors.New("the schema needs features and a categorical target")
+	}
+	p, err := j.params()
 	if err != nil {
 		return nil, err
 	}
-	m := &Model{params: p}
-	m.schema = schema.Clone()
-	parts, kerr := assignParts(p, m.schema)
+	a := &Accumulator{params: p, schema: schema.Clone()}
+	parts, kerr := assignParts(p, a.schema)
 	if kerr != nil {
 		return nil, fmt.Errorf("column %q: %w", kerr.column, kerr.err)
 	}
@@ -110,14 +189,14 @@ func unmarshalModel(schema *data.Schema, params []byte) (*Model, error) {
 			return nil, fmt.Errorf("class weight %v", w)
 		}
 	}
-	m.classWeight = j.ClassWeight
+	a.classWeight = j.ClassWeight
 	for i, pt := range parts {
-		if err := pt.restore(j.Parts[i], m.schema); err != nil {
+		if err := pt.restore(j.Parts[i], a.schema); err != nil {
 			return nil, err
 		}
 	}
-	m.parts = parts
-	return m, m.fit("")
+	a.parts = parts
+	return a, nil
 }
 
 // strictDecode decodes b into v, refusing unknown fields.
@@ -213,7 +292,7 @@ func (p *categoricalPart) restore(b []byte, s *data.Schema) error {
 			return err
 		}
 		for c := range K {
-			p.n[f] = append(p.n[f], x[c*L:(c+1)*L])
+			p.n[f] = append(p.n[f], x[c*L:(c+1)*L:(c+1)*L]) // capped: grow appends levels
 		}
 	}
 	return nil
@@ -289,7 +368,7 @@ func (p *textPart) restore(b []byte, s *data.Schema) error {
 	}
 	p.counter, p.docs = c, docs
 	for k := range K {
-		p.s = append(p.s, x[k*c.Len():(k+1)*c.Len()])
+		p.s = append(p.s, x[k*c.Len():(k+1)*c.Len():(k+1)*c.Len()]) // capped: grow appends terms
 	}
 	return nil
 }

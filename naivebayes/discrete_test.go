@@ -199,12 +199,11 @@ func TestDiscreteMissing(t *testing.T) {
 	d := readCSV(t, nil, csv, data.Options{Categorical: []string{"c"}})
 	// Categorical with α = 1: class x has c observed a, b, a; class y
 	// has b only.
-	m, err := Config{Family: Categorical}.Fit(d.Subset([]int{0, 1, 2, 3, 4}))
-	if err == nil {
+	if _, err := (Config{Family: Categorical}).Fit(d.Subset([]int{0, 1, 2, 3, 4})); err == nil {
 		t.Fatal("categorical-nb took a numeric column")
 	}
 	d2 := readCSV(t, nil, csv, data.Options{Categorical: []string{"c", "n"}})
-	m, err = Config{Family: Categorical}.Fit(d2)
+	m, err := Config{Family: Categorical}.Fit(d2)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -88,6 +88,8 @@ func (p *textPart) clone() part {
 	return c
 }
 
+func (p *textPart) checkAdd(*data.Dataset) error { return nil }
+
 func (p *textPart) add(d *data.Dataset, k int) error {
 	var (
 		idx  []int
@@ -125,6 +127,32 @@ func (p *textPart) add(d *data.Dataset, k int) error {
 			}
 		}
 		p.docs[y] += w
+	}
+	return nil
+}
+
+// merge adds o's term counts: o's terms get their ids in p's Counter
+// (text.Counter.Merge), o's classes those of r.
+func (p *textPart) merge(o part, r *data.Remap, s *data.Schema) error {
+	q := o.(*textPart)
+	if q.counter == nil {
+		return nil
+	}
+	if p.counter == nil {
+		p.counter, _ = text.NewCounter(p.cfg) // the settings were valid for q
+	}
+	ids, err := p.counter.Merge(q.counter)
+	if err != nil {
+		return err
+	}
+	p.grow(len(s.Classes()))
+	for c, row := range q.s {
+		k := remapped(r.Target, c)
+		dst := p.s[k]
+		for t, x := range row {
+			dst[ids[t]] += x
+		}
+		p.docs[k] += q.docs[c]
 	}
 	return nil
 }

@@ -19,8 +19,8 @@
 // count, mean and centred sum of squares of its training data, which merge
 // exactly (Chan et al.'s pairwise formula), so a model can be fitted on all
 // cores, fitted on a stream of chunks in constant memory (FitStream),
-// updated with more data (Update) and saved with its statistics
-// (MarshalJSON, UnmarshalGaussian). With class-shared variances and two
+// updated with more data (Update), merged with the model of other rows
+// and saved with its statistics (MarshalJSON, UnmarshalGaussian). With class-shared variances and two
 // classes its log-odds are linear in x (LogisticForm): the generative
 // partner of logistic regression.
 //
@@ -32,6 +32,17 @@
 // Bernoulli), into a Model. Their statistics are weighted counts, which add
 // exactly: Update and FitStream give bit for bit the model of one fit on
 // all the rows, classes, category levels and words of later data appended.
+//
+// Both kinds of configuration make accumulators (GaussianConfig and
+// Config.NewAccumulator; Gaussian and Model.Accumulator hold a model's
+// statistics), the partial fits of gendisc.Accumulator: they add rows
+// whose classes, category levels and words may be new and come in any
+// order (data.Schema.Extend), merge the accumulators of other rows
+// (renumbering their classes, levels and terms), travel between processes
+// (MarshalBinary, bit-exact, with the settings; another kind or other
+// settings are a *MergeError) and finish into the model of all the rows:
+// bit for bit where the statistics are whole counts, up to rounding for
+// Gaussian moments. Fit, FitStream and Update are built on them.
 // Text columns are turned into terms by package text (its vocabulary, with
 // every term's counts, is kept in the model) and scored by sparse
 // products, so memory follows the number of tokens. Counts already in a

@@ -162,95 +162,209 @@ type Gaussian struct {
 // variance that the smoothing leaves at zero, a bad label or weight, an
 // infinite value. Invalid settings are errors too.
 func (c GaussianConfig) Fit(d *data.Dataset) (*Gaussian, error) {
-	p, err := c.params()
-	if err != nil {
-		return nil, err
-	}
-	schema, s, err := accumulate(nil, nil, d)
-	if err != nil {
-		return nil, err
-	}
-	return newGaussian(schema, s, p, d.Source)
+	return c.FitStream(func(yield func(*data.Dataset, error) bool) { yield(d, nil) })
 }
 
 // FitStream fits the model to a sequence of chunks of rows, such as the
 // blocks of a file too large for memory, as Fit would fit their union:
-// the sufficient statistics of each chunk are accumulated, so only one
-// chunk needs to be in memory at a time. Every chunk must have the
-// features of the first; its classes must begin with the classes seen so
-// far (new ones are appended) or be a prefix of them. An error from the
-// sequence is returned as is.
+// the sufficient statistics of each chunk are added to an accumulator
+// (gendisc.AddChunks), so only one chunk needs to be in memory at a time.
+// Every chunk must have the features of the first; its classes may come in
+// any order, those not seen before being appended (data.Schema.Extend). An
+// error from the sequence is returned as is.
 func (c GaussianConfig) FitStream(chunks iter.Seq2[*data.Dataset, error]) (*Gaussian, error) {
+	a, err := c.NewAccumulator()
+	if err != nil {
+		return nil, err
+	}
+	if err := gendisc.AddChunks(a, chunks); err != nil {
+		return nil, err
+	}
+	return a.finish(false)
+}
+
+// Update returns a new model fitted on the training data of m and the rows
+// of d together, by adding the statistics of d to those of m
+// (m.Accumulator); m is unchanged. The schema of d must have m's
+// features; its classes may come in any order, those m lacks being
+// appended. Update(A) after Fit(B) equals Fit of A ∪ B up to rounding.
+func (m *Gaussian) Update(d *data.Dataset) (*Gaussian, error) {
+	a := m.gaussianAccumulator()
+	if err := a.Add(d); err != nil {
+		return nil, err
+	}
+	return a.finish(false)
+}
+
+// GaussianAccumulator is a partial fit of Gaussian naive Bayes
+// (gendisc.Accumulator): the schema of the rows added so far and, per
+// class and feature, the weight, mean and centred sum of squares of the
+// observed cells (stats.Moments), which merge by Chan's pairwise formula.
+// Finish gives the model of Fit on all the rows added and merged, up to
+// rounding (bit for bit when one Add saw every row).
+type GaussianAccumulator struct {
+	params gaussianParams
+	schema *data.Schema   // nil before the first rows
+	stats  *stats.Moments // K × D for the K classes of schema
+	source string         // the latest rows' source, for errors
+}
+
+var _ gendisc.Accumulator = (*GaussianAccumulator)(nil)
+
+// NewAccumulator returns an empty accumulator of Gaussian naive Bayes with
+// the settings of c, or the error of invalid settings.
+func (c GaussianConfig) NewAccumulator() (*GaussianAccumulator, error) {
 	p, err := c.params()
 	if err != nil {
 		return nil, err
 	}
-	var (
-		schema *data.Schema
-		s      *stats.Moments
-		source string
-	)
-	for d, err := range chunks {
-		if err != nil {
-			return nil, err
-		}
-		if schema, s, err = accumulate(schema, s, d); err != nil {
-			return nil, err
-		}
-		source = d.Source
-	}
-	if schema == nil {
-		return nil, &data.ParseError{Err: data.ErrNoRows}
-	}
-	return newGaussian(schema, s, p, source)
+	return &GaussianAccumulator{params: p}, nil
 }
 
-// Update returns a new model fitted on the training data of m and the rows
-// of d together, by merging the sufficient statistics; m is unchanged. The
-// schema of d must have m's features; its classes must begin with m's
-// (classes it adds are appended) or be a prefix of them. Update(A) after
-// Fit(B) equals Fit of A ∪ B up to rounding.
-func (m *Gaussian) Update(d *data.Dataset) (*Gaussian, error) {
-	schema, s, err := accumulate(m.schema, m.stats.Clone(), d)
+// Accumulator returns an accumulator holding the statistics and settings
+// of m: adding rows and finishing updates m, merging another model's
+// accumulator merges the models.
+func (m *Gaussian) Accumulator() gendisc.Accumulator { return m.gaussianAccumulator() }
+
+func (m *Gaussian) gaussianAccumulator() *GaussianAccumulator {
+	return &GaussianAccumulator{params: m.params, schema: m.schema, stats: m.stats.Clone()}
+}
+
+func (a *GaussianAccumulator) kind() string { return "gaussian-nb" }
+
+// Add adds the statistics of the labelled rows of d. d's features must be
+// the accumulator's, numeric; its classes may come in any order, those
+// not seen before being appended. Data problems are errors, as for Fit;
+// after an error the accumulator is unchanged.
+func (a *GaussianAccumulator) Add(d *data.Dataset) error {
+	if err := checkRows(d); err != nil {
+		return err
+	}
+	if d.D() == 0 {
+		return &data.ParseError{File: d.Source, Err: errors.New("no feature columns")}
+	}
+	for j, f := range d.Schema.Features {
+		if f.Kind != data.Numeric {
+			return columnError(d.Source, d.Schema, j, &data.KindError{Column: f.Name, Kind: f.Kind, Model: "gaussian-nb",
+				Takes: "numeric features only (mixed naive Bayes, Config{Family: Mixed}, takes every kind)", Err: ErrFeatureKind})
+		}
+	}
+	s := stats.New(len(d.Schema.Classes()), d.D())
+	s.Add(d.X, d.Y, d.Weight)
+	for j := range d.D() {
+		if f := s.Feature(j); math.IsInf(f.M, 0) || math.IsNaN(f.M) || math.IsInf(f.S, 0) || math.IsNaN(f.S) {
+			return infiniteCell(d, j)
+		}
+	}
+	if err := a.merge(d.Schema, s, d.Source, true); err != nil {
+		return err
+	}
+	a.source = d.Source
+	return nil
+}
+
+// Merge adds the statistics of o, a *GaussianAccumulator with the same
+// settings (a *MergeError otherwise) whose schema has the accumulator's
+// features (a *data.ParseError wrapping a *data.SchemaError otherwise).
+// Classes that only o has are appended. o is unchanged.
+func (a *GaussianAccumulator) Merge(o gendisc.Accumulator) error {
+	b, ok := o.(*GaussianAccumulator)
+	if !ok {
+		return &MergeError{Kind: a.kind(), Other: otherKind(o), Reason: "another kind of model"}
+	}
+	if err := sameSettings(a.kind(), a.settings(), b.settings()); err != nil {
+		return err
+	}
+	if b.schema == nil {
+		return nil
+	}
+	return a.merge(b.schema, b.stats, b.source, false)
+}
+
+// merge adds statistics s of rows of schema t from source: s is kept when
+// owned, else not changed.
+func (a *GaussianAccumulator) merge(t *data.Schema, s *stats.Moments, source string, owned bool) error {
+	if a.schema == nil {
+		a.schema, a.stats, a.source = t.Clone(), s, source
+		if !owned {
+			a.stats = s.Clone()
+		}
+		return nil
+	}
+	schema, r, err := extend(a.schema, t, source)
+	if err != nil {
+		return err
+	}
+	a.schema = schema
+	a.stats.Grow(len(schema.Classes()))
+	mergeMoments(a.stats, s, r.Target)
+	return nil
+}
+
+// Model finishes the fit (Finish).
+func (a *GaussianAccumulator) Model() (gendisc.Model, error) {
+	m, err := a.Finish()
 	if err != nil {
 		return nil, err
 	}
-	return newGaussian(schema, s, m.params, d.Source)
+	return m, nil
 }
 
-// accumulate adds the rows of d to the statistics s of data with the given
-// schema and returns the schema extended with d's new classes (see
-// extendSchema) and the statistics, grown to match. A nil schema starts
-// from d's schema and empty statistics.
-func accumulate(schema *data.Schema, s *stats.Moments, d *data.Dataset) (*data.Schema, *stats.Moments, error) {
-	if err := checkRows(d); err != nil {
-		return nil, nil, err
+// Finish returns the model of the statistics added and merged so far, with
+// the errors of Fit (data.ErrNoRows before any rows). The accumulator stays
+// usable.
+func (a *GaussianAccumulator) Finish() (*Gaussian, error) { return a.finish(true) }
+
+// finish returns the model of the statistics, a copy of them when keep is
+// set; otherwise the model takes them and a must not be used again.
+func (a *GaussianAccumulator) finish(keep bool) (*Gaussian, error) {
+	if a.schema == nil {
+		return nil, &data.ParseError{File: a.source, Err: data.ErrNoRows}
 	}
-	if schema == nil {
-		if d.D() == 0 {
-			return nil, nil, &data.ParseError{File: d.Source, Err: errors.New("no feature columns")}
-		}
-		for j, f := range d.Schema.Features {
-			if f.Kind != data.Numeric {
-				return nil, nil, columnError(d.Source, d.Schema, j, &data.KindError{Column: f.Name, Kind: f.Kind, Model: "gaussian-nb",
-					Takes: "numeric features only (mixed naive Bayes, Config{Family: Mixed}, takes every kind)", Err: ErrFeatureKind})
-			}
-		}
-		schema, s = d.Schema.Clone(), stats.New(len(d.Schema.Classes()), d.D())
-	} else {
-		var err error
-		if schema, err = extendSchema(schema, d.Schema); err != nil {
-			return nil, nil, &data.ParseError{File: d.Source, Err: err}
-		}
-		s.Grow(len(schema.Classes()))
+	s := a.stats
+	if keep {
+		s = s.Clone()
 	}
-	s.Add(d.X, d.Y, d.Weight)
-	for j := range d.D() {
-		if a := s.Feature(j); math.IsInf(a.M, 0) || math.IsNaN(a.M) || math.IsInf(a.S, 0) || math.IsNaN(a.S) {
-			return nil, nil, infiniteCell(d, j)
+	return newGaussian(a.schema, s, a.params, a.source)
+}
+
+// settings is the model-file form of the accumulator's settings, without
+// statistics.
+func (a *GaussianAccumulator) settings() gaussianJSON { return gaussianSettings(a.params) }
+
+// MarshalBinary encodes the settings, the schema and the statistics, which
+// UnmarshalBinary reads back bit-exactly.
+func (a *GaussianAccumulator) MarshalBinary() ([]byte, error) {
+	j := a.settings()
+	if a.stats != nil {
+		j.setStats(a.stats)
+	}
+	return encodeAccumulator(a.kind(), a.schema, a.source, j)
+}
+
+// UnmarshalBinary sets a to the accumulator encoded by MarshalBinary,
+// checking the statistics against the schema.
+func (a *GaussianAccumulator) UnmarshalBinary(b []byte) error {
+	j, err := decodeAccumulator(b, a.kind())
+	if err != nil {
+		return err
+	}
+	var g gaussianJSON
+	if err := strictDecode(j.Params, &g); err != nil {
+		return fmt.Errorf("naivebayes: gaussian-nb accumulator: %w", err)
+	}
+	p, err := g.params()
+	if err != nil {
+		return err
+	}
+	var s *stats.Moments
+	if j.Schema != nil {
+		if s, err = g.moments(j.Schema); err != nil {
+			return fmt.Errorf("naivebayes: gaussian-nb accumulator: %w", err)
 		}
 	}
-	return schema, s, nil
+	*a = GaussianAccumulator{params: p, schema: j.Schema, stats: s, source: j.Source}
+	return nil
 }
 
 // infiniteCell returns the error about the first infinite value of

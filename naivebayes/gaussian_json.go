@@ -1,7 +1,6 @@
 package naivebayes
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -33,27 +32,21 @@ type gaussianJSON struct {
 // MarshalJSON writes the model's settings and sufficient statistics, the
 // parameters of its model file (see UnmarshalGaussian).
 func (m *Gaussian) MarshalJSON() ([]byte, error) {
-	s := m.stats
-	return json.Marshal(gaussianJSON{
-		VarSmoothing: m.params.varSmoothing,
-		Variance:     m.params.variance,
-		PriorAlpha:   m.params.prior.alpha,
-		ClassPrior:   m.params.prior.fixed,
-		ClassWeight:  s.ClassWeight,
-		Weight:       m.floatRows(s.W),
-		Mean:         m.floatRows(s.M),
-		M2:           m.floatRows(s.S),
-	})
+	j := gaussianSettings(m.params)
+	j.setStats(m.stats)
+	return json.Marshal(j)
 }
 
-// floatRows cuts a K×D statistic into one row per class.
-func (m *Gaussian) floatRows(p []float64) []modelfile.Floats {
-	D := m.stats.D
-	out := make([]modelfile.Floats, m.stats.K())
-	for k := range out {
-		out[k] = p[k*D : (k+1)*D]
-	}
-	return out
+// gaussianSettings returns the saved form of the settings p, without
+// statistics.
+func gaussianSettings(p gaussianParams) gaussianJSON {
+	return gaussianJSON{VarSmoothing: p.varSmoothing, Variance: p.variance, PriorAlpha: p.prior.alpha, ClassPrior: p.prior.fixed}
+}
+
+// setStats sets the statistics of g to those of s.
+func (g *gaussianJSON) setStats(s *stats.Moments) {
+	K, D := s.K(), s.D
+	g.ClassWeight, g.Weight, g.Mean, g.M2 = s.ClassWeight, cut(s.W, K, D), cut(s.M, K, D), cut(s.S, K, D)
 }
 
 // UnmarshalGaussian returns the model saved by MarshalJSON with the given
@@ -61,23 +54,30 @@ func (m *Gaussian) floatRows(p []float64) []modelfile.Floats {
 // statistics, and errors otherwise.
 func UnmarshalGaussian(schema *data.Schema, params []byte) (*Gaussian, error) {
 	var g gaussianJSON
-	dec := json.NewDecoder(bytes.NewReader(params))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&g); err != nil {
+	if err := strictDecode(params, &g); err != nil {
 		return nil, fmt.Errorf("naivebayes: gaussian-nb parameters: %w", err)
 	}
 	s, err := g.moments(schema)
 	if err != nil {
 		return nil, fmt.Errorf("naivebayes: gaussian-nb parameters: %w", err)
 	}
-	if !(g.VarSmoothing >= 0) || math.IsInf(g.VarSmoothing, 1) {
-		return nil, fmt.Errorf("naivebayes: gaussian-nb parameters: var smoothing %v", g.VarSmoothing)
-	}
-	prior, err := newClassPrior(g.PriorAlpha, g.ClassPrior)
+	p, err := g.params()
 	if err != nil {
 		return nil, err
 	}
-	return newGaussian(schema.Clone(), s, gaussianParams{varSmoothing: g.VarSmoothing, variance: g.Variance, prior: prior}, "")
+	return newGaussian(schema.Clone(), s, p, "")
+}
+
+// params checks the saved settings and returns them.
+func (g *gaussianJSON) params() (gaussianParams, error) {
+	if !(g.VarSmoothing >= 0) || math.IsInf(g.VarSmoothing, 1) {
+		return gaussianParams{}, fmt.Errorf("naivebayes: gaussian-nb parameters: var smoothing %v", g.VarSmoothing)
+	}
+	prior, err := newClassPrior(g.PriorAlpha, g.ClassPrior)
+	if err != nil {
+		return gaussianParams{}, err
+	}
+	return gaussianParams{varSmoothing: g.VarSmoothing, variance: g.Variance, prior: prior}, nil
 }
 
 // moments checks the statistics against the schema and returns them.

@@ -114,10 +114,50 @@ func (m *MatrixModel) Update(x *text.CSR, y []int, w []float64) (*MatrixModel, e
 	return u, nil
 }
 
+// Merge returns a new model fitted on the training rows of m and of o
+// together, by adding their statistics; m and o are unchanged. The
+// classes are m's, then those of o that m lacks (o's renumbered by name).
+// o must have m's settings (a *MergeError otherwise) and columns: the same
+// number (a *MergeError otherwise), standing for the same terms in the
+// same order, which the counts cannot tell. Merging the models of
+// disjoint rows equals FitMatrix of all of them (to the last bit where the
+// counts and weights are whole numbers).
+func (m *MatrixModel) Merge(o *MatrixModel) (*MatrixModel, error) {
+	kind := m.params.cfg.Family.String()
+	if other := o.params.cfg.Family.String(); other != kind {
+		return nil, &MergeError{Kind: kind, Other: other, Reason: "another kind of model"}
+	}
+	if err := sameSettings(kind, modelSettings(m.params), modelSettings(o.params)); err != nil {
+		return nil, err
+	}
+	V := m.w.v
+	if o.w.v != V {
+		return nil, &MergeError{Kind: kind, Other: kind, Reason: fmt.Sprintf("a matrix model of %d columns, want %d", o.w.v, V)}
+	}
+	classes := slices.Clone(m.classes)
+	for _, c := range o.classes {
+		if !slices.Contains(classes, c) {
+			classes = append(classes, c)
+		}
+	}
+	K := len(classes)
+	u := &MatrixModel{params: m.params, ck: m.ck, classes: classes, classWeight: make([]float64, K), s: make([]float64, K*V)}
+	copy(u.classWeight, m.classWeight)
+	copy(u.s, m.s)
+	for c, name := range o.classes {
+		k := slices.Index(classes, name)
+		u.classWeight[k] += o.classWeight[c]
+		for t, v := range o.s[c*V : (c+1)*V] {
+			u.s[k*V+t] += v
+		}
+	}
+	return u, u.fit()
+}
+
 // add checks the rows of x with labels y and weights w, adds their
 // statistics and fits the model.
 func (m *MatrixModel) add(x *text.CSR, y []int, w []float64) error {
-	K, V := len(m.classes), x.Cols
+	K := len(m.classes)
 	if len(x.Indptr) != x.Rows+1 || len(x.Indices) != len(x.Data) || x.Indptr[x.Rows] != len(x.Data) {
 		return fmt.Errorf("naivebayes: malformed matrix: %d rows, %d row pointers, %d indices, %d values",
 			x.Rows, len(x.Indptr), len(x.Indices), len(x.Data))
@@ -145,9 +185,16 @@ func (m *MatrixModel) add(x *text.CSR, y []int, w []float64) error {
 	for i, v := range sums {
 		m.s[i] += v
 	}
+	return m.fit()
+}
+
+// fit derives the class prior and the term weights from the statistics.
+func (m *MatrixModel) fit() error {
 	if !twoClasses(m.classWeight) {
 		return fmt.Errorf("naivebayes: %w", ErrOneClass)
 	}
+	K := len(m.classes)
+	V := len(m.s) / K
 	prior, err := m.params.prior.priors(m.classes, m.classWeight)
 	if err != nil {
 		return err

@@ -414,3 +414,56 @@ func TestFitMatrixErrors(t *testing.T) {
 		})
 	}
 }
+
+// TestMatrixMerge checks that the models of 3 disjoint blocks of rows,
+// each fitted with its classes in an order of its own, merge into the
+// model of all the rows, to the last bit, and that another kind or
+// another number of columns is refused.
+func TestMatrixMerge(t *testing.T) {
+	x, y := countMatrix(3000, 2000)
+	orders := [][]int{{0, 1, 2, 3}, {2, 0, 3, 1}, {3, 2, 1, 0}} // the classes of each block
+	for _, cfg := range []Config{{Family: Multinomial}, {Family: Bernoulli, PriorAlpha: 1}, {Family: Complement}} {
+		want := fitMatrix(t, cfg, x, y, benchClasses, nil)
+		var merged *MatrixModel
+		for b, order := range orders {
+			lo, hi := b*1000, (b+1)*1000
+			classes := make([]string, len(order))
+			at := make([]int, len(order)) // the block's index of each class
+			for k, c := range order {
+				classes[k], at[c] = benchClasses[c], k
+			}
+			yb := make([]int, hi-lo)
+			for i := range yb {
+				yb[i] = at[y[lo+i]]
+			}
+			m := fitMatrix(t, cfg, rowsOf(x, lo, hi), yb, classes, nil)
+			if merged == nil {
+				merged = m
+				continue
+			}
+			var err error
+			if merged, err = merged.Merge(m); err != nil {
+				t.Fatal(err)
+			}
+		}
+		got, ref := merged.JointLogLikelihood(nil, x), want.JointLogLikelihood(nil, x)
+		K := len(benchClasses)
+		for i := range x.Rows {
+			for k, c := range benchClasses {
+				if g, w := got[i*K+slices.Index(merged.Classes(), c)], ref[i*K+k]; g != w {
+					t.Fatalf("%v: row %d class %s: merged %v, fit on all rows %v", cfg.Family, i, c, g, w)
+				}
+			}
+		}
+	}
+	m := fitMatrix(t, Config{Family: Multinomial}, x, y, benchClasses, nil)
+	var me *MergeError
+	if _, err := m.Merge(fitMatrix(t, Config{Family: Bernoulli}, x, y, benchClasses, nil)); !errors.As(err, &me) {
+		t.Errorf("merging bernoulli-nb into multinomial-nb: %v, want a *MergeError", err)
+	}
+	narrow := *x
+	narrow.Cols++
+	if _, err := m.Merge(fitMatrix(t, Config{Family: Multinomial}, &narrow, y, benchClasses, nil)); !errors.As(err, &me) {
+		t.Errorf("merging a model of other columns: %v, want a *MergeError", err)
+	}
+}

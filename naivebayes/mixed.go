@@ -40,6 +40,21 @@ func (p *gaussianPart) gather(buf []float64, d *data.Dataset, lo, hi int) []floa
 	return buf
 }
 
+func (p *gaussianPart) checkAdd(d *data.Dataset) error {
+	D := d.D()
+	for i, y := range d.Y {
+		if y != y {
+			continue
+		}
+		for _, j := range p.cols {
+			if math.IsInf(d.X[i*D+j], 0) {
+				return &data.ParseError{File: d.Source, Line: d.Line(i), ColumnName: d.Schema.Features[j].Name, Err: data.ErrInfinite}
+			}
+		}
+	}
+	return nil
+}
+
 func (p *gaussianPart) add(d *data.Dataset, k int) error {
 	p.st.Grow(k)
 	p.st.Add(p.gather(make([]float64, 0, d.N*len(p.cols)), d, 0, d.N), d.Y, d.Weight)
@@ -48,6 +63,13 @@ func (p *gaussianPart) add(d *data.Dataset, k int) error {
 			return infiniteCell(d, j)
 		}
 	}
+	return nil
+}
+
+// merge adds o's moments by Chan's formula, its classes renumbered by r.
+func (p *gaussianPart) merge(o part, r *data.Remap, s *data.Schema) error {
+	p.st.Grow(len(s.Classes()))
+	mergeMoments(p.st, o.(*gaussianPart).st, r.Target)
 	return nil
 }
 

@@ -1,0 +1,135 @@
+package naivebayes
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/gendisc/gendisc"
+	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/internal/stats"
+)
+
+// ErrMerge is wrapped by a *MergeError: two accumulators that cannot be
+// merged.
+var ErrMerge = errors.New("cannot merge the statistics")
+
+// MergeError says why an accumulator refused to merge another (or to
+// decode an encoding): Kind is its model kind, Other the other's kind (or
+// Go type, for an accumulator of another package), Reason what differs.
+type MergeError struct {
+	Kind, Other string
+	Reason      string
+}
+
+func (e *MergeError) Error() string {
+	return fmt.Sprintf("naivebayes: %v of %s into %s: %s", ErrMerge, e.Other, e.Kind, e.Reason)
+}
+
+func (e *MergeError) Unwrap() error { return ErrMerge }
+
+// otherKind names the kind of an accumulator for a MergeError.
+func otherKind(o gendisc.Accumulator) string {
+	switch o := o.(type) {
+	case *GaussianAccumulator:
+		return o.kind()
+	case *Accumulator:
+		return o.kind()
+	}
+	return fmt.Sprintf("%T", o)
+}
+
+// accumulatorJSON is the encoding of an accumulator: the model kind, the
+// schema of the rows seen so far (null before the first), the source of
+// the latest rows (for error messages), and the parameters of the kind's
+// model file (settings and statistics; no statistics without a schema).
+// Its floats are written as the shortest decimals that read back to the
+// same bits, so that the encoding reads back bit-exactly.
+type accumulatorJSON struct {
+	Kind   string          `json:"kind"`
+	Schema *data.Schema    `json:"schema"`
+	Source string          `json:"source,omitempty"`
+	Params json.RawMessage `json:"params"`
+}
+
+// encodeAccumulator returns the encoding of an accumulator of the given
+// kind, schema and source whose model-file parameters are params.
+func encodeAccumulator(kind string, schema *data.Schema, source string, params any) ([]byte, error) {
+	p, err := json.Marshal(params)
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(accumulatorJSON{Kind: kind, Schema: schema, Source: source, Params: p})
+}
+
+// decodeAccumulator reads an encoding and checks its kind against kinds
+// (any of them; a *MergeError otherwise).
+func decodeAccumulator(b []byte, kinds ...string) (*accumulatorJSON, error) {
+	var j accumulatorJSON
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&j); err != nil {
+		return nil, fmt.Errorf("naivebayes: accumulator: %w", err)
+	}
+	for _, k := range kinds {
+		if j.Kind == k {
+			return &j, nil
+		}
+	}
+	return nil, &MergeError{Kind: kinds[0], Other: fmt.Sprintf("%q", j.Kind), Reason: "an encoding of another kind"}
+}
+
+// extend returns the schema of the rows of schema and of o together and
+// the map of o's level indices into it (data.Schema.Extend), the error a
+// *data.ParseError naming source.
+func extend(schema, o *data.Schema, source string) (*data.Schema, *data.Remap, error) {
+	s, r, err := schema.Extend(o)
+	if err != nil {
+		return nil, nil, &data.ParseError{File: source, Err: err}
+	}
+	return s, r, nil
+}
+
+// remapped returns index i under the level map m of a data.Remap (nil: the
+// identity).
+func remapped(m []int, i int) int {
+	if m == nil {
+		return i
+	}
+	return m[i]
+}
+
+// mergeMoments adds o, whose class c is class remapped(to, c) of s, to s,
+// which has K ≥ o.K() classes, by Chan's formula (stats.Moments.Merge).
+func mergeMoments(s, o *stats.Moments, to []int) {
+	if to != nil || o.K() != s.K() {
+		p := stats.New(s.K(), o.D)
+		for c, w := range o.ClassWeight {
+			k := remapped(to, c)
+			p.ClassWeight[k] = w
+			copy(p.W[k*o.D:(k+1)*o.D], o.W[c*o.D:(c+1)*o.D])
+			copy(p.M[k*o.D:(k+1)*o.D], o.M[c*o.D:(c+1)*o.D])
+			copy(p.S[k*o.D:(k+1)*o.D], o.S[c*o.D:(c+1)*o.D])
+		}
+		o = p
+	}
+	s.Merge(o)
+}
+
+// sameSettings returns a *MergeError unless the settings a and b (the
+// model-file parameters without statistics) encode the same.
+func sameSettings(kind string, a, b any) error {
+	x, err := json.Marshal(a)
+	if err != nil {
+		return err
+	}
+	y, err := json.Marshal(b)
+	if err != nil {
+		return err
+	}
+	if !bytes.Equal(x, y) {
+		return &MergeError{Kind: kind, Other: kind, Reason: fmt.Sprintf("other settings: %s, the other's %s", x, y)}
+	}
+	return nil
+}
