@@ -8,7 +8,7 @@ import (
 	"slices"
 
 	"github.com/gendisc/gendisc/data"
-	"github.com/gendisc/gendisc/internal/covstats"
+	"github.com/gendisc/gendisc/stats"
 )
 
 // Errors wrapped by the data errors of Fit and Update.
@@ -97,12 +97,12 @@ func extendSchema(old, upd *data.Schema) (*data.Schema, error) {
 // the statistics grown to match, and the indices of d's labelled rows with
 // missing cells, left out. A nil schema starts from d's schema and empty
 // statistics.
-func accumulate(cfg Config, schema *data.Schema, s *covstats.Classes, d *data.Dataset) (*data.Schema, *covstats.Classes, []int, error) {
+func accumulate(cfg Config, schema *data.Schema, s *stats.Classes, d *data.Dataset) (*data.Schema, *stats.Classes, []int, error) {
 	if err := checkRows(d); err != nil {
 		return nil, nil, nil, err
 	}
 	if schema == nil {
-		schema, s = d.Schema.Clone(), covstats.New(len(d.Schema.Classes()), d.D(), cfg.ShrinkageAuto)
+		schema, s = d.Schema.Clone(), stats.NewClasses(len(d.Schema.Classes()), d.D(), cfg.ShrinkageAuto)
 	} else {
 		var err error
 		if schema, err = extendSchema(schema, d.Schema); err != nil {
@@ -116,7 +116,7 @@ func accumulate(cfg Config, schema *data.Schema, s *covstats.Classes, d *data.Da
 // fit adds the rows of d to the statistics s of earlier data of the given
 // schema (nil: none), estimates the contribution of rows with missing
 // cells by EM, and derives the model.
-func fit(kind string, cfg Config, schema *data.Schema, s *covstats.Classes, d *data.Dataset) (*model, error) {
+func fit(kind string, cfg Config, schema *data.Schema, s *stats.Classes, d *data.Dataset) (*model, error) {
 	schema, s, inc, err := accumulate(cfg, schema, s, d)
 	if err != nil {
 		return nil, err
@@ -126,7 +126,7 @@ func fit(kind string, cfg Config, schema *data.Schema, s *covstats.Classes, d *d
 
 // finish runs EM over the rows inc of d, which have missing cells, if
 // there are any, and derives the model from the statistics.
-func finish(kind string, cfg Config, schema *data.Schema, s *covstats.Classes, d *data.Dataset, inc []int) (*model, error) {
+func finish(kind string, cfg Config, schema *data.Schema, s *stats.Classes, d *data.Dataset, inc []int) (*model, error) {
 	iters := 0
 	if len(inc) > 0 {
 		var err error
@@ -149,7 +149,7 @@ func finish(kind string, cfg Config, schema *data.Schema, s *covstats.Classes, d
 func fitStream(kind string, cfg Config, chunks iter.Seq2[*data.Dataset, error]) (*model, error) {
 	var (
 		schema  *data.Schema
-		s       *covstats.Classes
+		s       *stats.Classes
 		pending = &data.Dataset{}
 	)
 	for d, err := range chunks {
@@ -190,7 +190,7 @@ func fitStream(kind string, cfg Config, chunks iter.Seq2[*data.Dataset, error]) 
 
 // checkStats checks that the statistics can give a model: every class has
 // rows, and the classes have enough rows for their covariance matrices.
-func checkStats(kind string, cfg Config, schema *data.Schema, s *covstats.Classes, source string) error {
+func checkStats(kind string, cfg Config, schema *data.Schema, s *stats.Classes, source string) error {
 	classes := schema.Classes()
 	n, rows := 0, 0
 	for k, c := range s.Class {
@@ -230,7 +230,7 @@ func checkStats(kind string, cfg Config, schema *data.Schema, s *covstats.Classe
 
 // covariances returns the covariance matrices of the model (one for LDA,
 // one per class for QDA) from the statistics, as Config documents.
-func covariances(kind string, cfg Config, s *covstats.Classes) [][]float64 {
+func covariances(kind string, cfg Config, s *stats.Classes) [][]float64 {
 	p, K := s.D, s.K()
 	shrunk := make([][]float64, K)
 	for k, c := range s.Class {
@@ -267,7 +267,7 @@ func covariances(kind string, cfg Config, s *covstats.Classes) [][]float64 {
 
 // shrink applies the shrinkage of cfg to the covariance cov of the class
 // with statistics c, in place.
-func shrink(cov []float64, p int, cfg Config, c *covstats.Scatter) {
+func shrink(cov []float64, p int, cfg Config, c *stats.Scatter) {
 	r := cfg.Shrinkage
 	if cfg.ShrinkageAuto {
 		r = c.LedoitWolf()
@@ -278,7 +278,7 @@ func shrink(cov []float64, p int, cfg Config, c *covstats.Scatter) {
 	target := make([]float64, p) // the diagonal of the target
 	if cfg.ShrinkageAuto {
 		// μ_R = tr(R)/p on the standardised scale, σ_j = 1 for a
-		// constant feature as in covstats.Scatter.LedoitWolf.
+		// constant feature as in stats.Scatter.LedoitWolf.
 		mu := 0.0
 		for j := range p {
 			if v := cov[j*p+j]; math.Sqrt(v) >= 10*0x1p-52 {

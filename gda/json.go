@@ -8,8 +8,8 @@ import (
 	"math"
 
 	"github.com/gendisc/gendisc/data"
-	"github.com/gendisc/gendisc/internal/covstats"
 	"github.com/gendisc/gendisc/modelfile"
+	"github.com/gendisc/gendisc/stats"
 )
 
 // paramsJSON is the saved form of a model: its configuration and
@@ -28,7 +28,7 @@ type paramsJSON struct {
 	Classes []classJSON `json:"classes"`
 }
 
-// classJSON is covstats.Scatter: rows, weight, mean, scatter matrix (p×p,
+// classJSON is stats.Scatter: rows, weight, mean, scatter matrix (p×p,
 // row-major) and, with automatic shrinkage, the third and fourth moments.
 type classJSON struct {
 	Rows    int              `json:"rows"`
@@ -101,7 +101,7 @@ func unmarshal(kind string, schema *data.Schema, params []byte) (*model, error) 
 			return nil, fmt.Errorf("gda: %s parameters: feature %d (%q) is %v, not numeric", kind, j+1, f.Name, f.Kind)
 		}
 	}
-	s := covstats.New(K, D, cfg.ShrinkageAuto)
+	s := stats.NewClasses(K, D, cfg.ShrinkageAuto)
 	for k, c := range p.Classes {
 		if err := c.check(D, cfg.ShrinkageAuto); err != nil {
 			return nil, fmt.Errorf("gda: %s parameters: class %q: %w", kind, schema.Classes()[k], err)

@@ -11,7 +11,7 @@ import (
 	"github.com/gendisc/gendisc"
 	"github.com/gendisc/gendisc/data"
 	"github.com/gendisc/gendisc/internal/enum"
-	"github.com/gendisc/gendisc/internal/stats"
+	"github.com/gendisc/gendisc/stats"
 )
 
 // Variance selects which variances of a Gaussian naive Bayes model are
@@ -236,7 +236,7 @@ func accumulate(schema *data.Schema, s *stats.Moments, d *data.Dataset) (*data.S
 					"%w: the column is %v, gaussian-nb takes numeric features only (use --model nb, mixed naive Bayes)", ErrFeatureKind, f.Kind))
 			}
 		}
-		schema, s = d.Schema.Clone(), stats.New(len(d.Schema.Classes()), d.D())
+		schema, s = d.Schema.Clone(), stats.NewMoments(len(d.Schema.Classes()), d.D())
 	} else {
 		var err error
 		if schema, err = extendSchema(schema, d.Schema); err != nil {

@@ -11,6 +11,6 @@ func BenchmarkAdd(b *testing.B) {
 	x, y, _ := randomRows(r, n, d, k, false, false)
 	b.SetBytes(int64(len(x) * 8))
 	for b.Loop() {
-		New(k, d).Add(x, y, nil)
+		NewMoments(k, d).Add(x, y, nil)
 	}
 }

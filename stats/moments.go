@@ -58,8 +58,8 @@ type Moments struct {
 	W, M, S []float64
 }
 
-// New returns empty statistics for k classes and d features.
-func New(k, d int) *Moments {
+// NewMoments returns empty statistics for k classes and d features.
+func NewMoments(k, d int) *Moments {
 	return &Moments{D: d, ClassWeight: make([]float64, k),
 		W: make([]float64, k*d), M: make([]float64, k*d), S: make([]float64, k*d)}
 }
@@ -149,7 +149,7 @@ func (m *Moments) Add(x, y, w []float64) {
 	parallel.For(nseg, 1, func(_, lo, hi int) {
 		s := newScratch(m.K(), m.D)
 		for g := lo; g < hi; g++ {
-			seg[g] = New(m.K(), m.D)
+			seg[g] = NewMoments(m.K(), m.D)
 			a, b := g*n/nseg, (g+1)*n/nseg
 			s.addRows(seg[g], x[a*m.D:b*m.D], y[a:b], sub(w, a, b))
 		}
@@ -157,21 +157,6 @@ func (m *Moments) Add(x, y, w []float64) {
 	for _, s := range seg {
 		m.Merge(s)
 	}
-}
-
-// sub returns w[a:b], or nil for nil weights (all ones).
-func sub(w []float64, a, b int) []float64 {
-	if w == nil {
-		return nil
-	}
-	return w[a:b]
-}
-
-// segments is the number of segments Add cuts n rows of k classes into:
-// at most 16, each of at least max(1024, 4k) rows, so that the statistics
-// of a segment stay smaller than its data.
-func segments(n, k int) int {
-	return max(1, min(16, n/max(1024, 4*k)))
 }
 
 // blockCells is the number of cells of a block of rows summarised in two
@@ -281,13 +266,6 @@ func (s *scratch) sumsObserved(x, y, w []float64) {
 			s.mean[j] = s.sum[j] / sw
 		}
 	}
-}
-
-func weight(w []float64, i int) float64 {
-	if w == nil {
-		return 1
-	}
-	return w[i]
 }
 
 // addScaled adds a·x to dst.

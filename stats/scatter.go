@@ -1,4 +1,4 @@
-package covstats
+package stats
 
 import (
 	"fmt"
@@ -77,7 +77,7 @@ func (s *Scatter) reset() {
 // differ or only one side keeps fourth moments.
 func (s *Scatter) Merge(b *Scatter) {
 	if s.D != b.D || s.Fourth() != b.Fourth() {
-		panic(fmt.Sprintf("covstats: Merge of statistics of dimension %d (fourth %v) into %d (fourth %v)",
+		panic(fmt.Sprintf("stats: Merge of statistics of dimension %d (fourth %v) into %d (fourth %v)",
 			b.D, b.Fourth(), s.D, s.Fourth()))
 	}
 	if b.W == 0 {
@@ -186,7 +186,7 @@ func shifted4(s *Scatter, t []float64, j, l int) float64 {
 // no fourth moments; it returns 0 when W = 0.
 func (s *Scatter) LedoitWolf() float64 {
 	if !s.Fourth() {
-		panic("covstats: LedoitWolf needs the fourth moments")
+		panic("stats: LedoitWolf needs the fourth moments")
 	}
 	if s.W == 0 {
 		return 0

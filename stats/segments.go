@@ -1,0 +1,27 @@
+package stats
+
+// segments is the number of segments that Moments.Add and Classes.Add cut
+// n rows of k classes into: at most 16, each of at least max(1024, 4k)
+// rows, so that the statistics of a segment stay smaller than its data.
+// Segment g holds rows [g·n/s, (g+1)·n/s); the segments are accumulated in
+// parallel and merged in order, so the result depends on the rows only, not
+// on the number of cores.
+func segments(n, k int) int {
+	return max(1, min(16, n/max(1024, 4*k)))
+}
+
+// sub returns w[a:b], or nil for nil weights (all ones).
+func sub(w []float64, a, b int) []float64 {
+	if w == nil {
+		return nil
+	}
+	return w[a:b]
+}
+
+// weight returns the weight of row i, 1 when w is nil.
+func weight(w []float64, i int) float64 {
+	if w == nil {
+		return 1
+	}
+	return w[i]
+}
