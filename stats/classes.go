@@ -54,6 +54,30 @@ func (c *Classes) Grow(k int) {
 	}
 }
 
+// Remap renumbers and grows the classes of c to k classes, as
+// Moments.Remap: the statistics of class l move to class classMap[l]
+// (classMap is a data.Remap's Target; nil is the identity, Grow). It
+// panics if classMap has not one entry per class, or maps two classes to
+// one or outside [0, k).
+func (c *Classes) Remap(classMap []int, k int) {
+	if classMap == nil {
+		c.Grow(k)
+		return
+	}
+	checkClassMap(classMap, c.K(), k)
+	fourth := c.Fourth()
+	class := make([]*Scatter, k)
+	for l, t := range classMap {
+		class[t] = c.Class[l]
+	}
+	for t, s := range class {
+		if s == nil {
+			class[t] = NewScatter(c.D, fourth)
+		}
+	}
+	c.Class = class
+}
+
 // Merge adds the statistics of o, about rows disjoint from those of c, to
 // c, class by class (Scatter.Merge). It panics if the shapes differ.
 func (c *Classes) Merge(o *Classes) {

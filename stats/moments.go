@@ -107,6 +107,29 @@ func (m *Moments) Grow(k int) {
 	m.S = append(m.S, make([]float64, add*m.D)...)
 }
 
+// Remap renumbers and grows the classes of m to k classes: the statistics
+// of class l move to class classMap[l], and the classes that no l maps to
+// are empty. classMap is the class map of a data.Remap (its Target) from
+// the schema of m's rows to one that extends it, so that statistics of
+// shards whose classes came in different orders can be merged; nil is the
+// identity (Grow). It panics if classMap has not one entry per class, or
+// maps two classes to one or outside [0, k).
+func (m *Moments) Remap(classMap []int, k int) {
+	if classMap == nil {
+		m.Grow(k)
+		return
+	}
+	checkClassMap(classMap, m.K(), k)
+	o := NewMoments(k, m.D)
+	for l, t := range classMap {
+		o.ClassWeight[t] = m.ClassWeight[l]
+		copy(o.W[t*m.D:(t+1)*m.D], m.W[l*m.D:(l+1)*m.D])
+		copy(o.M[t*m.D:(t+1)*m.D], m.M[l*m.D:(l+1)*m.D])
+		copy(o.S[t*m.D:(t+1)*m.D], m.S[l*m.D:(l+1)*m.D])
+	}
+	*m = *o
+}
+
 // Merge adds the statistics of o, about rows disjoint from those of m, to m
 // by Moment.Merge for every class and feature. It panics if the shapes
 // differ.

@@ -1,5 +1,7 @@
 package stats
 
+import "fmt"
+
 // segments is the number of segments that Moments.Add and Classes.Add cut
 // n rows of k classes into: at most 16, each of at least max(1024, 4k)
 // rows, so that the statistics of a segment stay smaller than its data.
@@ -24,4 +26,19 @@ func weight(w []float64, i int) float64 {
 		return 1
 	}
 	return w[i]
+}
+
+// checkClassMap panics unless classMap maps the from classes one to one
+// into [0, to).
+func checkClassMap(classMap []int, from, to int) {
+	if len(classMap) != from {
+		panic(fmt.Sprintf("stats: Remap of %d classes with a map of %d", from, len(classMap)))
+	}
+	seen := make([]bool, to)
+	for l, t := range classMap {
+		if t < 0 || t >= to || seen[t] {
+			panic(fmt.Sprintf("stats: Remap of class %d to %d of %d (or twice)", l, t, to))
+		}
+		seen[t] = true
+	}
 }
