@@ -148,10 +148,12 @@ func (m *Moments) Merge(o *Moments) {
 // Add accumulates rows into m. x holds the rows, row-major with m.D
 // columns, NaN for a missing cell, which is left out of that feature's
 // statistics. y[i] is the class of row i: NaN (the row is skipped) or an
-// integer in [0, K). w holds the row weights, nil meaning 1 each; rows of
-// weight 0 are skipped. The caller validates labels and weights: Add
-// panics on an out-of-range label and trusts that weights are finite and
-// non-negative.
+// integer in [0, K); nil y puts every row in class 0 of statistics of one
+// class (the number of rows is then len(w), or len(x)/D when w is nil). w
+// holds the row weights, nil meaning 1 each; rows of weight 0 are skipped.
+// The caller validates labels and weights: Add panics on an out-of-range
+// label, on nil y with K ≠ 1 or with nil w and D = 0, and trusts that
+// weights are finite and non-negative.
 //
 // The rows are cut into at most 16 segments processed in parallel and
 // merged in order, so the result depends on the rows only, not on the
@@ -161,8 +163,20 @@ func (m *Moments) Merge(o *Moments) {
 // statistics by Moment.Merge.
 func (m *Moments) Add(x, y, w []float64) {
 	n := len(y)
+	if y == nil {
+		switch {
+		case m.K() != 1:
+			panic(fmt.Sprintf("stats: Add without labels to statistics of %d classes", m.K()))
+		case w != nil:
+			n = len(w)
+		case m.D == 0:
+			panic("stats: Add without labels, weights or features")
+		default:
+			n = len(x) / m.D
+		}
+	}
 	if len(x) != n*m.D || (w != nil && len(w) != n) {
-		panic(fmt.Sprintf("stats: Add of %d cells, %d labels, %d weights with %d features", len(x), n, len(w), m.D))
+		panic(fmt.Sprintf("stats: Add of %d cells, %d labels, %d weights with %d features", len(x), len(y), len(w), m.D))
 	}
 	if n == 0 {
 		return
@@ -174,12 +188,22 @@ func (m *Moments) Add(x, y, w []float64) {
 		for g := lo; g < hi; g++ {
 			seg[g] = NewMoments(m.K(), m.D)
 			a, b := g*n/nseg, (g+1)*n/nseg
-			s.addRows(seg[g], x[a*m.D:b*m.D], y[a:b], sub(w, a, b))
+			s.addRows(seg[g], x[a*m.D:b*m.D], sub(y, a, b), sub(w, a, b), b-a)
 		}
 	})
 	for _, s := range seg {
 		m.Merge(s)
 	}
+}
+
+// label returns the class of row i and whether it has one: y[i] (none
+// when NaN), or 0 for nil y.
+func label(y []float64, i int) (int, bool) {
+	if y == nil {
+		return 0, true
+	}
+	yi := y[i]
+	return int(yi), yi == yi
 }
 
 // blockCells is the number of cells of a block of rows summarised in two
@@ -200,28 +224,28 @@ func newScratch(k, d int) *scratch {
 		w: make([]float64, k*d), sum: make([]float64, k*d), mean: make([]float64, k*d)}
 }
 
-// addRows accumulates the rows of x into acc, block by block.
-func (s *scratch) addRows(acc *Moments, x, y, w []float64) {
+// addRows accumulates the n rows of x into acc, block by block.
+func (s *scratch) addRows(acc *Moments, x, y, w []float64, n int) {
 	rows := max(1, blockCells/max(1, s.d))
-	for lo := 0; lo < len(y); lo += rows {
-		hi := min(len(y), lo+rows)
-		s.block(acc, x[lo*s.d:hi*s.d], y[lo:hi], sub(w, lo, hi))
+	for lo := 0; lo < n; lo += rows {
+		hi := min(n, lo+rows)
+		s.block(acc, x[lo*s.d:hi*s.d], sub(y, lo, hi), sub(w, lo, hi), hi-lo)
 	}
 }
 
 // block summarises one block of rows and merges it into acc. The first
 // attempt assumes no missing cell; a NaN shows up in the block's sums, and
 // then the block is summarised again with a test per cell.
-func (s *scratch) block(acc *Moments, x, y, w []float64) {
+func (s *scratch) block(acc *Moments, x, y, w []float64, n int) {
 	clear(s.cw)
 	clear(s.sum)
 	d := s.d
-	for i, yi := range y {
+	for i := range n {
+		k, ok := label(y, i)
 		wi := weight(w, i)
-		if yi != yi || wi == 0 {
+		if !ok || wi == 0 {
 			continue
 		}
-		k := int(yi)
 		s.cw[k] += wi
 		addScaled(s.sum[k*d:(k+1)*d], x[i*d:(i+1)*d], wi)
 	}
@@ -236,15 +260,15 @@ func (s *scratch) block(acc *Moments, x, y, w []float64) {
 		}
 	}
 	if !observed {
-		s.sumsObserved(x, y, w)
+		s.sumsObserved(x, y, w, n)
 	}
 	clear(s.sum)
-	for i, yi := range y {
+	for i := range n {
+		k, ok := label(y, i)
 		wi := weight(w, i)
-		if yi != yi || wi == 0 {
+		if !ok || wi == 0 {
 			continue
 		}
-		k := int(yi)
 		if observed {
 			addSquares(s.sum[k*d:(k+1)*d], x[i*d:(i+1)*d], s.mean[k*d:(k+1)*d], wi)
 		} else {
@@ -265,16 +289,16 @@ func (s *scratch) block(acc *Moments, x, y, w []float64) {
 
 // sumsObserved recomputes the block's weights and means per class and
 // feature over the observed cells only.
-func (s *scratch) sumsObserved(x, y, w []float64) {
+func (s *scratch) sumsObserved(x, y, w []float64, n int) {
 	clear(s.w)
 	clear(s.sum)
 	d := s.d
-	for i, yi := range y {
+	for i := range n {
+		k, ok := label(y, i)
 		wi := weight(w, i)
-		if yi != yi || wi == 0 {
+		if !ok || wi == 0 {
 			continue
 		}
-		k := int(yi)
 		sw, ss := s.w[k*d:(k+1)*d], s.sum[k*d:(k+1)*d]
 		for j, v := range x[i*d : (i+1)*d] {
 			if v == v {

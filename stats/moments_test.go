@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"runtime"
+	"slices"
 	"testing"
 )
 
@@ -181,9 +182,13 @@ func TestMomentMergeEmpty(t *testing.T) {
 
 func TestPanics(t *testing.T) {
 	for name, f := range map[string]func(){
-		"Merge shape": func() { NewMoments(2, 3).Merge(NewMoments(3, 3)) },
-		"Grow down":   func() { NewMoments(2, 3).Grow(1) },
-		"Add lengths": func() { NewMoments(2, 3).Add(make([]float64, 5), make([]float64, 2), nil) },
+		"Merge shape":        func() { NewMoments(2, 3).Merge(NewMoments(3, 3)) },
+		"Grow down":          func() { NewMoments(2, 3).Grow(1) },
+		"Add lengths":        func() { NewMoments(2, 3).Add(make([]float64, 5), make([]float64, 2), nil) },
+		"Add no labels, K 2": func() { NewMoments(2, 3).Add(make([]float64, 6), nil, nil) },
+		"Add no labels, D 0": func() { NewMoments(1, 0).Add(nil, nil, nil) },
+		"Add no labels, cut": func() { NewMoments(1, 3).Add(make([]float64, 5), nil, nil) },
+		"Add no labels, w":   func() { NewMoments(1, 3).Add(make([]float64, 6), nil, []float64{1}) },
 	} {
 		func() {
 			defer func() {
@@ -193,5 +198,21 @@ func TestPanics(t *testing.T) {
 			}()
 			f()
 		}()
+	}
+}
+
+// TestAddWithoutLabels checks that nil labels put every row in the one
+// class, bit for bit as labels of 0 do.
+func TestAddWithoutLabels(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 9))
+	x, _, w := randomRows(r, 30000, 4, 1, true, true)
+	zeros := make([]float64, len(w))
+	for _, w := range [][]float64{w, nil} {
+		a, b := NewMoments(1, 4), NewMoments(1, 4)
+		a.Add(x, nil, w)
+		b.Add(x, zeros, w)
+		if !slices.Equal(a.ClassWeight, b.ClassWeight) || !slices.Equal(a.W, b.W) || !slices.Equal(a.M, b.M) || !slices.Equal(a.S, b.S) {
+			t.Errorf("nil labels: %+v, labels 0: %+v", a, b)
+		}
 	}
 }

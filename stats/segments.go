@@ -12,7 +12,7 @@ func segments(n, k int) int {
 	return max(1, min(16, n/max(1024, 4*k)))
 }
 
-// sub returns w[a:b], or nil for nil weights (all ones).
+// sub returns w[a:b], or nil for nil w (weights all 1, labels all 0).
 func sub(w []float64, a, b int) []float64 {
 	if w == nil {
 		return nil
