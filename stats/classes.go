@@ -78,6 +78,14 @@ func (c *Classes) Remap(classMap []int, k int) {
 	c.Class = class
 }
 
+// Reset empties the statistics of every class, keeping their shape and
+// storage.
+func (c *Classes) Reset() {
+	for _, s := range c.Class {
+		s.Reset()
+	}
+}
+
 // Merge adds the statistics of o, about rows disjoint from those of c, to
 // c, class by class (Scatter.Merge). It panics if the shapes differ.
 func (c *Classes) Merge(o *Classes) {
@@ -238,7 +246,7 @@ func (b *blocks) flush(acc *Classes, k int) {
 	}
 	b.fill[k] = 0
 	s, buf, wt, d, c := b.sum, b.buf[k], b.wt[k][:r], b.d, b.cap
-	s.reset()
+	s.Reset()
 	sw := b.sw[:r]
 	for i, v := range wt {
 		s.W += v

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 
+	"gonum.org/v1/gonum/floats"
+
 	"github.com/gendisc/gendisc/internal/parallel"
 )
 
@@ -128,6 +130,76 @@ func (m *Moments) Remap(classMap []int, k int) {
 		copy(o.S[t*m.D:(t+1)*m.D], m.S[l*m.D:(l+1)*m.D])
 	}
 	*m = *o
+}
+
+// Reset empties the statistics, keeping their shape and storage.
+func (m *Moments) Reset() {
+	clear(m.ClassWeight)
+	clear(m.W)
+	clear(m.M)
+	clear(m.S)
+}
+
+// AddColumns adds to class k the n = len(w) rows held as the columns of x,
+// feature-major: feature j of row i at x[j·stride + i], with weights
+// w_i ≥ 0 and no missing cell. The block's weight, means and centred sums
+// of squares,
+//
+//	Wb = Σ_i w_i,  Mb_j = Σ_i w_i x_ij / Wb,  Sb_j = Σ_i w_i (x_ij − Mb_j)²,
+//
+// are merged into those of class k (Moment.Merge), and Wb added to its
+// class weight. It panics if k is out of range or x is too short.
+func (m *Moments) AddColumns(k int, x []float64, stride int, w []float64) {
+	n, d := len(w), m.D
+	if k < 0 || k >= m.K() || (d > 0 && (stride < n || len(x) < (d-1)*stride+n)) {
+		panic(fmt.Sprintf("stats: AddColumns to class %d of %d, %d rows of %d features in %d values of stride %d",
+			k, m.K(), n, d, len(x), stride))
+	}
+	wb := floats.Sum(w)
+	if wb == 0 {
+		return
+	}
+	m.ClassWeight[k] += wb
+	for j := range d {
+		col := x[j*stride : j*stride+n]
+		mean := floats.Dot(w, col) / wb
+		m.set(k, j, m.At(k, j).Merge(Moment{W: wb, M: mean, S: weightedSquares(col, w, mean)}))
+	}
+}
+
+// weightedSquares returns Σ_i w_i (x_i − mu)², with four sums in flight.
+func weightedSquares(x, w []float64, mu float64) float64 {
+	w = w[:len(x)]
+	var s0, s1, s2, s3 float64
+	i := 0
+	for ; i+4 <= len(x); i += 4 {
+		e0, e1, e2, e3 := x[i]-mu, x[i+1]-mu, x[i+2]-mu, x[i+3]-mu
+		s0 += w[i] * e0 * e0
+		s1 += w[i+1] * e1 * e1
+		s2 += w[i+2] * e2 * e2
+		s3 += w[i+3] * e3 * e3
+	}
+	for ; i < len(x); i++ {
+		e := x[i] - mu
+		s0 += w[i] * e * e
+	}
+	return (s0 + s1) + (s2 + s3)
+}
+
+// AddConditional adds w·C to the centred sums of squares of class k at the
+// features idx: S[k, idx[a]] += w·C[a]. With AddColumns of a row whose
+// missing cells were replaced by their conditional expectations, it
+// accumulates the expected statistics of the row given its observed cells,
+// C being the conditional variances of the missing cells (the E-step of
+// EM with a diagonal covariance). The weights and means are unchanged.
+func (m *Moments) AddConditional(k int, idx []int, cond []float64, w float64) {
+	if len(cond) < len(idx) {
+		panic(fmt.Sprintf("stats: AddConditional of %d values for %d indices", len(cond), len(idx)))
+	}
+	s := m.S[k*m.D : (k+1)*m.D]
+	for a, j := range idx {
+		s[j] += w * cond[a]
+	}
 }
 
 // Merge adds the statistics of o, about rows disjoint from those of m, to m
