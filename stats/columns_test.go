@@ -2,6 +2,7 @@ package stats
 
 import (
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -99,5 +100,24 @@ func TestAddColumns(t *testing.T) {
 			}()
 			f()
 		}()
+	}
+}
+
+// TestConditionalFirst checks that the conditional variances added to an
+// empty class before its rows (as an E-step adds them) are kept.
+func TestConditionalFirst(t *testing.T) {
+	x := []float64{1, 3, 10, 14} // two rows of two features, feature-major
+	w := []float64{1, 1}
+	m := NewMoments(1, 2)
+	m.AddConditional(0, []int{1}, []float64{2}, 3)
+	m.AddColumns(0, x, 2, w)
+	if a := m.At(0, 1); a.W != 2 || a.M != 12 || a.S != 6+8 {
+		t.Errorf("Moments: %+v, want W 2, M 12, S 14", a)
+	}
+	c := NewClasses(1, 2, false)
+	c.AddConditional(0, []int{1}, []float64{2}, 3)
+	c.Class[0].AddColumns(slices.Clone(x), 2, w, make([]float64, 4))
+	if s := c.Class[0]; s.W != 2 || s.Mean[1] != 12 || s.S[3] != 14 || s.S[1] != 4 || s.S[2] != 4 {
+		t.Errorf("Scatter: %+v, want W 2, mean 12, S [2 4; 4 14]", s)
 	}
 }

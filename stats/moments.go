@@ -147,8 +147,10 @@ func (m *Moments) Reset() {
 //
 //	Wb = Σ_i w_i,  Mb_j = Σ_i w_i x_ij / Wb,  Sb_j = Σ_i w_i (x_ij − Mb_j)²,
 //
-// are merged into those of class k (Moment.Merge), and Wb added to its
-// class weight. It panics if k is out of range or x is too short.
+// are merged into those of class k by the formula of Moment.Merge, and
+// Wb added to its class weight. Unlike Merge, the sums of squares of an
+// empty class are kept (those of AddConditional, which may come first).
+// It panics if k is out of range or x is too short.
 func (m *Moments) AddColumns(k int, x []float64, stride int, w []float64) {
 	n, d := len(w), m.D
 	if k < 0 || k >= m.K() || (d > 0 && (stride < n || len(x) < (d-1)*stride+n)) {
@@ -163,7 +165,10 @@ func (m *Moments) AddColumns(k int, x []float64, stride int, w []float64) {
 	for j := range d {
 		col := x[j*stride : j*stride+n]
 		mean := floats.Dot(w, col) / wb
-		m.set(k, j, m.At(k, j).Merge(Moment{W: wb, M: mean, S: weightedSquares(col, w, mean)}))
+		a := m.At(k, j)
+		wa := a.W + wb
+		delta := mean - a.M
+		m.set(k, j, Moment{W: wa, M: a.M + delta*(wb/wa), S: a.S + weightedSquares(col, w, mean) + delta*delta*(a.W*wb/wa)})
 	}
 }
 
