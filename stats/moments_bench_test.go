@@ -14,3 +14,13 @@ func BenchmarkAdd(b *testing.B) {
 		NewMoments(k, d).Add(x, y, nil)
 	}
 }
+
+func BenchmarkClassesAdd(b *testing.B) {
+	const n, d, k = 200_000, 20, 5
+	r := rand.New(rand.NewPCG(1, 1))
+	x, y, w := correlatedRows(r, n, d, k)
+	b.SetBytes(int64(len(x) * 8))
+	for b.Loop() {
+		NewClasses(k, d, false).Add(x, y, w)
+	}
+}

@@ -267,6 +267,7 @@ func (s *Scatter) AddColumns(x []float64, stride int, w, buf []float64) {
 		col := x[j*stride : j*stride+n]
 		m := floats.Dot(w, col) / wb
 		delta[j] = m - s.Mean[j]
+		sw := sw[:len(col)]
 		for i, v := range col {
 			col[i] = (v - m) * sw[i]
 		}
