@@ -53,9 +53,8 @@ var layers = map[string]int{
 	"modelfile": layerRoot,
 	"registry":  layerRoot,
 
-	"internal/covstats": layerCore,
-	"internal/design":   layerCore,
-	"internal/stats":    layerCore,
+	"internal/design": layerCore,
+	"stats":           layerCore,
 
 	"gda":        layerFamily,
 	"linear":     layerFamily,
@@ -188,7 +187,7 @@ func TestLayering(t *testing.T) {
 func TestLayeringCatchesWrongImports(t *testing.T) {
 	imports := map[string][]string{
 		"data":       {"naivebayes"},
-		"gda":        {"mixture", "internal/stats"},
+		"gda":        {"mixture", "stats"},
 		"naivebayes": {"data"},
 		"newpkg":     {"data"},
 	}

@@ -12,8 +12,8 @@ import (
 
 	"github.com/gendisc/gendisc"
 	"github.com/gendisc/gendisc/data"
-	"github.com/gendisc/gendisc/internal/covstats"
 	"github.com/gendisc/gendisc/modelfile"
+	"github.com/gendisc/gendisc/stats"
 )
 
 var (
@@ -40,7 +40,7 @@ func (e *MergeError) Error() string {
 func (e *MergeError) Unwrap() error { return ErrMerge }
 
 // Accumulator is a partial fit of LDA or QDA (gendisc.Accumulator): the
-// per-class statistics (covstats.Scatter: weight, mean, scatter and, with
+// per-class statistics (stats.Scatter: weight, mean, scatter and, with
 // ShrinkageAuto, the third and fourth moments) of the complete rows added
 // so far, and the labelled rows with missing cells themselves: their
 // cells (NaN where missing), class and weight, p + 2 numbers a row. EM
@@ -55,10 +55,10 @@ func (e *MergeError) Unwrap() error { return ErrMerge }
 type Accumulator struct {
 	kind   string
 	cfg    Config
-	schema *data.Schema      // nil before the first rows
-	stats  *covstats.Classes // of the complete rows
-	inc    rows              // the labelled rows with missing cells
-	source string            // the data of the last Add, for errors
+	schema *data.Schema   // nil before the first rows
+	stats  *stats.Classes // of the complete rows
+	inc    rows           // the labelled rows with missing cells
+	source string         // the data of the last Add, for errors
 }
 
 // rows are labelled rows with missing cells: x holds their cells
@@ -108,7 +108,7 @@ func (a *Accumulator) Add(d *data.Dataset) error {
 		return err
 	}
 	if a.schema == nil {
-		a.schema, a.stats = d.Schema.Clone(), covstats.New(len(d.Schema.Classes()), d.D(), a.cfg.ShrinkageAuto)
+		a.schema, a.stats = d.Schema.Clone(), stats.NewClasses(len(d.Schema.Classes()), d.D(), a.cfg.ShrinkageAuto)
 	} else {
 		s, r, err := a.schema.Extend(d.Schema)
 		if err != nil {

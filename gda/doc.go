@@ -8,7 +8,7 @@
 // (quadratic discriminant analysis) gives every class its own. Both are
 // fitted by maximum likelihood from per-class sufficient statistics
 // (weighted count W_k, mean μ_k and scatter matrix S_k, package
-// internal/covstats):
+// stats):
 //
 //	π_k = W_k / W,   Σ_LDA = Σ_k S_k / W,   Σ_k = S_k / W_k
 //

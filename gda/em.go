@@ -5,9 +5,8 @@ import (
 	"slices"
 
 	"github.com/gendisc/gendisc/data"
-	"github.com/gendisc/gendisc/internal/covstats"
 	"github.com/gendisc/gendisc/internal/parallel"
-	"github.com/gendisc/gendisc/internal/stats"
+	"github.com/gendisc/gendisc/stats"
 )
 
 // em estimates the statistics of the labelled rows of d listed in rows,
@@ -25,7 +24,7 @@ import (
 // (computed once per pattern of missing cells from the precision matrix's
 // columns m, see eStep.pattern, the rows shared among the cores), so the
 // expected statistics of the row are those of the completed row x̂ plus w·C
-// in the scatter at (m, m) (covstats.Classes.AddConditional). M-step: the
+// in the scatter at (m, m) (stats.Classes.AddConditional). M-step: the
 // model's estimates from base plus the expected statistics.
 //
 // The start is the observed-cell means and variances of each class (a
@@ -33,7 +32,7 @@ import (
 // than Tol·σ_j and no covariance entry by more than Tol·σ_jσ_l, or after
 // MaxIter iterations. Only the rows listed are estimated; the
 // Accumulator passes all the incomplete rows it holds, of earlier data too.
-func em(kind string, cfg Config, schema *data.Schema, base *covstats.Classes, d *data.Dataset, rows []int) (*covstats.Classes, int, error) {
+func em(kind string, cfg Config, schema *data.Schema, base *stats.Classes, d *data.Dataset, rows []int) (*stats.Classes, int, error) {
 	p := d.D()
 	x := make([]float64, len(rows)*p)
 	y := make([]float64, len(rows))
@@ -72,7 +71,7 @@ func em(kind string, cfg Config, schema *data.Schema, base *covstats.Classes, d 
 // (classes y, weights w, nil meaning 1 each), which have missing cells,
 // under the class means and the covariance matrices covs (one for LDA,
 // one per class for QDA): the E-step of em.
-func expected(kind string, schema *data.Schema, base *covstats.Classes, x, y, w []float64, means, covs [][]float64, source string) (*covstats.Classes, error) {
+func expected(kind string, schema *data.Schema, base *stats.Classes, x, y, w []float64, means, covs [][]float64, source string) (*stats.Classes, error) {
 	p, n := base.D, len(y)
 	s := base.Clone()
 	xhat := make([]float64, len(x))
@@ -117,15 +116,15 @@ func weightAt(w []float64, i int) float64 {
 // weighted mean and variance of the observed cells (those of base and of
 // the incomplete rows x), with a diagonal covariance (pooled over the
 // classes for LDA).
-func emStart(kind string, schema *data.Schema, base *covstats.Classes, x, y, w []float64, source string) ([][]float64, [][]float64, error) {
-	obs := stats.New(base.K(), base.D)
+func emStart(kind string, schema *data.Schema, base *stats.Classes, x, y, w []float64, source string) ([][]float64, [][]float64, error) {
+	obs := stats.NewMoments(base.K(), base.D)
 	obs.Add(x, y, w)
 	return emStartFrom(kind, schema, base, obs, source)
 }
 
 // emStartFrom is emStart from the moments obs of the observed cells of
 // the incomplete rows.
-func emStartFrom(kind string, schema *data.Schema, base *covstats.Classes, obs *stats.Moments, source string) ([][]float64, [][]float64, error) {
+func emStartFrom(kind string, schema *data.Schema, base *stats.Classes, obs *stats.Moments, source string) ([][]float64, [][]float64, error) {
 	K, p := base.K(), base.D
 	cell := make([]stats.Moment, K*p) // class k, feature j at k·p + j
 	pooled := make([]stats.Moment, p)

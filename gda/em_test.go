@@ -7,7 +7,7 @@ import (
 
 	"github.com/gendisc/gendisc/data"
 	"github.com/gendisc/gendisc/internal/bundled"
-	"github.com/gendisc/gendisc/internal/covstats"
+	"github.com/gendisc/gendisc/stats"
 )
 
 // removeCells returns a copy of d with each cell missing with probability
@@ -33,7 +33,7 @@ func frobenius(a, b []float64) float64 {
 // completeCase returns the MLE class means and covariances (pooled for
 // LDA) of the complete rows of d.
 func completeCase(d *data.Dataset, kind string) (means [][]float64, covs [][]float64) {
-	s := covstats.New(len(d.Schema.Classes()), d.D(), false)
+	s := stats.NewClasses(len(d.Schema.Classes()), d.D(), false)
 	s.Add(d.X, d.Y, d.Weight)
 	for _, c := range s.Class {
 		means = append(means, c.Mean)

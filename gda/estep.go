@@ -10,9 +10,8 @@ import (
 
 	"github.com/gendisc/gendisc"
 	"github.com/gendisc/gendisc/data"
-	"github.com/gendisc/gendisc/internal/covstats"
-	"github.com/gendisc/gendisc/internal/stats"
 	"github.com/gendisc/gendisc/modelfile"
+	"github.com/gendisc/gendisc/stats"
 )
 
 // EMParams are the parameters of LDA or QDA at one iteration of EM over
@@ -53,9 +52,9 @@ func (p *EMParams) Converged(next *EMParams, tol float64) bool {
 type EStats struct {
 	kind   string
 	cfg    Config
-	schema *data.Schema      // nil for no rows
-	stats  *covstats.Classes // the expected complete-data statistics
-	obs    *stats.Moments    // at the start: the observed cells of the incomplete rows
+	schema *data.Schema   // nil for no rows
+	stats  *stats.Classes // the expected complete-data statistics
+	obs    *stats.Moments // at the start: the observed cells of the incomplete rows
 	ll     float64
 	source string
 }
@@ -78,7 +77,7 @@ func (a *Accumulator) EStep(p *EMParams) (*EStats, error) {
 	e.schema = a.schema.Clone()
 	if p == nil {
 		e.stats = a.stats.Clone()
-		e.obs = stats.New(a.stats.K(), a.stats.D)
+		e.obs = stats.NewMoments(a.stats.K(), a.stats.D)
 		e.obs.Add(a.inc.x, a.inc.y, a.inc.w)
 		return e, nil
 	}
@@ -308,7 +307,7 @@ func (e *EStats) MStep() (*EMParams, error) {
 
 // mstep returns the class means and the covariance matrices that the
 // statistics s give, after checking that they can give a model.
-func mstep(kind string, cfg Config, schema *data.Schema, s *covstats.Classes, source string) (means, covs [][]float64, err error) {
+func mstep(kind string, cfg Config, schema *data.Schema, s *stats.Classes, source string) (means, covs [][]float64, err error) {
 	if err := checkStats(kind, cfg, schema, s, source); err != nil {
 		return nil, nil, err
 	}

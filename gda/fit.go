@@ -6,7 +6,7 @@ import (
 	"math"
 
 	"github.com/gendisc/gendisc/data"
-	"github.com/gendisc/gendisc/internal/covstats"
+	"github.com/gendisc/gendisc/stats"
 )
 
 // Errors wrapped by the data errors of Fit and Update.
@@ -62,7 +62,7 @@ func checkRows(d *data.Dataset) error {
 
 // checkStats checks that the statistics can give a model: every class has
 // rows, and the classes have enough rows for their covariance matrices.
-func checkStats(kind string, cfg Config, schema *data.Schema, s *covstats.Classes, source string) error {
+func checkStats(kind string, cfg Config, schema *data.Schema, s *stats.Classes, source string) error {
 	classes := schema.Classes()
 	n, rows := 0, 0
 	for k, c := range s.Class {
@@ -98,7 +98,7 @@ func checkStats(kind string, cfg Config, schema *data.Schema, s *covstats.Classe
 
 // covariances returns the covariance matrices of the model (one for LDA,
 // one per class for QDA) from the statistics, as Config documents.
-func covariances(kind string, cfg Config, s *covstats.Classes) [][]float64 {
+func covariances(kind string, cfg Config, s *stats.Classes) [][]float64 {
 	p, K := s.D, s.K()
 	shrunk := make([][]float64, K)
 	for k, c := range s.Class {
@@ -135,7 +135,7 @@ func covariances(kind string, cfg Config, s *covstats.Classes) [][]float64 {
 
 // shrink applies the shrinkage of cfg to the covariance cov of the class
 // with statistics c, in place.
-func shrink(cov []float64, p int, cfg Config, c *covstats.Scatter) {
+func shrink(cov []float64, p int, cfg Config, c *stats.Scatter) {
 	r := cfg.Shrinkage
 	if cfg.ShrinkageAuto {
 		r = c.LedoitWolf()
@@ -146,7 +146,7 @@ func shrink(cov []float64, p int, cfg Config, c *covstats.Scatter) {
 	target := make([]float64, p) // the diagonal of the target
 	if cfg.ShrinkageAuto {
 		// μ_R = tr(R)/p on the standardised scale, σ_j = 1 for a
-		// constant feature as in covstats.Scatter.LedoitWolf.
+		// constant feature as in stats.Scatter.LedoitWolf.
 		mu := 0.0
 		for j := range p {
 			if v := cov[j*p+j]; math.Sqrt(v) >= 10*0x1p-52 {

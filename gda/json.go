@@ -8,8 +8,8 @@ import (
 	"math"
 
 	"github.com/gendisc/gendisc/data"
-	"github.com/gendisc/gendisc/internal/covstats"
 	"github.com/gendisc/gendisc/modelfile"
+	"github.com/gendisc/gendisc/stats"
 )
 
 // paramsJSON is the saved form of a model: its configuration and
@@ -37,7 +37,7 @@ type paramsJSON struct {
 	Incomplete *rowsJSON   `json:"incomplete,omitempty"`
 }
 
-// classJSON is covstats.Scatter: rows, weight, mean, scatter matrix (p×p,
+// classJSON is stats.Scatter: rows, weight, mean, scatter matrix (p×p,
 // row-major) and, with automatic shrinkage, the third and fourth moments.
 type classJSON struct {
 	Rows    int              `json:"rows"`
@@ -50,7 +50,7 @@ type classJSON struct {
 
 // newParamsJSON returns the saved form of the configuration, the number
 // of EM iterations and the statistics s.
-func newParamsJSON(c Config, iters int, s *covstats.Classes) paramsJSON {
+func newParamsJSON(c Config, iters int, s *stats.Classes) paramsJSON {
 	return paramsJSON{Estimator: c.Estimator, Shrinkage: c.Shrinkage, ShrinkageAuto: c.ShrinkageAuto,
 		PriorAlpha: c.PriorAlpha, ClassPrior: c.ClassPrior, MaxIter: c.MaxIter, Tol: c.Tol,
 		EMIterations: iters, Classes: classesJSON(s)}
@@ -58,7 +58,7 @@ func newParamsJSON(c Config, iters int, s *covstats.Classes) paramsJSON {
 
 // classesJSON returns the saved form of the statistics of each class
 // (nil for nil statistics).
-func classesJSON(s *covstats.Classes) []classJSON {
+func classesJSON(s *stats.Classes) []classJSON {
 	if s == nil {
 		return nil
 	}
@@ -169,12 +169,12 @@ func checkSchema(kind string, schema *data.Schema) error {
 
 // decodeStats checks the saved statistics of the classes of schema and
 // returns them.
-func decodeStats(kind string, cfg Config, schema *data.Schema, classes []classJSON) (*covstats.Classes, error) {
+func decodeStats(kind string, cfg Config, schema *data.Schema, classes []classJSON) (*stats.Classes, error) {
 	K, D := len(schema.Classes()), len(schema.Features)
 	if len(classes) != K {
 		return nil, fmt.Errorf("gda: %s parameters: statistics of %d classes, the schema has %d", kind, len(classes), K)
 	}
-	s := covstats.New(K, D, cfg.ShrinkageAuto)
+	s := stats.NewClasses(K, D, cfg.ShrinkageAuto)
 	for k, c := range classes {
 		if err := c.check(D, cfg.ShrinkageAuto); err != nil {
 			return nil, fmt.Errorf("gda: %s parameters: class %q: %w", kind, schema.Classes()[k], err)

@@ -11,10 +11,10 @@ import (
 
 	"github.com/gendisc/gendisc/data"
 	"github.com/gendisc/gendisc/internal/classprior"
-	"github.com/gendisc/gendisc/internal/covstats"
 	"github.com/gendisc/gendisc/internal/kernel"
 	"github.com/gendisc/gendisc/internal/mathx"
 	"github.com/gendisc/gendisc/internal/parallel"
+	"github.com/gendisc/gendisc/stats"
 )
 
 // Kinds of the fitted models.
@@ -60,12 +60,12 @@ type groupSolver interface {
 type model struct {
 	schema *data.Schema
 	cfg    Config
-	stats  *covstats.Classes
+	stats  *stats.Classes
 	iters  int // EM iterations of the fit, 0 without missing cells
 	// complete holds the statistics of the complete training rows and
 	// inc the rows with missing cells, when there were any (nil and
 	// empty otherwise): what Accumulator starts from.
-	complete *covstats.Classes
+	complete *stats.Classes
 	inc      rows
 
 	prior    []float64 // π_k
@@ -83,7 +83,7 @@ type model struct {
 
 // newModel derives a model from its statistics: priors, means, covariance
 // matrices and their factorisations. source names the data in errors.
-func newModel(kind string, cfg Config, schema *data.Schema, s *covstats.Classes, source string) (*model, error) {
+func newModel(kind string, cfg Config, schema *data.Schema, s *stats.Classes, source string) (*model, error) {
 	if err := checkStats(kind, cfg, schema, s, source); err != nil {
 		return nil, err
 	}

@@ -145,9 +145,10 @@ type eStatsJSON struct {
 	Covariances    modelfile.Floats `json:"covariances"`
 	RowWeight      modelfile.Float  `json:"row_weight"`
 	LogLikelihood  modelfile.Float  `json:"log_likelihood"`
-	W              modelfile.Floats `json:"w"`
-	Sum            modelfile.Floats `json:"sum"`
-	Scatter        modelfile.Floats `json:"scatter"`
+	// Stats are the M-step's statistics in package stats' binary
+	// encoding (Classes for full and tied covariances, Moments for the
+	// others).
+	Stats []byte `json:"stats"`
 }
 
 // MarshalBinary encodes the statistics with their settings and the
@@ -155,10 +156,14 @@ type eStatsJSON struct {
 // bit).
 func (e *EStats) MarshalBinary() ([]byte, error) {
 	p := e.prev.params()
+	st, err := e.st.marshalBinary()
+	if err != nil {
+		return nil, err
+	}
 	return json.Marshal(eStatsJSON{Format: eStatsFormat, Covariance: e.set.Covariance, Components: e.set.Components,
 		Dim: e.prev.d, RegCovar: modelfile.Float(e.set.reg), Regularization: e.set.Regularization,
 		Weights: p.Weights, Means: p.Means, Covariances: p.Covariances, RowWeight: modelfile.Float(e.w),
-		LogLikelihood: modelfile.Float(e.st.ll), W: e.st.w, Sum: e.st.sum, Scatter: e.st.scat})
+		LogLikelihood: modelfile.Float(e.st.ll), Stats: st})
 }
 
 // UnmarshalBinary replaces e by the statistics that b encodes
@@ -189,17 +194,14 @@ func (e *EStats) UnmarshalBinary(b []byte) error {
 		return fmt.Errorf("mixture: E-step statistics: parameters: %w", err)
 	}
 	st := newStats(set.Covariance, set.Components, j.Dim)
-	if len(j.W) != len(st.w) || len(j.Sum) != len(st.sum) || len(j.Scatter) != len(st.scat) {
-		return fmt.Errorf("mixture: E-step statistics of the wrong size")
+	if err := st.unmarshalBinary(j.Stats, set.Components, j.Dim); err != nil {
+		return fmt.Errorf("mixture: E-step statistics: %w", err)
 	}
-	for _, v := range slices.Concat([]float64(j.W), j.Sum, j.Scatter, []float64{float64(j.RowWeight), float64(j.LogLikelihood)}) {
+	for _, v := range []float64{float64(j.RowWeight), float64(j.LogLikelihood)} {
 		if math.IsNaN(v) || math.IsInf(v, 1) {
 			return fmt.Errorf("mixture: E-step statistics: a statistic is NaN or +Inf")
 		}
 	}
-	copy(st.w, j.W)
-	copy(st.sum, j.Sum)
-	copy(st.scat, j.Scatter)
 	st.ll = float64(j.LogLikelihood)
 	*e = EStats{set: set, prev: m, st: st, w: float64(j.RowWeight)}
 	return nil

@@ -89,7 +89,7 @@ func (f *fitter) fromResponsibilities(shift *model, resp []float64) *model {
 				}
 				ct := s.centred(c, d)
 				center(ct, s.xt, shift.mean(c), all, nb)
-				s.acc.add(c, ct, r, sr, s.z[:nb])
+				s.acc.add(c, ct, r)
 			}
 		}
 	})

@@ -368,7 +368,7 @@ func (s *scratch) accumulate(m *model, lay *layout, rows []int) {
 			r = s.pack(ct, r, d)
 			ct = s.packed
 		}
-		s.acc.add(k, ct, r, sr, s.z[:len(r)])
+		s.acc.add(k, ct, r)
 	}
 }
 

@@ -1,103 +1,108 @@
 package mixture
 
 import (
+	"fmt"
 	"math"
 	"slices"
 
-	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
+
+	core "github.com/gendisc/gendisc/stats"
 )
 
-// stats are the M-step's sufficient statistics, with every component's
+// stats are the M-step's sufficient statistics: the log-likelihood and,
+// for every component k, with the responsibilities r_ki as weights and the
 // rows centred at a fixed shift a_k (the component's mean when the
-// responsibilities were computed):
+// responsibilities were computed),
 //
 //	W_k = Σ_i r_ki
-//	s_k = Σ_i r_ki ĉ_ki,                ĉ_ki = E[x_i | x_i,O, k] − a_k
-//	S_k = Σ_i r_ki (ĉ_ki ĉ_kiᵀ + C_ki)  (C_ki: conditional covariance of
-//	                                      the missing coordinates, else 0)
+//	δ_k = Σ_i r_ki ĉ_ki / W_k,          ĉ_ki = E[x_i | x_i,O, k] − a_k
+//	S_k = Σ_i r_ki ((ĉ_ki − δ_k)(ĉ_ki − δ_k)ᵀ + C_ki)
 //
-// from which the new mean and centred scatter are
-//
-//	μ_k = a_k + δ_k,  δ_k = s_k / W_k,   Σ_i r_ki (x̂ − μ_k)(x̂ − μ_k)ᵀ = S_k − W_k δ_k δ_kᵀ
-//
-// The shift keeps the subtraction well conditioned: δ_k is small next to
-// the spread of the rows once EM is under way. S_k holds the lower
-// triangle of a D×D matrix for the full and tied types, the diagonal for
-// diag and spherical, and nothing for identity. Statistics of disjoint
-// rows with the same shifts add up.
+// (C_ki: the conditional covariance of the missing coordinates, else 0),
+// from which the new mean is μ_k = a_k + δ_k and S_k the scatter about
+// it. They are package stats' statistics with the components as classes:
+// blocks of rows are summarised about their own means and merged by
+// Chan's formula (Scatter.AddColumns, Moments.AddColumns), which keeps
+// the subtraction well conditioned whatever the shift. Full and tied
+// covariances keep a scatter matrix per component (Classes), the other
+// types its diagonal (Moments). Statistics of disjoint rows with the same
+// shifts merge.
 type stats struct {
 	cov  Covariance
-	k, d int
-	ll   float64   // Σ_i w_i log p(x_i)
-	w    []float64 // K
-	sum  []float64 // K×D
-	scat []float64 // K×D×D, K×D or nil
+	ll   float64       // Σ_i w_i log p(x_i)
+	full *core.Classes // Full, Tied
+	diag *core.Moments // Diag, Spherical, Identity
+	buf  []float64     // scratch of Scatter.AddColumns
 }
 
 func newStats(cov Covariance, k, d int) *stats {
-	st := &stats{cov: cov, k: k, d: d, w: make([]float64, k), sum: make([]float64, k*d)}
-	switch {
-	case cov == Identity:
-	case cov.diagonal():
-		st.scat = make([]float64, k*d)
-	default:
-		st.scat = make([]float64, k*d*d)
+	st := &stats{cov: cov}
+	if cov == Full || cov == Tied {
+		st.full = core.NewClasses(k, d, false)
+		st.buf = make([]float64, blockRows+d)
+	} else {
+		st.diag = core.NewMoments(k, d)
 	}
 	return st
 }
 
 func (st *stats) reset() {
 	st.ll = 0
-	clear(st.w)
-	clear(st.sum)
-	clear(st.scat)
+	if st.full != nil {
+		st.full.Reset()
+	} else {
+		st.diag.Reset()
+	}
 }
 
 // merge adds the statistics of o, about other rows, to st.
 func (st *stats) merge(o *stats) {
 	st.ll += o.ll
-	floats.Add(st.w, o.w)
-	floats.Add(st.sum, o.sum)
-	floats.Add(st.scat, o.scat)
+	if st.full != nil {
+		st.full.Merge(o.full)
+	} else {
+		st.diag.Merge(o.diag)
+	}
+}
+
+// marshalBinary encodes the statistics of the components (not ll) in
+// package stats' encoding.
+func (st *stats) marshalBinary() ([]byte, error) {
+	if st.full != nil {
+		return st.full.MarshalBinary()
+	}
+	return st.diag.MarshalBinary()
+}
+
+// unmarshalBinary reads the statistics that marshalBinary encoded into
+// st, checking that they are of k components in d dimensions.
+func (st *stats) unmarshalBinary(b []byte, k, d int) error {
+	var err error
+	var gotK, gotD int
+	if st.full != nil {
+		err = st.full.UnmarshalBinary(b)
+		gotK, gotD = st.full.K(), st.full.D
+	} else {
+		err = st.diag.UnmarshalBinary(b)
+		gotK, gotD = st.diag.K(), st.diag.D
+	}
+	if err != nil {
+		return err
+	}
+	if gotK != k || gotD != d {
+		return fmt.Errorf("statistics of %d components in %d dimensions, want %d in %d", gotK, gotD, k, d)
+	}
+	return nil
 }
 
 // add adds the centred block ct (all D rows of blockRows stride, len(r)
-// columns) with responsibilities r, whose sum is sr, to component k. rc is
-// scratch of len(r).
-func (st *stats) add(k int, ct, r []float64, sr float64, rc []float64) {
-	d, nb := st.d, len(r)
-	st.w[k] += sr
-	sum := st.sum[k*d : (k+1)*d]
-	for j := range d {
-		cj := ct[j*blockRows : j*blockRows+nb]
-		mulTo(rc, r, cj)
-		sum[j] += floats.Sum(rc)
-		switch {
-		case st.scat == nil:
-		case st.cov.diagonal():
-			st.scat[k*d+j] += floats.Dot(rc, cj)
-		default:
-			row := st.scat[(k*d+j)*d : (k*d+j)*d+j+1]
-			for l := range row {
-				row[l] += floats.Dot(rc, ct[l*blockRows:l*blockRows+nb])
-			}
-		}
-	}
-}
-
-// mulTo writes a_i·b_i to dst_i, unrolled as addSquares.
-func mulTo(dst, a, b []float64) {
-	a, b = a[:len(dst)], b[:len(dst)]
-	i := 0
-	for ; i+4 <= len(dst); i += 4 {
-		dst[i] = a[i] * b[i]
-		dst[i+1] = a[i+1] * b[i+1]
-		dst[i+2] = a[i+2] * b[i+2]
-		dst[i+3] = a[i+3] * b[i+3]
-	}
-	for ; i < len(dst); i++ {
-		dst[i] = a[i] * b[i]
+// columns) with responsibilities r to component k, overwriting ct.
+func (st *stats) add(k int, ct, r []float64) {
+	if st.full != nil {
+		st.full.Class[k].AddColumns(ct, blockRows, r, st.buf)
+	} else {
+		st.diag.AddColumns(k, ct, blockRows, r)
 	}
 }
 
@@ -105,22 +110,21 @@ func mulTo(dst, a, b []float64) {
 // coordinates mis (|mis|×|mis|, or its diagonal for a diagonal type)
 // weighted by the block's summed responsibility, to S_k.
 func (st *stats) addConditional(k int, mis []int, c []float64, sr float64) {
-	d, q := st.d, len(mis)
 	switch {
-	case st.scat == nil:
-	case st.cov.diagonal():
-		for j, mj := range mis {
-			st.scat[k*d+mj] += sr * c[j]
-		}
+	case st.cov == Identity:
+	case st.full != nil:
+		st.full.AddConditional(k, mis, c, sr)
 	default:
-		s := st.scat[k*d*d : (k+1)*d*d]
-		for j, mj := range mis {
-			for l, ml := range mis[:j+1] {
-				// mis is increasing, so (mj, ml) is in the lower triangle.
-				s[mj*d+ml] += sr * c[j*q+l]
-			}
-		}
+		st.diag.AddConditional(k, mis, c, sr)
 	}
+}
+
+// weight returns W_k.
+func (st *stats) weight(k int) float64 {
+	if st.full != nil {
+		return st.full.Class[k].W
+	}
+	return st.diag.ClassWeight[k]
 }
 
 // mstep returns the maximum-likelihood parameters given the statistics,
@@ -128,26 +132,28 @@ func (st *stats) addConditional(k int, mis []int, c []float64, sr float64) {
 // reg (see regularize):
 //
 //	π_k = W_k / Σ_l W_l
-//	μ_k = a_k + s_k / W_k
-//	Full:       Σ_k = (S_k − W_k δ_k δ_kᵀ) / W_k
-//	Tied:       Σ   = Σ_k (S_k − W_k δ_k δ_kᵀ) / Σ_k W_k
-//	Diag:       Σ_k = diag(S_k − W_k δ_k δ_kᵀ) / W_k
-//	Spherical:  Σ_k = tr(S_k − W_k δ_k δ_kᵀ) / (D·W_k) · I
+//	μ_k = a_k + δ_k
+//	Full:       Σ_k = S_k / W_k
+//	Tied:       Σ   = Σ_k S_k / Σ_k W_k
+//	Diag:       Σ_k = diag(S_k) / W_k
+//	Spherical:  Σ_k = tr(S_k) / (D·W_k) · I
 //	Identity:   Σ_k = I
 //
 // A component with W_k = 0 keeps prev's mean and covariance; the caller
 // re-seeds it.
 func (st *stats) mstep(prev *model, reg float64, how Regularization) *model {
-	k, d := st.k, st.d
+	k, d := prev.k, prev.d
 	m := newModel(prev.cov, k, d)
-	total := floats.Sum(st.w)
+	total := 0.0
+	for c := range k {
+		total += st.weight(c)
+	}
 	var tied []float64
 	if st.cov == Tied {
 		tied = make([]float64, d*d)
 	}
-	delta := make([]float64, d)
 	for c := range k {
-		w := st.w[c]
+		w := st.weight(c)
 		m.weights[c] = w / total
 		mu, sig := m.mean(c), m.cov1(c)
 		copy(mu, prev.mean(c))
@@ -155,16 +161,13 @@ func (st *stats) mstep(prev *model, reg float64, how Regularization) *model {
 			copy(sig, prev.cov1(c))
 			continue
 		}
-		for j := range d {
-			delta[j] = st.sum[c*d+j] / w
-			mu[j] += delta[j]
-		}
 		switch st.cov {
 		case Full, Tied:
-			s := st.scat[c*d*d : (c+1)*d*d]
+			sc := st.full.Class[c]
 			for j := range d {
+				mu[j] += sc.Mean[j]
 				for l := range j + 1 {
-					v := s[j*d+l] - w*delta[j]*delta[l]
+					v := sc.S[j*d+l]
 					if st.cov == Tied {
 						tied[j*d+l] += v
 						continue
@@ -173,10 +176,11 @@ func (st *stats) mstep(prev *model, reg float64, how Regularization) *model {
 				}
 			}
 		case Diag, Spherical:
-			s := st.scat[c*d : (c+1)*d]
 			tr := 0.0
 			for j := range d {
-				v := (s[j] - w*delta[j]*delta[j]) / w
+				a := st.diag.At(c, j)
+				mu[j] += a.M
+				v := a.S / w
 				sig[j*d+j] = v
 				tr += v
 			}
@@ -186,6 +190,9 @@ func (st *stats) mstep(prev *model, reg float64, how Regularization) *model {
 				}
 			}
 		case Identity:
+			for j := range d {
+				mu[j] += st.diag.At(c, j).M
+			}
 			addDiag(sig, d, 1)
 		}
 		if st.cov != Tied && st.cov != Identity {

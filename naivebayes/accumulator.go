@@ -8,7 +8,7 @@ import (
 
 	"github.com/gendisc/gendisc"
 	"github.com/gendisc/gendisc/data"
-	"github.com/gendisc/gendisc/internal/stats"
+	"github.com/gendisc/gendisc/stats"
 )
 
 // ErrMerge is wrapped by a *MergeError: two accumulators that cannot be
@@ -104,7 +104,7 @@ func remapped(m []int, i int) int {
 // which has K ≥ o.K() classes, by Chan's formula (stats.Moments.Merge).
 func mergeMoments(s, o *stats.Moments, to []int) {
 	if to != nil || o.K() != s.K() {
-		p := stats.New(s.K(), o.D)
+		p := stats.NewMoments(s.K(), o.D)
 		for c, w := range o.ClassWeight {
 			k := remapped(to, c)
 			p.ClassWeight[k] = w

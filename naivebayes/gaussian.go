@@ -11,7 +11,7 @@ import (
 	"github.com/gendisc/gendisc"
 	"github.com/gendisc/gendisc/data"
 	"github.com/gendisc/gendisc/internal/enum"
-	"github.com/gendisc/gendisc/internal/stats"
+	"github.com/gendisc/gendisc/stats"
 )
 
 // Variance selects which variances of a Gaussian naive Bayes model are
@@ -249,7 +249,7 @@ func (a *GaussianAccumulator) Add(d *data.Dataset) error {
 				Takes: "numeric features only (mixed naive Bayes, Config{Family: Mixed}, takes every kind)", Err: ErrFeatureKind})
 		}
 	}
-	s := stats.New(len(d.Schema.Classes()), d.D())
+	s := stats.NewMoments(len(d.Schema.Classes()), d.D())
 	s.Add(d.X, d.Y, d.Weight)
 	for j := range d.D() {
 		if f := s.Feature(j); math.IsInf(f.M, 0) || math.IsNaN(f.M) || math.IsInf(f.S, 0) || math.IsNaN(f.S) {

@@ -7,8 +7,8 @@ import (
 	"math"
 
 	"github.com/gendisc/gendisc/data"
-	"github.com/gendisc/gendisc/internal/stats"
 	"github.com/gendisc/gendisc/modelfile"
+	"github.com/gendisc/gendisc/stats"
 )
 
 // gaussianJSON is the saved form of a Gaussian: its settings and the
@@ -97,7 +97,7 @@ func (g *gaussianJSON) moments(schema *data.Schema) (*stats.Moments, error) {
 	if len(g.ClassWeight) != K {
 		return nil, fmt.Errorf("%d class weights for %d classes", len(g.ClassWeight), K)
 	}
-	s := stats.New(K, D)
+	s := stats.NewMoments(K, D)
 	for k, cw := range g.ClassWeight {
 		if !(cw >= 0) || math.IsInf(cw, 1) {
 			return nil, fmt.Errorf("class weight %v", cw)

@@ -4,7 +4,7 @@ import (
 	"math"
 
 	"github.com/gendisc/gendisc/data"
-	"github.com/gendisc/gendisc/internal/stats"
+	"github.com/gendisc/gendisc/stats"
 )
 
 // gaussianPart covers the numeric columns of a Mixed model with Gaussian
@@ -20,7 +20,7 @@ type gaussianPart struct {
 }
 
 func newGaussianPart(cols []int, k int) *gaussianPart {
-	return &gaussianPart{cols: cols, st: stats.New(k, len(cols))}
+	return &gaussianPart{cols: cols, st: stats.NewMoments(k, len(cols))}
 }
 
 func (p *gaussianPart) clone() part {

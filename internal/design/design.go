@@ -11,6 +11,7 @@ import (
 	"github.com/gendisc/gendisc/data"
 	"github.com/gendisc/gendisc/internal/mathx"
 	"github.com/gendisc/gendisc/internal/parallel"
+	"github.com/gendisc/gendisc/stats"
 	"github.com/gendisc/gendisc/text"
 )
 
@@ -152,141 +153,135 @@ func Fit(d *data.Dataset, opt Options) (*Encoder, error) {
 			}
 		}
 	}
-	dense := len(e.terms) == D
-	for t, term := range e.terms {
-		dense = dense && term.Level < 0 && term.Feature == t
+	// One pass over the rows, on all cores: the weighted moments of every
+	// column over its observed cells (stats.Moments of one class; those of
+	// text and categorical columns are not used, except their observed
+	// weights).
+	mom := stats.NewMoments(1, D)
+	if D > 0 {
+		mom.Add(d.X, nil, d.Weight)
 	}
-	// First pass, on all cores: Σ w x and Σ w over the observed cells of
-	// each column, per block of rows. All-numeric blocks take a vector
-	// kernel first and fall back to the cell loop when a NaN shows.
-	nb := parallel.Blocks(d.N, minBlock)
-	sums := make([][]float64, nb) // per block: Σ w x (D), Σ w (D)
-	missing := make([]int, nb)    // per block: first row with a missing cell, or -1
-	missingCol := make([]int, nb)
-	parallel.For(d.N, minBlock, func(b, lo, hi int) {
-		acc := make([]float64, 2*D)
-		sums[b], missing[b] = acc, -1
-		if dense {
-			wtot := 0.0
-			for i := lo; i < hi; i++ {
-				w := weight(d, i)
-				floats.AddScaled(acc[:D], w, d.Row(i))
-				wtot += w
-			}
-			if !mathx.HasNaN(acc[:D]) {
-				for j := range D {
-					acc[D+j] = wtot
-				}
-				return
-			}
-			clear(acc)
-		}
-		for i := lo; i < hi; i++ {
-			x, w := d.Row(i), weight(d, i)
-			for j, c := range d.Schema.Features {
-				v := x[j]
-				switch {
-				case c.Kind == data.Text:
-				case v != v:
-					if missing[b] < 0 {
-						missing[b], missingCol[b] = i, j
-					}
-				case c.Kind == data.Numeric:
-					acc[j] += w * v
-					acc[D+j] += w
-				default:
-					acc[D+j] += w
-				}
-			}
-		}
-	})
-	sum, wobs := make([]float64, D), make([]float64, D)
-	anyMissing := false
-	for b := range nb {
-		if i := missing[b]; i >= 0 && !opt.Impute {
-			name := d.Schema.Features[missingCol[b]].Name
-			return nil, &data.ParseError{File: d.Source, Line: d.Line(i), ColumnName: name, Err: &data.MissingError{Column: name, Row: i}}
-		}
-		anyMissing = anyMissing || missing[b] >= 0
-		floats.Add(sum, sums[b][:D])
-		floats.Add(wobs, sums[b][D:])
+	anyMissing := missingCells(d, mom)
+	if anyMissing && !opt.Impute {
+		i, j := firstMissing(d)
+		name := d.Schema.Features[j].Name
+		return nil, &data.ParseError{File: d.Source, Line: d.Line(i), ColumnName: name, Err: &data.MissingError{Column: name, Row: i}}
 	}
 	for t := range e.terms {
 		term := &e.terms[t]
-		j := term.Feature
-		if wobs[j] == 0 {
-			return nil, fmt.Errorf("%s: column %q has no observed value", d.Source, d.Schema.Features[j].Name)
+		a := mom.At(0, term.Feature)
+		if a.W == 0 {
+			return nil, fmt.Errorf("%s: column %q has no observed value", d.Source, d.Schema.Features[term.Feature].Name)
 		}
-		if term.Level < 0 {
-			term.Center = sum[j] / wobs[j]
+		if term.Level >= 0 {
+			continue
+		}
+		switch {
+		case opt.NoStandardize:
+			term.Fill = a.M
+		default:
+			term.Center = a.M
+			if s := math.Sqrt(a.Var()); s > 0 {
+				term.Scale = s
+			}
 		}
 	}
 	e.complete = !anyMissing
-	if dense && !anyMissing && opt.NoStandardize {
-		// Every term is a numeric column kept in its units: the second
-		// pass would find nothing that is used.
-		for t := range e.terms {
-			term := &e.terms[t]
-			term.Center, term.Fill = 0, term.Center
+	levelFrequencies(d, e.terms, mom)
+	e.setDense()
+	return e, nil
+}
+
+// missingCells reports whether a feature column of d that is not text has
+// a missing cell, given the moments m of d's columns (Moments.Add of its
+// rows). A column's observed weight W_j is the class weight bit for bit
+// when the column has no missing cell (Moments.Add sums the same weights
+// in the same order), and falls short of it by at least w_i − 2(n−1)u·W
+// (u = 2⁻⁵³, the rounding of two sums of n non-negative terms) when the
+// cell of row i is missing. So only the rows of weight at most n·2⁻⁵¹·W
+// (weight 0 included: Moments.Add skips them) are read again.
+func missingCells(d *data.Dataset, m *stats.Moments) bool {
+	total := 0.0
+	if m.K() > 0 {
+		total = m.ClassWeight[0]
+	}
+	for j, c := range d.Schema.Features {
+		if c.Kind != data.Text && m.At(0, j).W != total {
+			return true
 		}
-		e.setDense()
-		return e, nil
 	}
-	// Second pass: centred sums of squares and level frequencies.
-	center := make([]float64, len(e.terms))
-	for t, term := range e.terms {
-		center[t] = term.Center
+	if d.Weight == nil {
+		return false
 	}
+	tiny := float64(d.N) * 0x1p-51 * total
+	for i, w := range d.Weight {
+		if w <= tiny && missingColumn(d, i) >= 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// missingColumn returns the first feature column of row i of d that is
+// not text and is missing, or -1.
+func missingColumn(d *data.Dataset, i int) int {
+	for j, v := range d.Row(i) {
+		if v != v && d.Schema.Features[j].Kind != data.Text {
+			return j
+		}
+	}
+	return -1
+}
+
+// firstMissing returns the first row of d with a missing cell in a column
+// that is not text, and that column; (-1, -1) if there is none.
+func firstMissing(d *data.Dataset) (row, col int) {
+	for i := range d.N {
+		if j := missingColumn(d, i); j >= 0 {
+			return i, j
+		}
+	}
+	return -1, -1
+}
+
+// levelFrequencies sets the Fill of the indicator terms to the weighted
+// frequency of their level among the observed cells of their feature,
+//
+//	Fill = Σ_i w_i [x_ij = l] / W_j,
+//
+// W_j being the observed weight of the moments m, in one pass over the
+// rows on all cores when there are indicator terms.
+func levelFrequencies(d *data.Dataset, terms []Term, m *stats.Moments) {
+	var ind []int // the indicator terms
+	for t, term := range terms {
+		if term.Level >= 0 {
+			ind = append(ind, t)
+		}
+	}
+	if len(ind) == 0 {
+		return
+	}
+	nb := parallel.Blocks(d.N, minBlock)
 	parts := make([][]float64, nb)
 	parallel.For(d.N, minBlock, func(b, lo, hi int) {
-		m2 := make([]float64, len(e.terms))
-		parts[b] = m2
-		if dense && !anyMissing {
-			dev := make([]float64, D)
-			for i := lo; i < hi; i++ {
-				w := weight(d, i)
-				floats.SubTo(dev, d.Row(i), center)
-				for j, v := range dev {
-					m2[j] += w * v * v
-				}
-			}
-			return
-		}
+		count := make([]float64, len(ind))
+		parts[b] = count
 		for i := lo; i < hi; i++ {
 			x, w := d.Row(i), weight(d, i)
-			for t, term := range e.terms {
-				v := x[term.Feature]
-				switch {
-				case v != v:
-				case term.Level < 0:
-					m2[t] += w * (v - term.Center) * (v - term.Center)
-				case int(v) == term.Level:
-					m2[t] += w
+			for a, t := range ind {
+				if v := x[terms[t].Feature]; v == v && int(v) == terms[t].Level {
+					count[a] += w
 				}
 			}
 		}
 	})
-	m2 := make([]float64, len(e.terms))
+	count := make([]float64, len(ind))
 	for _, p := range parts {
-		floats.Add(m2, p)
+		floats.Add(count, p)
 	}
-	for t := range e.terms {
-		term := &e.terms[t]
-		wj := wobs[term.Feature]
-		if term.Level >= 0 {
-			term.Fill = m2[t] / wj
-			continue
-		}
-		if opt.NoStandardize {
-			term.Center, term.Fill = 0, term.Center
-			continue
-		}
-		if s := math.Sqrt(m2[t] / wj); s > 0 {
-			term.Scale = s
-		}
+	for a, t := range ind {
+		terms[t].Fill = count[a] / m.At(0, terms[t].Feature).W
 	}
-	e.setDense()
-	return e, nil
 }
 
 // CheckWeights returns an error unless d's weights are finite,

@@ -283,3 +283,108 @@ func TestText(t *testing.T) {
 		t.Errorf("one-term vocabulary: %v", err)
 	}
 }
+
+// TestMissingFound checks that a missing cell is found wherever it is: in
+// a row of weight 0 or of a weight too small to change the sums, as in
+// any other row, and that it keeps Raw from handing out the rows.
+func TestMissingFound(t *testing.T) {
+	s := &data.Schema{Features: []data.Column{{Name: "a", Kind: data.Numeric}, {Name: "b", Kind: data.Numeric}}}
+	n := 20000
+	for _, c := range []struct {
+		name string
+		w    float64 // the weight of the row with the missing cell; 0 for none
+	}{{"weight 0", 0}, {"weight 1e-300", 1e-300}, {"weight 1", 1}, {"no weights", -1}} {
+		x := make([]float64, 2*n)
+		var w []float64
+		if c.w >= 0 {
+			w = make([]float64, n)
+			for i := range w {
+				w[i] = 1 + float64(i%3)
+			}
+			w[777] = c.w
+		}
+		for i := range x {
+			x[i] = float64(i % 17)
+		}
+		x[2*777+1] = math.NaN()
+		d := &data.Dataset{Schema: s, N: n, X: x, Weight: w, Source: "m.csv"}
+		_, err := Fit(d, Options{})
+		var pe *data.ParseError
+		if !errors.As(err, &pe) || !errors.Is(err, ErrMissing) || pe.Line != d.Line(777) || pe.ColumnName != "b" {
+			t.Errorf("%s: error %v, want missing b at row 777", c.name, err)
+		}
+		e, err := Fit(d, Options{Impute: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, _, _, ok := e.Raw(d); ok {
+			t.Errorf("%s: Raw hands out rows with a missing cell", c.name)
+		}
+	}
+}
+
+// TestMoments compares the centers, scales and fills of Fit on a data set
+// of 50,000 weighted rows with the textbook two-pass formulas (1e-12
+// relative).
+func TestMoments(t *testing.T) {
+	s := &data.Schema{Features: []data.Column{
+		{Name: "a", Kind: data.Numeric},
+		{Name: "c", Kind: data.Categorical, Levels: []string{"p", "q", "r"}},
+		{Name: "b", Kind: data.Numeric},
+	}}
+	n := 50000
+	x, w := make([]float64, 3*n), make([]float64, n)
+	for i := range n {
+		w[i] = float64(i%5) / 2
+		x[3*i] = 1e4 + float64(i%101)*0.37
+		x[3*i+1] = float64(i % 3)
+		x[3*i+2] = -5 + math.Sin(float64(i))
+		if i%97 == 0 {
+			x[3*i+2] = math.NaN()
+		}
+		if i%89 == 0 {
+			x[3*i+1] = math.NaN()
+		}
+	}
+	d := &data.Dataset{Schema: s, N: n, X: x, Weight: w}
+	e, err := Fit(d, Options{Impute: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wsum, mean [3]float64
+	var ss [3]float64
+	var level [3]float64
+	for i := range n {
+		for j := range 3 {
+			if v := x[3*i+j]; v == v {
+				wsum[j] += w[i]
+				mean[j] += w[i] * v
+				if j == 1 {
+					level[int(v)] += w[i]
+				}
+			}
+		}
+	}
+	for j := range 3 {
+		mean[j] /= wsum[j]
+	}
+	for i := range n {
+		for j := range 3 {
+			if v := x[3*i+j]; v == v {
+				ss[j] += w[i] * (v - mean[j]) * (v - mean[j])
+			}
+		}
+	}
+	rel := func(a, b float64) bool { return math.Abs(a-b) <= 1e-12*math.Abs(b) }
+	for _, term := range e.Terms() {
+		j := term.Feature
+		switch {
+		case term.Level >= 0:
+			if !rel(term.Fill, level[term.Level]/wsum[1]) {
+				t.Errorf("level %d: fill %v, want %v", term.Level, term.Fill, level[term.Level]/wsum[1])
+			}
+		case !rel(term.Center, mean[j]) || !rel(term.Scale, math.Sqrt(ss[j]/wsum[j])) || term.Fill != 0:
+			t.Errorf("feature %d: %+v, want center %v scale %v", j, term, mean[j], math.Sqrt(ss[j]/wsum[j]))
+		}
+	}
+}

@@ -8,7 +8,9 @@
 //
 // with s_j = 1 for a constant column (or the raw x_ij with
 // Options.NoStandardize); and one 0/1 indicator column per level
-// of a categorical feature (one-hot, not standardised).
+// of a categorical feature (one-hot, not standardised). The means and
+// variances are the moments of one class of package stats, computed in one
+// pass over the rows (Chan's pairwise merge of blocks of rows).
 //
 // An Encoder is fitted once on training data and then encodes any data of
 // the same schema the same way. A missing cell (NaN, or a category never

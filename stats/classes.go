@@ -1,4 +1,4 @@
-package covstats
+package stats
 
 import (
 	"fmt"
@@ -17,9 +17,9 @@ type Classes struct {
 	Class []*Scatter
 }
 
-// New returns empty statistics for k classes and d features, with the
+// NewClasses returns empty statistics for k classes and d features, with the
 // third and fourth moments when fourth is set.
-func New(k, d int, fourth bool) *Classes {
+func NewClasses(k, d int, fourth bool) *Classes {
 	c := &Classes{D: d, Class: make([]*Scatter, k)}
 	for i := range c.Class {
 		c.Class[i] = NewScatter(d, fourth)
@@ -46,7 +46,7 @@ func (c *Classes) Clone() *Classes {
 // k < c.K().
 func (c *Classes) Grow(k int) {
 	if k < c.K() {
-		panic(fmt.Sprintf("covstats: Grow to %d classes, have %d", k, c.K()))
+		panic(fmt.Sprintf("stats: Grow to %d classes, have %d", k, c.K()))
 	}
 	fourth := c.Fourth()
 	for c.K() < k {
@@ -54,11 +54,43 @@ func (c *Classes) Grow(k int) {
 	}
 }
 
+// Remap renumbers and grows the classes of c to k classes, as
+// Moments.Remap: the statistics of class l move to class classMap[l]
+// (classMap is a data.Remap's Target; nil is the identity, Grow). It
+// panics if classMap has not one entry per class, or maps two classes to
+// one or outside [0, k).
+func (c *Classes) Remap(classMap []int, k int) {
+	if classMap == nil {
+		c.Grow(k)
+		return
+	}
+	checkClassMap(classMap, c.K(), k)
+	fourth := c.Fourth()
+	class := make([]*Scatter, k)
+	for l, t := range classMap {
+		class[t] = c.Class[l]
+	}
+	for t, s := range class {
+		if s == nil {
+			class[t] = NewScatter(c.D, fourth)
+		}
+	}
+	c.Class = class
+}
+
+// Reset empties the statistics of every class, keeping their shape and
+// storage.
+func (c *Classes) Reset() {
+	for _, s := range c.Class {
+		s.Reset()
+	}
+}
+
 // Merge adds the statistics of o, about rows disjoint from those of c, to
 // c, class by class (Scatter.Merge). It panics if the shapes differ.
 func (c *Classes) Merge(o *Classes) {
 	if c.D != o.D || c.K() != o.K() {
-		panic(fmt.Sprintf("covstats: Merge of %d×%d statistics into %d×%d", o.K(), o.D, c.K(), c.D))
+		panic(fmt.Sprintf("stats: Merge of %d×%d statistics into %d×%d", o.K(), o.D, c.K(), c.D))
 	}
 	for k, s := range c.Class {
 		s.Merge(o.Class[k])
@@ -93,7 +125,7 @@ func (c *Classes) Total() *Scatter {
 func (c *Classes) Add(x, y, w []float64) []int {
 	n := len(y)
 	if len(x) != n*c.D || (w != nil && len(w) != n) {
-		panic(fmt.Sprintf("covstats: Add of %d cells, %d labels, %d weights with %d features", len(x), n, len(w), c.D))
+		panic(fmt.Sprintf("stats: Add of %d cells, %d labels, %d weights with %d features", len(x), n, len(w), c.D))
 	}
 	if n == 0 {
 		return nil
@@ -104,7 +136,7 @@ func (c *Classes) Add(x, y, w []float64) []int {
 	parallel.For(nseg, 1, func(_, lo, hi int) {
 		b := newBlocks(c.K(), c.D, c.Fourth())
 		for g := lo; g < hi; g++ {
-			seg[g] = New(c.K(), c.D, c.Fourth())
+			seg[g] = NewClasses(c.K(), c.D, c.Fourth())
 			a, e := g*n/nseg, (g+1)*n/nseg
 			skipped[g] = b.addRows(seg[g], x, y, w, a, e)
 		}
@@ -126,7 +158,7 @@ func (c *Classes) Add(x, y, w []float64) []int {
 func (c *Classes) AddConditional(k int, idx []int, cond []float64, w float64) {
 	m := len(idx)
 	if len(cond) != m*m {
-		panic(fmt.Sprintf("covstats: AddConditional of %d values for %d indices", len(cond), m))
+		panic(fmt.Sprintf("stats: AddConditional of %d values for %d indices", len(cond), m))
 	}
 	s, d := c.Class[k].S, c.D
 	for a, ia := range idx {
@@ -134,12 +166,6 @@ func (c *Classes) AddConditional(k int, idx []int, cond []float64, w float64) {
 			s[ia*d+ib] += w * cond[a*m+b]
 		}
 	}
-}
-
-// segments is the number of segments Add cuts n rows of k classes into:
-// at most 16, each of at least max(1024, 4k) rows.
-func segments(n, k int) int {
-	return max(1, min(16, n/max(1024, 4*k)))
 }
 
 // blockBytes bounds the memory of the per-class row buffers of one
@@ -179,16 +205,13 @@ func (b *blocks) addRows(acc *Classes, x, y, w []float64, lo, hi int) []int {
 	var incomplete []int
 	d := b.d
 	for i := lo; i < hi; i++ {
-		yi, wi := y[i], 1.0
-		if w != nil {
-			wi = w[i]
-		}
+		yi, wi := y[i], weight(w, i)
 		if yi != yi || wi == 0 {
 			continue
 		}
 		k := int(yi)
 		if k < 0 || k >= b.k {
-			panic(fmt.Sprintf("covstats: label %v out of range [0, %d)", yi, b.k))
+			panic(fmt.Sprintf("stats: label %v out of range [0, %d)", yi, b.k))
 		}
 		row := x[i*d : (i+1)*d]
 		if mathx.HasNaN(row) {
@@ -223,7 +246,7 @@ func (b *blocks) flush(acc *Classes, k int) {
 	}
 	b.fill[k] = 0
 	s, buf, wt, d, c := b.sum, b.buf[k], b.wt[k][:r], b.d, b.cap
-	s.reset()
+	s.Reset()
 	sw := b.sw[:r]
 	for i, v := range wt {
 		s.W += v

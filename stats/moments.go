@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 
+	"gonum.org/v1/gonum/floats"
+
 	"github.com/gendisc/gendisc/internal/parallel"
 )
 
@@ -58,8 +60,8 @@ type Moments struct {
 	W, M, S []float64
 }
 
-// New returns empty statistics for k classes and d features.
-func New(k, d int) *Moments {
+// NewMoments returns empty statistics for k classes and d features.
+func NewMoments(k, d int) *Moments {
 	return &Moments{D: d, ClassWeight: make([]float64, k),
 		W: make([]float64, k*d), M: make([]float64, k*d), S: make([]float64, k*d)}
 }
@@ -107,6 +109,104 @@ func (m *Moments) Grow(k int) {
 	m.S = append(m.S, make([]float64, add*m.D)...)
 }
 
+// Remap renumbers and grows the classes of m to k classes: the statistics
+// of class l move to class classMap[l], and the classes that no l maps to
+// are empty. classMap is the class map of a data.Remap (its Target) from
+// the schema of m's rows to one that extends it, so that statistics of
+// shards whose classes came in different orders can be merged; nil is the
+// identity (Grow). It panics if classMap has not one entry per class, or
+// maps two classes to one or outside [0, k).
+func (m *Moments) Remap(classMap []int, k int) {
+	if classMap == nil {
+		m.Grow(k)
+		return
+	}
+	checkClassMap(classMap, m.K(), k)
+	o := NewMoments(k, m.D)
+	for l, t := range classMap {
+		o.ClassWeight[t] = m.ClassWeight[l]
+		copy(o.W[t*m.D:(t+1)*m.D], m.W[l*m.D:(l+1)*m.D])
+		copy(o.M[t*m.D:(t+1)*m.D], m.M[l*m.D:(l+1)*m.D])
+		copy(o.S[t*m.D:(t+1)*m.D], m.S[l*m.D:(l+1)*m.D])
+	}
+	*m = *o
+}
+
+// Reset empties the statistics, keeping their shape and storage.
+func (m *Moments) Reset() {
+	clear(m.ClassWeight)
+	clear(m.W)
+	clear(m.M)
+	clear(m.S)
+}
+
+// AddColumns adds to class k the n = len(w) rows held as the columns of x,
+// feature-major: feature j of row i at x[j·stride + i], with weights
+// w_i ≥ 0 and no missing cell. The block's weight, means and centred sums
+// of squares,
+//
+//	Wb = Σ_i w_i,  Mb_j = Σ_i w_i x_ij / Wb,  Sb_j = Σ_i w_i (x_ij − Mb_j)²,
+//
+// are merged into those of class k by the formula of Moment.Merge, and
+// Wb added to its class weight. Unlike Merge, the sums of squares of an
+// empty class are kept (those of AddConditional, which may come first).
+// It panics if k is out of range or x is too short.
+func (m *Moments) AddColumns(k int, x []float64, stride int, w []float64) {
+	n, d := len(w), m.D
+	if k < 0 || k >= m.K() || (d > 0 && (stride < n || len(x) < (d-1)*stride+n)) {
+		panic(fmt.Sprintf("stats: AddColumns to class %d of %d, %d rows of %d features in %d values of stride %d",
+			k, m.K(), n, d, len(x), stride))
+	}
+	wb := floats.Sum(w)
+	if wb == 0 {
+		return
+	}
+	m.ClassWeight[k] += wb
+	for j := range d {
+		col := x[j*stride : j*stride+n]
+		mean := floats.Dot(w, col) / wb
+		a := m.At(k, j)
+		wa := a.W + wb
+		delta := mean - a.M
+		m.set(k, j, Moment{W: wa, M: a.M + delta*(wb/wa), S: a.S + weightedSquares(col, w, mean) + delta*delta*(a.W*wb/wa)})
+	}
+}
+
+// weightedSquares returns Σ_i w_i (x_i − mu)², with four sums in flight.
+func weightedSquares(x, w []float64, mu float64) float64 {
+	w = w[:len(x)]
+	var s0, s1, s2, s3 float64
+	i := 0
+	for ; i+4 <= len(x); i += 4 {
+		e0, e1, e2, e3 := x[i]-mu, x[i+1]-mu, x[i+2]-mu, x[i+3]-mu
+		s0 += w[i] * e0 * e0
+		s1 += w[i+1] * e1 * e1
+		s2 += w[i+2] * e2 * e2
+		s3 += w[i+3] * e3 * e3
+	}
+	for ; i < len(x); i++ {
+		e := x[i] - mu
+		s0 += w[i] * e * e
+	}
+	return (s0 + s1) + (s2 + s3)
+}
+
+// AddConditional adds w·C to the centred sums of squares of class k at the
+// features idx: S[k, idx[a]] += w·C[a]. With AddColumns of a row whose
+// missing cells were replaced by their conditional expectations, it
+// accumulates the expected statistics of the row given its observed cells,
+// C being the conditional variances of the missing cells (the E-step of
+// EM with a diagonal covariance). The weights and means are unchanged.
+func (m *Moments) AddConditional(k int, idx []int, cond []float64, w float64) {
+	if len(cond) < len(idx) {
+		panic(fmt.Sprintf("stats: AddConditional of %d values for %d indices", len(cond), len(idx)))
+	}
+	s := m.S[k*m.D : (k+1)*m.D]
+	for a, j := range idx {
+		s[j] += w * cond[a]
+	}
+}
+
 // Merge adds the statistics of o, about rows disjoint from those of m, to m
 // by Moment.Merge for every class and feature. It panics if the shapes
 // differ.
@@ -125,10 +225,12 @@ func (m *Moments) Merge(o *Moments) {
 // Add accumulates rows into m. x holds the rows, row-major with m.D
 // columns, NaN for a missing cell, which is left out of that feature's
 // statistics. y[i] is the class of row i: NaN (the row is skipped) or an
-// integer in [0, K). w holds the row weights, nil meaning 1 each; rows of
-// weight 0 are skipped. The caller validates labels and weights: Add
-// panics on an out-of-range label and trusts that weights are finite and
-// non-negative.
+// integer in [0, K); nil y puts every row in class 0 of statistics of one
+// class (the number of rows is then len(w), or len(x)/D when w is nil). w
+// holds the row weights, nil meaning 1 each; rows of weight 0 are skipped.
+// The caller validates labels and weights: Add panics on an out-of-range
+// label, on nil y with K ≠ 1 or with nil w and D = 0, and trusts that
+// weights are finite and non-negative.
 //
 // The rows are cut into at most 16 segments processed in parallel and
 // merged in order, so the result depends on the rows only, not on the
@@ -138,8 +240,20 @@ func (m *Moments) Merge(o *Moments) {
 // statistics by Moment.Merge.
 func (m *Moments) Add(x, y, w []float64) {
 	n := len(y)
+	if y == nil {
+		switch {
+		case m.K() != 1:
+			panic(fmt.Sprintf("stats: Add without labels to statistics of %d classes", m.K()))
+		case w != nil:
+			n = len(w)
+		case m.D == 0:
+			panic("stats: Add without labels, weights or features")
+		default:
+			n = len(x) / m.D
+		}
+	}
 	if len(x) != n*m.D || (w != nil && len(w) != n) {
-		panic(fmt.Sprintf("stats: Add of %d cells, %d labels, %d weights with %d features", len(x), n, len(w), m.D))
+		panic(fmt.Sprintf("stats: Add of %d cells, %d labels, %d weights with %d features", len(x), len(y), len(w), m.D))
 	}
 	if n == 0 {
 		return
@@ -149,9 +263,9 @@ func (m *Moments) Add(x, y, w []float64) {
 	parallel.For(nseg, 1, func(_, lo, hi int) {
 		s := newScratch(m.K(), m.D)
 		for g := lo; g < hi; g++ {
-			seg[g] = New(m.K(), m.D)
+			seg[g] = NewMoments(m.K(), m.D)
 			a, b := g*n/nseg, (g+1)*n/nseg
-			s.addRows(seg[g], x[a*m.D:b*m.D], y[a:b], sub(w, a, b))
+			s.addRows(seg[g], x[a*m.D:b*m.D], sub(y, a, b), sub(w, a, b), b-a)
 		}
 	})
 	for _, s := range seg {
@@ -159,19 +273,14 @@ func (m *Moments) Add(x, y, w []float64) {
 	}
 }
 
-// sub returns w[a:b], or nil for nil weights (all ones).
-func sub(w []float64, a, b int) []float64 {
-	if w == nil {
-		return nil
+// label returns the class of row i and whether it has one: y[i] (none
+// when NaN), or 0 for nil y.
+func label(y []float64, i int) (int, bool) {
+	if y == nil {
+		return 0, true
 	}
-	return w[a:b]
-}
-
-// segments is the number of segments Add cuts n rows of k classes into:
-// at most 16, each of at least max(1024, 4k) rows, so that the statistics
-// of a segment stay smaller than its data.
-func segments(n, k int) int {
-	return max(1, min(16, n/max(1024, 4*k)))
+	yi := y[i]
+	return int(yi), yi == yi
 }
 
 // blockCells is the number of cells of a block of rows summarised in two
@@ -192,28 +301,28 @@ func newScratch(k, d int) *scratch {
 		w: make([]float64, k*d), sum: make([]float64, k*d), mean: make([]float64, k*d)}
 }
 
-// addRows accumulates the rows of x into acc, block by block.
-func (s *scratch) addRows(acc *Moments, x, y, w []float64) {
+// addRows accumulates the n rows of x into acc, block by block.
+func (s *scratch) addRows(acc *Moments, x, y, w []float64, n int) {
 	rows := max(1, blockCells/max(1, s.d))
-	for lo := 0; lo < len(y); lo += rows {
-		hi := min(len(y), lo+rows)
-		s.block(acc, x[lo*s.d:hi*s.d], y[lo:hi], sub(w, lo, hi))
+	for lo := 0; lo < n; lo += rows {
+		hi := min(n, lo+rows)
+		s.block(acc, x[lo*s.d:hi*s.d], sub(y, lo, hi), sub(w, lo, hi), hi-lo)
 	}
 }
 
 // block summarises one block of rows and merges it into acc. The first
 // attempt assumes no missing cell; a NaN shows up in the block's sums, and
 // then the block is summarised again with a test per cell.
-func (s *scratch) block(acc *Moments, x, y, w []float64) {
+func (s *scratch) block(acc *Moments, x, y, w []float64, n int) {
 	clear(s.cw)
 	clear(s.sum)
 	d := s.d
-	for i, yi := range y {
+	for i := range n {
+		k, ok := label(y, i)
 		wi := weight(w, i)
-		if yi != yi || wi == 0 {
+		if !ok || wi == 0 {
 			continue
 		}
-		k := int(yi)
 		s.cw[k] += wi
 		addScaled(s.sum[k*d:(k+1)*d], x[i*d:(i+1)*d], wi)
 	}
@@ -228,15 +337,15 @@ func (s *scratch) block(acc *Moments, x, y, w []float64) {
 		}
 	}
 	if !observed {
-		s.sumsObserved(x, y, w)
+		s.sumsObserved(x, y, w, n)
 	}
 	clear(s.sum)
-	for i, yi := range y {
+	for i := range n {
+		k, ok := label(y, i)
 		wi := weight(w, i)
-		if yi != yi || wi == 0 {
+		if !ok || wi == 0 {
 			continue
 		}
-		k := int(yi)
 		if observed {
 			addSquares(s.sum[k*d:(k+1)*d], x[i*d:(i+1)*d], s.mean[k*d:(k+1)*d], wi)
 		} else {
@@ -257,16 +366,16 @@ func (s *scratch) block(acc *Moments, x, y, w []float64) {
 
 // sumsObserved recomputes the block's weights and means per class and
 // feature over the observed cells only.
-func (s *scratch) sumsObserved(x, y, w []float64) {
+func (s *scratch) sumsObserved(x, y, w []float64, n int) {
 	clear(s.w)
 	clear(s.sum)
 	d := s.d
-	for i, yi := range y {
+	for i := range n {
+		k, ok := label(y, i)
 		wi := weight(w, i)
-		if yi != yi || wi == 0 {
+		if !ok || wi == 0 {
 			continue
 		}
-		k := int(yi)
 		sw, ss := s.w[k*d:(k+1)*d], s.sum[k*d:(k+1)*d]
 		for j, v := range x[i*d : (i+1)*d] {
 			if v == v {
@@ -281,13 +390,6 @@ func (s *scratch) sumsObserved(x, y, w []float64) {
 			s.mean[j] = s.sum[j] / sw
 		}
 	}
-}
-
-func weight(w []float64, i int) float64 {
-	if w == nil {
-		return 1
-	}
-	return w[i]
 }
 
 // addScaled adds a·x to dst.

@@ -1,4 +1,4 @@
-package covstats
+package stats
 
 import (
 	"math"
@@ -43,7 +43,7 @@ func direct(x, y, w []float64, d, k int) *Scatter {
 	return s
 }
 
-func randomRows(rng *rand.Rand, n, d, k int) (x, y, w []float64) {
+func correlatedRows(rng *rand.Rand, n, d, k int) (x, y, w []float64) {
 	x, y, w = make([]float64, n*d), make([]float64, n), make([]float64, n)
 	for i := range n {
 		y[i] = float64(rng.IntN(k))
@@ -91,13 +91,13 @@ func checkScatter(t *testing.T, what string, got, want *Scatter) {
 func TestAddMatchesDirect(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	const n, d, k = 5000, 7, 3
-	x, y, w := randomRows(rng, n, d, k)
+	x, y, w := correlatedRows(rng, n, d, k)
 	y[10] = math.NaN() // unlabelled: skipped
 	w[11] = 0          // weight 0: skipped
 	x[12*d+3] = math.NaN()
 	x[4000*d] = math.NaN()
 	for _, fourth := range []bool{false, true} {
-		c := New(k, d, fourth)
+		c := NewClasses(k, d, fourth)
 		inc := c.Add(x, y, w)
 		if !slices.Equal(inc, []int{12, 4000}) {
 			t.Errorf("incomplete rows %v, want [12 4000]", inc)
@@ -115,12 +115,12 @@ func TestAddMatchesDirect(t *testing.T) {
 func TestMergeEqualsAll(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	const n, d, k = 3000, 5, 2
-	x, y, w := randomRows(rng, n, d, k)
-	all := New(k, d, true)
+	x, y, w := correlatedRows(rng, n, d, k)
+	all := NewClasses(k, d, true)
 	all.Add(x, y, w)
-	parts := New(k, d, true)
+	parts := NewClasses(k, d, true)
 	for _, cut := range [][2]int{{0, 17}, {17, 1500}, {1500, n}} {
-		p := New(k, d, true)
+		p := NewClasses(k, d, true)
 		p.Add(x[cut[0]*d:cut[1]*d], y[cut[0]:cut[1]], w[cut[0]:cut[1]])
 		parts.Merge(p)
 	}
@@ -135,8 +135,8 @@ func TestMergeEqualsAll(t *testing.T) {
 func TestUnitWeightsEqualNil(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	const n, d, k = 2000, 4, 3
-	x, y, _ := randomRows(rng, n, d, k)
-	a, b := New(k, d, false), New(k, d, false)
+	x, y, _ := correlatedRows(rng, n, d, k)
+	a, b := NewClasses(k, d, false), NewClasses(k, d, false)
 	a.Add(x, y, nil)
 	ones := make([]float64, n)
 	for i := range ones {
@@ -151,7 +151,7 @@ func TestUnitWeightsEqualNil(t *testing.T) {
 }
 
 func TestAddConditional(t *testing.T) {
-	c := New(1, 3, false)
+	c := NewClasses(1, 3, false)
 	c.AddConditional(0, []int{2, 0}, []float64{1, 2, 2, 5}, 0.5)
 	want := []float64{2.5, 0, 1, 0, 0, 0, 1, 0, 0.5}
 	if !slices.Equal(c.Class[0].S, want) {
@@ -160,7 +160,7 @@ func TestAddConditional(t *testing.T) {
 }
 
 func TestGrowAndClone(t *testing.T) {
-	c := New(2, 3, true)
+	c := NewClasses(2, 3, true)
 	c.Add([]float64{1, 2, 3, 4, 5, 7}, []float64{1, 1}, nil)
 	o := c.Clone()
 	o.Grow(4)
@@ -184,7 +184,7 @@ func TestGrowAndClone(t *testing.T) {
 // X = [[1,2,0],[2,1,1],[4,4,0],[0,1,2],[3,5,1]] is 0.5815393733250872.
 func TestLedoitWolf(t *testing.T) {
 	x := []float64{1, 2, 0, 2, 1, 1, 4, 4, 0, 0, 1, 2, 3, 5, 1}
-	c := New(1, 3, true)
+	c := NewClasses(1, 3, true)
 	c.Add(x, make([]float64, 5), nil)
 	got := c.Class[0].LedoitWolf()
 	if want := 0.5815393733250872; math.Abs(got-want) > 1e-14 {

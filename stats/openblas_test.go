@@ -1,6 +1,6 @@
 //go:build openblas
 
-package covstats
+package stats
 
 // With -tags openblas the tests and benchmarks run on OpenBLAS.
 import _ "github.com/gendisc/gendisc/internal/openblas"

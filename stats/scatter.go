@@ -1,9 +1,13 @@
-package covstats
+package stats
 
 import (
 	"fmt"
 	"math"
 	"slices"
+
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas64"
+	"gonum.org/v1/gonum/floats"
 )
 
 // Scatter holds the weighted sufficient statistics of a set of vectors x_i
@@ -50,8 +54,8 @@ func (s *Scatter) Clone() *Scatter {
 		M3: slices.Clone(s.M3), M4: slices.Clone(s.M4)}
 }
 
-// reset empties s, keeping its storage.
-func (s *Scatter) reset() {
+// Reset empties s, keeping its dimension and storage.
+func (s *Scatter) Reset() {
 	s.N, s.W = 0, 0
 	clear(s.Mean)
 	clear(s.S)
@@ -77,7 +81,7 @@ func (s *Scatter) reset() {
 // differ or only one side keeps fourth moments.
 func (s *Scatter) Merge(b *Scatter) {
 	if s.D != b.D || s.Fourth() != b.Fourth() {
-		panic(fmt.Sprintf("covstats: Merge of statistics of dimension %d (fourth %v) into %d (fourth %v)",
+		panic(fmt.Sprintf("stats: Merge of statistics of dimension %d (fourth %v) into %d (fourth %v)",
 			b.D, b.Fourth(), s.D, s.Fourth()))
 	}
 	if b.W == 0 {
@@ -186,7 +190,7 @@ func shifted4(s *Scatter, t []float64, j, l int) float64 {
 // no fourth moments; it returns 0 when W = 0.
 func (s *Scatter) LedoitWolf() float64 {
 	if !s.Fourth() {
-		panic("covstats: LedoitWolf needs the fourth moments")
+		panic("stats: LedoitWolf needs the fourth moments")
 	}
 	if s.W == 0 {
 		return 0
@@ -220,3 +224,69 @@ func (s *Scatter) LedoitWolf() float64 {
 
 // eps is the machine epsilon of float64 (numpy's finfo(float64).eps).
 const eps = 0x1p-52
+
+// AddColumns adds to s the n = len(w) vectors held as the columns of x,
+// feature-major: coordinate j of vector i at x[j·stride + i], with
+// weights w_i ≥ 0 and no missing coordinate. With the block's weight, mean
+// and scatter about its own mean computed by a rank-n update of its
+// centred columns scaled by √w_i,
+//
+//	Wb = Σ_i w_i,  Mb = Σ_i w_i x_i / Wb,  E = [√w_i (x_i − Mb)],
+//	Sb = E Eᵀ                                             (Syrk)
+//
+// the block is merged into s by Chan's formula (see Merge), Sb added
+// straight into the scatter matrix of s. Vectors of weight 0 add nothing;
+// N counts those of positive weight. x is overwritten by E, and buf (at
+// least n + D values) is scratch, so that AddColumns does not allocate.
+// It panics if s keeps the fourth moments, or if x or buf is too short.
+func (s *Scatter) AddColumns(x []float64, stride int, w, buf []float64) {
+	n, d := len(w), s.D
+	if s.Fourth() {
+		panic("stats: AddColumns of statistics with fourth moments")
+	}
+	if n == 0 {
+		return
+	}
+	if len(buf) < n+d || (d > 0 && (stride < n || len(x) < (d-1)*stride+n)) {
+		panic(fmt.Sprintf("stats: AddColumns of %d vectors of dimension %d in %d values of stride %d, %d scratch",
+			n, d, len(x), stride, len(buf)))
+	}
+	sw, delta := buf[:n], buf[n:n+d]
+	wb, nb := 0.0, 0
+	for i, v := range w {
+		wb += v
+		sw[i] = math.Sqrt(v)
+		if v > 0 {
+			nb++
+		}
+	}
+	if wb == 0 {
+		return
+	}
+	for j := range d {
+		col := x[j*stride : j*stride+n]
+		m := floats.Dot(w, col) / wb
+		delta[j] = m - s.Mean[j]
+		sw := sw[:len(col)]
+		for i, v := range col {
+			col[i] = (v - m) * sw[i]
+		}
+	}
+	if d > 0 {
+		e := blas64.General{Rows: d, Cols: n, Stride: stride, Data: x}
+		blas64.Syrk(blas.NoTrans, 1, e, 1, blas64.Symmetric{N: d, Stride: d, Uplo: blas.Upper, Data: s.S})
+	}
+	w2 := s.W + wb
+	fa := wb / w2 // Wb/W
+	c := s.W * fa // Wa·Wb/W
+	for j := range d {
+		row, dj := s.S[j*d:(j+1)*d], delta[j]*c
+		for l := j; l < d; l++ {
+			v := row[l] + dj*delta[l]
+			row[l], s.S[l*d+j] = v, v
+		}
+		s.Mean[j] += delta[j] * fa
+	}
+	s.N += nb
+	s.W = w2
+}

@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"runtime"
+	"slices"
 	"testing"
 )
 
@@ -72,7 +73,7 @@ func TestAddMatchesTwoPass(t *testing.T) {
 			r := rand.New(rand.NewPCG(1, 2))
 			const n, d, k = 5000, 7, 4
 			x, y, w := randomRows(r, n, d, k, c.missing, c.weighted)
-			m := New(k, d)
+			m := NewMoments(k, d)
 			m.Add(x, y, w)
 			for kk := range k {
 				cw := 0.0
@@ -99,7 +100,7 @@ func TestAddIndependentOfCores(t *testing.T) {
 	x, y, w := randomRows(r, 40000, 3, 3, true, true)
 	fit := func(procs int) *Moments {
 		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
-		m := New(3, 3)
+		m := NewMoments(3, 3)
 		m.Add(x, y, w)
 		return m
 	}
@@ -115,7 +116,7 @@ func TestMergeAndGrow(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
 	const n, d = 3000, 4
 	x, y, w := randomRows(r, n, d, 3, true, true)
-	whole := New(3, d)
+	whole := NewMoments(3, d)
 	whole.Add(x, y, w)
 
 	// The first part holds classes 0 and 1 only; class 2 is appended.
@@ -127,10 +128,10 @@ func TestMergeAndGrow(t *testing.T) {
 			xb, yb, wb = append(xb, x[i*d:(i+1)*d]...), append(yb, y[i]), append(wb, w[i])
 		}
 	}
-	a := New(2, d)
+	a := NewMoments(2, d)
 	a.Add(xa, ya, wa)
 	a.Grow(3)
-	b := New(3, d)
+	b := NewMoments(3, d)
 	b.Add(xb, yb, wb)
 	c := a.Clone()
 	c.Merge(b)
@@ -153,7 +154,7 @@ func TestFeature(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 8))
 	const n, d = 500, 3
 	x, y, w := randomRows(r, n, d, 3, true, true)
-	m := New(3, d)
+	m := NewMoments(3, d)
 	m.Add(x, y, w)
 	// Every labelled row as one class.
 	one := make([]float64, n)
@@ -181,9 +182,13 @@ func TestMomentMergeEmpty(t *testing.T) {
 
 func TestPanics(t *testing.T) {
 	for name, f := range map[string]func(){
-		"Merge shape": func() { New(2, 3).Merge(New(3, 3)) },
-		"Grow down":   func() { New(2, 3).Grow(1) },
-		"Add lengths": func() { New(2, 3).Add(make([]float64, 5), make([]float64, 2), nil) },
+		"Merge shape":        func() { NewMoments(2, 3).Merge(NewMoments(3, 3)) },
+		"Grow down":          func() { NewMoments(2, 3).Grow(1) },
+		"Add lengths":        func() { NewMoments(2, 3).Add(make([]float64, 5), make([]float64, 2), nil) },
+		"Add no labels, K 2": func() { NewMoments(2, 3).Add(make([]float64, 6), nil, nil) },
+		"Add no labels, D 0": func() { NewMoments(1, 0).Add(nil, nil, nil) },
+		"Add no labels, cut": func() { NewMoments(1, 3).Add(make([]float64, 5), nil, nil) },
+		"Add no labels, w":   func() { NewMoments(1, 3).Add(make([]float64, 6), nil, []float64{1}) },
 	} {
 		func() {
 			defer func() {
@@ -193,5 +198,21 @@ func TestPanics(t *testing.T) {
 			}()
 			f()
 		}()
+	}
+}
+
+// TestAddWithoutLabels checks that nil labels put every row in the one
+// class, bit for bit as labels of 0 do.
+func TestAddWithoutLabels(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 9))
+	x, _, w := randomRows(r, 30000, 4, 1, true, true)
+	zeros := make([]float64, len(w))
+	for _, w := range [][]float64{w, nil} {
+		a, b := NewMoments(1, 4), NewMoments(1, 4)
+		a.Add(x, nil, w)
+		b.Add(x, zeros, w)
+		if !slices.Equal(a.ClassWeight, b.ClassWeight) || !slices.Equal(a.W, b.W) || !slices.Equal(a.M, b.M) || !slices.Equal(a.S, b.S) {
+			t.Errorf("nil labels: %+v, labels 0: %+v", a, b)
+		}
 	}
 }
