@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/gendisc/gendisc"
 	"github.com/gendisc/gendisc/data"
 	"github.com/gendisc/gendisc/modelfile"
 )
@@ -33,8 +34,9 @@ of row weights. Each model kind has its own flags, listed below; they are
 accepted only with that --model.
 
 With --stream, the data is read and fitted in chunks of a few megabytes,
-so that memory does not grow with the file (the naive Bayes kinds, lda and qda,
-whose fits accumulate sufficient statistics). The column types are then
+so that memory does not grow with the file: the kinds whose fits keep
+sufficient statistics (listed under --stream below) add up those of
+each chunk. The column types are then
 inferred from the first chunk: later chunks may add classes and
 categories, but a value that does not fit a column's type (a word in a
 numeric column) is an error.
@@ -62,8 +64,8 @@ type fitOptions struct {
 	stream           bool
 	numericTarget    bool // the kind is a regression
 	read             dataFlags
-	fit              fitFunc
-	fitStream        streamFunc // with --stream
+	fit              fitFunc                             // without --stream
+	newAcc           func() (gendisc.Accumulator, error) // with --stream
 }
 
 func fitFlags(fs *flag.FlagSet, args []string) Runner {
@@ -72,7 +74,7 @@ func fitFlags(fs *flag.FlagSet, args []string) Runner {
 	fs.StringVar(&o.model, "model", defaultKind, "the model `kind`: "+strings.Join(kindNames(), ", "))
 	fs.StringVar(&o.out, "out", "-", "write the model to this `file`; - for standard output")
 	o.read.register(fs)
-	fs.BoolVar(&o.stream, "stream", false, "read and fit the data in chunks, in memory that does not grow with the file (the naive Bayes kinds, lda, qda)")
+	fs.BoolVar(&o.stream, "stream", false, "read and fit the data in chunks, in memory that does not grow with the file (kinds: "+strings.Join(streamableKinds(), ", ")+")")
 	if args == nil { // help: MoreHelp lists the flags of every kind
 		return nil
 	}
@@ -81,10 +83,9 @@ func fitFlags(fs *flag.FlagSet, args []string) Runner {
 	// reported once the flags are parsed.
 	k, err := lookupKind(flagValue(args, "model", defaultKind))
 	if err == nil {
-		if boolFlagValue(args, "stream") {
-			o.fitStream = k.streamFit(fs) // stream.go; nil when k cannot stream
-		}
-		if o.fitStream == nil {
+		if boolFlagValue(args, "stream") && k.canStream() {
+			o.newAcc = k.accumulator(fs) // fit --stream adds the chunks to it (stream.go)
+		} else {
 			o.fit = k.flags(fs)
 		}
 		o.numericTarget = k.regression
@@ -96,7 +97,7 @@ func fitFlags(fs *flag.FlagSet, args []string) Runner {
 		if err != nil {
 			return usagef("%v", err)
 		}
-		if o.stream != (o.fitStream != nil) {
+		if o.stream != (o.newAcc != nil) {
 			if !k.canStream() {
 				return usagef("--model %s cannot be fitted with --stream (kinds that can: %s)",
 					k.name, strings.Join(streamableKinds(), ", "))
@@ -109,7 +110,7 @@ func fitFlags(fs *flag.FlagSet, args []string) Runner {
 
 func (o *fitOptions) run(env *Env) error {
 	fit := o.fitAll
-	if o.fitStream != nil {
+	if o.newAcc != nil {
 		fit = o.fitChunks // stream.go
 	}
 	m, err := fit(env)
@@ -122,15 +123,10 @@ func (o *fitOptions) run(env *Env) error {
 
 // fitAll reads the whole training data and fits the model to it.
 func (o *fitOptions) fitAll(env *Env) (modelfile.Persistent, error) {
-	opt := o.read.options()
-	opt.NumericTarget = o.numericTarget
+	opt := o.readOptions()
 	d, err := env.readData(o.data, opt)
-	var pe *data.ParseError
-	if o.numericTarget && errors.As(err, &pe) && errors.Is(err, data.ErrNotNumber) && pe.ColumnName != opt.Weight {
-		return nil, fmt.Errorf("%w (--model %s regresses a numeric target; --target names it)", err, o.model)
-	}
 	if err != nil {
-		return nil, err
+		return nil, o.targetHint(err, opt)
 	}
 	if o.numericTarget {
 		env.verbosef("%s: %d rows, %d features, numeric target", d.Source, d.N, d.D())
@@ -142,6 +138,25 @@ func (o *fitOptions) fitAll(env *Env) (modelfile.Persistent, error) {
 		return nil, kindHint(err, d)
 	}
 	return m, nil
+}
+
+// readOptions returns how to read the training data: as the data flags
+// say, the target a number for a regression.
+func (o *fitOptions) readOptions() data.Options {
+	opt := o.read.options()
+	opt.NumericTarget = o.numericTarget
+	return opt
+}
+
+// targetHint adds to err, an error of reading the training data with opt,
+// that the kind regresses a numeric target when the error is a cell of
+// the target that is not a number.
+func (o *fitOptions) targetHint(err error, opt data.Options) error {
+	var pe *data.ParseError
+	if o.numericTarget && errors.As(err, &pe) && errors.Is(err, data.ErrNotNumber) && pe.ColumnName != opt.Weight {
+		return fmt.Errorf("%w (--model %s regresses a numeric target; --target names it)", err, o.model)
+	}
+	return err
 }
 
 // flagValue returns the value of --name in the raw arguments args (the

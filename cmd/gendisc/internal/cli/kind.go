@@ -4,7 +4,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"iter"
 	"slices"
 	"strings"
 
@@ -39,35 +38,17 @@ type kind struct {
 	// implement regressor (predict and eval).
 	regression bool
 
-	// update, when set, returns a new model fitted on the training data
-	// of m (a model of this kind) and the rows of d together, by merging
-	// sufficient statistics (gendisc update). d's schema extends m's:
-	// new classes and levels come after the known ones. A kind whose
-	// models implement gendisc.Mergeable needs none: update adds the rows
-	// to the model's accumulator.
-	update func(m gendisc.Model, d *data.Dataset) (modelfile.Persistent, error)
-
-	// stream, when set, defines the same flags as flags and returns the
-	// function that fits a model to a sequence of chunks of rows, one
-	// chunk in memory at a time (gendisc fit --stream). A kind whose
-	// models implement gendisc.Mergeable needs none (see accumulator).
-	stream func(fs *flag.FlagSet) streamFunc
-
-	// accumulator, when set, defines the same flags as flags and returns
-	// the function that gives an empty accumulator of the configuration
-	// they hold, which fit --stream adds the chunks to. A kind whose
-	// models implement gendisc.Mergeable and that has neither
-	// accumulator nor stream is streamed from the accumulator of the
-	// model fitted to the first chunk (streamAccumulate).
-	accumulator func(fs *flag.FlagSet) func() gendisc.Accumulator
+	// accumulator is set for a kind whose models keep their sufficient
+	// statistics (gendisc.Mergeable), and only for one: it defines the
+	// same flags as flags and returns the function that gives an empty
+	// accumulator of the configuration they hold, or the error of an
+	// invalid one. fit --stream adds the chunks of rows to it (stream.go);
+	// update and merge use the accumulators of the models instead.
+	accumulator func(fs *flag.FlagSet) func() (gendisc.Accumulator, error)
 }
 
 // fitFunc fits a model to training data.
 type fitFunc func(d *data.Dataset) (modelfile.Persistent, error)
-
-// streamFunc fits a model to the union of a sequence of chunks of rows,
-// each chunk's schema extending the previous one's.
-type streamFunc func(chunks iter.Seq2[*data.Dataset, error]) (modelfile.Persistent, error)
 
 // report is what inspect prints about a model: its JSON encoding, or the
 // text that writeText writes.
@@ -168,4 +149,14 @@ func persistent(m gendisc.Model) modelfile.Persistent {
 		panic(fmt.Sprintf("cli: a model of kind %s cannot be saved: it has no MarshalJSON", m.Kind()))
 	}
 	return p
+}
+
+// accumulatorOf returns the accumulator a that a family's constructor
+// returned with err, as a gendisc.Accumulator: nil with the error, so
+// that no nil pointer hides in the interface.
+func accumulatorOf[A gendisc.Accumulator](a A, err error) (gendisc.Accumulator, error) {
+	if err != nil {
+		return nil, err
+	}
+	return a, nil
 }

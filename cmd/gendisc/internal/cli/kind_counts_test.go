@@ -23,8 +23,8 @@ import (
 //	P(y = k | x) = (w_k + α) / (Σ_l w_l + K α),
 //
 // w_k the weight of the training rows of class k, its sufficient
-// statistics. countsKind is streamed from the accumulator of the first
-// chunk's fit, countsAccKind from the empty accumulator of its kind.
+// statistics. The two kinds differ by name only, so that models of two
+// kinds can be refused.
 const (
 	countsKind    = "test-counts"
 	countsAccKind = "test-counts-acc"
@@ -67,9 +67,10 @@ func withCountKinds(t *testing.T) {
 				}
 			},
 			inspect: func(m gendisc.Model) report { return countsReport(m.(*countModel).counts) },
-		}
-		if name == countsAccKind {
-			k.accumulator = func(fs *flag.FlagSet) func() gendisc.Accumulator { return countsFlags(fs, name) }
+			accumulator: func(fs *flag.FlagSet) func() (gendisc.Accumulator, error) {
+				newAcc := countsFlags(fs, name)
+				return func() (gendisc.Accumulator, error) { return newAcc(), nil }
+			},
 		}
 		register(k)
 		t.Cleanup(func() { delete(kinds, name) })

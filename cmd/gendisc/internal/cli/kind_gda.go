@@ -4,7 +4,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"iter"
 	"math"
 	"strconv"
 
@@ -23,14 +22,9 @@ func init() {
 			return func(d *data.Dataset) (modelfile.Persistent, error) { return gda.LDAConfig(cfg()).Fit(d) }
 		},
 		inspect: inspectLDA,
-		update: func(m gendisc.Model, d *data.Dataset) (modelfile.Persistent, error) {
-			return m.(*gda.LDA).Update(d)
-		},
-		stream: func(fs *flag.FlagSet) streamFunc {
+		accumulator: func(fs *flag.FlagSet) func() (gendisc.Accumulator, error) {
 			cfg := gdaFlags(fs)
-			return func(chunks iter.Seq2[*data.Dataset, error]) (modelfile.Persistent, error) {
-				return gda.LDAConfig(cfg()).FitStream(chunks)
-			}
+			return func() (gendisc.Accumulator, error) { return accumulatorOf(gda.LDAConfig(cfg()).Accumulator()) }
 		},
 	})
 	register(&kind{
@@ -41,14 +35,9 @@ func init() {
 			return func(d *data.Dataset) (modelfile.Persistent, error) { return gda.QDAConfig(cfg()).Fit(d) }
 		},
 		inspect: inspectQDA,
-		update: func(m gendisc.Model, d *data.Dataset) (modelfile.Persistent, error) {
-			return m.(*gda.QDA).Update(d)
-		},
-		stream: func(fs *flag.FlagSet) streamFunc {
+		accumulator: func(fs *flag.FlagSet) func() (gendisc.Accumulator, error) {
 			cfg := gdaFlags(fs)
-			return func(chunks iter.Seq2[*data.Dataset, error]) (modelfile.Persistent, error) {
-				return gda.QDAConfig(cfg()).FitStream(chunks)
-			}
+			return func() (gendisc.Accumulator, error) { return accumulatorOf(gda.QDAConfig(cfg()).Accumulator()) }
 		},
 	})
 }

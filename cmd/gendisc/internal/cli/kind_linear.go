@@ -18,11 +18,22 @@ func init() {
 		flags:      linearFlags,
 		inspect:    inspectLinear,
 		regression: true,
+		accumulator: func(fs *flag.FlagSet) func() (gendisc.Accumulator, error) {
+			cfg := linearConfig(fs)
+			return func() (gendisc.Accumulator, error) { return accumulatorOf(cfg().NewAccumulator()) }
+		},
 	})
 }
 
 // linearFlags defines the flags of linear.Config.
 func linearFlags(fs *flag.FlagSet) fitFunc {
+	cfg := linearConfig(fs)
+	return func(d *data.Dataset) (modelfile.Persistent, error) { return cfg().Fit(d) }
+}
+
+// linearConfig defines the flags of linear.Config and returns the
+// function that gives the configuration once they are parsed.
+func linearConfig(fs *flag.FlagSet) func() linear.Config {
 	var (
 		cfg    linear.Config
 		l2     nonNegative
@@ -33,10 +44,10 @@ func linearFlags(fs *flag.FlagSet) fitFunc {
 	fs.Var(&impute, "impute", "imputation `method`: mean fills missing cells with the column mean (default: a missing cell is an error)")
 	// The returned function may run on several goroutines at once: it
 	// completes a copy of cfg.
-	return func(d *data.Dataset) (modelfile.Persistent, error) {
+	return func() linear.Config {
 		c := cfg
 		c.L2, c.Impute = float64(l2), bool(impute)
-		return c.Fit(d)
+		return c
 	}
 }
 

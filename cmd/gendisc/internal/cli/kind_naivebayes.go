@@ -4,7 +4,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"iter"
 	"maps"
 	"math"
 	"slices"
@@ -23,14 +22,9 @@ func init() {
 		short:   "Gaussian naive Bayes: per class, an independent normal distribution for each numeric feature",
 		flags:   gaussianNBFlags,
 		inspect: inspectGaussianNB,
-		update: func(m gendisc.Model, d *data.Dataset) (modelfile.Persistent, error) {
-			return m.(*naivebayes.Gaussian).Update(d)
-		},
-		stream: func(fs *flag.FlagSet) streamFunc {
+		accumulator: func(fs *flag.FlagSet) func() (gendisc.Accumulator, error) {
 			cfg := gaussianNBConfig(fs)
-			return func(chunks iter.Seq2[*data.Dataset, error]) (modelfile.Persistent, error) {
-				return cfg().FitStream(chunks)
-			}
+			return func() (gendisc.Accumulator, error) { return accumulatorOf(cfg().NewAccumulator()) }
 		},
 	})
 }

@@ -4,7 +4,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"iter"
 	"maps"
 	"slices"
 	"strings"
@@ -40,14 +39,9 @@ func init() {
 				return func(d *data.Dataset) (modelfile.Persistent, error) { return cfg().Fit(d) }
 			},
 			inspect: inspectNB,
-			update: func(m gendisc.Model, d *data.Dataset) (modelfile.Persistent, error) {
-				return m.(*naivebayes.Model).Update(d)
-			},
-			stream: func(fs *flag.FlagSet) streamFunc {
+			accumulator: func(fs *flag.FlagSet) func() (gendisc.Accumulator, error) {
 				cfg := nbConfig(fs, f)
-				return func(chunks iter.Seq2[*data.Dataset, error]) (modelfile.Persistent, error) {
-					return cfg().FitStream(chunks)
-				}
+				return func() (gendisc.Accumulator, error) { return accumulatorOf(cfg().NewAccumulator()) }
 			},
 		})
 	}

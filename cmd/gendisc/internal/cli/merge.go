@@ -52,8 +52,9 @@ Example:
 	},
 }
 
-// mergeableKinds returns the names of the kinds that merge takes, in
-// sorted order.
+// mergeableKinds returns the names of the kinds whose models keep their
+// sufficient statistics (gendisc.Mergeable), which merge and update take,
+// in sorted order.
 func mergeableKinds() []string {
 	return kindsWith(func(k *kind) bool { return mergeableKind(k.name) })
 }

@@ -160,10 +160,9 @@ func TestUpdateAccumulator(t *testing.T) {
 	}
 }
 
-// TestFitStreamAccumulator checks fit --stream through accumulators, from
-// the first chunk's fit (test-counts) and from an empty accumulator
-// (test-counts-acc): the model is the one fit gives, on iris whose rows
-// come by class, so that the first chunk has one class.
+// TestFitStreamAccumulator checks fit --stream through the kinds'
+// accumulators: the model is the one fit gives, on iris whose rows come
+// by class, so that the first chunk has one class.
 func TestFitStreamAccumulator(t *testing.T) {
 	withCountKinds(t)
 	smallChunks(t, 300)

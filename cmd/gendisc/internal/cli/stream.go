@@ -2,9 +2,7 @@ package cli
 
 import (
 	"errors"
-	"flag"
 	"io"
-	"iter"
 	"os"
 	"runtime/debug"
 
@@ -24,91 +22,24 @@ var streamChunk = 8 << 20
 // 200 MB for a little more collection.
 const streamGCPercent = 50
 
-// streamFit defines the flags of the kind on fs and returns its fit to a
-// sequence of chunks of rows (fit --stream), or nil for a kind that
-// cannot be fitted so. In order of preference, it adds the chunks with
-// gendisc.AddChunks to the empty accumulator of the kind's accumulator
-// function; or it is the kind's own streaming fit (stream); or, for a kind
-// whose models keep their sufficient statistics (gendisc.Mergeable), it
-// adds the chunks after the first to the accumulator of the model fitted
-// to the first (streamAccumulate), which refuses a first chunk that the
-// fit refuses, such as one of a single class.
-func (k *kind) streamFit(fs *flag.FlagSet) streamFunc {
-	switch {
-	case k.accumulator != nil:
-		newAcc := k.accumulator(fs)
-		return func(chunks iter.Seq2[*data.Dataset, error]) (modelfile.Persistent, error) {
-			acc := newAcc()
-			if err := gendisc.AddChunks(acc, chunks); err != nil {
-				return nil, err
-			}
-			m, err := acc.Model()
-			if err != nil {
-				return nil, err
-			}
-			return persistent(m), nil
-		}
-	case k.stream != nil:
-		return k.stream(fs)
-	case mergeableKind(k.name):
-		return streamAccumulate(k.flags(fs))
-	}
-	return nil
-}
-
-// canStream reports whether fit --stream takes the kind: whether
-// streamFit returns a fit.
-func (k *kind) canStream() bool {
-	return k.accumulator != nil || k.stream != nil || mergeableKind(k.name)
-}
+// canStream reports whether fit --stream takes the kind: whether it has
+// an accumulator to add the chunks to.
+func (k *kind) canStream() bool { return k.accumulator != nil }
 
 // streamableKinds returns the names of the kinds that fit --stream takes,
 // in sorted order.
 func streamableKinds() []string { return kindsWith((*kind).canStream) }
 
-// streamAccumulate returns the streaming fit that fits the first chunk
-// with fit and adds the others (gendisc.AddChunks) to the accumulator of
-// that model, which must implement gendisc.Mergeable.
-func streamAccumulate(fit fitFunc) streamFunc {
-	return func(chunks iter.Seq2[*data.Dataset, error]) (modelfile.Persistent, error) {
-		next, stop := iter.Pull2(chunks)
-		defer stop()
-		first, err, ok := next()
-		if !ok {
-			return nil, data.ErrNoRows
-		}
-		if err != nil {
-			return nil, err
-		}
-		m, err := fit(first)
-		if err != nil {
-			return nil, err
-		}
-		acc := m.(gendisc.Mergeable).Accumulator()
-		rest := func(yield func(*data.Dataset, error) bool) {
-			for {
-				d, err, ok := next()
-				if !ok || !yield(d, err) {
-					return
-				}
-			}
-		}
-		if err := gendisc.AddChunks(acc, rest); err != nil {
-			return nil, err
-		}
-		finished, err := acc.Model()
-		if err != nil {
-			return nil, err
-		}
-		return persistent(finished), nil
-	}
-}
-
-// fitChunks fits the model with the kind's streaming fit to the training
-// data read in chunks with data.ReadChunks (fit --stream), and shows the
+// fitChunks fits the model to the training data read in chunks with
+// data.ReadChunks (fit --stream): it adds them one at a time
+// (gendisc.AddChunks) to an empty accumulator of the kind, and shows the
 // progress on a terminal.
 func (o *fitOptions) fitChunks(env *Env) (modelfile.Persistent, error) {
 	defer debug.SetGCPercent(debug.SetGCPercent(streamGCPercent))
+	acc, err := o.newAcc()
+	if err != nil {
+		return nil, err
+	}
 	r, source, err := env.openData(o.data)
 	if err != nil {
 		return nil, err
@@ -123,12 +54,13 @@ func (o *fitOptions) fitChunks(env *Env) (modelfile.Persistent, error) {
 	in := &countingReader{r: r}
 	bar := env.progress()
 	var rows, chunks int
-	var schema *data.Schema
+	var last *data.Dataset // the latest chunk, for kindHint
+	opt := o.readOptions()
 	seq := func(yield func(*data.Dataset, error) bool) {
-		for d, err := range data.ReadChunks(in, source, o.read.options(), streamChunk) {
+		for d, err := range data.ReadChunks(in, source, opt, streamChunk) {
 			if err == nil {
 				env.readWarnings(d)
-				rows, chunks, schema = rows+d.N, chunks+1, d.Schema
+				rows, chunks, last = rows+d.N, chunks+1, d
 				if size > 0 {
 					bar("fit --stream: %d%% of %s read, %d rows", 100*in.n/size, source, rows)
 				} else {
@@ -140,12 +72,24 @@ func (o *fitOptions) fitChunks(env *Env) (modelfile.Persistent, error) {
 			}
 		}
 	}
-	m, err := o.fitStream(seq)
+	err = gendisc.AddChunks(acc, seq)
 	bar("")
-	if err == nil {
-		env.verbosef("%s: %d rows in %d chunks, %d features, %d classes", source, rows, chunks, len(schema.Features), len(schema.Classes()))
+	if err != nil {
+		if last != nil {
+			err = kindHint(err, last)
+		}
+		return nil, o.targetHint(err, opt)
 	}
-	return m, err
+	m, err := acc.Model()
+	if err != nil {
+		return nil, err
+	}
+	if o.numericTarget {
+		env.verbosef("%s: %d rows in %d chunks, %d features, numeric target", source, rows, chunks, len(last.Schema.Features))
+	} else {
+		env.verbosef("%s: %d rows in %d chunks, %d features, %d classes", source, rows, chunks, len(last.Schema.Features), len(last.Schema.Classes()))
+	}
+	return persistent(m), nil
 }
 
 // A countingReader counts the bytes read from r, for the progress bar. It

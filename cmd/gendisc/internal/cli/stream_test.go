@@ -17,9 +17,8 @@ func smallChunks(t *testing.T, n int) {
 	t.Cleanup(func() { streamChunk = old })
 }
 
-// TestStreamFlagsMatch checks that every kind's stream and accumulator
-// hooks define the flags of its flags hook, with the same defaults and
-// usage.
+// TestStreamFlagsMatch checks that every kind's accumulator hook defines
+// the flags of its flags hook, with the same defaults and usage.
 func TestStreamFlagsMatch(t *testing.T) {
 	withCountKinds(t)
 	describe := func(fs *flag.FlagSet) []string {
@@ -27,19 +26,31 @@ func TestStreamFlagsMatch(t *testing.T) {
 		fs.VisitAll(func(f *flag.Flag) { out = append(out, f.Name+"="+f.DefValue+": "+f.Usage) })
 		return out
 	}
-	for _, name := range kindsWith(func(k *kind) bool { return k.stream != nil || k.accumulator != nil }) {
+	for _, name := range streamableKinds() {
 		k := kinds[name]
 		a, b := flag.NewFlagSet("", flag.ContinueOnError), flag.NewFlagSet("", flag.ContinueOnError)
 		k.flags(a)
-		hook := "stream"
-		if k.stream != nil {
-			k.stream(b)
-		} else {
-			hook = "accumulator"
-			k.accumulator(b)
-		}
+		k.accumulator(b)
 		if fa, fb := describe(a), describe(b); !slices.Equal(fa, fb) {
-			t.Errorf("%s: flags define %q, %s %q", name, fa, hook, fb)
+			t.Errorf("%s: flags define %q, accumulator %q", name, fa, fb)
+		}
+	}
+}
+
+// TestStreamableKinds checks that fit --stream takes the kinds that merge
+// and update take, those whose models keep their sufficient statistics:
+// a kind has an accumulator exactly when package registry says that its
+// models are gendisc.Mergeable.
+func TestStreamableKinds(t *testing.T) {
+	withCountKinds(t)
+	if s, m := streamableKinds(), mergeableKinds(); !slices.Equal(s, m) {
+		t.Errorf("fit --stream takes %q, merge and update %q", s, m)
+	}
+	want := []string{"bernoulli-nb", "categorical-nb", "complement-nb", "gaussian-nb", "lda", "linear", "multinomial-nb", "nb", "qda",
+		countsKind, countsAccKind}
+	for _, name := range want {
+		if k := kinds[name]; k == nil || !k.canStream() {
+			t.Errorf("fit --stream does not take %s", name)
 		}
 	}
 }

@@ -51,15 +51,8 @@ Example:
 		return func(ctx context.Context, env *Env) error { return o.run(env) }
 	},
 	MoreHelp: func(w io.Writer) {
-		fmt.Fprintf(w, "\nKinds that update takes: %s.\n", strings.Join(updatableKinds(), ", "))
+		fmt.Fprintf(w, "\nKinds that update takes: %s.\n", strings.Join(mergeableKinds(), ", "))
 	},
-}
-
-// updatableKinds returns the names of the kinds that update can add data
-// to, in sorted order: those whose models keep their sufficient
-// statistics (gendisc.Mergeable) and those with an update function.
-func updatableKinds() []string {
-	return kindsWith(func(k *kind) bool { return k.update != nil || mergeableKind(k.name) })
 }
 
 // mergeableKind reports whether the models of the kind named implement
@@ -94,10 +87,9 @@ func (o *updateOptions) run(env *Env) error {
 		return err
 	}
 	mg, mergeable := m.(gendisc.Mergeable)
-	k := kinds[e.Kind]
-	if !mergeable && k.update == nil {
+	if !mergeable {
 		return wrongKind(o.model, e.Kind, fmt.Sprintf("cannot be updated: it keeps no sufficient statistics (update takes %s); fit it again on all the data",
-			strings.Join(updatableKinds(), ", ")))
+			strings.Join(mergeableKinds(), ", ")))
 	}
 	d, err := env.readWithSchema(o.data, m.Schema(), data.SchemaOptions{Weight: o.weight, Extend: true, RequireTarget: true})
 	if err != nil {
@@ -107,15 +99,11 @@ func (o *updateOptions) run(env *Env) error {
 	if added := d.Schema.Classes()[len(m.Schema().Classes()):]; len(added) > 0 {
 		env.verbosef("%s: classes the model had not seen: %s", d.Source, strings.Join(added, ", "))
 	}
-	var updated gendisc.Model
-	if mergeable {
-		acc := mg.Accumulator()
-		if err = acc.Add(d); err == nil {
-			updated, err = acc.Model()
-		}
-	} else {
-		updated, err = k.update(m, d)
+	acc := mg.Accumulator()
+	if err := acc.Add(d); err != nil {
+		return err
 	}
+	updated, err := acc.Model()
 	if err != nil {
 		return err
 	}
