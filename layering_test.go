@@ -52,6 +52,7 @@ var layers = map[string]int{
 	"":          layerRoot,
 	"modelfile": layerRoot,
 
+	"gauss":             layerCore,
 	"internal/covstats": layerCore,
 	"internal/design":   layerCore,
 	"internal/stats":    layerCore,
