@@ -36,7 +36,7 @@ type Pattern struct {
 }
 
 // Pattern returns the Pattern of the observed dimensions obs (increasing),
-// cached: the rows of one pattern share it. It returns
+// cached (up to MaxCachedPatterns): the rows of one pattern share it. It returns
 // ErrNotPositiveDefinite when Λ_mm is not numerically positive definite,
 // which a well-conditioned Σ does not give. It panics if obs is not
 // increasing within 0 … p−1.
@@ -101,12 +101,17 @@ func (c *Cov) lookup(key []byte) (*Pattern, error) {
 	c.mu.Lock()
 	if old := c.pats[string(key)]; old != nil {
 		pat = old
-	} else {
+	} else if len(c.pats) < MaxCachedPatterns {
 		c.pats[string(key)] = pat
 	}
 	c.mu.Unlock()
 	return pat, nil
 }
+
+// MaxCachedPatterns bounds the patterns a Cov keeps (each up to p² values),
+// so that a long-lived model that meets ever new patterns does not grow
+// without bound: beyond it, a new pattern is computed on every lookup.
+const MaxCachedPatterns = 4096
 
 // compute fills the Pattern's A, C, L_C and log |Σ_oo| (see Pattern).
 func (pat *Pattern) compute() error {
