@@ -209,10 +209,14 @@ func (c *Cov) sqNorm(z []float64) float64 {
 //
 //	x = μ + L z,  z ~ N(0, I)
 //
-// the p standard normal values drawn from rng in order.
+// the p standard normal values drawn from rng in order. It panics if dst
+// (when not nil) or mu does not have length p.
 func (c *Cov) Rand(dst, mu []float64, rng *rand.Rand) []float64 {
 	if dst == nil {
 		dst = make([]float64, c.p)
+	}
+	if len(dst) != c.p || len(mu) != c.p {
+		panic(fmt.Sprintf("gauss: Rand of %d values with a mean of %d for %d dimensions", len(dst), len(mu), c.p))
 	}
 	for j := range dst {
 		dst[j] = rng.NormFloat64()

@@ -293,3 +293,44 @@ func TestConcurrent(t *testing.T) {
 		}
 	}
 }
+
+// TestCacheBound looks up more patterns than MaxCachedPatterns: the cache
+// stops growing, and a pattern past the bound is still right.
+func TestCacheBound(t *testing.T) {
+	const p = 13
+	s, mu := randomCov(p, rand.New(rand.NewPCG(7, 8)))
+	c, err := New(s, p, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	obs := func(mask int) []int {
+		var o []int
+		for j := range p {
+			if mask&(1<<j) != 0 {
+				o = append(o, j)
+			}
+		}
+		return o
+	}
+	for mask := range MaxCachedPatterns + 10 {
+		if _, err := c.Pattern(obs(mask)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(c.pats) != MaxCachedPatterns {
+		t.Fatalf("%d patterns cached, want %d", len(c.pats), MaxCachedPatterns)
+	}
+	last := MaxCachedPatterns + 5
+	a, _ := c.Pattern(obs(last))
+	b, _ := c.Pattern(obs(last))
+	if a == b {
+		t.Fatal("a pattern past the bound was cached")
+	}
+	x := make([]float64, p)
+	for j := range x {
+		x[j] = mu[j] + 1
+	}
+	if a.LogPdf(x, mu, nil) != b.LogPdf(x, mu, nil) {
+		t.Fatal("the same pattern gives two densities")
+	}
+}
