@@ -231,12 +231,7 @@ func (pat *Pattern) CondRand(dst, x, mu []float64, rng *rand.Rand) {
 		return
 	}
 	var buf [64]float64
-	z := buf[:0]
-	if q <= len(buf) {
-		z = buf[:q]
-	} else {
-		z = make([]float64, q)
-	}
+	z := scratch(buf[:], q)
 	for b := range z {
 		z[b] = rng.NormFloat64()
 	}
