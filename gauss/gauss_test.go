@@ -334,3 +334,57 @@ func TestCacheBound(t *testing.T) {
 		t.Fatal("the same pattern gives two densities")
 	}
 }
+
+// TestPatternTo checks that PatternTo, reusing one Pattern for every
+// pattern, gives what the cached Pattern gives, draws included (same
+// seed), bit for bit.
+func TestPatternTo(t *testing.T) {
+	const p = 6
+	s, mu := randomCov(p, rand.New(rand.NewPCG(9, 9)))
+	full, err := New(s, p, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	diag, err := NewDiag([]float64{1, 2, 3, 4, 5, 6})
+	if err != nil {
+		t.Fatal(err)
+	}
+	x := make([]float64, p)
+	for j := range x {
+		x[j] = mu[j] + float64(j) - 2.5
+	}
+	for _, c := range []*Cov{full, diag} {
+		var own Pattern
+		for mask := range 1 << p {
+			var obs []int
+			for j := range p {
+				if mask&(1<<j) != 0 {
+					obs = append(obs, j)
+				}
+			}
+			want, err := c.Pattern(obs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := c.PatternTo(&own, obs); err != nil {
+				t.Fatal(err)
+			}
+			if own.LogPdf(x, mu, nil) != want.LogPdf(x, mu, nil) || own.LogDetObs() != want.LogDetObs() {
+				t.Fatalf("mask %b: densities differ", mask)
+			}
+			for i, v := range want.CondCov() {
+				if own.CondCov()[i] != v {
+					t.Fatalf("mask %b: conditional covariances differ", mask)
+				}
+			}
+			a, b := make([]float64, p), make([]float64, p)
+			want.CondRand(a, x, mu, rand.New(rand.NewPCG(1, uint64(mask))))
+			own.CondRand(b, x, mu, rand.New(rand.NewPCG(1, uint64(mask))))
+			for j := range a {
+				if a[j] != b[j] {
+					t.Fatalf("mask %b: draws differ", mask)
+				}
+			}
+		}
+	}
+}

@@ -2,6 +2,7 @@ package gauss
 
 import (
 	"math"
+	"math/bits"
 	"math/rand/v2"
 
 	"gonum.org/v1/gonum/blas"
@@ -16,7 +17,8 @@ import (
 //	log |Σ_oo|
 //	A = Σ_mo Σ_oo⁻¹                   (|m|×|o|, row-major)
 //	C = Σ_mm − Σ_mo Σ_oo⁻¹ Σ_om       (|m|×|m|, the Schur complement)
-//	C = L_C L_Cᵀ                       (its Cholesky factor, for draws)
+//	C = L_C L_Cᵀ                       (its Cholesky factor, for draws;
+//	                                    for a diagonal Σ, √C)
 //
 // computed from the precision matrix Λ = Σ⁻¹ by the block inverse,
 //
@@ -88,6 +90,12 @@ func (c *Cov) lookup(key []byte) (*Pattern, error) {
 		return pat, nil
 	}
 	pat = &Pattern{cov: c}
+	n := 0
+	for _, b := range key {
+		n += bits.OnesCount8(b)
+	}
+	idx := make([]int, c.p)
+	pat.Obs, pat.Mis = idx[:0:n], idx[n:n]
 	for j := range c.p {
 		if key[j/8]&(1<<(j%8)) != 0 {
 			pat.Obs = append(pat.Obs, j)
@@ -95,7 +103,7 @@ func (c *Cov) lookup(key []byte) (*Pattern, error) {
 			pat.Mis = append(pat.Mis, j)
 		}
 	}
-	if err := pat.compute(); err != nil {
+	if err := pat.compute(true); err != nil {
 		return nil, err
 	}
 	c.mu.Lock()
@@ -113,21 +121,54 @@ func (c *Cov) lookup(key []byte) (*Pattern, error) {
 // without bound: beyond it, a new pattern is computed on every lookup.
 const MaxCachedPatterns = 4096
 
-// compute fills the Pattern's A, C, L_C and log |Σ_oo| (see Pattern).
-func (pat *Pattern) compute() error {
+// PatternTo computes the Pattern of the observed dimensions obs
+// (increasing) into pat, reusing its storage, and leaves the cache alone:
+// for a caller that keeps its own Patterns (one per worker and pattern,
+// say) and so allocates nothing once they have grown. pat must not be in
+// use by another goroutine, nor be one that Pattern returned. L_C is not
+// kept: CondRand on pat factors C on every call. It returns what Pattern
+// returns.
+func (c *Cov) PatternTo(pat *Pattern, obs []int) error {
+	pat.cov = c
+	pat.Obs, pat.Mis = append(pat.Obs[:0], obs...), pat.Mis[:0]
+	next := 0
+	for j := range c.p {
+		if next < len(obs) && obs[next] == j {
+			next++
+			continue
+		}
+		pat.Mis = append(pat.Mis, j)
+	}
+	if next != len(obs) || len(pat.Obs)+len(pat.Mis) != c.p {
+		panic("gauss: observed dimensions not increasing within the matrix")
+	}
+	return pat.compute(false)
+}
+
+// grow returns s[:n], reallocated when too short.
+func grow(s []float64, n int) []float64 {
+	if cap(s) < n {
+		return make([]float64, n)
+	}
+	return s[:n]
+}
+
+// compute fills the Pattern's A, C, log |Σ_oo| and, with chol set, L_C
+// (see Pattern), reusing the storage the Pattern has.
+func (pat *Pattern) compute(chol bool) error {
 	c := pat.cov
 	d, q, o := c.p, len(pat.Mis), len(pat.Obs)
-	pat.a, pat.c, pat.cvar = make([]float64, q*o), make([]float64, q*q), make([]float64, q)
+	pat.a, pat.c, pat.cvar, pat.lc, pat.logDetO = grow(pat.a, q*o), grow(pat.c, q*q), grow(pat.cvar, q), nil, 0
 	switch {
 	case c.diag:
+		clear(pat.a)
+		clear(pat.c)
 		for _, j := range pat.Obs {
 			pat.logDetO += math.Log(c.sigma[j*d+j])
 		}
-		pat.lc = make([]float64, q)
 		for b, j := range pat.Mis {
 			pat.c[b*q+b] = c.sigma[j*d+j]
 			pat.cvar[b] = c.sigma[j*d+j]
-			pat.lc[b] = c.l[j]
 		}
 		return nil
 	case q == 0:
@@ -175,14 +216,24 @@ func (pat *Pattern) compute() error {
 		return ErrNotPositiveDefinite
 	}
 	pat.logDetO = logDet
-	pat.lc = make([]float64, q*q)
-	for j := range q {
-		copy(pat.lc[j*q:j*q+j+1], r[j*q:j*q+j+1])
-	}
-	if _, ok := lapack64.Potrf(blas64.Symmetric{Uplo: blas.Lower, N: q, Stride: q, Data: pat.lc}); !ok {
-		return ErrNotPositiveDefinite
+	if chol {
+		pat.lc = make([]float64, q*q)
+		if !condChol(pat.lc, r, q) {
+			return ErrNotPositiveDefinite
+		}
 	}
 	return nil
+}
+
+// condChol writes the Cholesky factor L_C of the q×q matrix c to l (q×q,
+// lower, upper triangle 0) and reports whether c is positive definite.
+func condChol(l, c []float64, q int) bool {
+	for j := range q {
+		copy(l[j*q:j*q+j+1], c[j*q:j*q+j+1])
+		clear(l[j*q+j+1 : (j+1)*q])
+	}
+	_, ok := lapack64.Potrf(blas64.Symmetric{Uplo: blas.Lower, N: q, Stride: q, Data: l})
+	return ok
 }
 
 // LogDetObs returns log |Σ_oo| (0 with nothing observed).
@@ -235,7 +286,20 @@ func (pat *Pattern) CondRand(dst, x, mu []float64, rng *rand.Rand) {
 	for b := range z {
 		z[b] = rng.NormFloat64()
 	}
-	lowerMul(z, pat.lc, q, pat.cov.diag)
+	if pat.cov.diag {
+		for b, v := range pat.cvar {
+			z[b] *= math.Sqrt(v)
+		}
+	} else {
+		lc := pat.lc
+		if lc == nil { // a Pattern of PatternTo
+			lc = make([]float64, q*q)
+			if !condChol(lc, pat.c, q) {
+				panic("gauss: conditional covariance not positive definite")
+			}
+		}
+		lowerMul(z, lc, q, false)
+	}
 	pat.CondMean(dst, x, mu)
 	for b, j := range pat.Mis {
 		dst[j] += z[b]

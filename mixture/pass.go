@@ -43,6 +43,9 @@ type scratch struct {
 	// margs holds the marginals of the block's patterns with missing
 	// cells, K per pattern.
 	margs []marginal
+	// own holds the Patterns of the block's short runs (gauss.PatternTo),
+	// reused from block to block.
+	own []*gauss.Pattern
 	acc   *stats // M-step statistics of the rows this worker saw
 	err   error
 }
@@ -148,19 +151,37 @@ func (e *engine) run(lay *layout, fn func(s *scratch, rows []int)) ([]*scratch, 
 }
 
 // patterns fills s.pats with the runs of missing patterns of the block
-// lay.order[lo:hi], whose first row is in segment seg, and looks up the
-// marginals of the patterns with missing cells (gauss.Cov.Pattern,
-// computed once per model and pattern).
+// lay.order[lo:hi], whose first row is in segment seg, and computes the
+// marginals of the patterns with missing cells: from the Gaussian core's
+// cache (gauss.Cov.Pattern, once per model and pattern) for a pattern of
+// more than blockRows rows, which several blocks share, and into the
+// worker's own Patterns (gauss.Cov.PatternTo, no allocation once warm)
+// for the others, which are mostly one row each when the missing cells
+// fall at random.
 func (s *scratch) patterns(e *engine, lay *layout, lo, hi, seg int) error {
 	m := e.m
 	s.pats, s.margs = s.pats[:0], s.margs[:0]
+	own := 0
 	for i := seg; i < len(lay.segs) && lay.segs[i].lo < hi; i++ {
 		sg := &lay.segs[i]
 		bp := blockPattern{lo: max(lo, sg.lo) - lo, hi: min(hi, sg.hi) - lo, seg: sg, marg: e.full}
 		if sg.mis != nil {
 			start := len(s.margs)
 			for k := range m.k {
-				pat, err := e.covs[k].Pattern(sg.obs)
+				var (
+					pat *gauss.Pattern
+					err error
+				)
+				if sg.hi-sg.lo > blockRows {
+					pat, err = e.covs[k].Pattern(sg.obs)
+				} else {
+					if own == len(s.own) {
+						s.own = append(s.own, new(gauss.Pattern))
+					}
+					pat = s.own[own]
+					own++
+					err = e.covs[k].PatternTo(pat, sg.obs)
+				}
 				if err != nil {
 					return errNotPD
 				}
