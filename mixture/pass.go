@@ -46,8 +46,8 @@ type scratch struct {
 	// own holds the Patterns of the block's short runs (gauss.PatternTo),
 	// reused from block to block.
 	own []*gauss.Pattern
-	acc   *stats // M-step statistics of the rows this worker saw
-	err   error
+	acc *stats // M-step statistics of the rows this worker saw
+	err error
 }
 
 // blockPattern is a run of rows [lo, hi) of a block that share a missing
