@@ -53,8 +53,8 @@ func (m *model) imputeRand(dst []float64, d *data.Dataset, rng *rand.Rand) []flo
 //
 // drawn as the conditional mean plus L z, z standard normal and L Lᵀ the
 // Cholesky factorisation of the conditional covariance (the Schur
-// complement; gauss.Pattern.CondRand). A row without a label first draws its class from the
-// posterior P(y = k | x_o). A nil dst is allocated. The draws come from
+// complement; gauss.Pattern.CondRand). A row without a label first draws
+// its class from the posterior P(y = k | x_o). A nil dst is allocated. The draws come from
 // rng row by row. It panics if d's features differ from the model's
 // schema by name, kind or order, or dst has the wrong length.
 func (m *LDA) ImputeRand(dst []float64, d *data.Dataset, rng *rand.Rand) []float64 {
