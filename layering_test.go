@@ -53,6 +53,7 @@ var layers = map[string]int{
 	"modelfile": layerRoot,
 	"registry":  layerRoot,
 
+	"gauss":           layerCore,
 	"internal/design": layerCore,
 	"stats":           layerCore,
 

@@ -19,11 +19,11 @@
 // a saved model (MarshalJSON, UnmarshalLDA, UnmarshalQDA) holds just them,
 // the rows with missing cells and the configuration.
 //
-// Numerics: each covariance matrix is factored by Cholesky, Σ = UᵀU, after
-// scaling to a correlation matrix (whose condition number decides whether
-// Σ counts as singular, an error that suggests shrinkage); densities use
-// log|Σ| = 2 Σ_j log U_jj and triangular solves, never an explicit
-// inverse. Prediction solves a block of rows at a time with the rows as
+// Numerics: each covariance matrix is factored by Cholesky in the Gaussian
+// core (package gauss), Σ = L Lᵀ, after scaling to a correlation matrix
+// (whose condition number decides whether Σ counts as singular, an error
+// that suggests shrinkage); densities of complete rows use
+// log|Σ| = 2 Σ_j log L_jj and triangular solves with U = Lᵀ. Prediction solves a block of rows at a time with the rows as
 // the lanes of vector registers, each row going through the same
 // operations whatever the rows beside it: with AVX2 and FMA on amd64
 // (predict_amd64.s, 32 rows), with AVX-512 when built with
@@ -34,13 +34,13 @@
 //
 // Missing values (NaN cells):
 //   - at prediction, a missing feature is marginalised: the row's density is
-//     the Gaussian over its observed coordinates, N(x_o; μ_o, Σ_oo), with
-//     Σ_oo factored once per pattern of missing cells;
+//     the Gaussian over its observed coordinates, N(x_o; μ_o, Σ_oo), from
+//     gauss.Pattern, computed once per pattern of missing cells;
 //   - at fitting, rows with missing cells are kept and their statistics
 //     estimated by EM: the E-step replaces the missing block by its
 //     conditional mean given the observed cells and adds its conditional
 //     covariance (the Schur complement Σ_mm − Σ_mo Σ_oo⁻¹ Σ_om) to the
-//     scatter; the M-step re-estimates μ_k and Σ from the completed
+//     scatter (gauss.Pattern too); the M-step re-estimates μ_k and Σ from the completed
 //     statistics.
 //
 // For LDA, Linear and LogisticForm give the equivalent softmax and logistic

@@ -2,9 +2,9 @@ package gda
 
 import (
 	"math"
-	"slices"
 
 	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/gauss"
 	"github.com/gendisc/gendisc/internal/parallel"
 	"github.com/gendisc/gendisc/stats"
 )
@@ -21,8 +21,8 @@ import (
 //	x_m | x_o ~ N(x̂_m, C),  x̂_m = μ_m + Σ_mo Σ_oo⁻¹ (x_o − μ_o),
 //	                        C = Σ_mm − Σ_mo Σ_oo⁻¹ Σ_om
 //
-// (computed once per pattern of missing cells from the precision matrix's
-// columns m, see eStep.pattern, the rows shared among the cores), so the
+// (gauss.Pattern, computed once per covariance matrix and pattern of
+// missing cells, the rows shared among the cores), so the
 // expected statistics of the row are those of the completed row x̂ plus w·C
 // in the scatter at (m, m) (stats.Classes.AddConditional). M-step: the
 // model's estimates from base plus the expected statistics.
@@ -73,23 +73,42 @@ func em(kind string, cfg Config, schema *data.Schema, base *stats.Classes, d *da
 // one per class for QDA): the E-step of em.
 func expected(kind string, schema *data.Schema, base *stats.Classes, x, y, w []float64, means, covs [][]float64, source string) (*stats.Classes, error) {
 	p, n := base.D, len(y)
+	used := make([]bool, len(covs)) // the covariance matrices of the rows
+	for _, v := range y {
+		if kind == KindQDA {
+			used[int(v)] = true
+		} else {
+			used[0] = true
+		}
+	}
+	gcovs := make([]*gauss.Cov, len(covs))
+	for ci, cov := range covs {
+		if !used[ci] {
+			continue
+		}
+		var err error
+		if gcovs[ci], err = gauss.New(cov, p, 0); err != nil {
+			return nil, singularError(kind, schema, ci, -1, source)
+		}
+	}
 	s := base.Clone()
 	xhat := make([]float64, len(x))
-	pats := make([]*pattern, n)
+	pats := make([]*gauss.Pattern, n)
 	errs := make([]int, parallel.Blocks(n, 32)) // a failing covariance + 1
 	parallel.For(n, 32, func(worker, lo, hi int) {
-		e := newEStep(covs)
 		for r := lo; r < hi; r++ {
 			ci := 0
 			if kind == KindQDA {
 				ci = int(y[r])
 			}
-			pat, err := e.pattern(ci, x[r*p:(r+1)*p])
+			xr := x[r*p : (r+1)*p]
+			pat, err := gcovs[ci].PatternOf(xr)
 			if err != nil {
 				errs[worker] = ci + 1
 				return
 			}
-			pat.complete(xhat[r*p:(r+1)*p], x[r*p:(r+1)*p], means[int(y[r])])
+			copy(xhat[r*p:(r+1)*p], xr)
+			pat.CondMean(xhat[r*p:(r+1)*p], xr, means[int(y[r])])
 			pats[r] = pat
 		}
 	})
@@ -100,7 +119,7 @@ func expected(kind string, schema *data.Schema, base *stats.Classes, x, y, w []f
 	}
 	s.Add(xhat, y, w)
 	for r, pat := range pats {
-		s.AddConditional(int(y[r]), pat.mis, pat.cond, weightAt(w, r))
+		s.AddConditional(int(y[r]), pat.Mis, pat.CondCov(), weightAt(w, r))
 	}
 	return s, nil
 }
@@ -187,124 +206,4 @@ func converged(means, covs, newMeans, newCovs [][]float64, p int, tol float64) b
 		}
 	}
 	return true
-}
-
-// eStep caches, per covariance matrix and pattern of missing cells, what
-// the conditional expectations need.
-type eStep struct {
-	covs    [][]float64
-	factors []*factor // of covs, on first use
-	cache   []map[string]*pattern
-	key     []byte
-}
-
-// pattern holds, for one covariance matrix Σ and one set of observed
-// cells o and missing cells m, the regression coefficients
-// A = Σ_oo⁻¹ Σ_om (|o|×|m|) and the conditional covariance
-// C = Σ_mm − Σ_mo Σ_oo⁻¹ Σ_om (|m|×|m|), the Schur complement.
-type pattern struct {
-	obs, mis []int
-	a, cond  []float64
-}
-
-func newEStep(covs [][]float64) *eStep {
-	e := &eStep{covs: covs, factors: make([]*factor, len(covs)), cache: make([]map[string]*pattern, len(covs))}
-	for i := range e.cache {
-		e.cache[i] = map[string]*pattern{}
-	}
-	return e
-}
-
-// pattern returns the cached pattern of row x under covariance matrix ci,
-// computing it on first use; an error if Σ is singular.
-//
-// It works from the columns m of the precision matrix Λ = Σ⁻¹, obtained by
-// two triangular solves with the Cholesky factor of Σ (p²·|m| operations,
-// against |o|³/3 to factor Σ_oo), through the identities of the
-// partitioned inverse:
-//
-//	C = Λ_mm⁻¹,   A = Σ_oo⁻¹ Σ_om = −Λ_om Λ_mm⁻¹
-//
-// with Λ_mm (|m|×|m|) factored by Cholesky.
-func (e *eStep) pattern(ci int, x []float64) (*pattern, error) {
-	p := len(x)
-	if e.key == nil {
-		e.key = make([]byte, p)
-	}
-	for j, v := range x {
-		e.key[j] = 0
-		if v == v {
-			e.key[j] = 1
-		}
-	}
-	if pat := e.cache[ci][string(e.key)]; pat != nil {
-		return pat, nil
-	}
-	f := e.factors[ci]
-	if f == nil {
-		var ok bool
-		if f, _, ok = factorize(e.covs[ci], p, nil, false); !ok {
-			return nil, ErrSingular
-		}
-		e.factors[ci] = f
-	}
-	pat := &pattern{}
-	for j, v := range x {
-		if v == v {
-			pat.obs = append(pat.obs, j)
-		} else {
-			pat.mis = append(pat.mis, j)
-		}
-	}
-	nm := len(pat.mis)
-	if len(pat.obs) == 0 { // nothing observed: C = Σ
-		pat.cond = slices.Clone(e.covs[ci])
-		e.cache[ci][string(e.key)] = pat
-		return pat, nil
-	}
-	lam := make([]float64, p*nm) // Λ[:, m]
-	for b, l := range pat.mis {
-		lam[l*nm+b] = 1
-	}
-	f.solveSym(lam, nm)
-	lmm := make([]float64, nm*nm)
-	for a, j := range pat.mis {
-		copy(lmm[a*nm:(a+1)*nm], lam[j*nm:(j+1)*nm])
-	}
-	fm, _, ok := factorize(lmm, nm, nil, false)
-	if !ok {
-		return nil, ErrSingular
-	}
-	pat.cond = make([]float64, nm*nm)
-	for b := range nm {
-		pat.cond[b*nm+b] = 1
-	}
-	fm.solveSym(pat.cond, nm)
-	pat.a = make([]float64, len(pat.obs)*nm)
-	for o, i := range pat.obs {
-		row := pat.a[o*nm : (o+1)*nm]
-		for a := range nm {
-			v := 0.0
-			for b := range nm {
-				v -= lam[i*nm+b] * pat.cond[b*nm+a]
-			}
-			row[a] = v
-		}
-	}
-	e.cache[ci][string(e.key)] = pat
-	return pat, nil
-}
-
-// complete writes to dst the row x with its missing cells replaced by
-// their conditional expectations given the observed ones, under mean mu.
-func (pat *pattern) complete(dst, x, mu []float64) {
-	copy(dst, x)
-	nm := len(pat.mis)
-	for b, l := range pat.mis {
-		v := mu[l]
-		for o, j := range pat.obs {
-			v += pat.a[o*nm+b] * (x[j] - mu[j])
-		}
-		dst[l] = v
-	}
 }

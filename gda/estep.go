@@ -144,7 +144,7 @@ func (a *Accumulator) logLikelihood(means, covs [][]float64) (float64, error) {
 	p := a.stats.D
 	factors := make([]*factor, len(covs))
 	for ci, cov := range covs {
-		f, _, ok := factorize(cov, p, nil, false)
+		f, _, ok := factorize(cov, p, false)
 		if !ok {
 			return 0, singularError(a.kind, a.schema, ci, -1, a.source)
 		}
@@ -168,40 +168,14 @@ func (a *Accumulator) logLikelihood(means, covs [][]float64) (float64, error) {
 		f.solve(v)
 		ll -= (c.W*(float64(p)*log2Pi+f.logDet) + tr + c.W*sumSq(v)) / 2
 	}
-	cache := make([]map[string]*factor, len(covs))
-	for i := range cache {
-		cache[i] = map[string]*factor{}
-	}
-	key := make([]byte, p)
-	var obs []int
 	for r := range a.inc.n() {
 		x, k := a.inc.x[r*p:(r+1)*p], int(a.inc.y[r])
-		obs = obs[:0]
-		for j, xj := range x {
-			key[j] = 0
-			if xj == xj {
-				key[j] = 1
-				obs = append(obs, j)
-			}
-		}
-		if len(obs) == 0 {
-			continue
-		}
 		c := ci(k)
-		f := cache[c][string(key)]
-		if f == nil {
-			var ok bool
-			if f, _, ok = factorize(covs[c], p, obs, false); !ok {
-				return 0, singularError(a.kind, a.schema, c, -1, a.source)
-			}
-			cache[c][string(key)] = f
+		pat, err := factors[c].g.PatternOf(x)
+		if err != nil {
+			return 0, singularError(a.kind, a.schema, c, -1, a.source)
 		}
-		u := v[:len(obs)]
-		for i, j := range obs {
-			u[i] = x[j] - means[k][j]
-		}
-		f.solve(u)
-		ll -= a.inc.w[r] * (float64(len(obs))*log2Pi + f.logDet + sumSq(u)) / 2
+		ll += a.inc.w[r] * pat.LogPdf(x, means[k], v)
 	}
 	return ll, nil
 }

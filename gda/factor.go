@@ -1,12 +1,12 @@
 package gda
 
 import (
-	"math"
+	"errors"
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
-	"gonum.org/v1/gonum/lapack"
-	"gonum.org/v1/gonum/lapack/lapack64"
+
+	"github.com/gendisc/gendisc/gauss"
 )
 
 // maxCond is the largest condition number of a correlation matrix that
@@ -14,72 +14,43 @@ import (
 // about four of the sixteen digits of float64.
 const maxCond = 1e12
 
-// factor is the Cholesky factorisation Σ = UᵀU of a covariance matrix (or
-// of its principal submatrix over some features), U upper triangular.
+// factor is a model's covariance matrix Σ as the Gaussian core holds it
+// (gauss.Cov: Σ = L Lᵀ, the patterns of missing cells), with U = Lᵀ, upper
+// triangular, as the blas64 solves of the complete rows take it:
+// Σ = UᵀU, U⁻ᵀ = L⁻¹.
 type factor struct {
+	g      *gauss.Cov
 	u      blas64.Triangular
 	logDet float64 // log |Σ|
 }
 
-// factorize factors the principal submatrix Σ[idx, idx] of the p×p matrix
-// cov (idx nil: all of it). It factors the correlation matrix
-// R = D⁻¹ Σ D⁻¹, D = diag(√Σ_jj), and scales back, U = V·D for R = VᵀV,
-// so that the condition check is on R and does not depend on the units of
-// the features:
-//
-//	log |Σ| = log |R| + 2 Σ_j log D_j
-//
-// It returns the index (into idx) of a feature of zero variance, or -1
-// and ok = false when Σ is not positive definite or, with check set, R's
-// condition number (1-norm, LAPACK's estimate) exceeds maxCond.
-func factorize(cov []float64, p int, idx []int, check bool) (f *factor, zero int, ok bool) {
-	if idx == nil {
-		idx = make([]int, p)
-		for j := range idx {
-			idx[j] = j
-		}
-	}
-	m := len(idx)
-	s := make([]float64, m)
-	for a, j := range idx {
-		v := cov[j*p+j]
-		if !(v > 0) {
-			return nil, a, false
-		}
-		s[a] = math.Sqrt(v)
-	}
-	u := blas64.Triangular{N: m, Stride: m, Uplo: blas.Upper, Diag: blas.NonUnit, Data: make([]float64, m*m)}
-	for a, j := range idx {
-		for b := a; b < m; b++ {
-			u.Data[a*m+b] = cov[j*p+idx[b]] / (s[a] * s[b])
-		}
-	}
-	r := blas64.Symmetric{N: m, Stride: m, Uplo: blas.Upper, Data: u.Data}
-	var anorm float64
+// factorize factors the p×p covariance matrix cov (gauss.New, with the
+// condition check of maxCond when check is set). It returns the index of a
+// feature of zero variance, or -1, and ok = false when Σ is not positive
+// definite or too ill-conditioned.
+func factorize(cov []float64, p int, check bool) (f *factor, zero int, ok bool) {
+	limit := 0.0
 	if check {
-		anorm = lapack64.Lansy(lapack.MaxColumnSum, r, make([]float64, m))
+		limit = maxCond
 	}
-	if _, ok := lapack64.Potrf(r); !ok {
+	g, err := gauss.New(cov, p, limit)
+	if err != nil {
+		if ve := (*gauss.VarianceError)(nil); errors.As(err, &ve) {
+			return nil, ve.Dim, false
+		}
 		return nil, -1, false
 	}
-	if check {
-		rcond := lapack64.Pocon(r, anorm, make([]float64, 3*m), make([]int, m))
-		if !(rcond*maxCond >= 1) {
-			return nil, -1, false
+	u := blas64.Triangular{N: p, Stride: p, Uplo: blas.Upper, Diag: blas.NonUnit, Data: make([]float64, p*p)}
+	l := g.L()
+	for a := range p {
+		for b := a; b < p; b++ {
+			u.Data[a*p+b] = l[b*p+a]
 		}
 	}
-	f = &factor{u: u}
-	for a := range m {
-		row := u.Data[a*m : a*m+m]
-		f.logDet += 2 * math.Log(row[a]*s[a])
-		for b := a; b < m; b++ {
-			row[b] *= s[b]
-		}
-	}
-	return f, -1, true
+	return &factor{g: g, u: u, logDet: g.LogDet()}, -1, true
 }
 
-// solve replaces x by U⁻ᵀx.
+// solve replaces x by U⁻ᵀx = L⁻¹x.
 func (f *factor) solve(x []float64) {
 	blas64.Trsv(blas.Trans, f.u, blas64.Vector{N: len(x), Inc: 1, Data: x})
 }

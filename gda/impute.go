@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/gauss"
 	"github.com/gendisc/gendisc/internal/mathx"
 	"github.com/gendisc/gendisc/internal/parallel"
 )
@@ -72,23 +73,27 @@ func (m *LDA) Impute(dst []float64, d *data.Dataset) []float64 { return m.m.impu
 func (m *QDA) Impute(dst []float64, d *data.Dataset) []float64 { return m.m.impute(dst, d) }
 
 // filler replaces the missing cells of rows by their conditional
-// expectations under a model (see LDA.Impute). One filler serves one
-// goroutine.
+// expectations under a model (see LDA.Impute), by the gauss.Pattern of
+// each row under each covariance matrix. One filler serves one goroutine.
 type filler struct {
 	m    *model
 	marg *marginals
-	e    *eStep
 	post []float64
 	xhat []float64
 }
 
 func newFiller(m *model) *filler {
-	covs := make([][]float64, len(m.comps))
-	for i, c := range m.comps {
-		covs[i] = c.cov
+	return &filler{m: m, marg: newMarginals(m), post: make([]float64, len(m.prior)), xhat: make([]float64, m.stats.D)}
+}
+
+// pattern returns the pattern of missing cells of x under the covariance
+// matrix of class k.
+func (m *model) pattern(k int, x []float64) *gauss.Pattern {
+	pat, err := m.comps[m.comp[k]].f.g.PatternOf(x)
+	if err != nil {
+		panic("gda: principal submatrix of a positive definite matrix not positive definite")
 	}
-	K := len(m.prior)
-	return &filler{m: m, marg: newMarginals(m), e: newEStep(covs), post: make([]float64, K), xhat: make([]float64, m.stats.D)}
+	return pat
 }
 
 // row writes to dst the row x with its missing cells filled, given its
@@ -113,13 +118,10 @@ func (f *filler) row(dst, x []float64, y int) {
 		if math.IsInf(lp, -1) {
 			continue
 		}
-		pat, err := f.e.pattern(f.m.comp[k], x)
-		if err != nil {
-			panic("gda: principal submatrix of a positive definite matrix not positive definite")
-		}
-		pat.complete(f.xhat, x, f.m.means[k])
+		pat := f.m.pattern(k, x)
+		pat.CondMean(f.xhat, x, f.m.means[k])
 		pk := math.Exp(lp)
-		for _, j := range pat.mis {
+		for _, j := range pat.Mis {
 			dst[j] += pk * f.xhat[j]
 		}
 	}

@@ -3,9 +3,6 @@ package gda
 import (
 	"math/rand/v2"
 
-	"gonum.org/v1/gonum/blas"
-	"gonum.org/v1/gonum/blas/blas64"
-
 	"github.com/gendisc/gendisc"
 	"github.com/gendisc/gendisc/data"
 	"github.com/gendisc/gendisc/internal/mathx"
@@ -29,10 +26,9 @@ func (m *model) imputeRand(dst []float64, d *data.Dataset, rng *rand.Rand) []flo
 	p := m.stats.D
 	dst = m.rowsDst(dst, d, p, "features")
 	copy(dst, d.X)
-	fill := newFiller(m)
-	chol := map[*pattern]*factor{}
+	marg := newMarginals(m)
+	post := make([]float64, len(m.prior))
 	w := make([]float64, len(m.prior))
-	z := make([]float64, p)
 	for i := range d.N {
 		x := d.Row(i)
 		if !mathx.HasNaN(x) {
@@ -40,32 +36,11 @@ func (m *model) imputeRand(dst []float64, d *data.Dataset, rng *rand.Rand) []flo
 		}
 		y := label(d, i)
 		if y < 0 {
-			fill.marg.row(fill.post, x)
-			m.normalise(fill.post)
-			y = randx.LogIndex(fill.post, w, rng)
+			marg.row(post, x)
+			m.normalise(post)
+			y = randx.LogIndex(post, w, rng)
 		}
-		pat, err := fill.e.pattern(m.comp[y], x)
-		if err != nil {
-			panic("gda: principal submatrix of a positive definite matrix not positive definite")
-		}
-		f := chol[pat]
-		if f == nil {
-			var ok bool
-			if f, _, ok = factorize(pat.cond, len(pat.mis), nil, false); !ok {
-				panic("gda: conditional covariance of a positive definite matrix not positive definite")
-			}
-			chol[pat] = f
-		}
-		row := dst[i*p : (i+1)*p]
-		pat.complete(row, x, m.means[y])
-		nm := len(pat.mis)
-		for b := range nm {
-			z[b] = rng.NormFloat64()
-		}
-		blas64.Trmv(blas.Trans, f.u, blas64.Vector{N: nm, Inc: 1, Data: z[:nm]})
-		for b, j := range pat.mis {
-			row[j] += z[b]
-		}
+		m.pattern(y, x).CondRand(dst[i*p:(i+1)*p], x, m.means[y], rng)
 	}
 	return dst
 }
@@ -76,10 +51,10 @@ func (m *model) imputeRand(dst []float64, d *data.Dataset, rng *rand.Rand) []flo
 //
 //	x_m | x_o, y = k ~ N(μ_km + Σ_mo Σ_oo⁻¹ (x_o − μ_ko), Σ_mm − Σ_mo Σ_oo⁻¹ Σ_om),
 //
-// drawn as the conditional mean plus Uᵀz, z standard normal and UᵀU the
+// drawn as the conditional mean plus L z, z standard normal and L Lᵀ the
 // Cholesky factorisation of the conditional covariance (the Schur
-// complement). A row without a label first draws its class from the
-// posterior P(y = k | x_o). A nil dst is allocated. The draws come from
+// complement; gauss.Pattern.CondRand). A row without a label first draws
+// its class from the posterior P(y = k | x_o). A nil dst is allocated. The draws come from
 // rng row by row. It panics if d's features differ from the model's
 // schema by name, kind or order, or dst has the wrong length.
 func (m *LDA) ImputeRand(dst []float64, d *data.Dataset, rng *rand.Rand) []float64 {

@@ -105,7 +105,7 @@ func newModel(kind string, cfg Config, schema *data.Schema, s *stats.Classes, so
 	}
 	p := s.D
 	for ci, cov := range covariances(kind, cfg, s) {
-		f, zero, ok := factorize(cov, p, nil, true)
+		f, zero, ok := factorize(cov, p, true)
 		if !ok {
 			return nil, singularError(kind, schema, ci, zero, source)
 		}
@@ -296,59 +296,28 @@ func (m *model) normalise(row []float64) {
 // marginals computes the joint log-likelihood of rows with missing cells:
 // the Gaussian of each class over the observed coordinates o,
 //
-//	log p(x_o, y = k) = log π_k − ½ log|Σ_oo| − (|o|/2) log 2π
-//	                    − ½ (x_o − μ_o)ᵀ Σ_oo⁻¹ (x_o − μ_o)
+//	log p(x_o, y = k) = log π_k + log N(x_o; μ_ko, Σ_oo)
 //
-// with Σ_oo factored once per component and pattern of missing cells.
-// One marginals serves one goroutine.
+// by the gauss.Pattern of the row under each covariance matrix (cached by
+// pattern of missing cells). One marginals serves one goroutine.
 type marginals struct {
-	m     *model
-	cache []map[string]*factor // per component, by pattern
-	key   []byte
-	obs   []int
-	v     []float64
+	m *model
+	v []float64
 }
 
 func newMarginals(m *model) *marginals {
-	c := &marginals{m: m, cache: make([]map[string]*factor, len(m.comps)),
-		key: make([]byte, m.stats.D), v: make([]float64, m.stats.D)}
-	for i := range c.cache {
-		c.cache[i] = map[string]*factor{}
-	}
-	return c
+	return &marginals{m: m, v: make([]float64, m.stats.D)}
 }
 
 // row writes the joint log-likelihoods of row x to out.
 func (c *marginals) row(out, x []float64) {
-	c.obs = c.obs[:0]
-	for j, v := range x {
-		c.key[j] = 0
-		if v == v {
-			c.key[j] = 1
-			c.obs = append(c.obs, j)
+	for _, comp := range c.m.comps {
+		pat, err := comp.f.g.PatternOf(x)
+		if err != nil {
+			panic("gda: principal submatrix of a positive definite matrix not positive definite")
 		}
-	}
-	if len(c.obs) == 0 {
-		copy(out, c.m.logPrior)
-		return
-	}
-	p := c.m.stats.D
-	for ci, comp := range c.m.comps {
-		f := c.cache[ci][string(c.key)]
-		if f == nil {
-			var ok bool
-			if f, _, ok = factorize(comp.cov, p, c.obs, false); !ok {
-				panic("gda: principal submatrix of a positive definite matrix not positive definite")
-			}
-			c.cache[ci][string(c.key)] = f
-		}
-		v := c.v[:len(c.obs)]
 		for _, k := range comp.classes {
-			for a, j := range c.obs {
-				v[a] = x[j] - c.m.means[k][j]
-			}
-			f.solve(v)
-			out[k] = c.m.logPrior[k] - f.logDet/2 - float64(len(c.obs))/2*log2Pi - sumSq(v)/2
+			out[k] = c.m.logPrior[k] + pat.LogPdf(x, c.m.means[k], c.v)
 		}
 	}
 }

@@ -3,14 +3,13 @@ package gda
 import (
 	"fmt"
 	"math/rand/v2"
-
-	"gonum.org/v1/gonum/blas"
-	"gonum.org/v1/gonum/blas/blas64"
 )
 
 // sampleClass draws x ~ N(μ_c, Σ_c) into dst (allocated when nil) as
 //
-//	x = μ_c + Uᵀz,  z ~ N(0, I),  Σ_c = UᵀU
+//	x = μ_c + L z,  z ~ N(0, I),  Σ_c = L Lᵀ
+//
+// (gauss.Cov.Rand).
 func (m *model) sampleClass(dst []float64, c int, rng *rand.Rand) []float64 {
 	p := m.stats.D
 	if c < 0 || c >= len(m.prior) {
@@ -22,14 +21,7 @@ func (m *model) sampleClass(dst []float64, c int, rng *rand.Rand) []float64 {
 	if len(dst) != p {
 		panic(fmt.Sprintf("gda: dst has length %d, want %d features", len(dst), p))
 	}
-	for j := range dst {
-		dst[j] = rng.NormFloat64()
-	}
-	blas64.Trmv(blas.Trans, m.comps[m.comp[c]].f.u, blas64.Vector{N: p, Inc: 1, Data: dst})
-	for j, mu := range m.means[c] {
-		dst[j] += mu
-	}
-	return dst
+	return m.comps[m.comp[c]].f.g.Rand(dst, m.means[c], rng)
 }
 
 // sample draws a class c with probability π_c and x from its Gaussian.

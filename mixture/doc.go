@@ -29,9 +29,10 @@
 // density of the observed coordinates, and their M-step the conditional
 // expectation and covariance of the missing ones given the observed ones,
 // which is EM for the observed-data likelihood. The marginal of each
-// missing pattern is computed once per iteration, from the precision
-// matrix Σ⁻¹ by Schur complements, at a cost that grows with the number
-// of missing coordinates rather than the observed ones.
+// missing pattern is computed once per iteration by the Gaussian core
+// (gauss.Pattern), from the precision matrix Σ⁻¹ by Schur complements, at
+// a cost that grows with the number of missing coordinates rather than the
+// observed ones.
 //
 // RegCovar keeps the covariances positive definite; by default it is a
 // floor on their eigenvalues (Floor), which keeps every M-step exact and

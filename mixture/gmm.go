@@ -10,6 +10,7 @@ import (
 	"gonum.org/v1/gonum/stat/distmv"
 
 	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/gauss"
 )
 
 // Kind is the model kind of a GMM in model files.
@@ -24,8 +25,8 @@ const Kind = "gmm"
 type GMM struct {
 	schema *data.Schema
 	m      *model
-	full   []marginal  // every component over all coordinates
-	chol   [][]float64 // the Cholesky factor L_k of every Σ_k, D×D lower
+	covs   []*gauss.Cov // every Σ_k in the Gaussian core
+	full   []marginal   // every component over all coordinates
 	all    []int
 	info   fitInfo
 	// engines holds engines (with their scratch space) for reuse by
@@ -59,11 +60,7 @@ func newGMM(schema *data.Schema, m *model, info fitInfo) (*GMM, error) {
 	if c := eng.setModel(m); c >= 0 {
 		return nil, fmt.Errorf("mixture: covariance of component %d: %w", c, errNotPD)
 	}
-	g.full, g.all = eng.full, eng.all
-	for c := range m.k {
-		l, _ := cholesky(m.cov1(c), m.d)
-		g.chol = append(g.chol, l)
-	}
+	g.covs, g.full, g.all = eng.covs, eng.full, eng.all
 	return g, nil
 }
 
@@ -159,7 +156,7 @@ func (g *GMM) eval(d *data.Dataset, fn func(s *scratch, rows []int)) {
 	checkFeatures(g.schema, d)
 	eng, _ := g.engines.Get().(*engine)
 	if eng == nil {
-		eng = &engine{m: g.m, full: g.full, all: g.all}
+		eng = &engine{m: g.m, covs: g.covs, full: g.full, all: g.all}
 	}
 	defer g.engines.Put(eng)
 	lay := newLayout(d.X, nil, d.N, d.D())
@@ -256,18 +253,7 @@ func (g *GMM) Sample(dst []float64, rng *rand.Rand) ([]float64, int) {
 		}
 		u -= w
 	}
-	z := make([]float64, d)
-	for j := range z {
-		z[j] = rng.NormFloat64()
-	}
-	l := g.chol[k]
-	copy(dst, g.m.mean(k))
-	for j := range d {
-		for i, v := range l[j*d : j*d+j+1] {
-			dst[j] += v * z[i]
-		}
-	}
-	return dst, k
+	return g.covs[k].Rand(dst, g.m.mean(k), rng), k
 }
 
 // Rander pairs a GMM with a random source so that it implements gonum's

@@ -4,12 +4,9 @@ import (
 	"math"
 	"math/rand/v2"
 
-	"gonum.org/v1/gonum/blas"
-	"gonum.org/v1/gonum/blas/blas64"
-	"gonum.org/v1/gonum/lapack/lapack64"
-
 	"github.com/gendisc/gendisc"
 	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/gauss"
 	"github.com/gendisc/gendisc/internal/mathx"
 	"github.com/gendisc/gendisc/internal/randx"
 )
@@ -24,22 +21,17 @@ var (
 )
 
 // filler computes the conditional distribution of the missing cells of a
-// row given its observed ones under each component of a mixture (see
-// marginal), and fills the cells with its mean or a draw from it. One
-// filler serves one goroutine.
+// row given its observed ones under each component of a mixture (the
+// gauss.Pattern of its component's covariance), and fills the cells with
+// its mean or a draw from it. One filler serves one goroutine.
 type filler struct {
 	g        *GMM
 	obs, mis []int
-	marg     marginal
-	mean     []float64 // E[x_M | x_O] of the last component
-	z        []float64 // standard normal draws
-	l        []float64 // Cholesky factor of Cov[x_M | x_O]
+	mean     []float64 // E[x_M | x_O] of the last component, at the cells M
 }
 
 func newFiller(g *GMM) *filler {
-	d := g.m.d
-	return &filler{g: g, marg: marginal{a: make([]float64, d*d), c: make([]float64, d*d)},
-		mean: make([]float64, d), z: make([]float64, d), l: make([]float64, d*d)}
+	return &filler{g: g, mean: make([]float64, g.m.d)}
 }
 
 // setRow records the observed and missing coordinates of x.
@@ -54,68 +46,39 @@ func (f *filler) setRow(x []float64) {
 	}
 }
 
-// conditional computes E[x_M | x_O] = μ_M + A (x_O − μ_O) under component
-// k into f.mean for the row x of the last setRow.
-func (f *filler) conditional(x []float64, k int) {
-	m := f.g.m
-	if err := m.pattern(&f.marg, k, f.obs, f.mis, &f.g.full[k]); err != nil {
+// pattern returns component k's gauss.Pattern of the row of the last
+// setRow.
+func (f *filler) pattern(k int) *gauss.Pattern {
+	pat, err := f.g.covs[k].Pattern(f.obs)
+	if err != nil {
 		// A principal submatrix of a positive definite Σ_k, which
 		// newGMM checked, is positive definite.
 		panic("mixture: conditional covariance: " + err.Error())
 	}
-	mu, p := m.mean(k), len(f.obs)
-	for b, j := range f.mis {
-		v := mu[j]
-		if !m.cov.diagonal() {
-			for o, i := range f.obs {
-				v += f.marg.a[b*p+o] * (x[i] - mu[i])
-			}
-		}
-		f.mean[b] = v
-	}
+	return pat
 }
 
 // addMean adds w·Σ_k resp_k E_k[x_M | x_O] to the missing cells of dst,
 // for the row x of the last setRow and the responsibilities resp of the
-// components.
+// components, E_k[x_M | x_O] = μ_kM + A_k (x_O − μ_kO).
 func (f *filler) addMean(dst, x, resp []float64, w float64) {
 	for k, r := range resp {
 		if r == 0 {
 			continue
 		}
-		f.conditional(x, k)
-		for b, j := range f.mis {
-			dst[j] += w * r * f.mean[b]
+		f.pattern(k).CondMean(f.mean, x, f.g.m.mean(k))
+		for _, j := range f.mis {
+			dst[j] += w * r * f.mean[j]
 		}
 	}
 }
 
 // draw writes to the missing cells of dst a draw from component k's
 // conditional distribution of x_M given x_O, the row x of the last
-// setRow: E[x_M | x_O] + L z, z standard normal, L Lᵀ = Cov[x_M | x_O].
+// setRow: E[x_M | x_O] + L z, z standard normal, L Lᵀ = Cov[x_M | x_O]
+// (gauss.Pattern.CondRand).
 func (f *filler) draw(dst, x []float64, k int, rng *rand.Rand) {
-	f.conditional(x, k)
-	q := len(f.mis)
-	if f.g.m.cov.diagonal() {
-		for b, j := range f.mis {
-			dst[j] = f.mean[b] + math.Sqrt(f.marg.c[b])*rng.NormFloat64()
-		}
-		return
-	}
-	l := f.l[:q*q]
-	copy(l, f.marg.c[:q*q])
-	if _, ok := lapack64.Potrf(blas64.Symmetric{Uplo: blas.Lower, N: q, Stride: q, Data: l}); !ok {
-		panic("mixture: conditional covariance not positive definite")
-	}
-	z := f.z[:q]
-	for b := range z {
-		z[b] = rng.NormFloat64()
-	}
-	blas64.Trmv(blas.NoTrans, blas64.Triangular{Uplo: blas.Lower, Diag: blas.NonUnit, N: q, Stride: q, Data: l},
-		blas64.Vector{N: q, Inc: 1, Data: z})
-	for b, j := range f.mis {
-		dst[j] = f.mean[b] + z[b]
-	}
+	f.pattern(k).CondRand(dst, x, f.g.m.mean(k), rng)
 }
 
 // incomplete copies the features of d to dst (allocated when nil) and

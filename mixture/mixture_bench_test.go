@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/gauss"
 )
 
 // benchData draws n rows of a mixture of k Gaussians in d dimensions with
@@ -34,7 +35,11 @@ func benchData(n, d, k int, spread float64) (*data.Dataset, *Params) {
 			}
 			s[i*d+i] += 0.5
 		}
-		chol[c], _ = cholesky(s, d)
+		g, err := gauss.New(s, d, 0)
+		if err != nil {
+			panic(err)
+		}
+		chol[c] = g.L()
 	}
 	x := make([]float64, n*d)
 	z := make([]float64, d)

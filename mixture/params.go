@@ -3,10 +3,6 @@ package mixture
 import (
 	"fmt"
 	"math"
-
-	"gonum.org/v1/gonum/blas"
-	"gonum.org/v1/gonum/blas/blas64"
-	"gonum.org/v1/gonum/lapack/lapack64"
 )
 
 // fromParams expands p, in the compact layout of cov, into a model of k
@@ -57,8 +53,8 @@ func fromParams(cov Covariance, k, d int, p *Params) (*model, error) {
 				}
 			}
 		}
-		if _, ok := cholesky(s, d); !ok {
-			return nil, fmt.Errorf("covariance of component %d: %w", c, errNotPD)
+		if _, err := m.gaussCov(c, nil); err != nil {
+			return nil, fmt.Errorf("covariance of component %d: %w", c, err)
 		}
 	}
 	return m, nil
@@ -85,15 +81,4 @@ func (m *model) params() Params {
 		}
 	}
 	return p
-}
-
-// cholesky returns the lower-triangular L with L Lᵀ = s (d×d), upper
-// triangle zero, and whether s is positive definite.
-func cholesky(s []float64, d int) ([]float64, bool) {
-	l := make([]float64, d*d)
-	for j := range d {
-		copy(l[j*d:j*d+j+1], s[j*d:j*d+j+1])
-	}
-	_, ok := lapack64.Potrf(blas64.Symmetric{Uplo: blas.Lower, N: d, Stride: d, Data: l})
-	return l, ok
 }

@@ -6,6 +6,7 @@ import (
 
 	"gonum.org/v1/gonum/floats"
 
+	"github.com/gendisc/gendisc/gauss"
 	"github.com/gendisc/gendisc/internal/parallel"
 )
 
@@ -39,12 +40,14 @@ type scratch struct {
 	ll  []float64 // blockRows: log p(x_i) = log Σ_k exp(lp_ki)
 	// pats are the runs of rows of one missing pattern in the block.
 	pats []blockPattern
-	// margs and arena hold the marginals of the block's patterns with
-	// missing cells, K per pattern, and their A and C matrices.
+	// margs holds the marginals of the block's patterns with missing
+	// cells, K per pattern.
 	margs []marginal
-	arena []float64
-	acc   *stats // M-step statistics of the rows this worker saw
-	err   error
+	// own holds the Patterns of the block's short runs (gauss.PatternTo),
+	// reused from block to block.
+	own []*gauss.Pattern
+	acc *stats // M-step statistics of the rows this worker saw
+	err error
 }
 
 // blockPattern is a run of rows [lo, hi) of a block that share a missing
@@ -60,6 +63,9 @@ type blockPattern struct {
 // blocks, on all cores.
 type engine struct {
 	m *model
+	// covs holds every component's covariance matrix in the Gaussian
+	// core, which caches the patterns of missing cells.
+	covs []*gauss.Cov
 	// full holds every component's marginal over all coordinates.
 	full []marginal
 	all  []int // 0, 1, …, D−1
@@ -71,18 +77,23 @@ func newEngine(m *model) *engine {
 	for j := range all {
 		all[j] = j
 	}
-	return &engine{m: m, full: newComplete(m.k, m.d), all: all}
+	return &engine{m: m, covs: make([]*gauss.Cov, m.k), full: make([]marginal, m.k), all: all}
 }
 
-// setModel makes m the model the engine evaluates, computing the
-// marginals over all coordinates. It returns the first component whose
-// covariance is not positive definite, or -1.
+// setModel makes m the model the engine evaluates, factoring its
+// covariances (gauss.Cov) and computing the marginals over all
+// coordinates. It returns the first component whose covariance is not
+// positive definite, or -1.
 func (e *engine) setModel(m *model) int {
 	e.m = m
+	clear(e.covs)
 	for k := range m.k {
-		if m.complete(&e.full[k], k) != nil {
+		c, err := m.gaussCov(k, e.covs)
+		if err != nil {
 			return k
 		}
+		e.covs[k] = c
+		e.full[k] = marginal{logc: m.logc(k, c.LogDet(), m.d)}
 	}
 	return -1
 }
@@ -141,24 +152,40 @@ func (e *engine) run(lay *layout, fn func(s *scratch, rows []int)) ([]*scratch, 
 
 // patterns fills s.pats with the runs of missing patterns of the block
 // lay.order[lo:hi], whose first row is in segment seg, and computes the
-// marginals of the patterns with missing cells.
+// marginals of the patterns with missing cells: from the Gaussian core's
+// cache (gauss.Cov.Pattern, once per model and pattern) for a pattern of
+// more than blockRows rows, which several blocks share, and into the
+// worker's own Patterns (gauss.Cov.PatternTo, no allocation once warm)
+// for the others, which are mostly one row each when the missing cells
+// fall at random.
 func (s *scratch) patterns(e *engine, lay *layout, lo, hi, seg int) error {
 	m := e.m
-	s.pats, s.margs, s.arena = s.pats[:0], s.margs[:0], s.arena[:0]
+	s.pats, s.margs = s.pats[:0], s.margs[:0]
+	own := 0
 	for i := seg; i < len(lay.segs) && lay.segs[i].lo < hi; i++ {
 		sg := &lay.segs[i]
 		bp := blockPattern{lo: max(lo, sg.lo) - lo, hi: min(hi, sg.hi) - lo, seg: sg, marg: e.full}
 		if sg.mis != nil {
-			p, q := len(sg.obs), len(sg.mis)
 			start := len(s.margs)
 			for k := range m.k {
-				a := len(s.arena)
-				s.arena = append(s.arena, make([]float64, q*p+q*q)...)
-				g := marginal{a: s.arena[a : a+q*p], c: s.arena[a+q*p : a+q*p+q*q]}
-				if err := m.pattern(&g, k, sg.obs, sg.mis, &e.full[k]); err != nil {
-					return err
+				var (
+					pat *gauss.Pattern
+					err error
+				)
+				if sg.hi-sg.lo > blockRows {
+					pat, err = e.covs[k].Pattern(sg.obs)
+				} else {
+					if own == len(s.own) {
+						s.own = append(s.own, new(gauss.Pattern))
+					}
+					pat = s.own[own]
+					own++
+					err = e.covs[k].PatternTo(pat, sg.obs)
 				}
-				s.margs = append(s.margs, g)
+				if err != nil {
+					return errNotPD
+				}
+				s.margs = append(s.margs, marginal{logc: m.logc(k, pat.LogDetObs(), len(sg.obs)), pat: pat})
 			}
 			bp.marg = s.margs[start : start+m.k]
 		}
@@ -197,14 +224,14 @@ func (s *scratch) logProbs(e *engine, lay *layout, rows []int) {
 		center(ct, s.xt, m.mean(k), e.all, nb)
 		for _, p := range s.pats {
 			if p.seg.mis != nil {
-				impute(ct, m.cov.diagonal(), p.seg, p.marg[k].a, p.lo, p.hi)
+				impute(ct, m.cov.diagonal(), p.seg, p.marg[k].pat.A(), p.lo, p.hi)
 			}
 		}
 		q := s.q[:nb]
 		if m.cov.diagonal() {
-			sqNormDiag(q, ct, e.all, e.full[k].linv)
+			sqNormDiag(q, ct, e.all, e.covs[k].LInv())
 		} else {
-			sqNormTri(q, s.z[:nb], ct, e.all, e.full[k].linv)
+			sqNormTri(q, s.z[:nb], ct, e.all, e.covs[k].LInv())
 		}
 		lp := s.rs[k*blockRows : k*blockRows+nb]
 		for _, p := range s.pats {
@@ -360,7 +387,11 @@ func (s *scratch) accumulate(m *model, lay *layout, rows []int) {
 		}
 		for _, p := range s.pats {
 			if p.seg.mis != nil {
-				s.acc.addConditional(k, p.seg.mis, p.marg[k].c, floats.Sum(r[p.lo:p.hi]))
+				c := p.marg[k].pat.CondCov()
+				if m.cov.diagonal() {
+					c = p.marg[k].pat.CondVar()
+				}
+				s.acc.addConditional(k, p.seg.mis, c, floats.Sum(r[p.lo:p.hi]))
 			}
 		}
 		ct := s.centred(k, d)
