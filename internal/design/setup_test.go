@@ -1,12 +1,15 @@
 package design
 
 import (
+	"encoding/json"
+	"errors"
 	"math"
 	"math/rand/v2"
 	"strings"
 	"testing"
 
 	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/stats"
 	"github.com/gendisc/gendisc/text"
 )
 
@@ -42,9 +45,10 @@ func randomData(n int) *data.Dataset {
 	return d
 }
 
-// TestSetupShards: the Setup of three shards, merged (one of them after
-// an encoding and decoding), gives Fit's encoder of all the rows: the
-// same terms, centres, scales and fills to 1e-13, and the same
+// TestSetupShards: the Setup of all the rows in one Add gives Fit's
+// encoder bit for bit; the Setup of three shards, merged (one of them
+// after an encoding and decoding), gives Fit's encoder of all the rows:
+// the same terms, centres, scales and fills to 1e-13, and the same
 // vocabulary after pruning.
 func TestSetupShards(t *testing.T) {
 	d := randomData(3000)
@@ -56,6 +60,16 @@ func TestSetupShards(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		one := NewSetup(opt)
+		if err := one.Add(d); err != nil {
+			t.Fatal(err)
+		}
+		got, err := one.Encoder()
+		if err != nil {
+			t.Fatal(err)
+		}
+		sameEncoder(t, "one shard", got, want, 0)
+
 		var idx [3][]int
 		for i := range d.N {
 			idx[i*7%3] = append(idx[i*7%3], i)
@@ -77,43 +91,72 @@ func TestSetupShards(t *testing.T) {
 				if again, _ := part.MarshalJSON(); string(again) != string(b) {
 					t.Fatal("the encoding does not read back bit for bit")
 				}
+				badMoments(t, b)
 			}
 			if err := all.Merge(part); err != nil {
 				t.Fatal(err)
 			}
 		}
-		got, err := all.Encoder()
-		if err != nil {
+		if got, err = all.Encoder(); err != nil {
 			t.Fatal(err)
 		}
-		gt, wt := got.Terms(), want.Terms()
-		if len(gt) != len(wt) || got.V() != want.V() {
-			t.Fatalf("%d terms and %d words, Fit %d and %d", len(gt), got.V(), len(wt), want.V())
-		}
-		for k, w := range wt {
-			g := gt[k]
-			if g.Feature != w.Feature || g.Level != w.Level {
-				t.Fatalf("term %d is %+v, Fit's %+v", k, g, w)
-			}
-			for _, v := range [][2]float64{{g.Center, w.Center}, {g.Scale, w.Scale}, {g.Fill, w.Fill}} {
-				if math.Abs(v[0]-v[1]) > 1e-13*math.Abs(v[1]) {
-					t.Errorf("term %d is %+v, Fit's %+v", k, g, w)
-				}
-			}
-		}
-		for k := range got.V() {
-			if got.Name(len(gt)+k) != want.Name(len(wt)+k) {
-				t.Errorf("word %d is %q, Fit's %q", k, got.Name(len(gt)+k), want.Name(len(wt)+k))
-			}
-		}
+		sameEncoder(t, "three shards", got, want, 1e-13)
 	}
-	if err := NewSetup(Options{}).Add(d); err == nil {
-		t.Error("a text column accepted without Options.Text")
+	if err := NewSetup(Options{}).Add(d); !errors.Is(err, data.ErrFeatureKind) {
+		t.Errorf("a text column without Options.Text gives %v", err)
 	}
-	if err := NewSetup(Options{Text: &text.VectorizerConfig{}}).Add(d); err == nil {
-		t.Error("a missing cell accepted without Options.Impute")
+	var pe *data.ParseError
+	if err := NewSetup(Options{Text: &text.VectorizerConfig{}}).Add(d); !errors.As(err, &pe) || !errors.Is(err, ErrMissing) || pe.Line != d.Line(4) || pe.ColumnName != "x" {
+		t.Errorf("a missing cell without Options.Impute gives %v", err)
 	}
 	if err := NewSetup(Options{}).Merge(NewSetup(Options{Impute: true})); err == nil {
 		t.Error("statistics of other options merged")
+	}
+}
+
+// sameEncoder reports an error unless got has want's terms, with centres,
+// scales and fills equal to a relative tolerance tol (0: bit for bit), and
+// want's vocabulary.
+func sameEncoder(t *testing.T, what string, got, want *Encoder, tol float64) {
+	t.Helper()
+	gt, wt := got.Terms(), want.Terms()
+	if len(gt) != len(wt) || got.V() != want.V() {
+		t.Fatalf("%s: %d terms and %d words, Fit %d and %d", what, len(gt), got.V(), len(wt), want.V())
+	}
+	for k, w := range wt {
+		g := gt[k]
+		if g.Feature != w.Feature || g.Level != w.Level {
+			t.Fatalf("%s: term %d is %+v, Fit's %+v", what, k, g, w)
+		}
+		for _, v := range [][2]float64{{g.Center, w.Center}, {g.Scale, w.Scale}, {g.Fill, w.Fill}} {
+			if v[0] != v[1] && !(math.Abs(v[0]-v[1]) <= tol*math.Abs(v[1])) {
+				t.Errorf("%s: term %d is %+v, Fit's %+v", what, k, g, w)
+			}
+		}
+	}
+	for k := range got.V() {
+		if got.Name(len(gt)+k) != want.Name(len(wt)+k) {
+			t.Errorf("%s: word %d is %q, Fit's %q", what, k, got.Name(len(gt)+k), want.Name(len(wt)+k))
+		}
+	}
+}
+
+// badMoments checks that UnmarshalSetup refuses the encoding b of a Setup
+// with its moments replaced by ones of another shape or a negative sum of
+// squares.
+func badMoments(t *testing.T, b []byte) {
+	t.Helper()
+	var j map[string]any
+	if err := json.Unmarshal(b, &j); err != nil {
+		t.Fatal(err)
+	}
+	neg := stats.NewMoments(1, 4)
+	neg.S[3] = -1
+	for _, m := range []*stats.Moments{stats.NewMoments(1, 3), stats.NewMoments(2, 4), neg} {
+		j["moments"], _ = m.MarshalBinary()
+		bad, _ := json.Marshal(j)
+		if _, err := UnmarshalSetup(bad); err == nil {
+			t.Errorf("moments of %d classes and %d features, S %v accepted", m.K(), m.D, m.S)
+		}
 	}
 }
