@@ -134,8 +134,7 @@ func Fit(d *data.Dataset, opt Options) (*Encoder, error) {
 		switch c.Kind {
 		case data.Text:
 			if opt.Text == nil {
-				return nil, &data.ParseError{File: d.Source, ColumnName: c.Name, Err: &data.KindError{Column: c.Name, Kind: c.Kind,
-					Model: "this model", Takes: "numeric and categorical features only (leave the column out: data.Options.Ignore)", Err: data.ErrFeatureKind}}
+				return nil, textError(d, c)
 			}
 			tc, err := fitText(d, j, *opt.Text, e.V())
 			if err != nil {
@@ -163,9 +162,7 @@ func Fit(d *data.Dataset, opt Options) (*Encoder, error) {
 	}
 	anyMissing := missingCells(d, mom)
 	if anyMissing && !opt.Impute {
-		i, j := firstMissing(d)
-		name := d.Schema.Features[j].Name
-		return nil, &data.ParseError{File: d.Source, Line: d.Line(i), ColumnName: name, Err: &data.MissingError{Column: name, Row: i}}
+		return nil, missingError(d)
 	}
 	for t := range e.terms {
 		term := &e.terms[t]
@@ -173,23 +170,48 @@ func Fit(d *data.Dataset, opt Options) (*Encoder, error) {
 		if a.W == 0 {
 			return nil, fmt.Errorf("%s: column %q has no observed value", d.Source, d.Schema.Features[term.Feature].Name)
 		}
-		if term.Level >= 0 {
-			continue
-		}
-		switch {
-		case opt.NoStandardize:
-			term.Fill = a.M
-		default:
-			term.Center = a.M
-			if s := math.Sqrt(a.Var()); s > 0 {
-				term.Scale = s
-			}
+		if term.Level < 0 {
+			standardize(term, a, opt.NoStandardize)
 		}
 	}
 	e.complete = !anyMissing
 	levelFrequencies(d, e.terms, mom)
 	e.setDense()
 	return e, nil
+}
+
+// textError is Fit's error for text column c of d without Options.Text: a
+// data.KindError in a data.ParseError naming the source and column.
+func textError(d *data.Dataset, c data.Column) error {
+	return &data.ParseError{File: d.Source, ColumnName: c.Name, Err: &data.KindError{Column: c.Name, Kind: c.Kind,
+		Model: "this model", Takes: "numeric and categorical features only (leave the column out: data.Options.Ignore)", Err: data.ErrFeatureKind}}
+}
+
+// missingError is Fit's error for the first missing cell of d outside the
+// text columns (there must be one): a data.MissingError in a
+// data.ParseError at the row's source line.
+func missingError(d *data.Dataset) error {
+	i, j := firstMissing(d)
+	name := d.Schema.Features[j].Name
+	return &data.ParseError{File: d.Source, Line: d.Line(i), ColumnName: name, Err: &data.MissingError{Column: name, Row: i}}
+}
+
+// standardize sets the numeric term t from the moments a of its column's
+// observed cells: its centre and scale to the weighted mean and population
+// standard deviation,
+//
+//	Center = M,  Scale = √(S/W)  (1 when 0),
+//
+// or, with noStandardize, its fill to the mean (centre 0, scale 1).
+func standardize(t *Term, a stats.Moment, noStandardize bool) {
+	if noStandardize {
+		t.Fill = a.M
+		return
+	}
+	t.Center = a.M
+	if s := math.Sqrt(a.Var()); s > 0 {
+		t.Scale = s
+	}
 }
 
 // missingCells reports whether a feature column of d that is not text has
@@ -252,14 +274,28 @@ func firstMissing(d *data.Dataset) (row, col int) {
 // W_j being the observed weight of the moments m, in one pass over the
 // rows on all cores when there are indicator terms.
 func levelFrequencies(d *data.Dataset, terms []Term, m *stats.Moments) {
-	var ind []int // the indicator terms
+	var ind []Term // the indicator terms
+	var at []int   // their indices in terms
 	for t, term := range terms {
 		if term.Level >= 0 {
-			ind = append(ind, t)
+			ind, at = append(ind, term), append(at, t)
 		}
 	}
+	for a, w := range levelWeights(d, ind) {
+		terms[at[a]].Fill = w / m.At(0, ind[a].Feature).W
+	}
+}
+
+// levelWeights returns the weight of the rows of d at each indicator term
+// (feature j, level l) of ind,
+//
+//	Σ_i w_i [x_ij = l],
+//
+// in one pass over the rows on all cores (none when ind is empty). The sum
+// of each term depends on the rows only, not on the other terms.
+func levelWeights(d *data.Dataset, ind []Term) []float64 {
 	if len(ind) == 0 {
-		return
+		return nil
 	}
 	nb := parallel.Blocks(d.N, minBlock)
 	parts := make([][]float64, nb)
@@ -268,8 +304,8 @@ func levelFrequencies(d *data.Dataset, terms []Term, m *stats.Moments) {
 		parts[b] = count
 		for i := lo; i < hi; i++ {
 			x, w := d.Row(i), weight(d, i)
-			for a, t := range ind {
-				if v := x[terms[t].Feature]; v == v && int(v) == terms[t].Level {
+			for a := range ind {
+				if v := x[ind[a].Feature]; v == v && int(v) == ind[a].Level {
 					count[a] += w
 				}
 			}
@@ -279,9 +315,7 @@ func levelFrequencies(d *data.Dataset, terms []Term, m *stats.Moments) {
 	for _, p := range parts {
 		floats.Add(count, p)
 	}
-	for a, t := range ind {
-		terms[t].Fill = count[a] / m.At(0, terms[t].Feature).W
-	}
+	return count
 }
 
 // CheckWeights returns an error unless d's weights are finite,

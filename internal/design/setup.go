@@ -7,24 +7,24 @@ import (
 	"slices"
 
 	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/stats"
 	"github.com/gendisc/gendisc/text"
 )
 
-// Setup gathers, in parts, the statistics Fit computes from the data: for
-// each numeric feature the weight, weighted mean and centred sum of
-// squares of its observed cells (parts merged by Chan's pairwise
-// formulas), for each categorical feature the weight of each level, for
-// each text feature its term counts (text.Counter). Adding the rows in
+// Setup gathers, in parts, the statistics Fit computes from the data: the
+// moments of every feature's observed cells (a stats.Moments of one
+// class, accumulated by Moments.Add as Fit does and merged by
+// Moments.Merge), for each categorical feature the weight of each level,
+// for each text feature its term counts (text.Counter). Adding the rows in
 // chunks, or merging Setups that saw disjoint rows, and calling Encoder
-// gives Fit's encoder of all the rows up to rounding. A Setup is not safe
-// for concurrent use.
+// gives Fit's encoder of all the rows up to rounding, and bit for bit when
+// one Add into an empty Setup saw them all. A Setup is not safe for
+// concurrent use.
 type Setup struct {
 	opt    Options
-	schema *data.Schema // nil before the first rows
-	w      []float64    // per feature: Σ w over the observed cells
-	mean   []float64    // per numeric feature: the weighted mean
-	m2     []float64    // per numeric feature: Σ w (x − mean)²
-	levels [][]float64  // per categorical feature: Σ w per level
+	schema *data.Schema   // nil before the first rows
+	mom    *stats.Moments // per feature: W, M, S of its observed cells
+	levels [][]float64    // per categorical feature: Σ w per level
 	counts []*text.Counter
 }
 
@@ -46,76 +46,38 @@ func (s *Setup) Add(d *data.Dataset) error {
 	}
 	for _, c := range d.Schema.Features {
 		if c.Kind == data.Text && s.opt.Text == nil {
-			return fmt.Errorf("%s: column %q is text: this model does not encode text columns", d.Source, c.Name)
+			return textError(d, c)
 		}
 	}
-	if !s.opt.Impute {
-		for i := range d.N {
-			for j, v := range d.Row(i) {
-				if v != v && d.Schema.Features[j].Kind != data.Text {
-					return &data.ParseError{File: d.Source, Line: d.Line(i), ColumnName: d.Schema.Features[j].Name, Err: ErrMissing}
-				}
-			}
-		}
+	// Fit's pass over the rows; the observed weights show the missing cells.
+	mom := stats.NewMoments(1, d.D())
+	if d.D() > 0 {
+		mom.Add(d.X, nil, d.Weight)
+	}
+	if !s.opt.Impute && missingCells(d, mom) {
+		return missingError(d)
 	}
 	var err error
 	if d, err = s.extend(d); err != nil {
 		return err
 	}
+	s.mom.Merge(mom)
+	var ind []Term // every level of every categorical feature
 	for j, c := range d.Schema.Features {
 		switch c.Kind {
 		case data.Text:
 			s.counts[j].Add(documents(d, j))
-			continue
 		case data.Categorical:
 			s.levels[j] = grow(s.levels[j], len(c.Levels))
-		}
-		// Two passes over the chunk's cells of column j, then Chan's
-		// formulas into the totals.
-		w, sum := 0.0, 0.0
-		for i := range d.N {
-			v := d.X[i*d.D()+j]
-			if v != v {
-				continue
-			}
-			wi := weight(d, i)
-			w += wi
-			if c.Kind == data.Numeric {
-				sum += wi * v
-			} else {
-				s.levels[j][int(v)] += wi
+			for l := range c.Levels {
+				ind = append(ind, Term{Feature: j, Level: l})
 			}
 		}
-		if c.Kind == data.Categorical || w == 0 {
-			s.w[j] += w
-			continue
-		}
-		mean, m2 := sum/w, 0.0
-		for i := range d.N {
-			if v := d.X[i*d.D()+j]; v == v {
-				m2 += weight(d, i) * (v - mean) * (v - mean)
-			}
-		}
-		s.addMoments(j, w, mean, m2)
+	}
+	for a, w := range levelWeights(d, ind) {
+		s.levels[ind[a].Feature][ind[a].Level] += w
 	}
 	return nil
-}
-
-// addMoments merges the moments (w, mean, m2) of other cells of numeric
-// feature j into the totals:
-//
-//	W = W_a + W_b,  δ = m_b − m_a,  m = m_a + δ W_b/W,
-//	M2 = M2_a + M2_b + δ² W_a W_b / W
-func (s *Setup) addMoments(j int, w, mean, m2 float64) {
-	if w == 0 {
-		return
-	}
-	wa := s.w[j]
-	tot := wa + w
-	delta := mean - s.mean[j]
-	s.w[j] = tot
-	s.mean[j] += delta * (w / tot)
-	s.m2[j] += m2 + delta*delta*wa*(w/tot)
 }
 
 // grow returns x with zeros appended up to length n.
@@ -147,7 +109,7 @@ func (s *Setup) extend(d *data.Dataset) (*data.Dataset, error) {
 func (s *Setup) start(sc *data.Schema) error {
 	D := len(sc.Features)
 	s.schema = sc
-	s.w, s.mean, s.m2 = make([]float64, D), make([]float64, D), make([]float64, D)
+	s.mom = stats.NewMoments(1, D)
 	s.levels, s.counts = make([][]float64, D), make([]*text.Counter, D)
 	for j, c := range sc.Features {
 		if c.Kind == data.Text {
@@ -183,6 +145,7 @@ func (s *Setup) Merge(o *Setup) error {
 		return err
 	}
 	s.schema = ext
+	s.mom.Merge(o.mom)
 	for j, c := range ext.Features {
 		switch c.Kind {
 		case data.Text:
@@ -197,9 +160,6 @@ func (s *Setup) Merge(o *Setup) error {
 				}
 				s.levels[j][l] += w
 			}
-			s.w[j] += o.w[j]
-		case data.Numeric:
-			s.addMoments(j, o.w[j], o.mean[j], o.m2[j])
 		}
 	}
 	return nil
@@ -213,7 +173,7 @@ func sameOptions(a, b Options) bool {
 
 // Encoder returns the encoder of the rows seen, as Fit computes it: each
 // numeric column standardised with its weighted mean and population
-// standard deviation (s = √(M2/W), 1 when 0), each level's indicator
+// standard deviation (standardize), each level's indicator
 // filled with its frequency, each text column's vocabulary pruned by the
 // text settings. It returns an error when no rows were added, when a
 // column has no observed cell, and when a text column's vocabulary is
@@ -233,39 +193,35 @@ func (s *Setup) Encoder() (*Encoder, error) {
 			vocabs = append(vocabs, v)
 			continue
 		}
-		if !(s.w[j] > 0) {
+		a := s.mom.At(0, j)
+		if !(a.W > 0) {
 			return nil, fmt.Errorf("column %q has no observed value", c.Name)
 		}
 		if c.Kind == data.Categorical {
 			for l, w := range grow(s.levels[j], len(c.Levels)) {
 				if l > 0 || !s.opt.DropFirst {
-					terms = append(terms, Term{Feature: j, Level: l, Scale: 1, Fill: w / s.w[j]})
+					terms = append(terms, Term{Feature: j, Level: l, Scale: 1, Fill: w / a.W})
 				}
 			}
 			continue
 		}
-		term := Term{Feature: j, Level: -1, Center: s.mean[j], Scale: 1}
-		switch sd := math.Sqrt(s.m2[j] / s.w[j]); {
-		case s.opt.NoStandardize:
-			term.Center, term.Fill = 0, s.mean[j]
-		case sd > 0:
-			term.Scale = sd
-		}
+		term := Term{Feature: j, Level: -1, Scale: 1}
+		standardize(&term, a, s.opt.NoStandardize)
 		terms = append(terms, term)
 	}
 	return New(s.schema, terms, vocabs)
 }
 
 // setupJSON is the encoded form of a Setup; floats read back bit for bit.
+// Moments is the moments' encoding in package stats (Moments.MarshalBinary,
+// base64 in JSON).
 type setupJSON struct {
 	Impute        bool                    `json:"impute,omitempty"`
 	DropFirst     bool                    `json:"drop_first,omitempty"`
 	NoStandardize bool                    `json:"no_standardize,omitempty"`
 	Text          *text.VectorizerConfig  `json:"text,omitempty"`
 	Schema        *data.Schema            `json:"schema,omitempty"`
-	W             []float64               `json:"w,omitempty"`
-	Mean          []float64               `json:"mean,omitempty"`
-	M2            []float64               `json:"m2,omitempty"`
+	Moments       []byte                  `json:"moments,omitempty"`
 	Levels        [][]float64             `json:"levels,omitempty"`
 	Counts        map[int]json.RawMessage `json:"counts,omitempty"`
 }
@@ -273,7 +229,10 @@ type setupJSON struct {
 // MarshalJSON encodes the Setup, its options and schema included.
 func (s *Setup) MarshalJSON() ([]byte, error) {
 	j := setupJSON{Impute: s.opt.Impute, DropFirst: s.opt.DropFirst, NoStandardize: s.opt.NoStandardize, Text: s.opt.Text,
-		Schema: s.schema, W: s.w, Mean: s.mean, M2: s.m2, Levels: s.levels}
+		Schema: s.schema, Levels: s.levels}
+	if s.mom != nil {
+		j.Moments, _ = s.mom.MarshalBinary() // never fails
+	}
 	for f, c := range s.counts {
 		if c != nil {
 			b, err := c.MarshalJSON()
@@ -290,9 +249,10 @@ func (s *Setup) MarshalJSON() ([]byte, error) {
 }
 
 // UnmarshalSetup reads a Setup written by MarshalJSON, checking that its
-// statistics fit its schema: one entry per feature, finite and
-// non-negative weights and sums of squares, one weight per level, term
-// counts for the text features only, with the text settings.
+// statistics fit its schema: moments of one class with one entry per
+// feature, finite and non-negative weights and sums of squares, finite
+// means, one weight per level, term counts for the text features only,
+// with the text settings.
 func UnmarshalSetup(b []byte) (*Setup, error) {
 	var j setupJSON
 	if err := json.Unmarshal(b, &j); err != nil {
@@ -306,21 +266,29 @@ func UnmarshalSetup(b []byte) (*Setup, error) {
 		return nil, fmt.Errorf("design: %w", err)
 	}
 	D := len(j.Schema.Features)
-	if len(j.W) != D || len(j.Mean) != D || len(j.M2) != D || len(j.Levels) != D {
-		return nil, fmt.Errorf("design: statistics for %d features, want %d", len(j.W), D)
+	if err := s.mom.UnmarshalBinary(j.Moments); err != nil {
+		return nil, fmt.Errorf("design: moments: %w", err)
 	}
-	s.w, s.mean, s.m2, s.levels = j.W, j.Mean, j.M2, j.Levels
+	if s.mom.K() != 1 || s.mom.D != D || len(j.Levels) != D {
+		return nil, fmt.Errorf("design: statistics of %d classes and %d features, %d level weights, want 1, %d, %d",
+			s.mom.K(), s.mom.D, len(j.Levels), D, D)
+	}
+	if w := s.mom.ClassWeight[0]; !(w >= 0) || math.IsInf(w, 0) {
+		return nil, fmt.Errorf("design: total weight %v", w)
+	}
+	s.levels = j.Levels
 	for f, c := range j.Schema.Features {
 		if len(s.levels[f]) > len(c.Levels) || c.Kind != data.Categorical && len(s.levels[f]) > 0 {
 			return nil, fmt.Errorf("design: feature %q: %d level weights", c.Name, len(s.levels[f]))
 		}
-		for _, v := range append([]float64{s.w[f], s.m2[f]}, s.levels[f]...) {
+		a := s.mom.At(0, f)
+		for _, v := range append([]float64{a.W, a.S}, s.levels[f]...) {
 			if !(v >= 0) || math.IsInf(v, 0) {
 				return nil, fmt.Errorf("design: feature %q: weight or sum of squares %v", c.Name, v)
 			}
 		}
-		if math.IsNaN(s.mean[f]) || math.IsInf(s.mean[f], 0) {
-			return nil, fmt.Errorf("design: feature %q: mean %v", c.Name, s.mean[f])
+		if math.IsNaN(a.M) || math.IsInf(a.M, 0) {
+			return nil, fmt.Errorf("design: feature %q: mean %v", c.Name, a.M)
 		}
 		raw, ok := j.Counts[f]
 		if ok != (c.Kind == data.Text) {
