@@ -66,6 +66,7 @@ var layers = map[string]int{
 	"compare": layerUse,
 	"metrics": layerUse,
 	"models":  layerUse,
+	"server":  layerUse,
 	"synth":   layerUse,
 
 	"bench/cmd/benchgo":        layerCommand,
