@@ -71,6 +71,7 @@ var layers = map[string]int{
 
 	"bench/cmd/benchgo":        layerCommand,
 	"bench/cmd/genstream":      layerCommand,
+	"bench/cmd/serveload":      layerCommand,
 	"cmd/gendisc":              layerCommand,
 	"cmd/gendisc/internal/cli": layerCommand,
 

@@ -96,7 +96,9 @@ func TestServeCommand(t *testing.T) {
 	env := &Env{Stdin: strings.NewReader(""), Stdout: io.Discard, Stderr: &stderr}
 	ctx, cancel := context.WithCancel(context.Background())
 	exit := make(chan int, 1)
-	go func() { exit <- Main(ctx, env, []string{"serve", "--model", model, "--addr", "127.0.0.1:0", "--access-log"}) }()
+	go func() {
+		exit <- Main(ctx, env, []string{"serve", "--model", model, "--addr", "127.0.0.1:0", "--access-log"})
+	}()
 	var url string
 	for deadline := time.Now().Add(10 * time.Second); url == ""; time.Sleep(5 * time.Millisecond) {
 		if m := regexp.MustCompile(`url=(http://\S+)`).FindStringSubmatch(stderr.String()); m != nil {
