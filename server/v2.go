@@ -317,6 +317,9 @@ func (s *Server) tensors(e *entry, inputs []tensor) (*data.Dataset, error) {
 	if len(inputs) == 0 {
 		return nil, errors.New("no inputs")
 	}
+	if d := s.numeric(schema, inputs); d != nil {
+		return d, nil
+	}
 	type column struct {
 		j    int   // the feature
 		vals []any // one per row
@@ -404,16 +407,93 @@ func (s *Server) tensors(e *entry, inputs []tensor) (*data.Dataset, error) {
 	return schema.Rows(recs)
 }
 
+// numeric returns the data set of the inputs when every feature is
+// numeric and the inputs are numeric tensors of the forms tensors takes
+// whose data are all numbers, read straight into the rows; otherwise nil,
+// and tensors reads them, with the checks and the errors of every value
+// (data.Schema.Rows). The data set is the one Rows would return.
+func (s *Server) numeric(schema *data.Schema, inputs []tensor) *data.Dataset {
+	D := len(schema.Features)
+	for j := range schema.Features {
+		if schema.Features[j].Kind != data.Numeric {
+			return nil
+		}
+	}
+	for k := range inputs {
+		if t := &inputs[k]; !numericType(t.Datatype) || len(t.Shape) == 0 || t.Shape[0] <= 0 || t.Shape[0] > s.opt.MaxRows || t.Parameters != nil {
+			return nil
+		}
+	}
+	n := inputs[0].Shape[0]
+	X := make([]float64, n*D)
+	if t := &inputs[0]; len(inputs) == 1 && len(t.Shape) == 2 && t.Shape[1] == D && (D > 1 || schema.Feature(t.Name) < 0) {
+		if !readFloats(t.Data, X, D) {
+			return nil
+		}
+		return &data.Dataset{Schema: schema, N: n, X: X}
+	}
+	if len(inputs) != D {
+		return nil
+	}
+	col := make([]float64, n)
+	seen := make([]bool, D)
+	for k := range inputs {
+		t := &inputs[k]
+		j := schema.Feature(t.Name)
+		if j < 0 || seen[j] || t.Shape[0] != n || len(t.Shape) > 2 || len(t.Shape) == 2 && t.Shape[1] != 1 || !readFloats(t.Data, col, 1) {
+			return nil
+		}
+		seen[j] = true
+		for i, x := range col {
+			X[i*D+j] = x
+		}
+	}
+	return &data.Dataset{Schema: schema, N: n, X: X}
+}
+
+// numericType reports whether a v2 datatype is a number's.
+func numericType(dt string) bool {
+	switch dt {
+	case "FP64", "FP32", "FP16", "INT8", "INT16", "INT32", "INT64", "UINT8", "UINT16", "UINT32", "UINT64":
+		return true
+	}
+	return false
+}
+
+// readFloats reads the JSON array b, flat or of rows of k numbers, into
+// dst, and reports whether it held len(dst) finite numbers.
+func readFloats(b json.RawMessage, dst []float64, k int) bool {
+	var flat []float64
+	if json.Unmarshal(b, &flat) != nil {
+		var rows [][]float64
+		if json.Unmarshal(b, &rows) != nil {
+			return false
+		}
+		flat = flat[:0] // the first attempt may have left values
+		for _, r := range rows {
+			if len(r) != k {
+				return false
+			}
+			flat = append(flat, r...)
+		}
+	}
+	if len(flat) != len(dst) {
+		return false
+	}
+	copy(dst, flat)
+	return true
+}
+
 // checkType returns an error when the datatype of t does not suit the
 // column c.
 func checkType(t *tensor, c *data.Column) error {
 	ok := false
-	switch t.Datatype {
-	case "FP64", "FP32", "FP16", "INT8", "INT16", "INT32", "INT64", "UINT8", "UINT16", "UINT32", "UINT64":
+	switch {
+	case numericType(t.Datatype):
 		ok = c.Kind == data.Numeric
-	case "BOOL":
+	case t.Datatype == "BOOL":
 		ok = c.Kind == data.Numeric || c.Kind == data.Categorical && slices.Contains(c.Levels, "true")
-	case "BYTES":
+	case t.Datatype == "BYTES":
 		ok = c.Kind != data.Numeric
 	}
 	if !ok {
