@@ -13,6 +13,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -775,5 +776,33 @@ func TestShutdownDrains(t *testing.T) {
 		t.Error("a new request was answered after the shutdown")
 	} else if !errors.Is(err, os.ErrDeadlineExceeded) && !strings.Contains(err.Error(), "refused") {
 		t.Logf("after the shutdown: %v", err)
+	}
+}
+
+// TestReadFloats checks the fast reading of numeric tensors: what it reads
+// and what it leaves to the slow path (false).
+func TestReadFloats(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		k, n int
+		want []float64 // nil: refused
+	}{
+		{"[1, -2.5, 3e2]", 1, 3, []float64{1, -2.5, 300}},
+		{"[[1,2],[3,4]]", 2, 4, []float64{1, 2, 3, 4}},
+		{"[[1],[2]]", 1, 2, []float64{1, 2}},
+		{"[[1,2],[3]]", 2, 4, nil},
+		{"[1,2,3]", 1, 2, nil},
+		{"[1,2]", 1, 3, nil},
+		{"[1,null]", 1, 2, nil},
+		{`[1,"2"]`, 1, 2, nil},
+		{"[1,1e999]", 1, 2, nil},
+		{"[[[1]]]", 1, 1, nil},
+		{"1", 1, 1, nil},
+	} {
+		dst := make([]float64, c.n)
+		ok := readFloats([]byte(c.in), dst, c.k)
+		if ok != (c.want != nil) || ok && !slices.Equal(dst, c.want) {
+			t.Errorf("%s: %v %v, want %v", c.in, ok, dst, c.want)
+		}
 	}
 }

@@ -461,27 +461,42 @@ func numericType(dt string) bool {
 }
 
 // readFloats reads the JSON array b, flat or of rows of k numbers, into
-// dst, and reports whether it held len(dst) finite numbers.
-func readFloats(b json.RawMessage, dst []float64, k int) bool {
-	var flat []float64
-	if json.Unmarshal(b, &flat) != nil {
-		var rows [][]float64
-		if json.Unmarshal(b, &rows) != nil {
-			return false
-		}
-		flat = flat[:0] // the first attempt may have left values
-		for _, r := range rows {
-			if len(r) != k {
+// dst, and reports whether it held len(dst) finite numbers and nothing
+// else. b is valid JSON (the request decoded), so that a value starting
+// with a digit or a minus sign is a number of JSON's grammar.
+func readFloats(b []byte, dst []float64, k int) bool {
+	n, depth, inRow := 0, 0, 0
+	for i := 0; i < len(b); i++ {
+		switch c := b[i]; {
+		case c == '[':
+			if depth++; depth > 2 {
 				return false
 			}
-			flat = append(flat, r...)
+			inRow = 0
+		case c == ']':
+			if depth == 2 && inRow != k {
+				return false
+			}
+			depth--
+		case c == ',' || c == ' ' || c == '\t' || c == '\n' || c == '\r':
+		case c == '-' || '0' <= c && c <= '9':
+			j := i + 1
+			for j < len(b) && (b[j] >= '0' && b[j] <= '9' || b[j] == '.' || b[j] == 'e' || b[j] == 'E' || b[j] == '+' || b[j] == '-') {
+				j++
+			}
+			x, err := strconv.ParseFloat(string(b[i:j]), 64)
+			if err != nil || n == len(dst) || depth == 0 {
+				return false // ±Inf out of range: the errors of the slow path
+			}
+			dst[n] = x
+			n++
+			inRow++
+			i = j - 1
+		default:
+			return false // a string, true, false, null or an object
 		}
 	}
-	if len(flat) != len(dst) {
-		return false
-	}
-	copy(dst, flat)
-	return true
+	return n == len(dst)
 }
 
 // checkType returns an error when the datatype of t does not suit the
