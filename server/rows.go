@@ -246,7 +246,20 @@ func (s *Server) readRows(c *call, e *entry) (*data.Dataset, bool) {
 		return nil, false
 	}
 	c.rows = d.N
+	s.countUnseen(e, d)
 	return d, true
+}
+
+// countUnseen adds the categories of d not seen in training to the
+// metrics.
+func (s *Server) countUnseen(e *entry, d *data.Dataset) {
+	n := 0
+	for _, k := range d.Unseen {
+		n += k
+	}
+	if n > 0 {
+		s.metrics.unseenTot.WithLabelValues(e.name).Add(float64(n))
+	}
 }
 
 // readInstances decodes the JSON body {"instances": [...]}, or answers the

@@ -523,6 +523,9 @@ func TestUnseen(t *testing.T) {
 	if code != 200 || !bytes.Contains(body, []byte(`"parameters":{"unseen":1}`)) {
 		t.Errorf("infer: %d %s", code, body)
 	}
+	if _, m := do(t, s, "GET", "/metrics", "", nil); !bytes.Contains(m, []byte(`gendisc_unseen_categories_total{model="votes"} 3`)) {
+		t.Errorf("unseen categories not counted: %s", grep(m, "unseen"))
+	}
 }
 
 // TestPanicRecovered checks that a panic in a handler is answered with

@@ -209,6 +209,7 @@ func (s *Server) infer(c *call) {
 		return
 	}
 	c.rows = d.N
+	s.countUnseen(e, d)
 	predicting := slices.ContainsFunc(want, func(o output) bool { return o.Name != "log_likelihood" })
 	if err := checkRows(e, d, predicting); err != nil {
 		c.fail(http.StatusBadRequest, "%v", err)

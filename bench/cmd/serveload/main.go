@@ -32,6 +32,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"github.com/gendisc/gendisc/data"
@@ -126,8 +127,11 @@ func start(cmd *exec.Cmd) *exec.Cmd {
 	return cmd
 }
 
+// stop stops a server: SIGTERM, which gendisc serve drains on and which
+// a process started with SIGINT ignored (a background job of a shell)
+// still receives.
 func stop(cmd *exec.Cmd) {
-	cmd.Process.Signal(os.Interrupt)
+	cmd.Process.Signal(syscall.SIGTERM)
 	cmd.Wait()
 }
 
