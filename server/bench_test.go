@@ -50,3 +50,13 @@ func BenchmarkInfer1000(b *testing.B) {
 	body := mustJSON(b, map[string]any{"inputs": []map[string]any{{"name": "x", "shape": []int{1000, 4}, "datatype": "FP64", "data": X[:4000]}}})
 	benchRequest(b, "/v2/models/iris/infer", body, 1000)
 }
+
+func BenchmarkPredict1000Arrays(b *testing.B) {
+	_, d := readData(b, "iris", "iris")
+	rows := make([][]float64, 1000)
+	for i := range rows {
+		k := i % d.N
+		rows[i] = d.X[k*4 : (k+1)*4]
+	}
+	benchRequest(b, "/v1/models/iris/predict", mustJSON(b, map[string]any{"instances": rows}), 1000)
+}

@@ -54,7 +54,7 @@ func (s *Server) predict(c *call) {
 		c.write(http.StatusOK, "text/csv; charset=utf-8", b.Bytes())
 		return
 	}
-	b := rowHeader(nil, e, d, p.Columns)
+	b := rowHeader(make([]byte, 0, 256+d.N*24*len(p.Columns)), e, d, p.Columns)
 	b = append(b, `,"predictions":[`...)
 	keys := quoted(p.Columns)
 	lab := quoted(p.Labels)
@@ -105,7 +105,7 @@ func (s *Server) score(c *call) {
 		c.write(http.StatusOK, "text/csv; charset=utf-8", b.Bytes())
 		return
 	}
-	b := rowHeader(nil, e, d, models.ScoreColumns)
+	b := rowHeader(make([]byte, 0, 256+d.N*64), e, d, models.ScoreColumns)
 	b = append(b, `,"scores":[`...)
 	for i, v := range scores {
 		if i > 0 {
@@ -211,7 +211,10 @@ func (s *Server) readRows(c *call, e *entry) (*data.Dataset, bool) {
 		return nil, false
 	}
 	body := http.MaxBytesReader(c.w, c.r.Body, s.opt.MaxBodyBytes)
-	var d *data.Dataset
+	var (
+		d  *data.Dataset
+		ok bool
+	)
 	switch mt {
 	case "text/csv":
 		b, err := io.ReadAll(body)
@@ -225,12 +228,7 @@ func (s *Server) readRows(c *call, e *entry) (*data.Dataset, bool) {
 			return nil, false
 		}
 	case "", "application/json":
-		instances, ok := s.readInstances(c, body)
-		if !ok {
-			return nil, false
-		}
-		if d, err = records(e.model.Schema(), instances); err != nil {
-			c.fail(http.StatusUnprocessableEntity, "%v", err)
+		if d, ok = s.readInstances(c, body, e.model.Schema()); !ok {
 			return nil, false
 		}
 	default:
@@ -262,14 +260,15 @@ func (s *Server) countUnseen(e *entry, d *data.Dataset) {
 	}
 }
 
-// readInstances decodes the JSON body {"instances": [...]}, or answers the
-// error and returns false.
-func (s *Server) readInstances(c *call, body io.Reader) ([]any, bool) {
+// readInstances reads the JSON body {"instances": [...]} with the schema,
+// or answers the error and returns false. Rows that are arrays of numbers
+// for a model of numeric features are read straight into the data set;
+// others go through data.Schema.Rows.
+func (s *Server) readInstances(c *call, body io.Reader, schema *data.Schema) (*data.Dataset, bool) {
 	var req struct {
-		Instances []any `json:"instances"`
+		Instances json.RawMessage `json:"instances"`
 	}
 	dec := json.NewDecoder(body)
-	dec.UseNumber()
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&req); err != nil {
 		if _, ok := errors.AsType[*http.MaxBytesError](err); ok {
@@ -283,11 +282,38 @@ func (s *Server) readInstances(c *call, body io.Reader) ([]any, bool) {
 		c.fail(http.StatusBadRequest, "malformed JSON: more after the object")
 		return nil, false
 	}
-	if len(req.Instances) > s.opt.MaxRows {
-		c.fail(http.StatusRequestEntityTooLarge, "%d rows, more than the limit of %d rows per request", len(req.Instances), s.opt.MaxRows)
+	tooMany := func(n int) bool {
+		if n > s.opt.MaxRows {
+			c.fail(http.StatusRequestEntityTooLarge, "%d rows, more than the limit of %d rows per request", n, s.opt.MaxRows)
+		}
+		return n > s.opt.MaxRows
+	}
+	if D := len(schema.Features); allNumeric(schema) && D > 0 {
+		if X, ok := scanFloats(req.Instances, nil, D, true); ok {
+			if tooMany(len(X) / D) {
+				return nil, false
+			}
+			return &data.Dataset{Schema: schema, N: len(X) / D, X: X}, true
+		}
+	}
+	var instances []any
+	if len(req.Instances) > 0 {
+		dec = json.NewDecoder(bytes.NewReader(req.Instances))
+		dec.UseNumber()
+		if err := dec.Decode(&instances); err != nil {
+			c.fail(http.StatusBadRequest, "malformed JSON: instances: %v", err)
+			return nil, false
+		}
+	}
+	if tooMany(len(instances)) {
 		return nil, false
 	}
-	return req.Instances, true
+	d, err := records(schema, instances)
+	if err != nil {
+		c.fail(http.StatusUnprocessableEntity, "%v", err)
+		return nil, false
+	}
+	return d, true
 }
 
 // records returns the data set of the instances, each an object keyed by

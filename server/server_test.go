@@ -154,6 +154,17 @@ func TestRowEndpointMatchesPredict(t *testing.T) {
 			if code != 200 || !bytes.Equal(got, want.Bytes()) {
 				t.Fatalf("JSON rows: status %d, body differs from the predictions: %.200s", code, got)
 			}
+			if allNumeric(d.Schema) { // rows as arrays, read by the fast path
+				D := len(d.Schema.Features)
+				rows := make([][]float64, d.N)
+				for i := range rows {
+					rows[i] = d.X[i*D : (i+1)*D]
+				}
+				code, got = do(t, s, "POST", path, "application/json", mustJSON(t, map[string]any{"instances": rows}), "Accept", "text/csv")
+				if code != 200 || !bytes.Equal(got, want.Bytes()) {
+					t.Fatalf("JSON arrays: status %d, body differs from the predictions: %.200s", code, got)
+				}
+			}
 			// The JSON answer: the same digits.
 			code, got = do(t, s, "POST", path, "application/json", body)
 			if code != 200 {

@@ -415,10 +415,8 @@ func (s *Server) tensors(e *entry, inputs []tensor) (*data.Dataset, error) {
 // (data.Schema.Rows). The data set is the one Rows would return.
 func (s *Server) numeric(schema *data.Schema, inputs []tensor) *data.Dataset {
 	D := len(schema.Features)
-	for j := range schema.Features {
-		if schema.Features[j].Kind != data.Numeric {
-			return nil
-		}
+	if !allNumeric(schema) {
+		return nil
 	}
 	for k := range inputs {
 		if t := &inputs[k]; !numericType(t.Datatype) || len(t.Shape) == 0 || t.Shape[0] <= 0 || t.Shape[0] > s.opt.MaxRows || t.Parameters != nil {
@@ -461,22 +459,41 @@ func numericType(dt string) bool {
 	return false
 }
 
+// allNumeric reports whether every feature of the schema is numeric.
+func allNumeric(schema *data.Schema) bool {
+	for j := range schema.Features {
+		if schema.Features[j].Kind != data.Numeric {
+			return false
+		}
+	}
+	return true
+}
+
 // readFloats reads the JSON array b, flat or of rows of k numbers, into
 // dst, and reports whether it held len(dst) finite numbers and nothing
-// else. b is valid JSON (the request decoded), so that a value starting
-// with a digit or a minus sign is a number of JSON's grammar.
+// else (scanFloats).
 func readFloats(b []byte, dst []float64, k int) bool {
-	n, depth, inRow := 0, 0, 0
+	v, ok := scanFloats(b, dst[:0], k, false)
+	return ok && len(v) == len(dst)
+}
+
+// scanFloats appends to dst the numbers of the JSON array b, flat (unless
+// nested is set) or of rows of k numbers, and reports whether b held
+// finite numbers and nothing else. b is valid JSON (the request decoded),
+// so that a value starting with a digit or a minus sign is a number of
+// JSON's grammar.
+func scanFloats(b []byte, dst []float64, k int, nested bool) ([]float64, bool) {
+	depth, inRow := 0, 0
 	for i := 0; i < len(b); i++ {
 		switch c := b[i]; {
 		case c == '[':
 			if depth++; depth > 2 {
-				return false
+				return dst, false
 			}
 			inRow = 0
 		case c == ']':
 			if depth == 2 && inRow != k {
-				return false
+				return dst, false
 			}
 			depth--
 		case c == ',' || c == ' ' || c == '\t' || c == '\n' || c == '\r':
@@ -486,18 +503,17 @@ func readFloats(b []byte, dst []float64, k int) bool {
 				j++
 			}
 			x, err := strconv.ParseFloat(string(b[i:j]), 64)
-			if err != nil || n == len(dst) || depth == 0 {
-				return false // ±Inf out of range: the errors of the slow path
+			if err != nil || depth == 0 || nested && depth != 2 {
+				return dst, false // ±Inf out of range: the errors of the slow path
 			}
-			dst[n] = x
-			n++
+			dst = append(dst, x)
 			inRow++
 			i = j - 1
 		default:
-			return false // a string, true, false, null or an object
+			return dst, false // a string, true, false, null or an object
 		}
 	}
-	return n == len(dst)
+	return dst, depth == 0 && len(b) > 0 && b[0] == '['
 }
 
 // checkType returns an error when the datatype of t does not suit the
