@@ -66,10 +66,12 @@ var layers = map[string]int{
 	"compare": layerUse,
 	"metrics": layerUse,
 	"models":  layerUse,
+	"server":  layerUse,
 	"synth":   layerUse,
 
 	"bench/cmd/benchgo":        layerCommand,
 	"bench/cmd/genstream":      layerCommand,
+	"bench/cmd/serveload":      layerCommand,
 	"cmd/gendisc":              layerCommand,
 	"cmd/gendisc/internal/cli": layerCommand,
 

@@ -1,16 +1,13 @@
 package cli
 
 import (
-	"bufio"
 	"context"
-	"encoding/csv"
 	"flag"
 	"io"
-	"math"
-	"strconv"
 
 	"github.com/gendisc/gendisc"
 	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/models"
 )
 
 var cmdPredict = &Command{
@@ -69,34 +66,11 @@ func (o *predictOptions) run(env *Env) error {
 	if err := checkNB(env, m, d); err != nil {
 		return err
 	}
-	if r, ok := asRegressor(e.Kind, m); ok {
-		return o.write(env, func(w io.Writer) error { return writeValues(w, r.Predict(nil, d)) })
-	}
-	var (
-		first  string    // the name of the first column
-		labels []string  // the label of each probability column
-		proba  []float64 // row-major, one column per label
-		best   []int     // the column of each row's largest probability
-	)
-	switch m := m.(type) {
-	case gendisc.Classifier:
-		first, labels = "prediction", m.Classes()
-		proba = m.LogProba(nil, d)
-		best = gendisc.ArgmaxRows(nil, proba, len(labels)) // gendisc.Predict, sharing LogProba
-		for i, v := range proba {
-			proba[i] = math.Exp(v)
-		}
-	case clusterer:
-		first = "cluster"
-		for k := range m.Components() {
-			labels = append(labels, strconv.Itoa(k))
-		}
-		proba = m.Predict(nil, d)
-		best = gendisc.ArgmaxRows(nil, proba, len(labels))
-	default:
+	p, err := models.Predict(m, d)
+	if err != nil {
 		return wrongKind(o.model, e.Kind, "does not predict classes or clusters")
 	}
-	return o.write(env, func(w io.Writer) error { return writePredictions(w, first, labels, best, proba) })
+	return o.write(env, p.WriteCSV)
 }
 
 // write writes the output file (--out) with writeTo.
@@ -124,53 +98,4 @@ type regressor interface {
 func asRegressor(kind string, m gendisc.Model) (regressor, bool) {
 	r, ok := m.(regressor)
 	return r, ok && kinds[kind].regression
-}
-
-// writeValues writes the prediction CSV of a regression: the header
-// prediction, then one value per row in strconv's shortest round-trip
-// form.
-func writeValues(w io.Writer, pred []float64) error {
-	bw := bufio.NewWriter(w)
-	bw.WriteString("prediction\n")
-	var buf []byte
-	for _, v := range pred {
-		buf = append(strconv.AppendFloat(buf[:0], v, 'g', -1, 64), '\n')
-		bw.Write(buf)
-	}
-	return bw.Flush()
-}
-
-// clusterer is a fitted mixture model: Predict writes the responsibility
-// of each component k for row i, P(k | x_i), to dst[i·K + k].
-type clusterer interface {
-	Components() int
-	Predict(dst []float64, d *data.Dataset) []float64
-}
-
-// writePredictions writes the prediction CSV for the probabilities proba
-// (row-major, one column per label): a header of first and p_<label> for
-// each label, then per row the label of its column best[i] and the
-// probabilities in strconv's shortest round-trip form.
-func writePredictions(w io.Writer, first string, labels []string, best []int, proba []float64) error {
-	K := len(labels)
-	cw := csv.NewWriter(w)
-	rec := make([]string, K+1)
-	rec[0] = first
-	for k, c := range labels {
-		rec[k+1] = "p_" + c
-	}
-	if err := cw.Write(rec); err != nil {
-		return err
-	}
-	for i, b := range best {
-		for k, v := range proba[i*K : (i+1)*K] {
-			rec[k+1] = strconv.FormatFloat(v, 'g', -1, 64)
-		}
-		rec[0] = labels[b]
-		if err := cw.Write(rec); err != nil {
-			return err
-		}
-	}
-	cw.Flush()
-	return cw.Error()
 }

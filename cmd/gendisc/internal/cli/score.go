@@ -2,17 +2,13 @@ package cli
 
 import (
 	"context"
-	"encoding/csv"
 	"flag"
 	"fmt"
-	"io"
 	"math"
-	"strconv"
 
-	"github.com/gendisc/gendisc"
 	"github.com/gendisc/gendisc/data"
-	"github.com/gendisc/gendisc/internal/mathx"
 	"github.com/gendisc/gendisc/modelfile"
+	"github.com/gendisc/gendisc/models"
 )
 
 func init() { commands = append(commands, cmdScore) }
@@ -89,7 +85,7 @@ func (o *scoreOptions) run(env *Env) error {
 	if err != nil {
 		return err
 	}
-	density, ok := logDensity(m)
+	density, ok := models.Density(m)
 	if !ok {
 		return wrongKind(o.model, e.Kind, "is not generative: it has no density p(x) to score")
 	}
@@ -107,7 +103,7 @@ func (o *scoreOptions) run(env *Env) error {
 			return err
 		}
 		defer out.Abort()
-		if err := writeScores(out, scores); err != nil {
+		if err := models.WriteScores(out, scores); err != nil {
 			return err
 		}
 		if err := out.Commit(); err != nil {
@@ -123,47 +119,6 @@ func (o *scoreOptions) run(env *Env) error {
 			s.Rows, num(float64(s.MeanNats)), num(float64(s.MeanBits)), num(float64(s.TotalNats)))
 	}
 	return nil
-}
-
-// logDensity returns the function that gives log p(x_i) for every row of
-// a data set under m, and whether m has a density: a mixture's own, or a
-// generative classifier's marginal over the classes.
-func logDensity(m gendisc.Model) (func(d *data.Dataset) []float64, bool) {
-	switch m := m.(type) {
-	case interface {
-		ScoreSamples(dst []float64, d *data.Dataset) []float64
-	}:
-		return func(d *data.Dataset) []float64 { return m.ScoreSamples(nil, d) }, true
-	case gendisc.Generative:
-		return func(d *data.Dataset) []float64 { return marginal(m, d) }, true
-	}
-	return nil, false
-}
-
-// marginal returns the log density of every row of d under a generative
-// classifier, summed over the classes k by log-sum-exp:
-//
-//	log p(x_i) = log Σ_k exp(log p(x_i, y=k))
-func marginal(m gendisc.Generative, d *data.Dataset) []float64 {
-	joint := m.JointLogLikelihood(nil, d)
-	K := len(m.Classes())
-	out := make([]float64, d.N)
-	for i := range out {
-		out[i] = mathx.LogSumExp(joint[i*K : (i+1)*K])
-	}
-	return out
-}
-
-// writeScores writes the score CSV: a header, then per row log p(x) in
-// nats and in bits (nats / ln 2), in strconv's shortest round-trip form.
-func writeScores(w io.Writer, scores []float64) error {
-	cw := csv.NewWriter(w)
-	cw.Write([]string{"log_p_nats", "log_p_bits"})
-	for _, v := range scores {
-		cw.Write([]string{strconv.FormatFloat(v, 'g', -1, 64), strconv.FormatFloat(v/math.Ln2, 'g', -1, 64)})
-	}
-	cw.Flush()
-	return cw.Error()
 }
 
 // summarize returns the number of rows, the total and the mean of the

@@ -1,0 +1,167 @@
+package cli
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"log/slog"
+	"net"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/gendisc/gendisc/server"
+)
+
+func init() { commands = append(commands, cmdServe) }
+
+var cmdServe = &Command{
+	Name:      "serve",
+	UsageLine: "serve --model M.json [--model N.json ...] [--name NAME ...] [--models DIR] [--addr HOST:PORT]",
+	Short:     "serve models over HTTP: Open Inference Protocol v2, rows as JSON or CSV, metrics",
+	Long: `
+Serve answers prediction requests over HTTP for the models given with
+--model (repeat it), each under its file name without .json or the --name
+given in the same place, and for every model file *.json in the model
+repositories --models (repeat it). The endpoints:
+
+	GET  /v2/health/live, /v2/health/ready
+	GET  /v2                          server metadata
+	GET  /v2/models/NAME              inputs, outputs, classes, version (the checksum)
+	GET  /v2/models/NAME/ready
+	POST /v2/models/NAME/infer        Open Inference Protocol (KServe v2) tensors
+	POST /v1/models/NAME/predict      rows as {"instances": [...]} or text/csv;
+	                                  the numbers of gendisc predict (CSV with Accept: text/csv)
+	POST /v1/models/NAME/score        the log density of rows, as gendisc score
+	GET  /v1/models                   the models served
+	GET  /metrics                     Prometheus metrics
+
+A bad request is answered with a 4xx status and {"error": "..."}. The model
+files are watched: a file saved over (gendisc writes by atomic rename) is
+loaded, checked and swapped in while requests in flight finish on the old
+model; a file that does not load is refused with a log line and the old
+model keeps serving; a file added to or removed from --models adds or
+removes its model. SIGHUP reloads every file. SIGTERM and SIGINT stop the
+server once the requests in flight are answered (--shutdown-timeout).
+
+Serve listens on loopback unless --addr says otherwise. With --token-file,
+every request but the health checks needs the header
+Authorization: Bearer <the file's first line>; with --tls-cert and
+--tls-key it serves HTTPS. Logs go to standard error (--log-json for JSON
+lines, --access-log for a line per request).
+
+Example:
+
+	gendisc fit --data iris --model gaussian-nb --out iris.json
+	gendisc serve --model iris.json --addr 127.0.0.1:8080`,
+	Flags: func(fs *flag.FlagSet, args []string) Runner {
+		o := &serveOptions{}
+		fs.Var(&o.models, "model", "serve this model `file` (repeat the flag for more)")
+		fs.Var(&o.names, "name", "serve the --model in the same place under this `name` (default: the file name without .json)")
+		fs.Var(&o.dirs, "models", "serve every model file *.json in this `directory`, watching it for files added and removed")
+		fs.StringVar(&o.addr, "addr", "127.0.0.1:8080", "listen on this `host:port`")
+		fs.Int64Var(&o.opt.MaxBodyBytes, "max-body", server.DefaultMaxBodyBytes, "the largest request body, in `bytes`")
+		fs.IntVar(&o.opt.MaxRows, "max-rows", server.DefaultMaxRows, "the most `rows` in one request")
+		fs.DurationVar(&o.opt.ReadHeaderTimeout, "read-header-timeout", server.DefaultReadHeaderTimeout, "time to read a request's headers")
+		fs.DurationVar(&o.opt.ReadTimeout, "read-timeout", server.DefaultReadTimeout, "time to read a whole request")
+		fs.DurationVar(&o.opt.WriteTimeout, "write-timeout", server.DefaultWriteTimeout, "time from the end of a request's headers to the end of its answer")
+		fs.DurationVar(&o.opt.IdleTimeout, "idle-timeout", server.DefaultIdleTimeout, "time a kept-alive connection may wait for its next request")
+		fs.DurationVar(&o.opt.ShutdownTimeout, "shutdown-timeout", server.DefaultShutdownTimeout, "time to answer the requests in flight when stopping")
+		fs.StringVar(&o.tokenFile, "token-file", "", "require the bearer token on the first line of this `file`")
+		fs.StringVar(&o.cert, "tls-cert", "", "serve HTTPS with this certificate `file` (PEM), with --tls-key")
+		fs.StringVar(&o.key, "tls-key", "", "the private key `file` (PEM) of --tls-cert")
+		fs.BoolVar(&o.opt.AccessLog, "access-log", false, "log a line per request")
+		fs.BoolVar(&o.logJSON, "log-json", false, "write the logs as JSON lines")
+		return func(ctx context.Context, env *Env) error { return o.run(ctx, env) }
+	},
+}
+
+type serveOptions struct {
+	models, names, dirs        listFlag
+	addr, tokenFile, cert, key string
+	logJSON                    bool
+	opt                        server.Options
+}
+
+func (o *serveOptions) run(ctx context.Context, env *Env) error {
+	if len(o.models) == 0 && len(o.dirs) == 0 {
+		return usagef("give the models to serve: --model or --models")
+	}
+	if len(o.names) > len(o.models) {
+		return usagef("%d --name for %d --model", len(o.names), len(o.models))
+	}
+	if (o.cert == "") != (o.key == "") {
+		return usagef("--tls-cert and --tls-key go together")
+	}
+	o.opt.Models = map[string]string{}
+	for i, path := range o.models {
+		name := strings.TrimSuffix(filepath.Base(path), ".json")
+		if i < len(o.names) {
+			name = o.names[i]
+		}
+		if _, dup := o.opt.Models[name]; dup {
+			return usagef("two models named %q: give --name", name)
+		}
+		o.opt.Models[name] = path
+	}
+	o.opt.Dirs = o.dirs
+	if o.tokenFile != "" {
+		b, err := os.ReadFile(o.tokenFile)
+		if err != nil {
+			return err
+		}
+		token, _, _ := strings.Cut(string(b), "\n")
+		if o.opt.Token = strings.TrimSpace(token); o.opt.Token == "" {
+			return fmt.Errorf("%s: the token file is empty", o.tokenFile)
+		}
+	}
+	var h slog.Handler = slog.NewTextHandler(env.Stderr, nil)
+	if o.logJSON {
+		h = slog.NewJSONHandler(env.Stderr, nil)
+	}
+	o.opt.Logger = slog.New(h)
+	s, err := server.New(o.opt)
+	if err != nil {
+		return err
+	}
+	ln, err := net.Listen("tcp", o.addr)
+	if err != nil {
+		return err
+	}
+	ctx, stop := signal.NotifyContext(ctx, syscall.SIGINT, syscall.SIGTERM)
+	defer stop()
+	hup := make(chan os.Signal, 1)
+	signal.Notify(hup, syscall.SIGHUP)
+	defer signal.Stop(hup)
+	go func() {
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-hup:
+				o.opt.Logger.Info("SIGHUP: reloading the model files")
+				s.Reload() // logs what it refuses
+			}
+		}
+	}()
+	watched := make(chan struct{})
+	defer func() { stop(); <-watched }()
+	go func() {
+		defer close(watched)
+		if err := s.Watch(ctx); err != nil {
+			o.opt.Logger.Warn("model files not watched: reload with SIGHUP", "error", err)
+		}
+	}()
+	scheme := "http"
+	if o.cert != "" {
+		scheme = "https"
+	}
+	o.opt.Logger.Info("serving", "url", scheme+"://"+ln.Addr().String(), "models", s.Models())
+	start := time.Now()
+	err = s.Serve(ctx, ln, o.cert, o.key)
+	o.opt.Logger.Info("stopped", "uptime", time.Since(start).Round(time.Second))
+	return err
+}

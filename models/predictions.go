@@ -1,0 +1,182 @@
+package models
+
+import (
+	"encoding/csv"
+	"errors"
+	"io"
+	"math"
+	"strconv"
+
+	"github.com/gendisc/gendisc"
+	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/internal/mathx"
+)
+
+// ErrNoPredictions: the model neither classifies, clusters nor regresses.
+var ErrNoPredictions = errors.New("the model does not predict classes, clusters or values")
+
+// Predictions is the table of predictions of a model for the rows of a
+// data set, as gendisc predict writes it. For a classifier the columns
+// are
+//
+//	prediction,p_<class 1>,p_<class 2>,...
+//
+// the most probable class and P(y = k | x) for every class k in the
+// model's order; for a mixture model
+//
+//	cluster,p_0,p_1,...
+//
+// the component most responsible for the row and the responsibilities
+// P(k | x); for a regression the one column prediction, the predicted
+// value.
+type Predictions struct {
+	// Columns is the header: First, then p_<label> for each label (none
+	// for a regression).
+	Columns []string
+	// Labels are the labels of the probability columns: the classes, or
+	// the components 0, ..., K−1; nil for a regression.
+	Labels []string
+	// Best holds, for row i, the index into Labels of its prediction; nil
+	// for a regression.
+	Best []int
+	// Values holds the probabilities, row-major with len(Labels) columns,
+	// or for a regression the predicted value of each row.
+	Values []float64
+}
+
+// Rows returns the number of rows.
+func (p *Predictions) Rows() int {
+	if p.Labels == nil {
+		return len(p.Values)
+	}
+	return len(p.Best)
+}
+
+// Predict returns the predictions of m for the rows of d, which follows
+// m's schema. A regression is a model that is not a classifier and has a
+// method Predict(dst []float64, d *data.Dataset) []float64 but no
+// Components; a mixture has both. It returns ErrNoPredictions for a model
+// of none of these sorts.
+func Predict(m gendisc.Model, d *data.Dataset) (*Predictions, error) {
+	switch m := m.(type) {
+	case gendisc.Classifier:
+		labels := m.Classes()
+		proba := m.LogProba(nil, d)
+		best := gendisc.ArgmaxRows(nil, proba, len(labels)) // gendisc.Predict, sharing LogProba
+		for i, v := range proba {
+			proba[i] = math.Exp(v)
+		}
+		return newPredictions("prediction", labels, best, proba), nil
+	case clusterer:
+		labels := make([]string, m.Components())
+		for k := range labels {
+			labels[k] = strconv.Itoa(k)
+		}
+		proba := m.Predict(nil, d)
+		return newPredictions("cluster", labels, gendisc.ArgmaxRows(nil, proba, len(labels)), proba), nil
+	case regressor:
+		return &Predictions{Columns: []string{"prediction"}, Values: m.Predict(nil, d)}, nil
+	}
+	return nil, ErrNoPredictions
+}
+
+func newPredictions(first string, labels []string, best []int, proba []float64) *Predictions {
+	cols := make([]string, len(labels)+1)
+	cols[0] = first
+	for k, c := range labels {
+		cols[k+1] = "p_" + c
+	}
+	return &Predictions{Columns: cols, Labels: labels, Best: best, Values: proba}
+}
+
+// regressor is a fitted regression model: Predict writes the predicted
+// target value of row i to dst[i].
+type regressor interface {
+	Predict(dst []float64, d *data.Dataset) []float64
+}
+
+// clusterer is a fitted mixture model: Predict writes the responsibility
+// of each component k for row i, P(k | x_i), to dst[i·K + k].
+type clusterer interface {
+	Components() int
+	Predict(dst []float64, d *data.Dataset) []float64
+}
+
+// WriteCSV writes the predictions as CSV: the header Columns, then one
+// line per row, numbers in strconv's shortest round-trip form (the
+// fewest digits that read back to the same float64).
+func (p *Predictions) WriteCSV(w io.Writer) error {
+	cw := csv.NewWriter(w)
+	if err := cw.Write(p.Columns); err != nil {
+		return err
+	}
+	rec := make([]string, len(p.Columns))
+	for i := range p.Rows() {
+		p.record(rec, i)
+		if err := cw.Write(rec); err != nil {
+			return err
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// record fills rec with the fields of row i, formatted as WriteCSV writes
+// them.
+func (p *Predictions) record(rec []string, i int) {
+	if p.Labels == nil {
+		rec[0] = strconv.FormatFloat(p.Values[i], 'g', -1, 64)
+		return
+	}
+	K := len(p.Labels)
+	rec[0] = p.Labels[p.Best[i]]
+	for k, v := range p.Values[i*K : (i+1)*K] {
+		rec[k+1] = strconv.FormatFloat(v, 'g', -1, 64)
+	}
+}
+
+// Density returns the function that gives the log density log p(x_i) of
+// every row of a data set under m, and whether m has one: a mixture's own
+// (a method ScoreSamples(dst []float64, d *data.Dataset) []float64), or a
+// generative classifier's marginal over the classes k, by log-sum-exp,
+//
+//	log p(x_i) = log Σ_k exp(log p(x_i, y=k))
+func Density(m gendisc.Model) (func(d *data.Dataset) []float64, bool) {
+	switch m := m.(type) {
+	case interface {
+		ScoreSamples(dst []float64, d *data.Dataset) []float64
+	}:
+		return func(d *data.Dataset) []float64 { return m.ScoreSamples(nil, d) }, true
+	case gendisc.Generative:
+		return func(d *data.Dataset) []float64 { return marginal(m, d) }, true
+	}
+	return nil, false
+}
+
+// marginal returns the log density of every row of d under a generative
+// classifier, summed over the classes.
+func marginal(m gendisc.Generative, d *data.Dataset) []float64 {
+	joint := m.JointLogLikelihood(nil, d)
+	K := len(m.Classes())
+	out := make([]float64, d.N)
+	for i := range out {
+		out[i] = mathx.LogSumExp(joint[i*K : (i+1)*K])
+	}
+	return out
+}
+
+// ScoreColumns is the header of WriteScores.
+var ScoreColumns = []string{"log_p_nats", "log_p_bits"}
+
+// WriteScores writes the log densities as CSV, as gendisc score does: the
+// header ScoreColumns, then per row log p(x) in nats and in bits
+// (nats / ln 2), in strconv's shortest round-trip form.
+func WriteScores(w io.Writer, scores []float64) error {
+	cw := csv.NewWriter(w)
+	cw.Write(ScoreColumns)
+	for _, v := range scores {
+		cw.Write([]string{strconv.FormatFloat(v, 'g', -1, 64), strconv.FormatFloat(v/math.Ln2, 'g', -1, 64)})
+	}
+	cw.Flush()
+	return cw.Error()
+}

@@ -1,0 +1,347 @@
+// Package server serves fitted gendisc models over HTTP: the Open
+// Inference Protocol (KServe v2 REST) and a row endpoint for people and
+// scripts, with hot reload of the model files, Prometheus metrics and
+// structured logs. A Server is an http.Handler, so that a Go service can
+// mount it in its own mux:
+//
+//	s, err := server.New(server.Options{Models: map[string]string{"iris": "iris.json"}})
+//	if err != nil { ... }
+//	mux.Handle("/", s)
+//
+// The endpoints, for a model named {name}:
+//
+//	GET  /v2/health/live, /v2/health/ready   liveness and readiness
+//	GET  /v2                                 server metadata
+//	GET  /v2/models/{name}                   model metadata: inputs, outputs, classes, version
+//	GET  /v2/models/{name}/ready             readiness of the model
+//	POST /v2/models/{name}/infer             inference on tensors
+//	POST /v1/models/{name}/predict           the predictions of rows, as gendisc predict
+//	POST /v1/models/{name}/score             the log density of rows, as gendisc score
+//	GET  /v1/models                          the models served
+//	GET  /metrics                            Prometheus metrics
+//
+// The v2 paths also answer under /v2/models/{name}/versions/{version},
+// where the version is the model file's checksum. Bad requests are
+// answered with a 4xx status and a JSON object {"error": "..."}; a panic
+// in a handler is recovered, logged, counted and answered with 500.
+//
+// Models are swapped atomically: a request uses the model that was served
+// when it started, to its end, and a model file that does not load is
+// refused (logged and counted) while the model it would have replaced
+// keeps serving.
+package server
+
+import (
+	"context"
+	"crypto/subtle"
+	"errors"
+	"fmt"
+	"log/slog"
+	"maps"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/gendisc/gendisc"
+	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/modelfile"
+	"github.com/gendisc/gendisc/models"
+)
+
+// Defaults of Options.
+const (
+	DefaultMaxBodyBytes      = 8 << 20
+	DefaultMaxRows           = 100_000
+	DefaultReadHeaderTimeout = 5 * time.Second
+	DefaultReadTimeout       = 30 * time.Second
+	DefaultWriteTimeout      = 60 * time.Second
+	DefaultIdleTimeout       = 120 * time.Second
+	DefaultShutdownTimeout   = 30 * time.Second
+	DefaultWatchDelay        = 100 * time.Millisecond
+)
+
+// Options configure a Server. The zero value of a limit is its default.
+type Options struct {
+	// Models maps a model's name to its model file.
+	Models map[string]string
+	// Dirs are model repositories: every file *.json in them (not
+	// starting with a dot) is served under its name without ".json".
+	Dirs []string
+
+	// MaxBodyBytes is the largest request body, in bytes (8 MiB).
+	MaxBodyBytes int64
+	// MaxRows is the largest number of rows in a request (100,000).
+	MaxRows int
+	// Token, when not empty, is the bearer token that every request but
+	// the health checks must carry (Authorization: Bearer <token>).
+	Token string
+
+	// Logger receives the log lines; nil discards them.
+	Logger *slog.Logger
+	// AccessLog logs one line per request.
+	AccessLog bool
+
+	// The timeouts of the http.Server of Serve (see net/http).
+	ReadHeaderTimeout, ReadTimeout, WriteTimeout, IdleTimeout time.Duration
+	// ShutdownTimeout bounds how long Serve waits for requests in flight
+	// once its context is done (30 s).
+	ShutdownTimeout time.Duration
+	// WatchDelay is how long Watch waits after a change of a model file
+	// before it reloads, so that a burst of changes gives one reload
+	// (100 ms).
+	WatchDelay time.Duration
+}
+
+// entry is a loaded model, immutable once served.
+type entry struct {
+	name, path string
+	kind       string
+	version    string // the model file's checksum
+	loaded     time.Time
+	model      gendisc.Model
+	density    func(d *data.Dataset) []float64 // nil without one
+	first      string                          // the first column of the predictions, "" without them
+	labels     []string                        // the labels of the probability columns, nil for a regression
+	meta       []byte                          // the v2 model metadata, JSON
+}
+
+// Server is the http.Handler of the prediction service. Its methods are
+// safe for concurrent use.
+type Server struct {
+	opt     Options
+	log     *slog.Logger
+	mux     *http.ServeMux
+	metrics *metrics
+
+	models atomic.Pointer[map[string]*entry]
+	mu     sync.Mutex // serialises reloads
+}
+
+// New returns a Server of the models of opt, loaded and checked. It
+// returns an error for a model file that does not load and for two
+// models of one name.
+func New(opt Options) (*Server, error) {
+	if opt.MaxBodyBytes <= 0 {
+		opt.MaxBodyBytes = DefaultMaxBodyBytes
+	}
+	if opt.MaxRows <= 0 {
+		opt.MaxRows = DefaultMaxRows
+	}
+	for _, d := range []struct {
+		v   *time.Duration
+		def time.Duration
+	}{{&opt.ReadHeaderTimeout, DefaultReadHeaderTimeout}, {&opt.ReadTimeout, DefaultReadTimeout},
+		{&opt.WriteTimeout, DefaultWriteTimeout}, {&opt.IdleTimeout, DefaultIdleTimeout},
+		{&opt.ShutdownTimeout, DefaultShutdownTimeout}, {&opt.WatchDelay, DefaultWatchDelay}} {
+		if *d.v <= 0 {
+			*d.v = d.def
+		}
+	}
+	s := &Server{opt: opt, log: opt.Logger, metrics: newMetrics()}
+	if s.log == nil {
+		s.log = slog.New(slog.DiscardHandler)
+	}
+	files, err := s.files()
+	if err != nil {
+		return nil, err
+	}
+	set := make(map[string]*entry, len(files))
+	for name, path := range files {
+		e, err := load(name, path)
+		if err != nil {
+			return nil, err
+		}
+		set[name] = e
+		s.metrics.loaded(e)
+		s.log.Info("model loaded", "model", name, "kind", e.kind, "version", e.version, "file", path)
+	}
+	s.models.Store(&set)
+	s.routes()
+	return s, nil
+}
+
+// files returns the model files to serve by name: those of Options.Models
+// and those in Options.Dirs.
+func (s *Server) files() (map[string]string, error) {
+	files := maps.Clone(s.opt.Models)
+	if files == nil {
+		files = map[string]string{}
+	}
+	for _, dir := range s.opt.Dirs {
+		ents, err := os.ReadDir(dir)
+		if err != nil {
+			return nil, err
+		}
+		for _, de := range ents {
+			name, ok := modelName(de.Name())
+			if !ok || de.IsDir() {
+				continue
+			}
+			path := filepath.Join(dir, de.Name())
+			if other, dup := files[name]; dup && other != path {
+				return nil, fmt.Errorf("two models named %q: %s and %s", name, other, path)
+			}
+			files[name] = path
+		}
+	}
+	return files, nil
+}
+
+// modelName returns the name of the model of a file in a model
+// repository, the file name without ".json", and whether the file is a
+// model file there: a name ending in .json that does not start with a
+// dot (gendisc writes a model file to a hidden temporary file first).
+func modelName(file string) (string, bool) {
+	name, ok := strings.CutSuffix(file, ".json")
+	return name, ok && name != "" && !strings.HasPrefix(file, ".")
+}
+
+// load reads and checks the model file at path: its envelope and
+// checksum, its parameters, and that the model predicts or scores.
+func load(name, path string) (*entry, error) {
+	env, err := modelfile.Load(path)
+	if err != nil {
+		return nil, err
+	}
+	m, err := models.Decode(env)
+	if err != nil {
+		return nil, err
+	}
+	e := &entry{name: name, path: path, kind: env.Kind, version: env.Checksum, loaded: time.Now(), model: m}
+	e.density, _ = models.Density(m)
+	if p, err := predictNone(m); err == nil {
+		e.first, e.labels = p.Columns[0], p.Labels
+	} else if e.density == nil {
+		return nil, fmt.Errorf("%s: a %s model neither predicts nor scores", path, env.Kind)
+	}
+	e.meta, err = metadata(e)
+	if err != nil {
+		return nil, err
+	}
+	return e, nil
+}
+
+// predictNone returns the predictions of m for no rows, which give their
+// columns, or the error of a model that does not predict (or panics on no
+// rows).
+func predictNone(m gendisc.Model) (p *models.Predictions, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("predicting no rows: %v", r)
+		}
+	}()
+	return models.Predict(m, &data.Dataset{Schema: m.Schema()})
+}
+
+// Reload reloads every model file: a changed file replaces its model once
+// it loads, a file that does not load is refused (logged and counted) and
+// its old model keeps serving, a file new in a model repository adds a
+// model and a file gone from one removes it. It returns the errors of
+// the files refused, joined.
+func (s *Server) Reload() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	old := *s.models.Load()
+	files, err := s.files()
+	if err != nil {
+		s.metrics.reloads.WithLabelValues("failure").Inc()
+		s.log.Error("reload refused", "error", err)
+		return err
+	}
+	set := make(map[string]*entry, len(files))
+	var errs []error
+	for name, path := range files {
+		e, err := load(name, path)
+		switch {
+		case err != nil:
+			errs = append(errs, err)
+			s.metrics.reloads.WithLabelValues("failure").Inc()
+			s.log.Error("model file refused, the old model keeps serving", "model", name, "file", path, "error", err)
+			if o := old[name]; o != nil {
+				set[name] = o
+			}
+		case old[name] != nil && old[name].version == e.version && old[name].path == path:
+			set[name] = old[name]
+		default:
+			set[name] = e
+			s.metrics.reloads.WithLabelValues("success").Inc()
+			s.metrics.loaded(e)
+			s.log.Info("model loaded", "model", name, "kind", e.kind, "version", e.version, "file", path)
+		}
+	}
+	for name := range old {
+		if set[name] == nil {
+			s.metrics.unloaded(old[name])
+			s.log.Info("model removed", "model", name)
+		}
+	}
+	s.models.Store(&set)
+	return errors.Join(errs...)
+}
+
+// model returns the model served under name, or nil.
+func (s *Server) model(name string) *entry { return (*s.models.Load())[name] }
+
+// Models returns the names of the models served, sorted.
+func (s *Server) Models() []string { return slices.Sorted(maps.Keys(*s.models.Load())) }
+
+// ServeHTTP answers a request.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.mux.ServeHTTP(w, r) }
+
+// authorized reports whether r carries the bearer token, compared in
+// constant time.
+func (s *Server) authorized(r *http.Request) bool {
+	if s.opt.Token == "" {
+		return true
+	}
+	got, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
+	return ok && subtle.ConstantTimeCompare([]byte(got), []byte(s.opt.Token)) == 1
+}
+
+// HTTPServer returns an http.Server of s with the timeouts of the options.
+func (s *Server) HTTPServer() *http.Server {
+	return &http.Server{
+		Handler:           s,
+		ReadHeaderTimeout: s.opt.ReadHeaderTimeout,
+		ReadTimeout:       s.opt.ReadTimeout,
+		WriteTimeout:      s.opt.WriteTimeout,
+		IdleTimeout:       s.opt.IdleTimeout,
+		ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
+	}
+}
+
+// Serve serves s on the listener ln (with TLS when certFile and keyFile
+// are given) until ctx is done, then shuts down gracefully: it stops
+// accepting connections and waits, at most Options.ShutdownTimeout, for
+// the requests in flight to finish. It returns nil after a clean
+// shutdown.
+func (s *Server) Serve(ctx context.Context, ln net.Listener, certFile, keyFile string) error {
+	hs := s.HTTPServer()
+	done := make(chan error, 1)
+	go func() {
+		if certFile != "" || keyFile != "" {
+			done <- hs.ServeTLS(ln, certFile, keyFile)
+		} else {
+			done <- hs.Serve(ln)
+		}
+	}()
+	select {
+	case err := <-done:
+		return err
+	case <-ctx.Done():
+	}
+	s.log.Info("shutting down: draining requests in flight", "timeout", s.opt.ShutdownTimeout)
+	sctx, cancel := context.WithTimeout(context.Background(), s.opt.ShutdownTimeout)
+	defer cancel()
+	err := hs.Shutdown(sctx)
+	if e := <-done; !errors.Is(e, http.ErrServerClosed) && err == nil {
+		err = e
+	}
+	return err
+}
