@@ -62,6 +62,7 @@ var layers = map[string]int{
 	"logistic":   layerFamily,
 	"mixture":    layerFamily,
 	"naivebayes": layerFamily,
+	"ngram":      layerFamily,
 
 	"compare": layerUse,
 	"metrics": layerUse,
