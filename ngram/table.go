@@ -9,8 +9,8 @@ package ngram
 // the encoding of a table deterministic.
 type gramTable struct {
 	n      int
-	keys   []int32  // the n-grams, n ids each, by entry
-	counts []int64  // the count of each entry
+	keys   []int32    // the n-grams, n ids each, by entry
+	counts []int64    // the count of each entry
 	slots  []gramSlot // a power of two long, at most 3/4 full
 }
 
