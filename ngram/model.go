@@ -351,8 +351,12 @@ func (m *Model) ScoreSamples(dst []float64, d *data.Dataset) []float64 {
 
 // LogProb returns log P(doc | y = k) in nats and the number of tokens it
 // predicts, the document's words and End; k −1 gives the marginal
-// log Σ_k π_k P_k(doc).
+// log Σ_k π_k P_k(doc). A missing document, "", is no document: 0 and 0
+// tokens, as Add skips it.
 func (m *Model) LogProb(doc string, k int) (float64, int) {
+	if doc == "" {
+		return 0, 0
+	}
 	var t tokenizer
 	seq := m.ids(nil, &t, doc)
 	if k >= 0 {

@@ -124,7 +124,7 @@ func (o *fitOptions) run(env *Env) error {
 func (o *fitOptions) fitAll(env *Env) (modelfile.Persistent, error) {
 	opt := o.read.options()
 	opt.NumericTarget = o.numericTarget
-	d, err := env.readData(o.data, opt)
+	d, err := kinds[o.model].readTraining(env, o.data, opt)
 	var pe *data.ParseError
 	if o.numericTarget && errors.As(err, &pe) && errors.Is(err, data.ErrNotNumber) && pe.ColumnName != opt.Weight {
 		return nil, fmt.Errorf("%w (--model %s regresses a numeric target; --target names it)", err, o.model)

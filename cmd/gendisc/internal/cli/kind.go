@@ -60,6 +60,10 @@ type kind struct {
 	// accumulator nor stream is streamed from the accumulator of the
 	// model fitted to the first chunk (streamAccumulate).
 	accumulator func(fs *flag.FlagSet) func() gendisc.Accumulator
+
+	// read, when set, reads the training data named by --data in place
+	// of the reading every kind shares (readTraining).
+	read func(env *Env, name string, opt data.Options) (*data.Dataset, error)
 }
 
 // fitFunc fits a model to training data.

@@ -1,0 +1,121 @@
+package cli
+
+import (
+	"encoding/json"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/gendisc/gendisc/ngram"
+)
+
+func init() { kindData[ngram.Kind] = "sms_spam" }
+
+// shakespeareText is a few lines of tinyshakespeare, a blank line between
+// speeches.
+const shakespeareText = `First Citizen:
+Before we proceed any further, hear me speak.
+
+All:
+Speak, speak.
+
+First Citizen:
+You are all resolved rather to die than to famish?
+
+All:
+Resolved. resolved.
+`
+
+// TestNgramText fits a language model to a plain text file, samples it
+// twice with one seed (the same bytes), and scores it: score --json's
+// perplexity is 2 to the mean bits per token of the per-document scores,
+// and eval gives the same cross-entropy.
+func TestNgramText(t *testing.T) {
+	dir := t.TempDir()
+	txt, model := filepath.Join(dir, "s.txt"), filepath.Join(dir, "m.json")
+	os.WriteFile(txt, []byte(shakespeareText), 0o644)
+	mustRun(t, "fit", "--data", txt, "--model", "ngram", "--order", "2", "--keep-punct", "--out", model)
+	a := mustRun(t, "sample", "--model", model, "-n", "3", "--seed", "5")
+	if b := mustRun(t, "sample", "--model", model, "-n", "3", "--seed", "5"); a != b || strings.Count(a, "\n") != 3 {
+		t.Errorf("two samples with seed 5:\n%s\n%s", a, b)
+	}
+	if p := mustRun(t, "sample", "--model", model, "-n", "1", "--prompt", "Speak", "--max-words", "1"); p != "Speak\n" {
+		t.Errorf("a prompt of one word with --max-words 1: %q", p)
+	}
+	var sum struct {
+		Documents  int
+		Tokens     int
+		TotalNats  float64 `json:"total_log_prob_nats"`
+		Perplexity float64
+	}
+	if err := json.Unmarshal([]byte(mustRun(t, "score", "--model", model, "--data", txt, "--json")), &sum); err != nil {
+		t.Fatal(err)
+	}
+	// 8 non-empty lines; tokens with punctuation 3 + 10 + 2 + 4 + 3 + 11 + 2 + 4, and 8 ends.
+	if sum.Documents != 8 || sum.Tokens != 39+8 {
+		t.Errorf("%d documents, %d tokens; want 8, 47", sum.Documents, sum.Tokens)
+	}
+	if want := math.Exp(-sum.TotalNats / float64(sum.Tokens)); math.Abs(sum.Perplexity-want) > 1e-12*want {
+		t.Errorf("perplexity %v, want %v", sum.Perplexity, want)
+	}
+	rows := strings.Split(strings.TrimSpace(mustRun(t, "score", "--model", model, "--data", txt, "--quiet")), "\n")
+	if len(rows) != 12 || rows[0] != "log_p_nats,log_p_bits,tokens,bits_per_token,perplexity" || rows[3] != "0,0,0,," {
+		t.Errorf("score rows:\n%s", strings.Join(rows, "\n"))
+	}
+	var ev struct {
+		LM struct{ Perplexity float64 } `json:"language_model"`
+	}
+	if err := json.Unmarshal([]byte(mustRun(t, "eval", "--model", model, "--data", txt, "--json")), &ev); err != nil {
+		t.Fatal(err)
+	}
+	if ev.LM.Perplexity != sum.Perplexity {
+		t.Errorf("eval's perplexity %v, score's %v", ev.LM.Perplexity, sum.Perplexity)
+	}
+	// Paragraphs: the four speeches.
+	mustRun(t, "fit", "--data", txt, "--model", "ngram", "--paragraphs", "--out", model)
+	var rep struct {
+		Parameters struct {
+			Classes []struct{ Documents int }
+		}
+	}
+	if err := json.Unmarshal([]byte(mustRun(t, "inspect", "--model", model, "--json")), &rep); err != nil {
+		t.Fatal(err)
+	}
+	if n := rep.Parameters.Classes[0].Documents; n != 4 {
+		t.Errorf("--paragraphs: %d documents, want 4", n)
+	}
+	if text := mustRun(t, "inspect", "--model", model); !strings.Contains(text, "D3+") || !strings.Contains(text, "most probable continuations") {
+		t.Errorf("inspect:\n%s", text)
+	}
+}
+
+// TestNgramBundled fits the bundled corpus and classifies Shakespeare's
+// speakers; the refusals of bad flags.
+func TestNgramBundled(t *testing.T) {
+	if testing.Short() {
+		t.Skip("fits Shakespeare")
+	}
+	dir := t.TempDir()
+	model := filepath.Join(dir, "m.json")
+	mustRun(t, "fit", "--data", "tinyshakespeare", "--model", "ngram", "--order", "3", "--keep-punct", "--out", model)
+	out := mustRun(t, "sample", "--model", model, "-n", "3", "--seed", "1")
+	if strings.Count(out, "\n") != 3 {
+		t.Errorf("three lines: %q", out)
+	}
+	mustRun(t, "fit", "--data", "shakespeare_speeches", "--model", "ngram", "--target", "speaker", "--order", "2", "--out", model)
+	if s := mustRun(t, "sample", "--model", model, "-n", "1", "--class", "ROMEO", "--seed", "2"); s == "" {
+		t.Error("no speech of Romeo")
+	}
+	for _, args := range [][]string{
+		{"fit", "--data", "tinyshakespeare", "--model", "ngram", "--smoothing", "good-turing"},
+		{"fit", "--data", "tinyshakespeare", "--model", "ngram", "--order", "0"},
+		{"sample", "--model", model, "-n", "1", "--temperature", "0"},
+		{"sample", "--model", model, "-n", "1", "--class", "NOBODY"},
+	} {
+		if r := runCLI(t, "", args...); r.code == 0 {
+			t.Errorf("gendisc %s: exit 0", strings.Join(args, " "))
+		}
+	}
+}
