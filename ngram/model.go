@@ -207,9 +207,17 @@ func (l *lm) prob(h []int32, w int32) float64 {
 		}
 		return (float64(l.grams[N-1].count(buf[:N])) + l.alpha) / (total + l.alpha*l.v)
 	}
+	return l.probGram(buf[:N])
+}
+
+// probGram returns P_n(w | h) for g = hw of n ≤ Order ids: the model of
+// order n, the interpolation of orders 1 to n. Not for Lidstone, whose
+// model has the highest order only.
+func (l *lm) probGram(gram []int32) float64 {
+	N := len(gram)
 	p := 1 / l.v
 	for k := 1; k <= N; k++ {
-		g := buf[N-k : N]
+		g := gram[N-k : N]
 		e := l.ctx[k-1].find(g[:k-1])
 		if e < 0 {
 			break // no longer context ending in this one was seen either

@@ -119,3 +119,39 @@ func TestNgramBundled(t *testing.T) {
 		}
 	}
 }
+
+// TestNgramExport exports a model to ARPA and reads it back: the same
+// log-probability of every document as score gives.
+func TestNgramExport(t *testing.T) {
+	dir := t.TempDir()
+	txt, model, arpa := filepath.Join(dir, "s.txt"), filepath.Join(dir, "m.json"), filepath.Join(dir, "m.arpa")
+	os.WriteFile(txt, []byte(shakespeareText), 0o644)
+	mustRun(t, "fit", "--data", txt, "--model", "ngram", "--out", model)
+	mustRun(t, "export", "--model", model, "--format", "arpa", "--out", arpa)
+	f, err := os.Open(arpa)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	a, err := ngram.ReadARPA(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sum struct {
+		TotalNats float64 `json:"total_log_prob_nats"`
+	}
+	json.Unmarshal([]byte(mustRun(t, "score", "--model", model, "--data", txt, "--json")), &sum)
+	total := 0.0
+	for _, line := range strings.Split(shakespeareText, "\n") {
+		if line != "" {
+			lp, _ := a.LogProb(ngram.Config{}.Tokenize(line))
+			total += lp
+		}
+	}
+	if math.Abs(total-sum.TotalNats) > 1e-12*math.Abs(total) {
+		t.Errorf("ARPA log-probability %v, score's %v", total, sum.TotalNats)
+	}
+	if r := runCLI(t, "", "export", "--model", model, "--format", "json"); r.code != 2 {
+		t.Errorf("--format json: exit %d", r.code)
+	}
+}
