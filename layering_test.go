@@ -70,6 +70,7 @@ var layers = map[string]int{
 	"synth":   layerUse,
 
 	"bench/cmd/benchgo":        layerCommand,
+	"bench/cmd/benchngram":     layerCommand,
 	"bench/cmd/genstream":      layerCommand,
 	"cmd/gendisc":              layerCommand,
 	"cmd/gendisc/internal/cli": layerCommand,

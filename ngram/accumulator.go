@@ -52,7 +52,7 @@ func (c Config) Fit(d *data.Dataset) (*Model, error) {
 	if err := a.Add(d); err != nil {
 		return nil, err
 	}
-	return a.model()
+	return a.model(true)
 }
 
 func (a *Accumulator) addWord(w string) int32 {
@@ -210,7 +210,7 @@ func (a *Accumulator) Merge(o gendisc.Accumulator) error {
 
 // Model finishes the fit: the smoothed models of the statistics so far.
 // The accumulator stays usable.
-func (a *Accumulator) Model() (gendisc.Model, error) { return a.model() }
+func (a *Accumulator) Model() (gendisc.Model, error) { return a.model(false) }
 
 // clone returns a deep copy of a's statistics.
 func (a *Accumulator) clone() *Accumulator {

@@ -104,5 +104,5 @@ func unmarshalModel(schema *data.Schema, params []byte) (*Model, error) {
 			}
 		}
 	}
-	return a.model()
+	return a.model(true)
 }

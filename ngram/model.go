@@ -53,8 +53,9 @@ type lm struct {
 // words follow it once, twice and three times or more.
 type ctxStat struct{ total, n1, n2, n3 int64 }
 
-// model finishes the statistics of a into a model.
-func (a *Accumulator) model() (*Model, error) {
+// model finishes the statistics of a into a model, which keeps a copy of
+// them (keep: a itself, which the caller then no longer uses).
+func (a *Accumulator) model(keep bool) (*Model, error) {
 	if a.schema == nil {
 		return nil, errNoData
 	}
@@ -62,7 +63,10 @@ func (a *Accumulator) model() (*Model, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := a.clone()
+	s := a
+	if !keep {
+		s = a.clone()
+	}
 	m := &Model{stats: s, col: col}
 	m.vocabulary()
 	K := classes(s.schema)
@@ -127,13 +131,16 @@ func (m *Model) build(raw *gramTable) *lm {
 	l := &lm{order: N, smoothing: c.Smoothing, alpha: c.Alpha, v: float64(len(m.vocab) - 1),
 		grams: make([]*gramTable, N), ctx: make([]*gramTable, N), ctxStats: make([][]ctxStat, N),
 		coc: make([][4]int64, N), disc: make([][4]float64, N)}
-	top := newGramTable(N, raw.len())
-	g := make([]int32, N)
-	for e, n := range raw.counts {
-		for i, id := range raw.gram(e) {
-			g[i] = m.rawToVocab[id]
+	top := raw // shared when the vocabulary keeps every word: read only
+	if len(m.vocab) < len(m.rawToVocab) {
+		top = newGramTable(N, raw.len())
+		g := make([]int32, N)
+		for e, n := range raw.counts {
+			for i, id := range raw.gram(e) {
+				g[i] = m.rawToVocab[id]
+			}
+			top.add(g, n)
 		}
-		top.add(g, n)
 	}
 	l.grams[N-1] = top
 	for k := N - 1; k >= 1; k-- {
@@ -543,12 +550,13 @@ func (m *Model) FrequentContexts(k, n int) [][]string {
 // raw counts and the derived orders of every class.
 func (m *Model) Bytes() int {
 	n := 0
-	for _, t := range m.stats.grams {
+	for c, t := range m.stats.grams {
 		n += t.bytes()
-	}
-	for _, l := range m.lms {
-		for k := range l.grams {
-			n += l.grams[k].bytes() + l.ctx[k].bytes() + 32*cap(l.ctxStats[k])
+		for k, g := range m.lms[c].grams {
+			if g != t { // not shared with the raw counts
+				n += g.bytes()
+			}
+			n += m.lms[c].ctx[k].bytes() + 32*cap(m.lms[c].ctxStats[k])
 		}
 	}
 	return n
