@@ -346,7 +346,11 @@ func (a *Accumulator) UnmarshalBinary(b []byte) error {
 		t := n.grams[k]
 		for e := 0; e < ng && r.err == nil; e++ {
 			copy(g, keys[e*c.Order:])
-			if t.add(g, int64(r.uvarint())) != e {
+			n := r.uvarint()
+			if n < 1 || n > math.MaxInt64 {
+				return fmt.Errorf("%w: n-gram count %d", ErrEncoding, n)
+			}
+			if t.add(g, int64(n)) != e {
 				return fmt.Errorf("%w: an n-gram twice", ErrEncoding)
 			}
 		}
