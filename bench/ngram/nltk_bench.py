@@ -72,12 +72,12 @@ def run(order, train, test, max_tokens):
 
     train_toks = [tokenize(l) for l in lines(train)]
     test_toks = [tokenize(l) for l in lines(test)]
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.process_time()
     grams, vocab = padded_everygram_pipeline(order, train_toks)
     lm = KneserNeyInterpolated(order)
     lm.fit(grams, vocab)
-    build = time.perf_counter() - t0
-    t0 = time.perf_counter()
+    build, build_cpu = time.perf_counter() - t0, time.process_time() - c0
+    t0, c0 = time.perf_counter(), time.process_time()
     lp, n = 0.0, 0
     for toks in test_toks:
         seq = ["<s>"] * (order - 1) + [lm.vocab.lookup(w) for w in toks] + ["</s>"]
@@ -87,11 +87,11 @@ def run(order, train, test, max_tokens):
             n += 1
         if n >= max_tokens:
             break
-    score = time.perf_counter() - t0
+    score, score_cpu = time.perf_counter() - t0, time.process_time() - c0
     ngrams = [len(lm.counts.unigrams)] + [
         sum(len(lm.counts[k][c]) for c in lm.counts[k].conditions()) for k in range(2, order + 1)]
     print(json.dumps({
-        "side": "nltk", "order": order, "train_lines": len(train_toks), "build_s": build,
+        "side": "nltk", "order": order, "train_lines": len(train_toks), "build_s": build, "build_cpu_s": build_cpu, "score_cpu_s": score_cpu,
         "score_s": score, "score_tokens": n, "perplexity": math.exp(-lp / n) if n else None,
         "ngrams": ngrams, "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
     }))
@@ -101,4 +101,4 @@ if __name__ == "__main__":
     if sys.argv[1] == "gen":
         gen(int(sys.argv[2]), sys.argv[3])
     else:
-        run(int(sys.argv[2]), sys.argv[3], sys.argv[4], int(sys.argv[5]) if len(sys.argv) > 5 else 5000)
+        run(int(sys.argv[2]), sys.argv[3], sys.argv[4], int(sys.argv[5]) if len(sys.argv) > 5 else 1000)

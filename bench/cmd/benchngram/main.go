@@ -1,7 +1,7 @@
 // Command benchngram is the Go side of bench/ngram/run: it builds a
 // trigram Kneser–Ney model (package ngram) of the lines of a text file and
 // scores the lines of another, timing both, and prints one JSON object:
-// the seconds of each step, the peak resident memory (VmHWM), the distinct
+// the seconds of each step (wall and CPU), the peak resident memory (VmHWM), the distinct
 // n-grams of every order, the bytes the model's tables hold per distinct
 // n-gram, and the held-out perplexity.
 //
@@ -18,6 +18,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/gendisc/gendisc/data"
@@ -34,19 +35,19 @@ func main() {
 	}
 	train, test := lines(flag.Arg(0)), lines(flag.Arg(1))
 	runtime.GC()
-	t0 := time.Now()
+	c0, t0 := cpuTime(), time.Now()
 	m, err := ngram.Config{Order: *order}.Fit(dataset(train))
 	if err != nil {
 		log.Fatal(err)
 	}
-	build := time.Since(t0).Seconds()
-	t0 = time.Now()
+	build, buildCPU := time.Since(t0).Seconds(), cpuTime()-c0
+	c0, t0 = cpuTime(), time.Now()
 	lp, tokens := 0.0, 0
 	for _, doc := range test {
 		l, n := m.LogProb(doc, 0)
 		lp, tokens = lp+l, tokens+n
 	}
-	score := time.Since(t0).Seconds()
+	score, scoreCPU := time.Since(t0).Seconds(), cpuTime()-c0
 	distinct := 0
 	var perOrder []int
 	for _, o := range m.Stats(0) {
@@ -55,7 +56,7 @@ func main() {
 	}
 	out := map[string]any{
 		"side": "gendisc", "order": *order, "train_lines": len(train), "test_lines": len(test),
-		"build_s": build, "score_s": score, "score_tokens": tokens, "perplexity": math.Exp(-lp / float64(tokens)),
+		"build_s": build, "score_s": score, "build_cpu_s": buildCPU, "score_cpu_s": scoreCPU, "score_tokens": tokens, "perplexity": math.Exp(-lp / float64(tokens)),
 		"ngrams": perOrder, "bytes_per_ngram": float64(m.Bytes()) / float64(distinct), "peak_rss_mb": peakRSS(),
 	}
 	json.NewEncoder(os.Stdout).Encode(out)
@@ -89,6 +90,15 @@ func dataset(docs []string) *data.Dataset {
 		x[i] = math.NaN()
 	}
 	return &data.Dataset{Schema: s, N: len(docs), X: x, Text: [][]string{docs}}
+}
+
+// cpuTime returns the process's user and system CPU seconds so far.
+func cpuTime() float64 {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return math.NaN()
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano()).Seconds()
 }
 
 // peakRSS returns the process's peak resident memory in MB (VmHWM).
