@@ -5,6 +5,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -153,5 +154,42 @@ func TestNgramExport(t *testing.T) {
 	}
 	if r := runCLI(t, "", "export", "--model", model, "--format", "json"); r.code != 2 {
 		t.Errorf("--format json: exit %d", r.code)
+	}
+}
+
+// TestNgramMergeUpdate fits two halves of a labelled text file and checks
+// that merge, update and fit --stream write the model file of the fit on
+// the whole file, byte for byte.
+func TestNgramMergeUpdate(t *testing.T) {
+	dir := t.TempDir()
+	path := func(name string) string { return filepath.Join(dir, name) }
+	var all, a, b strings.Builder
+	for _, w := range []*strings.Builder{&all, &a, &b} {
+		w.WriteString("text,who\n")
+	}
+	for i, line := range strings.Split(strings.TrimSpace(shakespeareText), "\n") {
+		row := strconv.Quote(line) + "," + []string{"x", "y", "z"}[i%3] + "\n"
+		all.WriteString(row)
+		if i < 5 {
+			a.WriteString(row)
+		} else {
+			b.WriteString(row)
+		}
+	}
+	os.WriteFile(path("all.csv"), []byte(all.String()), 0o644)
+	os.WriteFile(path("a.csv"), []byte(a.String()), 0o644)
+	os.WriteFile(path("b.csv"), []byte(b.String()), 0o644)
+	flags := []string{"--model", "ngram", "--order", "2", "--keep-punct", "--text", "text"}
+	mustRun(t, append([]string{"fit", "--data", path("all.csv"), "--out", path("all.json")}, flags...)...)
+	mustRun(t, append([]string{"fit", "--data", path("a.csv"), "--out", path("a.json")}, flags...)...)
+	mustRun(t, append([]string{"fit", "--data", path("b.csv"), "--out", path("b.json")}, flags...)...)
+	mustRun(t, append([]string{"fit", "--stream", "--data", path("all.csv"), "--out", path("s.json")}, flags...)...)
+	mustRun(t, "merge", path("a.json"), path("b.json"), "--out", path("m.json"))
+	mustRun(t, "update", "--model", path("a.json"), "--data", path("b.csv"), "--out", path("u.json"))
+	want, _ := os.ReadFile(path("all.json"))
+	for _, name := range []string{"s.json", "m.json", "u.json"} {
+		if got, _ := os.ReadFile(path(name)); string(got) != string(want) {
+			t.Errorf("%s differs from the fit on all the rows", name)
+		}
 	}
 }
