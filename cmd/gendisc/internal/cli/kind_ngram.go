@@ -57,6 +57,10 @@ func ngramFlags(fs *flag.FlagSet) fitFunc {
 			return nil, usagef("--alpha must be positive")
 		}
 		c.Smoothing, c.Alpha = sm, float64(alpha)
+		if s := d.Schema; strings.HasSuffix(d.Source, ".txt") && (s.Target != nil || len(s.Features) != 1 || s.Features[0].Name != "text") {
+			// Read as a table: fit --stream and update read CSV chunks.
+			return nil, fmt.Errorf("%s: plain text is read whole: fit it without --stream, and update a model with text in a table", d.Source)
+		}
 		if *paragraphs {
 			d = joinParagraphs(d)
 		}

@@ -74,6 +74,11 @@ func TestNgramText(t *testing.T) {
 	if ev.LM.Perplexity != sum.Perplexity {
 		t.Errorf("eval's perplexity %v, score's %v", ev.LM.Perplexity, sum.Perplexity)
 	}
+	plain := filepath.Join(dir, "plain.txt") // no commas: it reads as a table of one column
+	os.WriteFile(plain, []byte("to be or not to be\nthat is the question\n"), 0o644)
+	if r := runCLI(t, "", "fit", "--stream", "--data", plain, "--model", "ngram"); r.code != 1 || !strings.Contains(r.stderr, "without --stream") {
+		t.Errorf("fit --stream of a .txt file: exit %d, stderr %q", r.code, r.stderr)
+	}
 	// Paragraphs: the four speeches.
 	mustRun(t, "fit", "--data", txt, "--model", "ngram", "--paragraphs", "--out", model)
 	var rep struct {
