@@ -62,6 +62,7 @@ var layers = map[string]int{
 	"logistic":   layerFamily,
 	"mixture":    layerFamily,
 	"naivebayes": layerFamily,
+	"ngram":      layerFamily,
 
 	"compare": layerUse,
 	"metrics": layerUse,
@@ -70,6 +71,7 @@ var layers = map[string]int{
 	"synth":   layerUse,
 
 	"bench/cmd/benchgo":        layerCommand,
+	"bench/cmd/benchngram":     layerCommand,
 	"bench/cmd/genstream":      layerCommand,
 	"bench/cmd/serveload":      layerCommand,
 	"cmd/gendisc":              layerCommand,

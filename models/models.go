@@ -23,6 +23,7 @@ import (
 	_ "github.com/gendisc/gendisc/mixture"
 	"github.com/gendisc/gendisc/modelfile"
 	_ "github.com/gendisc/gendisc/naivebayes"
+	_ "github.com/gendisc/gendisc/ngram"
 	"github.com/gendisc/gendisc/registry"
 )
 

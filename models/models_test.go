@@ -11,7 +11,7 @@ import (
 // family.
 func TestKinds(t *testing.T) {
 	want := []string{"bernoulli-nb", "categorical-nb", "complement-nb", "gaussian-nb", "gmm", "lda",
-		"linear", "logistic", "mda", "multinomial-nb", "nb", "qda"}
+		"linear", "logistic", "mda", "multinomial-nb", "nb", "ngram", "qda"}
 	if got := models.Kinds(); !slices.Equal(got, want) {
 		t.Errorf("Kinds() = %q, want %q", got, want)
 	}

@@ -56,6 +56,9 @@ func (o *evalOptions) run(env *Env) error {
 	if err != nil {
 		return err
 	}
+	if isLM, err := evalLanguageModel(env, o, m); isLM {
+		return err
+	}
 	c, isClassifier := m.(gendisc.Classifier)
 	r, isRegressor := asRegressor(e.Kind, m)
 	if !isClassifier && !isRegressor {

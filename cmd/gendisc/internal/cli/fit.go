@@ -124,7 +124,7 @@ func (o *fitOptions) run(env *Env) error {
 // fitAll reads the whole training data and fits the model to it.
 func (o *fitOptions) fitAll(env *Env) (modelfile.Persistent, error) {
 	opt := o.readOptions()
-	d, err := env.readData(o.data, opt)
+	d, err := kinds[o.model].readTraining(env, o.data, opt)
 	if err != nil {
 		return nil, o.targetHint(err, opt)
 	}

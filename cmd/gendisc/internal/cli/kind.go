@@ -45,6 +45,10 @@ type kind struct {
 	// invalid one. fit --stream adds the chunks of rows to it (stream.go);
 	// update and merge use the accumulators of the models instead.
 	accumulator func(fs *flag.FlagSet) func() (gendisc.Accumulator, error)
+
+	// read, when set, reads the training data named by --data in place
+	// of the reading every kind shares (readTraining).
+	read func(env *Env, name string, opt data.Options) (*data.Dataset, error)
 }
 
 // fitFunc fits a model to training data.

@@ -48,6 +48,7 @@ Example:
 		fs.StringVar(&o.class, "class", "", "draw every row from this `class` (default: classes drawn by their priors)")
 		fs.Uint64Var(&o.seed, "seed", 1, "`seed` of the random draws")
 		fs.StringVar(&o.out, "out", "-", "write the rows to this `file`; - for standard output")
+		o.lm = sampleLMFlags(fs)
 		return func(ctx context.Context, env *Env) error { return o.run(ctx, env) }
 	},
 }
@@ -56,6 +57,7 @@ type sampleOptions struct {
 	model, class, out string
 	n                 countFlag
 	seed              uint64
+	lm                *lmSampleFlags
 }
 
 // progressEvery is how many rows sample draws between progress updates.
@@ -64,6 +66,9 @@ const progressEvery = 1 << 12
 func (o *sampleOptions) run(ctx context.Context, env *Env) error {
 	e, m, err := env.loadModel(o.model)
 	if err != nil {
+		return err
+	}
+	if isLM, err := sampleLanguageModel(env, o, m); isLM {
 		return err
 	}
 	s, err := modelAs[gendisc.Sampler](o.model, m, "does not draw rows")

@@ -85,6 +85,9 @@ func (o *scoreOptions) run(env *Env) error {
 	if err != nil {
 		return err
 	}
+	if isLM, err := scoreLanguageModel(env, o, m); isLM {
+		return err
+	}
 	density, ok := models.Density(m)
 	if !ok {
 		return wrongKind(o.model, e.Kind, "is not generative: it has no density p(x) to score")

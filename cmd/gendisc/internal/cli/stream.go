@@ -2,9 +2,11 @@ package cli
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"runtime/debug"
+	"strings"
 
 	"github.com/gendisc/gendisc"
 	"github.com/gendisc/gendisc/data"
@@ -36,6 +38,10 @@ func streamableKinds() []string { return kindsWith((*kind).canStream) }
 // progress on a terminal.
 func (o *fitOptions) fitChunks(env *Env) (modelfile.Persistent, error) {
 	defer debug.SetGCPercent(debug.SetGCPercent(streamGCPercent))
+	if kinds[o.model].read != nil && strings.HasSuffix(o.data, ".txt") {
+		// The kind reads plain text its own way, whole (readTraining).
+		return nil, fmt.Errorf("%s: plain text is read whole: fit it without --stream, and update a model with text in a table", o.data)
+	}
 	acc, err := o.newAcc()
 	if err != nil {
 		return nil, err

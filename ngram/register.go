@@ -1,0 +1,6 @@
+package ngram
+
+import "github.com/gendisc/gendisc/registry"
+
+// init registers the kind ngram with package registry.
+func init() { registry.Register(Kind, UnmarshalModel) }

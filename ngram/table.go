@@ -1,0 +1,120 @@
+package ngram
+
+// gramTable maps the n-grams of one order (n word ids each) to dense entry
+// numbers and a count per entry: an open-addressing hash table with linear
+// probing whose slots hold an entry's number and half its hash, the n-gram
+// itself being keys[e*n : (e+1)*n], so that a slot takes 8 bytes and an
+// n-gram 4n bytes for its ids and 8 for its count, whatever its words. The
+// entries keep the order in which the n-grams were first added, which makes
+// the encoding of a table deterministic.
+type gramTable struct {
+	n      int
+	keys   []int32    // the n-grams, n ids each, by entry
+	counts []int64    // the count of each entry
+	slots  []gramSlot // a power of two long, at most 3/4 full
+}
+
+type gramSlot struct {
+	hash uint32 // the high half of the n-gram's hash, checked before the ids
+	id   int32  // entry + 1; 0 marks an empty slot
+}
+
+func newGramTable(n, capacity int) *gramTable {
+	size := 16
+	for size*3/4 < capacity {
+		size *= 2
+	}
+	return &gramTable{n: n, slots: make([]gramSlot, size)}
+}
+
+// hashGram returns the hash of the ids g: a multiply-xorshift mix of each
+// id in turn, fixed (no seed) so that a table is the same in every process.
+func hashGram(g []int32) uint64 {
+	h := uint64(0x9e3779b97f4a7c15) ^ uint64(len(g))
+	for _, id := range g {
+		h ^= uint64(uint32(id))
+		h *= 0xbf58476d1ce4e5b9
+		h ^= h >> 31
+	}
+	h *= 0x94d049bb133111eb
+	return h ^ h>>29
+}
+
+// len returns the number of distinct n-grams.
+func (t *gramTable) len() int { return len(t.counts) }
+
+// gram returns the ids of entry e, a view into the table.
+func (t *gramTable) gram(e int) []int32 { return t.keys[e*t.n : (e+1)*t.n : (e+1)*t.n] }
+
+// find returns the entry of g (len n), or −1.
+func (t *gramTable) find(g []int32) int {
+	h := hashGram(g)
+	mask := uint64(len(t.slots) - 1)
+	for i := h & mask; ; i = (i + 1) & mask {
+		s := t.slots[i]
+		if s.id == 0 {
+			return -1
+		}
+		if s.hash == uint32(h>>32) && equalIDs(t.gram(int(s.id-1)), g) {
+			return int(s.id - 1)
+		}
+	}
+}
+
+// count returns the count of g, 0 when absent.
+func (t *gramTable) count(g []int32) int64 {
+	if e := t.find(g); e >= 0 {
+		return t.counts[e]
+	}
+	return 0
+}
+
+// add adds c to the count of g (len n), adding g as a new entry when it is
+// absent, and returns its entry.
+func (t *gramTable) add(g []int32, c int64) int {
+	h := hashGram(g)
+	mask := uint64(len(t.slots) - 1)
+	i := h & mask
+	for ; t.slots[i].id != 0; i = (i + 1) & mask {
+		s := t.slots[i]
+		if s.hash == uint32(h>>32) && equalIDs(t.gram(int(s.id-1)), g) {
+			t.counts[s.id-1] += c
+			return int(s.id - 1)
+		}
+	}
+	e := len(t.counts)
+	t.keys = append(t.keys, g...)
+	t.counts = append(t.counts, c)
+	if (e+1)*4 > len(t.slots)*3 {
+		t.resize()
+	} else {
+		t.slots[i] = gramSlot{hash: uint32(h >> 32), id: int32(e + 1)}
+	}
+	return e
+}
+
+// resize doubles the table and places every entry again.
+func (t *gramTable) resize() {
+	t.slots = make([]gramSlot, 2*len(t.slots))
+	mask := uint64(len(t.slots) - 1)
+	for e := range t.counts {
+		h := hashGram(t.gram(e))
+		i := h & mask
+		for t.slots[i].id != 0 {
+			i = (i + 1) & mask
+		}
+		t.slots[i] = gramSlot{hash: uint32(h >> 32), id: int32(e + 1)}
+	}
+}
+
+// bytes returns the memory the table holds, in bytes.
+func (t *gramTable) bytes() int { return 4*cap(t.keys) + 8*cap(t.counts) + 8*len(t.slots) }
+
+func equalIDs(a, b []int32) bool {
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
