@@ -34,8 +34,8 @@ are inferred (numeric, categorical, text) and can be forced with
 of row weights. Each model kind has its own flags, listed below; they are
 accepted only with that --model.
 
-Rows without a label (an empty target cell) are left out of the fit by
-every kind, with a note that counts them; gmm, which leaves the target
+Rows without a label (an empty target cell; a regression's target value
+too) are left out of the fit by every kind, with a note that counts them; gmm, which leaves the target
 out, keeps them. A fit that ends in a way to know about (logistic
 regression stopped at --max-iter, or on separable data with --l2 0; a
 column without any observed value, which naive Bayes leaves out) prints a
@@ -173,10 +173,15 @@ func (o *fitOptions) dropUnlabelled(d *data.Dataset) (*data.Dataset, int) {
 }
 
 // noteUnlabelled says on standard error, unless --quiet, how many rows
-// without a label dropUnlabelled left out of the fit of d.
+// without a label (a target value for a regression) dropUnlabelled left
+// out of the fit of d.
 func (o *fitOptions) noteUnlabelled(env *Env, d *data.Dataset, n int) {
+	what := "a label"
+	if o.numericTarget {
+		what = "a target value"
+	}
 	if n > 0 && !env.Quiet {
-		fmt.Fprintf(env.Stderr, "gendisc: %s: %s without a label (column %q) left out of the fit\n", d.Source, count(n, "row", "rows"), d.Schema.Target.Name)
+		fmt.Fprintf(env.Stderr, "gendisc: %s: %s without %s (column %q) left out of the fit\n", d.Source, count(n, "row", "rows"), what, d.Schema.Target.Name)
 	}
 }
 
