@@ -36,7 +36,7 @@ func (m *Model) Converged() bool { return m.diag.Converged }
 func (m *Model) Warnings() []string {
 	switch {
 	case m.diag.Warning != "":
-		return []string{"logistic regression did not converge: " + m.diag.Warning}
+		return []string{"logistic regression: " + m.diag.Warning}
 	case !m.diag.Converged:
 		return []string{"logistic regression did not converge"}
 	}

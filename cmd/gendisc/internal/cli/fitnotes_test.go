@@ -47,13 +47,13 @@ func predictions(t *testing.T, out string) (labels []string, p []float64) {
 func TestFitWarnsLogistic(t *testing.T) {
 	dir := t.TempDir()
 	r := runCLI(t, "", "fit", "--data", "iris", "--model", "logistic", "--max-iter", "3", "--out", filepath.Join(dir, "m.json"))
-	want := "gendisc: warning: logistic regression did not converge: stopped after 3 iterations without converging (gradient norm 0.0175, tolerance 1e-06)\n"
+	want := "gendisc: warning: logistic regression: stopped after 3 iterations without converging (gradient norm 0.0175, tolerance 1e-06)\n"
 	if r.code != 0 || r.stderr != want {
 		t.Errorf("--max-iter 3: exit %d, stderr:\n%s\nwant:\n%s", r.code, r.stderr, want)
 	}
 	sep := writeTestFile(t, dir, "sep.csv", "x,y\n1,a\n2,a\n3,b\n4,b\n")
 	r = runCLI(t, "", "fit", "--data", sep, "--model", "logistic", "--l2", "0", "--out", filepath.Join(dir, "s.json"))
-	if r.code != 0 || !strings.HasPrefix(r.stderr, "gendisc: warning: logistic regression did not converge: the training data are linearly separable") || strings.Count(r.stderr, "\n") != 1 {
+	if r.code != 0 || !strings.HasPrefix(r.stderr, "gendisc: warning: logistic regression: the training data are linearly separable") || strings.Count(r.stderr, "\n") != 1 {
 		t.Errorf("separable, --l2 0: exit %d, stderr:\n%s", r.code, r.stderr)
 	}
 	if r = runCLI(t, "", "fit", "--data", sep, "--model", "logistic", "--out", filepath.Join(dir, "s1.json")); r.code != 0 || r.stderr != "" {
