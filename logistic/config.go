@@ -115,8 +115,9 @@ type Config struct {
 	// differ.
 	NoStandardize bool
 	// Impute fills missing cells with their column's training mean (the
-	// mean of each indicator for a categorical column). Otherwise a
-	// missing cell is an error.
+	// mean of each indicator for a categorical column), in the fit and at
+	// prediction. Otherwise a missing cell is an error, in the fit and
+	// at prediction (Model.CheckMissing).
 	Impute bool
 	// Text says how text columns become term counts, one weight per term
 	// of a column's training vocabulary (package text: tokens of letters

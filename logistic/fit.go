@@ -98,6 +98,7 @@ func (c Config) Fit(d *data.Dataset) (*Model, error) {
 		k:      k,
 		theta:  st.theta,
 		lambda: lambda,
+		impute: c.Impute,
 		diag: Diagnostics{
 			Solver:        solver,
 			Iterations:    st.iters,

@@ -20,6 +20,11 @@ type params struct {
 	Weights     []modelfile.Floats `json:"weights"`
 	Intercepts  modelfile.Floats   `json:"intercepts"`
 	Diagnostics Diagnostics        `json:"diagnostics"`
+	// Impute is whether the fit filled missing cells with the training
+	// means (Config.Impute), always written; absent in files written
+	// before it was kept, which read as true: such models filled missing
+	// cells at prediction.
+	Impute *bool `json:"impute,omitempty"`
 }
 
 // diagnosticsJSON is Diagnostics with floats written bit-exactly.
@@ -59,15 +64,15 @@ func (d *Diagnostics) UnmarshalJSON(b []byte) error {
 }
 
 // MarshalJSON writes the model's parameters for package modelfile: λ, the
-// design columns, the standardised weights and intercepts, and the
-// diagnostics of the fit.
+// design columns, the standardised weights and intercepts, the
+// diagnostics of the fit and whether it imputed missing cells.
 func (m *Model) MarshalJSON() ([]byte, error) {
 	enc, err := m.enc.MarshalJSON()
 	if err != nil {
 		return nil, err
 	}
 	w, b := m.Coefficients()
-	p := params{L2: modelfile.Float(m.lambda), Design: enc, Intercepts: b, Diagnostics: m.diag}
+	p := params{L2: modelfile.Float(m.lambda), Design: enc, Intercepts: b, Diagnostics: m.diag, Impute: &m.impute}
 	for _, row := range w {
 		p.Weights = append(p.Weights, row)
 	}
@@ -111,7 +116,7 @@ func UnmarshalLogistic(s *data.Schema, b []byte) (*Model, error) {
 	if !(lambda >= 0) || math.IsInf(lambda, 0) {
 		return nil, fmt.Errorf("logistic: l2 %v is not a finite non-negative number", lambda)
 	}
-	m := &Model{schema: s, enc: enc, k: k, theta: theta, lambda: lambda, diag: p.Diagnostics}
+	m := &Model{schema: s, enc: enc, k: k, theta: theta, lambda: lambda, impute: p.Impute == nil || *p.Impute, diag: p.Diagnostics}
 	if err := m.checkFinite(); err != nil {
 		return nil, err
 	}

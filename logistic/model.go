@@ -65,6 +65,7 @@ type Model struct {
 	k      int       // weight vectors
 	theta  []float64 // k × (P+1): w_c then b_c
 	lambda float64
+	impute bool // fitted with Config.Impute: missing cells take the training means
 	diag   Diagnostics
 }
 
@@ -133,9 +134,12 @@ func (m *Model) OriginalCoefficients() (w [][]float64, b []float64) {
 // LogProba writes log P(y = c | x_i) to dst[i*K+c] (see
 // gendisc.Classifier), computed stably: the log-sigmoid
 // log σ(t) = −log(1 + e⁻ᵗ), or the log-softmax s_c − log Σ_l exp(s_l)
-// with the largest score factored out. A missing cell, and a category
-// never seen in training, takes its design column's training mean; a
-// term outside the training vocabulary is left out. It panics if dst has the
+// with the largest score factored out. A category never seen in training
+// takes its design column's training mean, and so does a missing cell in
+// a model fitted with Config.Impute; a model fitted without it takes
+// complete rows only, as its fit did: CheckMissing returns the error for
+// the first missing cell, which LogProba, unchecked, would fill with the
+// mean. A term outside the training vocabulary is left out. It panics if dst has the
 // wrong length or d's features differ from the model's schema by name,
 // kind or order.
 func (m *Model) LogProba(dst []float64, d *data.Dataset) []float64 {

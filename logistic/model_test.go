@@ -3,6 +3,7 @@ package logistic
 import (
 	"errors"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -169,5 +170,62 @@ func TestPredictMissing(t *testing.T) {
 	}
 	if a[0] == want[0] {
 		t.Errorf("a missing cell changed nothing: %v", a)
+	}
+}
+
+// TestWarningsAndMissingRule checks what a fitted model reports of its
+// fit: Warnings is empty exactly when the fit converged, and names why it
+// stopped otherwise (the iteration limit; separable data with λ = 0); and
+// the rule on missing cells, the same at prediction as in the fit: a
+// model fitted without Impute refuses a row with a missing cell
+// (CheckMissing) with Fit's error, one fitted with Impute takes it; the
+// rule survives the model file.
+func TestWarningsAndMissingRule(t *testing.T) {
+	d := bundled.Load(t, "iris", data.Options{})
+	m := fit(t, Config{}, d)
+	if !m.Converged() || m.Warnings() != nil {
+		t.Errorf("converged fit: Converged %v, Warnings %q", m.Converged(), m.Warnings())
+	}
+	short := fit(t, Config{MaxIter: 3}, d)
+	if w := short.Warnings(); short.Converged() || len(w) != 1 || !strings.Contains(w[0], "stopped after 3 iterations without converging") {
+		t.Errorf("3 iterations: Converged %v, Warnings %q", short.Converged(), w)
+	}
+	x := []float64{0, 0, 1, 0.5, 0.2, 1, 2, 2, 3, 2.5, 2.2, 3.1}
+	sep := data.FromMatrix([]string{"a", "b"}, x, []string{"no", "yes"}, []int{0, 0, 0, 1, 1, 1})
+	s := fit(t, Config{NoPenalty: true}, sep)
+	if w := s.Warnings(); s.Converged() || len(w) != 1 || !strings.Contains(w[0], "separable") {
+		t.Errorf("separable: Converged %v, Warnings %q", s.Converged(), w)
+	}
+
+	holed := data.FromMatrix([]string{"a", "b"}, []float64{0.5, 1, math.NaN(), 2}, []string{"no", "yes"}, []int{0, 1})
+	holed.Source, holed.Lines = "new.csv", []int{2, 3}
+	_, fitErr := Config{}.Fit(holed)
+	err := s.CheckMissing(holed)
+	var me *data.MissingError
+	if err == nil || !errors.As(err, &me) || err.Error() != fitErr.Error() || !strings.Contains(err.Error(), "new.csv:3") {
+		t.Errorf("CheckMissing without Impute: %v, want Fit's error %v", err, fitErr)
+	}
+	if err := s.CheckMissing(sep); err != nil {
+		t.Errorf("CheckMissing of complete rows: %v", err)
+	}
+	imp := fit(t, Config{NoPenalty: true, Impute: true}, sep)
+	if err := imp.CheckMissing(holed); err != nil || !imp.Imputes() || s.Imputes() {
+		t.Errorf("Impute: CheckMissing %v, Imputes %v / %v", err, imp.Imputes(), s.Imputes())
+	}
+	for _, c := range []struct {
+		m    *Model
+		want bool
+	}{{s, false}, {imp, true}} {
+		b, err := c.m.MarshalJSON()
+		if err != nil {
+			t.Fatal(err)
+		}
+		back, err := UnmarshalLogistic(sep.Schema, b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if back.Imputes() != c.want || !slices.Equal(back.Warnings(), c.m.Warnings()) {
+			t.Errorf("decoded: Imputes %v, Warnings %q; want %v, %q", back.Imputes(), back.Warnings(), c.want, c.m.Warnings())
+		}
 	}
 }

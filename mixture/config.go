@@ -53,6 +53,11 @@ func (c Covariance) nCovParams(k, d int) int {
 	return 0
 }
 
+// numParams is the number of free parameters of k components in d
+// dimensions (GMM.NumParams): the covariances', k·d means and k − 1
+// weights.
+func (c Covariance) numParams(k, d int) int { return c.nCovParams(k, d) + k*d + k - 1 }
+
 // covLen is the length of the compact covariance layout of Params.
 func (c Covariance) covLen(k, d int) int {
 	switch c {

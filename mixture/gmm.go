@@ -129,10 +129,7 @@ func (g *GMM) NumRows() float64 { return g.info.n }
 // GaussianMixture counts them: K·D means, K − 1 weights, and
 //
 //	Full: K·D(D+1)/2   Tied: D(D+1)/2   Diag: K·D   Spherical: K   Identity: 0
-func (g *GMM) NumParams() int {
-	k, d := g.m.k, g.m.d
-	return g.m.cov.nCovParams(k, d) + k*d + k - 1
-}
+func (g *GMM) NumParams() int { return g.m.cov.numParams(g.m.k, g.m.d) }
 
 // BIC returns the Bayesian information criterion on the training data,
 //

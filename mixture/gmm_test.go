@@ -391,3 +391,43 @@ func TestRandomInit(t *testing.T) {
 		t.Errorf("mean log-likelihood %v", ll)
 	}
 }
+
+// TestSelectKCutsRange checks that SelectK tries no K above kmin whose
+// mixture has more parameters than there are rows, and says so: on 4
+// rows in 2 dimensions, spherical components have 4K − 1 parameters (2K
+// means, K variances, K − 1 weights), so 1-10 stops at K = 1 (K = 2 has
+// 7); full ones have 6K − 1, and kmin = 1, with 5, is fitted as asked.
+func TestSelectKCutsRange(t *testing.T) {
+	d := &data.Dataset{Schema: &data.Schema{Features: []data.Column{{Name: "a"}, {Name: "b"}}},
+		N: 4, X: []float64{1, 2, 2, 1, 5, 7, 6, 5}}
+	for _, c := range []struct {
+		cov  Covariance
+		warn string
+	}{
+		{Spherical, "components 1-10 cut at K = 1: K = 2 has 7 parameters for 4 rows"},
+		{Full, "components 1-10 cut at K = 1: K = 2 has 11 parameters for 4 rows"},
+	} {
+		g, cands, err := SelectK(d, rand.New(rand.NewPCG(1, 1)), Config{Covariance: c.cov}, 1, 10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if g.Components() != 1 || len(cands) != 1 {
+			t.Errorf("%v: chose %d components of %d candidates, want 1 of 1", c.cov, g.Components(), len(cands))
+		}
+		if w := g.Warnings(); len(w) == 0 || !strings.HasPrefix(w[0], c.warn) {
+			t.Errorf("%v: warnings %q, want %q first", c.cov, w, c.warn)
+		}
+	}
+	// Twelve rows: spherical K = 3 has 11 parameters, K = 4 has 15.
+	for range 2 {
+		d.X = append(d.X, d.X[:8]...)
+	}
+	d.N = 12
+	_, cands, err := SelectK(d, rand.New(rand.NewPCG(1, 1)), Config{Covariance: Spherical}, 2, 6)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cands) != 2 || cands[1].K != 3 {
+		t.Errorf("candidates %+v, want K = 2, 3", cands)
+	}
+}

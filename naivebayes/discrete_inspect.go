@@ -156,15 +156,22 @@ func (m *Model) UnseenWords(d *data.Dataset) map[string]int {
 	return out
 }
 
-// Warnings returns notes on settings that deserve attention: α = 0, under
+// Warnings returns notes on the fit that deserve attention: α = 0, under
 // which a value or word never seen with a class gives the class
 // probability 0 (−Inf in log space), so that a row may have no possible
-// class (see Impossible).
+// class (see Impossible); a numeric feature without an observed value in
+// the labelled rows, which the model leaves out (see Gaussian.Warnings).
 func (m *Model) Warnings() []string {
+	var w []string
 	if m.params.alpha == 0 && m.hasCounts() {
-		return []string{"alpha 0 (no smoothing): a value or word never seen with a class gives that class probability 0; a row that no class can produce has no prediction"}
+		w = append(w, "alpha 0 (no smoothing): a value or word never seen with a class gives that class probability 0; a row that no class can produce has no prediction")
 	}
-	return nil
+	for _, pt := range m.parts {
+		if g, ok := pt.(*gaussianPart); ok && g.g != nil {
+			w = append(w, g.g.Warnings()...)
+		}
+	}
+	return w
 }
 
 // hasCounts reports whether the model has a part other than Gaussian, to

@@ -147,6 +147,9 @@ type Gaussian struct {
 	// mean and variance hold μ_kj and σ²_kj at k·D + j.
 	mean, variance []float64
 	epsilon        float64
+	// ignored names the features without an observed value in the
+	// labelled rows, which the model leaves out (see Warnings).
+	ignored []string
 }
 
 // Fit fits Gaussian naive Bayes to the rows of d: per class and feature,
@@ -154,11 +157,14 @@ type Gaussian struct {
 // and the class priors. Rows whose label is missing (NaN) are skipped;
 // missing cells are left out of their feature's statistics, and a class
 // with no observed value of a feature takes that feature's mean and
-// variance over all classes. Every feature must be numeric.
+// variance over all classes. A feature with no observed value in any
+// labelled row carries no information: the model leaves it out of every
+// likelihood (its mean 0 and variance NaN in Means and Variances) and
+// names it in Warnings. Every feature must be numeric.
 //
 // Data problems are errors (*data.ParseError wrapping one of this
 // package's Err values or data.ErrInfinite): no categorical target, fewer
-// than two classes with rows, a feature without observed values, a zero
+// than two classes with rows, no feature with an observed value, a zero
 // variance that the smoothing leaves at zero, a bad label or weight, an
 // infinite value. Invalid settings are errors too.
 func (c GaussianConfig) Fit(d *data.Dataset) (*Gaussian, error) {
@@ -390,18 +396,29 @@ func newGaussian(schema *data.Schema, s *stats.Moments, p gaussianParams, source
 	}
 	pooled := make([]stats.Moment, s.D)
 	maxVar := 0.0
+	var ignored []int
 	for j := range pooled {
 		pooled[j] = s.Feature(j)
 		if pooled[j].W == 0 {
-			return nil, columnError(source, schema, j, ErrNotObserved)
+			ignored = append(ignored, j)
+			continue
 		}
 		maxVar = max(maxVar, pooled[j].Var())
+	}
+	if len(ignored) == s.D {
+		return nil, columnError(source, schema, 0, ErrNotObserved)
 	}
 	if maxVar == 0 {
 		return nil, columnError(source, schema, 0, &ZeroVarianceError{Column: schema.Features[0].Name, AllConstant: true, Variance: p.variance})
 	}
 	m := &Gaussian{params: p, stats: s, epsilon: p.varSmoothing * maxVar}
 	m.mean, m.variance = m.tie(pooled)
+	for _, j := range ignored {
+		m.ignored = append(m.ignored, schema.Features[j].Name)
+		for k := range s.K() {
+			m.mean[k*s.D+j], m.variance[k*s.D+j] = 0, math.NaN()
+		}
+	}
 	if err := m.checkVariances(source, schema); err != nil {
 		return nil, err
 	}
@@ -467,7 +484,7 @@ func (m *Gaussian) tie(pooled []stats.Moment) (mean, variance []float64) {
 func (m *Gaussian) checkVariances(source string, schema *data.Schema) error {
 	D := m.stats.D
 	for i, v := range m.variance {
-		if v > 0 && !math.IsInf(v, 1) {
+		if v > 0 && !math.IsInf(v, 1) || math.IsNaN(v) {
 			continue
 		}
 		k, j := i/D, i%D
@@ -544,7 +561,8 @@ func (m *Gaussian) ClassWeights() []float64 { return slices.Clone(m.stats.ClassW
 func (m *Gaussian) Means() [][]float64 { return m.rows(m.mean) }
 
 // Variances returns σ²_kj as Variances()[k][j], smoothing included; tied
-// variances are repeated.
+// variances are repeated. A feature left out for lack of observed values
+// has variance NaN.
 func (m *Gaussian) Variances() [][]float64 { return m.rows(m.variance) }
 
 // LogisticForm returns the log-odds of a two-class model whose variances
@@ -572,6 +590,23 @@ func (m *Gaussian) LogisticForm() (w []float64, w0 float64, ok bool) {
 		w0 -= d * (mu1[j] + mu0[j]) / (2 * v[j])
 	}
 	return w, w0, true
+}
+
+// Warnings returns a note for each feature that had no observed value in
+// the labelled rows: the model leaves it out, so that its cells change no
+// probability. Nil when every feature was observed.
+func (m *Gaussian) Warnings() []string {
+	var w []string
+	for _, name := range m.ignored {
+		w = append(w, ignoredWarning(name))
+	}
+	return w
+}
+
+// ignoredWarning is the warning about feature name, left out of a
+// Gaussian model because it has no observed value.
+func ignoredWarning(name string) string {
+	return fmt.Sprintf("column %q has no observed value in the labelled rows: left out of the model (it carries no information)", name)
 }
 
 // Epsilon returns the smoothing ε added to every variance.

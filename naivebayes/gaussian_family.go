@@ -15,7 +15,9 @@ import (
 // c_k = Σ_j c_kj, so that a row without missing cells costs
 // c_k − Σ_j h_kj (x_j − μ_kj)² per class, the quadratic forms coming from
 // quadRows (gaussian_kernel.go). A missing cell makes the form NaN; then
-// the row and class are summed again over the observed cells.
+// the row and class are summed again over the observed cells. A feature
+// of variance NaN (no observed value in training) has h_kj = c_kj = 0 and
+// μ_kj = 0: it adds 0 whatever its cell.
 type gaussianFamily struct {
 	k, d     int
 	mu, h, c []float64 // μ_kj, h_kj, c_kj at k·D + j
@@ -32,6 +34,9 @@ func newGaussianFamily(k, d int, mean, variance []float64) *gaussianFamily {
 	g := &gaussianFamily{k: k, d: d, mu: mean,
 		h: make([]float64, k*d), c: make([]float64, k*d), ck: make([]float64, k)}
 	for i, v := range variance {
+		if math.IsNaN(v) { // a feature left out: its terms are 0
+			continue
+		}
 		g.h[i] = 0.5 / v
 		g.c[i] = -0.5 * math.Log(2*math.Pi*v)
 		g.ck[i/d] += g.c[i]

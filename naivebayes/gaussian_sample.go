@@ -15,20 +15,30 @@ var (
 )
 
 // draw writes x_j = μ_kj + σ_kj z, z standard normal, to dst[j] for every
-// missing x[j]; σ²_kj = 1 / (2 h_kj).
+// missing x[j]; σ²_kj = 1 / (2 h_kj). A feature left out of the model
+// (h_kj = 0) stays missing (NaN).
 func (g *gaussianFamily) draw(dst, x []float64, k int, rng *rand.Rand) {
 	mu, h := g.mu[k*g.d:(k+1)*g.d], g.h[k*g.d:(k+1)*g.d]
 	for j, v := range x[:g.d] {
 		if v != v {
+			if h[j] == 0 {
+				dst[j] = math.NaN()
+				continue
+			}
 			dst[j] = mu[j] + math.Sqrt(0.5/h[j])*rng.NormFloat64()
 		}
 	}
 }
 
-// fill writes Σ_k post_k μ_kj to dst[j] for every missing x[j].
+// fill writes Σ_k post_k μ_kj to dst[j] for every missing x[j], NaN for
+// a feature left out of the model (h_kj = 0).
 func (g *gaussianFamily) fill(dst, x, post []float64) {
 	for j, v := range x[:g.d] {
 		if v != v {
+			if g.h[j] == 0 {
+				dst[j] = math.NaN()
+				continue
+			}
 			e := 0.0
 			for k, p := range post {
 				e += p * g.mu[k*g.d+j]

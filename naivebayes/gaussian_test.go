@@ -414,7 +414,7 @@ func TestGaussianErrors(t *testing.T) {
 	badWeight.Weight = []float64{1, 1, -1, 1, 1}
 	infinite := small()
 	infinite.X[7], infinite.Lines = math.Inf(1), []int{2, 3, 4, 5, 6}
-	unobserved := matrix([]string{"a", "b"}, [][]float64{{1, nan}, {2, nan}, {3, nan}}, []int{0, 1, 1})
+	unobserved := matrix([]string{"a", "b"}, [][]float64{{nan, nan}, {nan, nan}, {nan, nan}}, []int{0, 1, 1})
 	constant := matrix([]string{"a", "b"}, [][]float64{{1, 1}, {1, 1}, {1, 1}}, []int{0, 1, 1})
 	noFeatures := &data.Dataset{Schema: &data.Schema{Target: small().Schema.Target}, N: 2, Y: []float64{0, 1}}
 	for _, c := range []struct {
@@ -433,7 +433,7 @@ func TestGaussianErrors(t *testing.T) {
 		{"fractional label", GaussianConfig{}, halfLabel, nil, "class index 0.5"},
 		{"negative weight", GaussianConfig{}, badWeight, data.ErrWeight, "weight must be a finite number >= 0: -1"},
 		{"infinite value", GaussianConfig{}, infinite, data.ErrInfinite, `matrix:5: column "x1"`},
-		{"unobserved feature", GaussianConfig{}, unobserved, ErrNotObserved, `"x1"`},
+		{"no observed feature", GaussianConfig{}, unobserved, ErrNotObserved, `"x0"`},
 		{"constant features", GaussianConfig{}, constant, ErrZeroVariance, `"x0"`},
 		{"zero variance without smoothing", GaussianConfig{VarSmoothing: NoVarSmoothing},
 			matrix([]string{"a", "b"}, [][]float64{{1, 1}, {1, 2}, {2, 3}}, []int{0, 0, 1}), ErrZeroVariance, `"x0": zero variance within class "a"`},

@@ -187,11 +187,36 @@ func textError(d *data.Dataset, c data.Column) error {
 		Model: "this model", Takes: "numeric and categorical features only (leave the column out: data.Options.Ignore)", Err: data.ErrFeatureKind}}
 }
 
+// CheckComplete returns the error Fit gives without Options.Impute for
+// the first missing cell of d outside the text columns, nil when there is
+// none: a model fitted on complete rows checks with it the rows it is
+// asked to predict. A categorical column in which d holds categories the
+// schema lacks (d.Unseen, read as missing) is not checked: its missing
+// cells take the training frequencies, as unseen categories do.
+func CheckComplete(d *data.Dataset) error {
+	for i := range d.N {
+		for j, v := range d.Row(i) {
+			c := &d.Schema.Features[j]
+			if v == v || c.Kind == data.Text || c.Kind == data.Categorical && j < len(d.Unseen) && d.Unseen[j] > 0 {
+				continue
+			}
+			return missingCellError(d, i, j)
+		}
+	}
+	return nil
+}
+
 // missingError is Fit's error for the first missing cell of d outside the
-// text columns (there must be one): a data.MissingError in a
-// data.ParseError at the row's source line.
+// text columns (there must be one).
 func missingError(d *data.Dataset) error {
 	i, j := firstMissing(d)
+	return missingCellError(d, i, j)
+}
+
+// missingCellError is the error for the missing cell of row i and
+// feature j of d: a data.MissingError in a data.ParseError at the row's
+// source line.
+func missingCellError(d *data.Dataset, i, j int) error {
 	name := d.Schema.Features[j].Name
 	return &data.ParseError{File: d.Source, Line: d.Line(i), ColumnName: name, Err: &data.MissingError{Column: name, Row: i}}
 }

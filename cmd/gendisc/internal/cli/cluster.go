@@ -30,7 +30,11 @@ numeric are left out with a note.
 
 --components takes a number K or a range such as 1-10: every K in the range
 is fitted and the one of smallest BIC kept; the BIC, AIC and log-likelihood
-of every K are printed and kept in the model file. --restarts runs EM from
+of every K are printed and kept in the model file. A K above the lower
+bound whose mixture has more parameters than there are rows (fewer rows
+per component than parameters per component) is not tried: the range is
+cut there with a warning. A single K is fitted as asked, up to one
+component per row. --restarts runs EM from
 several starting points (k-means++ seeds, or random responsibilities with
 --init random) and keeps the largest log-likelihood. The log-likelihood of
 every EM iteration is kept in the model; gendisc inspect prints it. Rows

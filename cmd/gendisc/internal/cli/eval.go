@@ -68,6 +68,9 @@ func (o *evalOptions) run(env *Env) error {
 	if err != nil {
 		return err
 	}
+	if err := checkMissing(m, d); err != nil {
+		return err
+	}
 	if err := checkNB(env, m, d); err != nil {
 		return err
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/gendisc/gendisc"
 	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/mixture"
 	"github.com/gendisc/gendisc/modelfile"
 )
 
@@ -32,6 +33,16 @@ are inferred (numeric, categorical, text) and can be forced with
 --categorical and --text; --ignore skips columns; --weight names a column
 of row weights. Each model kind has its own flags, listed below; they are
 accepted only with that --model.
+
+Rows without a label (an empty target cell; a regression's target value
+too) are left out of the fit by every kind, with a note that counts them; gmm, which leaves the target
+out, keeps them. A fit that ends in a way to know about (logistic
+regression stopped at --max-iter, or on separable data with --l2 0; a
+column without any observed value, which naive Bayes leaves out) prints a
+warning on standard error.
+Missing feature cells are marginalised by naive Bayes, LDA/QDA and the
+mixtures; logistic and linear regression refuse them unless --impute
+mean, at fit as at predict.
 
 With --stream, the data is read and fitted in chunks of a few megabytes,
 so that memory does not grow with the file: the kinds whose fits keep
@@ -128,6 +139,8 @@ func (o *fitOptions) fitAll(env *Env) (modelfile.Persistent, error) {
 	if err != nil {
 		return nil, o.targetHint(err, opt)
 	}
+	d, dropped := o.dropUnlabelled(d)
+	o.noteUnlabelled(env, d, dropped)
 	if o.numericTarget {
 		env.verbosef("%s: %d rows, %d features, numeric target", d.Source, d.N, d.D())
 	} else {
@@ -138,6 +151,38 @@ func (o *fitOptions) fitAll(env *Env) (modelfile.Persistent, error) {
 		return nil, kindHint(err, d)
 	}
 	return m, nil
+}
+
+// dropUnlabelled returns d without its rows whose target is missing, and
+// their number: every kind that learns from the target leaves them out,
+// the one rule of fit (gmm, which leaves the target out, keeps them).
+func (o *fitOptions) dropUnlabelled(d *data.Dataset) (*data.Dataset, int) {
+	if o.model == mixture.Kind || d.Y == nil {
+		return d, 0
+	}
+	var keep []int
+	for i, y := range d.Y {
+		if y == y {
+			keep = append(keep, i)
+		}
+	}
+	if len(keep) == d.N {
+		return d, 0
+	}
+	return d.Subset(keep), d.N - len(keep)
+}
+
+// noteUnlabelled says on standard error, unless --quiet, how many rows
+// without a label (a target value for a regression) dropUnlabelled left
+// out of the fit of d.
+func (o *fitOptions) noteUnlabelled(env *Env, d *data.Dataset, n int) {
+	what := "a label"
+	if o.numericTarget {
+		what = "a target value"
+	}
+	if n > 0 && !env.Quiet {
+		fmt.Fprintf(env.Stderr, "gendisc: %s: %s without %s (column %q) left out of the fit\n", d.Source, count(n, "row", "rows"), what, d.Schema.Target.Name)
+	}
 }
 
 // readOptions returns how to read the training data: as the data flags

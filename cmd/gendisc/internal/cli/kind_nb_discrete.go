@@ -144,7 +144,7 @@ func checkCounts(m gendisc.Model, d *data.Dataset) error {
 func warnModel(env *Env, m any) {
 	if w, ok := m.(interface{ Warnings() []string }); ok {
 		for _, s := range w.Warnings() {
-			fmt.Fprintf(env.Stderr, "gendisc: warning: %s\n", s)
+			env.warnf("%s", s)
 		}
 	}
 }

@@ -35,7 +35,9 @@ float64. The data is read with the model's schema: columns are matched by
 name and may come in any order, extra columns (the target among them) are
 ignored, and a missing feature column is an error. A category the model
 never saw is read as a missing value, which the model marginalises;
---verbose counts them.
+--verbose counts them. Missing cells follow the rule of the fit: a
+logistic regression fitted without --impute refuses them, as its fit
+did; one fitted with --impute mean fills them with the training means.
 
 Example:
 
@@ -63,6 +65,9 @@ func (o *predictOptions) run(env *Env) error {
 	if err != nil {
 		return err
 	}
+	if err := checkMissing(m, d); err != nil {
+		return err
+	}
 	if err := checkNB(env, m, d); err != nil {
 		return err
 	}
@@ -71,6 +76,17 @@ func (o *predictOptions) run(env *Env) error {
 		return wrongKind(o.model, e.Kind, "does not predict classes or clusters")
 	}
 	return o.write(env, p.WriteCSV)
+}
+
+// checkMissing applies to the rows d the rule of model m on missing
+// cells: a model fitted on complete rows only (logistic regression
+// without --impute) refuses a missing cell at prediction as its fit did,
+// with the same error and hint.
+func checkMissing(m gendisc.Model, d *data.Dataset) error {
+	if c, ok := m.(interface{ CheckMissing(*data.Dataset) error }); ok {
+		return c.CheckMissing(d)
+	}
+	return nil
 }
 
 // write writes the output file (--out) with writeTo.

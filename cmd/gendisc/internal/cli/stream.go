@@ -59,13 +59,16 @@ func (o *fitOptions) fitChunks(env *Env) (modelfile.Persistent, error) {
 	}
 	in := &countingReader{r: r}
 	bar := env.progress()
-	var rows, chunks int
+	var rows, chunks, dropped int
 	var last *data.Dataset // the latest chunk, for kindHint
 	opt := o.readOptions()
 	seq := func(yield func(*data.Dataset, error) bool) {
 		for d, err := range data.ReadChunks(in, source, opt, streamChunk) {
 			if err == nil {
 				env.readWarnings(d)
+				var n int
+				d, n = o.dropUnlabelled(d)
+				dropped += n
 				rows, chunks, last = rows+d.N, chunks+1, d
 				if size > 0 {
 					bar("fit --stream: %d%% of %s read, %d rows", 100*in.n/size, source, rows)
@@ -86,6 +89,7 @@ func (o *fitOptions) fitChunks(env *Env) (modelfile.Persistent, error) {
 		}
 		return nil, o.targetHint(err, opt)
 	}
+	o.noteUnlabelled(env, last, dropped)
 	m, err := acc.Model()
 	if err != nil {
 		return nil, err

@@ -25,6 +25,9 @@ the original data: the model keeps sufficient statistics (per class
 weighted counts, means and centred sums of squares), and those of the new
 rows are merged into them (Chan's pairwise formula). The result is the
 model that fit would give on both data sets at once, up to rounding.
+LDA and QDA fitted with missing cells keep their incomplete rows as well,
+and EM runs again over the incomplete rows of both data sets, as fit on
+all of them would: the result is that fit too.
 
 The data is read with the model's schema: columns are matched by name,
 the target column is required, and classes or categories that the model
