@@ -56,8 +56,13 @@ func (p *Predictions) Rows() int {
 // m's schema. A regression is a model that is not a classifier and has a
 // method Predict(dst []float64, d *data.Dataset) []float64 but no
 // Components; a mixture has both. It returns ErrNoPredictions for a model
-// of none of these sorts.
+// of none of these sorts, and the error of a model that refuses the rows:
+// one fitted on complete rows only refuses a missing cell as its fit did
+// (a method CheckMissing(*data.Dataset) error, as logistic.Model has).
 func Predict(m gendisc.Model, d *data.Dataset) (*Predictions, error) {
+	if err := CheckMissing(m, d); err != nil {
+		return nil, err
+	}
 	switch m := m.(type) {
 	case gendisc.Classifier:
 		labels := m.Classes()
@@ -78,6 +83,16 @@ func Predict(m gendisc.Model, d *data.Dataset) (*Predictions, error) {
 		return &Predictions{Columns: []string{"prediction"}, Values: m.Predict(nil, d)}, nil
 	}
 	return nil, ErrNoPredictions
+}
+
+// CheckMissing applies to the rows d the rule of m on missing cells: nil
+// for a model that takes them (marginalises or imputes them), the model's
+// error for one fitted on complete rows only.
+func CheckMissing(m gendisc.Model, d *data.Dataset) error {
+	if c, ok := m.(interface{ CheckMissing(*data.Dataset) error }); ok {
+		return c.CheckMissing(d)
+	}
+	return nil
 }
 
 func newPredictions(first string, labels []string, best []int, proba []float64) *Predictions {

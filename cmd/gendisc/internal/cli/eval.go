@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"flag"
+	"github.com/gendisc/gendisc/models"
 	"io"
 	"math"
 
@@ -68,7 +69,7 @@ func (o *evalOptions) run(env *Env) error {
 	if err != nil {
 		return err
 	}
-	if err := checkMissing(m, d); err != nil {
+	if err := models.CheckMissing(m, d); err != nil {
 		return err
 	}
 	if err := checkNB(env, m, d); err != nil {

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"io"
 
@@ -65,28 +66,17 @@ func (o *predictOptions) run(env *Env) error {
 	if err != nil {
 		return err
 	}
-	if err := checkMissing(m, d); err != nil {
-		return err
-	}
 	if err := checkNB(env, m, d); err != nil {
 		return err
 	}
 	p, err := models.Predict(m, d)
-	if err != nil {
+	if errors.Is(err, models.ErrNoPredictions) {
 		return wrongKind(o.model, e.Kind, "does not predict classes or clusters")
 	}
-	return o.write(env, p.WriteCSV)
-}
-
-// checkMissing applies to the rows d the rule of model m on missing
-// cells: a model fitted on complete rows only (logistic regression
-// without --impute) refuses a missing cell at prediction as its fit did,
-// with the same error and hint.
-func checkMissing(m gendisc.Model, d *data.Dataset) error {
-	if c, ok := m.(interface{ CheckMissing(*data.Dataset) error }); ok {
-		return c.CheckMissing(d)
+	if err != nil {
+		return err
 	}
-	return nil
+	return o.write(env, p.WriteCSV)
 }
 
 // write writes the output file (--out) with writeTo.
