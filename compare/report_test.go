@@ -127,7 +127,7 @@ func TestWriteReport(t *testing.T) {
 	}
 	index, _ := os.ReadFile(filepath.Join(dir, IndexFile))
 	for _, s := range []string{"gendisc compare --splits 5 --data &#39;a&lt;b&gt;&#39;", "v0.0.0-test", "--variance feature",
-		`src="iris.svg"`, `src="wine.svg"`, "Random seed 1;", "5 splits per size", "m* nb/logistic", "(75 fallbacks)"} {
+		`src="iris.svg"`, `src="wine.svg"`, "Random seed 1;", "5 splits per size", "<th>m*</th>", "<th>p (paired t-test)</th>", "fallbacks at m 6"} {
 		if !bytes.Contains(index, []byte(s)) {
 			t.Errorf("index.html lacks %q", s)
 		}
@@ -215,26 +215,34 @@ func TestSummary(t *testing.T) {
 		Tasks: []TaskResult{{
 			Name: "toy", Rows: 100, Classes: []string{"a", "b"}, Sizes: []int{4, 40},
 			Curves: []Curve{
-				{"nb", []Point{{M: 4, Mean: .3, StdErr: .01}, {M: 40, Mean: .2, StdErr: .02, Fallbacks: 1}}},
+				{"nb", []Point{{M: 4, Mean: .3, StdErr: .01, Fallbacks: 3}, {M: 40, Mean: .2, StdErr: .02}}},
 				{"logistic", []Point{{M: 4, Mean: .4, StdErr: .03}, {M: 40, Mean: .125, StdErr: .005}}},
 			},
-			Crossovers: []Crossover{{"nb", "logistic", 40, .075}},
+			Crossovers: []Crossover{{Generative: "nb", Discriminative: "logistic", M: 40, P: .01, GapM: 40, Gap: .075}},
 		}, {
 			Name: "longer_name", Rows: 10, Classes: []string{"a", "b", "c"}, Sizes: []int{6},
 			Curves: []Curve{
 				{"nb", []Point{{M: 6, Mean: .1}}},
 				{"logistic", []Point{{M: 6, Mean: .5}}},
 			},
-			Crossovers: []Crossover{{"nb", "logistic", 0, -.4}},
+			Crossovers: []Crossover{{Generative: "nb", Discriminative: "logistic", P: 1, GapM: 6, Gap: -.4}},
+		}, {
+			Name: "unclear", Rows: 90, Classes: []string{"a", "b"}, Sizes: []int{5, 10, 20, 50},
+			Curves: []Curve{
+				{"nb", []Point{{M: 5, Mean: .3}, {M: 10, Mean: .3, Fallbacks: 1}, {M: 20, Mean: .3}, {M: 50, Mean: .3, Fallbacks: 2}}},
+				{"logistic", []Point{{M: 5, Mean: .2}, {M: 10, Mean: .2}, {M: 20, Mean: .2}, {M: 50, Mean: .2}}},
+			},
+			Crossovers: []Crossover{{Generative: "nb", Discriminative: "logistic", M: 5, P: .06, GapM: 20, Gap: .1}},
 		}},
 	}
 	var b bytes.Buffer
 	if err := res.WriteSummary(&b); err != nil {
 		t.Fatal(err)
 	}
-	want := `dataset      rows  classes  m     error nb                       error logistic   m* nb/logistic  gap nb−logistic
-toy          100   2        4–40  0.2000 ± 0.0200 (1 fallbacks)  0.1250 ± 0.0050  40              +0.0750
-longer_name  10    3        6–6   0.1000 ± 0.0000                0.5000 ± 0.0000  none            -0.4000
+	want := `dataset      rows  classes  m     error nb                                   error logistic   m* nb/logistic      gap nb−logistic
+toy          100   2        4–40  0.2000 ± 0.0200 (3 fallbacks at m 4)       0.1250 ± 0.0050  40                  +0.0750
+longer_name  10    3        6–6   0.1000 ± 0.0000                            0.5000 ± 0.0000  none                -0.4000
+unclear      90    2        5–50  0.3000 ± 0.0000 (3 fallbacks at m 10, 50)  0.2000 ± 0.0000  no clear crossover  +0.1000 (m 20)
 `
 	if b.String() != want {
 		t.Errorf("summary:\n%s\nwant:\n%s", b.String(), want)

@@ -110,6 +110,7 @@ type compareOptions struct {
 	sizes         sizesFlag
 	seed          uint64
 	out           string
+	formats       listFlag // further formats of the plots
 	read          dataFlags
 	kinds         map[string]*modelFlags // every kind, by name
 	passed        map[string]*passFlag   // the model flags, by name
@@ -132,6 +133,7 @@ func compareFlags(fs *flag.FlagSet, args []string) Runner {
 	fs.Uint64Var(&o.seed, "seed", 1, "`seed` of the splits and of the models' random draws")
 	fs.StringVar(&o.out, "out", "gendisc-report", "write the report to this `directory` (replaced if it holds a report)")
 	fs.IntVar(&o.jobs, "jobs", 0, "splits worked on at once (default: every core)")
+	fs.Var(&o.formats, "format", "write the plots in these `formats` as well as SVG, comma-separated: pdf, png")
 	o.read.register(fs)
 	if args == nil { // help: MoreHelp lists the model flags
 		return nil
@@ -268,7 +270,7 @@ func (o *compareOptions) run(ctx context.Context, env *Env) error {
 	if err != nil {
 		return err
 	}
-	if err := res.WriteReports(o.out, compare.ReportInfo{Command: o.command, Version: buildVersion()}); err != nil {
+	if err := res.WriteReports(o.out, compare.ReportInfo{Command: o.command, Version: buildVersion(), Formats: o.formats}); err != nil {
 		return err
 	}
 	if err := res.WriteSummary(env.Stdout); err != nil {
@@ -309,6 +311,11 @@ func (o *compareOptions) resolve() error {
 		return usagef("--splits %d: want at least 1", o.splits)
 	case o.jobs < 0:
 		return usagef("--jobs %d: want at least 0 (0: every core)", o.jobs)
+	}
+	for _, f := range o.formats {
+		if !slices.Contains(compare.PlotFormats, f) {
+			return usagef("--format %s: want pdf or png (comma-separated)", f)
+		}
 	}
 	for i, name := range o.models {
 		if _, err := lookupKind(name); err != nil {
