@@ -198,21 +198,27 @@ func (r *Result) plot(t int) (*plot.Plot, *plot.Legend, error) {
 	return p, &leg, nil
 }
 
-// drawPlot draws the plot of task t of r on c, its legend in a column to
-// the right of the axes, level with the top of the data area.
+// drawPlot draws the plot of task t of r on c (layout).
 func (r *Result) drawPlot(c draw.Canvas, t int) error {
 	p, leg, err := r.plot(t)
 	if err != nil {
 		return err
 	}
-	pad := vg.Points(10)
-	w := leg.Rectangle(c).Size().X + pad
-	p.Draw(draw.Crop(c, 0, -w, 0, 0))
-	lc := c
-	lc.Min.X = c.Max.X - w + pad/2
-	lc.Max.Y -= p.Title.TextStyle.Rectangle(p.Title.Text).Size().Y + p.Title.Padding
+	pc, lc := layout(c, p, leg)
+	p.Draw(pc)
 	leg.Draw(lc)
 	return nil
+}
+
+// layout splits c between the plot and its legend: the legend in a column
+// at the right, level with the top of the axes, so that it covers no data.
+func layout(c draw.Canvas, p *plot.Plot, leg *plot.Legend) (pc, lc draw.Canvas) {
+	pad := vg.Points(10)
+	w := leg.Rectangle(c).Size().X + pad
+	pc, lc = draw.Crop(c, 0, -w, 0, 0), c
+	lc.Min.X = c.Max.X - w + pad/2
+	lc.Max.Y -= p.Title.TextStyle.Rectangle(p.Title.Text).Size().Y + p.Title.Padding
+	return pc, lc
 }
 
 // PlotFormats are the formats WritePlot writes.

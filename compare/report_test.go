@@ -4,10 +4,14 @@ import (
 	"bytes"
 	"encoding/xml"
 	"fmt"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+	vgrec "gonum.org/v1/plot/vg/recorder"
 	"io"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -247,4 +251,94 @@ unclear      90    2        5–50  0.3000 ± 0.0000 (3 fallbacks at m 10, 50)  
 	if b.String() != want {
 		t.Errorf("summary:\n%s\nwant:\n%s", b.String(), want)
 	}
+}
+
+// TestPlotLayout draws a plot with four learners and checks its layout:
+// every text in Liberation Sans, the legend to the right of the data area,
+// the first and last points and the highest band at least 5 points from
+// the frame, the fallbacks hollow and a triangle at each m*.
+func TestPlotLayout(t *testing.T) {
+	res := layoutResult()
+	rec := &vgrec.Canvas{}
+	c := draw.NewCanvas(rec, plotWidth, plotHeight)
+	if err := res.drawPlot(c, 0); err != nil {
+		t.Fatal(err)
+	}
+	p, leg, err := res.plot(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pc, lc := layout(c, p, leg)
+	dc := p.DataCanvas(pc)
+	var legend, hollow, triangles int
+	for _, a := range rec.Actions {
+		switch a := a.(type) {
+		case *vgrec.FillString:
+			if a.Font.Typeface != "Liberation" || a.Font.Variant != "Sans" {
+				t.Errorf("%q in %v, want Liberation Sans", a.String, a.Font)
+			}
+			if slices.Contains([]string{"g1", "d1", "g2", "d2", "fit failed in some splits", "m*, not significant", "m*, paired t-test p < 0.05"}, a.String) {
+				legend++
+				if a.Point.X < dc.Max.X+vg.Points(5) || a.Point.Y > dc.Max.Y {
+					t.Errorf("legend entry %q at %v, inside the data area %v", a.String, a.Point, dc.Rectangle)
+				}
+			}
+		}
+	}
+	if legend != 7 {
+		t.Errorf("%d legend entries, want 7", legend)
+	}
+	if lc.Min.X < dc.Max.X {
+		t.Errorf("legend column from x = %v, data area to %v", lc.Min.X, dc.Max.X)
+	}
+	sizes := res.Tasks[0].Sizes
+	first, last := dc.X(p.X.Norm(float64(sizes[0]))), dc.X(p.X.Norm(float64(sizes[len(sizes)-1])))
+	if first-dc.Min.X < vg.Points(5) || dc.Max.X-last < vg.Points(5) {
+		t.Errorf("points from x = %v to %v in a frame from %v to %v: too close", first, last, dc.Min.X, dc.Max.X)
+	}
+	if top := dc.Y(p.Y.Norm(.5 + .05)); dc.Max.Y-top < vg.Points(5) {
+		t.Errorf("the highest band reaches y = %v, the frame %v", top, dc.Max.Y)
+	}
+	var b bytes.Buffer
+	if err := res.WriteSVG(&b, 0); err != nil {
+		t.Fatal(err)
+	}
+	svg := b.String()
+	if strings.Contains(svg, "Serif") || !strings.Contains(svg, "font-family:'Liberation Sans',Arial,Helvetica,sans-serif;") {
+		t.Error("the SVG plot does not name the sans-serif fonts")
+	}
+	// Hollow dots: white discs; the two sizes where g1 fell back, and the
+	// legend's.
+	hollow = strings.Count(svg, "fill:#FFFFFF") - 1 // the background
+	if hollow != 3 {
+		t.Errorf("%d white discs, want 3 (two fallbacks, one in the legend)", hollow)
+	}
+	triangles = len(regexp.MustCompile(`M[^"]*L[^"]*L[^"]*Z`).FindAllString(svg, -1))
+	if triangles < 4 {
+		t.Errorf("%d closed three-point paths, want at least 4 (two m* marks, two in the legend)", triangles)
+	}
+}
+
+// layoutResult is a task with two generative and two discriminative
+// learners over three sizes: g1 fell back at the first two, and the
+// crossovers of g1/d1 (clear) and g2/d2 (not clear) are at m = 100.
+func layoutResult() *Result {
+	ls := learnerInfos([]Learner{stub("g1", Generative), stub("d1", Discriminative), stub("g2", Generative), stub("d2", Discriminative)})
+	pts := func(means ...float64) []Point {
+		out := make([]Point, len(means))
+		for i, m := range means {
+			out[i] = Point{M: []int{10, 100, 1000}[i], Splits: 10, Mean: m, StdErr: .05}
+		}
+		return out
+	}
+	g1 := pts(.5, .4, .3)
+	g1[0].Fallbacks, g1[1].Fallbacks = 10, 3
+	return &Result{Learners: ls, Splits: 10, Tasks: []TaskResult{{
+		Name: "toy", Rows: 2000, Classes: []string{"a", "b"}, Sizes: []int{10, 100, 1000},
+		Curves: []Curve{{"g1", g1}, {"d1", pts(.45, .35, .2)}, {"g2", pts(.3, .3, .3)}, {"d2", pts(.4, .2, .1)}},
+		Crossovers: []Crossover{
+			{Generative: "g1", Discriminative: "d1", M: 1000, P: .001, GapM: 1000, Gap: .1},
+			{Generative: "g2", Discriminative: "d2", M: 100, P: .2, GapM: 1000, Gap: .2},
+		},
+	}}}
 }
