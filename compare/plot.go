@@ -118,6 +118,7 @@ func (r *Result) plot(t int) (*plot.Plot, *plot.Legend, error) {
 	leg.TextStyle.Font = font.From(sans, 10)
 	leg.Top, leg.Left = true, true
 	leg.ThumbnailWidth = vg.Points(30)
+	leg.Padding = vg.Points(2)
 	p.Add(plotter.NewGrid())
 	top := 0.0
 	fell := false
