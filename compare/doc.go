@@ -62,7 +62,8 @@
 // derives the two-class tasks of optdigits), calls Run with a Config (its
 // Progress callback can draw a progress bar), prints WriteSummary and
 // writes the report with WriteReport. Run, WriteCSV, WriteSummary,
-// WriteSVG and WriteReport are deterministic.
+// WriteSVG and WriteReport are deterministic, but for the PDF plots
+// (WritePlot, ReportInfo.Formats), which carry the time they were written.
 //
 // # Planning an experiment
 //

@@ -227,7 +227,8 @@ var PlotFormats = []string{"svg", "pdf", "png"}
 
 // WritePlot writes the plot of task t of r in a format of PlotFormats:
 // "svg", "pdf" or "png" (96 dots per inch). It is what WriteSVG writes for
-// "svg".
+// "svg". A PDF document carries the time it was written (its creation
+// date); the other formats depend on r and t only.
 func (r *Result) WritePlot(w io.Writer, t int, format string) error {
 	if !slices.Contains(PlotFormats, format) {
 		return fmt.Errorf("compare: plot format %q: want one of %s", format, strings.Join(PlotFormats, ", "))

@@ -26,6 +26,8 @@ type ReportInfo struct {
 	// Formats are further formats of the plots besides SVG, from
 	// PlotFormats ("pdf", "png"): each plot is also written under its SVG
 	// file's name with the format's extension, and index.html links to it.
+	// A PDF file carries the time it was written, so it differs between
+	// runs.
 	Formats []string
 }
 

@@ -91,7 +91,8 @@ feature shared by the classes, the exact generative partner of logistic
 regression. Compare sets --impute mean for logistic regression, so that
 data sets with missing cells can be compared. --seed seeds the splits and
 every model that draws random numbers: the same seed gives the same report,
-byte for byte, whatever --jobs.
+byte for byte, whatever --jobs (but for the PDF plots of --format pdf,
+which carry the time they were written).
 
 A progress bar is shown on a terminal unless --quiet. When compare fails,
 no report is written.
