@@ -172,7 +172,9 @@ func crossovers(ls []LearnerInfo, curves []Curve, errs func(l, i int) []float64)
 		g, d := curves[p[0]].Points, curves[p[1]].Points
 		x := Crossover{Generative: ls[p[0]].Name, Discriminative: ls[p[1]].Name,
 			M: FindCrossover(g, d), P: 1, Gap: math.NaN()}
-		tested := false
+		if x.Found() {
+			x.P = 0 // the maximum over the sizes from M on, M among them
+		}
 		for i := len(g) - 1; i >= 0; i-- {
 			if g[i].Fallbacks > 0 || d[i].Fallbacks > 0 {
 				continue
@@ -187,11 +189,7 @@ func crossovers(ls []LearnerInfo, curves []Curve, errs func(l, i int) []float64)
 			for s := range eg {
 				eg[s] -= ed[s]
 			}
-			if pv := PairedTTest(eg); tested {
-				x.P = max(x.P, pv)
-			} else {
-				x.P, tested = pv, true
-			}
+			x.P = max(x.P, PairedTTest(eg))
 		}
 		out = append(out, x)
 	}
