@@ -49,13 +49,24 @@ window.addEventListener("load", function () {
   var p = document.createElement("pre");
   p.id = "probe";
   p.textContent = "IMAGES " + document.images.length + ": " + out.join(" ");
+  var right = [];
+  var tables = document.getElementsByTagName("table");
+  for (var i = 0; i < tables.length; i++) {
+    right.push(Math.ceil(tables[i].getBoundingClientRect().right));
+  }
+  var q = document.createElement("pre");
+  q.textContent = "LAYOUT " + document.documentElement.scrollWidth + " " + window.innerWidth + " " + right.join(",") + " END";
   document.body.appendChild(p);
+  document.body.appendChild(q);
 });
 </script>
 `
 
-// TestBrowser opens a report in headless Chromium, checks that every plot
-// loads, and saves a screenshot of the page (in the test's artifact
+// TestBrowser opens a report of six learners (nine generative-discriminative
+// pairs) in headless Chromium 1200 pixels wide, checks that every plot
+// loads and that neither the page nor a table is wider than the window (so
+// that m* and the gap stay on the screen), and saves a screenshot of the
+// page (in the test's artifact
 // directory: go test -run Browser -artifacts -outputdir DIR keeps it).
 // It is skipped when /usr/bin/chromium is absent, except in continuous
 // integration (CI=true), where .ci/run installs it and its absence fails.
@@ -69,7 +80,8 @@ func TestBrowser(t *testing.T) {
 	if testing.Short() {
 		t.Skip("chromium takes seconds to start")
 	}
-	res := testResult(t)
+	_, res := runCSV(t, Config{Splits: 5, Seed: 1}, stub("nb", Generative), stub("logistic", Discriminative), failing("qda"),
+		stub("lda", Generative), stub("logistic_unpenalised", Discriminative), stub("linear_svm", Discriminative))
 	dir := filepath.Join(t.TempDir(), "report")
 	if err := WriteReport(dir, res, ReportInfo{Command: "gendisc compare", Version: "test"}); err != nil {
 		t.Fatal(err)
@@ -96,6 +108,21 @@ func TestBrowser(t *testing.T) {
 		}
 	}
 	t.Logf("images: %s", m[2])
+	lay := regexp.MustCompile(`LAYOUT (\d+) (\d+) ([\d,]+) END`).FindSubmatch(dom)
+	if lay == nil {
+		t.Fatalf("the probe did not measure the layout; DOM:\n%s", dom)
+	}
+	page, _ := strconv.Atoi(string(lay[1]))
+	window, _ := strconv.Atoi(string(lay[2]))
+	if page > window {
+		t.Errorf("the page is %d pixels wide in a window of %d: it scrolls sideways", page, window)
+	}
+	for _, r := range strings.Split(string(lay[3]), ",") {
+		if right, _ := strconv.Atoi(r); right > window {
+			t.Errorf("a table ends at x = %d, beyond the window's %d pixels", right, window)
+		}
+	}
+	t.Logf("layout: page %d, window %d, tables end at %s", page, window, lay[3])
 
 	shot := filepath.Join(t.ArtifactDir(), "report.png")
 	chromium(t, "--screenshot="+shot, "file://"+filepath.Join(dir, IndexFile))

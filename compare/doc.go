@@ -33,11 +33,27 @@
 //	ē = (1/S) Σ_s e_s,   se = sqrt( Σ_s (e_s − ē)² / (S − 1) ) / sqrt(S)
 //
 // (se = 0 when S = 1). For each pair of a generative and a discriminative
-// learner, the crossover m* is the smallest grid size from which the
-// discriminative learner's mean error stays strictly below the generative
-// one's through the largest m; there is none in range when the
-// discriminative learner is not better at the largest m. The gap is the
-// generative minus the discriminative mean error at the largest m.
+// learner, the sizes at which either of them fell back in some split are
+// left out, and among the others: the crossover m* is the smallest grid
+// size from which the discriminative learner's mean error stays strictly
+// below the generative one's through the largest size; there is none in
+// range when the discriminative learner is not better at the largest size.
+// The gap is the generative minus the discriminative mean error at the
+// largest size.
+//
+// Whether m* is more than noise is a paired test: the two learners share
+// each split's training and test rows, so at each size the per-split
+// differences d_s = e_s(generative) − e_s(discriminative) are paired, and
+// the one-sided paired t-test (PairedTTest) gives a p-value for "the mean
+// difference is positive",
+//
+//	t = d̄ / (s_d / √S),   p = P(T_{S−1} ≥ t).
+//
+// The crossover is clear (Crossover.Clear) when p < Alpha (0.05) at every
+// size from m* on: an intersection-union test of "the discriminative
+// learner is better at each of these sizes", of level Alpha without a
+// correction for the number of sizes. Crossover.P is the largest of those
+// p-values; the tables say "no clear crossover" when it is not below Alpha.
 //
 // # Using it
 //
@@ -46,7 +62,8 @@
 // derives the two-class tasks of optdigits), calls Run with a Config (its
 // Progress callback can draw a progress bar), prints WriteSummary and
 // writes the report with WriteReport. Run, WriteCSV, WriteSummary,
-// WriteSVG and WriteReport are deterministic.
+// WriteSVG and WriteReport are deterministic, but for the PDF plots
+// (WritePlot, ReportInfo.Formats), which carry the time they were written.
 //
 // # Planning an experiment
 //
@@ -76,9 +93,13 @@
 // WriteReport writes a directory holding curves.csv (every figure), one
 // SVG plot per task (mean error against m on a logarithmic axis with a ±1
 // standard-error band; generative learners solid, discriminative dashed by
-// default), summary.txt (the table of WriteSummary) and index.html, which
-// shows the table, the plots, the command line, the version and the
-// settings, and opens offline: it loads nothing but the SVG files beside
-// it. The directory is written under a temporary name and renamed into
+// default; hollow dots where a learner fell back, a triangle at each m*,
+// filled when clear; the legend beside the axes; Liberation Sans, with
+// Arial, Helvetica or the browser's sans-serif in its place), and, with
+// ReportInfo.Formats, the same plots as PDF or PNG files; summary.txt (the
+// table of WriteSummary) and index.html, which shows the crossovers (one
+// row per task and pair, with the p-value of the paired test), the errors,
+// the plots, the command line, the version and the settings, and opens
+// offline: it loads nothing but the plot files beside it. The directory is written under a temporary name and renamed into
 // place, so a failed run leaves no half-written report.
 package compare

@@ -86,6 +86,14 @@ func points(means ...float64) []Point {
 	return p
 }
 
+// fell marks the points at the indices as having fallen back in one split.
+func fell(pts []Point, at ...int) []Point {
+	for _, i := range at {
+		pts[i].Fallbacks = 1
+	}
+	return pts
+}
+
 func sum(v []int) int {
 	s := 0
 	for _, x := range v {

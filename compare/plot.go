@@ -1,13 +1,17 @@
 package compare
 
 import (
+	"bytes"
 	"fmt"
 	"image/color"
 	"io"
 	"math"
+	"slices"
 	"strconv"
+	"strings"
 
 	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/font"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
@@ -49,65 +53,208 @@ func (s Style) dashes() []vg.Length {
 	return nil
 }
 
-// Plot returns the learning curves of task t of r: mean test error
-// against m on a logarithmic axis, one line per learner in its style and
-// colour over a translucent band of ±1 standard error, with a legend.
-func (r *Result) Plot(t int) (*plot.Plot, error) {
+// sans is the font of the plots: Liberation Sans, which gonum/plot
+// embeds and whose metrics are those of Arial and Helvetica.
+var sans = font.Font{Typeface: "Liberation", Variant: "Sans"}
+
+// svgFonts is the font-family of the SVG plots, which name Liberation Sans
+// and then the fonts with the same metrics, so that a browser without it
+// draws the text in a sans-serif font of the same widths.
+var svgFonts = [2][]byte{[]byte("font-family:Liberation Sans;"), []byte("font-family:'Liberation Sans',Arial,Helvetica,sans-serif;")}
+
+// Glyphs of the plots.
+var (
+	pointGlyph = draw.GlyphStyle{Radius: vg.Points(1.75), Shape: draw.CircleGlyph{}}
+	// fallbackGlyph marks a size where the learner fell back in some split.
+	fallbackGlyph = draw.GlyphStyle{Radius: vg.Points(3), Shape: hollowGlyph{}}
+	// clearGlyph marks a clear m*, unclearGlyph one that is not.
+	clearGlyph   = draw.GlyphStyle{Color: color.Black, Radius: vg.Points(4.5), Shape: draw.PyramidGlyph{}}
+	unclearGlyph = draw.GlyphStyle{Color: color.Black, Radius: vg.Points(4.5), Shape: draw.TriangleGlyph{}}
+)
+
+// hollowGlyph is a white disc in a ring of the glyph's colour.
+type hollowGlyph struct{}
+
+// DrawGlyph implements draw.GlyphDrawer.
+func (hollowGlyph) DrawGlyph(c *draw.Canvas, sty draw.GlyphStyle, pt vg.Point) {
+	var p vg.Path
+	p.Move(vg.Point{X: pt.X + sty.Radius, Y: pt.Y})
+	p.Arc(pt, sty.Radius, 0, 2*math.Pi)
+	p.Close()
+	c.SetColor(color.White)
+	c.Fill(p)
+	c.SetLineStyle(draw.LineStyle{Color: sty.Color, Width: vg.Points(1.25)})
+	c.Stroke(p)
+}
+
+// glyphThumb draws a glyph alone as a legend thumbnail.
+type glyphThumb draw.GlyphStyle
+
+// Thumbnail implements plot.Thumbnailer.
+func (g glyphThumb) Thumbnail(c *draw.Canvas) {
+	c.DrawGlyph(draw.GlyphStyle(g), c.Center())
+}
+
+// plot returns the learning curves of task t of r and their legend: mean
+// test error against m on a logarithmic axis, one line per learner in its
+// style and colour over a translucent band of ±1 standard error, a dot
+// per size, hollow where the learner fell back in some split, and a
+// triangle on the discriminative learner's curve at each m*, filled when
+// the crossover is clear (Crossover.Clear), outlined when it is not.
+func (r *Result) plot(t int) (*plot.Plot, *plot.Legend, error) {
 	task := r.Tasks[t]
 	p := plot.New()
 	p.Title.Text = fmt.Sprintf("%s (%d rows, %d classes)", task.Name, task.Rows, len(task.Classes))
+	p.Title.TextStyle.Font = font.From(sans, 12)
 	p.X.Label.Text = "training-set size m (log scale)"
 	p.Y.Label.Text = fmt.Sprintf("test error, mean ± 1 s.e. over %d splits", r.Splits)
+	for _, a := range []*plot.Axis{&p.X, &p.Y} {
+		a.Label.TextStyle.Font = font.From(sans, 11)
+		a.Tick.Label.Font = font.From(sans, 10)
+	}
 	p.X.Scale = plot.LogScale{}
 	p.X.Tick.Marker = logTicks{}
-	p.Legend.Top = true
-	p.Legend.ThumbnailWidth = vg.Points(30)
+	leg := plot.NewLegend()
+	leg.TextStyle.Font = font.From(sans, 10)
+	leg.Top, leg.Left = true, true
+	leg.ThumbnailWidth = vg.Points(30)
+	leg.Padding = vg.Points(2)
 	p.Add(plotter.NewGrid())
 	top := 0.0
+	fell := false
 	for l, c := range task.Curves {
 		col := palette[l%len(palette)]
 		line, err := plotter.NewLine(meanXYs(c.Points))
 		if err != nil {
-			return nil, fmt.Errorf("compare: plot %s, %s: %w", task.Name, c.Learner, err)
+			return nil, nil, fmt.Errorf("compare: plot %s, %s: %w", task.Name, c.Learner, err)
 		}
 		line.Color = col
 		line.Width = vg.Points(1.75)
 		line.Dashes = r.Learners[l].Style.dashes()
 		band, err := plotter.NewPolygon(bandXYs(c.Points))
 		if err != nil {
-			return nil, fmt.Errorf("compare: plot %s, %s: %w", task.Name, c.Learner, err)
+			return nil, nil, fmt.Errorf("compare: plot %s, %s: %w", task.Name, c.Learner, err)
 		}
 		band.Color = color.NRGBA{col.R, col.G, col.B, bandAlpha}
 		band.LineStyle.Width = 0
 		dots, err := plotter.NewScatter(meanXYs(c.Points))
 		if err != nil {
-			return nil, fmt.Errorf("compare: plot %s, %s: %w", task.Name, c.Learner, err)
+			return nil, nil, fmt.Errorf("compare: plot %s, %s: %w", task.Name, c.Learner, err)
 		}
-		dots.GlyphStyle = draw.GlyphStyle{Color: col, Radius: vg.Points(1.75), Shape: draw.CircleGlyph{}}
+		dots.GlyphStyleFunc = func(i int) draw.GlyphStyle {
+			g := pointGlyph
+			if c.Points[i].Fallbacks > 0 {
+				g = fallbackGlyph
+			}
+			g.Color = col
+			return g
+		}
 		p.Add(band, line, dots)
-		p.Legend.Add(c.Learner, line)
+		dot := pointGlyph
+		dot.Color = col
+		leg.Add(c.Learner, line, glyphThumb(dot))
 		for _, pt := range c.Points {
 			top = math.Max(top, pt.Mean+pt.StdErr)
+			fell = fell || pt.Fallbacks > 0
 		}
 	}
-	// Headroom above the curves for the legend.
-	p.Y.Min, p.Y.Max = 0, math.Max(top*1.25, 0.01)
-	return p, nil
+	var marks [2]plotter.XYs // clear, not clear
+	for _, x := range task.Crossovers {
+		if !x.Found() {
+			continue
+		}
+		d := slices.IndexFunc(task.Curves, func(c Curve) bool { return c.Learner == x.Discriminative })
+		i := slices.IndexFunc(task.Sizes, func(m int) bool { return m == x.M })
+		k := 0
+		if !x.Clear() {
+			k = 1
+		}
+		marks[k] = append(marks[k], plotter.XY{X: float64(x.M), Y: task.Curves[d].Points[i].Mean})
+	}
+	if fell {
+		g := fallbackGlyph
+		g.Color = color.Black
+		leg.Add("fit failed in some splits", glyphThumb(g))
+	}
+	for k, g := range []draw.GlyphStyle{clearGlyph, unclearGlyph} {
+		if len(marks[k]) == 0 {
+			continue
+		}
+		sc, err := plotter.NewScatter(marks[k])
+		if err != nil {
+			return nil, nil, fmt.Errorf("compare: plot %s: %w", task.Name, err)
+		}
+		sc.GlyphStyle = g
+		p.Add(sc)
+		if k == 0 {
+			leg.Add(fmt.Sprintf("m*, paired t-test p < %g", Alpha), glyphThumb(g))
+		} else {
+			leg.Add("m*, not significant", glyphThumb(g))
+		}
+	}
+	// Room between the curves and the frame: the axes' ends are 15% beyond
+	// the sizes (on the log scale) and 8% above the highest band.
+	p.X.Min, p.X.Max = float64(task.Sizes[0])/1.15, float64(task.Sizes[len(task.Sizes)-1])*1.15
+	p.Y.Min, p.Y.Max = 0, math.Max(top*1.08, 0.01)
+	return p, &leg, nil
 }
 
-// WriteSVG writes the plot of task t of r as an SVG document.
-func (r *Result) WriteSVG(w io.Writer, t int) error {
-	p, err := r.Plot(t)
+// drawPlot draws the plot of task t of r on c (layout).
+func (r *Result) drawPlot(c draw.Canvas, t int) error {
+	p, leg, err := r.plot(t)
 	if err != nil {
 		return err
 	}
-	wt, err := p.WriterTo(plotWidth, plotHeight, "svg")
+	pc, lc := layout(c, p, leg)
+	p.Draw(pc)
+	leg.Draw(lc)
+	return nil
+}
+
+// layout splits c between the plot and its legend: the legend in a column
+// at the right, level with the top of the axes, so that it covers no data.
+func layout(c draw.Canvas, p *plot.Plot, leg *plot.Legend) (pc, lc draw.Canvas) {
+	pad := vg.Points(10)
+	w := leg.Rectangle(c).Size().X + pad
+	pc, lc = draw.Crop(c, 0, -w, 0, 0), c
+	lc.Min.X = c.Max.X - w + pad/2
+	lc.Max.Y -= p.Title.TextStyle.Rectangle(p.Title.Text).Size().Y + p.Title.Padding
+	return pc, lc
+}
+
+// PlotFormats are the formats WritePlot writes.
+var PlotFormats = []string{"svg", "pdf", "png"}
+
+// WritePlot writes the plot of task t of r in a format of PlotFormats:
+// "svg", "pdf" or "png" (96 dots per inch). It is what WriteSVG writes for
+// "svg". A PDF document carries the time it was written (its creation
+// date); the other formats depend on r and t only.
+func (r *Result) WritePlot(w io.Writer, t int, format string) error {
+	if !slices.Contains(PlotFormats, format) {
+		return fmt.Errorf("compare: plot format %q: want one of %s", format, strings.Join(PlotFormats, ", "))
+	}
+	cw, err := draw.NewFormattedCanvas(plotWidth, plotHeight, format)
 	if err != nil {
 		return fmt.Errorf("compare: plot %s: %w", r.Tasks[t].Name, err)
 	}
-	_, err = wt.WriteTo(w)
+	if err := r.drawPlot(draw.New(cw), t); err != nil {
+		return err
+	}
+	if format != "svg" {
+		_, err = cw.WriteTo(w)
+		return err
+	}
+	var b bytes.Buffer
+	if _, err := cw.WriteTo(&b); err != nil {
+		return err
+	}
+	_, err = w.Write(bytes.ReplaceAll(b.Bytes(), svgFonts[0], svgFonts[1]))
 	return err
 }
+
+// WriteSVG writes the plot of task t of r as an SVG document (WritePlot
+// with "svg").
+func (r *Result) WriteSVG(w io.Writer, t int) error { return r.WritePlot(w, t, "svg") }
 
 func meanXYs(pts []Point) plotter.XYs {
 	xy := make(plotter.XYs, len(pts))

@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -22,6 +23,12 @@ type ReportInfo struct {
 	// Notes are further lines for the settings section, such as model
 	// flags that apply to every learner.
 	Notes []string
+	// Formats are further formats of the plots besides SVG, from
+	// PlotFormats ("pdf", "png"): each plot is also written under its SVG
+	// file's name with the format's extension, and index.html links to it.
+	// A PDF file carries the time it was written, so it differs between
+	// runs.
+	Formats []string
 }
 
 // The files of a report directory besides the plots.
@@ -61,6 +68,11 @@ func WriteReport(dir string, r *Result, info ReportInfo) (err error) {
 			os.RemoveAll(tmp)
 		}
 	}()
+	for _, f := range info.Formats {
+		if !slices.Contains(PlotFormats, f) {
+			return fmt.Errorf("compare: plot format %q: want one of %s", f, strings.Join(PlotFormats, ", "))
+		}
+	}
 	files, err := r.render(info)
 	if err != nil {
 		return err
@@ -143,6 +155,16 @@ func (r *Result) render(info ReportInfo) (map[string][]byte, error) {
 			return nil, err
 		}
 		files[name] = bytes.Clone(b.Bytes())
+		for _, f := range info.Formats {
+			if f == "svg" {
+				continue
+			}
+			b.Reset()
+			if err := r.WritePlot(&b, t, f); err != nil {
+				return nil, err
+			}
+			files[strings.TrimSuffix(name, ".svg")+"."+f] = bytes.Clone(b.Bytes())
+		}
 	}
 	b.Reset()
 	if err := r.writeIndex(&b, info, plots); err != nil {
@@ -176,28 +198,44 @@ func (r *Result) PlotFiles() []string {
 	return out
 }
 
+// indexLink is a link of the index: its text and file.
+type indexLink struct{ Text, File string }
+
 // indexData is what the index template shows.
 type indexData struct {
-	Info     ReportInfo
-	R        *Result
-	Header   []string
-	Rows     [][]string
-	Plots    []indexPlot
-	Settings []string
+	Info   ReportInfo
+	R      *Result
+	Header []string // the error table
+	Rows   [][]string
+	// CrossHeader and CrossRows are the crossover table, one row per task
+	// and pair, so that it grows down, not sideways, with the models.
+	CrossHeader []string
+	CrossRows   [][]string
+	Alpha       float64
+	Plots       []indexPlot
+	Settings    []string
 }
 
 type indexPlot struct {
 	Name, File string
+	Others     []indexLink // the plot in the other formats
 	Width      int
 	Height     int
 }
 
 func (r *Result) writeIndex(w *bytes.Buffer, info ReportInfo, files []string) error {
-	d := indexData{Info: info, R: r}
-	d.Header, d.Rows = r.summary()
+	d := indexData{Info: info, R: r, Alpha: Alpha}
+	d.Header, d.Rows = r.errorTable()
+	d.CrossHeader, d.CrossRows = r.crossoverTable()
 	for t, task := range r.Tasks {
-		d.Plots = append(d.Plots, indexPlot{Name: task.Name, File: files[t],
-			Width: int(plotWidth.Points() * 4 / 3), Height: int(plotHeight.Points() * 4 / 3)})
+		pl := indexPlot{Name: task.Name, File: files[t],
+			Width: int(plotWidth.Points() * 4 / 3), Height: int(plotHeight.Points() * 4 / 3)}
+		for _, f := range info.Formats {
+			if f != "svg" {
+				pl.Others = append(pl.Others, indexLink{strings.ToUpper(f), strings.TrimSuffix(files[t], ".svg") + "." + f})
+			}
+		}
+		d.Plots = append(d.Plots, pl)
 	}
 	for _, l := range r.Learners {
 		s := fmt.Sprintf("%s: %s, drawn %s", l.Name, l.Family, l.Style)

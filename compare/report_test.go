@@ -4,10 +4,14 @@ import (
 	"bytes"
 	"encoding/xml"
 	"fmt"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+	vgrec "gonum.org/v1/plot/vg/recorder"
 	"io"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -127,7 +131,7 @@ func TestWriteReport(t *testing.T) {
 	}
 	index, _ := os.ReadFile(filepath.Join(dir, IndexFile))
 	for _, s := range []string{"gendisc compare --splits 5 --data &#39;a&lt;b&gt;&#39;", "v0.0.0-test", "--variance feature",
-		`src="iris.svg"`, `src="wine.svg"`, "Random seed 1;", "5 splits per size", "m* nb/logistic", "(75 fallbacks)"} {
+		`src="iris.svg"`, `src="wine.svg"`, "Random seed 1;", "5 splits per size", "<th>m*</th>", "<th>p (paired t-test)</th>", "fallbacks at m 6"} {
 		if !bytes.Contains(index, []byte(s)) {
 			t.Errorf("index.html lacks %q", s)
 		}
@@ -215,28 +219,126 @@ func TestSummary(t *testing.T) {
 		Tasks: []TaskResult{{
 			Name: "toy", Rows: 100, Classes: []string{"a", "b"}, Sizes: []int{4, 40},
 			Curves: []Curve{
-				{"nb", []Point{{M: 4, Mean: .3, StdErr: .01}, {M: 40, Mean: .2, StdErr: .02, Fallbacks: 1}}},
+				{"nb", []Point{{M: 4, Mean: .3, StdErr: .01, Fallbacks: 3}, {M: 40, Mean: .2, StdErr: .02}}},
 				{"logistic", []Point{{M: 4, Mean: .4, StdErr: .03}, {M: 40, Mean: .125, StdErr: .005}}},
 			},
-			Crossovers: []Crossover{{"nb", "logistic", 40, .075}},
+			Crossovers: []Crossover{{Generative: "nb", Discriminative: "logistic", M: 40, P: .01, GapM: 40, Gap: .075}},
 		}, {
 			Name: "longer_name", Rows: 10, Classes: []string{"a", "b", "c"}, Sizes: []int{6},
 			Curves: []Curve{
 				{"nb", []Point{{M: 6, Mean: .1}}},
 				{"logistic", []Point{{M: 6, Mean: .5}}},
 			},
-			Crossovers: []Crossover{{"nb", "logistic", 0, -.4}},
+			Crossovers: []Crossover{{Generative: "nb", Discriminative: "logistic", P: 1, GapM: 6, Gap: -.4}},
+		}, {
+			Name: "unclear", Rows: 90, Classes: []string{"a", "b"}, Sizes: []int{5, 10, 20, 50},
+			Curves: []Curve{
+				{"nb", []Point{{M: 5, Mean: .3}, {M: 10, Mean: .3, Fallbacks: 1}, {M: 20, Mean: .3}, {M: 50, Mean: .3, Fallbacks: 2}}},
+				{"logistic", []Point{{M: 5, Mean: .2}, {M: 10, Mean: .2}, {M: 20, Mean: .2}, {M: 50, Mean: .2}}},
+			},
+			Crossovers: []Crossover{{Generative: "nb", Discriminative: "logistic", M: 5, P: .06, GapM: 20, Gap: .1}},
 		}},
 	}
 	var b bytes.Buffer
 	if err := res.WriteSummary(&b); err != nil {
 		t.Fatal(err)
 	}
-	want := `dataset      rows  classes  m     error nb                       error logistic   m* nb/logistic  gap nb−logistic
-toy          100   2        4–40  0.2000 ± 0.0200 (1 fallbacks)  0.1250 ± 0.0050  40              +0.0750
-longer_name  10    3        6–6   0.1000 ± 0.0000                0.5000 ± 0.0000  none            -0.4000
+	want := `dataset      rows  classes  m     error nb                                   error logistic   m* nb/logistic      gap nb−logistic
+toy          100   2        4–40  0.2000 ± 0.0200 (3 fallbacks at m 4)       0.1250 ± 0.0050  40                  +0.0750
+longer_name  10    3        6–6   0.1000 ± 0.0000                            0.5000 ± 0.0000  none                -0.4000
+unclear      90    2        5–50  0.3000 ± 0.0000 (3 fallbacks at m 10, 50)  0.2000 ± 0.0000  no clear crossover  +0.1000 (m 20)
 `
 	if b.String() != want {
 		t.Errorf("summary:\n%s\nwant:\n%s", b.String(), want)
 	}
+}
+
+// TestPlotLayout draws a plot with four learners and checks its layout:
+// every text in Liberation Sans, the legend to the right of the data area,
+// the first and last points and the highest band at least 5 points from
+// the frame, the fallbacks hollow and a triangle at each m*.
+func TestPlotLayout(t *testing.T) {
+	res := layoutResult()
+	rec := &vgrec.Canvas{}
+	c := draw.NewCanvas(rec, plotWidth, plotHeight)
+	if err := res.drawPlot(c, 0); err != nil {
+		t.Fatal(err)
+	}
+	p, leg, err := res.plot(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pc, lc := layout(c, p, leg)
+	dc := p.DataCanvas(pc)
+	var legend, hollow, triangles int
+	for _, a := range rec.Actions {
+		switch a := a.(type) {
+		case *vgrec.FillString:
+			if a.Font.Typeface != "Liberation" || a.Font.Variant != "Sans" {
+				t.Errorf("%q in %v, want Liberation Sans", a.String, a.Font)
+			}
+			if slices.Contains([]string{"g1", "d1", "g2", "d2", "fit failed in some splits", "m*, not significant", "m*, paired t-test p < 0.05"}, a.String) {
+				legend++
+				if a.Point.X < dc.Max.X+vg.Points(5) || a.Point.Y > dc.Max.Y {
+					t.Errorf("legend entry %q at %v, inside the data area %v", a.String, a.Point, dc.Rectangle)
+				}
+			}
+		}
+	}
+	if legend != 7 {
+		t.Errorf("%d legend entries, want 7", legend)
+	}
+	if lc.Min.X < dc.Max.X {
+		t.Errorf("legend column from x = %v, data area to %v", lc.Min.X, dc.Max.X)
+	}
+	sizes := res.Tasks[0].Sizes
+	first, last := dc.X(p.X.Norm(float64(sizes[0]))), dc.X(p.X.Norm(float64(sizes[len(sizes)-1])))
+	if first-dc.Min.X < vg.Points(5) || dc.Max.X-last < vg.Points(5) {
+		t.Errorf("points from x = %v to %v in a frame from %v to %v: too close", first, last, dc.Min.X, dc.Max.X)
+	}
+	if top := dc.Y(p.Y.Norm(.5 + .05)); dc.Max.Y-top < vg.Points(5) {
+		t.Errorf("the highest band reaches y = %v, the frame %v", top, dc.Max.Y)
+	}
+	var b bytes.Buffer
+	if err := res.WriteSVG(&b, 0); err != nil {
+		t.Fatal(err)
+	}
+	svg := b.String()
+	if strings.Contains(svg, "Serif") || !strings.Contains(svg, "font-family:'Liberation Sans',Arial,Helvetica,sans-serif;") {
+		t.Error("the SVG plot does not name the sans-serif fonts")
+	}
+	// Hollow dots: white discs; the two sizes where g1 fell back, and the
+	// legend's.
+	hollow = strings.Count(svg, "fill:#FFFFFF") - 1 // the background
+	if hollow != 3 {
+		t.Errorf("%d white discs, want 3 (two fallbacks, one in the legend)", hollow)
+	}
+	triangles = len(regexp.MustCompile(`M[^"]*L[^"]*L[^"]*Z`).FindAllString(svg, -1))
+	if triangles < 4 {
+		t.Errorf("%d closed three-point paths, want at least 4 (two m* marks, two in the legend)", triangles)
+	}
+}
+
+// layoutResult is a task with two generative and two discriminative
+// learners over three sizes: g1 fell back at the first two, and the
+// crossovers of g1/d1 (clear) and g2/d2 (not clear) are at m = 100.
+func layoutResult() *Result {
+	ls := learnerInfos([]Learner{stub("g1", Generative), stub("d1", Discriminative), stub("g2", Generative), stub("d2", Discriminative)})
+	pts := func(means ...float64) []Point {
+		out := make([]Point, len(means))
+		for i, m := range means {
+			out[i] = Point{M: []int{10, 100, 1000}[i], Splits: 10, Mean: m, StdErr: .05}
+		}
+		return out
+	}
+	g1 := pts(.5, .4, .3)
+	g1[0].Fallbacks, g1[1].Fallbacks = 10, 3
+	return &Result{Learners: ls, Splits: 10, Tasks: []TaskResult{{
+		Name: "toy", Rows: 2000, Classes: []string{"a", "b"}, Sizes: []int{10, 100, 1000},
+		Curves: []Curve{{"g1", g1}, {"d1", pts(.45, .35, .2)}, {"g2", pts(.3, .3, .3)}, {"d2", pts(.4, .2, .1)}},
+		Crossovers: []Crossover{
+			{Generative: "g1", Discriminative: "d1", M: 1000, P: .001, GapM: 1000, Gap: .1},
+			{Generative: "g2", Discriminative: "d2", M: 100, P: .2, GapM: 1000, Gap: .2},
+		},
+	}}}
 }

@@ -61,27 +61,56 @@ type Point struct {
 }
 
 // Crossover compares a generative and a discriminative learner on a task.
+//
+// Sizes at which either learner fell back to the majority class in some
+// split (Point.Fallbacks > 0) do not count: M, P and Gap come from the
+// other sizes only.
 type Crossover struct {
 	Generative, Discriminative string // learner names
 	// M is m*, the smallest size from which the discriminative learner's
 	// mean error stays strictly below the generative one's through the
-	// largest size; 0 when there is none in range.
+	// largest size (FindCrossover); 0 when there is none in range.
 	M int
-	// Gap is the generative minus the discriminative mean error at the
-	// largest size: positive when the discriminative learner ends ahead.
-	Gap float64
+	// P is the p-value of the claim that the discriminative learner is
+	// better at every size from M on: the largest, over those sizes, of
+	// the one-sided paired t-test of the per-split differences of the
+	// test errors (PairedTTest), an intersection-union test, valid at the
+	// level of each of its tests. 1 when M is 0.
+	P float64
+	// GapM is the largest size without fallbacks, 0 when every size had
+	// some; Gap is the generative minus the discriminative mean error
+	// there (NaN when GapM is 0): positive when the discriminative
+	// learner ends ahead.
+	GapM int
+	Gap  float64
 }
+
+// Alpha is the level at which a crossover is clear: Crossover.P < Alpha.
+const Alpha = 0.05
 
 // Found reports whether there is a crossover in range.
 func (c Crossover) Found() bool { return c.M > 0 }
 
+// Clear reports whether there is a crossover in range and the
+// discriminative learner is significantly better at every size from m*
+// on (P < Alpha).
+func (c Crossover) Clear() bool { return c.M > 0 && c.P < Alpha }
+
 // FindCrossover returns m* for the curves g (generative) and d
 // (discriminative), which must have the same sizes: the M of the first
 // point from which every mean of d is strictly below that of g, or 0 when
-// d is not below g at the last point (or the curves are empty).
+// d is not below g at the last point (or the curves are empty). Points
+// where g or d has fallbacks are left out: they neither start nor break
+// the run, and the last point is the last without fallbacks.
 func FindCrossover(g, d []Point) int {
 	m := 0
-	for i := len(g) - 1; i >= 0 && d[i].Mean < g[i].Mean; i-- {
+	for i := len(g) - 1; i >= 0; i-- {
+		if g[i].Fallbacks > 0 || d[i].Fallbacks > 0 {
+			continue
+		}
+		if d[i].Mean >= g[i].Mean {
+			break
+		}
 		m = g[i].M
 	}
 	return m
@@ -122,24 +151,47 @@ func summarise(plans []*taskPlan, learners []Learner, cfg Config) *Result {
 			}
 			tr.Curves = append(tr.Curves, c)
 		}
-		tr.Crossovers = crossovers(r.Learners, tr.Curves)
+		tr.Crossovers = crossovers(r.Learners, tr.Curves, func(l, i int) []float64 {
+			e := make([]float64, S)
+			for s := range S {
+				e[s] = p.errs[(i*S+s)*L+l]
+			}
+			return e
+		})
 		r.Tasks = append(r.Tasks, tr)
 	}
 	return r
 }
 
 // crossovers compares every generative learner with every discriminative
-// one, in the order of pairs.
-func crossovers(ls []LearnerInfo, curves []Curve) []Crossover {
+// one, in the order of pairs; errs(l, i) returns the test errors of
+// learner l at size i, one per split, in the order of the splits.
+func crossovers(ls []LearnerInfo, curves []Curve, errs func(l, i int) []float64) []Crossover {
 	var out []Crossover
 	for _, p := range pairs(ls) {
 		g, d := curves[p[0]].Points, curves[p[1]].Points
-		last := len(g) - 1
-		out = append(out, Crossover{
-			Generative: ls[p[0]].Name, Discriminative: ls[p[1]].Name,
-			M:   FindCrossover(g, d),
-			Gap: g[last].Mean - d[last].Mean,
-		})
+		x := Crossover{Generative: ls[p[0]].Name, Discriminative: ls[p[1]].Name,
+			M: FindCrossover(g, d), P: 1, Gap: math.NaN()}
+		if x.Found() {
+			x.P = 0 // the maximum over the sizes from M on, M among them
+		}
+		for i := len(g) - 1; i >= 0; i-- {
+			if g[i].Fallbacks > 0 || d[i].Fallbacks > 0 {
+				continue
+			}
+			if x.GapM == 0 {
+				x.GapM, x.Gap = g[i].M, g[i].Mean-d[i].Mean
+			}
+			if x.M == 0 || g[i].M < x.M {
+				continue
+			}
+			eg, ed := errs(p[0], i), errs(p[1], i)
+			for s := range eg {
+				eg[s] -= ed[s]
+			}
+			x.P = max(x.P, PairedTTest(eg))
+		}
+		out = append(out, x)
 	}
 	return out
 }

@@ -29,6 +29,12 @@ func TestFindCrossover(t *testing.T) {
 		{"crosses back and forth", points(.3, .2, .2, .2, .2), points(.2, .3, .1, .3, .1), 5},
 		{"tie at the end is not better", points(.3, .2), points(.2, .2), 0},
 		{"empty", nil, nil, 0},
+		// pima_indians_diabetes with qda: the generative learner fell back
+		// at the small sizes, where its error is the majority class's.
+		{"fallbacks do not start a run", fell(points(.35, .35, .3, .2), 0, 1), points(.3, .3, .25, .25), 0},
+		{"fallbacks do not break a run", points(.3, .2, .3), fell(points(.2, .25, .2), 1), 1},
+		{"the last size fell back", points(.3, .2, .1), fell(points(.4, .1, .05), 2), 2},
+		{"every size fell back", fell(points(.3, .2), 0, 1), points(.2, .1), 0},
 	} {
 		if got := FindCrossover(c.g, c.d); got != c.want {
 			t.Errorf("%s: m* = %d, want %d", c.name, got, c.want)
@@ -46,17 +52,107 @@ func TestCrossoverPairs(t *testing.T) {
 		{Learner: "g2", Points: points(.3, .05)},
 		{Learner: "d2", Points: points(.2, .15)},
 	}
-	got := crossovers(ls, curves)
+	// Every split of a size has the curve's mean error.
+	got := crossovers(ls, curves, func(l, i int) []float64 {
+		m := curves[l].Points[i].Mean
+		return []float64{m, m}
+	})
 	want := []Crossover{
-		{"g1", "d1", 2, .2 - .1}, {"g1", "d2", 1, .2 - .15},
-		{"g2", "d1", 0, .05 - .1}, {"g2", "d2", 0, .05 - .15},
+		{Generative: "g1", Discriminative: "d1", M: 2, P: 0, GapM: 2, Gap: .2 - .1},
+		{Generative: "g1", Discriminative: "d2", M: 1, P: 0, GapM: 2, Gap: .2 - .15},
+		{Generative: "g2", Discriminative: "d1", M: 0, P: 1, GapM: 2, Gap: .05 - .1},
+		{Generative: "g2", Discriminative: "d2", M: 0, P: 1, GapM: 2, Gap: .05 - .15},
 	}
 	if !slices.EqualFunc(got, want, func(a, b Crossover) bool {
-		return a.Generative == b.Generative && a.Discriminative == b.Discriminative && a.M == b.M && closeTo(a.Gap, b.Gap, 1e-15)
+		return a.Generative == b.Generative && a.Discriminative == b.Discriminative && a.M == b.M &&
+			a.P == b.P && a.GapM == b.GapM && closeTo(a.Gap, b.Gap, 1e-15)
 	}) {
 		t.Errorf("crossovers = %v, want %v", got, want)
 	}
 }
+
+// TestPairedTTest checks the one-sided paired t-test against closed forms
+// of Student's t survival function: with 2 degrees of freedom
+// P(T ≥ t) = (1 − t/√(t² + 2))/2, with 1, 1/2 − atan(t)/π.
+func TestPairedTTest(t *testing.T) {
+	for _, c := range []struct {
+		diff []float64
+		want float64
+	}{
+		// d̄ = 0.2, s = 0.1, t = 0.2/(0.1/√3) = √12.
+		{[]float64{.1, .2, .3}, (1 - math.Sqrt(12)/math.Sqrt(14)) / 2},
+		// d̄ = 0.2, s = √0.03, t = 2.
+		{[]float64{.1, .1, .4}, (1 - 2/math.Sqrt(6)) / 2},
+		// d̄ = −0.2: t = −√12, P(T ≥ −t) = 1 − P(T ≥ t).
+		{[]float64{-.1, -.2, -.3}, (1 + math.Sqrt(12)/math.Sqrt(14)) / 2},
+		// d̄ = 2, s = √2, t = 2.
+		{[]float64{1, 3}, .5 - math.Atan(2)/math.Pi},
+		{nil, 1}, {[]float64{.3}, 1},
+		{[]float64{.1, .1}, 0}, {[]float64{-.1, -.1}, 1}, {[]float64{0, 0, 0}, 1},
+	} {
+		got := PairedTTest(c.diff)
+		if math.Abs(got-c.want) > 1e-12*math.Max(c.want, 1e-300) && got != c.want {
+			t.Errorf("PairedTTest(%v) = %.17g, want %.17g", c.diff, got, c.want)
+		}
+	}
+}
+
+// TestCrossoverSignificance checks P, the largest p-value of the paired
+// tests at the sizes from m* on, and that sizes with fallbacks take no part
+// in m*, P or the gap.
+func TestCrossoverSignificance(t *testing.T) {
+	ls := learnerInfos([]Learner{stub("g", Generative), stub("d", Discriminative)})
+	// diffs[i] are the generative minus the discriminative errors of the
+	// three splits of size i; the discriminative learner errs 0.1 in each.
+	diffs := [][]float64{{-.1, -.1, -.1}, {.1, .2, .3}, {.1, .1, .4}, {.5, .5, .5}}
+	curve := func(fallbacks ...int) []Curve {
+		g, d := points(0, 0, 0, 0), points(.1, .1, .1, .1)
+		for i, df := range diffs {
+			g[i].Mean = .1 + (df[0]+df[1]+df[2])/3
+		}
+		return []Curve{{Learner: "g", Points: fell(g, fallbacks...)}, {Learner: "d", Points: d}}
+	}
+	errs := func(l, i int) []float64 {
+		e := []float64{.1, .1, .1}
+		if l == 0 {
+			for s := range e {
+				e[s] += diffs[i][s]
+			}
+		}
+		return e
+	}
+	p1, p2 := (1-math.Sqrt(12)/math.Sqrt(14))/2, (1-2/math.Sqrt(6))/2
+	for _, c := range []struct {
+		name      string
+		fallbacks []int
+		m         int
+		p         float64
+		gapM      int
+		clear     bool
+	}{
+		// m* = 2; the tests at sizes 2, 3 and 4 give p1, p2 and 0.
+		{"no fallbacks", nil, 2, p2, 4, false},
+		// Size 3 fell back: P is the larger of p1 and 0.
+		{"a fallback after m*", []int{2}, 2, p1, 4, true},
+		// Sizes 3 and 4 fell back: m* = 2, and so is the gap's size.
+		{"fallbacks at the end", []int{2, 3}, 2, p1, 2, true},
+	} {
+		x := crossovers(ls, curve(c.fallbacks...), errs)[0]
+		if x.M != c.m || math.Abs(x.P-c.p) > 1e-12*c.p || x.GapM != c.gapM || x.Clear() != c.clear {
+			t.Errorf("%s: m* %d, P %.17g, gap at %d, clear %v; want %d, %.17g, %d, %v", c.name, x.M, x.P, x.GapM, x.Clear(), c.m, c.p, c.gapM, c.clear)
+		}
+		if want := .1 + sum3(diffs[c.gapM-1])/3 - .1; math.Abs(x.Gap-want) > 1e-15 {
+			t.Errorf("%s: gap %g, want %g", c.name, x.Gap, want)
+		}
+	}
+	// Every size fell back: no m*, no gap.
+	x := crossovers(ls, curve(0, 1, 2, 3), errs)[0]
+	if x.Found() || x.P != 1 || x.GapM != 0 || !math.IsNaN(x.Gap) {
+		t.Errorf("every size fell back: %+v, want no m* and no gap", x)
+	}
+}
+
+func sum3(v []float64) float64 { return v[0] + v[1] + v[2] }
 
 func TestStyles(t *testing.T) {
 	ls := learnerInfos([]Learner{
@@ -175,7 +271,7 @@ func TestRunFallback(t *testing.T) {
 	if err := res.WriteSummary(&b); err != nil {
 		t.Fatal(err)
 	}
-	if !bytes.Contains(b.Bytes(), []byte("(6 fallbacks)")) {
+	if !bytes.Contains(b.Bytes(), []byte("(6 fallbacks at m 4–60)  0.0630 ± 0.0098  none          –")) {
 		t.Errorf("summary does not count the fallbacks:\n%s", b.String())
 	}
 }

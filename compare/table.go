@@ -35,9 +35,14 @@ func formatFloat(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) 
 // WriteSummary writes the summary table of r as aligned text: per task,
 // its rows and classes, the range of m, each learner's mean error ± its
 // standard error at the largest m, and for every generative-discriminative
-// pair the crossover m* ("none" when there is none in range) and the gap.
-// Learners that fell back to the majority class in some split are marked
-// with the number of such splits over all sizes.
+// pair the crossover m* and the gap. A learner that fell back to the
+// majority class in some splits is marked with the number of such splits
+// and the sizes where they happened, "(50 fallbacks at m 6–22)". m* reads
+// "none" when there is none in range and "no clear crossover" when the
+// paired t-test does not find the discriminative learner better at every
+// size from m* on at level Alpha (Crossover.Clear); the gap is followed by
+// its size when the largest size had fallbacks, and reads "–" when every
+// size had some.
 func (r *Result) WriteSummary(w io.Writer) error {
 	header, rows := r.summary()
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
@@ -47,15 +52,28 @@ func (r *Result) WriteSummary(w io.Writer) error {
 	return tw.Flush()
 }
 
-// summary returns the header and the rows of the summary table.
+// summary returns the header and the rows of the summary table: the
+// columns of errorTable, then m* and the gap of every pair.
 func (r *Result) summary() (header []string, rows [][]string) {
-	header = []string{"dataset", "rows", "classes", "m"}
-	for _, l := range r.Learners {
-		header = append(header, "error "+l.Name)
-	}
+	header, rows = r.errorTable()
 	for _, p := range pairs(r.Learners) {
 		g, d := r.Learners[p[0]].Name, r.Learners[p[1]].Name
 		header = append(header, fmt.Sprintf("m* %s/%s", g, d), fmt.Sprintf("gap %s−%s", g, d))
+	}
+	for t, task := range r.Tasks {
+		for _, x := range task.Crossovers {
+			rows[t] = append(rows[t], x.crossoverCell(), x.gapCell(task.Sizes))
+		}
+	}
+	return header, rows
+}
+
+// errorTable returns the first columns of the summary table: the task,
+// its rows, classes and range of m, and the error of each learner.
+func (r *Result) errorTable() (header []string, rows [][]string) {
+	header = []string{"dataset", "rows", "classes", "m"}
+	for _, l := range r.Learners {
+		header = append(header, "error "+l.Name)
 	}
 	for _, t := range r.Tasks {
 		row := []string{t.Name, strconv.Itoa(t.Rows), strconv.Itoa(len(t.Classes)),
@@ -64,20 +82,52 @@ func (r *Result) summary() (header []string, rows [][]string) {
 			p := c.Points[len(c.Points)-1]
 			cell := fmt.Sprintf("%.4f ± %.4f", p.Mean, p.StdErr)
 			if f := c.fallbacks(); f > 0 {
-				cell += fmt.Sprintf(" (%d fallbacks)", f)
+				cell += fmt.Sprintf(" (%d fallbacks at m %s)", f, c.fallbackSizes())
 			}
 			row = append(row, cell)
-		}
-		for _, x := range t.Crossovers {
-			m := "none"
-			if x.Found() {
-				m = strconv.Itoa(x.M)
-			}
-			row = append(row, m, fmt.Sprintf("%+.4f", x.Gap))
 		}
 		rows = append(rows, row)
 	}
 	return header, rows
+}
+
+// crossoverTable returns one row per task and pair: the task, the two
+// learners, m*, the p-value of the paired test and the gap.
+func (r *Result) crossoverTable() (header []string, rows [][]string) {
+	header = []string{"dataset", "generative", "discriminative", "m*", "p (paired t-test)", "gap"}
+	for _, t := range r.Tasks {
+		for _, x := range t.Crossovers {
+			pv := "–"
+			if x.Found() {
+				pv = fmt.Sprintf("%.2g", x.P)
+			}
+			rows = append(rows, []string{t.Name, x.Generative, x.Discriminative, x.crossoverCell(), pv, x.gapCell(t.Sizes)})
+		}
+	}
+	return header, rows
+}
+
+// crossoverCell is m* as the tables show it.
+func (x Crossover) crossoverCell() string {
+	switch {
+	case !x.Found():
+		return "none"
+	case !x.Clear():
+		return "no clear crossover"
+	}
+	return strconv.Itoa(x.M)
+}
+
+// gapCell is the gap as the tables show it, with its size when that is not
+// the largest of sizes.
+func (x Crossover) gapCell(sizes []int) string {
+	switch {
+	case x.GapM == 0:
+		return "–"
+	case x.GapM != sizes[len(sizes)-1]:
+		return fmt.Sprintf("%+.4f (m %d)", x.Gap, x.GapM)
+	}
+	return fmt.Sprintf("%+.4f", x.Gap)
 }
 
 // fallbacks counts the fallback splits of c over all sizes.
@@ -87,4 +137,27 @@ func (c Curve) fallbacks() int {
 		n += p.Fallbacks
 	}
 	return n
+}
+
+// fallbackSizes lists the sizes of c with fallbacks, runs of consecutive
+// points as a range: "6–22", "6, 30–45".
+func (c Curve) fallbackSizes() string {
+	var parts []string
+	pts := c.Points
+	for i := 0; i < len(pts); i++ {
+		if pts[i].Fallbacks == 0 {
+			continue
+		}
+		j := i
+		for j+1 < len(pts) && pts[j+1].Fallbacks > 0 {
+			j++
+		}
+		if j > i {
+			parts = append(parts, fmt.Sprintf("%d–%d", pts[i].M, pts[j].M))
+		} else {
+			parts = append(parts, strconv.Itoa(pts[i].M))
+		}
+		i = j
+	}
+	return strings.Join(parts, ", ")
 }

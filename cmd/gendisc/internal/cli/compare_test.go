@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"context"
+	"image/png"
 	"io/fs"
 	"math/rand/v2"
 	"os"
@@ -147,6 +148,7 @@ func TestCompareBadInput(t *testing.T) {
 		{[]string{"--data", "iris", "--sizes", "10,x"}, 2, `"x": want whole numbers`},
 		{[]string{"--data", "iris", "--sizes", "0"}, 2, `"0": want whole numbers`},
 		{[]string{"--data", "iris", "--splits", "0"}, 2, "--splits 0"},
+		{[]string{"--data", "iris", "--format", "pdf,gif"}, 2, "--format gif: want pdf or png"},
 		{[]string{"--data", "iris", "--models", "logistic", "--variance", "feature"}, 2, "--variance is a flag of --models gaussian-nb or nb"},
 		{[]string{"--data", "no_such_data"}, 1, "no_such_data: no such file, nor a bundled data set"},
 		{[]string{"--data", "iris", "--sizes", "1000"}, 1, "no training-set size fits"},
@@ -163,6 +165,68 @@ func TestCompareBadInput(t *testing.T) {
 		}
 		if _, err := os.Stat(out); err == nil {
 			t.Errorf("%s: left a report", strings.Join(args, " "))
+		}
+	}
+}
+
+// TestCompareFallbacks runs QDA on pima_indians_diabetes, where its fit
+// fails on every split up to m = 22 (a singular covariance) and LDA's up to
+// m = 8: the table names the sizes of the fallbacks, and those sizes take
+// no part in m* or the gap. m* qda/logistic is 30, the first size without
+// fallbacks, and clear; it read 16 when the sizes where QDA predicted the
+// majority class counted. The other two pairs are not clear at 50 splits.
+func TestCompareFallbacks(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "r")
+	stdout := mustRun(t, "compare", "--data", "pima_indians_diabetes", "--models", "nb,logistic,lda,qda", "--splits", "50",
+		"--variance", "feature", "--l2", "0", "--out", out)
+	golden(t, "compare_pima_fallbacks.golden", stdout)
+	svg, err := os.ReadFile(filepath.Join(out, "pima_indians_diabetes.svg"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []string{"fit failed in some splits", "m*, not significant", "m*, paired t-test p &lt; 0.05"} {
+		if !bytes.Contains(svg, []byte(s)) {
+			t.Errorf("the plot's legend lacks %q", s)
+		}
+	}
+}
+
+// TestCompareNoClearCrossover runs iris with the default models and
+// splits: logistic regression's mean error is below naive Bayes' from
+// m = 57 on, but not significantly so (paired t-test at level 0.05), so
+// m* reads "no clear crossover"; the report gives the p-value.
+func TestCompareNoClearCrossover(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "r")
+	stdout := mustRun(t, "compare", "--data", "iris", "--out", out)
+	golden(t, "compare_iris.golden", stdout)
+	index, err := os.ReadFile(filepath.Join(out, "index.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []string{"<td>iris</td><td>nb</td><td>logistic</td><td>no clear crossover</td>", "paired t-test", "p &lt; 0.05"} {
+		if !bytes.Contains(index, []byte(s)) {
+			t.Errorf("index.html lacks %q", s)
+		}
+	}
+}
+
+// TestCompareFormats checks that --format pdf,png writes each plot in
+// those formats as well, at the size of the SVG plot, and that the index
+// links them.
+func TestCompareFormats(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "r")
+	mustRun(t, "compare", "--data", "iris", "--splits", "2", "--sizes", "20,60", "--format", "pdf,png", "--out", out)
+	files := readTree(t, out)
+	if !bytes.HasPrefix(files["iris.pdf"], []byte("%PDF-")) {
+		t.Errorf("iris.pdf is not a PDF document: %.20q", files["iris.pdf"])
+	}
+	img, err := png.DecodeConfig(bytes.NewReader(files["iris.png"]))
+	if err != nil || img.Width != 672 || img.Height != 432 {
+		t.Errorf("iris.png: %v, %dx%d; want a 672x432 PNG image", err, img.Width, img.Height)
+	}
+	for _, s := range []string{`<a href="iris.pdf">PDF</a>`, `<a href="iris.png">PNG</a>`} {
+		if !bytes.Contains(files["index.html"], []byte(s)) {
+			t.Errorf("index.html lacks %q", s)
 		}
 	}
 }
