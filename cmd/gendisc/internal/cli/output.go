@@ -8,6 +8,9 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
+
+	"github.com/gendisc/gendisc/data"
 )
 
 // output is a destination that appears whole or not at all. Writes go to a
@@ -28,9 +31,13 @@ type output struct {
 	path string // destination; "" for standard output
 	tmp  *os.File
 	bw   *bufio.Writer
-	mem  bytes.Buffer // the bytes for standard output
+	mem  bytes.Buffer // the bytes for standard output, or the CSV text for Parquet
 	std  io.Writer
 	done bool
+	// parquet: the CSV text written is turned into Parquet on Commit;
+	// strings are the columns written as strings whatever they hold.
+	parquet bool
+	strings []string
 }
 
 // create opens an output for path, "-" meaning standard output. The
@@ -44,11 +51,25 @@ func (env *Env) create(path string) (*output, error) {
 	if err != nil {
 		return nil, pathError(path, err)
 	}
-	return &output{path: path, tmp: tmp, bw: bufio.NewWriterSize(tmp, 1<<16)}, nil
+	return &output{path: path, tmp: tmp, bw: bufio.NewWriterSize(tmp, 1<<16), parquet: isParquet(path)}, nil
+}
+
+// isParquet reports whether an output path names a Parquet file.
+func isParquet(path string) bool {
+	return strings.EqualFold(filepath.Ext(path), ".parquet")
+}
+
+// stringColumns notes that the named columns of the CSV text written to
+// w hold strings (labels, categories), for an output turned into Parquet;
+// it does nothing for other writers.
+func stringColumns(w io.Writer, names ...string) {
+	if o, ok := w.(*output); ok {
+		o.strings = append(o.strings, names...)
+	}
 }
 
 func (o *output) Write(p []byte) (int, error) {
-	if o.tmp == nil {
+	if o.tmp == nil || o.parquet {
 		return o.mem.Write(p)
 	}
 	return o.bw.Write(p)
@@ -65,7 +86,13 @@ func (o *output) Commit() error {
 		_, err := o.mem.WriteTo(o.std)
 		return err
 	}
-	err := o.bw.Flush()
+	var err error
+	if o.parquet {
+		err = o.writeParquet()
+	}
+	if err == nil {
+		err = o.bw.Flush()
+	}
 	if err == nil {
 		err = o.tmp.Chmod(0o644)
 	}
@@ -83,6 +110,17 @@ func (o *output) Commit() error {
 		return pathError(o.path, err)
 	}
 	return nil
+}
+
+// writeParquet writes the CSV text written to the output as Parquet, with
+// the column types of data.WriteParquet: the CSV's columns read with their
+// types inferred, those noted by stringColumns as strings.
+func (o *output) writeParquet() error {
+	d, err := data.Read(bytes.NewReader(o.mem.Bytes()), o.path, data.Options{NoTarget: true, Categorical: o.strings, Comma: ','})
+	if err != nil {
+		return fmt.Errorf("writing Parquet: %w", err)
+	}
+	return data.WriteParquet(o.bw, d, "")
 }
 
 // pathError names the destination path in an error about its temporary

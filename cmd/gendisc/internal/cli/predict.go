@@ -153,6 +153,7 @@ type clusterer interface {
 // probabilities in strconv's shortest round-trip form.
 func writePredictions(w io.Writer, first string, labels []string, best []int, proba []float64) error {
 	K := len(labels)
+	stringColumns(w, first)
 	cw := csv.NewWriter(w)
 	rec := make([]string, K+1)
 	rec[0] = first

@@ -30,9 +30,15 @@ func newRowWriter(w io.Writer, s *data.Schema, lead []string, target bool, weigh
 	rec := append([]string(nil), lead...)
 	for _, c := range s.Features {
 		rec = append(rec, c.Name)
+		if c.Kind != data.Numeric {
+			stringColumns(w, c.Name)
+		}
 	}
 	if rw.target {
 		rec = append(rec, s.Target.Name)
+		if s.Target.Kind != data.Numeric {
+			stringColumns(w, s.Target.Name)
+		}
 	}
 	if rw.weight {
 		rec = append(rec, weight)
