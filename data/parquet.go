@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"strconv"
 	"sync"
 
@@ -26,6 +27,10 @@ type parquetTable struct {
 	cols  []parquetColumn
 	group int // the next row group
 	rows  int // in the file
+	// maxRows bounds the rows of a row group: 1024 a byte of the file
+	// (runs of one value cost a few bytes for any number of rows, but a
+	// file of a thousand rows a byte is not one gendisc is given).
+	maxRows int
 }
 
 // parquetColumn is a column of the file, with how its values are read.
@@ -47,7 +52,7 @@ func openParquet(r *reader, in *Input) (t *parquetTable, err error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: not a readable Parquet file: %w", r.src, err)
 	}
-	t = &parquetTable{file: f, src: r.src}
+	t = &parquetTable{file: f, src: r.src, maxRows: int(min(in.size<<10, math.MaxInt32))}
 	seen := map[string]bool{}
 	for _, fl := range f.Schema().Fields() {
 		c := parquetColumn{name: fl.Name()}
@@ -140,12 +145,13 @@ func recoverParquet(src string, err *error) {
 
 // next reads the next row group, its columns in parallel.
 func (t *parquetTable) next(r *reader) (more bool, err error) {
+	defer recoverParquet(t.src, &err)
 	groups := t.file.RowGroups()
 	if t.group == len(groups) {
 		return false, nil
 	}
 	if t.group == 0 {
-		r.reserve(t.rows)
+		r.reserve(min(t.rows, t.maxRows))
 	}
 	g := groups[t.group]
 	t.group++
@@ -155,12 +161,22 @@ func (t *parquetTable) next(r *reader) (more bool, err error) {
 				Err: fmt.Errorf("%w: the column is %s; numbers, strings and booleans are read (ignore the column to read the others)", ErrParquetType, c.refused)}
 		}
 	}
+	// The rows are allocated before they are read: a corrupt count
+	// must not allocate what the columns do not hold.
 	n := int(g.NumRows())
+	chunks := g.ColumnChunks()
+	if len(chunks) != len(t.cols) {
+		return false, t.groupError(r, 0, fmt.Errorf("%d column chunks for %d columns", len(chunks), len(t.cols)))
+	}
+	for f, cc := range chunks {
+		if r.plans[f].mode != cellSkip && (cc.NumValues() != int64(n) || n < 0 || n > t.maxRows) {
+			return false, t.groupError(r, f, fmt.Errorf("%d values for the row group's %d rows", cc.NumValues(), n))
+		}
+	}
 	lo := r.addRows(n)
 	for k := range n {
 		r.lines[lo+k] = r.groups[t.group-1] + k
 	}
-	chunks := g.ColumnChunks()
 	errs := make([]error, len(t.cols))
 	var next sync.Mutex
 	todo := 0

@@ -109,3 +109,32 @@ func TestBinaryInput(t *testing.T) {
 		t.Errorf("export of an unknown data set: exit %d, stderr %q", r.code, r.stderr)
 	}
 }
+
+// TestFormatFlag: --format parquet writes Parquet to standard output and
+// to a file of any name; --format csv writes CSV to a .parquet file; a
+// bad --format is a misuse.
+func TestFormatFlag(t *testing.T) {
+	dir := t.TempDir()
+	model := filepath.Join(dir, "m.json")
+	mustRun(t, "fit", "--data", "iris", "--model", "gaussian-nb", "--out", model)
+	for _, c := range [][]string{
+		{"predict", "--model", model, "--data", "iris"},
+		{"sample", "--model", model, "-n", "20"},
+	} {
+		out := mustRun(t, append(c, "--format", "parquet")...)
+		if !strings.HasPrefix(out, "PAR1") || !strings.HasSuffix(out, "PAR1") {
+			t.Errorf("%s --format parquet: %q...", c[0], out[:min(20, len(out))])
+		}
+		if _, err := data.Read(strings.NewReader(out), "stdout", data.Options{NoTarget: true}); err != nil {
+			t.Errorf("%s --format parquet: %v", c[0], err)
+		}
+		path := filepath.Join(dir, c[0]+".parquet")
+		mustRun(t, append(c, "--format", "csv", "--out", path)...)
+		if b, _ := os.ReadFile(path); bytes.HasPrefix(b, []byte("PAR1")) {
+			t.Errorf("%s --format csv --out x.parquet wrote Parquet", c[0])
+		}
+	}
+	if r := runCLI(t, "", "predict", "--model", model, "--data", "iris", "--format", "xlsx"); r.code != 2 {
+		t.Errorf("--format xlsx: exit %d, stderr %q", r.code, r.stderr)
+	}
+}

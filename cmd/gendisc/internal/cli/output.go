@@ -3,7 +3,9 @@ package cli
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -43,20 +45,37 @@ type output struct {
 // create opens an output for path, "-" meaning standard output. The
 // temporary file is created in the destination's directory, so that the
 // final rename does not cross file systems.
+//
+// The output is Parquet when --format parquet was given, or without
+// --format when path ends in .parquet.
 func (env *Env) create(path string) (*output, error) {
 	if path == "-" {
-		return &output{std: env.Stdout}, nil
+		return &output{std: env.Stdout, parquet: env.parquetOut(path)}, nil
 	}
 	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
 	if err != nil {
 		return nil, pathError(path, err)
 	}
-	return &output{path: path, tmp: tmp, bw: bufio.NewWriterSize(tmp, 1<<16), parquet: isParquet(path)}, nil
+	return &output{path: path, tmp: tmp, bw: bufio.NewWriterSize(tmp, 1<<16), parquet: env.parquetOut(path)}, nil
 }
 
-// isParquet reports whether an output path names a Parquet file.
-func isParquet(path string) bool {
-	return strings.EqualFold(filepath.Ext(path), ".parquet")
+// parquetOut reports whether the output to path is Parquet.
+func (env *Env) parquetOut(path string) bool {
+	return env.outFormat == "parquet" || env.outFormat == "" && strings.EqualFold(filepath.Ext(path), ".parquet")
+}
+
+// withOutFormat defines --format on fs for a command that writes rows, and
+// returns run preceded by the check of its value.
+func withOutFormat(fs *flag.FlagSet, run Runner) Runner {
+	format := fs.String("format", "", "the `format` of --out: csv or parquet (default: parquet when --out ends in .parquet, else csv)")
+	return func(ctx context.Context, env *Env) error {
+		switch *format {
+		case "", "csv", "parquet":
+			env.outFormat = *format
+			return run(ctx, env)
+		}
+		return usagef("--format %q: want csv or parquet", *format)
+	}
 }
 
 // stringColumns notes that the named columns of the CSV text written to
@@ -83,12 +102,19 @@ func (o *output) Commit() error {
 	}
 	o.done = true
 	if o.tmp == nil {
+		if o.parquet {
+			bw := bufio.NewWriterSize(o.std, 1<<16)
+			if err := o.writeParquet(bw); err != nil {
+				return err
+			}
+			return bw.Flush()
+		}
 		_, err := o.mem.WriteTo(o.std)
 		return err
 	}
 	var err error
 	if o.parquet {
-		err = o.writeParquet()
+		err = o.writeParquet(o.bw)
 	}
 	if err == nil {
 		err = o.bw.Flush()
@@ -115,12 +141,12 @@ func (o *output) Commit() error {
 // writeParquet writes the CSV text written to the output as Parquet, with
 // the column types of data.WriteParquet: the CSV's columns read with their
 // types inferred, those noted by stringColumns as strings.
-func (o *output) writeParquet() error {
+func (o *output) writeParquet(w io.Writer) error {
 	d, err := data.Read(bytes.NewReader(o.mem.Bytes()), o.path, data.Options{NoTarget: true, Categorical: o.strings, Comma: ','})
 	if err != nil {
 		return fmt.Errorf("writing Parquet: %w", err)
 	}
-	return data.WriteParquet(o.bw, d, "")
+	return data.WriteParquet(w, d, "")
 }
 
 // pathError names the destination path in an error about its temporary

@@ -116,7 +116,7 @@ func cell(c *data.Column, v float64) string {
 // buffer that commit flushes (a failure then leaves what was written),
 // while a file is written atomically (create).
 func (env *Env) stdoutOrCreate(path string) (w io.Writer, commit func() error, abort func(), err error) {
-	if path == "-" {
+	if path == "-" && !env.parquetOut(path) {
 		bw := bufio.NewWriterSize(env.Stdout, 1<<16)
 		return bw, bw.Flush, func() {}, nil
 	}

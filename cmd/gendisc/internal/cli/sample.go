@@ -48,7 +48,7 @@ Example:
 		fs.StringVar(&o.class, "class", "", "draw every row from this `class` (default: classes drawn by their priors)")
 		fs.Uint64Var(&o.seed, "seed", 1, "`seed` of the random draws")
 		fs.StringVar(&o.out, "out", "-", "write the rows to this `file`; - for standard output")
-		return func(ctx context.Context, env *Env) error { return o.run(ctx, env) }
+		return withOutFormat(fs, func(ctx context.Context, env *Env) error { return o.run(ctx, env) })
 	},
 }
 
