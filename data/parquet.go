@@ -27,6 +27,9 @@ type parquetTable struct {
 	cols  []parquetColumn
 	group int // the next row group
 	rows  int // in the file
+	// bufs hold the values of the columns of numbers for features, by
+	// field, while a row group is read (see readColumn).
+	bufs [][]float64
 	// maxRows bounds the rows of a row group: 1024 a byte of the file
 	// (runs of one value cost a few bytes for any number of rows, but a
 	// file of a thousand rows a byte is not one gendisc is given).
@@ -190,10 +193,11 @@ func (t *parquetTable) next(r *reader) (more bool, err error) {
 				return
 			}
 			if r.plans[f].mode != cellSkip {
-				errs[f] = t.readColumn(r, f, chunks[f], lo, n)
+				errs[f] = t.readColumn(r, f, chunks[f], lo, n, t.buffer(r, f, n))
 			}
 		}
 	})
+	t.scatter(r, lo, n)
 	var first *ParseError
 	for _, err := range errs {
 		var pe *ParseError
@@ -211,13 +215,63 @@ func (t *parquetTable) next(r *reader) (more bool, err error) {
 	return t.group < len(groups), nil
 }
 
+// buffer returns the buffer of n values for field f when its values are
+// numbers for a feature (see readColumn), else nil.
+func (t *parquetTable) buffer(r *reader, f, n int) []float64 {
+	c, pl := &t.cols[f], &r.plans[f]
+	if pl.dst != destX || pl.mode != cellInfer && pl.mode != cellNumber || c.unsigned ||
+		c.kind != parquet.Double && c.kind != parquet.Int64 && c.kind != parquet.Int32 {
+		return nil
+	}
+	if t.bufs == nil {
+		t.bufs = make([][]float64, len(t.cols))
+	}
+	if cap(t.bufs[f]) < n {
+		t.bufs[f] = make([]float64, n)
+	}
+	return t.bufs[f][:n]
+}
+
+// scatter copies the buffered columns of rows [lo, lo+n) into X, the
+// rows in parallel.
+func (t *parquetTable) scatter(r *reader, lo, n int) {
+	var fields []int
+	for f, b := range t.bufs {
+		if b != nil && r.plans[f].mode != cellSkip && r.plans[f].dst == destX {
+			fields = append(fields, f)
+		}
+	}
+	if len(fields) == 0 {
+		return
+	}
+	d := r.d
+	cols, js := make([][]float64, len(fields)), make([]int, len(fields))
+	for k, f := range fields {
+		cols[k], js[k] = t.bufs[f][:n], r.plans[f].j
+	}
+	parallel.For(n, 4096, func(_, a, b int) {
+		for i := a; i < b; i++ {
+			row := r.x[(lo+i)*d : (lo+i+1)*d]
+			for k, col := range cols {
+				row[js[k]] = col[i]
+			}
+		}
+	})
+}
+
 // readColumn reads column chunk cc, the n values of field f from row lo.
-func (t *parquetTable) readColumn(r *reader, f int, cc parquet.ColumnChunk, lo, n int) (err error) {
+//
+// A column of numbers for a feature (fast) goes to buf, from which
+// scatter copies it into X row by row once every column is read: columns
+// written straight into the rows of X by parallel workers would share
+// cache lines.
+func (t *parquetTable) readColumn(r *reader, f int, cc parquet.ColumnChunk, lo, n int, buf []float64) (err error) {
 	defer recoverParquet(t.src, &err)
 	c := &t.cols[f]
 	pages := cc.Pages()
 	defer pages.Close()
 	vals := make([]parquet.Value, 1024)
+	fast := buf != nil
 	var text []byte
 	i := lo
 	for {
@@ -235,13 +289,21 @@ func (t *parquetTable) readColumn(r *reader, f int, cc parquet.ColumnChunk, lo, 
 				parquet.Release(page)
 				return t.groupError(r, f, fmt.Errorf("more values than the row group's %d rows", n))
 			}
-			for _, v := range vals[:k] {
-				if err := t.put(r, c, f, i, v, &text); err != nil {
-					parquet.Release(page)
-					return err
+			var perr error
+			if fast {
+				perr = t.putNumbers(r, c, f, i, vals[:k], buf[i-lo:])
+			} else {
+				for m, v := range vals[:k] {
+					if perr = t.put(r, c, f, i+m, v, &text); perr != nil {
+						break
+					}
 				}
-				i++
 			}
+			if perr != nil {
+				parquet.Release(page)
+				return perr
+			}
+			i += k
 			if err == io.EOF {
 				break
 			}
@@ -255,6 +317,39 @@ func (t *parquetTable) readColumn(r *reader, f int, cc parquet.ColumnChunk, lo, 
 	if i != lo+n {
 		return t.groupError(r, f, fmt.Errorf("%d values for the row group's %d rows", i-lo, n))
 	}
+	return nil
+}
+
+// putNumbers stores the values vals of column c, a DOUBLE, INT64 or INT32
+// column read into feature f as numbers, of rows from i, in dst: the loop
+// of put and putNumber for the common case, which leaves an infinite
+// number or NaN to putNumber.
+func (t *parquetTable) putNumbers(r *reader, c *parquetColumn, f, i int, vals []parquet.Value, dst []float64) error {
+	var flags uint8
+	for m, v := range vals {
+		var y float64
+		switch {
+		case v.IsNull():
+			dst[m] = math.NaN()
+			continue
+		case c.kind == parquet.Double:
+			y = v.Double()
+		case c.kind == parquet.Int64:
+			y = float64(v.Int64())
+		default:
+			y = float64(v.Int32())
+		}
+		if y-y != 0 {
+			if err := r.putNumber(f, i+m, y, nil); err != nil {
+				return err
+			}
+			dst[m] = r.get(f, i+m)
+			continue
+		}
+		flags |= numFlags(y, true)
+		dst[m] = y
+	}
+	r.cols[f].flags |= flags
 	return nil
 }
 
