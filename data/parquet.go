@@ -181,6 +181,9 @@ func (t *parquetTable) next(r *reader) (more bool, err error) {
 		r.lines[lo+k] = r.groups[t.group-1] + k
 	}
 	errs := make([]error, len(t.cols))
+	if t.bufs == nil {
+		t.bufs = make([][]float64, len(t.cols)) // buffer fills its own field's
+	}
 	var next sync.Mutex
 	todo := 0
 	parallel.For(parallel.Workers(), 1, func(_, _, _ int) {
@@ -222,9 +225,6 @@ func (t *parquetTable) buffer(r *reader, f, n int) []float64 {
 	if pl.dst != destX || pl.mode != cellInfer && pl.mode != cellNumber || c.unsigned ||
 		c.kind != parquet.Double && c.kind != parquet.Int64 && c.kind != parquet.Int32 {
 		return nil
-	}
-	if t.bufs == nil {
-		t.bufs = make([][]float64, len(t.cols))
 	}
 	if cap(t.bufs[f]) < n {
 		t.bufs[f] = make([]float64, n)
