@@ -16,6 +16,7 @@ Data sets (the DATASETS table below; add a generator and a line there):
           Gaussian naive Bayes (accuracy well below 100%).
   csv     data.csv: the dense rows as text, "%.6f", header x0..x49,class,
           the class (0..9) in the last column.
+  csvgz   data.csv.gz: data.csv compressed by gzip (level 6, Python's zlib).
   gda     gda_X.npy (float64 N/2 x 100) and gda_y.npy (labels 0..4): five
           classes with prior proportional to 1..5, class k drawn from
           N(mu_k, Sigma_k) with mu_kj ~ N(0, 0.1^2) and Sigma_k = A_k A_k^T / 100
@@ -84,6 +85,15 @@ def gen_csv(d, rows):
             block = np.column_stack([X[lo:hi], y[lo:hi].astype(float)])
             np.savetxt(f, block, fmt=fmt, delimiter=",")
     os.replace(tmp, os.path.join(d, "data.csv"))
+
+
+def gen_csvgz(d, rows):
+    import gzip
+    import shutil
+    tmp = os.path.join(d, "data.csv.gz.tmp")
+    with open(os.path.join(d, "data.csv"), "rb") as src, gzip.open(tmp, "wb", compresslevel=6) as dst:
+        shutil.copyfileobj(src, dst, 1 << 20)
+    os.replace(tmp, os.path.join(d, "data.csv.gz"))
 
 
 GDA_D, GDA_K = 100, 5
@@ -198,6 +208,7 @@ def gen_text(d, rows):
 DATASETS = {
     "dense": ([], gen_dense, ["X.npy", "y.npy"]),
     "csv": (["dense"], gen_csv, ["data.csv"]),
+    "csvgz": (["csv"], gen_csvgz, ["data.csv.gz"]),
     "gda": ([], gen_gda, ["gda_X.npy", "gda_y.npy"]),
     "logit": ([], gen_logit, ["logit_X.npy", "logit_y2.npy", "logit_y5.npy"]),
     "gmm": ([], gen_gmm, ["gmm_X.npy", "gmm_weights.npy", "gmm_means.npy", "gmm_covariances.npy"]),

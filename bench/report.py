@@ -72,8 +72,17 @@ def agreement(out, name):
     return res
 
 
-def target(kind, value, skl, gd):
-    """Returns (label, measured, met) for one target of an op."""
+def target(kind, value, skl, gd, gd_ops):
+    """Returns (label, measured, met) for one target of an op; gd_ops are
+    gendisc's ops by name, for the targets against its own figures."""
+    if kind == "faster":
+        factor, other = value
+        got = gd_ops[other]["median"] / gd["median"]
+        return f"≥{factor:g}x faster than {other}", f"{got:.1f}x", got >= factor
+    if kind == "within":
+        factor, *others = value
+        got = gd["median"] / sum(gd_ops[o]["median"] for o in others)
+        return f"≤{factor:g}x ({' + '.join(others)})", f"{got:.2f}x", got <= factor
     if kind == "speedup":
         got = skl["median"] / gd["median"]
         return f"≥{value:g}x", f"{got:.1f}x", got >= value
@@ -99,11 +108,16 @@ def cpu_model():
 
 
 def table_row(name, op, skl, gd, targets, agree_text):
-    both = lambda f: f"{f(skl)} / {f(gd)}"
-    return [name, op, seconds(skl["median"]), seconds(gd["median"]), f"{skl['median'] / gd['median']:.1f}x",
+    """A row of the table; skl or gd is None for an op that only the other
+    side times (shown as -)."""
+    def both(f):
+        return f"{f(skl) if skl else '-'} / {f(gd) if gd else '-'}"
+    pair = skl and gd
+    return [name, op, seconds(skl["median"]) if skl else "-", seconds(gd["median"]) if gd else "-",
+            f"{skl['median'] / gd['median']:.1f}x" if pair else "-",
             "; ".join(f"{t} {'✓' if met else '✗'} {m}" for t, m, met in targets),
             both(lambda s: f"{s['bytes'] / s['median'] / 1e6:.0f}"),
-            both(lambda s: f"{s['cpu_median']:.3f}") + f" ({skl['cpu_median'] / gd['cpu_median']:.1f}x)",
+            both(lambda s: f"{s['cpu_median']:.3f}") + (f" ({skl['cpu_median'] / gd['cpu_median']:.1f}x)" if pair else ""),
             both(lambda s: f"{s['peak_rss'] / 1e6:.0f} MB"), agree_text]
 
 
@@ -128,16 +142,24 @@ def main():
         worst = max(agree.items(), key=lambda kv: kv[1].get("diff", np.inf) / kv[1]["tol"])
         agree_text = ("ok" if ok else "FAIL") + f" ({worst[0]} {worst[1].get('diff', float('nan')):.1e})"
         gd_ops = {o["op"]: o for o in side["gendisc"]["ops"]}
+        skl_ops = {o["op"]: o for o in side["sklearn"]["ops"]}
+        # The ops of both sides, sklearn's order first; an op that one
+        # side does not time (a Parquet read without a pandas engine) has
+        # no ratio.
+        names = list(skl_ops) + [op for op in gd_ops if op not in skl_ops]
         ops = []
-        for skl in side["sklearn"]["ops"]:
-            gd = gd_ops[skl["op"]]
-            runs.add(len(skl["seconds"]))
-            targets = [target(kind, value, skl, gd)
-                       for op, kind, value in WORKLOADS[name]["targets"] if op == skl["op"]]
-            ops.append({"op": skl["op"], "sklearn": skl, "gendisc": gd, "ratio": skl["median"] / gd["median"],
-                        "cpu_ratio": skl["cpu_median"] / gd["cpu_median"],
+        for op in names:
+            skl, gd = skl_ops.get(op), gd_ops.get(op)
+            runs.add(len((skl or gd)["seconds"]))
+            targets = [target(kind, value, skl, gd, gd_ops)
+                       for o, kind, value in WORKLOADS[name]["targets"]
+                       if o == op and gd and (skl or kind != "speedup")]
+            pair = skl and gd
+            ops.append({"op": op, "sklearn": skl, "gendisc": gd,
+                        "ratio": skl["median"] / gd["median"] if pair else None,
+                        "cpu_ratio": skl["cpu_median"] / gd["cpu_median"] if pair else None,
                         "targets": [{"target": t, "measured": m, "met": met} for t, m, met in targets]})
-            rows.append(table_row(name, skl["op"], skl, gd, targets, agree_text))
+            rows.append(table_row(name, op, skl, gd, targets, agree_text))
         records.append({"workload": name, "ops": ops, "agreement": agree, "ok": ok,
                         "loadavg": {s: side[s]["loadavg"] for s in SIDES}})
 

@@ -26,6 +26,7 @@ import argparse
 import json
 import os
 import platform
+import sys
 import resource
 import sys
 import time
@@ -94,6 +95,48 @@ def csv_gnb(data, rec):
         df = pd.read_csv(path)
         return GaussianNB().fit(df.iloc[:, :-1].to_numpy(), df.iloc[:, -1].to_numpy())
     save_gaussian_nb(rec, rec.time("read+fit", size, read_fit))
+
+
+def parquet_engine():
+    """The engine pandas.read_parquet can use, or None (Debian 12 packages
+    neither pyarrow nor fastparquet)."""
+    for engine in ("pyarrow", "fastparquet"):
+        try:
+            __import__(engine)
+            return engine
+        except ImportError:
+            pass
+    return None
+
+
+def formats(data, rec):
+    """pandas.read_parquet alone and with GaussianNB().fit, when pandas has
+    a Parquet engine (data.parquet is written from data.csv once, untimed,
+    unless the Go side wrote it); else read_csv + fit, the same rows, so
+    that the answers still compare. Then read_csv of data.csv and of
+    data.csv.gz, to set beside gendisc's readers."""
+    import pandas as pd
+    from sklearn.naive_bayes import GaussianNB
+    csv = os.path.join(data, "data.csv")
+    pq = os.path.join(data, "data.parquet")
+    engine = parquet_engine()
+
+    def fit(df):
+        return GaussianNB().fit(df.iloc[:, :-1].to_numpy(), df.iloc[:, -1].to_numpy())
+    if engine:
+        if not os.path.exists(pq):
+            pd.read_csv(csv).to_parquet(pq + ".tmp", engine=engine, compression="zstd")
+            os.replace(pq + ".tmp", pq)
+        size = os.path.getsize(pq)
+        rec.time("parquet read", size, lambda: pd.read_parquet(pq, engine=engine))
+        save_gaussian_nb(rec, rec.time("parquet read+fit", size, lambda: fit(pd.read_parquet(pq, engine=engine))))
+    else:
+        print("sklearn_bench: formats: pandas has no Parquet engine (pyarrow or fastparquet; "
+              "Debian packages neither): no parquet ops on this side, the answers fitted from data.csv",
+              file=sys.stderr)
+        save_gaussian_nb(rec, rec.time("csv read+fit", os.path.getsize(csv), lambda: fit(pd.read_csv(csv))))
+    rec.time("csv read", os.path.getsize(csv), lambda: pd.read_csv(csv))
+    rec.time("csv.gz read", os.path.getsize(csv + ".gz"), lambda: pd.read_csv(csv + ".gz"))
 
 
 def load(data, *names):
@@ -214,6 +257,15 @@ WORKLOADS = {
         "run": csv_gnb, "datasets": ["csv"],
         "checks": GNB_FIT,
         "targets": [("read+fit", "speedup", 4), ("read", "mbps", 150)],
+    },
+    # The Parquet targets are gendisc's against its own figures: "faster"
+    # (op's time × value at most that of the op named), "within" (op's
+    # time at most value × the sum of the ops named).
+    "formats": {
+        "run": formats, "datasets": ["csvgz"],
+        "checks": GNB_FIT,
+        "targets": [("parquet read", "faster", (1.5, "csv read")),
+                    ("csv.gz read", "within", (1.3, "csv read", "gunzip"))],
     },
     "lda": {
         "run": lda, "datasets": ["gda"],

@@ -28,6 +28,10 @@ type Dataset struct {
 	// Lines[i] is the line of the source on which row i starts (the header
 	// is line 1). Nil when the rows did not come from a file.
 	Lines []int
+	// RowGroups, for rows read from a Parquet file, holds the number
+	// (from 1) of the first row of each row group of the file; Lines then
+	// hold the rows' numbers in the file (from 1). Nil for other sources.
+	RowGroups []int
 	// Columns[j] is the field number (from 1) of feature j in the source,
 	// for positioned errors (see CellError); nil when unknown.
 	Columns []int
@@ -59,7 +63,7 @@ func (d *Dataset) Line(i int) int {
 
 // RowError returns an error about row i positioned at its source line.
 func (d *Dataset) RowError(i int, format string, args ...any) error {
-	return &ParseError{File: d.Source, Line: d.Line(i), Err: fmt.Errorf(format, args...)}
+	return d.position(&ParseError{File: d.Source, Line: d.Line(i), Err: fmt.Errorf(format, args...)})
 }
 
 // CellError returns an error about feature j of row i positioned at its
@@ -69,14 +73,23 @@ func (d *Dataset) CellError(i, j int, err error) error {
 	if d.Columns != nil {
 		col = d.Columns[j]
 	}
-	return &ParseError{File: d.Source, Line: d.Line(i), Column: col, ColumnName: d.Schema.Features[j].Name, Err: err}
+	return d.position(&ParseError{File: d.Source, Line: d.Line(i), Column: col, ColumnName: d.Schema.Features[j].Name, Err: err})
+}
+
+// position adds the row group to e, an error about a row of a Parquet
+// file.
+func (d *Dataset) position(e *ParseError) *ParseError {
+	if d.RowGroups != nil && e.Line > 0 {
+		e.RowGroup, e.Column = groupOf(d.RowGroups, e.Line), 0
+	}
+	return e
 }
 
 // Subset returns a new Dataset holding rows idx of d, in that order, with the
 // same schema (shared, not copied).
 func (d *Dataset) Subset(idx []int) *Dataset {
 	D := d.D()
-	s := &Dataset{Schema: d.Schema, N: len(idx), X: make([]float64, len(idx)*D), Source: d.Source, Columns: d.Columns}
+	s := &Dataset{Schema: d.Schema, N: len(idx), X: make([]float64, len(idx)*D), Source: d.Source, Columns: d.Columns, RowGroups: d.RowGroups}
 	for k, i := range idx {
 		copy(s.X[k*D:(k+1)*D], d.X[i*D:(i+1)*D])
 	}

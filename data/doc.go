@@ -1,7 +1,8 @@
-// Package data reads CSV and TSV files into Datasets: contiguous float64
-// storage with NaN for missing cells, category levels as indices, text
-// columns as strings, and a Schema that records the layout so that new data
-// can be encoded the same way a model's training data was.
+// Package data reads CSV and TSV files, Parquet and JSON lines, compressed
+// or not (Open tells them by their first bytes), into Datasets: contiguous
+// float64 storage with NaN for missing cells, category levels as indices,
+// text columns as strings, and a Schema that records the layout so that
+// new data can be encoded the same way a model's training data was.
 //
 // Read infers the type of each column (numeric, categorical, text) and
 // takes the last column as the class labels unless told otherwise;
@@ -16,5 +17,6 @@
 //
 // Reading is parallel: the input is read in chunks of whole rows, each
 // chunk split into blocks that the cores parse straight into the
-// Dataset's arrays, while the next chunk is being read.
+// Dataset's arrays, while the next chunk is being read. WriteParquet and
+// WriteJSONLines write a Dataset in those formats.
 package data

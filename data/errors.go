@@ -82,7 +82,10 @@ type ParseError struct {
 	Line       int    // line of the error
 	Column     int    // field number, from 1
 	ColumnName string // header name of that field, when known
-	Err        error
+	// RowGroup is, in a Parquet file, the row group of the row (from 1);
+	// Line is then the row's number in the file (from 1), and Column 0.
+	RowGroup int
+	Err      error
 }
 
 func (e *ParseError) Error() string {
@@ -90,7 +93,9 @@ func (e *ParseError) Error() string {
 	if pos == "" {
 		pos = "data"
 	}
-	if e.Line > 0 {
+	if e.RowGroup > 0 {
+		pos = fmt.Sprintf("%s: row group %d, row %d", pos, e.RowGroup, e.Line)
+	} else if e.Line > 0 {
 		pos = fmt.Sprintf("%s:%d", pos, e.Line)
 		if e.Column > 0 {
 			pos = fmt.Sprintf("%s:%d", pos, e.Column)

@@ -112,7 +112,7 @@ func (r *reader) finalErrors() error {
 
 // dataset wraps the arrays read.
 func (r *reader) dataset(s *Schema) *Dataset {
-	d := &Dataset{Schema: s, N: r.n, X: r.x, Source: r.src, Lines: r.lines}
+	d := &Dataset{Schema: s, N: r.n, X: r.x, Source: r.src, Lines: r.lines, RowGroups: r.groups}
 	if r.hasY {
 		d.Y = r.y
 	}
@@ -158,8 +158,7 @@ func (r *reader) mostlyNumeric(f int) *ParseError {
 	if first < 0 || 20*nums < 19*n {
 		return nil
 	}
-	return &ParseError{File: r.src, Line: r.lines[first], Column: f + 1, ColumnName: r.plans[f].name,
-		Err: fmt.Errorf("%w: %d of its %d values are numbers, the first that is not is %q", ErrMostlyNumeric, nums, n, strs[int(r.get(f, first))])}
+	return r.cellError(first, f, fmt.Errorf("%w: %d of its %d values are numbers, the first that is not is %q", ErrMostlyNumeric, nums, n, strs[int(r.get(f, first))]))
 }
 
 // looksLikeText reports whether string field f holds prose rather than

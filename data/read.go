@@ -113,6 +113,32 @@ func ReadFile(path string, opt Options) (*Dataset, error) {
 // 007) Read reads the input again when r is an io.Seeker that can seek
 // (as a regular file is), and otherwise names them by their shortest
 // form.
+//
+// The input may be compressed, and may be Parquet or JSON lines rather
+// than delimited text: Open tells them by their first bytes (a binary
+// file of another format is an error wrapping ErrFormat). Compressed
+// text is read as the text it holds, errors positioned in it.
+//
+// Parquet: the columns of the file are the columns; DOUBLE, FLOAT (as the
+// shortest decimal that rounds to it), INT32 and INT64 (signed or
+// unsigned) values are numbers, BOOLEAN values the strings false and true,
+// and BYTE_ARRAY values (dictionary-encoded or not) strings, read as a CSV
+// cell of that text is (a missing-value token is missing; a column of
+// strings is categorical or text), and a null is missing. NaN is missing;
+// an infinite number is as in CSV. A date, time, timestamp, decimal,
+// INT96, FIXED_LEN_BYTE_ARRAY, nested or repeated column is an error
+// wrapping ErrParquetType unless it is ignored. The file is read a row
+// group at a time, its columns in parallel; errors name the row group and
+// the row (ParseError.RowGroup), Dataset.Lines hold the rows' numbers in
+// the file and Dataset.RowGroups the first row of each row group.
+//
+// JSON lines: one flat JSON object per line (blank lines skipped), whose
+// keys are the columns: those of the first 65,536 lines, in the order
+// they are met (a key first met later is an error wrapping ErrNoColumn).
+// A number is read from its text as a CSV cell is, a string as a CSV cell
+// of that text, true and false as those strings, null and an absent key
+// as missing; a nested value is an error wrapping ErrJSON. Errors name
+// the line and the key.
 func Read(r io.Reader, source string, opt Options) (*Dataset, error) {
 	return readInferred(r, source, opt, defaultConfig)
 }

@@ -80,6 +80,13 @@ type reader struct {
 	n       int // rows read
 	x, y, w []float64
 	lines   []int
+
+	// tab reads Parquet or JSON lines in place of delimited text; nil
+	// for CSV.
+	tab table
+	// groups, for a Parquet file, are the numbers (from 1) of the first
+	// row of each row group.
+	groups []int
 }
 
 // newReader reads the header of in. comma 0 detects the delimiter.
@@ -88,7 +95,15 @@ func newReader(in io.Reader, src string, comma rune, cfg readConfig) (*reader, e
 	if err != nil {
 		return nil, err
 	}
+	input, err := Open(in, src)
+	if err != nil {
+		return nil, err
+	}
+	in = input.Reader
 	r := &reader{in: in, src: src, cfg: cfg, size: inputSize(in), line: 1}
+	if input.Format != CSV {
+		return r, r.openTable(input)
+	}
 	// Small inputs get a small buffer; one of unknown size starts at
 	// 64 KB and doubles with each chunk up to cfg.chunk (unless read
 	// chunk by chunk).
@@ -251,6 +266,9 @@ func (r *reader) readRows() error {
 // read before; more reports that input is left. A chunk is the rows that
 // end in the buffer (cfg.chunk bytes, grown for a longer row).
 func (r *reader) readChunk() (more bool, err error) {
+	if r.tab != nil {
+		return r.tab.next(r)
+	}
 	for {
 		if cap(r.buf) < r.cfg.chunk && !r.eof {
 			r.resize(min(2*cap(r.buf), r.cfg.chunk))

@@ -44,6 +44,7 @@ import (
 var workloads = map[string]func(dir string, r *recorder) error{
 	"gnb":       gnb,
 	"csv-gnb":   csvGNB,
+	"formats":   formats,
 	"lda":       lda,
 	"qda":       qda,
 	"logistic2": logistic2,

@@ -48,12 +48,12 @@ Example:
 		fs.StringVar(&o.out, "out", "-", "write the balanced data to this `file`; - for standard output")
 		o.read.register(fs)
 		fit, seed, kindErr := kindFlags(fs, args)
-		return func(ctx context.Context, env *Env) error {
+		return withOutFormat(fs, func(ctx context.Context, env *Env) error {
 			if kindErr != nil {
 				return usagef("%v", kindErr)
 			}
 			return o.run(env, fit, seed())
-		}
+		})
 	},
 }
 

@@ -29,6 +29,10 @@ type Env struct {
 	// every command takes: Quiet silences progress and notes on Stderr,
 	// Verbose adds details (counts, timings) there.
 	Quiet, Verbose bool
+
+	// outFormat is --format of the commands that write rows: "parquet",
+	// "csv", or "" for the one --out's extension names (see create).
+	outFormat string
 }
 
 // StdEnv returns an Env on the process's standard streams.

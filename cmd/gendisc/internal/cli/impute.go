@@ -58,7 +58,7 @@ Example:
 		fs.StringVar(&o.out, "out", "-", "write the completed data to this `file`; - for standard output")
 		o.read.register(fs)
 		fit, seed, kindErr := kindFlags(fs, args)
-		return func(ctx context.Context, env *Env) error {
+		return withOutFormat(fs, func(ctx context.Context, env *Env) error {
 			switch {
 			case kindErr != nil:
 				return usagef("%v", kindErr)
@@ -77,7 +77,7 @@ Example:
 				}
 			}
 			return o.run(env, fit, seed())
-		}
+		})
 	},
 }
 

@@ -49,7 +49,7 @@ Example:
 		fs.StringVar(&o.model, "model", "", "the model `file` (from gendisc fit); - for standard input")
 		fs.StringVar(&o.data, "data", "", "the data: a CSV or TSV `file`, - for standard input, or a bundled data set's name")
 		fs.StringVar(&o.out, "out", "-", "write the predictions to this `file`; - for standard output")
-		return func(ctx context.Context, env *Env) error { return o.run(env) }
+		return withOutFormat(fs, func(ctx context.Context, env *Env) error { return o.run(env) })
 	},
 }
 
@@ -76,7 +76,12 @@ func (o *predictOptions) run(env *Env) error {
 	if err != nil {
 		return err
 	}
-	return o.write(env, p.WriteCSV)
+	return o.write(env, func(w io.Writer) error {
+		if p.Labels != nil {
+			stringColumns(w, p.Columns[0]) // the labels, for Parquet output
+		}
+		return p.WriteCSV(w)
+	})
 }
 
 // write writes the output file (--out) with writeTo.

@@ -30,9 +30,15 @@ func newRowWriter(w io.Writer, s *data.Schema, lead []string, target bool, weigh
 	rec := append([]string(nil), lead...)
 	for _, c := range s.Features {
 		rec = append(rec, c.Name)
+		if c.Kind != data.Numeric {
+			stringColumns(w, c.Name)
+		}
 	}
 	if rw.target {
 		rec = append(rec, s.Target.Name)
+		if s.Target.Kind != data.Numeric {
+			stringColumns(w, s.Target.Name)
+		}
 	}
 	if rw.weight {
 		rec = append(rec, weight)
@@ -110,7 +116,7 @@ func cell(c *data.Column, v float64) string {
 // buffer that commit flushes (a failure then leaves what was written),
 // while a file is written atomically (create).
 func (env *Env) stdoutOrCreate(path string) (w io.Writer, commit func() error, abort func(), err error) {
-	if path == "-" {
+	if path == "-" && !env.parquetOut(path) {
 		bw := bufio.NewWriterSize(env.Stdout, 1<<16)
 		return bw, bw.Flush, func() {}, nil
 	}

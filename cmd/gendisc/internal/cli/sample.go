@@ -49,7 +49,7 @@ Example:
 		fs.Uint64Var(&o.seed, "seed", 1, "`seed` of the random draws")
 		fs.StringVar(&o.out, "out", "-", "write the rows to this `file`; - for standard output")
 		o.lm = sampleLMFlags(fs)
-		return func(ctx context.Context, env *Env) error { return o.run(ctx, env) }
+		return withOutFormat(fs, func(ctx context.Context, env *Env) error { return o.run(ctx, env) })
 	},
 }
 

@@ -10,6 +10,8 @@ import (
 	"math/rand/v2"
 	"slices"
 	"strings"
+
+	"github.com/gendisc/gendisc/data"
 )
 
 func init() { commands = append(commands, cmdSplit) }
@@ -114,7 +116,14 @@ func (o *splitOptions) run(env *Env) error {
 // a tab and no comma; a leading byte-order mark dropped): the header, the
 // rows, and the delimiter.
 func readRecords(r io.Reader, source string) (header []string, rows [][]string, comma rune, err error) {
-	b, err := io.ReadAll(r)
+	in, err := data.Open(r, source)
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	if in.Format != data.CSV {
+		return nil, nil, 0, fmt.Errorf("%s: a %v file: split reads CSV and TSV (compressed or not)", source, in.Format)
+	}
+	b, err := io.ReadAll(in)
 	if err != nil {
 		return nil, nil, 0, err
 	}

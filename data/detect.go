@@ -1,0 +1,242 @@
+package data
+
+import (
+	"bytes"
+	"compress/bzip2"
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+
+	"github.com/klauspost/compress/gzip"
+	"github.com/klauspost/compress/zstd"
+	"github.com/ulikunitz/xz"
+)
+
+// Format is a file format that the readers of this package tell by the
+// first bytes of the input, not by the file's name.
+type Format uint8
+
+const (
+	// CSV is delimited text with a header line (see Read).
+	CSV Format = iota
+	// Parquet is Apache Parquet (see Read on Parquet).
+	Parquet
+	// JSONLines is one JSON object per line (see Read on JSON lines).
+	JSONLines
+)
+
+func (f Format) String() string {
+	switch f {
+	case Parquet:
+		return "Parquet"
+	case JSONLines:
+		return "JSON lines"
+	}
+	return "CSV"
+}
+
+// ErrFormat is wrapped by the error for an input in a binary format that
+// the readers cannot read, such as a ZIP archive or an Excel workbook; the
+// message says what the input looks like.
+var ErrFormat = errors.New("not a format gendisc reads (CSV, TSV, Parquet or JSON lines, optionally compressed with gzip, zstd, bzip2 or xz)")
+
+// Input is an input after Open: decompressed, its format known.
+type Input struct {
+	io.Reader        // the decompressed bytes, from the start
+	Format    Format // what they hold
+	// Compression names the compression that was removed ("gzip",
+	// "zstd", "bzip2", "xz"), "" for none.
+	Compression string
+	// at and size give random access to a Parquet file (from its first
+	// byte), which Parquet needs for its footer.
+	at   io.ReaderAt
+	size int64
+}
+
+// sniffLen is how many bytes Open looks at.
+const sniffLen = 4096
+
+// Open is the one place where every reader of this package tells the
+// format of its input: it looks at the first bytes of in, removes a gzip,
+// zstd, bzip2 or xz compression (recognised by its magic number, once:
+// a compressed file inside a compressed file is refused), and tells
+// Parquet (starts with "PAR1"), JSON lines (the first byte that is not
+// white space or a byte order mark is '{') and CSV (anything else that is
+// not binary). Input that holds a NUL byte in its first 4 KB, or that
+// starts like a known binary format (ZIP, Excel, PDF, Arrow, ...), is an
+// error wrapping ErrFormat that names what it looks like; source names in
+// in it.
+//
+// When in is an io.Seeker, Open seeks back to where in was, so that the
+// returned Input (in itself for uncompressed CSV and JSON lines) can seek
+// as in could. A Parquet file needs random access: when in is an
+// io.ReaderAt or an io.Seeker its size is taken from it; otherwise (standard
+// input, a compressed Parquet file) it is read into memory.
+func Open(in io.Reader, source string) (*Input, error) {
+	head, rest, err := sniff(in, source)
+	if err != nil {
+		return nil, err
+	}
+	if name, dec := compression(head); dec != nil {
+		z, err := dec(rest)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %s: %w", source, name, err)
+		}
+		inner, inRest, err := sniff(z, source)
+		if err != nil {
+			return nil, err
+		}
+		if nested, _ := compression(inner); nested != "" {
+			return nil, fmt.Errorf("%s: %s inside %s: %w", source, nested, name, ErrFormat)
+		}
+		in, err := classify(inner, inRest, source)
+		if err != nil {
+			return nil, err
+		}
+		in.Compression = name
+		return in, nil
+	}
+	return classify(head, rest, source)
+}
+
+// sniff reads the first sniffLen bytes of in (fewer when it is shorter)
+// and returns them with a reader of the whole input from its start.
+func sniff(in io.Reader, source string) (head []byte, rest io.Reader, err error) {
+	seeker, start := seekStart(in)
+	head = make([]byte, sniffLen)
+	n, err := io.ReadFull(in, head)
+	head = head[:n]
+	if err != nil && err != io.EOF && err != io.ErrUnexpectedEOF {
+		return nil, nil, fmt.Errorf("%s: %w", source, err)
+	}
+	if seeker != nil {
+		if _, err := seeker.Seek(start, io.SeekStart); err != nil {
+			return nil, nil, fmt.Errorf("%s: %w", source, err)
+		}
+		return head, in, nil
+	}
+	return head, io.MultiReader(bytes.NewReader(head), in), nil
+}
+
+// compression returns the name of the compression head starts with and
+// its decompressor, or "" and nil.
+func compression(head []byte) (string, func(io.Reader) (io.Reader, error)) {
+	switch {
+	case bytes.HasPrefix(head, []byte{0x1f, 0x8b}):
+		return "gzip", func(r io.Reader) (io.Reader, error) { return gzip.NewReader(r) }
+	case bytes.HasPrefix(head, []byte{0x28, 0xb5, 0x2f, 0xfd}):
+		// One goroutine: the decoder then holds none that would need
+		// closing.
+		return "zstd", func(r io.Reader) (io.Reader, error) {
+			return zstd.NewReader(r, zstd.WithDecoderConcurrency(1), zstd.WithDecoderLowmem(false))
+		}
+	case len(head) >= 4 && bytes.HasPrefix(head, []byte("BZh")) && head[3] >= '1' && head[3] <= '9':
+		return "bzip2", func(r io.Reader) (io.Reader, error) { return bzip2.NewReader(r), nil }
+	case bytes.HasPrefix(head, []byte{0xfd, '7', 'z', 'X', 'Z', 0}):
+		return "xz", func(r io.Reader) (io.Reader, error) { return xz.NewReader(r) }
+	}
+	return "", nil
+}
+
+// binaryFormats are the magic numbers of formats that are not data
+// gendisc reads, with what to call them.
+var binaryFormats = []struct {
+	magic, what string
+}{
+	{"PK\x03\x04", "a ZIP archive"},
+	{"PK\x05\x06", "an empty ZIP archive"},
+	{"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1", "a Microsoft Office file of the old format (an Excel .xls workbook or a Word .doc): save it as CSV"},
+	{"%PDF-", "a PDF document"},
+	{"ARROW1", "an Arrow IPC (Feather) file: write it as Parquet"},
+	{"Obj\x01", "an Avro file: write it as Parquet"},
+	{"\x89HDF\r\n\x1a\n", "an HDF5 file"},
+	{"\x93NUMPY", "a NumPy .npy array"},
+	{"SQLite format 3\x00", "an SQLite database"},
+	{"\x89PNG", "a PNG image"},
+	{"\xff\xd8\xff", "a JPEG image"},
+	{"\x04\x22\x4d\x18", "LZ4-compressed data (gzip, zstd, bzip2 and xz are read)"},
+	{"7z\xbc\xaf\x27\x1c", "a 7-Zip archive"},
+	{"Rar!\x1a\x07", "a RAR archive"},
+	{"\x7fELF", "an executable program"},
+}
+
+// classify tells the format of the (decompressed) input whose first
+// bytes are head; rest reads it from its start.
+func classify(head []byte, rest io.Reader, source string) (*Input, error) {
+	if bytes.HasPrefix(head, []byte("PAR1")) {
+		at, size, err := randomAccess(rest, source)
+		if err != nil {
+			return nil, err
+		}
+		return &Input{Reader: rest, Format: Parquet, at: at, size: size}, nil
+	}
+	for _, b := range binaryFormats {
+		if !bytes.HasPrefix(head, []byte(b.magic)) {
+			continue
+		}
+		what := b.what
+		if b.magic == "PK\x03\x04" {
+			switch {
+			case bytes.Contains(head, []byte("xl/")):
+				what = "an Excel workbook (.xlsx): save it as CSV, or export it as Parquet"
+			case bytes.Contains(head, []byte("word/")):
+				what = "a Word document"
+			}
+		}
+		return nil, fmt.Errorf("%s: looks like %s: %w", source, what, ErrFormat)
+	}
+	if bytes.IndexByte(head, 0) >= 0 {
+		return nil, fmt.Errorf("%s: binary data of an unknown format (it holds NUL bytes): %w", source, ErrFormat)
+	}
+	text := bytes.TrimLeft(bytes.TrimPrefix(head, bom), " \t\r\n")
+	if len(text) > 0 && text[0] == '{' {
+		return &Input{Reader: rest, Format: JSONLines}, nil
+	}
+	return &Input{Reader: rest, Format: CSV}, nil
+}
+
+// randomAccess returns random access to the input r from its current
+// offset: r itself when it can seek (through seeks and reads when it is
+// not an io.ReaderAt), else its bytes in memory.
+func randomAccess(r io.Reader, source string) (io.ReaderAt, int64, error) {
+	if s, start := seekStart(r); s != nil {
+		end, err := s.Seek(0, io.SeekEnd)
+		if err == nil {
+			_, err = s.Seek(start, io.SeekStart)
+		}
+		if err != nil {
+			return nil, 0, fmt.Errorf("%s: %w", source, err)
+		}
+		if at, ok := r.(io.ReaderAt); ok {
+			return io.NewSectionReader(at, start, end-start), end - start, nil
+		}
+		return &seekReaderAt{s: r.(io.ReadSeeker), base: start}, end - start, nil
+	}
+	b, err := io.ReadAll(r)
+	if err != nil {
+		return nil, 0, fmt.Errorf("%s: %w", source, err)
+	}
+	return bytes.NewReader(b), int64(len(b)), nil
+}
+
+// seekReaderAt reads at offsets of a reader that can seek but has no
+// ReadAt, one read at a time.
+type seekReaderAt struct {
+	mu   sync.Mutex
+	s    io.ReadSeeker
+	base int64
+}
+
+func (s *seekReaderAt) ReadAt(p []byte, off int64) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, err := s.s.Seek(s.base+off, io.SeekStart); err != nil {
+		return 0, err
+	}
+	n, err := io.ReadFull(s.s, p)
+	if err == io.ErrUnexpectedEOF {
+		err = io.EOF
+	}
+	return n, err
+}

@@ -1,0 +1,251 @@
+package data
+
+import (
+	"bytes"
+	"compress/gzip"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/klauspost/compress/zstd"
+	"github.com/ulikunitz/xz"
+
+	"github.com/gendisc/gendisc/datasets"
+)
+
+// compressions compress b as each compression that Open removes, but
+// bzip2, which Go cannot write (testdata/iris.csv.bz2 covers it).
+var compressions = map[string]func(t testing.TB, b []byte) []byte{
+	"gzip": func(t testing.TB, b []byte) []byte {
+		var buf bytes.Buffer
+		w := gzip.NewWriter(&buf)
+		w.Write(b)
+		if err := w.Close(); err != nil {
+			t.Fatal(err)
+		}
+		return buf.Bytes()
+	},
+	"zstd": func(t testing.TB, b []byte) []byte {
+		w, err := zstd.NewWriter(nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer w.Close()
+		return w.EncodeAll(b, nil)
+	},
+	"xz": func(t testing.TB, b []byte) []byte {
+		var buf bytes.Buffer
+		w, err := xz.NewWriter(&buf)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w.Write(b)
+		if err := w.Close(); err != nil {
+			t.Fatal(err)
+		}
+		return buf.Bytes()
+	},
+}
+
+// encodings write d in each format that the readers read.
+var encodings = map[string]func(t testing.TB, d *Dataset) []byte{
+	"parquet": func(t testing.TB, d *Dataset) []byte {
+		var buf bytes.Buffer
+		if err := WriteParquet(&buf, d, ""); err != nil {
+			t.Fatal(err)
+		}
+		return buf.Bytes()
+	},
+	"jsonl": func(t testing.TB, d *Dataset) []byte {
+		var buf bytes.Buffer
+		if err := WriteJSONLines(&buf, d, ""); err != nil {
+			t.Fatal(err)
+		}
+		return buf.Bytes()
+	},
+}
+
+// TestFormatsRoundTrip writes every bundled data set as Parquet and as
+// JSON lines, and compresses its CSV text: each read back is the Dataset
+// of the CSV, bit for bit, with the same schema; read with the CSV's
+// schema as well, and in chunks.
+func TestFormatsRoundTrip(t *testing.T) {
+	for _, name := range datasets.Names() {
+		t.Run(name, func(t *testing.T) {
+			text := datasetBytes(t, name)
+			want, err := Read(bytes.NewReader(text), name, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			inputs := map[string][]byte{}
+			for format, enc := range encodings {
+				inputs[format] = enc(t, want)
+			}
+			for comp, z := range compressions {
+				inputs["csv."+comp] = z(t, text)
+			}
+			inputs["parquet.gzip"] = compressions["gzip"](t, inputs["parquet"])
+			for what, b := range inputs {
+				got, err := Read(bytes.NewReader(b), name, Options{})
+				if err != nil {
+					t.Fatalf("%s: %v", what, err)
+				}
+				if diff := datasetDiff(want, got); diff != "" {
+					t.Fatalf("%s: %s", what, diff)
+				}
+				if len(got.Warnings) != len(want.Warnings) {
+					t.Errorf("%s: warnings %v, want %v", what, got.Warnings, want.Warnings)
+				}
+				got, err = ReadWithSchema(bytes.NewReader(b), name, want.Schema, SchemaOptions{RequireTarget: true})
+				if err != nil {
+					t.Fatalf("%s with the schema: %v", what, err)
+				}
+				if diff := datasetDiff(want, got); diff != "" {
+					t.Fatalf("%s with the schema: %s", what, diff)
+				}
+			}
+		})
+	}
+}
+
+// TestParquetChunks reads a Parquet file of several row groups with
+// ReadChunks: one chunk per row group, positioned by row, together the
+// Dataset of Read.
+func TestParquetChunks(t *testing.T) {
+	want, err := Read(bytes.NewReader(datasetBytes(t, "adult")), "adult", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func(n int) { parquetRowGroup = n }(parquetRowGroup)
+	parquetRowGroup = 10000
+	b := encodings["parquet"](t, want)
+	chunks, err := readAllChunks(t, bytes.NewReader(b), Options{}, defaultConfig)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := (want.N + parquetRowGroup - 1) / parquetRowGroup; len(chunks) != n {
+		t.Fatalf("%d chunks, want %d (one per row group)", len(chunks), n)
+	}
+	got := joinChunks(t, chunks, chunks[len(chunks)-1].Schema)
+	// The levels of later chunks are appended: compare by name.
+	for i := range want.N {
+		for j, c := range want.Schema.Features {
+			a, b := want.X[i*want.D()+j], got.X[i*got.D()+j]
+			if c.Kind == Categorical && a == a && b == b {
+				if c.Levels[int(a)] != got.Schema.Features[j].Levels[int(b)] {
+					t.Fatalf("row %d column %s: %s vs %s", i, c.Name, c.Levels[int(a)], got.Schema.Features[j].Levels[int(b)])
+				}
+			} else if !sameFloats([]float64{a}, []float64{b}) {
+				t.Fatalf("row %d column %s: %v vs %v", i, c.Name, a, b)
+			}
+		}
+	}
+	if chunks[1].Lines[0] != parquetRowGroup+1 || chunks[1].RowGroups[1] != parquetRowGroup+1 {
+		t.Errorf("second chunk: first row %d, row groups %v", chunks[1].Lines[0], chunks[1].RowGroups)
+	}
+	err = chunks[1].CellError(0, 0, errors.New("bad"))
+	if want := `t.csv: row group 2, row 10001: column "age": bad`; err.Error() != want {
+		t.Errorf("CellError = %q, want %q", err, want)
+	}
+}
+
+// TestBzip2 reads a bzip2-compressed CSV file (made with bzip2 -9).
+func TestBzip2(t *testing.T) {
+	want, err := Read(bytes.NewReader(datasetBytes(t, "iris")), "iris", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := ReadFile(filepath.Join("testdata", "iris.csv.bz2"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := datasetDiff(want, got); diff != "" {
+		t.Fatal(diff)
+	}
+}
+
+// TestCompressedErrors: errors in compressed text are positioned in the
+// decompressed text; corrupt compressed data is an error.
+func TestCompressedErrors(t *testing.T) {
+	src := []byte("a,b,class\n1,2,x\n3,4,y\n5,\"6,z\n")
+	for comp, z := range compressions {
+		_, err := Read(bytes.NewReader(z(t, src)), "f", Options{})
+		var pe *ParseError
+		if !errors.As(err, &pe) || pe.Line != 4 || pe.Column != 2 || !errors.Is(err, ErrQuote) {
+			t.Errorf("%s: error %v, want a bad quote at line 4, column 2", comp, err)
+		}
+		b := z(t, bytes.Repeat([]byte("a,b,class\n1,2,x\n"), 100))
+		b[len(b)/2] ^= 0xff
+		if _, err := Read(bytes.NewReader(b), "f", Options{}); err == nil {
+			t.Errorf("%s: corrupt input read without error", comp)
+		}
+	}
+}
+
+// TestOpenFormats: what Open tells from the first bytes, and the message
+// for binary files.
+func TestOpenFormats(t *testing.T) {
+	for _, c := range []struct {
+		in, format, err string
+	}{
+		{"a,b\n1,2\n", "CSV", ""},
+		{"\xef\xbb\xbf \n{\"a\":1}\n", "JSON lines", ""},
+		{"PK\x03\x04\x14\x00\x06\x00[Content_Types].xml...xl/workbook.xml", "", "looks like an Excel workbook (.xlsx)"},
+		{"PK\x03\x04\x14\x00\x00\x00a.csv", "", "looks like a ZIP archive"},
+		{"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1\x00\x00", "", "an Excel .xls workbook"},
+		{"%PDF-1.7\n", "", "looks like a PDF document"},
+		{"ARROW1\x00\x00", "", "an Arrow IPC (Feather) file"},
+		{"a,b\n1,\x00\n", "", "binary data of an unknown format"},
+		{"\x04\x22\x4d\x18", "", "LZ4-compressed data"},
+		{"PAR1", "", "not a readable Parquet file"},
+	} {
+		in, err := Open(strings.NewReader(c.in), "f")
+		if err == nil && in.Format == Parquet {
+			_, err = Read(strings.NewReader(c.in), "f", Options{})
+		}
+		switch {
+		case c.err == "" && err != nil:
+			t.Errorf("%q: %v", c.in, err)
+		case c.err == "" && in.Format.String() != c.format:
+			t.Errorf("%q: format %v, want %s", c.in, in.Format, c.format)
+		case c.err != "" && (err == nil || !strings.Contains(err.Error(), c.err)):
+			t.Errorf("%q: error %v, want one saying %q", c.in, err, c.err)
+		case c.err != "" && c.format == "" && !strings.Contains(c.err, "Parquet") && !errors.Is(err, ErrFormat):
+			t.Errorf("%q: error %v does not wrap ErrFormat", c.in, err)
+		}
+	}
+	// A nested compression is refused.
+	gz := compressions["gzip"]
+	if _, err := Open(bytes.NewReader(gz(t, gz(t, []byte("a\n1\n")))), "f"); !errors.Is(err, ErrFormat) {
+		t.Errorf("gzip in gzip: %v", err)
+	}
+}
+
+// TestOpenSeeks: a file keeps its offset and its ability to seek, so that
+// Read can read it again (numbers turned text).
+func TestOpenSeeks(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "f.csv")
+	src := "a,class\n1.50,x\nz,y\n"
+	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	d, err := ReadFile(path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := d.Schema.Features[0].Levels; got[0] != "1.50" {
+		t.Errorf("levels %q, want 1.50 as written", got)
+	}
+	f, _ := os.Open(path)
+	defer f.Close()
+	in, err := Open(f, "f")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := io.ReadAll(in); string(b) != src {
+		t.Errorf("read %q after Open", b)
+	}
+}

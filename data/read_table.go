@@ -1,0 +1,163 @@
+package data
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strconv"
+	"unicode/utf8"
+)
+
+// table is a source of typed cells, Parquet or JSON lines, that the
+// reader reads in place of delimited text: its column names are the
+// header, and each call of next appends a batch of rows to the reader's
+// arrays with addRows and the put methods, so that the types are inferred,
+// the options applied and the Dataset built as for CSV.
+type table interface {
+	// next appends the next batch of rows; more reports that input is
+	// left.
+	next(r *reader) (more bool, err error)
+}
+
+// openTable starts reading in, Parquet or JSON lines.
+func (r *reader) openTable(in *Input) error {
+	r.size = -1
+	var err error
+	switch in.Format {
+	case Parquet:
+		r.tab, err = openParquet(r, in)
+	case JSONLines:
+		r.tab, err = openJSONLines(r, in)
+	}
+	return err
+}
+
+// addRows makes room for n more rows, numbered (or on the lines) pos[k]
+// in the source, and returns the index of the first.
+func (r *reader) addRows(n int) int {
+	i := r.n
+	r.grow(r.n+n, 0)
+	r.n += n
+	return i
+}
+
+// reserve makes room for rows in all, when the whole input is read at
+// once, so that the arrays are allocated once.
+func (r *reader) reserve(rows int) {
+	if !r.cfg.perChunk && rows > cap(r.lines) {
+		r.grow(rows, 0)
+		r.grow(r.n, 0)
+	}
+}
+
+// cellError is an error about field f of row i: positioned at its line
+// and field in a CSV file, at its line and key in JSON lines, at its row
+// group, row and column in Parquet.
+func (r *reader) cellError(i, f int, err error) *ParseError {
+	e := &ParseError{File: r.src, Line: r.lines[i], ColumnName: r.plans[f].name, Err: err}
+	switch {
+	case r.groups != nil:
+		e.RowGroup = groupOf(r.groups, r.lines[i])
+	case r.tab == nil:
+		e.Column = f + 1
+	}
+	return e
+}
+
+// groupOf returns the row group (from 1) of the row numbered row (from 1)
+// of a Parquet file whose row groups start at the rows starts.
+func groupOf(starts []int, row int) int {
+	return sort.SearchInts(starts, row+1)
+}
+
+// putNumber stores the number v, written as text (nil when it was not
+// text, such as a Parquet DOUBLE, and then v is read), in field f of row
+// i. NaN is a missing value.
+func (r *reader) putNumber(f, i int, v float64, text []byte) error {
+	pl, c := &r.plans[f], &r.cols[f]
+	switch {
+	case pl.mode == cellSkip:
+		return nil
+	case text == nil && v != v:
+		r.set(f, i, v)
+		return nil
+	case pl.mode == cellString:
+		if text == nil {
+			text = strconv.AppendFloat(nil, v, 'f', -1, 64)
+		}
+		return r.putString(f, i, text)
+	}
+	canon := true
+	if text != nil {
+		var ok bool
+		v, ok, canon = parseCell(text)
+		if !ok {
+			return r.cellError(i, f, fmt.Errorf("%w: %q", ErrNotNumber, text))
+		}
+	}
+	if math.IsInf(v, 0) {
+		what := text
+		if what == nil {
+			what = strconv.AppendFloat(nil, v, 'g', -1, 64)
+		}
+		if pl.mode == cellNumber || pl.dst == destW {
+			return r.cellError(i, f, fmt.Errorf("%w: %q", ErrInfinite, what))
+		}
+		if c.inf == nil {
+			c.inf = r.cellError(i, f, fmt.Errorf("%w: %q", ErrInfinite, what))
+		}
+		canon = false
+	}
+	c.flags |= numFlags(v, canon)
+	if pl.dst == destW && !(v >= 0) {
+		return r.cellError(i, f, fmt.Errorf("%w: %v", ErrWeight, v))
+	}
+	r.set(f, i, v)
+	return nil
+}
+
+// putString stores the string s in field f of row i: a missing value when
+// it is one of the missing-value texts, a number in a numeric column, and
+// otherwise the string, which turns an inferred column into a string
+// column (its numbers so far written as text).
+func (r *reader) putString(f, i int, s []byte) error {
+	pl, c := &r.plans[f], &r.cols[f]
+	if pl.mode == cellSkip {
+		return nil
+	}
+	if isMissing(trimSpace(s)) {
+		r.set(f, i, math.NaN())
+		return nil
+	}
+	switch pl.mode {
+	case cellNumber:
+		return r.putNumber(f, i, 0, s)
+	case cellInfer:
+		r.numbersToText(f, 0, i, c.flags)
+		pl.mode, c.inf, c.flags = cellString, nil, 0
+	}
+	id, ok := c.dict[string(s)]
+	if !ok {
+		if !utf8.Valid(s) {
+			return r.cellError(i, f, fmt.Errorf("%w: %q", ErrEncoding, s))
+		}
+		id = intern(c, s)
+	}
+	if id < 0 {
+		if pl.dst == destY && !r.unseenClassMissing {
+			return r.cellError(i, f, fmt.Errorf("%w: %q", ErrUnseenClass, s))
+		}
+		c.unseen++
+		r.set(f, i, math.NaN())
+		return nil
+	}
+	r.set(f, i, float64(id))
+	return nil
+}
+
+// putMissing stores a missing value in field f of row i.
+func (r *reader) putMissing(f, i int) {
+	if r.plans[f].mode != cellSkip {
+		r.set(f, i, math.NaN())
+	}
+}

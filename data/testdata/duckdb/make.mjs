@@ -1,0 +1,47 @@
+// make.mjs writes the Parquet files of this directory with DuckDB, an
+// implementation other than the one gendisc reads with, for TestDuckDB:
+//
+//	cd scratch && npm install @duckdb/node-api && cp .../make.mjs .
+//	cd .../data/testdata/duckdb && node scratch/make.mjs
+//
+// types.parquet has every column type gendisc reads, nulls, dictionary
+// pages (DuckDB writes strings dictionary-encoded) and three row groups
+// (ROW_GROUP_SIZE 2048 on 5,000 rows: 10 written out, then rows made by
+// formulas that TestDuckDB repeats), zstd-compressed; refused.parquet has
+// a date, a timestamp, a decimal, a list and a struct beside a number;
+// chunks.parquet is 2,500 rows in two row groups, snappy-compressed.
+import { DuckDBInstance } from '@duckdb/node-api';
+
+const db = await DuckDBInstance.create(':memory:');
+const c = await db.connect();
+await c.run(`
+CREATE TABLE t AS SELECT * FROM (VALUES
+  (1.5::DOUBLE, 1.25::FLOAT, 7::INTEGER, 10000000000::BIGINT, 3::TINYINT, 200::UTINYINT, true, 'red', 'the quick brown fox jumps', 'a'),
+  (NULL, -0.5::FLOAT, NULL, -2::BIGINT, NULL, 1::UTINYINT, false, 'green', 'over the lazy dog again', 'b'),
+  (2.25, NULL, 9, 5, 1, NULL, NULL, NULL, 'a third sentence of text', 'a'),
+  (-1e300, 0.1::FLOAT, -3, 0, 2, 7, true, 'red', NULL, 'b'),
+  (0.0, 3.0::FLOAT, 0, 1, 0, 8, false, 'blue', 'yet another line of words', 'a'),
+  (4.0, 2.5::FLOAT, 2, 2, 3, 9, true, 'green', 'words words and more words', 'b'),
+  (5.5, 1.0::FLOAT, 1, 3, 4, 10, false, 'red', 'some more text to read here', 'a'),
+  (6.0, 0.0::FLOAT, 5, 4, 5, 11, true, 'blue', 'the last few lines of text', 'b'),
+  (7.5, 4.5::FLOAT, 6, 6, 6, 12, NULL, 'red', 'almost done with the rows', 'a'),
+  (8.0, 5.0::FLOAT, 8, 7, 7, 13, true, 'green', 'and this is the tenth one', 'b')
+) v(dbl, flt, i32, i64, i8, u8, flag, color, note, class)`);
+await c.run(`INSERT INTO t SELECT
+  CASE WHEN i % 11 = 0 THEN NULL ELSE i::DOUBLE / 4 END,
+  ((i % 8)::FLOAT / 2)::FLOAT,
+  CASE WHEN i % 13 = 0 THEN NULL ELSE i::INTEGER END,
+  i::BIGINT * 1000000007,
+  (i % 100)::TINYINT,
+  (i % 256)::UTINYINT,
+  CASE WHEN i % 17 = 0 THEN NULL ELSE i % 2 = 0 END,
+  CASE WHEN i % 19 = 0 THEN NULL ELSE ['red', 'green', 'blue'][i % 3 + 1] END,
+  'row number ' || i || ' of the text',
+  CASE WHEN i % 2 = 0 THEN 'a' ELSE 'b' END
+  FROM range(10, 5000) r(i) ORDER BY i`);
+await c.run(`COPY (SELECT * FROM t) TO 'types.parquet' (FORMAT PARQUET, ROW_GROUP_SIZE 2048, COMPRESSION ZSTD, PRESERVE_ORDER true)`);
+await c.run(`COPY (SELECT 1.0::DOUBLE AS x, DATE '2024-01-02' AS day, TIMESTAMP '2024-01-02 03:04:05' AS ts,
+  12.34::DECIMAL(6,2) AS price, [1, 2] AS list, {'a': 1} AS rec, 'y' AS class)
+  TO 'refused.parquet' (FORMAT PARQUET)`);
+await c.run(`COPY (SELECT i::DOUBLE / 8 AS x, (i % 7)::INTEGER AS k, CASE WHEN i % 3 = 0 THEN 'p' ELSE 'q' END AS class
+  FROM range(2500) r(i)) TO 'chunks.parquet' (FORMAT PARQUET, ROW_GROUP_SIZE 1000, COMPRESSION SNAPPY)`);
