@@ -147,7 +147,7 @@ func flagValue(args []string, name string) string {
 
 // dataFlags are the flags of how the shards are read, as gendisc fit's.
 type dataFlags struct {
-	target, weight                       string
+	target, weight                      string
 	numeric, categorical, text, ignored listFlag
 }
 
