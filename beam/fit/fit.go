@@ -214,7 +214,7 @@ type SchemaFn struct {
 
 func (fn *SchemaFn) CreateAccumulator() []byte { return nil }
 
-func (fn *SchemaFn) AddInput(ctx context.Context, acc []byte, f fileio.ReadableFile) ([]byte, error) {
+func (fn *SchemaFn) AddInput(acc []byte, f fileio.ReadableFile) ([]byte, error) {
 	var opt data.Options
 	if err := json.Unmarshal(fn.Options, &opt); err != nil {
 		return nil, err
@@ -223,7 +223,7 @@ func (fn *SchemaFn) AddInput(ctx context.Context, acc []byte, f fileio.ReadableF
 	if err != nil {
 		return nil, err
 	}
-	d, err := readShard(ctx, f, func(r io.Reader) (*data.Dataset, error) { return data.Read(r, f.Metadata.Path, opt) })
+	d, err := readShard(f, func(r io.Reader) (*data.Dataset, error) { return data.Read(r, f.Metadata.Path, opt) })
 	if err != nil {
 		return nil, err
 	}
@@ -286,7 +286,7 @@ type AccumulateFn struct {
 
 func (fn *AccumulateFn) CreateAccumulator() []byte { return fn.Empty }
 
-func (fn *AccumulateFn) AddInput(ctx context.Context, acc []byte, f fileio.ReadableFile) ([]byte, error) {
+func (fn *AccumulateFn) AddInput(acc []byte, f fileio.ReadableFile) ([]byte, error) {
 	var s data.Schema
 	if err := json.Unmarshal(fn.Schema, &s); err != nil {
 		return nil, err
@@ -296,7 +296,7 @@ func (fn *AccumulateFn) AddInput(ctx context.Context, acc []byte, f fileio.Reada
 		return nil, err
 	}
 	opt := data.SchemaOptions{Weight: fn.Weight, Comma: fn.Comma, Extend: fn.Extend, RequireTarget: true}
-	d, err := readShard(ctx, f, func(r io.Reader) (*data.Dataset, error) { return data.ReadWithSchema(r, f.Metadata.Path, &s, opt) })
+	d, err := readShard(f, func(r io.Reader) (*data.Dataset, error) { return data.ReadWithSchema(r, f.Metadata.Path, &s, opt) })
 	if err != nil {
 		return nil, err
 	}
@@ -342,9 +342,9 @@ func (fn *AccumulateFn) ExtractOutput(acc []byte) ([]byte, error) {
 }
 
 // readShard opens the file f (decompressing a .gz file) and reads it with
-// read.
-func readShard(ctx context.Context, f fileio.ReadableFile, read func(io.Reader) (*data.Dataset, error)) (*data.Dataset, error) {
-	r, err := f.Open(ctx)
+// read. (Beam's registered CombineFns take no context.)
+func readShard(f fileio.ReadableFile, read func(io.Reader) (*data.Dataset, error)) (*data.Dataset, error) {
+	r, err := f.Open(context.Background())
 	if err != nil {
 		return nil, err
 	}
