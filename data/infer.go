@@ -1,7 +1,6 @@
 package data
 
 import (
-	"cmp"
 	"fmt"
 	"math"
 	"slices"
@@ -234,25 +233,7 @@ func (r *reader) toText(d *Dataset, f int) {
 // sorted levels.
 func (r *reader) sortLevels(f int) []string {
 	strs := r.cols[f].strs
-	nums := make([]float64, len(strs))
-	numeric := true
-	for k, s := range strs {
-		v, ok, _ := parseCell([]byte(s))
-		numeric = numeric && ok && !math.IsInf(v, 0)
-		nums[k] = v
-	}
-	order := make([]int, len(strs))
-	for k := range order {
-		order[k] = k
-	}
-	slices.SortFunc(order, func(a, b int) int {
-		if numeric {
-			if c := cmp.Compare(nums[a], nums[b]); c != 0 {
-				return c
-			}
-		}
-		return cmp.Compare(strs[a], strs[b])
-	})
+	order := levelOrder(strs) // union.go
 	rank := make([]float64, len(strs))
 	levels := make([]string, len(strs))
 	for k, id := range order {

@@ -1,0 +1,161 @@
+// Command gendisc-beam fits gendisc's models with Apache Beam pipelines,
+// on data sets stored as many files (shards), on any Beam runner: prism,
+// Beam's local runner, by default; Flink, Spark and Dataflow with Beam's
+// usual flags (--runner, --endpoint, --project, ...).
+//
+//	gendisc-beam fit --data 'DIR/part-*' --model KIND [model flags] --out M.json [--runner prism]
+//
+// fit takes the kinds fitted in one pass (their models keep their
+// statistics): every naive Bayes kind, lda, qda and linear. Each shard is
+// a CSV or TSV file with its header, gzip-compressed when its name ends in
+// .gz. The model file is the one gendisc fit writes for the rows of all
+// the shards.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/x/beamx"
+	"github.com/gendisc/gendisc/beam/fit"
+	"github.com/gendisc/gendisc/registry"
+)
+
+const usage = `usage: gendisc-beam fit --data 'DIR/part-*' --model KIND [model flags] --out M.json [--runner prism] [Beam flags]
+
+Fits a model of KIND on the files that the glob matches (each with its
+header; .gz files are decompressed), with Apache Beam pipelines: prism,
+Beam's local runner, by default; Flink, Spark or Dataflow with Beam's
+flags (--runner, --endpoint, --project, --region, --temp_location, ...).
+`
+
+func main() {
+	// A Beam worker runs this binary with Beam's worker flags, no verb.
+	if len(os.Args) < 2 || strings.HasPrefix(os.Args[1], "-") {
+		flag.Parse()
+		beam.Init()
+		fmt.Fprint(os.Stderr, usage)
+		os.Exit(2)
+	}
+	if err := run(context.Background(), os.Args[1], os.Args[2:], os.Stderr); err != nil {
+		fmt.Fprintln(os.Stderr, "gendisc-beam:", err)
+		if errors.Is(err, errUsage) {
+			os.Exit(2)
+		}
+		os.Exit(1)
+	}
+}
+
+var errUsage = errors.New("usage")
+
+// run runs the verb with its arguments, on flag.CommandLine, where Beam's
+// flags are.
+func run(ctx context.Context, verb string, args []string, stderr io.Writer) error {
+	switch verb {
+	case "fit":
+	case "help", "-h", "--help":
+		fmt.Fprint(stderr, usage)
+		return nil
+	default:
+		return fmt.Errorf("%w: unknown command %q (commands: fit)", errUsage, verb)
+	}
+	fs := flag.CommandLine
+	fs.SetOutput(stderr)
+	o, err := fitFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	if err := fs.Parse(args); err != nil {
+		return fmt.Errorf("%w: %v", errUsage, err)
+	}
+	beam.Init()
+	return o.run(ctx)
+}
+
+// fitOptions are fit's flags.
+type fitOptions struct {
+	data, model, out, schema string
+	read                     dataFlags
+	acc                      accFunc
+}
+
+func (o *fitOptions) run(ctx context.Context) error {
+	switch {
+	case o.data == "":
+		return fmt.Errorf("%w: fit needs --data", errUsage)
+	case o.out == "" || o.out == "-":
+		return fmt.Errorf("%w: fit needs --out, a file", errUsage)
+	}
+	acc, err := o.acc()
+	if err != nil {
+		return err
+	}
+	opt := fit.Options{Read: o.read.options(), Temp: o.out + ".schema.json"}
+	opt.Read.NumericTarget = o.model == "linear"
+	if o.schema != "" {
+		m, err := registry.Load(o.schema)
+		if err != nil {
+			return err
+		}
+		opt.Schema = m.Schema()
+	}
+	_, err = fit.Fit(ctx, beamx.Run, o.data, o.model, acc, o.out, opt)
+	return err
+}
+
+// fitFlags defines fit's flags on fs, with those of the kind that args
+// name with --model.
+func fitFlags(fs *flag.FlagSet, args []string) (*fitOptions, error) {
+	o := &fitOptions{}
+	fs.StringVar(&o.data, "data", "", "training data: a `glob` of CSV or TSV files, each with its header (.gz decompressed), on any Beam filesystem")
+	fs.StringVar(&o.model, "model", "", "the model `kind`: "+strings.Join(fit.Kinds(), ", "))
+	fs.StringVar(&o.out, "out", "", "write the model to this `file`, on any Beam filesystem")
+	fs.StringVar(&o.schema, "schema", "", "read the data with the schema of this model `file` rather than inferring it in a first pass")
+	o.read.register(fs)
+	o.model = flagValue(args, "model")
+	k, ok := kinds[o.model]
+	if !ok {
+		return nil, fmt.Errorf("%w: --model %q: want one of %s", errUsage, o.model, strings.Join(fit.Kinds(), ", "))
+	}
+	o.acc = k(fs)
+	return o, nil
+}
+
+// flagValue returns the value of --name in args (--name V, --name=V, and
+// with one dash), the last when repeated.
+func flagValue(args []string, name string) string {
+	v := ""
+	for i, a := range args {
+		if a == "--" {
+			break
+		}
+		a = strings.TrimPrefix(strings.TrimPrefix(a, "-"), "-")
+		if k, val, ok := strings.Cut(a, "="); ok && k == name {
+			v = val
+		} else if a == name && i+1 < len(args) {
+			v = args[i+1]
+		}
+	}
+	return v
+}
+
+// dataFlags are the flags of how the shards are read, as gendisc fit's.
+type dataFlags struct {
+	target, weight                      string
+	numeric, categorical, text, ignored listFlag
+}
+
+func (f *dataFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&f.target, "target", "", "the `column` to predict (default: the last column)")
+	fs.Var(&f.numeric, "numeric", "read these `columns` as numbers: a cell that is not one is an error (comma-separated)")
+	fs.Var(&f.categorical, "categorical", "read these `columns` as categorical (comma-separated)")
+	fs.Var(&f.text, "text", "read these `columns` as free text")
+	fs.Var(&f.ignored, "ignore", "skip these `columns`")
+	fs.StringVar(&f.weight, "weight", "", "the `column` holding a weight per row")
+}
