@@ -137,14 +137,89 @@ func (s *scanner) numSpan() (num []byte, integer, ok bool) {
 	return num, integer, true
 }
 
-// float reads a finite number.
+// float reads a finite number: the float64 nearest to it, as
+// strconv.ParseFloat reads it.
 func (s *scanner) float() (float64, bool) {
 	num, _, ok := s.numSpan()
 	if !ok {
 		return 0, false
 	}
+	if x, ok := exactFloat(num); ok {
+		return x, true
+	}
 	x, err := strconv.ParseFloat(string(num), 64)
 	return x, err == nil
+}
+
+// pow10 holds the powers of ten that a float64 holds exactly.
+var pow10 = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
+	1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22}
+
+// exactFloat reads a number of JSON's grammar of at most 15 significant
+// digits and a power of ten within ±22, the common case: its digits m
+// and 10^|e| are exact float64s, so that one multiplication or division,
+// rounded once,
+//
+//	m · 10^e  or  m / 10^-e
+//
+// is the float64 nearest to it, the number strconv.ParseFloat returns
+// (Clinger's fast path, which ParseFloat takes too). It reports false for
+// other numbers.
+func exactFloat(num []byte) (float64, bool) {
+	var m uint64
+	digits, e, i := 0, 0, 0
+	neg := num[0] == '-'
+	if neg {
+		i++
+	}
+	frac := false
+	for ; i < len(num); i++ {
+		switch c := num[i]; {
+		case '0' <= c && c <= '9':
+			if frac {
+				e--
+			}
+			if m == 0 && c == '0' {
+				continue // not significant
+			}
+			if digits++; digits > 15 {
+				return 0, false
+			}
+			m = m*10 + uint64(c-'0')
+		case c == '.':
+			frac = true
+		default: // the exponent, [eE][+-]?[0-9]+
+			i++
+			sign := 1
+			if num[i] == '+' || num[i] == '-' {
+				if num[i] == '-' {
+					sign = -1
+				}
+				i++
+			}
+			x := 0
+			for ; i < len(num); i++ {
+				if x = x*10 + int(num[i]-'0'); x > 400 {
+					return 0, false
+				}
+			}
+			e += sign * x
+		}
+	}
+	x := float64(m)
+	switch {
+	case m == 0:
+	case e >= 0 && e <= 22:
+		x *= pow10[e]
+	case e < 0 && e >= -22:
+		x /= pow10[-e]
+	default:
+		return 0, false
+	}
+	if neg {
+		x = -x
+	}
+	return x, true
 }
 
 // floats appends to dst the numbers of an array, flat (unless nested is
@@ -157,6 +232,9 @@ func (s *scanner) floats(dst []float64, k int, nested bool) ([]float64, []byte, 
 	}
 	if s.next(']') {
 		return dst, s.b[start:s.i], true
+	}
+	if dst == nil {
+		dst = make([]float64, 0, (len(s.b)-s.i)/4) // a guess, of 4 bytes a number
 	}
 	if s.next('[') {
 		s.i--
@@ -306,7 +384,7 @@ func fastInfer(b []byte, req *inferRequest, D int) bool {
 					t.Datatype = string(v)
 				case 3:
 					t.floats, t.Data, ok = s.floats(nil, D, false)
-					if ok && len(t.Data) > 1 && t.Data[1] == '[' {
+					if ok && bytes.HasPrefix(bytes.TrimLeft(t.Data[1:], " \t\n\r"), []byte("[")) {
 						t.rowLen = D
 					}
 				}
@@ -356,7 +434,7 @@ func fastInstances(b []byte, schema *data.Schema) (*data.Dataset, bool) {
 			}
 		}
 		var ok bool
-		X, _, ok = s.floats(make([]float64, 0, 1024), D, true)
+		X, _, ok = s.floats(nil, D, true)
 		return ok
 	})
 	if !ok || !present || !s.end() || len(X) == 0 {

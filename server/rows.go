@@ -53,7 +53,9 @@ func (s *Server) predict(c *call) {
 		c.write(http.StatusOK, "text/csv; charset=utf-8", b.Bytes())
 		return
 	}
-	b := rowHeader(make([]byte, 0, 256+d.N*24*len(p.Columns)), e, d, p.Columns)
+	out := getBuf()
+	defer putBuf(out)
+	b := rowHeader(out.AvailableBuffer(), e, d, p.Columns)
 	b = append(b, `,"predictions":[`...)
 	keys := quoted(p.Columns)
 	lab := quoted(p.Labels)
@@ -76,7 +78,9 @@ func (s *Server) predict(c *call) {
 		}
 		b = append(b, '}')
 	}
-	c.write(http.StatusOK, "application/json", append(b, "]}\n"...))
+	b = append(b, "]}\n"...)
+	c.write(http.StatusOK, "application/json", b)
+	*out = *bytes.NewBuffer(b[:0]) // keep the grown buffer for the next answer
 }
 
 // score answers POST /v1/models/{name}/score.
