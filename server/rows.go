@@ -3,7 +3,6 @@ package server
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -54,7 +53,9 @@ func (s *Server) predict(c *call) {
 		c.write(http.StatusOK, "text/csv; charset=utf-8", b.Bytes())
 		return
 	}
-	b := rowHeader(make([]byte, 0, 256+d.N*24*len(p.Columns)), e, d, p.Columns)
+	out := getBuf()
+	defer putBuf(out)
+	b := rowHeader(out.AvailableBuffer(), e, d, p.Columns)
 	b = append(b, `,"predictions":[`...)
 	keys := quoted(p.Columns)
 	lab := quoted(p.Labels)
@@ -77,7 +78,9 @@ func (s *Server) predict(c *call) {
 		}
 		b = append(b, '}')
 	}
-	c.write(http.StatusOK, "application/json", append(b, "]}\n"...))
+	b = append(b, "]}\n"...)
+	c.write(http.StatusOK, "application/json", b)
+	*out = *bytes.NewBuffer(b[:0]) // keep the grown buffer for the next answer
 }
 
 // score answers POST /v1/models/{name}/score.
@@ -228,8 +231,16 @@ func (s *Server) readRows(c *call, e *entry) (*data.Dataset, bool) {
 			return nil, false
 		}
 	case "", "application/json":
-		if d, ok = s.readInstances(c, body, e.model.Schema()); !ok {
+		buf := getBuf()
+		defer putBuf(buf)
+		if _, err := buf.ReadFrom(body); err != nil {
+			c.failBody(err, s.opt.MaxBodyBytes)
 			return nil, false
+		}
+		if d, ok = fastInstances(buf.Bytes(), e.model.Schema()); !ok {
+			if d, ok = s.readInstances(c, buf.Bytes(), e.model.Schema()); !ok {
+				return nil, false
+			}
 		}
 	default:
 		c.fail(http.StatusUnsupportedMediaType, "Content-Type %s is not accepted: send application/json or text/csv", mt)
@@ -260,22 +271,19 @@ func (s *Server) countUnseen(e *entry, d *data.Dataset) {
 	}
 }
 
-// readInstances reads the JSON body {"instances": [...]} with the schema,
+// readInstances reads the JSON body {"instances": [...]} with the schema
+// (when fastInstances does not),
 // or answers the error and returns false. Rows that are arrays of numbers
 // for a model of numeric features are read straight into the data set;
 // others go through data.Schema.Rows.
-func (s *Server) readInstances(c *call, body io.Reader, schema *data.Schema) (*data.Dataset, bool) {
+func (s *Server) readInstances(c *call, body []byte, schema *data.Schema) (*data.Dataset, bool) {
 	var req struct {
 		Instances json.RawMessage `json:"instances"`
 	}
-	dec := json.NewDecoder(body)
+	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&req); err != nil {
-		if _, ok := errors.AsType[*http.MaxBytesError](err); ok {
-			c.failBody(err, s.opt.MaxBodyBytes)
-		} else {
-			c.fail(http.StatusBadRequest, "malformed JSON: %v", err)
-		}
+		c.fail(http.StatusBadRequest, "malformed JSON: %v", err)
 		return nil, false
 	}
 	if _, err := dec.Token(); err != io.EOF {

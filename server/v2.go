@@ -136,6 +136,11 @@ type tensor struct {
 	Datatype   string          `json:"datatype"`
 	Parameters map[string]any  `json:"parameters"`
 	Data       json.RawMessage `json:"data"`
+
+	// The numbers of Data when the fast path read it (fastInfer), and
+	// the length of its rows when they are nested, else 0.
+	floats []float64
+	rowLen int
 }
 
 type inferRequest struct {
@@ -158,20 +163,25 @@ func (s *Server) infer(c *call) {
 		c.fail(http.StatusUnsupportedMediaType, "Content-Type %q is not accepted: send application/json", c.r.Header.Get("Content-Type"))
 		return
 	}
-	var req inferRequest
-	dec := json.NewDecoder(http.MaxBytesReader(c.w, c.r.Body, s.opt.MaxBodyBytes))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&req); err != nil {
-		if _, ok := errors.AsType[*http.MaxBytesError](err); ok {
-			c.failBody(err, s.opt.MaxBodyBytes)
-		} else {
-			c.fail(http.StatusBadRequest, "malformed JSON: %v", err)
-		}
+	body := getBuf()
+	defer putBuf(body)
+	if _, err := body.ReadFrom(http.MaxBytesReader(c.w, c.r.Body, s.opt.MaxBodyBytes)); err != nil {
+		c.failBody(err, s.opt.MaxBodyBytes)
 		return
 	}
-	if _, err := dec.Token(); err != io.EOF {
-		c.fail(http.StatusBadRequest, "malformed JSON: more after the object")
-		return
+	var req inferRequest
+	if !fastInfer(body.Bytes(), &req, len(e.model.Schema().Features)) {
+		req = inferRequest{}
+		dec := json.NewDecoder(bytes.NewReader(body.Bytes()))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&req); err != nil {
+			c.fail(http.StatusBadRequest, "malformed JSON: %v", err)
+			return
+		}
+		if _, err := dec.Token(); err != io.EOF {
+			c.fail(http.StatusBadRequest, "malformed JSON: more after the object")
+			return
+		}
 	}
 	if binary(req.Parameters, "binary_data_output") {
 		c.fail(http.StatusBadRequest, "binary tensor data is not supported: ask for JSON outputs")
@@ -222,7 +232,9 @@ func (s *Server) infer(c *call) {
 			return
 		}
 	}
-	b := append(make([]byte, 0, 256+d.N*16*(1+len(e.labels))), `{"model_name":`...)
+	out := getBuf()
+	defer putBuf(out)
+	b := append(out.AvailableBuffer(), `{"model_name":`...)
 	b = strconv.AppendQuote(b, e.name)
 	b = append(b, `,"model_version":`...)
 	b = strconv.AppendQuote(b, e.version)
@@ -279,7 +291,9 @@ func (s *Server) infer(c *call) {
 		}
 		b = append(b, "]}"...)
 	}
-	c.write(http.StatusOK, "application/json", append(b, "]}\n"...))
+	b = append(b, "]}\n"...)
+	c.write(http.StatusOK, "application/json", b)
+	*out = *bytes.NewBuffer(b[:0]) // keep the grown buffer for the next answer
 }
 
 // appendNumbers appends the values, comma-separated, with appendNumber.
@@ -426,7 +440,7 @@ func (s *Server) numeric(schema *data.Schema, inputs []tensor) *data.Dataset {
 	n := inputs[0].Shape[0]
 	X := make([]float64, n*D)
 	if t := &inputs[0]; len(inputs) == 1 && len(t.Shape) == 2 && t.Shape[1] == D && (D > 1 || schema.Feature(t.Name) < 0) {
-		if !readFloats(t.Data, X, D) {
+		if !tensorFloats(t, X, D) {
 			return nil
 		}
 		return &data.Dataset{Schema: schema, N: n, X: X}
@@ -439,7 +453,7 @@ func (s *Server) numeric(schema *data.Schema, inputs []tensor) *data.Dataset {
 	for k := range inputs {
 		t := &inputs[k]
 		j := schema.Feature(t.Name)
-		if j < 0 || seen[j] || t.Shape[0] != n || len(t.Shape) > 2 || len(t.Shape) == 2 && t.Shape[1] != 1 || !readFloats(t.Data, col, 1) {
+		if j < 0 || seen[j] || t.Shape[0] != n || len(t.Shape) > 2 || len(t.Shape) == 2 && t.Shape[1] != 1 || !tensorFloats(t, col, 1) {
 			return nil
 		}
 		seen[j] = true
