@@ -107,12 +107,12 @@ func (a *Accumulator) Add(d *data.Dataset) error {
 	a.grow(classes(a.schema))
 	if len(a.grams) == 1 && a.grams[0].len() == 0 {
 		// Room for the n-grams of a text of b bytes: fewer than its
-		// tokens, about b/6 in English.
+		// tokens, about b/5 in English.
 		b := 0
 		for _, doc := range d.Text[col] {
 			b += len(doc)
 		}
-		a.grams[0] = newGramTable(a.cfg.Order, b/6)
+		a.grams[0] = newGramTable(a.cfg.Order, b/5)
 	}
 	for i, doc := range d.Text[col] {
 		k := 0

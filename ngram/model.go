@@ -181,7 +181,7 @@ func (m *Model) build(raw *gramTable) *lm {
 				l.coc[k-1][n-1]++
 			}
 		}
-		if cap(stats) > len(stats)+len(stats)/8 {
+		if cap(stats) > len(stats)+len(stats)/4 {
 			stats = slices.Clone(stats)
 		}
 		l.ctx[k-1], l.ctxStats[k-1] = ctx, stats

@@ -8,9 +8,10 @@ import "slices"
 // itself being keys[e*n : (e+1)*n], so that a slot takes 8 bytes and an
 // n-gram 4n bytes for its ids and 8 for its count, whatever its words. The
 // entries keep the order in which the n-grams were first added, which makes
-// the encoding of a table deterministic. The keys and counts are reserved
-// with the slots, for as many entries as the slots take before they
-// double, so that growing copies each entry once per doubling.
+// the encoding of a table deterministic. The keys and counts have room
+// for the capacity the table was made with, and once full for as many
+// entries as the slots take before they double, so that growing copies
+// each entry once per doubling.
 type gramTable struct {
 	n      int
 	keys   []int32    // the n-grams, n ids each, by entry
@@ -30,18 +31,13 @@ func newGramTable(n, capacity int) *gramTable {
 	for size*3/4 < capacity {
 		size *= 2
 	}
-	t := &gramTable{n: n, slots: make([]gramSlot, size)}
-	t.reserve()
-	return t
+	return &gramTable{n: n, keys: make([]int32, 0, capacity*n), counts: make([]int64, 0, capacity), slots: make([]gramSlot, size)}
 }
 
 // reserve makes room in keys and counts for the entries the slots take
 // before they double: 3/4 of them.
 func (t *gramTable) reserve() {
 	c := len(t.slots) * 3 / 4
-	if cap(t.counts) >= c {
-		return
-	}
 	keys := make([]int32, len(t.keys), c*t.n)
 	copy(keys, t.keys)
 	counts := make([]int64, len(t.counts), c)
@@ -50,9 +46,9 @@ func (t *gramTable) reserve() {
 }
 
 // trim gives back the room reserved beyond the entries, when it is more
-// than an eighth of them: copies of keys and counts of their length.
+// than a quarter of them: copies of keys and counts of their length.
 func (t *gramTable) trim() {
-	if cap(t.counts) > len(t.counts)+len(t.counts)/8 {
+	if cap(t.counts) > len(t.counts)+len(t.counts)/4 {
 		t.keys, t.counts = slices.Clone(t.keys), slices.Clone(t.counts)
 	}
 }
@@ -119,6 +115,9 @@ func (t *gramTable) add(g []int32, c int64) int {
 		for i = h & mask; t.slots[i].id != 0; i = (i + 1) & mask {
 		}
 	}
+	if e == cap(t.counts) {
+		t.reserve()
+	}
 	t.keys = append(t.keys, g...)
 	t.counts = append(t.counts, c)
 	t.slots[i] = gramSlot{hash: uint32(h >> 32), id: int32(e + 1)}
@@ -128,7 +127,6 @@ func (t *gramTable) add(g []int32, c int64) int {
 // resize doubles the table and places every entry again.
 func (t *gramTable) resize() {
 	t.slots = make([]gramSlot, 2*len(t.slots))
-	t.reserve()
 	mask := uint64(len(t.slots) - 1)
 	for e := range t.counts {
 		h := hashGram(t.gram(e))
