@@ -105,7 +105,7 @@ func (a *Accumulator) Add(d *data.Dataset) error {
 		}
 	}
 	a.grow(classes(a.schema))
-	if len(a.grams) == 1 && a.grams[0].len() == 0 {
+	if a.schema.Target == nil && a.grams[0].len() == 0 {
 		// Room for the n-grams of a text of b bytes: fewer than its
 		// tokens, about b/5 in English.
 		b := 0

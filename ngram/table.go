@@ -31,7 +31,11 @@ func newGramTable(n, capacity int) *gramTable {
 	for size*3/4 < capacity {
 		size *= 2
 	}
-	return &gramTable{n: n, keys: make([]int32, 0, capacity*n), counts: make([]int64, 0, capacity), slots: make([]gramSlot, size)}
+	t := &gramTable{n: n, slots: make([]gramSlot, size)}
+	if capacity > 0 { // an empty table keeps nil keys and counts, which encode as null
+		t.keys, t.counts = make([]int32, 0, capacity*n), make([]int64, 0, capacity)
+	}
+	return t
 }
 
 // reserve makes room in keys and counts for the entries the slots take
