@@ -105,6 +105,15 @@ func (a *Accumulator) Add(d *data.Dataset) error {
 		}
 	}
 	a.grow(classes(a.schema))
+	if a.schema.Target == nil && a.grams[0].len() == 0 {
+		// Room for the n-grams of a text of b bytes: fewer than its
+		// tokens, about b/5 in English.
+		b := 0
+		for _, doc := range d.Text[col] {
+			b += len(doc)
+		}
+		a.grams[0] = newGramTable(a.cfg.Order, b/5)
+	}
 	for i, doc := range d.Text[col] {
 		k := 0
 		if a.schema.Target != nil {

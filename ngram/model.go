@@ -67,6 +67,9 @@ func (a *Accumulator) model(keep bool) (*Model, error) {
 	if !keep {
 		s = a.clone()
 	}
+	for _, t := range s.grams {
+		t.trim()
+	}
 	m := &Model{stats: s, col: col}
 	m.vocabulary()
 	K := classes(s.schema)
@@ -145,7 +148,7 @@ func (m *Model) build(raw *gramTable) *lm {
 	l.grams[N-1] = top
 	for k := N - 1; k >= 1; k-- {
 		up := l.grams[k]
-		low := newGramTable(k, up.len()/2)
+		low := newGramTable(k, up.len()) // at most one k-gram per (k+1)-gram
 		for e, n := range up.counts {
 			if c.Smoothing == KneserNey {
 				n = 1
@@ -156,8 +159,9 @@ func (m *Model) build(raw *gramTable) *lm {
 	}
 	for k := 1; k <= N; k++ {
 		t := l.grams[k-1]
-		ctx := newGramTable(k-1, t.len()/2)
-		var stats []ctxStat
+		room := contexts(l.grams, k)
+		ctx := newGramTable(k-1, room)
+		stats := make([]ctxStat, 0, room)
 		for e, n := range t.counts {
 			x := ctx.add(t.gram(e)[:k-1], 0)
 			if x == len(stats) {
@@ -177,10 +181,30 @@ func (m *Model) build(raw *gramTable) *lm {
 				l.coc[k-1][n-1]++
 			}
 		}
+		if cap(stats) > len(stats)+len(stats)/4 {
+			stats = slices.Clone(stats)
+		}
 		l.ctx[k-1], l.ctxStats[k-1] = ctx, stats
 		l.disc[k-1] = discounts(l.coc[k-1])
 	}
+	for k := range N {
+		if l.grams[k] != raw {
+			l.grams[k].trim()
+		}
+		l.ctx[k].trim()
+	}
 	return l
+}
+
+// contexts returns room enough for the contexts of the k-grams grams[k−1]
+// in most corpora: no more than the k-grams, and about as many as the
+// (k−1)-grams (a context is a (k−1)-gram, which is also the end of the
+// k-gram before it unless it starts a document).
+func contexts(grams []*gramTable, k int) int {
+	if k == 1 {
+		return 1
+	}
+	return min(grams[k-1].len(), grams[k-2].len()+1)
 }
 
 // discounts returns modified Kneser–Ney's discounts 0, D₁, D₂, D₃₊ from

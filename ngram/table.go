@@ -1,12 +1,17 @@
 package ngram
 
+import "slices"
+
 // gramTable maps the n-grams of one order (n word ids each) to dense entry
 // numbers and a count per entry: an open-addressing hash table with linear
 // probing whose slots hold an entry's number and half its hash, the n-gram
 // itself being keys[e*n : (e+1)*n], so that a slot takes 8 bytes and an
 // n-gram 4n bytes for its ids and 8 for its count, whatever its words. The
 // entries keep the order in which the n-grams were first added, which makes
-// the encoding of a table deterministic.
+// the encoding of a table deterministic. The keys and counts have room
+// for the capacity the table was made with, and once full for as many
+// entries as the slots take before they double, so that growing copies
+// each entry once per doubling.
 type gramTable struct {
 	n      int
 	keys   []int32    // the n-grams, n ids each, by entry
@@ -19,12 +24,37 @@ type gramSlot struct {
 	id   int32  // entry + 1; 0 marks an empty slot
 }
 
+// newGramTable returns an empty table of n-grams of n ids with room for
+// capacity entries before it grows.
 func newGramTable(n, capacity int) *gramTable {
 	size := 16
 	for size*3/4 < capacity {
 		size *= 2
 	}
-	return &gramTable{n: n, slots: make([]gramSlot, size)}
+	t := &gramTable{n: n, slots: make([]gramSlot, size)}
+	if capacity > 0 { // an empty table keeps nil keys and counts, which encode as null
+		t.keys, t.counts = make([]int32, 0, capacity*n), make([]int64, 0, capacity)
+	}
+	return t
+}
+
+// reserve makes room in keys and counts for the entries the slots take
+// before they double: 3/4 of them.
+func (t *gramTable) reserve() {
+	c := len(t.slots) * 3 / 4
+	keys := make([]int32, len(t.keys), c*t.n)
+	copy(keys, t.keys)
+	counts := make([]int64, len(t.counts), c)
+	copy(counts, t.counts)
+	t.keys, t.counts = keys, counts
+}
+
+// trim gives back the room reserved beyond the entries, when it is more
+// than a quarter of them: copies of keys and counts of their length.
+func (t *gramTable) trim() {
+	if cap(t.counts) > len(t.counts)+len(t.counts)/4 {
+		t.keys, t.counts = slices.Clone(t.keys), slices.Clone(t.counts)
+	}
 }
 
 // hashGram returns the hash of the ids g: a multiply-xorshift mix of each
@@ -83,13 +113,18 @@ func (t *gramTable) add(g []int32, c int64) int {
 		}
 	}
 	e := len(t.counts)
-	t.keys = append(t.keys, g...)
-	t.counts = append(t.counts, c)
 	if (e+1)*4 > len(t.slots)*3 {
 		t.resize()
-	} else {
-		t.slots[i] = gramSlot{hash: uint32(h >> 32), id: int32(e + 1)}
+		mask = uint64(len(t.slots) - 1)
+		for i = h & mask; t.slots[i].id != 0; i = (i + 1) & mask {
+		}
 	}
+	if e == cap(t.counts) {
+		t.reserve()
+	}
+	t.keys = append(t.keys, g...)
+	t.counts = append(t.counts, c)
+	t.slots[i] = gramSlot{hash: uint32(h >> 32), id: int32(e + 1)}
 	return e
 }
 

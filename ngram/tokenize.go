@@ -49,6 +49,16 @@ func (t *tokenizer) scan(doc string) {
 		r, size := rune(doc[i]), 1
 		if r >= utf8.RuneSelf {
 			r, size = utf8.DecodeRuneInString(doc[i:])
+		} else if text.IsWordRune(r) { // the common case, without unicode's tables
+			if start < 0 {
+				start = len(t.buf)
+			}
+			if !t.keepPunct && 'A' <= r && r <= 'Z' {
+				r += 'a' - 'A'
+			}
+			t.buf = append(t.buf, byte(r))
+			i++
+			continue
 		}
 		switch {
 		case text.IsWordRune(r):

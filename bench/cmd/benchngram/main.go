@@ -5,7 +5,7 @@
 // n-grams of every order, the bytes the model's tables hold per distinct
 // n-gram, and the held-out perplexity.
 //
-//	benchngram -order 3 TRAIN.txt TEST.txt
+//	benchngram [-order 3] [-cpuprofile FILE] TRAIN.txt TEST.txt
 package main
 
 import (
@@ -16,6 +16,7 @@ import (
 	"math"
 	"os"
 	"runtime"
+	"runtime/pprof"
 	"strconv"
 	"strings"
 	"syscall"
@@ -29,17 +30,28 @@ func main() {
 	log.SetFlags(0)
 	log.SetPrefix("benchngram: ")
 	order := flag.Int("order", 3, "the n-gram order")
+	profile := flag.String("cpuprofile", "", "write a CPU profile of the build to this file")
 	flag.Parse()
 	if flag.NArg() != 2 {
 		log.Fatal("usage: benchngram [-order N] TRAIN.txt TEST.txt")
 	}
 	train, test := lines(flag.Arg(0)), lines(flag.Arg(1))
 	runtime.GC()
+	if *profile != "" {
+		f, err := os.Create(*profile)
+		if err != nil {
+			log.Fatal(err)
+		}
+		if err := pprof.StartCPUProfile(f); err != nil {
+			log.Fatal(err)
+		}
+	}
 	c0, t0 := cpuTime(), time.Now()
 	m, err := ngram.Config{Order: *order}.Fit(dataset(train))
 	if err != nil {
 		log.Fatal(err)
 	}
+	pprof.StopCPUProfile()
 	build, buildCPU := time.Since(t0).Seconds(), cpuTime()-c0
 	c0, t0 = cpuTime(), time.Now()
 	lp, tokens := 0.0, 0
