@@ -107,7 +107,7 @@ func readNpyHeader(r io.Reader) (descr string, shape []int, err error) {
 		return "", nil, fmt.Errorf("bad .npy header %q", h)
 	}
 	if string(fo[1]) == "True" {
-		return "", nil, errors.New("Fortran-order arrays not supported")
+		return "", nil, errors.New("arrays in Fortran order are not supported")
 	}
 	for _, s := range strings.Split(string(sh[1]), ",") {
 		if s = strings.TrimSpace(s); s == "" {
