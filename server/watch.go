@@ -13,7 +13,9 @@ import (
 // renamed over the old one (as gendisc writes its files), and a model file
 // added to or removed from a repository. Changes closer together than
 // Options.WatchDelay give one reload. It returns an error when the
-// watching cannot start.
+// watching cannot start. Once it watches, it reloads once, so that a file
+// replaced between the start of the server and the start of the watching
+// is not missed.
 func (s *Server) Watch(ctx context.Context) error {
 	w, err := fsnotify.NewWatcher()
 	if err != nil {
@@ -44,6 +46,9 @@ func (s *Server) Watch(ctx context.Context) error {
 			return err
 		}
 	}
+	// A file replaced between the start of the server and now sent no
+	// event: reload once, now that every change from here on does.
+	s.Reload()
 	timer := time.NewTimer(time.Hour)
 	timer.Stop()
 	for {
