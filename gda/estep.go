@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"math"
 	"slices"
 
 	"github.com/gendisc/gendisc"
@@ -322,15 +321,9 @@ type eStatsJSON struct {
 	Source        string          `json:"source,omitempty"`
 	LogLikelihood modelfile.Float `json:"log_likelihood"`
 	Params        paramsJSON      `json:"params"`
-	Start         *momentsJSON    `json:"start,omitempty"`
-}
-
-// momentsJSON is stats.Moments.
-type momentsJSON struct {
-	ClassWeight modelfile.Floats `json:"class_weight"`
-	W           modelfile.Floats `json:"w"`
-	M           modelfile.Floats `json:"m"`
-	S           modelfile.Floats `json:"s"`
+	// Start holds the moments of the observed cells of the start in
+	// package stats' encoding.
+	Start []byte `json:"start,omitempty"`
 }
 
 // MarshalBinary encodes the statistics with their kind and configuration
@@ -339,7 +332,10 @@ func (e *EStats) MarshalBinary() ([]byte, error) {
 	j := eStatsJSON{Format: eStatsFormat, Kind: e.kind, Schema: e.schema, Source: e.source,
 		LogLikelihood: modelfile.Float(e.ll), Params: newParamsJSON(e.cfg, 0, e.stats)}
 	if e.obs != nil {
-		j.Start = &momentsJSON{ClassWeight: e.obs.ClassWeight, W: e.obs.W, M: e.obs.M, S: e.obs.S}
+		var err error
+		if j.Start, err = e.obs.MarshalBinary(); err != nil {
+			return nil, err
+		}
 	}
 	return json.Marshal(j)
 }
@@ -375,17 +371,15 @@ func (e *EStats) UnmarshalBinary(b []byte) error {
 	if n.stats, err = decodeStats(j.Kind, cfg, j.Schema, j.Params.Classes); err != nil {
 		return err
 	}
-	if s := j.Start; s != nil {
-		K, D := n.stats.K(), n.stats.D
-		if len(s.ClassWeight) != K || len(s.W) != K*D || len(s.M) != K*D || len(s.S) != K*D {
+	if j.Start != nil {
+		obs := new(stats.Moments)
+		if err := obs.UnmarshalBinary(j.Start); err != nil {
+			return fmt.Errorf("gda: %s EM statistics: moments of the start: %w", j.Kind, err)
+		}
+		if obs.K() != n.stats.K() || obs.D != n.stats.D {
 			return fmt.Errorf("gda: %s EM statistics: moments of the start of the wrong size", j.Kind)
 		}
-		for _, v := range slices.Concat(s.ClassWeight, s.W, s.M, s.S) {
-			if math.IsNaN(v) || math.IsInf(v, 0) {
-				return fmt.Errorf("gda: %s EM statistics: a moment is not finite", j.Kind)
-			}
-		}
-		n.obs = &stats.Moments{D: D, ClassWeight: s.ClassWeight, W: s.W, M: s.M, S: s.S}
+		n.obs = obs
 	}
 	*e = *n
 	return nil

@@ -97,7 +97,15 @@ func (d *decoder) bool() bool {
 	return v == 1
 }
 
-func (d *decoder) float() float64 { return math.Float64frombits(d.uint64()) }
+// float reads a float; statistics of finite data are finite, so NaN and
+// ±Inf are refused.
+func (d *decoder) float() float64 {
+	v := math.Float64frombits(d.uint64())
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		d.fail("a statistic is %v", v)
+	}
+	return v
+}
 
 func (d *decoder) floats(v []float64) {
 	for i := range v {

@@ -2,6 +2,7 @@ package stats
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"math"
 	"math/rand/v2"
@@ -303,6 +304,11 @@ func TestUnmarshalErrors(t *testing.T) {
 		b[4+8*at+7] = 0x40
 		return b
 	}
+	word := func(b []byte, at int, v float64) []byte { // v at word at
+		b = bytes.Clone(b)
+		binary.LittleEndian.PutUint64(b[4+8*at:], math.Float64bits(v))
+		return b
+	}
 	cases := map[string]struct {
 		b    []byte
 		v    interface{ UnmarshalBinary([]byte) error }
@@ -322,6 +328,8 @@ func TestUnmarshalErrors(t *testing.T) {
 		"Classes huge K":     {huge(goodC, 1), c.Clone(), c},
 		"Classes huge D":     {huge(goodC, 0), c.Clone(), c},
 		"Classes of Moments": {good, c.Clone(), c},
+		"NaN weight":         {word(good, 2, math.NaN()), m.Clone(), m},
+		"infinite mean":      {word(goodS, 4, math.Inf(1)), s.Clone(), s},
 	}
 	for name, tc := range cases {
 		if err := tc.v.UnmarshalBinary(tc.b); !errors.Is(err, ErrEncoding) {
