@@ -450,7 +450,9 @@ func (s *scanner) objectRows(X *[]float64, names []string) bool {
 	if !s.next('[') {
 		return false
 	}
-	*X = make([]float64, 0, 1024)
+	// Every row opens with '{', so their count bounds the rows: one
+	// allocation of the right size, small for the common single row.
+	*X = make([]float64, 0, D*max(1, bytes.Count(s.b[s.i:], []byte{'{'})))
 	for {
 		row := len(*X)
 		*X = append(*X, make([]float64, D)...)
