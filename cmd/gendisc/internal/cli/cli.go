@@ -200,6 +200,12 @@ func runCommand(ctx context.Context, env *Env, cmd *Command, args []string) erro
 			return usagef("missing %s", dashed(name))
 		}
 	}
+	if err := checkFlags(fs); err != nil {
+		return err
+	}
+	if err := checkStdin(fs); err != nil {
+		return err
+	}
 	return runner(ctx, env)
 }
 

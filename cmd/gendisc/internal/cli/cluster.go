@@ -72,14 +72,11 @@ type clusterOptions struct {
 	data, target, weight, out string
 	ignored                   listFlag
 	comp                      componentsFlag
-	cfg                       func() (mixture.Config, *rand.Rand, error)
+	cfg                       func() (mixture.Config, *rand.Rand)
 }
 
 func (o *clusterOptions) run(env *Env) error {
-	cfg, rng, err := o.cfg()
-	if err != nil {
-		return usagef("%v", err)
-	}
+	cfg, rng := o.cfg()
 	d, err := env.readData(o.data, data.Options{Target: o.target, NoTarget: o.target == "", Ignore: o.ignored, Weight: o.weight})
 	if err != nil {
 		return err

@@ -344,6 +344,9 @@ func (o *compareOptions) resolve() error {
 	}
 	seed := strconv.FormatUint(o.seed, 10)
 	for _, name := range o.models {
+		if err := checkFlags(o.kinds[name].fs); err != nil {
+			return err
+		}
 		if kfs := o.kinds[name].fs; kfs.Lookup("seed") != nil {
 			kfs.Set("seed", seed)
 		}

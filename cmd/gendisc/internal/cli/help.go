@@ -45,7 +45,8 @@ The commands are:
 Every command takes --help, --quiet and --verbose. --data NAME reads the
 file NAME, or the bundled data set NAME when there is no such file, or
 standard input for -. Exit status: 0 success, 1 failure of data or
-computation, 2 misuse.
+computation, 2 misuse (an unknown command or flag, an invalid flag value or
+combination of flags).
 
 Run "gendisc help COMMAND" or "gendisc COMMAND --help" for the details of a
 command.
