@@ -149,10 +149,12 @@ func run(ctx context.Context, env *Env, args []string) error {
 	switch name {
 	case "help", "-h", "-help", "--help":
 		return help(env, rest)
+	case "--version", "-version":
+		name = "version"
 	}
 	cmd := lookup(name)
 	if cmd == nil {
-		return &usageError{msg: fmt.Sprintf("unknown command %q", name)}
+		return &usageError{msg: fmt.Sprintf("unknown command %q%s", name, didYouMean(name, commandNames(), same))}
 	}
 	err := runCommand(ctx, env, cmd, rest)
 	if ue, ok := err.(*usageError); ok {
@@ -175,7 +177,7 @@ func runCommand(ctx context.Context, env *Env, cmd *Command, args []string) erro
 				printHelp(env.Stdout, cmd)
 				return nil
 			}
-			return usagef("%s", flagError(err))
+			return usagef("%s%s", flagError(err), suggestFlag(fs, err))
 		}
 		if !cmd.Args || fs.NArg() == 0 {
 			break
@@ -230,6 +232,18 @@ func flagError(err error) string {
 		sub := flagNameRE.FindStringSubmatch(m)
 		return sub[1] + dashed(sub[2])
 	})
+}
+
+// suggestFlag returns didYouMean's suggestion for the flag that err of
+// package flag says is not defined, among the flags of fs, or "".
+func suggestFlag(fs *flag.FlagSet, err error) string {
+	name, ok := strings.CutPrefix(err.Error(), "flag provided but not defined: -")
+	if !ok {
+		return ""
+	}
+	var names []string
+	fs.VisitAll(func(f *flag.Flag) { names = append(names, f.Name) })
+	return didYouMean(strings.TrimPrefix(name, "-"), names, dashed)
 }
 
 // newFlagSet returns a silent FlagSet for cmd holding the flags every
