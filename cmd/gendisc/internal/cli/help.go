@@ -39,7 +39,7 @@ The commands are:
 
 `)
 	for _, c := range commands {
-		fmt.Fprintf(w, "\t%-10s %s\n", c.Name, c.Short)
+		fmt.Fprintf(w, "\t%-11s %s\n", c.Name, c.Short)
 	}
 	fmt.Fprint(w, `
 Every command takes --help, --quiet and --verbose; gendisc --version is
