@@ -9,6 +9,8 @@ import (
 	"os"
 	"regexp"
 	"strings"
+
+	"golang.org/x/term"
 )
 
 // Exit statuses returned by Main.
@@ -33,6 +35,23 @@ type Env struct {
 	// outFormat is --format of the commands that write rows: "parquet",
 	// "csv", or "" for the one --out's extension names (see create).
 	outFormat string
+
+	// terminal makes Stderr count as a terminal, whatever it is, for
+	// the tests of the progress lines (showProgress).
+	terminal bool
+}
+
+// showProgress reports whether progress lines and bars go to Stderr: when
+// it is a terminal and --quiet is not set.
+func (env *Env) showProgress() bool {
+	if env.Quiet {
+		return false
+	}
+	if env.terminal {
+		return true
+	}
+	f, ok := env.Stderr.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
 }
 
 // StdEnv returns an Env on the process's standard streams.
