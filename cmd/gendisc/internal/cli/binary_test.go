@@ -82,6 +82,7 @@ func TestBinary(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, "bad.json")); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("failed fit left bad.json behind (stat: %v)", err)
 	}
+	t.Run("misuse", func(t *testing.T) { testMisuse(t, bin, dir) })
 }
 
 // misuseCases are invalid flag values and combinations, one or more per
@@ -166,9 +167,9 @@ var misuseCases = []struct {
 	{[]string{"merge", "MODEL", "--out", "OUT", "--nope"}, `flag provided but not defined: --nope`},
 }
 
-// TestMisuseExit2 runs every misuse case through the built command.
-func TestMisuseExit2(t *testing.T) {
-	bin, dir := buildGendisc(t)
+// testMisuse runs every misuse case through the built command bin, in
+// dir (a subtest of TestBinary, which builds it once).
+func testMisuse(t *testing.T, bin, dir string) {
 	model := filepath.Join(dir, "model.json")
 	if out, err := exec.Command(bin, "fit", "--data", "iris", "--model", "gaussian-nb", "--out", model).CombinedOutput(); err != nil {
 		t.Fatalf("fit: %v\n%s", err, out)
