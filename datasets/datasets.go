@@ -19,29 +19,29 @@ const UCICitation = "Dua, D. and Graff, C., UCI Machine Learning Repository, Uni
 
 // Dataset describes one bundled data set.
 type Dataset struct {
-	Name     string // file name without ".csv", such as "iris"
-	Rows     int    // data rows, the header not counted
-	Features int    // columns besides the last one, "class"
+	Name     string `json:"name"`     // file name without ".csv", such as "iris"
+	Rows     int    `json:"rows"`     // data rows, the header not counted
+	Features int    `json:"features"` // columns besides the last one, "class"
 	// Classes are the class names with their row counts, most frequent
 	// first, as the data set's README lists them.
-	Classes      []ClassCount
-	FeatureTypes string // such as "6 integer, 2 continuous"
-	Missing      int    // empty cells
+	Classes      []ClassCount `json:"classes"`
+	FeatureTypes string       `json:"feature_types"` // such as "6 integer, 2 continuous"
+	Missing      int          `json:"missing"`       // empty cells
 	// License is what is known of the licence of this file and of the
 	// copy it was taken from, such as "Package: BSD-3-Clause
 	// (debian/copyright)."
-	License string
+	License string `json:"license"`
 	// Citation is what to cite for this file, together with UCICitation.
-	Citation string
-	Source   string // where the file was taken from
-	Notes    string // remarks on how the file differs from UCI's
-	SHA256   string // hex sha256 of the uncompressed CSV
+	Citation string `json:"citation"`
+	Source   string `json:"source"` // where the file was taken from
+	Notes    string `json:"notes"`  // remarks on how the file differs from UCI's
+	SHA256   string `json:"sha256"` // hex sha256 of the uncompressed CSV
 }
 
 // ClassCount is a class name and its number of rows.
 type ClassCount struct {
-	Name  string
-	Count int
+	Name  string `json:"name"`
+	Count int    `json:"count"`
 }
 
 //go:embed data/*.csv.gz

@@ -524,11 +524,11 @@ func (m *Model) drawClass(rng *rand.Rand) int {
 
 // OrderStats describes one order k of a class's model.
 type OrderStats struct {
-	Order    int        // k
-	NGrams   int        // distinct k-grams
-	Contexts int        // distinct contexts (k−1 words)
-	Counts   [4]int64   // n₁ … n₄: k-grams of count 1 to 4 (continuation counts below the highest order under KneserNey)
-	Discount [3]float64 // KneserNey's D₁, D₂, D₃₊ (zero for the other smoothings)
+	Order    int        `json:"order"`    // k
+	NGrams   int        `json:"ngrams"`   // distinct k-grams
+	Contexts int        `json:"contexts"` // distinct contexts (k−1 words)
+	Counts   [4]int64   `json:"counts"`   // n₁ … n₄: k-grams of count 1 to 4 (continuation counts below the highest order under KneserNey)
+	Discount [3]float64 `json:"discount"` // KneserNey's D₁, D₂, D₃₊ (zero for the other smoothings)
 }
 
 // Stats returns the statistics of class k's orders, 1 to Order.

@@ -9,6 +9,8 @@ import (
 	"os"
 	"regexp"
 	"strings"
+
+	"golang.org/x/term"
 )
 
 // Exit statuses returned by Main.
@@ -33,6 +35,23 @@ type Env struct {
 	// outFormat is --format of the commands that write rows: "parquet",
 	// "csv", or "" for the one --out's extension names (see create).
 	outFormat string
+
+	// terminal makes Stderr count as a terminal, whatever it is, for
+	// the tests of the progress lines (showProgress).
+	terminal bool
+}
+
+// showProgress reports whether progress lines and bars go to Stderr: when
+// it is a terminal and --quiet is not set.
+func (env *Env) showProgress() bool {
+	if env.Quiet {
+		return false
+	}
+	if env.terminal {
+		return true
+	}
+	f, ok := env.Stderr.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
 }
 
 // StdEnv returns an Env on the process's standard streams.
@@ -149,10 +168,12 @@ func run(ctx context.Context, env *Env, args []string) error {
 	switch name {
 	case "help", "-h", "-help", "--help":
 		return help(env, rest)
+	case "--version", "-version":
+		name = "version"
 	}
 	cmd := lookup(name)
 	if cmd == nil {
-		return &usageError{msg: fmt.Sprintf("unknown command %q", name)}
+		return &usageError{msg: fmt.Sprintf("unknown command %q%s", name, didYouMean(name, commandNames(), same))}
 	}
 	err := runCommand(ctx, env, cmd, rest)
 	if ue, ok := err.(*usageError); ok {
@@ -175,7 +196,7 @@ func runCommand(ctx context.Context, env *Env, cmd *Command, args []string) erro
 				printHelp(env.Stdout, cmd)
 				return nil
 			}
-			return usagef("%s", flagError(err))
+			return usagef("%s%s", flagError(err), suggestFlag(fs, err))
 		}
 		if !cmd.Args || fs.NArg() == 0 {
 			break
@@ -199,6 +220,12 @@ func runCommand(ctx context.Context, env *Env, cmd *Command, args []string) erro
 		if fs.Lookup(name).Value.String() == "" {
 			return usagef("missing %s", dashed(name))
 		}
+	}
+	if err := checkFlags(fs); err != nil {
+		return err
+	}
+	if err := checkStdin(fs); err != nil {
+		return err
 	}
 	return runner(ctx, env)
 }
@@ -224,6 +251,18 @@ func flagError(err error) string {
 		sub := flagNameRE.FindStringSubmatch(m)
 		return sub[1] + dashed(sub[2])
 	})
+}
+
+// suggestFlag returns didYouMean's suggestion for the flag that err of
+// package flag says is not defined, among the flags of fs, or "".
+func suggestFlag(fs *flag.FlagSet, err error) string {
+	name, ok := strings.CutPrefix(err.Error(), "flag provided but not defined: -")
+	if !ok {
+		return ""
+	}
+	var names []string
+	fs.VisitAll(func(f *flag.Flag) { names = append(names, f.Name) })
+	return didYouMean(strings.TrimPrefix(name, "-"), names, dashed)
 }
 
 // newFlagSet returns a silent FlagSet for cmd holding the flags every

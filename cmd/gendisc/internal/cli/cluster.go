@@ -5,7 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"math/rand/v2"
-	"os"
 	"strconv"
 	"time"
 
@@ -49,7 +48,8 @@ the next. --reg-covar-mode ridge adds it to their diagonal instead, as
 scikit-learn's GaussianMixture does: on features of small spread (raw
 sonar, breast_cancer_wdbc) the log-likelihood may then decrease.
 
-A progress line is shown on a terminal unless --quiet.
+A progress line on standard error (the K of a range being fitted, the
+restart and the EM iteration) is shown on a terminal unless --quiet.
 
 Example:
 
@@ -72,14 +72,11 @@ type clusterOptions struct {
 	data, target, weight, out string
 	ignored                   listFlag
 	comp                      componentsFlag
-	cfg                       func() (mixture.Config, *rand.Rand, error)
+	cfg                       func() (mixture.Config, *rand.Rand)
 }
 
 func (o *clusterOptions) run(env *Env) error {
-	cfg, rng, err := o.cfg()
-	if err != nil {
-		return usagef("%v", err)
-	}
+	cfg, rng := o.cfg()
 	d, err := env.readData(o.data, data.Options{Target: o.target, NoTarget: o.target == "", Ignore: o.ignored, Weight: o.weight})
 	if err != nil {
 		return err
@@ -92,8 +89,16 @@ func (o *clusterOptions) run(env *Env) error {
 	}
 	env.verbosef("%s: %d rows, %d numeric features", d.Source, d.N, d.D())
 	bar := env.progress()
+	// Every EM run of a fit starts with restart 0, iteration 1: for a
+	// range of K, that is the next candidate (K in increasing order;
+	// mixture.SelectK may stop before hi, where K has more parameters
+	// than there are rows).
+	k := o.comp.lo - 1
 	cfg.OnIter = func(restart, iter int, ll float64) {
-		bar("restart %d/%d, iteration %d/%d, log-likelihood %s", restart+1, cfg.Restarts, min(iter, cfg.MaxIter), cfg.MaxIter, num(ll))
+		if restart == 0 && iter == 1 {
+			k++
+		}
+		bar("%srestart %d/%d, iteration %d/%d, log-likelihood %s", o.comp.candidate(k), restart+1, cfg.Restarts, min(iter, cfg.MaxIter), cfg.MaxIter, num(ll))
 	}
 	g, err := o.comp.fit(d, cfg, rng)
 	bar("")
@@ -126,6 +131,16 @@ func (o *clusterOptions) run(env *Env) error {
 		}
 	}
 	return nil
+}
+
+// candidate describes the fit of K = k in cluster's progress line: for a
+// range of K, which one and how many at most the range holds; nothing for
+// a single K.
+func (f *componentsFlag) candidate(k int) string {
+	if f.lo == f.hi {
+		return ""
+	}
+	return fmt.Sprintf("K = %d (candidate %d of at most %d), ", k, k-f.lo+1, f.hi-f.lo+1)
 }
 
 // numericColumns returns d without its non-numeric feature columns, and
@@ -162,13 +177,9 @@ func numericColumns(d *data.Dataset) (*data.Dataset, []string) {
 // progress returns a function that shows a status line on a terminal
 // Stderr (rewritten in place, at most ten times a second), and clears it
 // when called with "". It does nothing with --quiet or when Stderr is not
-// a terminal.
+// a terminal (showProgress, as compare's progress bar).
 func (env *Env) progress() func(format string, args ...any) {
-	f, ok := env.Stderr.(*os.File)
-	if env.Quiet || !ok {
-		return func(string, ...any) {}
-	}
-	if st, err := f.Stat(); err != nil || st.Mode()&os.ModeCharDevice == 0 {
+	if !env.showProgress() {
 		return func(string, ...any) {}
 	}
 	var last time.Time
@@ -176,13 +187,13 @@ func (env *Env) progress() func(format string, args ...any) {
 	return func(format string, args ...any) {
 		if format == "" {
 			if shown {
-				fmt.Fprint(f, "\r\033[K")
+				fmt.Fprint(env.Stderr, "\r\033[K")
 			}
 			return
 		}
 		if now := time.Now(); now.Sub(last) >= 100*time.Millisecond {
 			last, shown = now, true
-			fmt.Fprintf(f, "\r\033[K"+format, args...)
+			fmt.Fprintf(env.Stderr, "\r\033[K"+format, args...)
 		}
 	}
 }

@@ -15,7 +15,6 @@ import (
 	"time"
 
 	"github.com/schollz/progressbar/v3"
-	"golang.org/x/term"
 
 	"github.com/gendisc/gendisc"
 	"github.com/gendisc/gendisc/compare"
@@ -344,6 +343,9 @@ func (o *compareOptions) resolve() error {
 	}
 	seed := strconv.FormatUint(o.seed, 10)
 	for _, name := range o.models {
+		if err := checkFlags(o.kinds[name].fs); err != nil {
+			return err
+		}
 		if kfs := o.kinds[name].fs; kfs.Lookup("seed") != nil {
 			kfs.Set("seed", seed)
 		}
@@ -424,12 +426,11 @@ const barSteps = 1000
 // compareBar returns a progress bar on Stderr, or nil with --quiet or when
 // Stderr is not a terminal.
 func (env *Env) compareBar() *compareProgress {
-	f, ok := env.Stderr.(*os.File)
-	if env.Quiet || !ok || !term.IsTerminal(int(f.Fd())) {
+	if !env.showProgress() {
 		return nil
 	}
 	return &compareProgress{bar: progressbar.NewOptions64(barSteps,
-		progressbar.OptionSetWriter(f),
+		progressbar.OptionSetWriter(env.Stderr),
 		progressbar.OptionSetPredictTime(true),
 		progressbar.OptionSetElapsedTime(true),
 		progressbar.OptionFullWidth(),

@@ -43,6 +43,8 @@ Example:
 		out := fs.String("out", "", "export: write the data set to this `file` (\"-\" for standard output)")
 		return func(ctx context.Context, env *Env) error {
 			switch {
+			case fs.NArg() == 0 && (*format != "" || *out != ""):
+				return usagef("--format and --out are flags of datasets export")
 			case fs.NArg() == 0:
 				return listDatasets(env, *asJSON)
 			case fs.Arg(0) != "export":

@@ -50,7 +50,9 @@ sufficient statistics (listed under --stream below) add up those of
 each chunk. The column types are then
 inferred from the first chunk: later chunks may add classes and
 categories, but a value that does not fit a column's type (a word in a
-numeric column) is an error.
+numeric column) is an error. On a terminal, unless --quiet, a progress
+line on standard error shows the bytes read of the file's size, the rate
+and the time left.
 
 The output file is written atomically: when fit fails, no file is left.
 

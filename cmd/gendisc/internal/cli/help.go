@@ -16,7 +16,7 @@ func help(env *Env, args []string) error {
 	case 1:
 		cmd := lookup(args[0])
 		if cmd == nil {
-			return &usageError{msg: fmt.Sprintf("unknown help topic %q", args[0])}
+			return &usageError{msg: fmt.Sprintf("unknown help topic %q%s", args[0], didYouMean(args[0], commandNames()[1:], same))}
 		}
 		printHelp(env.Stdout, cmd)
 		return nil
@@ -39,13 +39,15 @@ The commands are:
 
 `)
 	for _, c := range commands {
-		fmt.Fprintf(w, "\t%-10s %s\n", c.Name, c.Short)
+		fmt.Fprintf(w, "\t%-11s %s\n", c.Name, c.Short)
 	}
 	fmt.Fprint(w, `
-Every command takes --help, --quiet and --verbose. --data NAME reads the
+Every command takes --help, --quiet and --verbose; gendisc --version is
+gendisc version. --data NAME reads the
 file NAME, or the bundled data set NAME when there is no such file, or
 standard input for -. Exit status: 0 success, 1 failure of data or
-computation, 2 misuse.
+computation, 2 misuse (an unknown command or flag, an invalid flag value or
+combination of flags).
 
 Run "gendisc help COMMAND" or "gendisc COMMAND --help" for the details of a
 command.

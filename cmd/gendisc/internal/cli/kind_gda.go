@@ -51,7 +51,7 @@ func gdaFlags(fs *flag.FlagSet) func() gda.Config {
 	fs.Var((*shrinkageFlag)(cfg), "shrinkage",
 		"shrink covariances: a fixed `r` in [0, 1], (1 − r)Σ + r·(tr Σ/p)·I, or auto (Ledoit–Wolf, towards the diagonal)")
 	prior := nbPriorFlags(fs)
-	fs.IntVar(&cfg.MaxIter, "em-max-iter", cfg.MaxIter, "at most `n` EM iterations when training rows have missing cells")
+	fs.Var(atLeast(&cfg.MaxIter, 0), "em-max-iter", "at most `n` EM iterations when training rows have missing cells")
 	tol := nonNegative(gda.DefaultTol)
 	fs.Var(&tol, "em-tol", "stop EM when no mean or covariance moves by more than `t` standard deviations")
 	return func() gda.Config {

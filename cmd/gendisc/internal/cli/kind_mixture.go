@@ -24,10 +24,7 @@ func init() {
 			comp := componentsFlag{lo: defaultComponents, hi: defaultComponents}
 			fs.Var(&comp, "components", "the number of components `K` (default 2), or a range such as 1-10 chosen by BIC")
 			return func(d *data.Dataset) (modelfile.Persistent, error) {
-				cfg, rng, err := mf()
-				if err != nil {
-					return nil, err
-				}
+				cfg, rng := mf()
 				return comp.fit(d, cfg, rng)
 			}
 		},
@@ -38,16 +35,11 @@ func init() {
 		short: "mixture discriminant analysis: per class a Gaussian mixture fitted by EM, classification by Bayes' rule",
 		flags: func(fs *flag.FlagSet) fitFunc {
 			mf := mixtureFlags(fs)
-			k := fs.Int("components-per-class", mixture.DefaultComponentsPerClass, "the number of mixture components `K` of every class")
+			k := mixture.DefaultComponentsPerClass
+			fs.Var(atLeast(&k, 1), "components-per-class", "the number of mixture components `K` of every class")
 			return func(d *data.Dataset) (modelfile.Persistent, error) {
-				cfg, rng, err := mf()
-				if err != nil {
-					return nil, err
-				}
-				if *k < 1 {
-					return nil, fmt.Errorf("--components-per-class %d: want at least 1", *k)
-				}
-				return mixture.MDAConfig{ComponentsPerClass: *k, Mixture: cfg}.Fit(d, rng)
+				cfg, rng := mf()
+				return mixture.MDAConfig{ComponentsPerClass: k, Mixture: cfg}.Fit(d, rng)
 			}
 		},
 		inspect: inspectMDA,
@@ -68,19 +60,20 @@ const defaultComponents = 2
 // mixtureFlags defines the flags of mixture.Config and returns the
 // function that gives the configuration and the random source once they
 // are parsed.
-func mixtureFlags(fs *flag.FlagSet) func() (mixture.Config, *rand.Rand, error) {
+func mixtureFlags(fs *flag.FlagSet) func() (mixture.Config, *rand.Rand) {
 	var cfg mixture.Config
 	fs.Var((*covarianceFlag)(&cfg.Covariance), "covariance", "covariance `type`: full, diag, spherical, tied (one Σ for all components) or identity (Σ = I: only means and weights)")
 	fs.Var((*initFlag)(&cfg.Init), "init", "starting point `method`: kmeans++ (seeds by k-means++, then their hard partition) or random (random responsibilities)")
-	fs.IntVar(&cfg.Restarts, "restarts", 1, "run EM from `n` starting points and keep the largest log-likelihood")
+	cfg.Restarts, cfg.MaxIter = 1, mixture.DefaultMaxIter
+	fs.Var(atLeast(&cfg.Restarts, 1), "restarts", "run EM from `n` starting points and keep the largest log-likelihood")
 	tol := nonNegative(mixture.DefaultTol)
 	fs.Var(&tol, "tol", "stop EM when the mean log-likelihood per row changes by less than `t`; 0 runs --max-iter iterations")
-	fs.IntVar(&cfg.MaxIter, "max-iter", mixture.DefaultMaxIter, "at most `n` EM iterations per run")
+	fs.Var(atLeast(&cfg.MaxIter, 1), "max-iter", "at most `n` EM iterations per run")
 	reg := nonNegative(mixture.DefaultRegCovar)
 	fs.Var(&reg, "reg-covar", "`r` that keeps every covariance matrix positive definite, as --reg-covar-mode says")
 	fs.Var((*regularizationFlag)(&cfg.Regularization), "reg-covar-mode", "`mode` of --reg-covar: floor (the least eigenvalue of every covariance matrix: every EM step exact, the log-likelihood never decreases) or ridge (added to the diagonal, as scikit-learn's reg_covar; the log-likelihood may decrease on features of small spread)")
 	seed := fs.Uint64("seed", 1, "`seed` of the starting points and of re-seeded components")
-	return func() (mixture.Config, *rand.Rand, error) {
+	return func() (mixture.Config, *rand.Rand) {
 		c := cfg
 		c.Tol, c.RegCovar = float64(tol), float64(reg)
 		if tol == 0 {
@@ -89,10 +82,7 @@ func mixtureFlags(fs *flag.FlagSet) func() (mixture.Config, *rand.Rand, error) {
 		if reg == 0 {
 			c.RegCovar = -1 // no regularisation
 		}
-		if c.Restarts < 1 || c.MaxIter < 1 {
-			return c, nil, fmt.Errorf("--restarts %d, --max-iter %d: want at least 1", c.Restarts, c.MaxIter)
-		}
-		return c, rand.New(rand.NewPCG(*seed, 0)), nil
+		return c, rand.New(rand.NewPCG(*seed, 0))
 	}
 }
 

@@ -12,6 +12,7 @@ import (
 
 	"github.com/gendisc/gendisc"
 	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/internal/classprior"
 	"github.com/gendisc/gendisc/modelfile"
 	"github.com/gendisc/gendisc/naivebayes"
 )
@@ -66,8 +67,29 @@ type nbPriors struct {
 func nbPriorFlags(fs *flag.FlagSet) *nbPriors {
 	p := &nbPriors{}
 	fs.Var(&p.alpha, "prior-alpha", "smooth the class prior: π_k = (n_k + `α`)/(n + α·K); 0 is maximum likelihood")
-	fs.Var(&p.fixed, "class-prior", "fix the class prior, one `class=p` per class, comma-separated (a=0.3,b=0.7)")
+	fs.Var((*classPriorCheck)(p), "class-prior", "fix the class prior, one `class=p` per class, comma-separated (a=0.3,b=0.7); not with --prior-alpha")
 	return p
+}
+
+// classPriorCheck is the --class-prior flag; once the command line is
+// parsed it checks the fixed prior with --prior-alpha (classprior.Check:
+// they exclude each other, the priors sum to 1).
+type classPriorCheck nbPriors
+
+func (f *classPriorCheck) String() string {
+	if f == nil {
+		return ""
+	}
+	return f.fixed.String()
+}
+
+func (f *classPriorCheck) Set(s string) error { return f.fixed.Set(s) }
+
+func (f *classPriorCheck) checkFlag() error {
+	if f.fixed != nil && f.alpha != 0 {
+		return fmt.Errorf("not with --prior-alpha: a fixed class prior and a smoothed one exclude each other")
+	}
+	return classprior.Check(float64(f.alpha), f.fixed)
 }
 
 // gaussianNBReport is what inspect shows of a Gaussian naive Bayes model:

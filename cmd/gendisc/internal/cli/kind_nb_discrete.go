@@ -56,7 +56,7 @@ func nbConfig(fs *flag.FlagSet, f naivebayes.Family) func() naivebayes.Config {
 	var smoothing nonNegative
 	switch f {
 	case naivebayes.Bernoulli:
-		fs.Float64Var(&cfg.Binarize, "binarize", 0, "a numeric feature is present when it is above `t`")
+		fs.Var((*finite)(&cfg.Binarize), "binarize", "a numeric feature is present when it is above `t`")
 	case naivebayes.Complement:
 		fs.BoolVar(&cfg.Norm, "norm", false, "normalise the complement weights (Rennie et al.'s weight normalisation)")
 	case naivebayes.Mixed:
@@ -103,9 +103,32 @@ func textFlags(fs *flag.FlagSet, c *text.VectorizerConfig) {
 		c.MaxDF, err = text.ParseDocFreq(s)
 		return err
 	})
-	fs.IntVar(&c.MaxFeatures, "max-features", 0, "text columns: keep the `n` most frequent words (0: all)")
-	fs.StringVar(&c.StopWords, "stop-words", "", "text columns: drop the words of this `list` (english)")
+	fs.Var(atLeast(&c.MaxFeatures, 0), "max-features", "text columns: keep the `n` most frequent words (0: all)")
+	fs.Var((*stopWordsFlag)(c), "stop-words", "text columns: drop the words of this `list` (english)")
 }
+
+// stopWordsFlag sets the StopWords of a text.VectorizerConfig; once the
+// command line is parsed it checks the configuration that the text flags
+// set, as a whole (checkFlags).
+type stopWordsFlag text.VectorizerConfig
+
+func (f *stopWordsFlag) String() string {
+	if f == nil {
+		return ""
+	}
+	return f.StopWords
+}
+
+func (f *stopWordsFlag) Set(s string) error {
+	c := text.VectorizerConfig{StopWords: s}
+	if err := c.Validate(); err != nil {
+		return err
+	}
+	f.StopWords = s
+	return nil
+}
+
+func (f *stopWordsFlag) checkFlag() error { return text.VectorizerConfig(*f).Validate() }
 
 // checkNB is what predict and eval do with the data of a naive Bayes model
 // beyond predicting: report a negative count (multinomial, complement) as

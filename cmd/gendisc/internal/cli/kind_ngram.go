@@ -67,11 +67,12 @@ func ngramFlags(fs *flag.FlagSet) fitFunc {
 // invalid values), and --paragraphs.
 func ngramConfig(fs *flag.FlagSet) (func() (ngram.Config, error), *bool) {
 	var cfg ngram.Config
-	fs.IntVar(&cfg.Order, "order", 3, "the n-gram `length` n: each word is predicted from the n−1 before it")
+	cfg.Order, cfg.MinCount = 3, 1
+	fs.Var(atLeast(&cfg.Order, 1), "order", "the n-gram `length` n: each word is predicted from the n−1 before it")
 	smoothing := fs.String("smoothing", "kneser-ney", "the `smoothing`: kneser-ney (interpolated modified), witten-bell, lidstone (with --alpha) or mle (unseen n-grams get probability 0)")
 	alpha := nonNegative(1)
 	fs.Var(&alpha, "alpha", "lidstone's pseudo-count `α` added to every word's count (1 is Laplace)")
-	fs.IntVar(&cfg.MinCount, "min-count", 1, "keep the words seen at least `n` times; rarer ones become <unk>")
+	fs.Var(atLeast(&cfg.MinCount, 1), "min-count", "keep the words seen at least `n` times; rarer ones become <unk>")
 	fs.BoolVar(&cfg.KeepPunct, "keep-punct", false, "keep case and punctuation as tokens (generated text reads better)")
 	fs.StringVar(&cfg.Column, "column", "", "the text `column` to model (default: the only text column)")
 	paragraphs := fs.Bool("paragraphs", false, "a document is a paragraph: lines up to a blank line (default: one document per line of a .txt file)")
@@ -80,9 +81,6 @@ func ngramConfig(fs *flag.FlagSet) (func() (ngram.Config, error), *bool) {
 		sm, err := ngram.ParseSmoothing(*smoothing)
 		if err != nil {
 			return c, usagef("--smoothing %q: want kneser-ney, witten-bell, lidstone or mle", *smoothing)
-		}
-		if c.Order < 1 {
-			return c, usagef("--order must be at least 1")
 		}
 		if alpha == 0 {
 			return c, usagef("--alpha must be positive")
@@ -425,10 +423,10 @@ type lmSampleFlags struct {
 
 // sampleLMFlags defines sample's flags for language models on fs.
 func sampleLMFlags(fs *flag.FlagSet) *lmSampleFlags {
-	f := &lmSampleFlags{}
-	fs.IntVar(&f.maxWords, "max-words", 100, "a language model (ngram) stops a document after `n` tokens")
+	f := &lmSampleFlags{maxWords: 100, temperature: 1}
+	fs.Var(atLeast(&f.maxWords, 1), "max-words", "a language model (ngram) stops a document after `n` tokens")
 	fs.StringVar(&f.prompt, "prompt", "", "a language model continues these `words`")
-	fs.Float64Var(&f.temperature, "temperature", 1, "a language model draws each word with probability ∝ P^(1/`T`)")
+	fs.Var((*positive)(&f.temperature), "temperature", "a language model draws each word with probability ∝ P^(1/`T`)")
 	return f
 }
 
@@ -440,12 +438,6 @@ func sampleLanguageModel(env *Env, o *sampleOptions, m gendisc.Model) (bool, err
 		return false, nil
 	}
 	f := o.lm
-	if f.maxWords < 1 {
-		return true, usagef("--max-words must be at least 1")
-	}
-	if !(f.temperature > 0) || math.IsInf(f.temperature, 0) {
-		return true, usagef("--temperature must be a positive number")
-	}
 	class := -1
 	if o.class != "" {
 		if class = slices.Index(lm.Classes(), o.class); class < 0 || lm.Schema().Target == nil {

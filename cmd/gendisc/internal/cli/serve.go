@@ -58,18 +58,23 @@ Example:
 	gendisc fit --data iris --model gaussian-nb --out iris.json
 	gendisc serve --model iris.json --addr 127.0.0.1:8080`,
 	Flags: func(fs *flag.FlagSet, args []string) Runner {
-		o := &serveOptions{}
+		o := &serveOptions{opt: server.Options{
+			MaxBodyBytes: server.DefaultMaxBodyBytes, MaxRows: server.DefaultMaxRows,
+			ReadHeaderTimeout: server.DefaultReadHeaderTimeout, ReadTimeout: server.DefaultReadTimeout,
+			WriteTimeout: server.DefaultWriteTimeout, IdleTimeout: server.DefaultIdleTimeout,
+			ShutdownTimeout: server.DefaultShutdownTimeout,
+		}}
 		fs.Var(&o.models, "model", "serve this model `file` (repeat the flag for more)")
 		fs.Var(&o.names, "name", "serve the --model in the same place under this `name` (default: the file name without .json)")
 		fs.Var(&o.dirs, "models", "serve every model file *.json in this `directory`, watching it for files added and removed")
 		fs.StringVar(&o.addr, "addr", "127.0.0.1:8080", "listen on this `host:port`")
-		fs.Int64Var(&o.opt.MaxBodyBytes, "max-body", server.DefaultMaxBodyBytes, "the largest request body, in `bytes`")
-		fs.IntVar(&o.opt.MaxRows, "max-rows", server.DefaultMaxRows, "the most `rows` in one request")
-		fs.DurationVar(&o.opt.ReadHeaderTimeout, "read-header-timeout", server.DefaultReadHeaderTimeout, "time to read a request's headers")
-		fs.DurationVar(&o.opt.ReadTimeout, "read-timeout", server.DefaultReadTimeout, "time to read a whole request")
-		fs.DurationVar(&o.opt.WriteTimeout, "write-timeout", server.DefaultWriteTimeout, "time from the end of a request's headers to the end of its answer")
-		fs.DurationVar(&o.opt.IdleTimeout, "idle-timeout", server.DefaultIdleTimeout, "time a kept-alive connection may wait for its next request")
-		fs.DurationVar(&o.opt.ShutdownTimeout, "shutdown-timeout", server.DefaultShutdownTimeout, "time to answer the requests in flight when stopping")
+		fs.Var(atLeast(&o.opt.MaxBodyBytes, 1), "max-body", "the largest request body, in `bytes`")
+		fs.Var(atLeast(&o.opt.MaxRows, 1), "max-rows", "the most `rows` in one request")
+		fs.Var((*positiveDuration)(&o.opt.ReadHeaderTimeout), "read-header-timeout", "the `duration` to read a request's headers")
+		fs.Var((*positiveDuration)(&o.opt.ReadTimeout), "read-timeout", "the `duration` to read a whole request")
+		fs.Var((*positiveDuration)(&o.opt.WriteTimeout), "write-timeout", "the `duration` from the end of a request's headers to the end of its answer")
+		fs.Var((*positiveDuration)(&o.opt.IdleTimeout), "idle-timeout", "the `duration` a kept-alive connection may wait for its next request")
+		fs.Var((*positiveDuration)(&o.opt.ShutdownTimeout), "shutdown-timeout", "the `duration` to answer the requests in flight when stopping")
 		fs.StringVar(&o.tokenFile, "token-file", "", "require the bearer token on the first line of this `file`")
 		fs.StringVar(&o.cert, "tls-cert", "", "serve HTTPS with this certificate `file` (PEM), with --tls-key")
 		fs.StringVar(&o.key, "tls-key", "", "the private key `file` (PEM) of --tls-cert")

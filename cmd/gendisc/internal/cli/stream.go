@@ -7,6 +7,7 @@ import (
 	"os"
 	"runtime/debug"
 	"strings"
+	"time"
 
 	"github.com/gendisc/gendisc"
 	"github.com/gendisc/gendisc/data"
@@ -58,7 +59,7 @@ func (o *fitOptions) fitChunks(env *Env) (modelfile.Persistent, error) {
 		}
 	}
 	in := &countingReader{r: r}
-	bar := env.progress()
+	bar, start := env.progress(), time.Now()
 	var rows, chunks, dropped int
 	var last *data.Dataset // the latest chunk, for kindHint
 	opt := o.readOptions()
@@ -70,11 +71,7 @@ func (o *fitOptions) fitChunks(env *Env) (modelfile.Persistent, error) {
 				d, n = o.dropUnlabelled(d)
 				dropped += n
 				rows, chunks, last = rows+d.N, chunks+1, d
-				if size > 0 {
-					bar("fit --stream: %d%% of %s read, %d rows", 100*in.n/size, source, rows)
-				} else {
-					bar("fit --stream: %d MB of %s read, %d rows", in.n>>20, source, rows)
-				}
+				bar("%s", streamStatus(source, in.n, size, time.Since(start), rows))
 			}
 			if !yield(d, err) {
 				return
@@ -100,6 +97,45 @@ func (o *fitOptions) fitChunks(env *Env) (modelfile.Persistent, error) {
 		env.verbosef("%s: %d rows in %d chunks, %d features, %d classes", source, rows, chunks, len(last.Schema.Features), len(last.Schema.Classes()))
 	}
 	return persistent(m), nil
+}
+
+// streamStatus is fit --stream's progress line after read bytes of source
+// in elapsed time, rows rows: the bytes read of the size (−1 when not
+// known), the rate read/elapsed and, with the size, the time left at that
+// rate, (size − read)/rate.
+func streamStatus(source string, read, size int64, elapsed time.Duration, rows int) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "fit --stream: %s: ", source)
+	if size > 0 {
+		fmt.Fprintf(&b, "%d%% (%s of %s)", 100*read/size, byteSize(read), byteSize(size))
+	} else {
+		fmt.Fprintf(&b, "%s read", byteSize(read))
+	}
+	if s := elapsed.Seconds(); s > 0 && read > 0 {
+		rate := float64(read) / s
+		fmt.Fprintf(&b, ", %s/s", byteSize(int64(rate)))
+		if size > 0 {
+			left := time.Duration(float64(max(size-read, 0)) / rate * float64(time.Second))
+			fmt.Fprintf(&b, ", %s left", left.Round(time.Second))
+		}
+	}
+	fmt.Fprintf(&b, ", %d rows", rows)
+	return b.String()
+}
+
+// byteSize writes n bytes in decimal units: 512 B, 1.5 kB, 42.0 MB, 1.2 GB.
+func byteSize(n int64) string {
+	if n < 1000 {
+		return fmt.Sprintf("%d B", n)
+	}
+	v, unit := float64(n)/1e3, "kB"
+	for _, u := range []string{"MB", "GB", "TB"} {
+		if v < 1000 {
+			break
+		}
+		v, unit = v/1e3, u
+	}
+	return fmt.Sprintf("%.1f %s", v, unit)
 }
 
 // A countingReader counts the bytes read from r, for the progress bar. It
