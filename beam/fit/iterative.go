@@ -178,6 +178,10 @@ func (fn *PassFn) AddInput(acc []byte, f fileio.ReadableFile) ([]byte, error) {
 	}
 	var s stats
 	switch fn.Stage {
+	case stageSetup, stagePass:
+		d = labelled(d)
+	}
+	switch fn.Stage {
 	case stageEStep:
 		if s, err = fn.estep.config().EStep(d, fn.estep.Params); err != nil {
 			return nil, fmt.Errorf("%s: %w", f.Metadata.Path, err)
@@ -233,6 +237,21 @@ func (fn *PassFn) ExtractOutput(acc []byte) ([]byte, error) {
 		return nil, fmt.Errorf("fit: no rows")
 	}
 	return acc, nil
+}
+
+// labelled returns d without its rows whose target is missing, which
+// gendisc fit leaves out of a fit that learns from the target.
+func labelled(d *data.Dataset) *data.Dataset {
+	var keep []int
+	for i, y := range d.Y {
+		if y == y {
+			keep = append(keep, i)
+		}
+	}
+	if len(keep) == d.N {
+		return d
+	}
+	return d.Subset(keep)
 }
 
 // readWithSchema reads the file f whole with data.ReadWithSchema.
