@@ -225,3 +225,36 @@ func TestSample(t *testing.T) {
 		}
 	}
 }
+
+// TestFitMixtureSample fits a mixture whose starting points come from a
+// sample of 300 of the 2000 rows, with two restarts: each restart's
+// log-likelihood never falls, OnIter reports it, and the best restart is
+// kept. (TestSample checks that the sample does not depend on the shards.)
+func TestFitMixtureSample(t *testing.T) {
+	if testing.Short() {
+		t.Skip("two EM runs of pipelines")
+	}
+	dir, _ := shards(t, "x1,x2,x3,y", mixtureRows(2000), 8)
+	cfg := mixture.Config{Components: 3, Covariance: mixture.Diag, Restarts: 2}
+	var trace [2][]float64
+	cfg.OnIter = func(r, _ int, ll float64) { trace[r] = append(trace[r], ll) }
+	out := filepath.Join(t.TempDir(), "m.json")
+	g, err := FitMixture(context.Background(), runPrism, filepath.Join(dir, "part-*"), cfg, MixtureOptions{Seed: 3, Sample: 300}, out, Options{Temp: out + ".tmp"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	finals := g.RestartLogLikelihoods()
+	if len(finals) != 2 || g.LogLikelihood() != max(finals[0], finals[1]) {
+		t.Errorf("restarts' log-likelihoods %v, the model's %v", finals, g.LogLikelihood())
+	}
+	for r, tr := range trace {
+		if len(tr) < 2 || tr[len(tr)-1] != finals[r] {
+			t.Errorf("restart %d: trace %v, final %v", r, tr, finals[r])
+		}
+		for i := 1; i < len(tr); i++ {
+			if tr[i] < tr[i-1]-1e-9*math.Abs(tr[i-1]) {
+				t.Errorf("restart %d: the log-likelihood fell from %.17g to %.17g", r, tr[i-1], tr[i])
+			}
+		}
+	}
+}
