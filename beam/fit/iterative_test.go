@@ -258,3 +258,47 @@ func TestFitMixtureSample(t *testing.T) {
 		}
 	}
 }
+
+// TestFitLogisticText fits logistic regression with a text column by the
+// pipelines over 8 shards, whose vocabularies are merged, and checks the
+// coefficients of every term against gendisc fit's on the concatenated
+// rows, within 1e-8 relative, matched by name.
+func TestFitLogisticText(t *testing.T) {
+	dir, all := shards(t, "x,c,doc,y", mixedRows(400), 8)
+	opt := data.Options{Categorical: []string{"c"}}
+	d, err := data.Read(strings.NewReader(all), "all.csv", opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := logistic.Config{Solver: logistic.Newton}
+	want, err := cfg.Fit(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "m.json")
+	got, err := FitLogistic(context.Background(), runPrism, filepath.Join(dir, "part-*"), cfg, out, Options{Read: opt, Temp: out + ".tmp"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	gw, gb := got.Coefficients()
+	ww, wb := want.Coefficients()
+	at := map[string]float64{}
+	for j, name := range got.Terms() {
+		at[name] = gw[0][j]
+	}
+	scale := math.Abs(wb[0])
+	for _, v := range ww[0] {
+		scale = max(scale, math.Abs(v))
+	}
+	if len(got.Terms()) != len(want.Terms()) {
+		t.Fatalf("terms %v, gendisc fit's %v", got.Terms(), want.Terms())
+	}
+	for j, name := range want.Terms() {
+		if g, ok := at[name]; !ok || math.Abs(g-ww[0][j]) > 1e-8*scale {
+			t.Errorf("term %q: %v, gendisc fit's %v", name, g, ww[0][j])
+		}
+	}
+	if math.Abs(gb[0]-wb[0]) > 1e-8*scale {
+		t.Errorf("intercept %v, gendisc fit's %v", gb[0], wb[0])
+	}
+}
