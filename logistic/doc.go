@@ -36,9 +36,11 @@
 // shard, the statistics the design matrix and the problem are set up from
 // (Problem), then each evaluation is a Pass over the shards at the
 // current θ (the loss, its gradient and, for Newton steps, its Hessian),
-// and the driver's optimiser moves θ. Both merge across shards and encode
-// themselves to travel between processes; a Pass adds the penalty once,
-// in Objective, and gives the model of its θ.
+// and the driver's optimiser moves θ: Config.Solve, Fit's own Newton or
+// L-BFGS with Fit's stopping rules, given a function that returns the
+// merged Pass at θ. Both merge across shards and encode themselves to
+// travel between processes; a Pass adds the penalty once, in Objective,
+// and gives the model of its θ.
 //
 // Without a penalty the maximum does not exist when the classes are
 // (quasi-)separable: the weights grow without bound. The fit detects this

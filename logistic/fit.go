@@ -39,16 +39,9 @@ func (c Config) Fit(d *data.Dataset) (*Model, error) {
 	}
 	P, V := enc.P(), enc.V()
 	dim := k * (P + V + 1)
-	solver := c.Solver
-	switch {
-	case solver == Auto:
-		solver = LBFGS
-		if dim <= newtonMaxParams {
-			solver = Newton
-		}
-	case solver == Newton && V > 0 && dim > newtonMaxText:
-		return nil, fmt.Errorf("logistic: newton forms the Hessian of all %d parameters, too many with text columns (at most %d): "+
-			"use lbfgs, or keep fewer terms (Text.MaxFeatures, Text.MinDF)", dim, newtonMaxText)
+	solver, err := c.solver(dim, V)
+	if err != nil {
+		return nil, err
 	}
 	v := rowWeights(d, y, classW, c.ClassWeight)
 	lambda := c.lambda()
@@ -99,22 +92,29 @@ func (c Config) Fit(d *data.Dataset) (*Model, error) {
 		theta:  st.theta,
 		lambda: lambda,
 		impute: c.Impute,
-		diag: Diagnostics{
-			Solver:        solver,
-			Iterations:    st.iters,
-			Evaluations:   st.evals,
-			Objective:     -st.ev.j,
-			LogLikelihood: -st.ev.nll,
-			GradNorm:      st.gradNorm(),
-			Converged:     st.converged,
-			Separable:     st.separable,
-			Warning:       st.warning,
-		},
+		diag:   st.diagnostics(solver),
 	}
 	if err := m.checkFinite(); err != nil {
 		return nil, err
 	}
 	return m, nil
+}
+
+// solver returns the solver of a fit of dim parameters, V of them the
+// weights of text terms: c.Solver, or for Auto Newton up to
+// newtonMaxParams parameters and L-BFGS beyond; an error for Newton with
+// text columns and more than newtonMaxText parameters.
+func (c *Config) solver(dim, V int) (Solver, error) {
+	switch {
+	case c.Solver == Auto && dim <= newtonMaxParams:
+		return Newton, nil
+	case c.Solver == Auto:
+		return LBFGS, nil
+	case c.Solver == Newton && V > 0 && dim > newtonMaxText:
+		return "", fmt.Errorf("logistic: newton forms the Hessian of all %d parameters, too many with text columns (at most %d): "+
+			"use lbfgs, or keep fewer terms (Text.MaxFeatures, Text.MinDF)", dim, newtonMaxText)
+	}
+	return c.Solver, nil
 }
 
 // classes returns the class index of every row and the total sample

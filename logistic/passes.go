@@ -272,6 +272,7 @@ type Pass struct {
 	prob   *Problem
 	theta  []float64
 	rows   int
+	wrong  int // rows of positive weight not strictly classified right
 	weight float64
 	loss   float64
 	grad   []float64
@@ -329,6 +330,7 @@ func (s *Pass) Add(d *data.Dataset) error {
 	ev := pr.eval(s.theta, grad)
 	floats.Add(s.grad, grad)
 	s.loss += ev.nll
+	s.wrong += ev.wrong
 	s.weight += pr.wsum
 	s.rows += d.N
 	if s.hess != nil {
@@ -370,6 +372,7 @@ func (s *Pass) Merge(o *Pass) error {
 		return fmt.Errorf("logistic: cannot merge a pass with the Hessian and one without")
 	}
 	s.rows += o.rows
+	s.wrong += o.wrong
 	s.weight += o.weight
 	s.loss += o.loss
 	floats.Add(s.grad, o.grad)
@@ -407,7 +410,7 @@ func (s *Pass) Objective() (j float64, grad, hess []float64) {
 func (s *Pass) Model() (*Model, error) {
 	p := s.prob
 	j, g, _ := s.Objective()
-	m := &Model{schema: p.schema, enc: p.enc, k: p.k, theta: slices.Clone(s.theta), lambda: p.lambda,
+	m := &Model{schema: p.schema, enc: p.enc, k: p.k, theta: slices.Clone(s.theta), lambda: p.lambda, impute: p.cfg.Impute,
 		diag: Diagnostics{Objective: -j, LogLikelihood: -s.loss, GradNorm: maxAbs(g) / s.weight}}
 	if err := m.checkFinite(); err != nil {
 		return nil, err
@@ -416,18 +419,18 @@ func (s *Pass) Model() (*Model, error) {
 }
 
 // passHeader begins the binary form of a Pass.
-const passHeader = "gendisc logistic pass 1\n"
+const passHeader = "gendisc logistic pass 2\n"
 
 // MarshalBinary encodes the pass: a header line, then little-endian the
-// number of parameters, whether the Hessian follows, the rows, and the
-// float64s W, L, θ, ∇L and ∇²L, bit for bit.
+// number of parameters, whether the Hessian follows, the rows, the rows
+// misclassified, and the float64s W, L, θ, ∇L and ∇²L, bit for bit.
 func (s *Pass) MarshalBinary() ([]byte, error) {
 	b := []byte(passHeader)
 	hess := uint64(0)
 	if s.hess != nil {
 		hess = 1
 	}
-	for _, u := range []uint64{uint64(len(s.theta)), hess, uint64(s.rows)} {
+	for _, u := range []uint64{uint64(len(s.theta)), hess, uint64(s.rows), uint64(s.wrong)} {
 		b = binary.LittleEndian.AppendUint64(b, u)
 	}
 	for _, x := range slices.Concat([]float64{s.weight, s.loss}, s.theta, s.grad, s.hess) {
@@ -442,20 +445,21 @@ func (s *Pass) MarshalBinary() ([]byte, error) {
 // of parameters must be that problem's.
 func (s *Pass) UnmarshalBinary(b []byte) error {
 	rest, ok := bytes.CutPrefix(b, []byte(passHeader))
-	if !ok || len(rest) < 24 {
+	if !ok || len(rest) < 32 {
 		return fmt.Errorf("logistic: not the encoding of a logistic regression pass")
 	}
 	dim, hess, rows := binary.LittleEndian.Uint64(rest), binary.LittleEndian.Uint64(rest[8:]), binary.LittleEndian.Uint64(rest[16:])
+	wrong := binary.LittleEndian.Uint64(rest[24:])
 	switch {
 	case s.prob == nil:
 		panic("logistic: Pass.UnmarshalBinary: a pass not made by Problem.NewPass")
 	case dim != uint64(s.prob.Dim()):
 		return fmt.Errorf("logistic: a pass of %d parameters, not of this problem's %d", dim, s.prob.Dim())
-	case hess > 1 || rows > math.MaxInt:
+	case hess > 1 || rows > math.MaxInt || wrong > rows:
 		return fmt.Errorf("logistic: not the encoding of a logistic regression pass")
 	}
 	n := int(2 + 2*dim + hess*dim*dim)
-	rest = rest[24:]
+	rest = rest[32:]
 	if len(rest) != 8*n {
 		return fmt.Errorf("logistic: a pass of %d bytes, want %d", len(rest), 8*n)
 	}
@@ -464,7 +468,7 @@ func (s *Pass) UnmarshalBinary(b []byte) error {
 		x[i] = math.Float64frombits(binary.LittleEndian.Uint64(rest[8*i:]))
 	}
 	d := int(dim)
-	s.rows, s.weight, s.loss = int(rows), x[0], x[1]
+	s.rows, s.wrong, s.weight, s.loss = int(rows), int(wrong), x[0], x[1]
 	s.theta, s.grad, s.hess = x[2:2+d], x[2+d:2+2*d], nil
 	if hess == 1 {
 		s.hess = x[2+2*d:]

@@ -33,10 +33,33 @@ const (
 	growthFlat   = 1e-4
 )
 
+// objective is what the solvers minimise: J and ∇J at θ, and the Hessian
+// of J, as sums over the rows of this process (*problem) or over rows
+// elsewhere, in a driver's passes (external).
+type objective interface {
+	// eval computes J(θ) and writes ∇J(θ) to grad.
+	eval(theta, grad []float64) evaluation
+	// hessian writes the Hessian of J at θ to h (dim × dim, row major).
+	hessian(theta, h []float64)
+}
+
+// shape is what the solvers know of an objective besides its values: k
+// weight vectors of p weights then an intercept each, the total row
+// weight W and λ.
+type shape struct {
+	k, p   int
+	wsum   float64
+	lambda float64
+}
+
+func (sh shape) dim() int { return sh.k * (sh.p + 1) }
+
 // state is a solver's progress: the current point, J and ∇J there, and
 // the counts that end up in Diagnostics.
 type state struct {
-	pr        *problem
+	obj objective
+	shape
+	pr        *problem // the rows, for gd and sgd; nil for an external objective
 	tol       float64
 	maxIter   int
 	theta     []float64
@@ -53,8 +76,16 @@ type state struct {
 	seen int
 }
 
+// newState starts a solver on the rows of pr at theta.
 func newState(pr *problem, theta []float64, tol float64, maxIter int) *state {
-	st := &state{pr: pr, tol: tol, maxIter: maxIter, theta: theta, grad: make([]float64, len(theta))}
+	st := newStateOf(pr, shape{k: pr.k, p: pr.p, wsum: pr.wsum, lambda: pr.lambda}, theta, tol, maxIter)
+	st.pr = pr
+	return st
+}
+
+// newStateOf starts a solver on obj, of shape sh, at theta.
+func newStateOf(obj objective, sh shape, theta []float64, tol float64, maxIter int) *state {
+	st := &state{obj: obj, shape: sh, tol: tol, maxIter: maxIter, theta: theta, grad: make([]float64, len(theta))}
 	st.ev = st.eval(theta, st.grad)
 	return st
 }
@@ -62,11 +93,11 @@ func newState(pr *problem, theta []float64, tol float64, maxIter int) *state {
 // eval evaluates J and ∇J at theta, counting the pass over the data.
 func (st *state) eval(theta, grad []float64) evaluation {
 	st.evals++
-	return st.pr.eval(theta, grad)
+	return st.obj.eval(theta, grad)
 }
 
 // gradNorm is max_j |∂J/∂θ_j| / W, the gradient of the mean objective.
-func (st *state) gradNorm() float64 { return maxAbs(st.grad) / st.pr.wsum }
+func (st *state) gradNorm() float64 { return maxAbs(st.grad) / st.wsum }
 
 // diverging reports whether an unpenalised fit must stop because its
 // maximum does not exist, and records why: every row is classified right
@@ -75,8 +106,7 @@ func (st *state) gradNorm() float64 { return maxAbs(st.grad) / st.pr.wsum }
 // passed weightLimit (weights growing without bound, quasi-separable
 // data). Solvers call it once per iteration.
 func (st *state) diverging() bool {
-	pr := st.pr
-	if pr.lambda != 0 {
+	if st.lambda != 0 {
 		return false
 	}
 	w := st.maxWeight()
@@ -89,7 +119,7 @@ func (st *state) diverging() bool {
 		grows = st.hist[i].w > st.hist[i-1].w
 	}
 	switch {
-	case st.ev.wrong == 0 && st.ev.nll/pr.wsum < sepLoss:
+	case st.ev.wrong == 0 && st.ev.nll/st.wsum < sepLoss:
 		st.separate(w)
 	case grows || w > weightLimit:
 		st.separable = true
@@ -103,8 +133,8 @@ func (st *state) diverging() bool {
 
 // maxWeight is the largest standardised weight, max_c,j |w_cj|.
 func (st *state) maxWeight() float64 {
-	w, p, q := 0.0, st.pr.p, st.pr.p+1
-	for c := range st.pr.k {
+	w, p, q := 0.0, st.p, st.p+1
+	for c := range st.k {
 		w = max(w, maxAbs(st.theta[c*q:c*q+p]))
 	}
 	return w
@@ -114,19 +144,33 @@ func (st *state) maxWeight() float64 {
 func (st *state) separate(w float64) {
 	st.separable, st.converged = true, false
 	st.warning = fmt.Sprintf("the training data are linearly separable, so the maximum-likelihood weights do not exist (they grow without bound); "+
-		"stopped at mean log-loss %.3g with max |w| = %.3g in standardised units: set an L2 penalty > 0 for a unique fit", st.ev.nll/st.pr.wsum, w)
+		"stopped at mean log-loss %.3g with max |w| = %.3g in standardised units: set an L2 penalty > 0 for a unique fit", st.ev.nll/st.wsum, w)
 }
 
 // finish checks, after any solver, that an unpenalised fit that stopped
 // for another reason (the iteration limit, a tiny gradient) is not
 // separating the data: if every row is classified right, it is.
 func (st *state) finish() {
-	pr := st.pr
-	if pr.lambda != 0 || st.separable || st.ev.wrong != 0 {
+	if st.lambda != 0 || st.separable || st.ev.wrong != 0 {
 		return
 	}
 	w := st.maxWeight()
 	st.separate(w)
+}
+
+// diagnostics returns the Diagnostics of the solver s that ran to st.
+func (st *state) diagnostics(s Solver) Diagnostics {
+	return Diagnostics{
+		Solver:        s,
+		Iterations:    st.iters,
+		Evaluations:   st.evals,
+		Objective:     -st.ev.j,
+		LogLikelihood: -st.ev.nll,
+		GradNorm:      st.gradNorm(),
+		Converged:     st.converged,
+		Separable:     st.separable,
+		Warning:       st.warning,
+	}
 }
 
 // stopAtLimit records that the solver ran out of iterations.
@@ -224,8 +268,7 @@ func curvature(pr *problem) float64 {
 // (Σ_c θ_c fixed) equal to the Newton step there and sets the shift to
 // zero, so iterates started centred stay centred.
 func (st *state) newton() {
-	pr := st.pr
-	dim := pr.dim()
+	dim := st.dim()
 	sym := mat.NewSymDense(dim, nil)
 	var chol mat.Cholesky
 	dir := mat.NewVecDense(dim, nil)
@@ -243,7 +286,8 @@ func (st *state) newton() {
 			st.stopAtLimit("iterations")
 			return
 		}
-		if !pr.factorHessian(&chol, sym, st.theta) {
+		st.obj.hessian(st.theta, sym.RawSymmetric().Data)
+		if !factorCentred(&chol, sym, st.shape) {
 			st.warning = "the Hessian is not positive definite even with a ridge: the problem is degenerate"
 			return
 		}
@@ -281,17 +325,23 @@ func (st *state) newton() {
 }
 
 // factorHessian computes the Hessian of J at θ into sym (whose backing
-// array it overwrites) with the softmax's shift directions made definite as
-// newton describes, and its Cholesky factor into chol; false when it is
-// not positive definite even with a ridge.
+// array it overwrites) and factors it as factorCentred does.
 func (pr *problem) factorHessian(chol *mat.Cholesky, sym *mat.SymDense, theta []float64) bool {
-	dim, q := pr.dim(), pr.p+1
+	pr.hessian(theta, sym.RawSymmetric().Data)
+	return factorCentred(chol, sym, shape{k: pr.k, p: pr.p, wsum: pr.wsum, lambda: pr.lambda})
+}
+
+// factorCentred computes into chol the Cholesky factor of the Hessian in
+// sym, of an objective of shape sh, with the softmax's shift directions
+// made definite as newton describes (it overwrites sym's backing array);
+// false when it is not positive definite even with a ridge.
+func factorCentred(chol *mat.Cholesky, sym *mat.SymDense, sh shape) bool {
+	dim, q := sh.dim(), sh.p+1
 	h := sym.RawSymmetric().Data
-	pr.hessian(theta, h)
-	if pr.k > 1 {
-		mu := pr.wsum / float64(pr.k)
+	if sh.k > 1 {
+		mu := sh.wsum / float64(sh.k)
 		for u := range dim {
-			for c := range pr.k {
+			for c := range sh.k {
 				h[u*dim+c*q+u%q] += mu
 			}
 		}

@@ -44,8 +44,8 @@ var ErrMismatch = errors.New("mixture: E-step statistics of other settings or pa
 //		stop when it > 1 and |ℓ_it − ℓ_it−1| / e.Weight() < Tol
 //	}
 //
-// which, from Fit's starting point (Config.Start), reaches Fit's
-// parameters.
+// which, from Fit's starting point (Config.Starts), reaches Fit's
+// parameters. Config.FitEStep runs that loop, as Fit's own.
 type EStats struct {
 	set  settings
 	prev *model // θ, whose means are the shifts
@@ -117,15 +117,25 @@ func (e *EStats) Merge(o *EStats) error {
 // covariance type. A component that Fit would re-seed is ErrCollapsed.
 func (e *EStats) MStep() (Params, error) {
 	m := e.st.mstep(e.prev, e.set.reg, e.set.Regularization)
+	if err := checkCollapsed(m); err != nil {
+		return Params{}, err
+	}
+	return m.params(), nil
+}
+
+// checkCollapsed returns ErrCollapsed for the first component of m that
+// Fit would re-seed: of weight under minWeight, of a mean not finite, of
+// a covariance not positive definite.
+func checkCollapsed(m *model) error {
 	for c := range m.k {
 		if w := m.weights[c]; !(w >= minWeight) || !finite(m.mean(c)) {
-			return Params{}, fmt.Errorf("%w: component %d of weight %.3g", ErrCollapsed, c, w)
+			return fmt.Errorf("%w: component %d of weight %.3g", ErrCollapsed, c, w)
 		}
 	}
 	if k := newEngine(m).setModel(m); k >= 0 {
-		return Params{}, fmt.Errorf("%w: the covariance of component %d is not positive definite", ErrCollapsed, k)
+		return fmt.Errorf("%w: the covariance of component %d is not positive definite", ErrCollapsed, k)
 	}
-	return m.params(), nil
+	return nil
 }
 
 // eStatsFormat names the encoding of EStats.

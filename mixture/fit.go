@@ -57,31 +57,44 @@ func (c Config) Fit(d *data.Dataset, rng *rand.Rand) (*GMM, error) {
 	}
 	f := newFitter(set, lay)
 	f.lines = d.Lines
-	var best *run
-	var finals []float64
+	var runs []*run
 	if set.Start != nil {
 		m, err := fromParams(set.Covariance, set.Components, lay.d, set.Start)
 		if err != nil {
 			return nil, fmt.Errorf("mixture: starting parameters: %w", err)
 		}
-		if best, err = f.em(0, m, rng); err != nil {
+		run, err := f.em(0, m, rng)
+		if err != nil {
 			return nil, err
 		}
-		finals = []float64{best.ll()}
+		runs = append(runs, run)
 	} else {
 		for r := range set.Restarts {
 			run, err := f.em(r, f.start(rng), rng)
 			if err != nil {
 				return nil, err
 			}
-			finals = append(finals, run.ll())
-			if best == nil || run.ll() > best.ll() {
-				best = run
-			}
+			runs = append(runs, run)
 		}
 	}
-	return newGMM(schemaOf(d), best.m, fitInfo{
-		n: lay.totalWeight(), trace: best.trace, restarts: finals,
+	return bestRun(schemaOf(d), lay.totalWeight(), runs)
+}
+
+// bestRun returns the model of the run of the largest final
+// log-likelihood (the first of them), fitted on rows of total weight n
+// with the features of schema, recording every run's final
+// log-likelihood.
+func bestRun(schema *data.Schema, n float64, runs []*run) (*GMM, error) {
+	var best *run
+	var finals []float64
+	for _, run := range runs {
+		finals = append(finals, run.ll())
+		if best == nil || run.ll() > best.ll() {
+			best = run
+		}
+	}
+	return newGMM(schema, best.m, fitInfo{
+		n: n, trace: best.trace, restarts: finals,
 		warnings: best.warnings, converged: best.converged, iters: best.iters,
 	})
 }
@@ -198,47 +211,87 @@ type run struct {
 // ll is the log-likelihood of the run's final parameters.
 func (r *run) ll() float64 { return r.trace[len(r.trace)-1] }
 
-// em runs EM from m.
+// em runs EM from m on the fitter's rows.
 func (f *fitter) em(restart int, m *model, rng *rand.Rand) (*run, error) {
+	return runEM(&fitSteps{f, rng}, f.set, restart, m)
+}
+
+// emSteps are what an EM run does with the rows, in this process
+// (fitSteps) or elsewhere (drivenSteps).
+type emSteps interface {
+	// estep returns the log-likelihood of the rows under the current
+	// parameters and, when withStats is set, the M-step statistics.
+	estep(withStats bool) (*stats, error)
+	// repair makes m, the parameters of iteration it of the run restart
+	// (0: its start), the current parameters, re-seeding the components
+	// that collapsed (recording a warning in r) or failing.
+	repair(m *model, restart, it int, r *run) error
+	// current returns the current parameters.
+	current() *model
+	// total returns Σ_i w_i over the rows, once estep ran.
+	total() float64
+}
+
+// runEM runs EM from m: at most set.MaxIter iterations of an E-step,
+// recorded in the trace, and an M-step, stopping when the change of the
+// log-likelihood per unit of row weight is under the tolerance; then the
+// log-likelihood of the final parameters.
+func runEM(s emSteps, set settings, restart int, m *model) (*run, error) {
 	r := &run{}
-	if err := f.repair(m, restart, 0, rng, r); err != nil {
+	if err := s.repair(m, restart, 0, r); err != nil {
 		return nil, err
 	}
-	total := f.lay.totalWeight()
-	for it := 1; it <= f.set.MaxIter; it++ {
-		st, err := f.estep(true)
+	for it := 1; it <= set.MaxIter; it++ {
+		st, err := s.estep(true)
 		if err != nil {
 			return nil, err
 		}
 		r.trace = append(r.trace, st.ll)
-		if f.set.OnIter != nil {
-			f.set.OnIter(restart, it, st.ll)
+		if set.OnIter != nil {
+			set.OnIter(restart, it, st.ll)
 		}
-		m = st.mstep(f.eng.m, f.set.reg, f.set.Regularization)
+		m = st.mstep(s.current(), set.reg, set.Regularization)
 		r.iters = it
-		if err := f.repair(m, restart, it, rng, r); err != nil {
+		if err := s.repair(m, restart, it, r); err != nil {
 			return nil, err
 		}
-		if it > 1 && f.set.tol > 0 && math.Abs(r.trace[it-1]-r.trace[it-2])/total < f.set.tol {
+		if it > 1 && set.tol > 0 && math.Abs(r.trace[it-1]-r.trace[it-2])/s.total() < set.tol {
 			r.converged = true
 			break
 		}
 	}
-	st, err := f.estep(false)
+	st, err := s.estep(false)
 	if err != nil {
 		return nil, err
 	}
 	r.trace = append(r.trace, st.ll)
-	if f.set.OnIter != nil {
-		f.set.OnIter(restart, r.iters+1, st.ll)
+	if set.OnIter != nil {
+		set.OnIter(restart, r.iters+1, st.ll)
 	}
-	if !r.converged && f.set.tol > 0 {
+	if !r.converged && set.tol > 0 {
 		r.warnings = append(r.warnings, fmt.Sprintf("restart %d: EM did not converge in %d iterations (last change of the mean log-likelihood %.3g, tolerance %g)",
-			restart, r.iters, math.Abs(r.trace[r.iters]-r.trace[r.iters-1])/total, f.set.tol))
+			restart, r.iters, math.Abs(r.trace[r.iters]-r.trace[r.iters-1])/s.total(), set.tol))
 	}
-	r.m = f.eng.m
+	r.m = s.current()
 	return r, nil
 }
+
+// fitSteps are the steps of EM over the fitter's rows, re-seeding
+// collapsed components with draws from rng.
+type fitSteps struct {
+	f   *fitter
+	rng *rand.Rand
+}
+
+func (s *fitSteps) estep(withStats bool) (*stats, error) { return s.f.estep(withStats) }
+
+func (s *fitSteps) repair(m *model, restart, it int, r *run) error {
+	return s.f.repair(m, restart, it, s.rng, r)
+}
+
+func (s *fitSteps) current() *model { return s.f.eng.m }
+
+func (s *fitSteps) total() float64 { return s.f.lay.totalWeight() }
 
 // estep evaluates the engine's model on every row and returns the
 // log-likelihood and, when withStats is set, the M-step statistics.

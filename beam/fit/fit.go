@@ -72,14 +72,7 @@ func Fit(ctx context.Context, run Runner, glob, kind string, acc gendisc.Accumul
 	if err != nil {
 		return nil, err
 	}
-	schema := opt.Schema
-	extend := schema != nil
-	if schema == nil {
-		if schema, err = InferSchema(ctx, run, glob, opt.Read, opt.Temp); err != nil {
-			return nil, err
-		}
-	}
-	sj, err := json.Marshal(schema)
+	sj, extend, err := schemaFor(ctx, run, glob, opt)
 	if err != nil {
 		return nil, err
 	}
@@ -95,6 +88,20 @@ func Fit(ctx context.Context, run Runner, glob, kind string, acc gendisc.Accumul
 		return nil, err
 	}
 	return registry.Read(bytes.NewReader(b), out)
+}
+
+// schemaFor returns the JSON of the schema the shards are read with:
+// opt.Schema, to be extended with the classes and levels it lacks (extend
+// set), or the one InferSchema infers.
+func schemaFor(ctx context.Context, run Runner, glob string, opt Options) (sj []byte, extend bool, err error) {
+	schema := opt.Schema
+	if schema == nil {
+		if schema, err = InferSchema(ctx, run, glob, opt.Read, opt.Temp); err != nil {
+			return nil, false, err
+		}
+	}
+	sj, err = json.Marshal(schema)
+	return sj, opt.Schema != nil, err
 }
 
 // readMatches returns the files that glob matches, to be read whole; a
@@ -358,12 +365,17 @@ type WriteFn struct {
 }
 
 func (fn *WriteFn) ProcessElement(ctx context.Context, b []byte) error {
-	fs, err := filesystem.New(ctx, fn.Path)
+	return writeFile(ctx, fn.Path, b)
+}
+
+// writeFile writes b to the file at path on a Beam filesystem.
+func writeFile(ctx context.Context, path string, b []byte) error {
+	fs, err := filesystem.New(ctx, path)
 	if err != nil {
 		return err
 	}
 	defer fs.Close()
-	w, err := fs.OpenWrite(ctx, fn.Path)
+	w, err := fs.OpenWrite(ctx, path)
 	if err != nil {
 		return err
 	}

@@ -6,7 +6,8 @@
 //	gendisc-beam fit --data 'DIR/part-*' --model KIND [model flags] --out M.json [--runner prism]
 //
 // fit takes the kinds fitted in one pass (their models keep their
-// statistics): every naive Bayes kind, lda, qda and linear. Each shard is
+// statistics): every naive Bayes kind, lda, qda and linear; and the
+// iterative kinds, logistic and gmm, fitted by a pipeline per pass. Each shard is
 // a CSV or TSV file with its header, gzip-compressed when its name ends in
 // .gz. The model file is the one gendisc fit writes for the rows of all
 // the shards.
@@ -19,6 +20,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
@@ -71,6 +73,7 @@ func run(ctx context.Context, verb string, args []string, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
+	o.stderr = stderr
 	if err := fs.Parse(args); err != nil {
 		return fmt.Errorf("%w: %v", errUsage, err)
 	}
@@ -83,6 +86,8 @@ type fitOptions struct {
 	data, model, out, schema string
 	read                     dataFlags
 	acc                      accFunc
+	iter                     iterFunc // an iterative kind's, acc nil
+	stderr                   io.Writer
 }
 
 func (o *fitOptions) run(ctx context.Context) error {
@@ -91,10 +96,6 @@ func (o *fitOptions) run(ctx context.Context) error {
 		return fmt.Errorf("%w: fit needs --data", errUsage)
 	case o.out == "" || o.out == "-":
 		return fmt.Errorf("%w: fit needs --out, a file", errUsage)
-	}
-	acc, err := o.acc()
-	if err != nil {
-		return err
 	}
 	opt := fit.Options{Read: o.read.options(), Temp: o.out + ".schema.json"}
 	opt.Read.NumericTarget = o.model == "linear"
@@ -105,6 +106,13 @@ func (o *fitOptions) run(ctx context.Context) error {
 		}
 		opt.Schema = m.Schema()
 	}
+	if o.iter != nil {
+		return o.iter(ctx, o.data, o.out, opt, o.stderr)
+	}
+	acc, err := o.acc()
+	if err != nil {
+		return err
+	}
 	_, err = fit.Fit(ctx, beamx.Run, o.data, o.model, acc, o.out, opt)
 	return err
 }
@@ -114,17 +122,28 @@ func (o *fitOptions) run(ctx context.Context) error {
 func fitFlags(fs *flag.FlagSet, args []string) (*fitOptions, error) {
 	o := &fitOptions{}
 	fs.StringVar(&o.data, "data", "", "training data: a `glob` of CSV or TSV files, each with its header (.gz decompressed), on any Beam filesystem")
-	fs.StringVar(&o.model, "model", "", "the model `kind`: "+strings.Join(fit.Kinds(), ", "))
+	fs.StringVar(&o.model, "model", "", "the model `kind`: "+strings.Join(allKinds(), ", "))
 	fs.StringVar(&o.out, "out", "", "write the model to this `file`, on any Beam filesystem")
 	fs.StringVar(&o.schema, "schema", "", "read the data with the schema of this model `file` rather than inferring it in a first pass")
 	o.read.register(fs)
 	o.model = flagValue(args, "model")
+	if it, ok := iterKinds[o.model]; ok {
+		o.iter = it(fs)
+		return o, nil
+	}
 	k, ok := kinds[o.model]
 	if !ok {
-		return nil, fmt.Errorf("%w: --model %q: want one of %s", errUsage, o.model, strings.Join(fit.Kinds(), ", "))
+		return nil, fmt.Errorf("%w: --model %q: want one of %s", errUsage, o.model, strings.Join(allKinds(), ", "))
 	}
 	o.acc = k(fs)
 	return o, nil
+}
+
+// allKinds returns the kinds fit takes, sorted.
+func allKinds() []string {
+	k := append(fit.Kinds(), fit.IterativeKinds()...)
+	slices.Sort(k)
+	return k
 }
 
 // flagValue returns the value of --name in args (--name V, --name=V, and
