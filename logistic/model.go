@@ -113,6 +113,12 @@ func (m *Model) Coefficients() (w [][]float64, b []float64) {
 	return w, b
 }
 
+// Standardized reports whether the weights of some numeric feature are
+// on the standardised scale, z = (x − mean)/sd: false for a model fitted
+// with Config.NoStandardize (or without numeric features), whose
+// Coefficients and OriginalCoefficients are then the same.
+func (m *Model) Standardized() bool { return m.enc.Standardized() }
+
 // OriginalCoefficients returns the coefficients in the units of the
 // original features: for a numeric column standardised as
 // z = (x − m)/s, the weight w/s, and the intercept b − Σ w m/s over

@@ -62,7 +62,10 @@ func logisticFlags(fs *flag.FlagSet) fitFunc {
 // for two classes, one per class otherwise), on the standardised scale the
 // penalty applies to and in the original units.
 type logisticReport struct {
-	L2                 float64              `json:"l2"`
+	L2 float64 `json:"l2"`
+	// Standardized is false for a fit with --no-standardize: the
+	// weights are then per unit, the same in both sets.
+	Standardized       bool                 `json:"standardized"`
 	Diagnostics        logistic.Diagnostics `json:"diagnostics"`
 	Classes            []string             `json:"classes"`
 	Vectors            []string             `json:"vectors"` // the class of each weight vector
@@ -75,7 +78,7 @@ type logisticReport struct {
 
 func inspectLogistic(m gendisc.Model) report {
 	lr := m.(*logistic.Model)
-	r := &logisticReport{L2: lr.L2(), Diagnostics: lr.Diagnostics(), Classes: lr.Classes(), Terms: lr.Terms()}
+	r := &logisticReport{L2: lr.L2(), Standardized: lr.Standardized(), Diagnostics: lr.Diagnostics(), Classes: lr.Classes(), Terms: lr.Terms()}
 	w, b := lr.Coefficients()
 	ow, ob := lr.OriginalCoefficients()
 	r.Intercepts, r.OriginalIntercepts = b, ob
@@ -97,7 +100,7 @@ func (r *logisticReport) writeText(w io.Writer) error {
 	} else {
 		fmt.Fprintf(w, "\tP(y = k | x) = exp(w_kᵀz + b_k) / Σ_l exp(w_lᵀz + b_l)\n")
 	}
-	fmt.Fprintf(w, "\tz: numeric features standardised, (x − mean)/sd; categorical ones as 0/1 indicators; text as word counts\n")
+	fmt.Fprintf(w, "\tz: numeric features %s; categorical ones as 0/1 indicators; text as word counts\n", numericScale(r.Standardized))
 	fmt.Fprintf(w, "\tmaximised: Σ_i log P(y_i | x_i) − (λ/2) Σ ‖w‖²,  λ = %s\n\n", num(r.L2))
 	d := r.Diagnostics
 	status := "converged"
@@ -111,21 +114,29 @@ func (r *logisticReport) writeText(w io.Writer) error {
 	}
 	header := []string{"term"}
 	for _, v := range r.Vectors {
-		header = append(header, "w["+v+"] std", "w["+v+"] orig")
+		if r.Standardized {
+			header = append(header, "w["+v+"] std", "w["+v+"] orig")
+		} else {
+			header = append(header, "w["+v+"]")
+		}
 	}
 	rows := [][]string{}
 	for t, name := range append(append([]string(nil), r.Terms...), "(intercept)") {
 		row := []string{name}
 		for c := range r.Vectors {
 			if t < len(r.Terms) {
-				row = append(row, num(r.Weights[c][t]), num(r.OriginalWeights[c][t]))
+				row = coefficientRow(r.Standardized, row, r.Weights[c][t], r.OriginalWeights[c][t])
 			} else {
-				row = append(row, num(r.Intercepts[c]), num(r.OriginalIntercepts[c]))
+				row = coefficientRow(r.Standardized, row, r.Intercepts[c], r.OriginalIntercepts[c])
 			}
 		}
 		rows = append(rows, row)
 	}
-	fmt.Fprintf(w, "\nweights (std: per standard deviation of the feature, the scale λ applies to; orig: per unit)\n")
+	if r.Standardized {
+		fmt.Fprintf(w, "\nweights (std: per standard deviation of the feature, the scale λ applies to; orig: per unit)\n")
+	} else {
+		fmt.Fprintf(w, "\nweights (per unit of the feature, the scale λ applies to)\n")
+	}
 	if len(r.Vectors) > 1 {
 		fmt.Fprintf(w, "(the weights of the classes sum to zero term by term)\n")
 	}
