@@ -36,7 +36,12 @@ var hints = []hint{
 	{"set Config.Shrinkage in (0, 1] or Config.ShrinkageAuto", func(err error) (string, bool) {
 		var s *gda.SingularError
 		var r *gda.TooFewRowsError
-		return "use shrinkage (--shrinkage r in (0, 1], or --shrinkage auto)", errors.As(err, &s) || errors.As(err, &r)
+		return "use shrinkage (--shrinkage r in (0, 1], or --shrinkage auto)", errors.As(err, &s) || errors.As(err, &r) && r.ShrinkageHelps()
+	}},
+	{"fit LDA (one covariance matrix shared by the classes) or naive Bayes instead, or leave the class out", func(err error) (string, bool) {
+		var r *gda.TooFewRowsError
+		return "use --model lda (one covariance matrix shared by the classes) or --model nb, or leave the class's rows out of the data",
+			errors.As(err, &r) && !r.ShrinkageHelps()
 	}},
 	{"set Config.Alpha > 0", func(err error) (string, bool) {
 		return "use --alpha > 0", errors.Is(err, naivebayes.ErrImpossible)
