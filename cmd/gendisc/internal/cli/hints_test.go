@@ -41,7 +41,14 @@ func TestHintsOfCommands(t *testing.T) {
 		{[]string{"fit", "--data", "iris", "--model", "categorical-nb", "--out", "-"},
 			`categorical-nb takes categorical columns only (force integer codes with --categorical sepallength)`},
 		{[]string{"fit", "--data", "house_votes84", "--model", "gaussian-nb", "--out", "-"},
-			`gaussian-nb takes numeric features only (use --model nb, mixed naive Bayes)`},
+			`gaussian-nb takes numeric features only (use --model nb, mixed naive Bayes) (or leave the column out with --ignore handicapped-infants)`},
+		// A column of words: --numeric would fail on them, so the hint
+		// offers only --ignore and the kinds that take the column.
+		{[]string{"fit", "--data", "adult", "--model", "lda", "--out", "-"},
+			`adult: column "workclass": unsuitable feature kind: the column is categorical, discriminant analysis takes numeric features only ` +
+				`(leave the column out with --ignore workclass, or use a kind that takes categorical columns: --model nb or --model logistic)`},
+		{[]string{"fit", "--data", "adult", "--model", "multinomial-nb", "--out", "-"},
+			`multinomial-nb takes numeric counts and text columns (use categorical-nb or nb for categorical columns) (or leave the column out with --ignore workclass)`},
 		{[]string{"fit", "--data", "ionosphere", "--model", "lda", "--out", "-"},
 			`ionosphere: column "V2": singular covariance matrix: the feature has zero variance within the classes; drop it or use shrinkage (--shrinkage r in (0, 1], or --shrinkage auto)`},
 		{[]string{"compare", "--data", "ionosphere", "--models", "nb,lda", "--sizes", "20,50"},
@@ -55,7 +62,8 @@ func TestHintsOfCommands(t *testing.T) {
 			`test.csv:3: no class can produce this row: every class has probability 0 (alpha 0 gives unseen values probability 0; use --alpha > 0)`},
 	} {
 		r := runCLI(t, "", tc.args...)
-		if r.code != 1 || !strings.Contains(r.stderr, tc.want) || strings.Contains(r.stderr, "Config") || strings.Contains(r.stderr, "data.Options") {
+		if r.code != 1 || !strings.Contains(r.stderr, tc.want) || strings.Contains(r.stderr, "Config") || strings.Contains(r.stderr, "data.Options") ||
+			strings.Contains(r.stderr, "--numeric") {
 			t.Errorf("%s: exit %d, stderr %q, want %q", strings.Join(tc.args, " "), r.code, r.stderr, tc.want)
 		}
 	}
