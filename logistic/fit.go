@@ -99,6 +99,11 @@ func (c Config) Fit(d *data.Dataset) (*Model, error) {
 		theta:  st.theta,
 		lambda: lambda,
 		impute: c.Impute,
+		// The class weights change the fitted weights, not how they
+		// predict; the model keeps them so that inspect can say how it
+		// was fitted.
+		classWeight:      c.ClassWeight,
+		classWeightKnown: true,
 		diag: Diagnostics{
 			Solver:        solver,
 			Iterations:    st.iters,

@@ -72,14 +72,13 @@ func (f *imputeFlag) Set(s string) error {
 }
 
 // linearReport is what inspect shows of a linear regression: θ on the
-// standardised scale the penalty applies to and in the original units,
-// and the fit statistics of the training data.
+// standardised scale the penalty applies to and in the original units
+// (the same when Standardized is false: --no-standardize), and the fit
+// statistics of the training data.
 // The log-likelihood of an exact fit (σ² = 0) is +Inf, which JSON
 // holds as the string "+Inf" (modelfile.Float).
 type linearReport struct {
-	L2 modelfile.Float `json:"l2"`
-	// Standardized is false for a fit with --no-standardize: the
-	// weights are then per unit, the same in both sets.
+	L2                modelfile.Float  `json:"l2"`
 	Standardized      bool             `json:"standardized"`
 	Sigma2            modelfile.Float  `json:"sigma2"`
 	LogLikelihood     modelfile.Float  `json:"log_likelihood"`
