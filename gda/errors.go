@@ -5,10 +5,19 @@ import "fmt"
 // shrinkageAdvice ends the messages of TooFewRowsError and SingularError.
 const shrinkageAdvice = "set Config.Shrinkage in (0, 1] or Config.ShrinkageAuto"
 
+// otherModelAdvice ends the message of a TooFewRowsError that shrinkage
+// cannot mend: a QDA class of fewer than 2 rows.
+const otherModelAdvice = "fit LDA (one covariance matrix shared by the classes) or naive Bayes instead, or leave the class out"
+
 // TooFewRowsError: too few rows to estimate a covariance matrix without
 // shrinkage (Config.Shrinkage, Config.ShrinkageAuto), or, with shrinkage,
 // a QDA class of fewer than 2 rows. Fit returns it inside a
 // data.ParseError naming the source. It wraps ErrTooFewRows.
+//
+// Its message advises shrinkage when shrinkage can mend it
+// (ShrinkageHelps), and otherwise LDA, naive Bayes or leaving the class
+// out: the scatter of a class of one row is zero, and shrinking it toward
+// its mean variance, zero too, leaves it singular.
 type TooFewRowsError struct {
 	Kind     string // KindLDA or KindQDA
 	Class    string // QDA: the class with too few rows; "" for LDA
@@ -23,9 +32,17 @@ func (e *TooFewRowsError) Error() string {
 		return fmt.Sprintf("%v: lda with %d features and %d classes needs at least %d rows, have %d; %s",
 			ErrTooFewRows, e.Features, e.Classes, e.Need, e.Have, shrinkageAdvice)
 	}
+	if !e.ShrinkageHelps() {
+		return fmt.Sprintf("%v: qda needs at least 2 rows in every class, whatever the shrinkage, and class %q has %d; %s",
+			ErrTooFewRows, e.Class, e.Have, otherModelAdvice)
+	}
 	return fmt.Sprintf("%v: qda needs at least %d rows in every class, class %q has %d; %s",
 		ErrTooFewRows, e.Need, e.Class, e.Have, shrinkageAdvice)
 }
+
+// ShrinkageHelps reports whether shrinkage mends the error: always for
+// LDA, and for QDA when the class has at least 2 rows.
+func (e *TooFewRowsError) ShrinkageHelps() bool { return e.Kind == KindLDA || e.Have >= 2 }
 
 func (e *TooFewRowsError) Unwrap() error { return ErrTooFewRows }
 

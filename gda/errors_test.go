@@ -59,6 +59,27 @@ func TestErrorTypes(t *testing.T) {
 			t.Errorf("%s: message %q does not advise Config.Shrinkage in library words", tc.name, msg)
 		}
 	}
+	// A QDA class of one row cannot be mended by shrinkage: the message
+	// says so and advises LDA, naive Bayes or leaving the class out, in
+	// library words.
+	one := bundled.Load(t, "iris", data.Options{}).Subset(seq(0, 101))
+	for _, cfg := range []QDAConfig{{}, {Shrinkage: 0.5}, {ShrinkageAuto: true}} {
+		err := fitErr(cfg.Fit(one))
+		var e *TooFewRowsError
+		if !errors.As(err, &e) || e.ShrinkageHelps() || e.Class != "Iris-virginica" || e.Have != 1 {
+			t.Errorf("%+v: one-row class: error %v", cfg, err)
+			continue
+		}
+		const want = `too few rows for a covariance matrix: qda needs at least 2 rows in every class, whatever the shrinkage, and class "Iris-virginica" has 1; ` +
+			"fit LDA (one covariance matrix shared by the classes) or naive Bayes instead, or leave the class out"
+		if msg := e.Error(); msg != want {
+			t.Errorf("%+v: message %q, want %q", cfg, msg, want)
+		}
+	}
+	if e := (&TooFewRowsError{Kind: KindQDA, Class: "a", Features: 3, Need: 4, Have: 2}); !e.ShrinkageHelps() {
+		t.Errorf("%v: shrinkage mends a class of 2 rows", e)
+	}
+
 	// The message of a singular pooled matrix names no class.
 	e := &SingularError{Kind: KindLDA}
 	if want := "singular covariance matrix: the pooled covariance matrix is singular or not positive definite (collinear features, or too few rows); " +

@@ -133,13 +133,20 @@ func covariances(kind string, cfg Config, s *stats.Classes) [][]float64 {
 	return [][]float64{pooled}
 }
 
+// intensity returns the shrinkage intensity of cfg for the class with
+// statistics c: Config.Shrinkage, or with ShrinkageAuto the Ledoit–Wolf
+// intensity of the class's standardised rows.
+func intensity(cfg Config, c *stats.Scatter) float64 {
+	if cfg.ShrinkageAuto {
+		return c.LedoitWolf()
+	}
+	return cfg.Shrinkage
+}
+
 // shrink applies the shrinkage of cfg to the covariance cov of the class
 // with statistics c, in place.
 func shrink(cov []float64, p int, cfg Config, c *stats.Scatter) {
-	r := cfg.Shrinkage
-	if cfg.ShrinkageAuto {
-		r = c.LedoitWolf()
-	}
+	r := intensity(cfg, c)
 	if r == 0 {
 		return
 	}

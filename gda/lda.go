@@ -130,6 +130,12 @@ func (m *LDA) Covariance() []float64 { return slices.Clone(m.m.comps[0].cov) }
 // update), 0 when no row had a missing cell.
 func (m *LDA) EMIterations() int { return m.m.iters }
 
+// Shrinkages returns the shrinkage intensity r_k applied to the
+// covariance of each class before they are pooled into Σ (Config):
+// Config.Shrinkage for every class, or with Config.ShrinkageAuto the
+// Ledoit–Wolf intensity of each class's standardised rows.
+func (m *LDA) Shrinkages() []float64 { return m.m.shrinkages() }
+
 // Linear returns the linear (softmax) form of the model, W (K×p,
 // row-major) and b (K) with
 //

@@ -81,6 +81,15 @@ type model struct {
 	lin, linB []float64
 }
 
+// shrinkages returns the shrinkage intensity of each class (intensity).
+func (m *model) shrinkages() []float64 {
+	r := make([]float64, len(m.stats.Class))
+	for k, c := range m.stats.Class {
+		r[k] = intensity(m.cfg, c)
+	}
+	return r
+}
+
 // newModel derives a model from its statistics: priors, means, covariance
 // matrices and their factorisations. source names the data in errors.
 func newModel(kind string, cfg Config, schema *data.Schema, s *stats.Classes, source string) (*model, error) {

@@ -110,3 +110,9 @@ func (m *QDA) Covariances() [][]float64 {
 // EMIterations returns the number of EM iterations of the fit (or
 // update), 0 when no row had a missing cell.
 func (m *QDA) EMIterations() int { return m.m.iters }
+
+// Shrinkages returns the shrinkage intensity r_k of each class's
+// covariance (Config): Config.Shrinkage for every class, or with
+// Config.ShrinkageAuto the Ledoit–Wolf intensity of the class's
+// standardised rows.
+func (m *QDA) Shrinkages() []float64 { return m.m.shrinkages() }

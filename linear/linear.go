@@ -119,6 +119,12 @@ func (m *Model) Coefficients() (w []float64, b float64) {
 	return append([]float64(nil), m.theta[:P]...), m.theta[P]
 }
 
+// Standardized reports whether the weight of some numeric feature is on
+// the standardised scale, z = (x − mean)/sd: false for a model fitted
+// with Config.NoStandardize (or without numeric features), whose
+// Coefficients and OriginalCoefficients are then the same.
+func (m *Model) Standardized() bool { return m.enc.Standardized() }
+
 // OriginalCoefficients returns θ in the units of the original features:
 // w/s for a numeric column standardised as (x − m)/s, and the intercept
 // b − Σ w m/s; indicator weights are unchanged.

@@ -92,7 +92,12 @@ func (c Config) Fit(d *data.Dataset) (*Model, error) {
 		theta:  st.theta,
 		lambda: lambda,
 		impute: c.Impute,
-		diag:   st.diagnostics(solver),
+		// The class weights change the fitted weights, not how they
+		// predict; the model keeps them so that inspect can say how it
+		// was fitted.
+		classWeight:      c.ClassWeight,
+		classWeightKnown: true,
+		diag:             st.diagnostics(solver),
 	}
 	if err := m.checkFinite(); err != nil {
 		return nil, err

@@ -25,6 +25,11 @@ type params struct {
 	// before it was kept, which read as true: such models filled missing
 	// cells at prediction.
 	Impute *bool `json:"impute,omitempty"`
+	// ClassWeight is Config.ClassWeight of the fit ("" unweighted), always
+	// written when known; absent in files written before it was kept,
+	// whose class weights are unknown (they change the fit, not how the
+	// model predicts).
+	ClassWeight *ClassWeight `json:"class_weight,omitempty"`
 }
 
 // diagnosticsJSON is Diagnostics with floats written bit-exactly.
@@ -65,7 +70,8 @@ func (d *Diagnostics) UnmarshalJSON(b []byte) error {
 
 // MarshalJSON writes the model's parameters for package modelfile: λ, the
 // design columns, the standardised weights and intercepts, the
-// diagnostics of the fit and whether it imputed missing cells.
+// diagnostics of the fit, whether it imputed missing cells and how it
+// weighed the classes.
 func (m *Model) MarshalJSON() ([]byte, error) {
 	enc, err := m.enc.MarshalJSON()
 	if err != nil {
@@ -73,6 +79,9 @@ func (m *Model) MarshalJSON() ([]byte, error) {
 	}
 	w, b := m.Coefficients()
 	p := params{L2: modelfile.Float(m.lambda), Design: enc, Intercepts: b, Diagnostics: m.diag, Impute: &m.impute}
+	if m.classWeightKnown {
+		p.ClassWeight = &m.classWeight
+	}
 	for _, row := range w {
 		p.Weights = append(p.Weights, row)
 	}
@@ -117,6 +126,12 @@ func UnmarshalLogistic(s *data.Schema, b []byte) (*Model, error) {
 		return nil, fmt.Errorf("logistic: l2 %v is not a finite non-negative number", lambda)
 	}
 	m := &Model{schema: s, enc: enc, k: k, theta: theta, lambda: lambda, impute: p.Impute == nil || *p.Impute, diag: p.Diagnostics}
+	if cw := p.ClassWeight; cw != nil {
+		if *cw != Unweighted && *cw != Balanced {
+			return nil, fmt.Errorf("logistic: unknown class weight %q (balanced)", *cw)
+		}
+		m.classWeight, m.classWeightKnown = *cw, true
+	}
 	if err := m.checkFinite(); err != nil {
 		return nil, err
 	}

@@ -66,7 +66,11 @@ type Model struct {
 	theta  []float64 // k × (P+1): w_c then b_c
 	lambda float64
 	impute bool // fitted with Config.Impute: missing cells take the training means
-	diag   Diagnostics
+	// classWeight is Config.ClassWeight of the fit, when known (model
+	// files written before it was kept lack it).
+	classWeight      ClassWeight
+	classWeightKnown bool
+	diag             Diagnostics
 }
 
 // Kind returns "logistic".
@@ -80,6 +84,11 @@ func (m *Model) Classes() []string { return m.schema.Classes() }
 
 // L2 returns the λ of the fit.
 func (m *Model) L2() float64 { return m.lambda }
+
+// ClassWeight returns how the fit weighed the rows by class
+// (Config.ClassWeight); known is false for a model read from a file
+// written before the setting was kept.
+func (m *Model) ClassWeight() (w ClassWeight, known bool) { return m.classWeight, m.classWeightKnown }
 
 // Diagnostics returns the report of the fit.
 func (m *Model) Diagnostics() Diagnostics { return m.diag }
@@ -112,6 +121,12 @@ func (m *Model) Coefficients() (w [][]float64, b []float64) {
 	}
 	return w, b
 }
+
+// Standardized reports whether the weights of some numeric feature are
+// on the standardised scale, z = (x − mean)/sd: false for a model fitted
+// with Config.NoStandardize (or without numeric features), whose
+// Coefficients and OriginalCoefficients are then the same.
+func (m *Model) Standardized() bool { return m.enc.Standardized() }
 
 // OriginalCoefficients returns the coefficients in the units of the
 // original features: for a numeric column standardised as

@@ -411,6 +411,7 @@ func (s *Pass) Model() (*Model, error) {
 	p := s.prob
 	j, g, _ := s.Objective()
 	m := &Model{schema: p.schema, enc: p.enc, k: p.k, theta: slices.Clone(s.theta), lambda: p.lambda, impute: p.cfg.Impute,
+		classWeight: p.cfg.ClassWeight, classWeightKnown: true,
 		diag: Diagnostics{Objective: -j, LogLikelihood: -s.loss, GradNorm: maxAbs(g) / s.weight}}
 	if err := m.checkFinite(); err != nil {
 		return nil, err

@@ -9,6 +9,8 @@ import (
 // Report is the evaluation of predicted class probabilities against the
 // true classes. Every figure is weighted by the sample weights when there
 // are any; "weight" below means the number of rows when there are none.
+// A figure whose denominator is zero (a rate 0/0) is undefined: NaN here,
+// null in JSON and "undefined" in Text, never a made-up 0.
 type Report struct {
 	// Classes are the class names, in the order of the probability columns.
 	Classes []string `json:"classes"`
@@ -41,10 +43,10 @@ type Report struct {
 	Brier float64 `json:"brier"`
 	// PerClass holds the one-vs-rest figures of each class, in class order.
 	PerClass []ClassMetrics `json:"per_class"`
-	// Macro averages the per-class figures over all classes, with equal
-	// weights (classes that neither occur nor are predicted included, with
-	// their zeros, as sklearn with labels=range(K)); Weighted weighs each
-	// class by its Support (sklearn's average="weighted").
+	// Macro averages the per-class figures over the classes with equal
+	// weights; Weighted weighs each class by its Support (sklearn's
+	// average="weighted"). Both leave out the classes where a figure is
+	// undefined (see Averages).
 	Macro    Averages `json:"macro_avg"`
 	Weighted Averages `json:"weighted_avg"`
 	// Binary is set when there are exactly two classes.
@@ -55,11 +57,13 @@ type Report struct {
 // TP_k = Confusion[k][k], the column sum (predicted as k) and the row sum
 // (truly k):
 //
-//	Precision = TP_k / predicted_k
-//	Recall    = TP_k / Support
+//	Precision = TP_k / predicted_k              NaN when nothing is predicted as k
+//	Recall    = TP_k / Support                  NaN when k has no weight
 //	F1        = 2 Precision Recall / (Precision + Recall)
 //
-// each 0 when its denominator is 0.
+// F1 is 2TP/(2TP + FP + FN) in other terms, so it is 0 when only one of
+// Precision and Recall is undefined (TP = 0 then) and NaN when both are
+// (scikit-learn's zero_division=np.nan).
 type ClassMetrics struct {
 	Class     string  `json:"class"`
 	Precision float64 `json:"precision"`
@@ -73,9 +77,12 @@ type ClassMetrics struct {
 	ROCAUC float64 `json:"roc_auc"`
 }
 
-// Averages are averages of ClassMetrics over the classes. ROCAUC is NaN
-// when any class's is (sklearn refuses such input); for K > 2 it equals
-// sklearn's roc_auc_score(multi_class="ovr").
+// Averages are averages of ClassMetrics over the classes. Precision,
+// Recall and F1 average the classes where they are defined (their shares
+// renormalised over those), NaN when none is, as scikit-learn's
+// zero_division=np.nan. ROCAUC is NaN when any class's is (sklearn
+// refuses such input); for K > 2 it equals sklearn's
+// roc_auc_score(multi_class="ovr").
 type Averages struct {
 	Precision float64 `json:"precision"`
 	Recall    float64 `json:"recall"`
@@ -94,7 +101,7 @@ type Averages struct {
 //	Specificity     = TN / (TN + FP)   true negative rate
 //	F1              = 2 Precision Recall / (Precision + Recall)
 //
-// each 0 when its denominator is 0.
+// each NaN when its denominator is 0 (F1 as in ClassMetrics).
 type Binary struct {
 	// Positive is the name of the positive class.
 	Positive        string  `json:"positive"`
@@ -219,9 +226,12 @@ func Classification(classes []string, y []int, proba, weight []float64) (*Report
 			ROCAUC:    auc.oneVsRest(proba, K, k),
 		}
 		r.PerClass[k] = c
-		r.Macro.add(c, 1/float64(K))
-		r.Weighted.add(c, support/total)
 	}
+	macro, weighted := make([]float64, K), make([]float64, K)
+	for k, c := range r.PerClass {
+		macro[k], weighted[k] = 1/float64(K), c.Support/total
+	}
+	r.Macro, r.Weighted = average(r.PerClass, macro), average(r.PerClass, weighted)
 
 	if K == 2 {
 		b := &Binary{
@@ -244,12 +254,30 @@ func Classification(classes []string, y []int, proba, weight []float64) (*Report
 	return r, nil
 }
 
-// add adds share × the figures of c.
-func (a *Averages) add(c ClassMetrics, share float64) {
-	a.Precision += share * c.Precision
-	a.Recall += share * c.Recall
-	a.F1 += share * c.F1
-	a.ROCAUC += share * c.ROCAUC
+// average returns the averages of the figures of cs with the classes'
+// shares share[k] (summing to 1): each figure Σ share_k x_k / Σ share_k
+// over the classes where it is defined (NaN when none is); ROCAUC
+// Σ share_k ROCAUC_k over every class, NaN when any class's is.
+func average(cs []ClassMetrics, share []float64) Averages {
+	figure := func(x func(ClassMetrics) float64) float64 {
+		sum, w := 0.0, 0.0
+		for k, c := range cs {
+			if v := x(c); !math.IsNaN(v) {
+				sum += share[k] * v
+				w += share[k]
+			}
+		}
+		return ratio(sum, w)
+	}
+	a := Averages{
+		Precision: figure(func(c ClassMetrics) float64 { return c.Precision }),
+		Recall:    figure(func(c ClassMetrics) float64 { return c.Recall }),
+		F1:        figure(func(c ClassMetrics) float64 { return c.F1 }),
+	}
+	for k, c := range cs {
+		a.ROCAUC += share[k] * c.ROCAUC
+	}
+	return a
 }
 
 // clip is log_loss's clipping of a probability to [ε, 1−ε].
@@ -258,15 +286,25 @@ func clip(p float64) float64 {
 	return min(max(p, eps), 1-eps)
 }
 
-// ratio is a/b, or 0 when b is 0 (sklearn's zero_division default).
+// ratio is a/b, or NaN (undefined) when b is 0.
 func ratio(a, b float64) float64 {
 	if b == 0 {
-		return 0
+		return math.NaN()
 	}
 	return a / b
 }
 
-// f1 is the harmonic mean of precision and recall, 0 when both are 0.
+// f1 is the harmonic mean of precision and recall: 0 when both are 0 or
+// only one is undefined (TP = 0 then), NaN when both are undefined.
 func f1(precision, recall float64) float64 {
-	return ratio(2*precision*recall, precision+recall)
+	switch p, r := math.IsNaN(precision), math.IsNaN(recall); {
+	case p && r:
+		return math.NaN()
+	case p || r:
+		return 0
+	}
+	if precision+recall == 0 {
+		return 0
+	}
+	return 2 * precision * recall / (precision + recall)
 }

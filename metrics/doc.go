@@ -30,8 +30,12 @@
 //   - log-loss clips each probability to [ε, 1−ε], ε = 2⁻⁵² (float64's
 //     machine epsilon, log_loss's eps="auto"), and renormalises the row;
 //   - a ratio whose denominator is zero (precision of a class never
-//     predicted, recall of a class that never occurs, specificity without
-//     negatives) is 0, scikit-learn's zero_division default;
+//     predicted, recall of a class that never occurs, specificity and the
+//     type I error rate without negatives) is undefined (NaN), as
+//     scikit-learn 1.3's zero_division=np.nan: F1 is then 0 when one of
+//     precision and recall is defined (TP = 0) and undefined when neither
+//     is, and the macro and weighted averages leave out the classes where
+//     a figure is undefined;
 //   - the ROC AUC is the exact area under the ROC curve, tied scores
 //     joined by a straight segment (the trapezoid rule of roc_auc_score,
 //     equal to the Mann–Whitney statistic with average ranks); it is

@@ -6,8 +6,8 @@ import (
 )
 
 // The MarshalJSON methods below write the fields that may be undefined
-// (NaN, ±Inf) as null, which encoding/json refuses to do for a float64:
-// the field of the wrapper shadows the embedded one of the same JSON name.
+// (NaN, ±Inf) as null, which encoding/json refuses to do for a float64,
+// keeping the order of the struct's fields.
 
 // number is a float64 that marshals NaN and ±Inf as null.
 type number float64
@@ -20,31 +20,46 @@ func (x number) MarshalJSON() ([]byte, error) {
 	return json.Marshal(f)
 }
 
-// MarshalJSON writes c as a JSON object, ROCAUC null when undefined.
+// MarshalJSON writes c as a JSON object, the undefined figures null.
 func (c ClassMetrics) MarshalJSON() ([]byte, error) {
-	type plain ClassMetrics
 	return json.Marshal(struct {
-		plain
-		ROCAUC number `json:"roc_auc"`
-	}{plain(c), number(c.ROCAUC)})
+		Class     string  `json:"class"`
+		Precision number  `json:"precision"`
+		Recall    number  `json:"recall"`
+		F1        number  `json:"f1"`
+		Support   float64 `json:"support"`
+		ROCAUC    number  `json:"roc_auc"`
+	}{c.Class, number(c.Precision), number(c.Recall), number(c.F1), c.Support, number(c.ROCAUC)})
 }
 
-// MarshalJSON writes a as a JSON object, ROCAUC null when undefined.
+// MarshalJSON writes a as a JSON object, the undefined figures null.
 func (a Averages) MarshalJSON() ([]byte, error) {
-	type plain Averages
 	return json.Marshal(struct {
-		plain
-		ROCAUC number `json:"roc_auc"`
-	}{plain(a), number(a.ROCAUC)})
+		Precision number `json:"precision"`
+		Recall    number `json:"recall"`
+		F1        number `json:"f1"`
+		ROCAUC    number `json:"roc_auc"`
+	}{number(a.Precision), number(a.Recall), number(a.F1), number(a.ROCAUC)})
 }
 
-// MarshalJSON writes b as a JSON object, ROCAUC null when undefined.
+// MarshalJSON writes b as a JSON object, the undefined figures null.
 func (b Binary) MarshalJSON() ([]byte, error) {
-	type plain Binary
 	return json.Marshal(struct {
-		plain
-		ROCAUC number `json:"roc_auc"`
-	}{plain(b), number(b.ROCAUC)})
+		Positive        string  `json:"positive"`
+		TP              float64 `json:"tp"`
+		FP              float64 `json:"fp"`
+		FN              float64 `json:"fn"`
+		TN              float64 `json:"tn"`
+		TypeIErrorRate  number  `json:"type_i_error_rate"`
+		TypeIIErrorRate number  `json:"type_ii_error_rate"`
+		Precision       number  `json:"precision"`
+		Recall          number  `json:"recall"`
+		Specificity     number  `json:"specificity"`
+		F1              number  `json:"f1"`
+		BrierScoreLoss  float64 `json:"brier_score_loss"`
+		ROCAUC          number  `json:"roc_auc"`
+	}{b.Positive, b.TP, b.FP, b.FN, b.TN, number(b.TypeIErrorRate), number(b.TypeIIErrorRate), number(b.Precision),
+		number(b.Recall), number(b.Specificity), number(b.F1), b.BrierScoreLoss, number(b.ROCAUC)})
 }
 
 // MarshalJSON writes r as a JSON object, the log-likelihoods null when

@@ -344,6 +344,33 @@ func TestJSON(t *testing.T) {
 	if got, ok := m["macro_avg"].(map[string]any)["roc_auc"]; !ok || got != nil {
 		t.Errorf("undefined macro AUC marshals as %v (present %v), want null", got, ok)
 	}
+	// Class "c" is neither true nor predicted: precision, recall and F1
+	// are 0/0, and the averages are those of a and b.
+	for _, key := range []string{"precision", "recall", "f1"} {
+		if got, ok := perClass[2].(map[string]any)[key]; !ok || got != nil {
+			t.Errorf("undefined %s of class c marshals as %v (present %v), want null", key, got, ok)
+		}
+	}
+	if got := m["macro_avg"].(map[string]any)["recall"]; got != 1.0 {
+		t.Errorf("macro recall = %v, want 1 (a and b; c undefined, not a 0 that makes it 2/3)", got)
+	}
+
+	// No negative row: specificity and the type I error rate are 0/0;
+	// nothing predicted positive: precision is 0/0, F1 = 0.
+	r3, _ := Classification(tiny.classes, []int{1, 1}, []float64{.6, .4, .7, .3}, nil)
+	if b := r3.Binary; !math.IsNaN(b.Specificity) || !math.IsNaN(b.TypeIErrorRate) || !math.IsNaN(b.Precision) ||
+		b.Recall != 0 || b.F1 != 0 || b.TypeIIErrorRate != 1 {
+		t.Errorf("binary without negatives or positive predictions: %+v", *b)
+	}
+	b, err = json.Marshal(r3.Binary)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []string{`"specificity":null`, `"type_i_error_rate":null`, `"precision":null`, `"f1":0`, `"recall":0`} {
+		if !strings.Contains(string(b), s) {
+			t.Errorf("binary JSON lacks %s: %s", s, b)
+		}
+	}
 
 	r2, _ := Classification(tiny.classes, tiny.y, tiny.proba, nil)
 	b, _ = json.Marshal(r2)

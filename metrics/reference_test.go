@@ -25,10 +25,10 @@ func (m *maybe) UnmarshalJSON(b []byte) error {
 }
 
 type refAverages struct {
-	Precision float64 `json:"precision"`
-	Recall    float64 `json:"recall"`
-	F1        float64 `json:"f1"`
-	ROCAUC    maybe   `json:"roc_auc"`
+	Precision maybe `json:"precision"`
+	Recall    maybe `json:"recall"`
+	F1        maybe `json:"f1"`
+	ROCAUC    maybe `json:"roc_auc"`
 }
 
 type refClassification struct {
@@ -41,21 +41,21 @@ type refClassification struct {
 	LogLoss   float64     `json:"log_loss"`
 	Brier     float64     `json:"brier"`
 	Confusion [][]float64 `json:"confusion"`
-	Precision []float64   `json:"precision"`
-	Recall    []float64   `json:"recall"`
-	F1        []float64   `json:"f1"`
+	Precision []maybe     `json:"precision"`
+	Recall    []maybe     `json:"recall"`
+	F1        []maybe     `json:"f1"`
 	Support   []float64   `json:"support"`
 	ROCAUC    []maybe     `json:"roc_auc"`
 	Macro     refAverages `json:"macro"`
 	Weighted  refAverages `json:"weighted"`
 	Binary    *struct {
 		TP, FP, FN, TN  float64
-		Precision       float64 `json:"precision"`
-		Recall          float64 `json:"recall"`
-		Specificity     float64 `json:"specificity"`
-		F1              float64 `json:"f1"`
-		TypeIErrorRate  float64 `json:"type_i_error_rate"`
-		TypeIIErrorRate float64 `json:"type_ii_error_rate"`
+		Precision       maybe   `json:"precision"`
+		Recall          maybe   `json:"recall"`
+		Specificity     maybe   `json:"specificity"`
+		F1              maybe   `json:"f1"`
+		TypeIErrorRate  maybe   `json:"type_i_error_rate"`
+		TypeIIErrorRate maybe   `json:"type_ii_error_rate"`
 		ROCAUC          maybe   `json:"roc_auc"`
 		BrierScoreLoss  float64 `json:"brier_score_loss"`
 	} `json:"binary"`
@@ -127,9 +127,9 @@ func TestClassificationReference(t *testing.T) {
 				if m.Class != c.Classes[k] {
 					t.Errorf("PerClass[%d].Class = %q, want %q", k, m.Class, c.Classes[k])
 				}
-				check(t, "Precision "+m.Class, m.Precision, c.Precision[k])
-				check(t, "Recall "+m.Class, m.Recall, c.Recall[k])
-				check(t, "F1 "+m.Class, m.F1, c.F1[k])
+				check(t, "Precision "+m.Class, m.Precision, c.Precision[k].v)
+				check(t, "Recall "+m.Class, m.Recall, c.Recall[k].v)
+				check(t, "F1 "+m.Class, m.F1, c.F1[k].v)
 				check(t, "Support "+m.Class, m.Support, c.Support[k])
 				check(t, "ROCAUC "+m.Class, m.ROCAUC, c.ROCAUC[k].v)
 			}
@@ -138,9 +138,9 @@ func TestClassificationReference(t *testing.T) {
 				got  Averages
 				want refAverages
 			}{{"Macro", r.Macro, c.Macro}, {"Weighted", r.Weighted, c.Weighted}} {
-				check(t, a.name+".Precision", a.got.Precision, a.want.Precision)
-				check(t, a.name+".Recall", a.got.Recall, a.want.Recall)
-				check(t, a.name+".F1", a.got.F1, a.want.F1)
+				check(t, a.name+".Precision", a.got.Precision, a.want.Precision.v)
+				check(t, a.name+".Recall", a.got.Recall, a.want.Recall.v)
+				check(t, a.name+".F1", a.got.F1, a.want.F1.v)
 				check(t, a.name+".ROCAUC", a.got.ROCAUC, a.want.ROCAUC.v)
 			}
 			if (r.Binary == nil) != (c.Binary == nil) {
@@ -151,12 +151,12 @@ func TestClassificationReference(t *testing.T) {
 				check(t, "FP", b.FP, want.FP)
 				check(t, "FN", b.FN, want.FN)
 				check(t, "TN", b.TN, want.TN)
-				check(t, "Binary.Precision", b.Precision, want.Precision)
-				check(t, "Binary.Recall", b.Recall, want.Recall)
-				check(t, "Specificity", b.Specificity, want.Specificity)
-				check(t, "Binary.F1", b.F1, want.F1)
-				check(t, "TypeIErrorRate", b.TypeIErrorRate, want.TypeIErrorRate)
-				check(t, "TypeIIErrorRate", b.TypeIIErrorRate, want.TypeIIErrorRate)
+				check(t, "Binary.Precision", b.Precision, want.Precision.v)
+				check(t, "Binary.Recall", b.Recall, want.Recall.v)
+				check(t, "Specificity", b.Specificity, want.Specificity.v)
+				check(t, "Binary.F1", b.F1, want.F1.v)
+				check(t, "TypeIErrorRate", b.TypeIErrorRate, want.TypeIErrorRate.v)
+				check(t, "TypeIIErrorRate", b.TypeIIErrorRate, want.TypeIIErrorRate.v)
 				check(t, "Binary.ROCAUC", b.ROCAUC, want.ROCAUC.v)
 				check(t, "BrierScoreLoss", b.BrierScoreLoss, want.BrierScoreLoss)
 			}

@@ -566,6 +566,41 @@ func (m *Model) JointLogLikelihood(dst []float64, d *data.Dataset) []float64 {
 	return m.joint(dst, d, false)
 }
 
+// ScoreSamples writes log p(x_i) = log Σ_k p(x_i, y = k) for every row i
+// of d to dst and returns it (allocated when nil): the density gendisc
+// score reports, missing cells marginalised. Words of a text column that
+// are not in its vocabulary take the probability of one more vocabulary
+// slot that no training document filled (the smoothed unseen mass, see
+// textPart.addUnseen for the formulas): a document of unseen words
+// scores low, where JointLogLikelihood and LogProba leave such words out.
+// The slot is a per-class term of the density only; the predictions, from
+// LogProba, do not see it and are those of a model without it, bit for
+// bit. An empty document is no observation, as a missing cell: under
+// the multinomial model, which leaves a document's length out, the empty
+// bag has probability 1 given its length 0. For complement naive Bayes,
+// whose scores are not log-probabilities, it is the log-sum-exp of
+// JointLogLikelihood. It panics as LogProba does, or if dst has a length
+// other than d.N.
+func (m *Model) ScoreSamples(dst []float64, d *data.Dataset) []float64 {
+	jll := m.joint(nil, d, false)
+	for _, pt := range m.parts {
+		if t, ok := pt.(*textPart); ok {
+			t.addUnseen(jll, d, m.params.alpha)
+		}
+	}
+	if dst == nil {
+		dst = make([]float64, d.N)
+	}
+	if len(dst) != d.N {
+		panic(fmt.Sprintf("naivebayes: ScoreSamples: dst has length %d for %d rows", len(dst), d.N))
+	}
+	K := len(m.logPrior)
+	for i := range dst {
+		dst[i] = mathx.LogSumExp(jll[i*K : (i+1)*K])
+	}
+	return dst
+}
+
 // Proba writes P(y = k | x_i) to dst[i·K + k], the exponential of
 // LogProba (up to rounding), with its conventions: each row's joint
 // log-likelihoods become probabilities by mathx.Softmax while they are in

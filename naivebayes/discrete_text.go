@@ -42,8 +42,11 @@ type textPart struct {
 	// weights log θ_ct (multinomial's are w); and the cumulative θ_ct of
 	// each class (at c·V + t), made on the first draw, so that a model that
 	// only classifies does not hold it.
-	length  []float64
-	multi   *countWeights
+	length []float64
+	multi  *countWeights
+	// total is N_k = Σ_t S_kt over the vocabulary's terms (multinomial
+	// and complement), for the unseen-word slot of ScoreSamples.
+	total   []float64
 	cdfOnce sync.Once
 	cdf     []float64
 }
@@ -209,13 +212,81 @@ func (p *textPart) fit(pr *params, s *data.Schema, source string) error {
 		multi := fitCounts(countMultinomial, &st, k, pr.alpha, false)
 		p.multi = &multi
 	}
-	p.length = make([]float64, k)
+	p.length, p.total = make([]float64, k), make([]float64, k)
 	for c := range k {
+		p.total[c] = sum(st.s[c*V : (c+1)*V])
 		if p.docs[c] > 0 {
-			p.length[c] = sum(st.s[c*V:(c+1)*V]) / p.docs[c]
+			p.length[c] = p.total[c] / p.docs[c]
 		}
 	}
 	return nil
+}
+
+// addUnseen adds to the joint log-likelihoods jll (K per row) of the rows
+// of d what the words outside the vocabulary weigh once the vocabulary
+// has one more slot, "unseen", that no training document filled: a
+// proper density for documents with such words, which the weights of
+// prediction leave out (see Model.ScoreSamples). With V terms, α the
+// pseudo-count and, for multinomial naive Bayes, N_k = Σ_t S_kt, the
+// distribution of class k over the V + 1 slots is
+//
+//	θ'_kt = (S_kt + α) / (N_k + α(V+1)),  θ'_k,unseen = α / (N_k + α(V+1)),
+//
+// so a document with n_in words in the vocabulary and n_out outside gains
+//
+//	n_in log((N_k + αV)/(N_k + α(V+1))) + n_out log(α/(N_k + α(V+1)));
+//
+// for Bernoulli naive Bayes, the slot is one more binary feature,
+// "has a word outside the vocabulary", present in none of the N_k
+// training documents of class k: p_k = α/(N_k + 2α), and a document gains
+// log p_k when it has such a word, log(1 − p_k) otherwise. An empty or
+// missing document gains nothing: it is no observation. Complement naive
+// Bayes' scores are not a density and are left as they are. With α = 0 a
+// word outside the vocabulary has probability 0 (−Inf).
+func (p *textPart) addUnseen(jll []float64, d *data.Dataset, alpha float64) {
+	if p.ck == countComplement || len(d.Text) <= p.col || d.Text[p.col] == nil {
+		return
+	}
+	docs := d.Text[p.col]
+	m, unseen := p.vocab.TransformUnseen(docs)
+	K, V := len(p.docs), float64(p.vocab.Len())
+	in, out := make([]float64, K), make([]float64, K)
+	for c := range K {
+		if p.ck == countBernoulli {
+			n := p.docs[c]
+			in[c], out[c] = logRatio(n+alpha, n+2*alpha), logRatio(alpha, n+2*alpha)
+			continue
+		}
+		n := p.total[c]
+		in[c], out[c] = logRatio(n+alpha*V, n+alpha*(V+1)), logRatio(alpha, n+alpha*(V+1))
+		if alpha == 0 {
+			out[c] = math.Inf(-1)
+		}
+	}
+	for i, doc := range docs {
+		if doc == "" {
+			continue
+		}
+		row := jll[i*K : (i+1)*K]
+		if p.ck == countBernoulli {
+			w := in
+			if unseen[i] > 0 {
+				w = out
+			}
+			for c := range row {
+				row[c] += w[c]
+			}
+			continue
+		}
+		_, val := m.Row(i)
+		nIn, nOut := sum(val), float64(unseen[i])
+		for c := range row {
+			if nOut > 0 {
+				row[c] += nOut * out[c]
+			}
+			row[c] += nIn * in[c]
+		}
+	}
 }
 
 // prepare turns the documents of d into counts in the vocabulary's

@@ -70,10 +70,28 @@ func (v *Vocabulary) Index(term string) (int, bool) {
 // seen in training, or pruned): they are ignored, and the count is for
 // --verbose reports. The documents are split across the cores.
 func (v *Vocabulary) Transform(docs []string) (*CSR, int) {
+	return v.transformAll(docs, nil)
+}
+
+// TransformUnseen is Transform with the term occurrences that are not in
+// the vocabulary counted per document: unseen[i] for docs[i].
+func (v *Vocabulary) TransformUnseen(docs []string) (m *CSR, unseen []int) {
+	unseen = make([]int, len(docs))
+	m, _ = v.transformAll(docs, unseen)
+	return m, unseen
+}
+
+// transformAll is Transform, writing the unseen occurrences of docs[i]
+// to perDoc[i] when perDoc is not nil.
+func (v *Vocabulary) transformAll(docs []string, perDoc []int) (*CSR, int) {
 	parts := make([]*CSR, parallel.Blocks(len(docs), minBlock))
 	unseen := make([]int, len(parts))
 	parallel.For(len(docs), minBlock, func(w, lo, hi int) {
-		parts[w], unseen[w] = v.transform(docs[lo:hi])
+		var pd []int
+		if perDoc != nil {
+			pd = perDoc[lo:hi]
+		}
+		parts[w], unseen[w] = v.transform(docs[lo:hi], pd)
 	})
 	total := 0
 	for _, u := range unseen {
@@ -82,8 +100,9 @@ func (v *Vocabulary) Transform(docs []string) (*CSR, int) {
 	return concat(parts, len(v.terms)), total
 }
 
-// transform counts the terms of docs on the calling goroutine.
-func (v *Vocabulary) transform(docs []string) (*CSR, int) {
+// transform counts the terms of docs on the calling goroutine, and the
+// unseen ones of docs[k] in perDoc[k] when perDoc is not nil.
+func (v *Vocabulary) transform(docs []string, perDoc []int) (*CSR, int) {
 	s := v.scratch.Get().(*transformScratch)
 	defer v.scratch.Put(s)
 	m := newCSR(len(docs))
@@ -95,6 +114,7 @@ func (v *Vocabulary) transform(docs []string) (*CSR, int) {
 		}
 		s.sc.scan(doc, v.cfg.MinLen, v.stop)
 		s.row.next(len(m.Indices))
+		before := unseen
 		for _, sp := range s.sc.terms(v.grams) {
 			key := s.sc.buf[sp.lo:sp.hi]
 			if j := v.index.get(key, v.index.hash(key), v.terms); j >= 0 {
@@ -102,6 +122,9 @@ func (v *Vocabulary) transform(docs []string) (*CSR, int) {
 			} else {
 				unseen++
 			}
+		}
+		if perDoc != nil {
+			perDoc[k] = unseen - before
 		}
 		m.Indptr = append(m.Indptr, len(m.Indices))
 	}

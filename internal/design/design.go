@@ -379,6 +379,19 @@ func (e *Encoder) P() int { return len(e.terms) }
 // Terms returns a copy of the design columns.
 func (e *Encoder) Terms() []Term { return append([]Term(nil), e.terms...) }
 
+// Standardized reports whether some numeric design column is not in its
+// own units (Center ≠ 0 or Scale ≠ 1): false for an encoder fitted with
+// Options.NoStandardize, and for one without numeric columns, whose
+// coefficients are then the same on the design scale and per unit.
+func (e *Encoder) Standardized() bool {
+	for _, t := range e.terms {
+		if t.Level < 0 && (t.Center != 0 || t.Scale != 1) {
+			return true
+		}
+	}
+	return false
+}
+
 // Name returns the name of design column t < P+V: the feature's name,
 // "feature=level" for an indicator, "feature:term" for a term count.
 func (e *Encoder) Name(t int) string {

@@ -8,7 +8,12 @@ Run from the repository root with Debian's Python (which has scikit-learn):
 The inputs are fixed pseudo-random predictions (numpy seed 1), rounded to a
 coarse grid so that scores tie across rows and, in some rows, within a row
 (argmax ties go to the lowest index, like numpy's argmax). Undefined values
-(the ROC AUC of a class absent from y) are written as null.
+(the ROC AUC of a class absent from y, a rate whose denominator is 0) are
+written as null. scikit-learn 1.2.1 has no zero_division=np.nan (1.3 added
+it): the per-class figures come from zero_division=0 with null put where
+the denominator is 0, and the averages of precision, recall and F1 over
+the classes where they are defined are computed here, as 1.3's
+zero_division=np.nan averages them.
 """
 import json
 import math
@@ -50,18 +55,36 @@ def multi_inputs(n):
     return y, p
 
 
+def undefined_where(x, denominator):
+    """x as floats with NaN where the denominator is 0."""
+    x = np.array(x, dtype=float)
+    x[np.asarray(denominator) == 0] = np.nan
+    return x
+
+
+def nanaverage(x, weights):
+    """The average of x over its defined entries, NaN when there is none."""
+    ok = ~np.isnan(x)
+    if not ok.any() or np.sum(np.asarray(weights)[ok]) == 0:
+        return float("nan")
+    return float(np.average(x[ok], weights=np.asarray(weights)[ok]))
+
+
 def class_case(name, classes, y, p, w):
     K = len(classes)
     labels = list(range(K))
     pred = np.argmax(p, axis=1)
     onehot = np.eye(K)[y]
+    conf = skm.confusion_matrix(y, pred, labels=labels, sample_weight=w)
+    predicted, truly = conf.sum(axis=0), conf.sum(axis=1)
     prec, rec, f1, sup = skm.precision_recall_fscore_support(
         y, pred, labels=labels, sample_weight=w, zero_division=0)
+    prec, rec = undefined_where(prec, predicted), undefined_where(rec, truly)
+    f1 = undefined_where(f1, predicted + truly)
+    support = np.bincount(y, weights=w, minlength=K)
     avg = {}
-    for a in ("macro", "weighted"):
-        pa, ra, fa, _ = skm.precision_recall_fscore_support(
-            y, pred, labels=labels, sample_weight=w, average=a, zero_division=0)
-        avg[a] = {"precision": pa, "recall": ra, "f1": fa}
+    for a, aw in (("macro", np.ones(K)), ("weighted", support)):
+        avg[a] = {"precision": nanaverage(prec, aw), "recall": nanaverage(rec, aw), "f1": nanaverage(f1, aw)}
     auc = []
     for k in range(K):
         try:
@@ -91,8 +114,8 @@ def class_case(name, classes, y, p, w):
         "precision": floats(prec), "recall": floats(rec), "f1": floats(f1),
         "support": floats(np.bincount(y, weights=w, minlength=K)),
         "roc_auc": floats(auc),
-        "macro": {k: (None if v is None else float(v)) for k, v in avg["macro"].items()},
-        "weighted": {k: (None if v is None else float(v)) for k, v in avg["weighted"].items()},
+        "macro": {k: (None if v is None or not math.isfinite(v) else float(v)) for k, v in avg["macro"].items()},
+        "weighted": {k: (None if v is None or not math.isfinite(v) else float(v)) for k, v in avg["weighted"].items()},
     }
     # sklearn's precision_recall_fscore_support gives no support when
     # weighted; check ours against the plain weighted count as well.
@@ -103,14 +126,16 @@ def class_case(name, classes, y, p, w):
         auc1 = None
         if 0 < y.sum() < len(y):
             auc1 = skm.roc_auc_score(y, p[:, 1], sample_weight=w)
+        def maybe(v, denominator):
+            return float(v) if denominator > 0 else None
         out["binary"] = {
             "tp": float(tp), "fp": float(fp), "fn": float(fn), "tn": float(tn),
-            "precision": skm.precision_score(y, pred, **kw),
-            "recall": skm.recall_score(y, pred, **kw),
-            "specificity": skm.recall_score(y, pred, pos_label=0, **kw),
-            "f1": skm.f1_score(y, pred, **kw),
-            "type_i_error_rate": float(fp / (fp + tn)) if fp + tn > 0 else 0.0,
-            "type_ii_error_rate": float(fn / (fn + tp)) if fn + tp > 0 else 0.0,
+            "precision": maybe(skm.precision_score(y, pred, **kw), tp + fp),
+            "recall": maybe(skm.recall_score(y, pred, **kw), tp + fn),
+            "specificity": maybe(skm.recall_score(y, pred, pos_label=0, **kw), tn + fp),
+            "f1": maybe(skm.f1_score(y, pred, **kw), tp + fp + fn),
+            "type_i_error_rate": maybe(fp / (fp + tn) if fp + tn > 0 else 0, fp + tn),
+            "type_ii_error_rate": maybe(fn / (fn + tp) if fn + tp > 0 else 0, fn + tp),
             "roc_auc": auc1,
             "brier_score_loss": skm.brier_score_loss(y, p[:, 1], sample_weight=w),
         }
@@ -164,6 +189,11 @@ pr = 2.1 * x + 9.9
 reg.append(regression_case("regression", yr, pr, None))
 reg.append(regression_case("regression_weighted", yr, pr, weights(n)))
 reg.append(regression_case("regression_constant_y", np.full(20, 3.0), rng.normal(3, 1, 20), None))
+
+# Drawn last, so that the cases above keep their inputs.
+y, p = binary_inputs(30)
+y[:] = 1  # no negative row: specificity and the type I error rate undefined
+cases.append(class_case("binary_no_negatives", ["neg", "pos"], y, p, None))
 
 json.dump({"sklearn": sklearn.__version__, "classification": cases, "regression": reg},
           sys.stdout, indent=1)

@@ -303,7 +303,7 @@ func TestMostlyNumericWarning(t *testing.T) {
 		t.Errorf("fit --categorical b: exit %d, stderr %q", r.code, r.stderr)
 	}
 	r := runCLI(t, "", "fit", "--data", in, "--out", out, "--model", "gaussian-nb", "--quiet")
-	if want := in + `:42:2 is the first cell of "b" that is not a number; --numeric b reads the column as numbers)` + "\n"; r.code != 1 || !strings.HasSuffix(r.stderr, want) {
+	if want := in + `:42:2 is the first cell of "b" that is not a number; --numeric b reads the column as numbers, --ignore b leaves it out)` + "\n"; r.code != 1 || !strings.HasSuffix(r.stderr, want) {
 		t.Errorf("gaussian-nb: exit %d, stderr %q; want exit 1 and a message ending %q", r.code, r.stderr, want)
 	}
 }

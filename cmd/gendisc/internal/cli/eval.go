@@ -26,7 +26,11 @@ one-vs-rest ROC AUC with macro and weighted averages, and for two classes
 TP/FP/FN/TN, the type I and type II error rates, precision, recall,
 specificity, F1 and ROC AUC (the second class is the positive one). The
 definitions follow scikit-learn's; --weight names a column of row weights
-that weigh every figure.
+that weigh every figure. A figure whose denominator is 0 (the specificity
+and type I error rate without negative rows, the precision of a class
+never predicted, the ROC AUC of a class absent from the data) is
+"undefined" (null with --json), and the macro and weighted averages leave
+it out.
 
 For a regression model (linear), eval compares the predicted values ŷ with
 the true ones y instead: RMSE, MSE, MAE, R² and the Gaussian

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 
 	"github.com/gendisc/gendisc/data"
@@ -36,7 +37,12 @@ var hints = []hint{
 	{"set Config.Shrinkage in (0, 1] or Config.ShrinkageAuto", func(err error) (string, bool) {
 		var s *gda.SingularError
 		var r *gda.TooFewRowsError
-		return "use shrinkage (--shrinkage r in (0, 1], or --shrinkage auto)", errors.As(err, &s) || errors.As(err, &r)
+		return "use shrinkage (--shrinkage r in (0, 1], or --shrinkage auto)", errors.As(err, &s) || errors.As(err, &r) && r.ShrinkageHelps()
+	}},
+	{"fit LDA (one covariance matrix shared by the classes) or naive Bayes instead, or leave the class out", func(err error) (string, bool) {
+		var r *gda.TooFewRowsError
+		return "use --model lda (one covariance matrix shared by the classes) or --model nb, or leave the class's rows out of the data",
+			errors.As(err, &r) && !r.ShrinkageHelps()
 	}},
 	{"set Config.Alpha > 0", func(err error) (string, bool) {
 		return "use --alpha > 0", errors.Is(err, naivebayes.ErrImpossible)
@@ -74,4 +80,39 @@ func hinted(err error) string {
 		}
 	}
 	return msg
+}
+
+// kindHint adds to err, a model's refusal of a categorical feature column
+// of d, what can work: --numeric when reading d found the column mostly
+// numbers (naming its first cell that is not), --ignore, and, unless the
+// model's message names one, the kinds that take categorical columns.
+// --numeric is not offered for a column of words: it would fail on them.
+func kindHint(err error, d *data.Dataset) error {
+	var pe *data.ParseError
+	if !errors.As(err, &pe) || pe.ColumnName == "" || pe.Column != 0 || !isKindError(err) {
+		return err
+	}
+	if j := d.Schema.Feature(pe.ColumnName); j < 0 || d.Schema.Features[j].Kind != data.Categorical {
+		return err
+	}
+	col := pe.ColumnName
+	for _, w := range d.Warnings {
+		var wp *data.ParseError
+		if errors.As(w, &wp) && errors.Is(w, data.ErrMostlyNumeric) && wp.ColumnName == col {
+			return fmt.Errorf("%w (%s:%d:%d is the first cell of %q that is not a number; --numeric %s reads the column as numbers, --ignore %[5]s leaves it out)",
+				err, wp.File, wp.Line, wp.Column, col, col)
+		}
+	}
+	var ke *data.KindError
+	if errors.As(err, &ke) && strings.Contains(ke.Takes, "(") {
+		// The model's message gives the kinds that take the column.
+		return fmt.Errorf("%w (or leave the column out with --ignore %s)", err, col)
+	}
+	return fmt.Errorf("%w (leave the column out with --ignore %s, or use a kind that takes categorical columns: --model nb or --model logistic)", err, col)
+}
+
+// isKindError reports whether err is a model's refusal of a feature
+// column's kind.
+func isKindError(err error) bool {
+	return errors.Is(err, data.ErrFeatureKind) || errors.Is(err, gda.ErrFeatureKind) || errors.Is(err, naivebayes.ErrFeatureKind)
 }

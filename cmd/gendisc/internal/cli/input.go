@@ -61,27 +61,6 @@ func (env *Env) readWarnings(d *data.Dataset) {
 	}
 }
 
-// kindHint adds to err, a model's refusal of a feature column of d, how
-// to read a categorical column as numbers, naming the first cell that is
-// not a number when reading d found one in a mostly numeric column.
-func kindHint(err error, d *data.Dataset) error {
-	var pe *data.ParseError
-	if !errors.As(err, &pe) || pe.ColumnName == "" || pe.Column != 0 {
-		return err
-	}
-	if j := d.Schema.Feature(pe.ColumnName); j < 0 || d.Schema.Features[j].Kind != data.Categorical {
-		return err
-	}
-	for _, w := range d.Warnings {
-		var wp *data.ParseError
-		if errors.As(w, &wp) && errors.Is(w, data.ErrMostlyNumeric) && wp.ColumnName == pe.ColumnName {
-			return fmt.Errorf("%w (%s:%d:%d is the first cell of %q that is not a number; --numeric %s reads the column as numbers)",
-				err, wp.File, wp.Line, wp.Column, pe.ColumnName, pe.ColumnName)
-		}
-	}
-	return fmt.Errorf("%w (--numeric %s reads the column as numbers)", err, pe.ColumnName)
-}
-
 // readWithSchema reads the data named by --data with the layout of a
 // model's schema, and notes under --verbose the categories the model had
 // not seen, which are read as missing.

@@ -16,9 +16,12 @@ var cmdInspect = &Command{
 	Short:     "print the fitted parameters of a model",
 	Long: `
 Inspect prints what a model file holds in readable form: the kind, the
-features and classes, then the fitted parameters of the kind (for Gaussian
-naive Bayes: the class priors, the per-class means and variances, the
-variance tying and the smoothing ε). Numbers are rounded to 6 significant
+features and classes, then the settings of the fit that the model keeps
+(how the class prior was set, shrinkage and the intensities --shrinkage
+auto chose, --binarize, --norm, the text settings, logistic regression's
+--class-weight and --impute) and the fitted parameters of the kind (for
+Gaussian naive Bayes: the class priors, the per-class means and
+variances, the variance tying and the smoothing ε). Numbers are rounded to 6 significant
 digits; --json prints them exactly, with the schema.
 
 Example:
@@ -83,4 +86,24 @@ func writeSchema(w io.Writer, kind string, s *data.Schema) {
 		fmt.Fprintf(w, "target: %s, %d classes: %s\n", s.Target.Name, len(s.Target.Levels), strings.Join(s.Target.Levels, ", "))
 	}
 	fmt.Fprintln(w)
+}
+
+// priorSetting is how a model's class prior π_k was set, for inspect:
+// fixed by --class-prior, smoothed by --prior-alpha, or the maximum-
+// likelihood estimate.
+type priorSetting struct {
+	PriorAlpha float64            `json:"prior_alpha"`
+	ClassPrior map[string]float64 `json:"class_prior,omitempty"`
+}
+
+// writeText writes the setting on one line.
+func (p priorSetting) writeText(w io.Writer) {
+	switch {
+	case p.ClassPrior != nil:
+		fmt.Fprintf(w, "class prior: fixed at the fit (--class-prior), not estimated\n")
+	case p.PriorAlpha > 0:
+		fmt.Fprintf(w, "class prior: smoothed, π_k = (W_k + α)/(W + α·K),  α = %s\n", num(p.PriorAlpha))
+	default:
+		fmt.Fprintf(w, "class prior: maximum likelihood, π_k = W_k/W\n")
+	}
 }

@@ -88,12 +88,15 @@ func (f *shrinkageFlag) Set(s string) error {
 // holds one p×p matrix (row-major) for LDA, one per class for QDA, and
 // LogDets their log-determinants. For LDA, Linear is the softmax form and
 // Logistic, with two classes, the logistic form; for two-class QDA,
-// Constant is the constant of the discriminant function.
+// Constant is the constant of the discriminant function. Shrinkages are
+// the intensities r_k applied to each class's covariance (for LDA before
+// pooling), Ledoit–Wolf's with shrinkage auto.
 type gdaReport struct {
 	Kind          string                  `json:"-"`
 	Estimator     gda.CovarianceEstimator `json:"covariance_estimator"`
 	Shrinkage     modelfile.Float         `json:"shrinkage"`
 	ShrinkageAuto bool                    `json:"shrinkage_auto"`
+	Shrinkages    modelfile.Floats        `json:"shrinkages"`
 	EMIterations  int                     `json:"em_iterations"`
 	Classes       []string                `json:"classes"`
 	Features      []string                `json:"features"`
@@ -106,6 +109,7 @@ type gdaReport struct {
 	Logistic      *logisticForm           `json:"logistic,omitempty"`
 	Constant      *modelfile.Float        `json:"discriminant_constant,omitempty"`
 	Explained     modelfile.Floats        `json:"explained_variance_ratio,omitempty"`
+	priorSetting
 }
 
 // linearForm is the softmax form of LDA: log P(y = k | x) =
@@ -116,10 +120,10 @@ type linearForm struct {
 }
 
 // newGDAReport fills what LDA and QDA share.
-func newGDAReport(kind string, cfg gda.Config, iters int, schema *data.Schema, priors, weights []float64, means [][]float64) *gdaReport {
+func newGDAReport(kind string, cfg gda.Config, iters int, schema *data.Schema, priors, weights, shrinkages []float64, means [][]float64) *gdaReport {
 	r := &gdaReport{Kind: kind, Estimator: cfg.Estimator, Shrinkage: modelfile.Float(cfg.Shrinkage),
-		ShrinkageAuto: cfg.ShrinkageAuto, EMIterations: iters, Classes: schema.Classes(),
-		Priors: priors, ClassWeights: weights}
+		ShrinkageAuto: cfg.ShrinkageAuto, Shrinkages: shrinkages, EMIterations: iters, Classes: schema.Classes(),
+		Priors: priors, ClassWeights: weights, priorSetting: priorSetting{cfg.PriorAlpha, cfg.ClassPrior}}
 	for _, c := range schema.Features {
 		r.Features = append(r.Features, c.Name)
 	}
@@ -131,7 +135,7 @@ func newGDAReport(kind string, cfg gda.Config, iters int, schema *data.Schema, p
 
 func inspectLDA(m gendisc.Model) report {
 	l := m.(*gda.LDA)
-	r := newGDAReport(gda.KindLDA, gda.Config(l.Config()), l.EMIterations(), l.Schema(), l.Priors(), l.ClassWeights(), l.Means())
+	r := newGDAReport(gda.KindLDA, gda.Config(l.Config()), l.EMIterations(), l.Schema(), l.Priors(), l.ClassWeights(), l.Shrinkages(), l.Means())
 	r.Covariances = []modelfile.Floats{l.Covariance()}
 	r.LogDets = modelfile.Floats{l.LogDet()}
 	w, b := l.Linear()
@@ -150,7 +154,7 @@ func inspectLDA(m gendisc.Model) report {
 
 func inspectQDA(m gendisc.Model) report {
 	q := m.(*gda.QDA)
-	r := newGDAReport(gda.KindQDA, gda.Config(q.Config()), q.EMIterations(), q.Schema(), q.Priors(), q.ClassWeights(), q.Means())
+	r := newGDAReport(gda.KindQDA, gda.Config(q.Config()), q.EMIterations(), q.Schema(), q.Priors(), q.ClassWeights(), q.Shrinkages(), q.Means())
 	for _, c := range q.Covariances() {
 		r.Covariances = append(r.Covariances, c)
 	}
@@ -176,21 +180,37 @@ func (r *gdaReport) writeText(w io.Writer) error {
 	}
 	shrinkage := "none"
 	switch {
+	case r.ShrinkageAuto && r.Kind == gda.KindLDA:
+		shrinkage = "auto: each class's covariance C_k shrunk with the Ledoit–Wolf intensity r_k of its standardised rows, " +
+			"(1 − r_k)C_k + r_k·(tr R_k/p)·diag(C_k), then pooled into the one Σ"
 	case r.ShrinkageAuto:
-		shrinkage = "auto (Ledoit–Wolf per class, on the standardised scale)"
-	case r.Shrinkage > 0:
+		shrinkage = "auto: Σ_k = (1 − r_k)C_k + r_k·(tr R_k/p)·diag(C_k), r_k the Ledoit–Wolf intensity of the class's standardised rows"
+	case r.Shrinkage > 0 && r.Kind == gda.KindLDA:
 		shrinkage = num(float64(r.Shrinkage)) + ": (1 − r)Σ + r·(tr Σ/p)·I"
+	case r.Shrinkage > 0:
+		shrinkage = num(float64(r.Shrinkage)) + ": (1 − r)Σ_k + r·(tr Σ_k/p)·I"
 	}
 	fmt.Fprintf(w, "covariance estimator: %s; shrinkage: %s\n", r.Estimator, shrinkage)
+	r.priorSetting.writeText(w)
 	if r.EMIterations > 0 {
 		fmt.Fprintf(w, "training rows with missing cells: estimated by EM, %d iterations\n", r.EMIterations)
 	}
 	fmt.Fprintln(w)
 	rows := make([][]string, len(r.Classes))
+	header := []string{"class", "prior π_k", "weight", "log|Σ|"}
+	if r.Kind == gda.KindQDA {
+		header[3] = "log|Σ_k|"
+	}
 	for k, c := range r.Classes {
 		rows[k] = []string{c, num(r.Priors[k]), num(r.ClassWeights[k]), num(r.LogDets[min(k, len(r.LogDets)-1)])}
+		if r.ShrinkageAuto {
+			rows[k] = append(rows[k], num(r.Shrinkages[k]))
+		}
 	}
-	if err := writeTable(w, []string{"class", "prior π_k", "weight", "log|Σ|"}, rows); err != nil {
+	if r.ShrinkageAuto {
+		header = append(header, "shrinkage r_k")
+	}
+	if err := writeTable(w, header, rows); err != nil {
 		return err
 	}
 	if err := r.writeByClass(w, "means μ_kj", r.Means); err != nil {

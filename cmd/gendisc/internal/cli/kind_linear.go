@@ -72,12 +72,14 @@ func (f *imputeFlag) Set(s string) error {
 }
 
 // linearReport is what inspect shows of a linear regression: θ on the
-// standardised scale the penalty applies to and in the original units,
-// and the fit statistics of the training data.
+// standardised scale the penalty applies to and in the original units
+// (the same when Standardized is false: --no-standardize), and the fit
+// statistics of the training data.
 // The log-likelihood of an exact fit (σ² = 0) is +Inf, which JSON
 // holds as the string "+Inf" (modelfile.Float).
 type linearReport struct {
 	L2                modelfile.Float  `json:"l2"`
+	Standardized      bool             `json:"standardized"`
 	Sigma2            modelfile.Float  `json:"sigma2"`
 	LogLikelihood     modelfile.Float  `json:"log_likelihood"`
 	R2                modelfile.Float  `json:"r2"`
@@ -93,7 +95,7 @@ func inspectLinear(m gendisc.Model) report {
 	w, b := lm.Coefficients()
 	ow, ob := lm.OriginalCoefficients()
 	return &linearReport{
-		L2: modelfile.Float(lm.L2()), Sigma2: modelfile.Float(lm.Sigma2()),
+		L2: modelfile.Float(lm.L2()), Standardized: lm.Standardized(), Sigma2: modelfile.Float(lm.Sigma2()),
 		LogLikelihood: modelfile.Float(lm.LogLikelihood()), R2: modelfile.Float(lm.R2()),
 		Terms: lm.Terms(), Weights: w, Intercept: modelfile.Float(b), OriginalWeights: ow, OriginalIntercept: modelfile.Float(ob),
 	}
@@ -102,7 +104,7 @@ func inspectLinear(m gendisc.Model) report {
 func (r *linearReport) writeText(w io.Writer) error {
 	fmt.Fprintf(w, "Linear regression\n\n")
 	fmt.Fprintf(w, "\ty = θᵀz + b + ε,  ε ~ N(0, σ²)\n")
-	fmt.Fprintf(w, "\tz: numeric features standardised, (x − mean)/sd; categorical ones as 0/1 indicators (first level dropped)\n")
+	fmt.Fprintf(w, "\tz: numeric features %s; categorical ones as 0/1 indicators (first level dropped)\n", numericScale(r.Standardized))
 	if r.L2 == 0 {
 		fmt.Fprintf(w, "\tθ, b: least squares by QR, the maximum-likelihood estimate\n\n")
 	} else {
@@ -112,9 +114,32 @@ func (r *linearReport) writeText(w io.Writer) error {
 		num(float64(r.Sigma2)), num(float64(r.LogLikelihood)), num(float64(r.R2)))
 	rows := make([][]string, 0, len(r.Terms)+1)
 	for t, name := range r.Terms {
-		rows = append(rows, []string{name, num(r.Weights[t]), num(r.OriginalWeights[t])})
+		rows = append(rows, coefficientRow(r.Standardized, []string{name}, r.Weights[t], r.OriginalWeights[t]))
 	}
-	rows = append(rows, []string{"(intercept)", num(float64(r.Intercept)), num(float64(r.OriginalIntercept))})
+	rows = append(rows, coefficientRow(r.Standardized, []string{"(intercept)"}, float64(r.Intercept), float64(r.OriginalIntercept)))
+	if !r.Standardized {
+		fmt.Fprintf(w, "\ncoefficients (per unit of the feature, the scale λ applies to)\n")
+		return writeTable(w, []string{"term", "θ"}, rows)
+	}
 	fmt.Fprintf(w, "\ncoefficients (std: per standard deviation of the feature, the scale λ applies to; orig: per unit)\n")
 	return writeTable(w, []string{"term", "θ std", "θ orig"}, rows)
+}
+
+// numericScale says how the design of a linear or logistic model holds
+// its numeric features.
+func numericScale(standardized bool) string {
+	if standardized {
+		return "standardised, (x − mean)/sd"
+	}
+	return "in their own units (not standardised)"
+}
+
+// coefficientRow appends to row a coefficient on the standardised scale
+// and in original units, or the one coefficient when the model is not
+// standardised (the two are then the same).
+func coefficientRow(standardized bool, row []string, std, orig float64) []string {
+	if !standardized {
+		return append(row, num(orig))
+	}
+	return append(row, num(std), num(orig))
 }

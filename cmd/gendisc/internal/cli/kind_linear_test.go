@@ -233,3 +233,34 @@ func TestLinearWeightImpute(t *testing.T) {
 		t.Errorf("fit --weight w --impute mean saved\n%s\nwant\n%s", got.String(), wantBuf.String())
 	}
 }
+
+// TestInspectNoStandardize: a linear or logistic model fitted with
+// --no-standardize has its numeric weights in their own units, so inspect
+// says so and shows the one set of coefficients, with no "std" column.
+func TestInspectNoStandardize(t *testing.T) {
+	dir := t.TempDir()
+	lin := fitWineLinear(t, "--l2", "3", "--no-standardize")
+	lr := filepath.Join(dir, "logistic.json")
+	mustRun(t, "fit", "--model", "logistic", "--data", "iris", "--no-standardize", "--out", lr)
+	for _, tc := range []struct{ model, golden string }{
+		{lin, "inspect_linear_wine_nostd.golden"},
+		{lr, "inspect_logistic_iris_nostd.golden"},
+	} {
+		got := mustRun(t, "inspect", "--model", tc.model)
+		golden(t, tc.golden, got)
+		if strings.Contains(got, "std") || strings.Contains(got, "standardised,") {
+			t.Errorf("%s: inspect claims standardisation:\n%s", tc.golden, got)
+		}
+		var rep struct{ Parameters struct{ Standardized *bool } }
+		if err := json.Unmarshal([]byte(mustRun(t, "inspect", "--model", tc.model, "--json")), &rep); err != nil {
+			t.Fatal(err)
+		}
+		if s := rep.Parameters.Standardized; s == nil || *s {
+			t.Errorf("%s: inspect --json standardized = %v, want false", tc.golden, s)
+		}
+	}
+	// The default fit keeps both sets and says it standardised.
+	if got := mustRun(t, "inspect", "--model", fitWineLinear(t)); !strings.Contains(got, "θ std") || !strings.Contains(got, "standardised, (x − mean)/sd") {
+		t.Errorf("standardised fit:\n%s", got)
+	}
+}

@@ -54,9 +54,16 @@ func logisticFlags(fs *flag.FlagSet) fitFunc {
 // logisticReport is what inspect shows of a logistic regression: one
 // weight vector per row of Weights (the second class against the first
 // for two classes, one per class otherwise), on the standardised scale the
-// penalty applies to and in the original units.
+// penalty applies to and in the original units. Standardized is false
+// for a fit with --no-standardize (the two sets are then the same),
+// Impute whether missing cells take the training means (--impute mean),
+// ClassWeight the --class-weight of the fit ("" for none; null for a
+// model file written before it was kept).
 type logisticReport struct {
 	L2                 float64              `json:"l2"`
+	Standardized       bool                 `json:"standardized"`
+	Impute             bool                 `json:"impute"`
+	ClassWeight        *string              `json:"class_weight"`
 	Diagnostics        logistic.Diagnostics `json:"diagnostics"`
 	Classes            []string             `json:"classes"`
 	Vectors            []string             `json:"vectors"` // the class of each weight vector
@@ -69,7 +76,11 @@ type logisticReport struct {
 
 func inspectLogistic(m gendisc.Model) report {
 	lr := m.(*logistic.Model)
-	r := &logisticReport{L2: lr.L2(), Diagnostics: lr.Diagnostics(), Classes: lr.Classes(), Terms: lr.Terms()}
+	r := &logisticReport{L2: lr.L2(), Standardized: lr.Standardized(), Impute: lr.Imputes(), Diagnostics: lr.Diagnostics(), Classes: lr.Classes(), Terms: lr.Terms()}
+	if cw, ok := lr.ClassWeight(); ok {
+		s := string(cw)
+		r.ClassWeight = &s
+	}
 	w, b := lr.Coefficients()
 	ow, ob := lr.OriginalCoefficients()
 	r.Intercepts, r.OriginalIntercepts = b, ob
@@ -91,8 +102,22 @@ func (r *logisticReport) writeText(w io.Writer) error {
 	} else {
 		fmt.Fprintf(w, "\tP(y = k | x) = exp(w_kᵀz + b_k) / Σ_l exp(w_lᵀz + b_l)\n")
 	}
-	fmt.Fprintf(w, "\tz: numeric features standardised, (x − mean)/sd; categorical ones as 0/1 indicators; text as word counts\n")
-	fmt.Fprintf(w, "\tmaximised: Σ_i log P(y_i | x_i) − (λ/2) Σ ‖w‖²,  λ = %s\n\n", num(r.L2))
+	fmt.Fprintf(w, "\tz: numeric features %s; categorical ones as 0/1 indicators; text as word counts\n", numericScale(r.Standardized))
+	switch {
+	case r.ClassWeight == nil:
+		fmt.Fprintf(w, "\tmaximised: Σ_i v_i log P(y_i | x_i) − (λ/2) Σ ‖w‖²,  λ = %s\n", num(r.L2))
+		fmt.Fprintf(w, "\tv_i: the row's weight, by class if the fit used --class-weight (not recorded in this model file)\n")
+	case *r.ClassWeight == string(logistic.Balanced):
+		fmt.Fprintf(w, "\tmaximised: Σ_i v_i log P(y_i | x_i) − (λ/2) Σ ‖w‖²,  λ = %s\n", num(r.L2))
+		fmt.Fprintf(w, "\tv_i = W/(K·W_k) for a row of class k (--class-weight balanced: every class the same total weight)\n")
+	default:
+		fmt.Fprintf(w, "\tmaximised: Σ_i log P(y_i | x_i) − (λ/2) Σ ‖w‖²,  λ = %s\n", num(r.L2))
+	}
+	if r.Impute {
+		fmt.Fprintf(w, "\tmissing cells: the training mean of their design column (--impute mean), in the fit and at prediction\n\n")
+	} else {
+		fmt.Fprintf(w, "\tmissing cells: refused, in the fit and at prediction\n\n")
+	}
 	d := r.Diagnostics
 	status := "converged"
 	if !d.Converged {
@@ -105,21 +130,29 @@ func (r *logisticReport) writeText(w io.Writer) error {
 	}
 	header := []string{"term"}
 	for _, v := range r.Vectors {
-		header = append(header, "w["+v+"] std", "w["+v+"] orig")
+		if r.Standardized {
+			header = append(header, "w["+v+"] std", "w["+v+"] orig")
+		} else {
+			header = append(header, "w["+v+"]")
+		}
 	}
 	rows := [][]string{}
 	for t, name := range append(append([]string(nil), r.Terms...), "(intercept)") {
 		row := []string{name}
 		for c := range r.Vectors {
 			if t < len(r.Terms) {
-				row = append(row, num(r.Weights[c][t]), num(r.OriginalWeights[c][t]))
+				row = coefficientRow(r.Standardized, row, r.Weights[c][t], r.OriginalWeights[c][t])
 			} else {
-				row = append(row, num(r.Intercepts[c]), num(r.OriginalIntercepts[c]))
+				row = coefficientRow(r.Standardized, row, r.Intercepts[c], r.OriginalIntercepts[c])
 			}
 		}
 		rows = append(rows, row)
 	}
-	fmt.Fprintf(w, "\nweights (std: per standard deviation of the feature, the scale λ applies to; orig: per unit)\n")
+	if r.Standardized {
+		fmt.Fprintf(w, "\nweights (std: per standard deviation of the feature, the scale λ applies to; orig: per unit)\n")
+	} else {
+		fmt.Fprintf(w, "\nweights (per unit of the feature, the scale λ applies to)\n")
+	}
 	if len(r.Vectors) > 1 {
 		fmt.Fprintf(w, "(the weights of the classes sum to zero term by term)\n")
 	}

@@ -108,6 +108,7 @@ type gaussianNBReport struct {
 	// (feature or shared tying): the log-odds are then linear in x
 	// (naivebayes.Gaussian.LogisticForm).
 	Logistic *logisticForm `json:"logistic,omitempty"`
+	priorSetting
 }
 
 func inspectGaussianNB(m gendisc.Model) report {
@@ -120,6 +121,7 @@ func inspectGaussianNB(m gendisc.Model) report {
 		Classes:      g.Classes(),
 		Priors:       g.Priors(),
 		ClassWeights: g.ClassWeights(),
+		priorSetting: priorSetting{cfg.PriorAlpha, cfg.ClassPrior},
 	}
 	for _, c := range g.Schema().Features {
 		r.Features = append(r.Features, c.Name)
@@ -141,7 +143,9 @@ func (r *gaussianNBReport) writeText(w io.Writer) error {
 	fmt.Fprintf(w, "Gaussian naive Bayes\n\n")
 	fmt.Fprintf(w, "\tlog p(x, y=k) = log π_k + Σ_j [−½ log(2π σ²_kj) − (x_j − μ_kj)² / (2 σ²_kj)]\n\n")
 	fmt.Fprintf(w, "variance tying: %s\n", r.Variance)
-	fmt.Fprintf(w, "var-smoothing: %s, ε = %s added to every variance\n\n", num(r.VarSmoothing), num(r.Epsilon))
+	fmt.Fprintf(w, "var-smoothing: %s, ε = %s added to every variance\n", num(r.VarSmoothing), num(r.Epsilon))
+	r.priorSetting.writeText(w)
+	fmt.Fprintln(w)
 	rows := make([][]string, len(r.Classes))
 	for k, c := range r.Classes {
 		rows[k] = []string{c, num(r.Priors[k]), num(r.ClassWeights[k])}

@@ -179,8 +179,18 @@ const nbTopTerms = 15
 // nbReport is what inspect shows of a naive Bayes model of
 // naivebayes.Config: the class priors and each family's parameters.
 type nbReport struct {
-	Kind         string           `json:"kind"`
-	Alpha        float64          `json:"alpha"`
+	Kind  string  `json:"kind"`
+	Alpha float64 `json:"alpha"`
+	// Binarize is Bernoulli naive Bayes' threshold on numeric columns,
+	// Norm complement naive Bayes' weight normalisation, TextModel mixed
+	// naive Bayes' family of text columns.
+	Binarize  *float64 `json:"binarize,omitempty"`
+	Norm      *bool    `json:"norm,omitempty"`
+	TextModel string   `json:"text_model,omitempty"`
+	// VarSmoothing and Variance set mixed naive Bayes' Gaussian columns.
+	VarSmoothing *float64            `json:"var_smoothing,omitempty"`
+	Variance     naivebayes.Variance `json:"variance,omitempty"`
+	priorSetting
 	Classes      []string         `json:"classes"`
 	Priors       modelfile.Floats `json:"priors"`
 	ClassWeights modelfile.Floats `json:"class_weights"`
@@ -214,9 +224,11 @@ type nbCategorical struct {
 
 // nbText holds, per class, the words with the largest log-ratio.
 type nbText struct {
-	Feature    string          `json:"feature"`
-	Vocabulary int             `json:"vocabulary"`
-	Top        [][]nbTermRatio `json:"top"`
+	Feature string `json:"feature"`
+	// Config is how the column's documents became terms.
+	Config     text.VectorizerConfig `json:"config"`
+	Vocabulary int                   `json:"vocabulary"`
+	Top        [][]nbTermRatio       `json:"top"`
 }
 
 type nbTermRatio struct {
@@ -228,9 +240,17 @@ func inspectNB(m gendisc.Model) report {
 	nb := m.(*naivebayes.Model)
 	cfg := nb.Config()
 	r := &nbReport{Kind: nb.Kind(), Alpha: max(cfg.Alpha, 0), Classes: nb.Classes(), Priors: nb.Priors(),
-		ClassWeights: nb.ClassWeights(), Warnings: nb.Warnings()}
+		ClassWeights: nb.ClassWeights(), Warnings: nb.Warnings(), priorSetting: priorSetting{cfg.PriorAlpha, cfg.ClassPrior}}
+	switch cfg.Family {
+	case naivebayes.Bernoulli:
+		r.Binarize = &cfg.Binarize
+	case naivebayes.Complement:
+		r.Norm = &cfg.Norm
+	}
 	s := nb.Schema()
 	if names, mean, variance := nb.GaussianFeatures(); names != nil {
+		vs := max(cfg.VarSmoothing, 0) // NoVarSmoothing is 0
+		r.VarSmoothing, r.Variance = &vs, cfg.Variance
 		r.Gaussian = &nbGaussian{Features: names}
 		for k := range mean {
 			r.Gaussian.Means = append(r.Gaussian.Means, mean[k])
@@ -254,7 +274,10 @@ func inspectNB(m gendisc.Model) report {
 	for _, name := range nb.TextFeatures() {
 		top, _ := nb.TopTerms(name, nbTopTerms) // the model has the feature
 		v, _ := nb.Vocabulary(name)
-		t := nbText{Feature: name, Vocabulary: v.Len()}
+		t := nbText{Feature: name, Config: v.Config(), Vocabulary: v.Len()}
+		if cfg.Family == naivebayes.Mixed {
+			r.TextModel = cfg.TextModel.String()
+		}
 		for _, terms := range top {
 			var row []nbTermRatio
 			for _, tw := range terms {
@@ -279,6 +302,21 @@ var nbFormulas = map[string]string{
 func (r *nbReport) writeText(w io.Writer) error {
 	fmt.Fprintf(w, "%s\n\n\t%s\n\n", r.Kind, nbFormulas[r.Kind])
 	fmt.Fprintf(w, "alpha: %s\n", num(r.Alpha))
+	if r.Binarize != nil {
+		fmt.Fprintf(w, "binarize: a numeric x_t is present when x_t > %s\n", num(*r.Binarize))
+	}
+	if r.Norm != nil {
+		fmt.Fprintf(w, "norm: %t (weights w_kt divided by Σ_t |w_kt|)\n", *r.Norm)
+	}
+	if r.VarSmoothing != nil {
+		fmt.Fprintf(w, "Gaussian columns: variance tying %s, var-smoothing %s\n", r.Variance, num(*r.VarSmoothing))
+	}
+	if r.TextModel != "" {
+		fmt.Fprintf(w, "text model: %s\n", r.TextModel)
+	}
+	if r.Kind != "complement-nb" { // its scores leave the prior out
+		r.priorSetting.writeText(w)
+	}
 	for _, s := range r.Warnings {
 		fmt.Fprintf(w, "warning: %s\n", s)
 	}
@@ -313,7 +351,8 @@ func (r *nbReport) writeText(w io.Writer) error {
 		}
 	}
 	for _, t := range r.Text {
-		fmt.Fprintf(w, "\n%s: %d words; per class, the words with the largest log-ratio (the word's weight for the class minus its mean weight for the others)\n", t.Feature, t.Vocabulary)
+		fmt.Fprintf(w, "\n%s: %d words (%s); per class, the words with the largest log-ratio (the word's weight for the class minus its mean weight for the others)\n",
+			t.Feature, t.Vocabulary, vectorizerText(t.Config))
 		for k, c := range r.Classes {
 			var parts []string
 			for _, tr := range t.Top[k] {
@@ -323,4 +362,38 @@ func (r *nbReport) writeText(w io.Writer) error {
 		}
 	}
 	return nil
+}
+
+// vectorizerText says how a text column's documents became terms: the
+// n-gram lengths, the stop list, the document-frequency bounds and the
+// cap on the vocabulary.
+func vectorizerText(c text.VectorizerConfig) string {
+	ng := c.NGrams
+	if ng.Min == 0 {
+		ng = text.NGrams{Min: 1, Max: 1}
+	}
+	parts := []string{fmt.Sprintf("%d-grams", ng.Min)}
+	if ng.Max != ng.Min {
+		parts[0] = fmt.Sprintf("%d- to %d-grams", ng.Min, ng.Max)
+	}
+	if c.MinLen > 1 {
+		parts = append(parts, fmt.Sprintf("tokens of at least %d characters", c.MinLen))
+	}
+	if c.StopWords != "" {
+		parts = append(parts, c.StopWords+" stop words removed")
+	}
+	df := func(name string, d text.DocFreq) {
+		switch {
+		case d.Count > 0:
+			parts = append(parts, fmt.Sprintf("%s %d documents", name, d.Count))
+		case d.Fraction > 0:
+			parts = append(parts, fmt.Sprintf("%s %s of the documents", name, num(d.Fraction)))
+		}
+	}
+	df("min-df", c.MinDF)
+	df("max-df", c.MaxDF)
+	if c.MaxFeatures > 0 {
+		parts = append(parts, fmt.Sprintf("at most %d terms", c.MaxFeatures))
+	}
+	return strings.Join(parts, ", ")
 }

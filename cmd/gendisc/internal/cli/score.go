@@ -34,7 +34,13 @@ computed by log-sum-exp; for a Gaussian mixture (gmm, from gendisc
 cluster), the mixture density log Σ_k π_k N(x; μ_k, Σ_k). A low score
 marks a row unlike the training data. Missing cells are marginalised out:
 the density is that of the observed features (a row with none observed
-scores 0). Numbers are written with the fewest digits that read back to
+scores 0). In a text column, a word that is not in the vocabulary takes
+the probability of one more vocabulary slot that no training document
+filled, α/(N_k + α(V+1)) for multinomial naive Bayes (N_k the words of
+class k, V the vocabulary), so that a document of unknown words scores
+low; predictions leave such words out. An empty document is no
+observation, as a missing cell (the model has no distribution of document
+lengths): score warns of them. Numbers are written with the fewest digits that read back to
 the same float64.
 
 The number of rows, the mean log-likelihood per row and the total go to
@@ -99,6 +105,7 @@ func (o *scoreOptions) run(env *Env) error {
 	if err := checkCounts(m, d); err != nil {
 		return err
 	}
+	warnEmptyDocuments(env, d)
 	scores := density(d)
 	if o.out != "" {
 		out, err := env.create(o.out)
@@ -122,6 +129,24 @@ func (o *scoreOptions) run(env *Env) error {
 			s.Rows, num(float64(s.MeanNats)), num(float64(s.MeanBits)), num(float64(s.TotalNats)))
 	}
 	return nil
+}
+
+// warnEmptyDocuments warns of the empty documents of d's text columns:
+// they are no observation, so they add nothing to a row's score, and a
+// row whose only feature is an empty document scores log 1 = 0.
+func warnEmptyDocuments(env *Env, d *data.Dataset) {
+	for j, docs := range d.Text {
+		n := 0
+		for _, doc := range docs {
+			if doc == "" {
+				n++
+			}
+		}
+		if n > 0 {
+			env.warnf("%s: column %q: %s no observation, adding 0 nats to the score of its row as a missing cell", d.Source,
+				d.Schema.Features[j].Name, count(n, "empty document is", "empty documents are"))
+		}
+	}
 }
 
 // summarize returns the number of rows, the total and the mean of the

@@ -219,3 +219,27 @@ func TestScoreReference(t *testing.T) {
 		}
 	}
 }
+
+// TestScoreUnseenWords: under naive Bayes models of text, a document of
+// words outside the vocabulary scores below an ordinary one (it scored
+// 0 nats, the highest possible, when such words were left out), and an
+// empty document, no observation, scores 0 with a warning.
+func TestScoreUnseenWords(t *testing.T) {
+	dir := t.TempDir()
+	docs := filepath.Join(dir, "docs.csv")
+	os.WriteFile(docs, []byte("text,class\nok lor see you later,ham\nzzqx qqvw blorf,ham\n\"\",ham\nok zzqx,ham\n"), 0o644)
+	for _, kind := range []string{"multinomial-nb", "nb"} {
+		model := filepath.Join(dir, kind+".json")
+		mustRun(t, "fit", "--data", "sms_spam", "--model", kind, "--quiet", "--out", model)
+		r := runCLI(t, "", "score", "--model", model, "--data", docs)
+		warning := "gendisc: warning: " + docs + `: column "text": 1 empty document is no observation, adding 0 nats to the score of its row as a missing cell` + "\n"
+		if r.code != 0 || !strings.HasPrefix(r.stderr, warning) {
+			t.Fatalf("%s: exit %d, stderr %q; want the warning %q", kind, r.code, r.stderr, warning)
+		}
+		golden(t, "score_unseen_words.csv", r.stdout)
+		got := parseScores(t, r.stdout)
+		if !(got[1] < got[0] && got[1] < -30 && got[3] < -10 && math.Abs(got[2]) < 1e-15) {
+			t.Errorf("%s: scores %v: want the unseen words low, the empty document 0", kind, got)
+		}
+	}
+}
