@@ -1,6 +1,7 @@
 package data
 
 import (
+	"encoding/json"
 	"errors"
 	"math"
 	"slices"
@@ -60,6 +61,28 @@ func TestExtendUnion(t *testing.T) {
 	}
 }
 
+// TestExtendRange checks that the range of a numeric feature is the union
+// of both, and nil when one side lacks it (a model file from before ranges
+// were kept).
+func TestExtendRange(t *testing.T) {
+	a := &Schema{Features: []Column{{Name: "x", Kind: Numeric, Range: &Range{-1, 2}}}}
+	b := &Schema{Features: []Column{{Name: "x", Kind: Numeric, Range: &Range{0, 5}}}}
+	got, _, err := a.Extend(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := got.Features[0].Range; r == nil || *r != (Range{-1, 5}) {
+		t.Errorf("range %v, want {-1 5}", r)
+	}
+	if a.Features[0].Range.Max != 2 {
+		t.Error("Extend changed its receiver's range")
+	}
+	b.Features[0].Range = nil
+	if got, _, _ = a.Extend(b); got.Features[0].Range != nil {
+		t.Errorf("range %v with one side unknown, want nil", *got.Features[0].Range)
+	}
+}
+
 func same(a, b []float64) bool {
 	return slices.EqualFunc(a, b, func(x, y float64) bool { return x == y || x != x && y != y })
 }
@@ -108,5 +131,27 @@ func TestExtendErrors(t *testing.T) {
 				t.Errorf("error %v, want %q", err, tc.want)
 			}
 		})
+	}
+}
+
+// TestRangeJSON: a range is written as [min, max] and read back; other
+// arrays are refused.
+func TestRangeJSON(t *testing.T) {
+	c := Column{Name: "x", Kind: Numeric, Range: &Range{-1.5, 2}}
+	b, err := json.Marshal(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := `{"name":"x","kind":"numeric","range":[-1.5,2]}`; string(b) != want {
+		t.Errorf("%s, want %s", b, want)
+	}
+	var back Column
+	if err := json.Unmarshal(b, &back); err != nil || *back.Range != *c.Range {
+		t.Errorf("read back %+v, %v", back.Range, err)
+	}
+	for _, in := range []string{`[1]`, `[2,1]`, `[1,2,3]`, `{"min":1}`} {
+		if err := json.Unmarshal([]byte(`{"name":"x","kind":"numeric","range":`+in+`}`), &back); err == nil {
+			t.Errorf("range %s read without an error", in)
+		}
 	}
 }
