@@ -33,7 +33,7 @@ func irisQDA() (*data.Dataset, *gda.QDA) {
 func ExampleSample() {
 	_, m := irisQDA()
 	rng := rand.New(rand.NewPCG(1, 2))
-	err := synth.Sample(m, 3, 0, rng, func(r synth.Row) error {
+	err := synth.Sample(m, 3, 0, nil, rng, func(r synth.Row) error {
 		fmt.Printf("%.1f %s\n", r.X, m.Classes()[r.Y])
 		return nil
 	})
