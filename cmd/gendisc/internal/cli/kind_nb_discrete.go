@@ -105,6 +105,8 @@ func textFlags(fs *flag.FlagSet, c *text.VectorizerConfig) {
 	})
 	fs.IntVar(&c.MaxFeatures, "max-features", 0, "text columns: keep the `n` most frequent words (0: all)")
 	fs.StringVar(&c.StopWords, "stop-words", "", "text columns: drop the words of this `list` (english)")
+	fs.IntVar(&c.HashFeatures, "hash-features", 0, "text columns: hash the words into `n` columns instead of keeping a vocabulary, in bounded memory (0: a vocabulary)")
+	fs.BoolVar(&c.AlternateSign, "alternate-sign", false, "text columns, with --hash-features: count a word −1 when its hash is negative (logistic only)")
 }
 
 // checkNB is what predict and eval do with the data of a naive Bayes model
