@@ -35,7 +35,9 @@ var ErrNoRange = errors.New("no training range")
 // fall outside the box, the last one is clamped, each value outside its
 // interval set to the nearest bound, and the row counted in Clamped.
 // Note says so. Draws, Rows and Clamped accumulate over the calls that use
-// the Clip; Rows / Draws estimates the acceptance P(x ∈ B).
+// the Clip; Rows / Draws estimates the acceptance P(x ∈ B). In Impute, the
+// rows are those with a missing cell in a bounded feature, and only their
+// drawn cells are truncated.
 type Clip struct {
 	// Lo and Hi bound feature j to [Lo[j], Hi[j]]; ±Inf leave a side
 	// free. A cell that is NaN (a feature not drawn, such as text) is in
@@ -88,6 +90,28 @@ func (c *Clip) draw(x []float64, draw func()) {
 		x[j] = max(c.Lo[j], min(v, c.Hi[j]))
 	}
 	c.Clamped++
+}
+
+// drawn reports whether the row orig has a missing cell in a bounded
+// feature: one that imputation draws and the Clip bounds.
+func (c *Clip) drawn(orig []float64) bool {
+	for j, v := range orig {
+		if v != v && (!math.IsInf(c.Lo[j], -1) || !math.IsInf(c.Hi[j], 1)) {
+			return true
+		}
+	}
+	return false
+}
+
+// insideDrawn reports whether the cells of x that are missing in orig lie
+// in their intervals.
+func (c *Clip) insideDrawn(x, orig []float64) bool {
+	for j, v := range orig {
+		if v != v && (x[j] < c.Lo[j] || x[j] > c.Hi[j]) {
+			return false
+		}
+	}
+	return true
 }
 
 // inside reports whether every cell of x lies in its interval (NaN does).

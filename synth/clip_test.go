@@ -236,3 +236,65 @@ func same(a, b []float64) bool {
 	}
 	return true
 }
+
+// TestClipImpute imputes, by one draw each, 30,000 rows of one feature of
+// iris whose cell and label are all missing, truncated to [6, 7]: each
+// row's label is drawn again with its cell, so the labels follow
+// P(y | x ∈ B) ∝ π_k Z_k (Z_k the mass of class k's normal in B), and the
+// values of each class its truncated normal. Observed cells outside the
+// box are left alone.
+func TestClipImpute(t *testing.T) {
+	fit := irisColumns(t, 0)
+	m, err := kindCases[0].fit(fit)
+	if err != nil {
+		t.Fatal(err)
+	}
+	prior, mean, variance := kindCases[0].moments(m)
+	const n = 30000
+	nan := math.NaN()
+	d := &data.Dataset{Schema: fit.Schema, N: n, X: make([]float64, n), Y: make([]float64, n)}
+	for i := range n {
+		d.X[i], d.Y[i] = nan, nan
+	}
+	d.X[0] = 9 // observed, outside the box
+	const a, b = 6.0, 7.0
+	clip := &Clip{Lo: []float64{a}, Hi: []float64{b}}
+	outs, err := Impute(d, m.(gendisc.Imputer), 1, clip, seeded(4))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := outs[0]
+	if out.X[0] != 9 || clip.Rows != n-1 || clip.Clamped != 0 {
+		t.Fatalf("observed cell %g, %d rows, %d clamped", out.X[0], clip.Rows, clip.Clamped)
+	}
+	cdf := func(z float64) float64 { return 0.5 * math.Erfc(-z/math.Sqrt2) }
+	K := len(prior)
+	z, count, sum := make([]float64, K), make([]float64, K), make([]float64, K)
+	total := 0.0
+	for k := range K {
+		s := math.Sqrt(variance[k][0])
+		z[k] = prior[k] * (cdf((b-mean[k][0])/s) - cdf((a-mean[k][0])/s))
+		total += z[k]
+	}
+	for i := 1; i < n; i++ {
+		v, k := out.X[i], int(out.Y[i])
+		if v < a || v > b {
+			t.Fatalf("row %d: %g outside [%g, %g]", i, v, a, b)
+		}
+		count[k]++
+		sum[k] += v
+	}
+	for k := range K {
+		p := z[k] / total
+		if f := count[k] / (n - 1); !within(f, p, math.Sqrt(p*(1-p)/(n-1))) {
+			t.Errorf("class %d: frequency %g, want π_k Z_k / Σ = %g", k, f, p)
+		}
+		if count[k] < 100 {
+			continue
+		}
+		e, v := truncatedNormal(mean[k][0], math.Sqrt(variance[k][0]), a, b)
+		if got := sum[k] / count[k]; !within(got, e, math.Sqrt(v/count[k])) {
+			t.Errorf("class %d: mean %g, truncated normal's %g", k, got, e)
+		}
+	}
+}

@@ -53,7 +53,7 @@ func ExampleImpute() {
 	row := d.Subset([]int{0})
 	fmt.Printf("observed: %.1f\n", row.X)
 	row.X[2] = math.NaN()
-	out, err := synth.Impute(row, m, 0, nil)
+	out, err := synth.Impute(row, m, 0, nil, nil)
 	if err != nil {
 		log.Fatal(err)
 	}

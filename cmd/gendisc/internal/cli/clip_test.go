@@ -94,3 +94,28 @@ func TestClipOldModel(t *testing.T) {
 		t.Errorf("exit %d, stdout %q, stderr %q; want exit 1 and\n%s", r.code, r.stdout, r.stderr, want)
 	}
 }
+
+// TestImputeClip: multiple imputation of breast_cancer_wisconsin's missing
+// Bare.nuclei cells by QDA leaves the column's range 1 to 10 without
+// --clip and keeps to it with --clip; --clip without --draws is misuse.
+func TestImputeClip(t *testing.T) {
+	model := filepath.Join(t.TempDir(), "qda.json")
+	mustRun(t, "fit", "--data", "breast_cancer_wisconsin", "--model", "qda", "--out", model)
+	env, err := modelfile.Load(model)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The imputation column comes first: shift the features by one.
+	s := &data.Schema{Features: append([]data.Column{{Name: "imputation", Kind: data.Categorical}}, env.Schema.Features...)}
+	args := []string{"impute", "--data", "breast_cancer_wisconsin", "--model-file", model, "--draws", "20", "--seed", "1"}
+	if bad := outOfRange(t, s, mustRun(t, args...), 0); bad == 0 {
+		t.Fatal("no drawn value outside the training range without --clip: the test shows nothing")
+	}
+	if bad := outOfRange(t, s, mustRun(t, append(args, "--clip")...), 0); bad != 0 {
+		t.Errorf("%d drawn values outside the training range with --clip", bad)
+	}
+	r := runCLI(t, "", "impute", "--data", "breast_cancer_wisconsin", "--model-file", model, "--clip")
+	if r.code != 2 || !strings.Contains(r.stderr, "--clip truncates drawn cells: it needs --draws K") {
+		t.Errorf("exit %d, stderr %q; want misuse", r.code, r.stderr)
+	}
+}
