@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -153,5 +154,31 @@ func TestRangeJSON(t *testing.T) {
 		if err := json.Unmarshal([]byte(`{"name":"x","kind":"numeric","range":`+in+`}`), &back); err == nil {
 			t.Errorf("range %s read without an error", in)
 		}
+	}
+}
+
+// TestRangeEmpty: a numeric column without a value has the empty range,
+// written [], which a later chunk's values widen; it differs from an
+// unknown range (nil).
+func TestRangeEmpty(t *testing.T) {
+	chunks, err := readAllChunks(t, strings.NewReader("a,b,y\n,1,p\n,2,q\n3,4,p\n4,5,p\n"), Options{Numeric: []string{"a"}}, readConfig{chunk: 8, blocks: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	first, last := chunks[0].Schema.Features[0].Range, chunks[len(chunks)-1].Schema.Features[0].Range
+	if first == nil || !first.Empty() || last == nil || *last != (Range{3, 4}) {
+		t.Errorf("ranges of a, first and last chunk: %v, %v; want empty and [3 4]", first, last)
+	}
+	b, _ := json.Marshal(Column{Name: "a", Kind: Numeric, Range: first})
+	if want := `{"name":"a","kind":"numeric","range":[]}`; string(b) != want {
+		t.Errorf("%s, want %s", b, want)
+	}
+	var back Column
+	if err := json.Unmarshal(b, &back); err != nil || back.Range == nil || !back.Range.Empty() {
+		t.Errorf("empty range read back as %v, %v", back.Range, err)
+	}
+	u, _, err := chunks[0].Schema.Extend(chunks[len(chunks)-1].Schema)
+	if err != nil || *u.Features[0].Range != (Range{3, 4}) {
+		t.Errorf("empty ∪ [3 4] = %v, %v", u.Features[0].Range, err)
 	}
 }

@@ -48,31 +48,47 @@ type Column struct {
 	Integral bool `json:"integral,omitempty"`
 	// Range holds the smallest and largest observed value of a numeric
 	// feature in the rows read; in a model's schema, in its training
-	// rows (widened by the rows of updates and merges). It is nil for
-	// other columns and the target, for a feature without an observed
-	// value, and in the schema of a model file written before ranges
-	// were kept.
+	// rows (widened by the rows of updates and merges). It is empty
+	// (Range.Empty) for a feature without an observed value, and nil for
+	// other columns and the target, and in the schema of a model file
+	// written before ranges were kept, where it is unknown.
 	Range *Range `json:"range,omitempty"`
 }
 
 // Range is the closed interval [Min, Max] of the values of a column,
-// written to JSON as the array [Min, Max].
+// written to JSON as the array [Min, Max]; the empty range of a column
+// without values has Min = +Inf and Max = −Inf, and is written [].
 type Range struct{ Min, Max float64 }
 
-// MarshalJSON writes r as [Min, Max].
-func (r Range) MarshalJSON() ([]byte, error) { return json.Marshal([2]float64{r.Min, r.Max}) }
+// emptyRange is the range of no values.
+var emptyRange = Range{Min: math.Inf(1), Max: math.Inf(-1)}
 
-// UnmarshalJSON reads [Min, Max], refusing an array of another length or
-// with Min > Max.
+// Empty reports whether r holds no value (Min > Max).
+func (r Range) Empty() bool { return r.Min > r.Max }
+
+// MarshalJSON writes r as [Min, Max], or [] when it is empty.
+func (r Range) MarshalJSON() ([]byte, error) {
+	if r.Empty() {
+		return []byte("[]"), nil
+	}
+	return json.Marshal([2]float64{r.Min, r.Max})
+}
+
+// UnmarshalJSON reads [Min, Max] with Min ≤ Max, or [] for the empty
+// range, refusing anything else.
 func (r *Range) UnmarshalJSON(b []byte) error {
 	var v []float64
 	if err := json.Unmarshal(b, &v); err != nil {
 		return err
 	}
-	if len(v) != 2 || !(v[0] <= v[1]) {
-		return fmt.Errorf("range %v: want [min, max] with min ≤ max", v)
+	switch {
+	case v != nil && len(v) == 0:
+		*r = emptyRange
+	case len(v) == 2 && v[0] <= v[1]:
+		r.Min, r.Max = v[0], v[1]
+	default:
+		return fmt.Errorf("range %v: want [min, max] with min ≤ max, or []", v)
 	}
-	r.Min, r.Max = v[0], v[1]
 	return nil
 }
 
@@ -86,10 +102,9 @@ func (r *Range) union(o *Range) *Range {
 }
 
 // setRanges sets the Range of every numeric feature of d's schema to the
-// interval of its observed values in d's rows, widened by the range it
-// had (the ranges of earlier chunks, or of a model's training rows, in a
-// schema read with Extend). A feature without an observed value keeps
-// the range it had.
+// interval of its observed values in d's rows (empty without one), widened
+// by the range it had (the ranges of earlier chunks, or of a model's
+// training rows, in a schema read with Extend).
 func setRanges(d *Dataset) {
 	D := d.D()
 	lo, hi := make([]float64, D), make([]float64, D)
@@ -109,7 +124,7 @@ func setRanges(d *Dataset) {
 	}
 	for j := range D {
 		c := &d.Schema.Features[j]
-		if c.Kind != Numeric || lo[j] > hi[j] {
+		if c.Kind != Numeric {
 			continue
 		}
 		r := &Range{Min: lo[j], Max: hi[j]}

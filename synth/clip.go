@@ -52,7 +52,9 @@ type Clip struct {
 }
 
 // TrainingClip returns a Clip to the training ranges of the numeric
-// features of s (data.Column.Range); the other features are free. It
+// features of s (data.Column.Range); the other features are free, and so
+// is a feature with no value in training (an empty range), which the
+// models do not draw. It
 // returns an error wrapping ErrNoRange that names the first numeric
 // feature whose range s lacks (the schema of a model file written before
 // ranges were kept).
@@ -63,10 +65,12 @@ func TrainingClip(s *data.Schema) (*Clip, error) {
 		if f.Kind != data.Numeric {
 			continue
 		}
-		if f.Range == nil {
+		switch {
+		case f.Range == nil:
 			return nil, fmt.Errorf("synth: feature %q: %w", f.Name, ErrNoRange)
+		case !f.Range.Empty():
+			c.Lo[j], c.Hi[j] = f.Range.Min, f.Range.Max
 		}
-		c.Lo[j], c.Hi[j] = f.Range.Min, f.Range.Max
 	}
 	return c, nil
 }

@@ -170,16 +170,17 @@ func TestTrainingClip(t *testing.T) {
 		{Name: "x", Kind: data.Numeric, Range: &data.Range{Min: -1, Max: 2}},
 		{Name: "c", Kind: data.Categorical, Levels: []string{"a", "b"}},
 		{Name: "t", Kind: data.Text},
+		{Name: "none", Kind: data.Numeric, Range: &data.Range{Min: math.Inf(1), Max: math.Inf(-1)}},
 	}}
 	c, err := TrainingClip(s)
 	if err != nil {
 		t.Fatal(err)
 	}
 	inf := math.Inf(1)
-	if c.Lo[0] != -1 || c.Hi[0] != 2 || c.Lo[1] != -inf || c.Hi[1] != inf || c.Lo[2] != -inf || c.Hi[2] != inf {
+	if c.Lo[0] != -1 || c.Hi[0] != 2 || c.Lo[1] != -inf || c.Hi[1] != inf || c.Lo[2] != -inf || c.Hi[2] != inf || c.Lo[3] != -inf || c.Hi[3] != inf {
 		t.Errorf("box %v %v", c.Lo, c.Hi)
 	}
-	if !c.inside([]float64{2, 1, math.NaN()}) || c.inside([]float64{2.5, 0, math.NaN()}) {
+	if !c.inside([]float64{2, 1, math.NaN(), 5}) || c.inside([]float64{2.5, 0, math.NaN(), 5}) {
 		t.Error("inside")
 	}
 	s.Features[0].Range = nil
