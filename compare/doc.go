@@ -22,6 +22,10 @@
 // tiny training set) does not stop the run: the split scores the fallback
 // prediction instead, the most frequent class of the training rows (the
 // lowest class index among ties), and Point.Fallbacks counts such splits.
+// A fit that succeeds with warnings (a model with a Warnings() []string
+// method that returns lines, such as logistic regression stopped by its
+// iteration limit) scores as fitted, and Point.Warnings counts such
+// splits.
 //
 // # The figures
 //

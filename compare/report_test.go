@@ -151,7 +151,7 @@ func TestWriteReport(t *testing.T) {
 	csv, _ := os.ReadFile(filepath.Join(dir, CurvesFile))
 	var b bytes.Buffer
 	res.WriteCSV(&b)
-	if !bytes.Equal(csv, b.Bytes()) || !bytes.HasPrefix(csv, []byte("dataset,model,m,splits,mean_error,std_error,fallbacks\niris,nb,6,5,")) {
+	if !bytes.Equal(csv, b.Bytes()) || !bytes.HasPrefix(csv, []byte("dataset,model,m,splits,mean_error,std_error,fallbacks,warnings\niris,nb,6,5,")) {
 		t.Errorf("curves.csv:\n%s", csv)
 	}
 	for _, f := range res.PlotFiles() {
@@ -220,7 +220,7 @@ func TestSummary(t *testing.T) {
 			Name: "toy", Rows: 100, Classes: []string{"a", "b"}, Sizes: []int{4, 40},
 			Curves: []Curve{
 				{"nb", []Point{{M: 4, Mean: .3, StdErr: .01, Fallbacks: 3}, {M: 40, Mean: .2, StdErr: .02}}},
-				{"logistic", []Point{{M: 4, Mean: .4, StdErr: .03}, {M: 40, Mean: .125, StdErr: .005}}},
+				{"logistic", []Point{{M: 4, Mean: .4, StdErr: .03, Warnings: 2}, {M: 40, Mean: .125, StdErr: .005}}},
 			},
 			Crossovers: []Crossover{{Generative: "nb", Discriminative: "logistic", M: 40, P: .01, GapM: 40, Gap: .075}},
 		}, {
@@ -243,10 +243,10 @@ func TestSummary(t *testing.T) {
 	if err := res.WriteSummary(&b); err != nil {
 		t.Fatal(err)
 	}
-	want := `dataset      rows  classes  m     error nb                                   error logistic   m* nb/logistic      gap nb−logistic
-toy          100   2        4–40  0.2000 ± 0.0200 (3 fallbacks at m 4)       0.1250 ± 0.0050  40                  +0.0750
-longer_name  10    3        6–6   0.1000 ± 0.0000                            0.5000 ± 0.0000  none                -0.4000
-unclear      90    2        5–50  0.3000 ± 0.0000 (3 fallbacks at m 10, 50)  0.2000 ± 0.0000  no clear crossover  +0.1000 (m 20)
+	want := `dataset      rows  classes  m     error nb                                   error logistic                     m* nb/logistic      gap nb−logistic
+toy          100   2        4–40  0.2000 ± 0.0200 (3 fallbacks at m 4)       0.1250 ± 0.0050 (2 warned at m 4)  40                  +0.0750
+longer_name  10    3        6–6   0.1000 ± 0.0000                            0.5000 ± 0.0000                    none                -0.4000
+unclear      90    2        5–50  0.3000 ± 0.0000 (3 fallbacks at m 10, 50)  0.2000 ± 0.0000                    no clear crossover  +0.1000 (m 20)
 `
 	if b.String() != want {
 		t.Errorf("summary:\n%s\nwant:\n%s", b.String(), want)

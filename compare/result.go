@@ -58,6 +58,12 @@ type Point struct {
 	// Fallbacks counts the splits in which the fit failed and the
 	// majority class of the training rows was predicted instead.
 	Fallbacks int
+	// Warnings counts the splits in which the fit succeeded but warned:
+	// the model has a Warnings() []string method that returned lines
+	// (logistic regression that did not converge or ran into separable
+	// data; naive Bayes and mixtures likewise). The split's error is the
+	// model's, as in any other split.
+	Warnings int
 }
 
 // Crossover compares a generative and a discriminative learner on a task.
@@ -136,6 +142,9 @@ func summarise(plans []*taskPlan, learners []Learner, cfg Config) *Result {
 					sum += p.errs[at]
 					if p.fell[at] {
 						pt.Fallbacks++
+					}
+					if p.warned[at] {
+						pt.Warnings++
 					}
 				}
 				pt.Mean = sum / float64(S)

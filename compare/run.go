@@ -99,9 +99,10 @@ type taskPlan struct {
 	byClass [][]int
 	sizes   []int
 	// errs holds the test error of split s of size i for learner l at
-	// ((i·S + s)·L + l); fell marks the fallbacks.
-	errs []float64
-	fell []bool
+	// ((i·S + s)·L + l); fell marks the fallbacks, warned the fits
+	// that succeeded with warnings.
+	errs         []float64
+	fell, warned []bool
 	// left counts the unfinished splits of each size and of the task.
 	left     []int
 	taskLeft int
@@ -137,6 +138,7 @@ func Run(ctx context.Context, tasks []Task, learners []Learner, cfg Config) (*Re
 		D := max(p.task.Data.D(), 1)
 		p.errs = make([]float64, len(p.sizes)*S*L)
 		p.fell = make([]bool, len(p.errs))
+		p.warned = make([]bool, len(p.errs))
 		p.left = make([]int, len(p.sizes))
 		p.taskLeft = len(p.sizes) * S
 		prog.Sizes += len(p.sizes)
@@ -293,8 +295,12 @@ func splitMix(x uint64) uint64 {
 	return x ^ x>>31
 }
 
+// warner is a model that reports how its fit ended (logistic regression:
+// not converged, separable data; naive Bayes; mixtures).
+type warner interface{ Warnings() []string }
+
 // runUnit draws the split of u, fits every learner on its training rows
-// and stores their test errors.
+// and stores their test errors, and which fits warned.
 func runUnit(p *taskPlan, u unit, learners []Learner, cfg Config) error {
 	m := p.sizes[u.size]
 	sp, err := drawSplit(newSplitRand(cfg.Seed, u.task, m, u.split), p.byClass, m, cfg.maxTest())
@@ -309,6 +315,9 @@ func runUnit(p *taskPlan, u unit, learners []Learner, cfg Config) error {
 		if err != nil {
 			p.errs[at+l], p.fell[at+l] = majorityError(train, test), true
 			continue
+		}
+		if w, ok := model.(warner); ok && len(w.Warnings()) > 0 {
+			p.warned[at+l] = true
 		}
 		p.errs[at+l] = testError(model, test)
 	}

@@ -8,6 +8,7 @@ import (
 	"hash/fnv"
 	"math"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 
@@ -264,7 +265,7 @@ func TestRunFallback(t *testing.T) {
 	if p.Fallbacks != 3 || !closeTo(p.Mean, 98.0/146, 1e-15) || p.StdErr != 0 {
 		t.Errorf("fallback point %+v, want 3 fallbacks and mean %v", p, 98.0/146)
 	}
-	if f := res.Tasks[0].Curves[1].fallbacks(); f != 0 {
+	if f := res.Tasks[0].Curves[1].count(fallbacks); f != 0 {
 		t.Errorf("the stub learner has %d fallbacks", f)
 	}
 	var b bytes.Buffer
@@ -273,6 +274,51 @@ func TestRunFallback(t *testing.T) {
 	}
 	if !bytes.Contains(b.Bytes(), []byte("(6 fallbacks at m 4–60)  0.0630 ± 0.0098  none          –")) {
 		t.Errorf("summary does not count the fallbacks:\n%s", b.String())
+	}
+}
+
+// warning is a centroid whose fit warned.
+type warning struct{ gendisc.Classifier }
+
+func (warning) Warnings() []string { return []string{"did not converge"} }
+
+// TestRunWarnings counts the splits whose fit warned, at the sizes where
+// the learner's model has warnings (here those of m < 20), keeps their
+// errors (the model's own, not a fallback's), and shows them in the
+// summary and curves.csv.
+func TestRunWarnings(t *testing.T) {
+	warns := Learner{Name: "warns", Family: Discriminative, Fit: func(d *data.Dataset) (gendisc.Classifier, error) {
+		m, err := fitCentroid(d)
+		if err != nil || d.N >= 20 {
+			return m, err
+		}
+		return warning{m}, nil
+	}}
+	tasks := []Task{{"iris", bundled.Load(t, "iris", data.Options{})}}
+	cfg := Config{Splits: 3, Sizes: []int{6, 12, 60}}
+	res, err := Run(context.Background(), tasks, []Learner{stub("ok", Generative), warns}, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, want := range []int{3, 3, 0} {
+		ok, w := res.Tasks[0].Curves[0].Points[i], res.Tasks[0].Curves[1].Points[i]
+		if w.Warnings != want || w.Fallbacks != 0 || ok.Warnings != 0 || w.Mean != ok.Mean {
+			t.Errorf("m = %d: %+v beside %+v, want %d warnings and the same error", w.M, w, ok, want)
+		}
+	}
+	var b bytes.Buffer
+	if err := res.WriteSummary(&b); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "(6 warned at m 6–12)") {
+		t.Errorf("summary does not count the warnings:\n%s", b.String())
+	}
+	b.Reset()
+	if err := res.WriteCSV(&b); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "iris,warns,12,3,") || !strings.Contains(b.String(), ",0,3\niris,warns,60,3,") {
+		t.Errorf("curves.csv does not count the warnings:\n%s", b.String())
 	}
 }
 

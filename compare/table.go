@@ -11,18 +11,18 @@ import (
 
 // WriteCSV writes every figure of r as CSV with the header
 //
-//	dataset,model,m,splits,mean_error,std_error,fallbacks
+//	dataset,model,m,splits,mean_error,std_error,fallbacks,warnings
 //
 // one row per task, learner and size, in the order of r; numbers in
 // their shortest exact decimal form.
 func (r *Result) WriteCSV(w io.Writer) error {
 	cw := csv.NewWriter(w)
-	cw.Write([]string{"dataset", "model", "m", "splits", "mean_error", "std_error", "fallbacks"})
+	cw.Write([]string{"dataset", "model", "m", "splits", "mean_error", "std_error", "fallbacks", "warnings"})
 	for _, t := range r.Tasks {
 		for _, c := range t.Curves {
 			for _, p := range c.Points {
 				cw.Write([]string{t.Name, c.Learner, strconv.Itoa(p.M), strconv.Itoa(p.Splits),
-					formatFloat(p.Mean), formatFloat(p.StdErr), strconv.Itoa(p.Fallbacks)})
+					formatFloat(p.Mean), formatFloat(p.StdErr), strconv.Itoa(p.Fallbacks), strconv.Itoa(p.Warnings)})
 			}
 		}
 	}
@@ -37,7 +37,9 @@ func formatFloat(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) 
 // standard error at the largest m, and for every generative-discriminative
 // pair the crossover m* and the gap. A learner that fell back to the
 // majority class in some splits is marked with the number of such splits
-// and the sizes where they happened, "(50 fallbacks at m 6–22)". m* reads
+// and the sizes where they happened, "(50 fallbacks at m 6–22)", and one
+// whose fit warned in some splits (Point.Warnings) likewise, "(12 warned
+// at m 45–90)". m* reads
 // "none" when there is none in range and "no clear crossover" when the
 // paired t-test does not find the discriminative learner better at every
 // size from m* on at level Alpha (Crossover.Clear); the gap is followed by
@@ -81,8 +83,11 @@ func (r *Result) errorTable() (header []string, rows [][]string) {
 		for _, c := range t.Curves {
 			p := c.Points[len(c.Points)-1]
 			cell := fmt.Sprintf("%.4f ± %.4f", p.Mean, p.StdErr)
-			if f := c.fallbacks(); f > 0 {
-				cell += fmt.Sprintf(" (%d fallbacks at m %s)", f, c.fallbackSizes())
+			if f := c.count(fallbacks); f > 0 {
+				cell += fmt.Sprintf(" (%d fallbacks at m %s)", f, c.sizes(fallbacks))
+			}
+			if w := c.count(warnings); w > 0 {
+				cell += fmt.Sprintf(" (%d warned at m %s)", w, c.sizes(warnings))
 			}
 			row = append(row, cell)
 		}
@@ -130,26 +135,31 @@ func (x Crossover) gapCell(sizes []int) string {
 	return fmt.Sprintf("%+.4f", x.Gap)
 }
 
-// fallbacks counts the fallback splits of c over all sizes.
-func (c Curve) fallbacks() int {
-	n := 0
+// fallbacks and warnings are the per-point counts that count and sizes
+// take.
+func fallbacks(p Point) int { return p.Fallbacks }
+func warnings(p Point) int  { return p.Warnings }
+
+// count sums the per-point count n over all sizes of c.
+func (c Curve) count(n func(Point) int) int {
+	sum := 0
 	for _, p := range c.Points {
-		n += p.Fallbacks
+		sum += n(p)
 	}
-	return n
+	return sum
 }
 
-// fallbackSizes lists the sizes of c with fallbacks, runs of consecutive
-// points as a range: "6–22", "6, 30–45".
-func (c Curve) fallbackSizes() string {
+// sizes lists the sizes of c where the per-point count n is positive,
+// runs of consecutive points as a range: "6–22", "6, 30–45".
+func (c Curve) sizes(n func(Point) int) string {
 	var parts []string
 	pts := c.Points
 	for i := 0; i < len(pts); i++ {
-		if pts[i].Fallbacks == 0 {
+		if n(pts[i]) == 0 {
 			continue
 		}
 		j := i
-		for j+1 < len(pts) && pts[j+1].Fallbacks > 0 {
+		for j+1 < len(pts) && n(pts[j+1]) > 0 {
 			j++
 		}
 		if j > i {

@@ -58,7 +58,8 @@ func (r *Remap) Identity() bool {
 // number, order, name and kind, and the targets in name and kind (or both
 // be absent). Each categorical column of the result has s's levels in
 // their order, then t's levels that s lacks, in t's order; the classes
-// likewise. A numeric column is integral when it is in both. s and t are
+// likewise. A numeric column is integral when it is in both, and its
+// Range is the union of both (nil when either lacks one). s and t are
 // not changed.
 //
 // Data read with ReadWithSchema(…, s, …) (whose levels begin with s's)
@@ -78,6 +79,7 @@ func (s *Schema) Extend(t *Schema) (*Schema, *Remap, error) {
 			return nil, nil, &SchemaError{Column: f.Name, Reason: fmt.Sprintf("%s, want %s", f.Kind, o.Kind)}
 		}
 		o.Integral = o.Integral && f.Integral
+		o.Range = o.Range.union(f.Range)
 		o.Levels, r.Features[j] = unionLevels(o.Levels, f.Levels)
 	}
 	switch {

@@ -1,9 +1,11 @@
 package data
 
 import (
+	"encoding/json"
 	"errors"
 	"math"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -60,6 +62,28 @@ func TestExtendUnion(t *testing.T) {
 	}
 }
 
+// TestExtendRange checks that the range of a numeric feature is the union
+// of both, and nil when one side lacks it (a model file from before ranges
+// were kept).
+func TestExtendRange(t *testing.T) {
+	a := &Schema{Features: []Column{{Name: "x", Kind: Numeric, Range: &Range{-1, 2}}}}
+	b := &Schema{Features: []Column{{Name: "x", Kind: Numeric, Range: &Range{0, 5}}}}
+	got, _, err := a.Extend(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := got.Features[0].Range; r == nil || *r != (Range{-1, 5}) {
+		t.Errorf("range %v, want {-1 5}", r)
+	}
+	if a.Features[0].Range.Max != 2 {
+		t.Error("Extend changed its receiver's range")
+	}
+	b.Features[0].Range = nil
+	if got, _, _ = a.Extend(b); got.Features[0].Range != nil {
+		t.Errorf("range %v with one side unknown, want nil", *got.Features[0].Range)
+	}
+}
+
 func same(a, b []float64) bool {
 	return slices.EqualFunc(a, b, func(x, y float64) bool { return x == y || x != x && y != y })
 }
@@ -108,5 +132,53 @@ func TestExtendErrors(t *testing.T) {
 				t.Errorf("error %v, want %q", err, tc.want)
 			}
 		})
+	}
+}
+
+// TestRangeJSON: a range is written as [min, max] and read back; other
+// arrays are refused.
+func TestRangeJSON(t *testing.T) {
+	c := Column{Name: "x", Kind: Numeric, Range: &Range{-1.5, 2}}
+	b, err := json.Marshal(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := `{"name":"x","kind":"numeric","range":[-1.5,2]}`; string(b) != want {
+		t.Errorf("%s, want %s", b, want)
+	}
+	var back Column
+	if err := json.Unmarshal(b, &back); err != nil || *back.Range != *c.Range {
+		t.Errorf("read back %+v, %v", back.Range, err)
+	}
+	for _, in := range []string{`[1]`, `[2,1]`, `[1,2,3]`, `{"min":1}`} {
+		if err := json.Unmarshal([]byte(`{"name":"x","kind":"numeric","range":`+in+`}`), &back); err == nil {
+			t.Errorf("range %s read without an error", in)
+		}
+	}
+}
+
+// TestRangeEmpty: a numeric column without a value has the empty range,
+// written [], which a later chunk's values widen; it differs from an
+// unknown range (nil).
+func TestRangeEmpty(t *testing.T) {
+	chunks, err := readAllChunks(t, strings.NewReader("a,b,y\n,1,p\n,2,q\n3,4,p\n4,5,p\n"), Options{Numeric: []string{"a"}}, readConfig{chunk: 8, blocks: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	first, last := chunks[0].Schema.Features[0].Range, chunks[len(chunks)-1].Schema.Features[0].Range
+	if first == nil || !first.Empty() || last == nil || *last != (Range{3, 4}) {
+		t.Errorf("ranges of a, first and last chunk: %v, %v; want empty and [3 4]", first, last)
+	}
+	b, _ := json.Marshal(Column{Name: "a", Kind: Numeric, Range: first})
+	if want := `{"name":"a","kind":"numeric","range":[]}`; string(b) != want {
+		t.Errorf("%s, want %s", b, want)
+	}
+	var back Column
+	if err := json.Unmarshal(b, &back); err != nil || back.Range == nil || !back.Range.Empty() {
+		t.Errorf("empty range read back as %v, %v", back.Range, err)
+	}
+	u, _, err := chunks[0].Schema.Extend(chunks[len(chunks)-1].Schema)
+	if err != nil || *u.Features[0].Range != (Range{3, 4}) {
+		t.Errorf("empty ∪ [3 4] = %v, %v", u.Features[0].Range, err)
 	}
 }

@@ -49,6 +49,7 @@ func (r *reader) inferred(forced map[int]Kind) (*Dataset, error) {
 			d.Schema.Features = append(d.Schema.Features, col)
 		}
 	}
+	setRanges(d)
 	return d, nil
 }
 
@@ -83,6 +84,9 @@ func (r *reader) withSchema(s *Schema, extend bool) (*Dataset, error) {
 				d.Unseen[pl.j] = n
 			}
 		}
+	}
+	if extend {
+		setRanges(d)
 	}
 	return d, nil
 }

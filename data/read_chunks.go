@@ -21,8 +21,9 @@ import (
 // classes not seen before are appended to the column's levels, so that
 // the index of a level never changes. Each chunk's Dataset has a Schema
 // of its own, a clone with the levels seen up to and including that
-// chunk, and Integral set when every number read so far in the column
-// was an integer; later chunks leave it alone. A chunk's arrays are its
+// chunk, Integral set when every number read so far in the column
+// was an integer, and Range holding the numbers read so far; later chunks
+// leave it alone. A chunk's arrays are its
 // own as well.
 //
 // Memory is about two chunk buffers and one chunk's Dataset, whatever

@@ -189,11 +189,17 @@ func TestReadChunksTypes(t *testing.T) {
 		t.Fatal(err)
 	}
 	var integral []bool
+	var ranges []Range
 	for _, d := range chunks {
 		integral = append(integral, d.Schema.Features[0].Integral)
+		ranges = append(ranges, *d.Schema.Features[0].Range)
 	}
 	if !slices.Equal(integral, []bool{true, true, false, false}) {
 		t.Errorf("Integral of the chunks %v", integral)
+	}
+	// The range of the rows read so far.
+	if want := []Range{{1, 1}, {1, 2}, {1, 3.5}, {1, 4}}; !slices.Equal(ranges, want) {
+		t.Errorf("Range of the chunks %v, want %v", ranges, want)
 	}
 	src := "a,b,y\n1,1.50,p\n2,z,q\n3,4,p\n"
 	for _, in := range []io.Reader{strings.NewReader(src), nonSeeker{strings.NewReader(src)}} {

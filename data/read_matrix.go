@@ -10,7 +10,8 @@ import (
 // does not copy it) and class indices y into classes, the levels of a
 // categorical target named "class". With classes nil there is no target;
 // with y nil the schema has the target but Y is nil (rows to classify).
-// Column.Integral is set for columns of integers.
+// Column.Integral is set for columns of integers, and Column.Range to the
+// interval of each column's values.
 //
 // FromMatrix panics when the lengths do not match, a name repeats, or a
 // class index is out of range: these are programming mistakes.
@@ -38,6 +39,7 @@ func FromMatrix(features []string, x []float64, classes []string, y []int) *Data
 		}
 	}
 	d := &Dataset{Schema: s, N: n, X: x}
+	setRanges(d)
 	if classes == nil {
 		if y != nil {
 			panic("data: FromMatrix: class indices without classes")

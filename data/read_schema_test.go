@@ -150,8 +150,9 @@ func TestFromMatrix(t *testing.T) {
 		t.Errorf("N %d D %d Lines %v", d.N, d.D(), d.Lines)
 	}
 	want := &Schema{
-		Features: []Column{{Name: "a", Kind: Numeric, Integral: true}, {Name: "b", Kind: Numeric}},
-		Target:   &Column{Name: "class", Kind: Categorical, Levels: []string{"n", "y"}},
+		Features: []Column{{Name: "a", Kind: Numeric, Integral: true, Range: &Range{1, 3}},
+			{Name: "b", Kind: Numeric, Range: &Range{2.5, 4}}},
+		Target: &Column{Name: "class", Kind: Categorical, Levels: []string{"n", "y"}},
 	}
 	if !d.Schema.Equal(want) {
 		t.Errorf("schema %+v %+v", d.Schema.Features, d.Schema.Target)
@@ -178,5 +179,27 @@ func TestFromMatrix(t *testing.T) {
 			}()
 			f()
 		}()
+	}
+}
+
+// TestReadWithSchemaRange: with Extend, the ranges of the schema are
+// widened by the rows read (the training range of a model after update);
+// without it, the schema (a model's) is not changed.
+func TestReadWithSchemaRange(t *testing.T) {
+	s := &Schema{Features: []Column{{Name: "x", Kind: Numeric, Range: &Range{0, 1}}},
+		Target: &Column{Name: "y", Kind: Categorical, Levels: []string{"a"}}}
+	d, err := ReadWithSchema(strings.NewReader("x,y\n5,a\n0.5,a\n"), "f", s, SchemaOptions{Extend: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := d.Schema.Features[0].Range; *r != (Range{0, 5}) || *s.Features[0].Range != (Range{0, 1}) {
+		t.Errorf("range %v, schema's %v; want [0, 5] and [0, 1] unchanged", *r, *s.Features[0].Range)
+	}
+	d, err = ReadWithSchema(strings.NewReader("x,y\n5,a\n"), "f", s, SchemaOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if *d.Schema.Features[0].Range != (Range{0, 1}) {
+		t.Errorf("range %v without Extend, want the schema's [0, 1]", *d.Schema.Features[0].Range)
 	}
 }

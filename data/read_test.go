@@ -108,7 +108,7 @@ func TestReadBasic(t *testing.T) {
 	d := mustRead(t, "a,b,class\n1,x,yes\n2.5,y,no\n-3,x,yes\n", Options{})
 	want := &Schema{
 		Features: []Column{
-			{Name: "a", Kind: Numeric},
+			{Name: "a", Kind: Numeric, Range: &Range{-3, 2.5}},
 			{Name: "b", Kind: Categorical, Levels: []string{"x", "y"}},
 		},
 		Target: &Column{Name: "class", Kind: Categorical, Levels: []string{"no", "yes"}},
@@ -225,8 +225,8 @@ func TestReadInference(t *testing.T) {
 		"1e3,3,red,2,a b c d,1\n"
 	d := mustRead(t, src, Options{Categorical: []string{"digits"}})
 	want := []Column{
-		{Name: "n", Kind: Numeric},
-		{Name: "i", Kind: Numeric, Integral: true},
+		{Name: "n", Kind: Numeric, Range: &Range{1.5, 1000}},
+		{Name: "i", Kind: Numeric, Integral: true, Range: &Range{-2, 3}},
 		{Name: "c", Kind: Categorical, Levels: []string{"green", "red"}},
 		{Name: "digits", Kind: Categorical, Levels: []string{"1", "2", "10"}},
 		{Name: "t", Kind: Text},
@@ -245,7 +245,7 @@ func TestReadInference(t *testing.T) {
 	d = mustRead(t, "a,y,w,id,s\n1,0.5,2,7,x\n2,1.5,0,8,y\n", Options{
 		Target: "y", NumericTarget: true, Weight: "w", Ignore: []string{"id"}, Text: []string{"s"}})
 	if !d.Schema.Equal(&Schema{
-		Features: []Column{{Name: "a", Kind: Numeric, Integral: true}, {Name: "s", Kind: Text}},
+		Features: []Column{{Name: "a", Kind: Numeric, Integral: true, Range: &Range{1, 2}}, {Name: "s", Kind: Text}},
 		Target:   &Column{Name: "y", Kind: Numeric},
 	}) {
 		t.Errorf("features %+v target %+v", d.Schema.Features, d.Schema.Target)

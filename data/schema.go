@@ -3,6 +3,7 @@ package data
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"slices"
 
 	"github.com/gendisc/gendisc/internal/enum"
@@ -45,6 +46,93 @@ type Column struct {
 	// Integral reports that every observed value of a numeric column was
 	// an integer, so synthetic values can be written as integers.
 	Integral bool `json:"integral,omitempty"`
+	// Range holds the smallest and largest observed value of a numeric
+	// feature in the rows read; in a model's schema, in its training
+	// rows (widened by the rows of updates and merges). It is empty
+	// (Range.Empty) for a feature without an observed value, and nil for
+	// other columns and the target, and in the schema of a model file
+	// written before ranges were kept, where it is unknown.
+	Range *Range `json:"range,omitempty"`
+}
+
+// Range is the closed interval [Min, Max] of the values of a column,
+// written to JSON as the array [Min, Max]; the empty range of a column
+// without values has Min = +Inf and Max = −Inf, and is written [].
+type Range struct{ Min, Max float64 }
+
+// emptyRange is the range of no values.
+var emptyRange = Range{Min: math.Inf(1), Max: math.Inf(-1)}
+
+// Empty reports whether r holds no value (Min > Max).
+func (r Range) Empty() bool { return r.Min > r.Max }
+
+// MarshalJSON writes r as [Min, Max], or [] when it is empty.
+func (r Range) MarshalJSON() ([]byte, error) {
+	if r.Empty() {
+		return []byte("[]"), nil
+	}
+	return json.Marshal([2]float64{r.Min, r.Max})
+}
+
+// UnmarshalJSON reads [Min, Max] with Min ≤ Max, or [] for the empty
+// range, refusing anything else.
+func (r *Range) UnmarshalJSON(b []byte) error {
+	var v []float64
+	if err := json.Unmarshal(b, &v); err != nil {
+		return err
+	}
+	switch {
+	case v != nil && len(v) == 0:
+		*r = emptyRange
+	case len(v) == 2 && v[0] <= v[1]:
+		r.Min, r.Max = v[0], v[1]
+	default:
+		return fmt.Errorf("range %v: want [min, max] with min ≤ max, or []", v)
+	}
+	return nil
+}
+
+// union returns the smallest interval that holds r and o: nil when
+// either is nil, as the values behind a missing range are unknown.
+func (r *Range) union(o *Range) *Range {
+	if r == nil || o == nil {
+		return nil
+	}
+	return &Range{Min: min(r.Min, o.Min), Max: max(r.Max, o.Max)}
+}
+
+// setRanges sets the Range of every numeric feature of d's schema to the
+// interval of its observed values in d's rows (empty without one), widened
+// by the range it had (the ranges of earlier chunks, or of a model's
+// training rows, in a schema read with Extend).
+func setRanges(d *Dataset) {
+	D := d.D()
+	lo, hi := make([]float64, D), make([]float64, D)
+	for j := range D {
+		lo[j], hi[j] = math.Inf(1), math.Inf(-1)
+	}
+	for i := range d.N {
+		for j, v := range d.X[i*D : (i+1)*D] {
+			// NaN (missing, or a text cell) fails both tests.
+			if v < lo[j] {
+				lo[j] = v
+			}
+			if v > hi[j] {
+				hi[j] = v
+			}
+		}
+	}
+	for j := range D {
+		c := &d.Schema.Features[j]
+		if c.Kind != Numeric {
+			continue
+		}
+		r := &Range{Min: lo[j], Max: hi[j]}
+		if c.Range != nil {
+			r = r.union(c.Range)
+		}
+		c.Range = r
+	}
 }
 
 // Level returns the index of the level named s, or -1.
@@ -77,6 +165,10 @@ func (s *Schema) Clone() *Schema {
 	c := &Schema{Features: make([]Column, len(s.Features))}
 	for i, f := range s.Features {
 		f.Levels = slices.Clone(f.Levels)
+		if f.Range != nil {
+			r := *f.Range
+			f.Range = &r
+		}
 		c.Features[i] = f
 	}
 	if s.Target != nil {

@@ -16,7 +16,8 @@ import (
 //
 // its levels (and the classes) are the union of both, sorted as Read sorts
 // them: numerically when every level is a number, bytewise otherwise. A
-// numeric column is integral when it is in both. s and t are not changed.
+// numeric column is integral when it is in both, and its Range is the
+// union of both (nil when either lacks one). s and t are not changed.
 //
 // A column numeric in one schema and categorical in the other becomes
 // categorical with the levels of the categorical one only: the numeric
@@ -58,6 +59,11 @@ func (s *Schema) Union(t *Schema) (*Schema, error) {
 func unionColumn(o, f *Column) {
 	o.Kind = max(o.Kind, f.Kind)
 	o.Integral = o.Kind == Numeric && o.Integral && f.Integral
+	if o.Kind == Numeric {
+		o.Range = o.Range.union(f.Range)
+	} else {
+		o.Range = nil
+	}
 	if o.Kind != Categorical {
 		o.Levels = nil
 		return

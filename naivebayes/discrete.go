@@ -150,6 +150,9 @@ func (c Config) params() (params, error) {
 	if err := c.Text.Validate(); err != nil {
 		return p, err
 	}
+	if c.Text.AlternateSign {
+		return p, errors.New("naivebayes: alternate signs make hashed word counts negative, and naive Bayes models counts or presence; hash without them")
+	}
 	g, err := GaussianConfig{VarSmoothing: c.VarSmoothing, Variance: c.Variance}.params()
 	if err != nil {
 		return p, err

@@ -22,7 +22,7 @@ func TestBalance(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, ratio := range []float64{1, 0.8, 1.5} {
-		b, err := Balance(pima, m.(gendisc.ClassSampler), ratio, seeded(3))
+		b, err := Balance(pima, m.(gendisc.ClassSampler), ratio, nil, seeded(3))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -49,7 +49,7 @@ func TestBalance(t *testing.T) {
 			}
 		}
 	}
-	if _, err := Balance(pima, m.(gendisc.ClassSampler), 0, seeded(3)); err == nil {
+	if _, err := Balance(pima, m.(gendisc.ClassSampler), 0, nil, seeded(3)); err == nil {
 		t.Error("ratio 0: no error")
 	}
 }
@@ -94,7 +94,7 @@ func TestBalanceRecall(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			b, err := Balance(tr, m.(gendisc.ClassSampler), 1, seeded(8))
+			b, err := Balance(tr, m.(gendisc.ClassSampler), 1, nil, seeded(8))
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -13,5 +13,8 @@
 // Values follow the schema of the model: a numeric column whose values
 // were all integers (data.Column.Integral) gets its synthetic or imputed
 // values rounded to integers; a categorical column holds level indices,
-// as in a data.Dataset.
+// as in a data.Dataset. A Clip (TrainingClip: the training ranges the
+// model's schema keeps, data.Column.Range) truncates the numeric values of
+// Sample, Balance and the draws of Impute to a box by rejection, so that
+// the rows follow the model's law restricted to the box.
 package synth

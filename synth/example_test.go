@@ -33,7 +33,7 @@ func irisQDA() (*data.Dataset, *gda.QDA) {
 func ExampleSample() {
 	_, m := irisQDA()
 	rng := rand.New(rand.NewPCG(1, 2))
-	err := synth.Sample(m, 3, 0, rng, func(r synth.Row) error {
+	err := synth.Sample(m, 3, 0, nil, rng, func(r synth.Row) error {
 		fmt.Printf("%.1f %s\n", r.X, m.Classes()[r.Y])
 		return nil
 	})
@@ -53,7 +53,7 @@ func ExampleImpute() {
 	row := d.Subset([]int{0})
 	fmt.Printf("observed: %.1f\n", row.X)
 	row.X[2] = math.NaN()
-	out, err := synth.Impute(row, m, 0, nil)
+	out, err := synth.Impute(row, m, 0, nil, nil)
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -144,9 +144,15 @@ var kindCases = []kindCase{
 // component) of each row in Y, the documents of text features in Text.
 func drawAll(t testing.TB, m gendisc.Sampler, n, class int, rng *rand.Rand) *data.Dataset {
 	t.Helper()
+	return drawClipped(t, m, n, class, nil, rng)
+}
+
+// drawClipped is drawAll with the rows truncated to clip's box.
+func drawClipped(t testing.TB, m gendisc.Sampler, n, class int, clip *Clip, rng *rand.Rand) *data.Dataset {
+	t.Helper()
 	s := m.Schema()
 	d := &data.Dataset{Schema: s, X: make([]float64, 0, n*len(s.Features)), Y: make([]float64, 0, n)}
-	err := Sample(m, n, class, rng, func(r Row) error {
+	err := Sample(m, n, class, clip, rng, func(r Row) error {
 		d.X = append(d.X, r.X...)
 		d.Y = append(d.Y, float64(r.Y))
 		if r.Text != nil && d.Text == nil {

@@ -33,7 +33,7 @@ func TestImputeCategorical(t *testing.T) {
 	hidden.Y = nil
 	right := [3]int{}
 	for a, in := range []*data.Dataset{d, &hidden} {
-		out, err := Impute(in, m, 0, nil)
+		out, err := Impute(in, m, 0, nil, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -106,7 +106,7 @@ func TestImputeBeatsMeans(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%s on %s: %v", kc.name, name, err)
 			}
-			out, err := Impute(d, m.(gendisc.Imputer), 0, nil)
+			out, err := Impute(d, m.(gendisc.Imputer), 0, nil, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -135,11 +135,11 @@ func TestImputeDrawsMean(t *testing.T) {
 	}
 	const draws = 400
 	eachKind(t, iris, func(t *testing.T, kc kindCase, m gendisc.Sampler) {
-		want, err := Impute(d, m.(gendisc.Imputer), 0, nil)
+		want, err := Impute(d, m.(gendisc.Imputer), 0, nil, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
-		outs, err := Impute(d, m.(gendisc.Imputer), draws, seeded(6))
+		outs, err := Impute(d, m.(gendisc.Imputer), draws, nil, seeded(6))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -188,7 +188,7 @@ func TestImputeLabels(t *testing.T) {
 	for i := range d.Y {
 		d.Y[i] = math.NaN()
 	}
-	out, err := Impute(&d, m.(gendisc.Imputer), 0, nil)
+	out, err := Impute(&d, m.(gendisc.Imputer), 0, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -198,7 +198,7 @@ func TestImputeLabels(t *testing.T) {
 			t.Fatalf("row %d: label %g, most probable %d", i, y, argmax(post[i*3:(i+1)*3]))
 		}
 	}
-	if _, err := Impute(&d, m.(gendisc.Imputer), -1, nil); err == nil {
+	if _, err := Impute(&d, m.(gendisc.Imputer), -1, nil, nil); err == nil {
 		t.Error("Impute with −1 draws: no error")
 	}
 }

@@ -71,7 +71,7 @@ func TestSampleClass(t *testing.T) {
 	iris := bundled.Load(t, "iris", data.Options{})
 	eachKind(t, iris, func(t *testing.T, kc kindCase, m gendisc.Sampler) {
 		if _, ok := m.(gendisc.ClassSampler); !ok {
-			if err := Sample(m, 1, 0, seeded(1), func(Row) error { return nil }); !errors.Is(err, ErrClass) {
+			if err := Sample(m, 1, 0, nil, seeded(1), func(Row) error { return nil }); !errors.Is(err, ErrClass) {
 				t.Fatalf("Sample of class 0 from a %s: %v, want ErrClass", kc.name, err)
 			}
 			return
@@ -88,7 +88,7 @@ func TestSampleClass(t *testing.T) {
 		}
 		prior[2] = 1
 		checkMoments(t, d, prior, mean, variance)
-		if err := Sample(m, 1, 3, seeded(1), func(Row) error { return nil }); !errors.Is(err, ErrClass) {
+		if err := Sample(m, 1, 3, nil, seeded(1), func(Row) error { return nil }); !errors.Is(err, ErrClass) {
 			t.Errorf("Sample of class 3 of 3: %v, want ErrClass", err)
 		}
 	})
@@ -110,7 +110,7 @@ func TestSampleSeed(t *testing.T) {
 	}
 	stop := errors.New("stop")
 	calls := 0
-	err = Sample(m, 10, -1, seeded(1), func(Row) error {
+	err = Sample(m, 10, -1, nil, seeded(1), func(Row) error {
 		calls++
 		if calls == 3 {
 			return stop
@@ -241,7 +241,7 @@ func TestSampleText(t *testing.T) {
 	s := m.Schema().Clone()
 	s.Features[3].Kind = data.Text // the last feature plays a text column
 	n := 0
-	err = Sample(texter{m.(gendisc.ClassSampler), s}, 100, -1, seeded(1), func(r Row) error {
+	err = Sample(texter{m.(gendisc.ClassSampler), s}, 100, -1, nil, seeded(1), func(r Row) error {
 		n++
 		if want := fmt.Sprintf("c%d", r.Y); len(r.Text) != 4 || r.Text[3] != want {
 			return fmt.Errorf("row of class %d with text %q", r.Y, r.Text)

@@ -30,10 +30,12 @@ var ErrClass = errors.New("synth: no such class to draw from")
 // joint p(x, y) when class < 0, from p(x | y = class) otherwise, which
 // needs a gendisc.ClassSampler whose prior for the class is positive.
 // The row passed to write is reused by the next draw: write must copy
-// what it keeps, so that n is limited by time, not memory. Sample stops at
-// the first error of write and returns it; it returns an error wrapping
-// ErrClass for a class the model cannot draw from.
-func Sample(m gendisc.Sampler, n, class int, rng *rand.Rand, write func(Row) error) error {
+// what it keeps, so that n is limited by time, not memory. With clip not
+// nil, the numeric features of every row are truncated to clip's box by
+// rejection (see Clip; a draw from the joint is rejected with its class).
+// Sample stops at the first error of write and returns it; it returns an
+// error wrapping ErrClass for a class the model cannot draw from.
+func Sample(m gendisc.Sampler, n, class int, clip *Clip, rng *rand.Rand, write func(Row) error) error {
 	schema := m.Schema()
 	var cs gendisc.ClassSampler
 	if class >= 0 {
@@ -50,12 +52,19 @@ func Sample(m gendisc.Sampler, n, class int, rng *rand.Rand, write func(Row) err
 	if ts != nil {
 		row.Text = make([]string, len(schema.Features))
 	}
-	for range n {
+	draw := func() {
 		if cs != nil {
 			cs.SampleClass(row.X, class, rng)
 			row.Y = class
 		} else {
 			_, row.Y = m.Sample(row.X, rng)
+		}
+	}
+	for range n {
+		if clip != nil {
+			clip.draw(row.X, draw)
+		} else {
+			draw()
 		}
 		if ts != nil {
 			ts.SampleText(row.Text, row.Y, rng)
@@ -99,10 +108,12 @@ func round(s *data.Schema, x, missing []float64) {
 // every class of positive prior under m has at least ratio × the number of
 // rows of the largest class of d (rounded up): for ratio 1, as many rows
 // as the largest class. The rows of d come first, unchanged; the new rows
-// follow class by class, with weight 1 when d has weights. m must have
-// been fitted on data of d's schema. Balance returns an error when d has
-// no categorical labels or ratio is not positive and finite.
-func Balance(d *data.Dataset, m gendisc.ClassSampler, ratio float64, rng *rand.Rand) (*data.Dataset, error) {
+// follow class by class, with weight 1 when d has weights; with clip not
+// nil, their numeric features are truncated to clip's box by rejection
+// (see Clip). m must have been fitted on data of d's schema. Balance
+// returns an error when d has no categorical labels or ratio is not
+// positive and finite.
+func Balance(d *data.Dataset, m gendisc.ClassSampler, ratio float64, clip *Clip, rng *rand.Rand) (*data.Dataset, error) {
 	if !(ratio > 0) || math.IsInf(ratio, 0) {
 		return nil, fmt.Errorf("synth: balance ratio %g: want a positive number", ratio)
 	}
@@ -131,7 +142,7 @@ func Balance(d *data.Dataset, m gendisc.ClassSampler, ratio float64, rng *rand.R
 		if prior[k] == 0 || c >= want {
 			continue
 		}
-		err := Sample(m, want-c, k, rng, func(r Row) error {
+		err := Sample(m, want-c, k, clip, rng, func(r Row) error {
 			copy(out.Row(i), r.X)
 			for j, doc := range r.Text {
 				if out.Text != nil && out.Text[j] != nil {

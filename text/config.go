@@ -3,6 +3,7 @@ package text
 import (
 	"errors"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 )
@@ -38,7 +39,25 @@ type VectorizerConfig struct {
 	// number of occurrences in the corpus (after MinDF and MaxDF); 0 keeps
 	// all.
 	MaxFeatures int `json:"max_features,omitempty"`
+	// HashFeatures, when positive, hashes the terms into this many
+	// columns instead of keeping a vocabulary (the hashing trick,
+	// scikit-learn's HashingVectorizer with norm=None): term t goes to
+	// column |h| mod HashFeatures, h the signed 32-bit MurmurHash3 of its
+	// UTF-8 bytes, and distinct terms may share a column. No word is
+	// kept, so memory does not grow with the vocabulary; the columns have
+	// no names (Vocabulary.Term gives "#j") and every term counts, none
+	// being unseen. MinDF, MaxDF and MaxFeatures, which need the
+	// vocabulary, cannot be set with it.
+	HashFeatures int `json:"hash_features,omitempty"`
+	// AlternateSign, with HashFeatures, counts an occurrence of a term as
+	// −1 when its hash h is negative, +1 otherwise, so that collisions
+	// tend to cancel out in inner products (HashingVectorizer's
+	// alternate_sign); cells can then be negative.
+	AlternateSign bool `json:"alternate_sign,omitempty"`
 }
+
+// Hashed reports whether c hashes terms into columns (HashFeatures > 0).
+func (c VectorizerConfig) Hashed() bool { return c.HashFeatures > 0 }
 
 // NGrams is a range of n-gram lengths, Min ≤ n ≤ Max. An n-gram is n
 // consecutive tokens (after stop-word removal) joined by one space.
@@ -159,6 +178,12 @@ func (c VectorizerConfig) Validate() error {
 		return fmt.Errorf("text: minimum token length %d is negative", c.MinLen)
 	case c.MaxFeatures < 0:
 		return fmt.Errorf("text: max features %d is negative", c.MaxFeatures)
+	case c.HashFeatures < 0 || c.HashFeatures > math.MaxInt32:
+		return fmt.Errorf("text: %d hashed columns: want 1 to 2³¹−1", c.HashFeatures)
+	case c.AlternateSign && !c.Hashed():
+		return fmt.Errorf("text: alternate signs apply to hashed columns only")
+	case c.Hashed() && (c.MinDF != DocFreq{} || c.MaxDF != DocFreq{} || c.MaxFeatures != 0):
+		return fmt.Errorf("text: hashed columns keep no vocabulary to prune: min_df, max_df and max_features cannot be set with them")
 	}
 	if _, err := stopList(c.StopWords); err != nil {
 		return err

@@ -23,6 +23,11 @@ import (
 // Counting the documents of a corpus in chunks, or in parts whose Counters
 // are merged in order, gives the same terms, frequencies and ids as
 // counting it at once. A Counter is not safe for concurrent use.
+//
+// With hashed columns (VectorizerConfig.HashFeatures), a term's id is its
+// column, Len is the number of columns from the start, and the Counter
+// keeps neither the terms nor their frequencies: its memory is that of the
+// columns, however many distinct terms the documents have.
 type Counter struct {
 	cfg   VectorizerConfig
 	grams NGrams
@@ -47,31 +52,65 @@ func NewCounter(cfg VectorizerConfig) (*Counter, error) {
 		return nil, err
 	}
 	stop, _ := stopList(cfg.StopWords)
-	return &Counter{cfg: cfg, grams: cfg.NGrams.orDefault(), stop: stop, ids: newTermTable(0)}, nil
+	c := &Counter{cfg: cfg, grams: cfg.NGrams.orDefault(), stop: stop, ids: newTermTable(0)}
+	c.row.grow(cfg.HashFeatures)
+	return c, nil
 }
 
 // Config returns the settings the Counter was made with.
 func (c *Counter) Config() VectorizerConfig { return c.cfg }
 
-// Len is the number of distinct terms counted so far.
-func (c *Counter) Len() int { return len(c.terms) }
+// Len is the number of distinct terms counted so far; with hashed
+// columns, the number of columns.
+func (c *Counter) Len() int {
+	if c.cfg.Hashed() {
+		return c.cfg.HashFeatures
+	}
+	return len(c.terms)
+}
 
 // Docs is the number of documents counted so far.
 func (c *Counter) Docs() int { return c.docs }
 
-// Term returns the term with id i; it panics when i is out of range.
-func (c *Counter) Term(i int) string { return c.terms[i] }
+// Term returns the term with id i, "#i" with hashed columns; it panics
+// when i is out of range.
+func (c *Counter) Term(i int) string {
+	if c.cfg.Hashed() {
+		return hashedTerm(c.checkColumn(i))
+	}
+	return c.terms[i]
+}
 
-// ID returns the id of term and whether it has been counted.
+// checkColumn returns i, a column of hashed columns, or panics.
+func (c *Counter) checkColumn(i int) int {
+	if i < 0 || i >= c.cfg.HashFeatures {
+		panic(fmt.Sprintf("text: column %d of %d hashed columns", i, c.cfg.HashFeatures))
+	}
+	return i
+}
+
+// ID returns the id of term and whether it has been counted; with hashed
+// columns, its column and true.
 func (c *Counter) ID(term string) (int, bool) {
 	b := []byte(term)
+	if c.cfg.Hashed() {
+		j, _ := hashColumn(b, c.cfg.HashFeatures, false)
+		return int(j), true
+	}
 	id := c.ids.get(b, c.ids.hash(b), c.terms)
 	return int(id), id >= 0
 }
 
 // Frequency returns the number of occurrences of term i and the number of
-// documents it occurs in.
-func (c *Counter) Frequency(i int) (tf, df int64) { return c.freq[i].tf, c.freq[i].df }
+// documents it occurs in; 0, 0 with hashed columns, which keep no
+// frequencies.
+func (c *Counter) Frequency(i int) (tf, df int64) {
+	if c.cfg.Hashed() {
+		c.checkColumn(i)
+		return 0, 0
+	}
+	return c.freq[i].tf, c.freq[i].df
+}
 
 // Add counts the terms of docs.
 func (c *Counter) Add(docs []string) { c.count(docs, nil) }
@@ -82,7 +121,7 @@ func (c *Counter) Add(docs []string) { c.count(docs, nil) }
 func (c *Counter) Count(docs []string) *CSR {
 	m := newCSR(len(docs))
 	c.count(docs, m)
-	m.Cols = len(c.terms)
+	m.Cols = c.Len()
 	return m
 }
 
@@ -100,22 +139,41 @@ func (c *Counter) count(docs []string, m *CSR) {
 		} else {
 			c.row.next(0)
 		}
-		for _, sp := range c.sc.terms(c.grams) {
-			key := c.sc.buf[sp.lo:sp.hi]
-			h := c.ids.hash(key)
-			id := c.ids.get(key, h, c.terms)
-			if id < 0 {
-				id = c.newTerm(string(key), h)
-			}
-			f := &c.freq[id]
-			f.tf++
-			if c.row.add(m, id) {
-				f.df++
-			}
+		if c.cfg.Hashed() {
+			addHashed(&c.row, m, &c.sc, c.grams, c.cfg)
+		} else {
+			c.addTerms(m)
 		}
 		if m != nil {
 			m.Indptr = append(m.Indptr, len(m.Indices))
 		}
+	}
+}
+
+// addTerms adds the terms of the document scanned into c.sc to the
+// statistics and to its row, in m unless m is nil.
+func (c *Counter) addTerms(m *CSR) {
+	for _, sp := range c.sc.terms(c.grams) {
+		key := c.sc.buf[sp.lo:sp.hi]
+		h := c.ids.hash(key)
+		id := c.ids.get(key, h, c.terms)
+		if id < 0 {
+			id = c.newTerm(string(key), h)
+		}
+		f := &c.freq[id]
+		f.tf++
+		if c.row.add(m, id, 1) {
+			f.df++
+		}
+	}
+}
+
+// addHashed adds the terms of the document scanned into sc, hashed as cfg
+// says, to its row, in m unless m is nil.
+func addHashed(row *rowCounts, m *CSR, sc *scanner, grams NGrams, cfg VectorizerConfig) {
+	for _, sp := range sc.terms(grams) {
+		j, v := hashColumn(sc.buf[sp.lo:sp.hi], cfg.HashFeatures, cfg.AlternateSign)
+		row.add(m, j, v)
 	}
 }
 
@@ -154,10 +212,15 @@ func (c *Counter) newTerm(term string, h uint64) int32 {
 
 // Merge adds the statistics of o, which must have the same settings, to c,
 // as though c had also counted o's documents, and returns the ids in c of
-// o's terms (index: o's id). Terms new to c get ids in o's order.
+// o's terms (index: o's id). Terms new to c get ids in o's order; with
+// hashed columns the ids are the identity.
 func (c *Counter) Merge(o *Counter) ([]int32, error) {
 	if c.cfg != o.cfg {
 		return nil, fmt.Errorf("text: cannot merge term counts made with different settings (%+v and %+v)", c.cfg, o.cfg)
+	}
+	if c.cfg.Hashed() {
+		c.docs += o.docs
+		return identity(c.cfg.HashFeatures), nil
 	}
 	ids := make([]int32, len(o.terms))
 	for i, t := range o.terms {
@@ -187,8 +250,12 @@ func (c *Counter) Merge(o *Counter) ([]int32, error) {
 // so that the kept terms are CountVectorizer's.
 //
 // It is an error when no term was counted, when MaxDF is below MinDF, or
-// when no term survives the bounds.
+// when no term survives the bounds. With hashed columns, the vocabulary is
+// the hashing of the same settings and the columns are the ids.
 func (c *Counter) Vocabulary() (*Vocabulary, []int32, error) {
+	if c.cfg.Hashed() {
+		return newVocabulary(c.cfg, nil), identity(c.cfg.HashFeatures), nil
+	}
 	if len(c.terms) == 0 {
 		return nil, nil, fmt.Errorf("text: empty vocabulary: the %d documents have no terms (only separators or stop words)", c.docs)
 	}
@@ -274,7 +341,8 @@ func (c *Counter) MarshalJSON() ([]byte, error) {
 
 // UnmarshalCounter reads a Counter written by MarshalJSON, with the same
 // ids, and checks it: valid settings, distinct terms that the settings can
-// produce, and 1 ≤ df ≤ tf, df ≤ docs for every term.
+// produce, and 1 ≤ df ≤ tf, df ≤ docs for every term; no terms with
+// hashed columns.
 func UnmarshalCounter(b []byte) (*Counter, error) {
 	var j counterJSON
 	if err := json.Unmarshal(b, &j); err != nil {
@@ -289,6 +357,9 @@ func UnmarshalCounter(b []byte) (*Counter, error) {
 	}
 	if j.Docs < 0 {
 		return nil, fmt.Errorf("text: term counts: %d documents", j.Docs)
+	}
+	if c.cfg.Hashed() && len(j.Terms) > 0 {
+		return nil, fmt.Errorf("text: term counts: %d terms with hashed columns, which keep none", len(j.Terms))
 	}
 	c.docs = j.Docs
 	for i, t := range j.Terms {
@@ -308,7 +379,8 @@ func UnmarshalCounter(b []byte) (*Counter, error) {
 }
 
 // rowCounts builds the row of one document in a CSR: the first occurrence
-// of a column appends an entry with value 1, later ones add 1 to it. Each
+// of a column appends an entry with its value (1 for a count), later ones
+// add theirs to it. Each
 // column has one slot holding the stamp of the latest document it occurred
 // in and the position of its entry in that document's row, so that a
 // token touches one cache line.
@@ -338,13 +410,14 @@ func (r *rowCounts) next(start int) {
 	r.start = start
 }
 
-// add counts column j in the current document, in m unless m is nil, and
-// reports whether it is the column's first occurrence in the document.
-func (r *rowCounts) add(m *CSR, j int32) bool {
+// add adds v to column j in the current document, in m unless m is nil,
+// and reports whether it is the column's first occurrence in the
+// document.
+func (r *rowCounts) add(m *CSR, j int32, v float64) bool {
 	s := &r.slots[j]
 	if s.stamp == r.stamp {
 		if m != nil {
-			m.Data[r.start+int(s.pos)]++
+			m.Data[r.start+int(s.pos)] += v
 		}
 		return false
 	}
@@ -352,7 +425,16 @@ func (r *rowCounts) add(m *CSR, j int32) bool {
 	if m != nil {
 		s.pos = uint32(len(m.Indices) - r.start)
 		m.Indices = append(m.Indices, j)
-		m.Data = append(m.Data, 1)
+		m.Data = append(m.Data, v)
 	}
 	return true
+}
+
+// identity returns the ids 0, 1, …, n−1.
+func identity(n int) []int32 {
+	ids := make([]int32, n)
+	for i := range ids {
+		ids[i] = int32(i)
+	}
+	return ids
 }

@@ -196,7 +196,7 @@ func TestRowCountsWrap(t *testing.T) {
 	add := func(cols ...int32) {
 		r.next(len(m.Indices))
 		for _, j := range cols {
-			r.add(m, j)
+			r.add(m, j, 1)
 		}
 		m.Indptr = append(m.Indptr, len(m.Indices))
 	}

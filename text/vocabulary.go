@@ -15,6 +15,10 @@ import (
 // positions are the columns of the count matrices Transform returns (the
 // order of CountVectorizer's vocabulary_ indices). A Vocabulary is
 // immutable and safe for concurrent use.
+//
+// With hashed columns (VectorizerConfig.HashFeatures) it keeps no terms:
+// Transform hashes each term to its column, Len is the number of columns
+// and Term(j) is "#j".
 type Vocabulary struct {
 	cfg   VectorizerConfig
 	grams NGrams
@@ -39,27 +43,69 @@ func newVocabulary(cfg VectorizerConfig, terms []string) *Vocabulary {
 	}
 	v.scratch = &sync.Pool{New: func() any {
 		s := new(transformScratch)
-		s.row.grow(len(terms))
+		s.row.grow(v.Len())
 		return s
 	}}
 	return v
+}
+
+// NewHashing returns the vocabulary of hashed columns under the settings
+// cfg, which must have HashFeatures > 0: no fitting is needed, the columns
+// being the hashes of the terms.
+func NewHashing(cfg VectorizerConfig) (*Vocabulary, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	if !cfg.Hashed() {
+		return nil, fmt.Errorf("text: NewHashing without hashed columns")
+	}
+	return newVocabulary(cfg, nil), nil
 }
 
 // Config returns the settings the vocabulary was fitted with.
 func (v *Vocabulary) Config() VectorizerConfig { return v.cfg }
 
 // Len is the number of terms (columns).
-func (v *Vocabulary) Len() int { return len(v.terms) }
+func (v *Vocabulary) Len() int {
+	if v.cfg.Hashed() {
+		return v.cfg.HashFeatures
+	}
+	return len(v.terms)
+}
 
-// Term returns the term of column i; it panics when i is out of range.
-func (v *Vocabulary) Term(i int) string { return v.terms[i] }
+// Term returns the term of column i, "#i" with hashed columns; it panics
+// when i is out of range.
+func (v *Vocabulary) Term(i int) string {
+	if v.cfg.Hashed() {
+		if i < 0 || i >= v.cfg.HashFeatures {
+			panic(fmt.Sprintf("text: column %d of %d hashed columns", i, v.cfg.HashFeatures))
+		}
+		return hashedTerm(i)
+	}
+	return v.terms[i]
+}
 
-// Terms returns a copy of the terms in column order.
-func (v *Vocabulary) Terms() []string { return slices.Clone(v.terms) }
+// Terms returns a copy of the terms in column order ("#0", "#1", … with
+// hashed columns).
+func (v *Vocabulary) Terms() []string {
+	if v.cfg.Hashed() {
+		t := make([]string, v.cfg.HashFeatures)
+		for i := range t {
+			t[i] = hashedTerm(i)
+		}
+		return t
+	}
+	return slices.Clone(v.terms)
+}
 
-// Index returns the column of term and whether the vocabulary has it.
+// Index returns the column of term and whether the vocabulary has it;
+// with hashed columns, the column it hashes to and true.
 func (v *Vocabulary) Index(term string) (int, bool) {
 	b := []byte(term)
+	if v.cfg.Hashed() {
+		j, _ := hashColumn(b, v.cfg.HashFeatures, false)
+		return int(j), true
+	}
 	i := v.index.get(b, v.index.hash(b), v.terms)
 	return int(i), i >= 0
 }
@@ -97,7 +143,7 @@ func (v *Vocabulary) transformAll(docs []string, perDoc []int) (*CSR, int) {
 	for _, u := range unseen {
 		total += u
 	}
-	return concat(parts, len(v.terms)), total
+	return concat(parts, v.Len()), total
 }
 
 // transform counts the terms of docs on the calling goroutine, and the
@@ -106,7 +152,7 @@ func (v *Vocabulary) transform(docs []string, perDoc []int) (*CSR, int) {
 	s := v.scratch.Get().(*transformScratch)
 	defer v.scratch.Put(s)
 	m := newCSR(len(docs))
-	m.Cols = len(v.terms)
+	m.Cols = v.Len()
 	unseen := 0
 	for k, doc := range docs {
 		if k == len(docs)/16 && k > 0 {
@@ -115,13 +161,10 @@ func (v *Vocabulary) transform(docs []string, perDoc []int) (*CSR, int) {
 		s.sc.scan(doc, v.cfg.MinLen, v.stop)
 		s.row.next(len(m.Indices))
 		before := unseen
-		for _, sp := range s.sc.terms(v.grams) {
-			key := s.sc.buf[sp.lo:sp.hi]
-			if j := v.index.get(key, v.index.hash(key), v.terms); j >= 0 {
-				s.row.add(m, j)
-			} else {
-				unseen++
-			}
+		if v.cfg.Hashed() {
+			addHashed(&s.row, m, &s.sc, v.grams, v.cfg)
+		} else {
+			unseen += v.addTerms(s, m)
 		}
 		if perDoc != nil {
 			perDoc[k] = unseen - before
@@ -129,6 +172,20 @@ func (v *Vocabulary) transform(docs []string, perDoc []int) (*CSR, int) {
 		m.Indptr = append(m.Indptr, len(m.Indices))
 	}
 	return m, unseen
+}
+
+// addTerms adds the terms of the document scanned into s.sc that the
+// vocabulary has to its row in m, and returns the number of the others.
+func (v *Vocabulary) addTerms(s *transformScratch, m *CSR) (unseen int) {
+	for _, sp := range s.sc.terms(v.grams) {
+		key := s.sc.buf[sp.lo:sp.hi]
+		if j := v.index.get(key, v.index.hash(key), v.terms); j >= 0 {
+			s.row.add(m, j, 1)
+		} else {
+			unseen++
+		}
+	}
+	return unseen
 }
 
 // transformScratch is the reusable state of one transforming goroutine.
@@ -150,7 +207,7 @@ func (v *Vocabulary) MarshalJSON() ([]byte, error) {
 
 // UnmarshalVocabulary reads a Vocabulary written by MarshalJSON and checks
 // it: valid settings, at least one term, terms strictly increasing and
-// each one a term the settings can produce.
+// each one a term the settings can produce; no terms with hashed columns.
 func UnmarshalVocabulary(b []byte) (*Vocabulary, error) {
 	var j vocabularyJSON
 	if err := json.Unmarshal(b, &j); err != nil {
@@ -158,6 +215,12 @@ func UnmarshalVocabulary(b []byte) (*Vocabulary, error) {
 	}
 	if err := j.Config.Validate(); err != nil {
 		return nil, fmt.Errorf("text: vocabulary: %w", err)
+	}
+	if j.Config.Hashed() {
+		if len(j.Terms) > 0 {
+			return nil, fmt.Errorf("text: vocabulary of hashed columns has %d terms, want none", len(j.Terms))
+		}
+		return newVocabulary(j.Config, nil), nil
 	}
 	if len(j.Terms) == 0 {
 		return nil, fmt.Errorf("text: vocabulary has no terms")

@@ -17,7 +17,7 @@ func init() { commands = append(commands, cmdBalance) }
 
 var cmdBalance = &Command{
 	Name:      "balance",
-	UsageLine: "balance --data F --model KIND [data flags] [model flags] [--ratio R] [--seed S] [--out B.csv]",
+	UsageLine: "balance --data F --model KIND [data flags] [model flags] [--ratio R] [--clip=false] [--seed S] [--out B.csv]",
 	Short:     "append synthetic rows of the smaller classes, drawn from a generative model",
 	Long: `
 Balance fits a generative model of the kind given by --model to a data set,
@@ -36,6 +36,15 @@ written in their shortest form, and a numeric column whose values were all
 integers gets integer synthetic values. --seed fixes the draws (and the
 fit of kinds that take a seed). The output file is written atomically.
 
+Synthetic rows keep to the training range of every numeric column (--clip,
+on by default for balance; off by default for sample): a Gaussian draw
+with a value below the smallest or above the largest value of its column
+in the data is drawn again, whole, so the new rows follow the class's
+distribution restricted to the range, without a pile-up at the bounds.
+After 1000 draws of one row outside the range, its values outside are set
+to the nearest bound and a warning says how many rows that happened to.
+--clip=false draws from the unrestricted distribution.
+
 Example:
 
 	gendisc balance --data pima_indians_diabetes --model qda --out pima-balanced.csv`,
@@ -45,6 +54,7 @@ Example:
 		fs.StringVar(&o.data, "data", "", "the data: a CSV or TSV `file`, - for standard input, or a bundled data set's name")
 		fs.StringVar(&o.model, "model", "", "the generative model `kind` to fit (gendisc help fit lists them with their flags)")
 		fs.Var(&o.ratio, "ratio", "give every class `r` times the rows of the largest class")
+		fs.BoolVar(&o.clip, "clip", true, "truncate numeric columns to their training range by rejection (default on for balance)")
 		fs.StringVar(&o.out, "out", "-", "write the balanced data to this `file`; - for standard output")
 		o.read.register(fs)
 		fit, seed, kindErr := kindFlags(fs, args)
@@ -60,6 +70,7 @@ Example:
 type balanceOptions struct {
 	data, model, out string
 	ratio            positive
+	clip             bool
 	read             dataFlags
 }
 
@@ -76,10 +87,15 @@ func (o *balanceOptions) run(env *Env, fit fitFunc, rng *rand.Rand) error {
 	if !ok {
 		return usagef("--model %s: the model does not draw rows of a class", o.model)
 	}
-	b, err := synth.Balance(d, cs, float64(o.ratio), rng)
+	clip, err := trainingClip(o.clip, o.data, d.Schema)
 	if err != nil {
 		return err
 	}
+	b, err := synth.Balance(d, cs, float64(o.ratio), clip, rng)
+	if err != nil {
+		return err
+	}
+	env.clipNotes("balance", clip)
 	env.verbosef("%s: %d rows, %d synthetic rows appended", d.Source, d.N, b.N-d.N)
 	out, err := env.create(o.out)
 	if err != nil {

@@ -62,7 +62,10 @@ level 0.05; otherwise m* reads "no clear crossover". A fit that fails on
 a split (a singular covariance on a small training set) scores the
 majority class instead: the table counts these fallbacks and names the
 sizes where they happened, the plots draw those sizes hollow, and they
-take no part in m* or the gap.
+take no part in m* or the gap. A fit that ends with a warning (logistic
+regression stopped by --max-iter, or on separable data with --l2 0) scores
+as fitted; the table counts these splits too, "(n warned at m …)", and
+curves.csv has them in its warnings column.
 
 --data takes files, bundled data sets, and the two-class tasks of the paper,
 optdigits_0_vs_1 and optdigits_2_vs_3 (repeat the flag or separate names by

@@ -111,6 +111,33 @@ func TestCompareModelFlags(t *testing.T) {
 	}
 }
 
+// TestCompareWarnings: logistic regression stopped after 2 iterations
+// warns in every split, and the table and the report count those splits
+// beside the sizes, while nb, which converges, has none.
+func TestCompareWarnings(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "r")
+	stdout := mustRun(t, "compare", "--data", "iris", "--models", "nb,logistic", "--splits", "3", "--sizes", "30,60",
+		"--max-iter", "2", "--out", out)
+	want := "(6 warned at m 30–60)"
+	if !strings.Contains(stdout, want) || strings.Count(stdout, "warned") != 1 {
+		t.Errorf("the table does not count logistic's 6 warned splits once:\n%s", stdout)
+	}
+	index, err := os.ReadFile(filepath.Join(out, "index.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(index, []byte(want)) {
+		t.Errorf("index.html lacks %q", want)
+	}
+	curves, err := os.ReadFile(filepath.Join(out, "curves.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(curves, []byte(",0,3\niris,logistic,60,3,")) || !bytes.HasSuffix(curves, []byte(",0,3\n")) {
+		t.Errorf("curves.csv does not count the warnings:\n%s", curves)
+	}
+}
+
 // TestCompareDefaultSet runs the default data sets with one split of one
 // size: nb (mixed naive Bayes) applies to every data set, categorical and
 // text columns included; optdigits comes with its two tasks.

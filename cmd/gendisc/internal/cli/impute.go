@@ -14,7 +14,7 @@ func init() { commands = append(commands, cmdImpute) }
 
 var cmdImpute = &Command{
 	Name:      "impute",
-	UsageLine: "impute --data F (--model KIND [model flags] | --model-file M.json) [data flags] [--draws K] [--seed S] [--out G.csv]",
+	UsageLine: "impute --data F (--model KIND [model flags] | --model-file M.json) [data flags] [--draws K [--clip]] [--seed S] [--out G.csv]",
 	Short:     "fill missing cells from a generative model: conditional expectations or random draws",
 	Long: `
 Impute fills every missing cell of a data set from a generative model and
@@ -38,6 +38,12 @@ conditional distribution instead (multiple imputation): K = 1 writes one
 completed data set; K > 1 writes the K completed copies one after the
 other into one long file whose first column, imputation, numbers them from
 1 to K. --seed fixes the draws (and the fit of kinds that take a seed).
+Gaussian draws can leave the range a column can take; --clip (off by
+default, as for sample) truncates the drawn cells of each numeric column to
+its training range by rejection: a row with a drawn cell outside is drawn
+again, its class too when it had none, at most 1000 times, after which
+its drawn cells outside are set to the nearest bound and a warning counts
+such rows. Observed cells are left as they are.
 
 The columns are the model's: the features, the class when the data has it,
 and the weight column if --weight named one. Imputed values of a numeric
@@ -55,6 +61,7 @@ Example:
 		fs.StringVar(&o.model, "model", "", "fit a generative model of this `kind` to the data (gendisc help fit lists them with their flags)")
 		fs.StringVar(&o.modelFile, "model-file", "", "or use the model in this `file`")
 		fs.Var(&o.draws, "draws", "draw `K` random imputations instead of the conditional expectation")
+		fs.BoolVar(&o.clip, "clip", false, "with --draws: truncate drawn cells to their column's training range by rejection (default off)")
 		fs.StringVar(&o.out, "out", "-", "write the completed data to this `file`; - for standard output")
 		o.read.register(fs)
 		fit, seed, kindErr := kindFlags(fs, args)
@@ -64,6 +71,8 @@ Example:
 				return usagef("%v", kindErr)
 			case (o.model == "") == (o.modelFile == ""):
 				return usagef("give either --model KIND or --model-file M.json")
+			case o.clip && o.draws <= 0:
+				return usagef("--clip truncates drawn cells: it needs --draws K")
 			}
 			if o.modelFile != "" {
 				var model string
@@ -84,6 +93,7 @@ Example:
 type imputeOptions struct {
 	data, model, modelFile, out string
 	draws                       countFlag
+	clip                        bool
 	read                        dataFlags
 }
 
@@ -114,10 +124,19 @@ func (o *imputeOptions) run(env *Env, fit fitFunc, rng *rand.Rand) error {
 	if _, ok := m.(gendisc.RandImputer); !ok && o.draws > 0 {
 		return o.cannot(m, "does not draw missing values (--draws)")
 	}
-	ds, err := synth.Impute(d, im, int(o.draws), rng)
+	source := o.modelFile
+	if source == "" {
+		source = o.data
+	}
+	clip, err := trainingClip(o.clip, source, m.Schema())
 	if err != nil {
 		return err
 	}
+	ds, err := synth.Impute(d, im, int(o.draws), clip, rng)
+	if err != nil {
+		return err
+	}
+	env.clipNotes("impute", clip)
 	env.verbosef("%s: %d rows, %d missing cells imputed", d.Source, d.N, countMissing(d))
 	out, err := env.create(o.out)
 	if err != nil {

@@ -105,6 +105,8 @@ func textFlags(fs *flag.FlagSet, c *text.VectorizerConfig) {
 	})
 	fs.Var(atLeast(&c.MaxFeatures, 0), "max-features", "text columns: keep the `n` most frequent words (0: all)")
 	fs.Var((*stopWordsFlag)(c), "stop-words", "text columns: drop the words of this `list` (english)")
+	fs.Var(atLeast(&c.HashFeatures, 0), "hash-features", "text columns: hash the words into `n` columns instead of keeping a vocabulary, in bounded memory (0: a vocabulary)")
+	fs.BoolVar(&c.AlternateSign, "alternate-sign", false, "text columns, with --hash-features: count a word −1 when its hash is negative (logistic only)")
 }
 
 // stopWordsFlag sets the StopWords of a text.VectorizerConfig; once the

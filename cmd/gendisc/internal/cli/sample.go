@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/gendisc/gendisc"
+	"github.com/gendisc/gendisc/data"
 	"github.com/gendisc/gendisc/synth"
 )
 
@@ -18,7 +19,7 @@ func init() { commands = append(commands, cmdSample) }
 
 var cmdSample = &Command{
 	Name:      "sample",
-	UsageLine: "sample --model M.json -n N [--class C] [--seed S] [--out S.csv]",
+	UsageLine: "sample --model M.json -n N [--class C] [--clip] [--seed S] [--out S.csv]",
 	Short:     "draw synthetic rows from a generative model",
 	Long: `
 Sample draws N rows from the distribution of a fitted generative model and
@@ -36,6 +37,20 @@ memory. A file given by --out appears only when the draws are complete;
 standard output is written as it comes. A progress line is shown on a
 terminal for large N unless --quiet. The same --seed gives the same rows.
 
+Gaussian models (gaussian-nb, nb's numeric columns, lda, qda, gmm, mda)
+draw values outside the range a column can take: negative ages or
+amounts. --clip (off by default for sample; on by default for balance)
+truncates each numeric column to its training range, the smallest and
+largest value in the rows the model was fitted on, by rejection: a row
+with a value outside is drawn again, whole, so the rows follow the
+model's distribution restricted to the range, without a pile-up at the
+bounds. A row drawn from the joint distribution is redrawn with its
+class (the classes then come in the proportions of the restricted
+distribution); with --class, only the features are. After 1000 draws of
+one row outside the range, its values outside are set to the nearest
+bound and a warning says how many rows that happened to. A model file
+written before ranges were kept cannot clip: refit it.
+
 Example:
 
 	gendisc fit --data iris --model qda --out iris-qda.json
@@ -47,6 +62,7 @@ Example:
 		fs.Var(&o.n, "n", "draw `N` rows")
 		fs.StringVar(&o.class, "class", "", "draw every row from this `class` (default: classes drawn by their priors)")
 		fs.Uint64Var(&o.seed, "seed", 1, "`seed` of the random draws")
+		fs.BoolVar(&o.clip, "clip", false, "truncate numeric columns to their training range by rejection (default off for sample)")
 		fs.StringVar(&o.out, "out", "-", "write the rows to this `file`; - for standard output")
 		o.lm = sampleLMFlags(fs)
 		return withOutFormat(fs, func(ctx context.Context, env *Env) error { return o.run(ctx, env) })
@@ -57,6 +73,7 @@ type sampleOptions struct {
 	model, class, out string
 	n                 countFlag
 	seed              uint64
+	clip              bool
 	lm                *lmSampleFlags
 }
 
@@ -85,6 +102,10 @@ func (o *sampleOptions) run(ctx context.Context, env *Env) error {
 			return usagef("--class %q: the model's classes are %s", o.class, strings.Join(cs.Classes(), ", "))
 		}
 	}
+	clip, err := trainingClip(o.clip, o.model, s.Schema())
+	if err != nil {
+		return err
+	}
 	w, commit, abort, err := env.stdoutOrCreate(o.out)
 	if err != nil {
 		return err
@@ -96,7 +117,7 @@ func (o *sampleOptions) run(ctx context.Context, env *Env) error {
 	}
 	bar := env.progress()
 	n, done := int(o.n), 0
-	err = synth.Sample(s, n, class, rand.New(rand.NewPCG(o.seed, 0)), func(r synth.Row) error {
+	err = synth.Sample(s, n, class, clip, rand.New(rand.NewPCG(o.seed, 0)), func(r synth.Row) error {
 		if done++; done%progressEvery == 0 {
 			if err := ctx.Err(); err != nil {
 				return err
@@ -115,7 +136,35 @@ func (o *sampleOptions) run(ctx context.Context, env *Env) error {
 	if err != nil {
 		return err
 	}
+	env.clipNotes("sample", clip)
 	return commit()
+}
+
+// trainingClip returns the synth.Clip to the training ranges of schema s
+// (the schema of model file path) when on, nil otherwise; the error of a
+// model file without ranges names the file and the way out.
+func trainingClip(on bool, path string, s *data.Schema) (*synth.Clip, error) {
+	if !on {
+		return nil, nil
+	}
+	c, err := synth.TrainingClip(s)
+	if errors.Is(err, synth.ErrNoRange) {
+		return nil, fmt.Errorf("%s: --clip: %v: the model file is from before training ranges were kept; fit the model again, or draw with --clip=false", path, strings.TrimPrefix(err.Error(), "synth: "))
+	}
+	return c, err
+}
+
+// clipNotes reports on standard error, after the draws of command cmd
+// through clip (nil without --clip), the rows that were clamped when
+// rejection failed, and with --verbose the acceptance.
+func (env *Env) clipNotes(cmd string, clip *synth.Clip) {
+	if clip == nil || clip.Rows == 0 {
+		return
+	}
+	if note := clip.Note(); note != "" {
+		env.warnf("%s: --clip: %s", cmd, note)
+	}
+	env.verbosef("%s: --clip: %d draws for %d rows (acceptance %.3g)", cmd, clip.Draws, clip.Rows, clip.Acceptance())
 }
 
 // countFlag is a number of rows: an integer ≥ 0. String is "" until set,
