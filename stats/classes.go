@@ -7,6 +7,7 @@ import (
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
 
+	"github.com/gendisc/gendisc/internal/kernel"
 	"github.com/gendisc/gendisc/internal/mathx"
 	"github.com/gendisc/gendisc/internal/parallel"
 )
@@ -269,12 +270,12 @@ func (b *blocks) flush(acc *Classes, k int) {
 			}
 		}
 	}
-	e := blas64.General{Rows: d, Cols: r, Stride: c, Data: buf}
-	blas64.Syrk(blas.NoTrans, 1, e, 0, blas64.Symmetric{N: d, Stride: d, Uplo: blas.Upper, Data: s.S})
+	kernel.Syrk(d, r, buf, c, s.S, d) // s.S is zero after Reset
 	if b.sq != nil {
+		e := blas64.General{Rows: d, Cols: r, Stride: c, Data: buf}
 		q := blas64.General{Rows: d, Cols: r, Stride: c, Data: b.sq}
 		blas64.Gemm(blas.NoTrans, blas.Trans, 1, q, e, 0, blas64.General{Rows: d, Cols: d, Stride: d, Data: s.M3})
-		blas64.Syrk(blas.NoTrans, 1, q, 0, blas64.Symmetric{N: d, Stride: d, Uplo: blas.Upper, Data: s.M4})
+		kernel.Syrk(d, r, b.sq, c, s.M4, d)
 		symmetrize(s.M4, d)
 	}
 	symmetrize(s.S, d)
