@@ -22,9 +22,24 @@ func tile512(kc int, a, b, c *float64, ldc int, mask [tileRows]uint16)
 //go:noescape
 func tile4x8AVX2(kc int, a, b, c *float64, ldc int)
 
-// tileAVX512 checks the lengths of the packed groups and calls tile512.
+// tile512x8 is tile512 on the first 8 columns of the tile, for masks
+// that keep none of the other 8.
+//
+//go:noescape
+func tile512x8(kc int, a, b, c *float64, ldc int, mask [tileRows]uint16)
+
+// tileAVX512 checks the lengths of the packed groups and calls tile512,
+// or tile512x8 when the masks keep only the first 8 columns.
 func tileAVX512(kc int, a, b, c []float64, ldc int, mask [tileRows]uint16) {
 	_, _ = a[(kc-1)*groupRows+tileRows-1], b[kc*groupRows-1]
+	var high uint16
+	for _, m := range mask {
+		high |= m >> 8
+	}
+	if high == 0 {
+		tile512x8(kc, &a[0], &b[0], &c[0], ldc, mask)
+		return
+	}
 	tile512(kc, &a[0], &b[0], &c[0], ldc, mask)
 }
 

@@ -201,3 +201,91 @@ t48loop:
 	VMOVUPD Y7, 32(DI)
 	VZEROUPPER
 	RET
+
+// func tile512x8(kc int, a, b, c *float64, ldc int, mask [8]uint16)
+//
+// The left half of tile512, 8 rows × 8 columns in eight accumulators
+// (Z0-Z7), for tiles whose columns 8 to 15 are all masked off (the last
+// columns of C when d mod 16 ≤ 8): per column one load of b, eight
+// broadcasts of a and eight fused multiply-adds.
+TEXT ·tile512x8(SB), NOSPLIT, $0-56
+	MOVQ kc+0(FP), CX
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), BX
+	MOVQ c+24(FP), DI
+	MOVQ ldc+32(FP), DX
+	LEAQ mask+40(FP), R8
+	SHLQ $3, DX
+	VPXORQ Z0, Z0, Z0
+	VPXORQ Z1, Z1, Z1
+	VPXORQ Z2, Z2, Z2
+	VPXORQ Z3, Z3, Z3
+	VPXORQ Z4, Z4, Z4
+	VPXORQ Z5, Z5, Z5
+	VPXORQ Z6, Z6, Z6
+	VPXORQ Z7, Z7, Z7
+
+t512x8loop:
+	VMOVUPD (BX), Z16
+	VBROADCASTSD 0(SI), Z18
+	VBROADCASTSD 8(SI), Z19
+	VBROADCASTSD 16(SI), Z20
+	VBROADCASTSD 24(SI), Z21
+	VBROADCASTSD 32(SI), Z22
+	VBROADCASTSD 40(SI), Z23
+	VBROADCASTSD 48(SI), Z24
+	VBROADCASTSD 56(SI), Z25
+	VFMADD231PD Z16, Z18, Z0
+	VFMADD231PD Z16, Z19, Z1
+	VFMADD231PD Z16, Z20, Z2
+	VFMADD231PD Z16, Z21, Z3
+	VFMADD231PD Z16, Z22, Z4
+	VFMADD231PD Z16, Z23, Z5
+	VFMADD231PD Z16, Z24, Z6
+	VFMADD231PD Z16, Z25, Z7
+	ADDQ $128, SI
+	ADDQ $128, BX
+	DECQ CX
+	JNZ  t512x8loop
+
+	KMOVW     0(R8), K1
+	VMOVUPD.Z (DI), K1, Z16
+	VADDPD    Z16, Z0, Z16
+	VMOVUPD   Z16, K1, (DI)
+	ADDQ      DX, DI
+	KMOVW     2(R8), K1
+	VMOVUPD.Z (DI), K1, Z16
+	VADDPD    Z16, Z1, Z16
+	VMOVUPD   Z16, K1, (DI)
+	ADDQ      DX, DI
+	KMOVW     4(R8), K1
+	VMOVUPD.Z (DI), K1, Z16
+	VADDPD    Z16, Z2, Z16
+	VMOVUPD   Z16, K1, (DI)
+	ADDQ      DX, DI
+	KMOVW     6(R8), K1
+	VMOVUPD.Z (DI), K1, Z16
+	VADDPD    Z16, Z3, Z16
+	VMOVUPD   Z16, K1, (DI)
+	ADDQ      DX, DI
+	KMOVW     8(R8), K1
+	VMOVUPD.Z (DI), K1, Z16
+	VADDPD    Z16, Z4, Z16
+	VMOVUPD   Z16, K1, (DI)
+	ADDQ      DX, DI
+	KMOVW     10(R8), K1
+	VMOVUPD.Z (DI), K1, Z16
+	VADDPD    Z16, Z5, Z16
+	VMOVUPD   Z16, K1, (DI)
+	ADDQ      DX, DI
+	KMOVW     12(R8), K1
+	VMOVUPD.Z (DI), K1, Z16
+	VADDPD    Z16, Z6, Z16
+	VMOVUPD   Z16, K1, (DI)
+	ADDQ      DX, DI
+	KMOVW     14(R8), K1
+	VMOVUPD.Z (DI), K1, Z16
+	VADDPD    Z16, Z7, Z16
+	VMOVUPD   Z16, K1, (DI)
+	VZEROUPPER
+	RET
