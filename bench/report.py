@@ -4,11 +4,23 @@
     report.py --out DIR --rows N --rounds R --results FILE [--command CMD] WORKLOAD...
 
 Reads DIR/ROUND/SIDE/WORKLOAD/result.json for ROUND 1..R and SIDE sklearn
-and gendisc, pools the timings of every round, checks that the answers of
+and gendisc (and openblas, gendisc built with -tags openblas, where the run
+has it), pools the timings of every round, checks that the answers of
 round 1 (.npy files) agree within the tolerances of sklearn_bench.WORKLOADS,
 prints a Markdown table (medians of wall time, ratio sklearn/gendisc,
-targets, throughput, median CPU time and its ratio, peak RSS, agreement) and writes FILE
-as JSON. Exits 1 when an answer disagrees or is missing.
+the limit estimate and the fraction of it gendisc reaches, targets,
+throughput, median CPU time and its ratio, peak RSS, agreement), then the
+work table (each op's bytes and flops, the time they take at the measured
+bandwidth and peak, the limit), and writes FILE as JSON. Exits 1 when an
+answer disagrees or is missing.
+
+The calibration is DIR/ROUND/calibrate/SIDE/result.json: benchgo's
+streaming read (gendisc, op "stream") gives the bandwidth, bytes over the
+median time of every round; numpy's dgemm (sklearn, op "dgemm") the peak,
+flops over its median time. An op's limit is the larger of its passes ×
+bytes over the bandwidth and its flops over the peak (a roofline: the two
+overlap at best), with the work of sklearn_bench.WORKLOADS; "of limit" is
+limit / gendisc's median time.
 """
 import argparse
 import datetime
@@ -19,9 +31,10 @@ import sys
 
 import numpy as np
 
-from sklearn_bench import WORKLOADS
+from sklearn_bench import GEMM_N, WORKLOADS
 
 SIDES = ("sklearn", "gendisc")
+OPENBLAS = "openblas"  # gendisc built with -tags openblas, when the run has it
 
 
 def load(out, rounds, side, name):
@@ -47,6 +60,30 @@ def load(out, rounds, side, name):
         m["median"] = statistics.median(m["seconds"])
         m["cpu_median"] = statistics.median(m["cpu_seconds"])
     return merged
+
+
+def calibration(out, rounds):
+    """The bandwidth (bytes/s) and peak (flop/s) of the run: the medians
+    of the calibration's streaming read and dgemm over every round."""
+    runs = {"stream": [], "dgemm": []}
+    size = {}
+    for r in range(1, rounds + 1):
+        for side in SIDES:
+            with open(os.path.join(out, str(r), "calibrate", side, "result.json")) as f:
+                for o in json.load(f)["ops"]:
+                    if o["op"] in runs:
+                        runs[o["op"]] += o["seconds"]
+                        size[o["op"]] = o["flops"] if o["op"] == "dgemm" else o["bytes"]
+    return {"bandwidth": size["stream"] / statistics.median(runs["stream"]),
+            "peak": size["dgemm"] / statistics.median(runs["dgemm"])}
+
+
+def limit(name, op, nbytes, cal):
+    """The op's work (bytes, flops) and its limit estimate in seconds."""
+    w = WORKLOADS[name].get("work", {}).get(op, {})
+    moved, flops = w.get("passes", 1) * nbytes, w.get("flops", 0) * nbytes
+    return {"bytes": moved, "flops": flops, "at_bandwidth": moved / cal["bandwidth"],
+            "at_peak": flops / cal["peak"], "seconds": max(moved / cal["bandwidth"], flops / cal["peak"])}
 
 
 def agreement(out, name):
@@ -107,18 +144,31 @@ def cpu_model():
     return "unknown"
 
 
-def table_row(name, op, skl, gd, targets, agree_text):
+def table_row(name, op, skl, gd, ob, lim, targets, agree_text):
     """A row of the table; skl or gd is None for an op that only the other
-    side times (shown as -)."""
+    side times (shown as -), ob that of the openblas build (None: no such
+    column or op)."""
     def both(f):
         return f"{f(skl) if skl else '-'} / {f(gd) if gd else '-'}"
     pair = skl and gd
     return [name, op, seconds(skl["median"]) if skl else "-", seconds(gd["median"]) if gd else "-",
+            *([seconds(ob["median"]) if ob else "-"] if ob is not False else []),
             f"{skl['median'] / gd['median']:.1f}x" if pair else "-",
+            f"{seconds(lim['seconds'])} ({lim['seconds'] / gd['median']:.0%})" if gd else "-",
             "; ".join(f"{t} {'✓' if met else '✗'} {m}" for t, m, met in targets),
             both(lambda s: f"{s['bytes'] / s['median'] / 1e6:.0f}"),
             both(lambda s: f"{s['cpu_median']:.3f}") + (f" ({skl['cpu_median'] / gd['cpu_median']:.1f}x)" if pair else ""),
             both(lambda s: f"{s['peak_rss'] / 1e6:.0f} MB"), agree_text]
+
+
+def table(head, rows):
+    """Prints a Markdown table."""
+    width = [max(len(r[i]) for r in rows + [head]) for i in range(len(head))]
+    line = lambda r: "| " + " | ".join(c.ljust(w) for c, w in zip(r, width)) + " |"
+    print(line(head))
+    print("|" + "|".join("-" * (w + 2) for w in width) + "|")
+    for r in rows:
+        print(line(r))
 
 
 def main():
@@ -131,10 +181,13 @@ def main():
     ap.add_argument("workloads", nargs="+", choices=sorted(WORKLOADS))
     a = ap.parse_args()
 
-    rows, records, versions, loads, runs = [], [], {}, [], set()
+    cal = calibration(a.out, a.rounds)
+    # the openblas build was measured when the run has its results
+    sides = SIDES + ((OPENBLAS,) if os.path.isdir(os.path.join(a.out, "1", OPENBLAS)) else ())
+    rows, work, records, versions, loads, runs = [], [], [], {}, [], set()
     for name in a.workloads:
-        side = {s: load(a.out, a.rounds, s, name) for s in SIDES}
-        for s in SIDES:
+        side = {s: load(a.out, a.rounds, s, name) for s in sides}
+        for s in sides:
             versions[s] = side[s]["versions"]
             loads += [f"{name} {s} {start:.1f}→{end:.1f}" for start, end in side[s]["loadavg"]]
         agree = agreement(a.out, name)
@@ -143,6 +196,7 @@ def main():
         agree_text = ("ok" if ok else "FAIL") + f" ({worst[0]} {worst[1].get('diff', float('nan')):.1e})"
         gd_ops = {o["op"]: o for o in side["gendisc"]["ops"]}
         skl_ops = {o["op"]: o for o in side["sklearn"]["ops"]}
+        ob_ops = {o["op"]: o for o in side[OPENBLAS]["ops"]} if OPENBLAS in side else None
         # The ops of both sides, sklearn's order first; an op that one
         # side does not time (a Parquet read without a pandas engine) has
         # no ratio.
@@ -155,27 +209,39 @@ def main():
                        for o, kind, value in WORKLOADS[name]["targets"]
                        if o == op and gd and (skl or kind != "speedup")]
             pair = skl and gd
-            ops.append({"op": op, "sklearn": skl, "gendisc": gd,
+            ob = ob_ops.get(op) if ob_ops is not None else False
+            lim = limit(name, op, (gd or skl)["bytes"], cal)
+            ops.append({"op": op, "sklearn": skl, "gendisc": gd, OPENBLAS: ob or None,
                         "ratio": skl["median"] / gd["median"] if pair else None,
                         "cpu_ratio": skl["cpu_median"] / gd["cpu_median"] if pair else None,
+                        "limit": lim, "of_limit": lim["seconds"] / gd["median"] if gd else None,
                         "targets": [{"target": t, "measured": m, "met": met} for t, m, met in targets]})
-            rows.append(table_row(name, op, skl, gd, targets, agree_text))
+            rows.append(table_row(name, op, skl, gd, ob, lim, targets, agree_text))
+            work.append([name, op, f"{lim['bytes'] / 1e6:.0f}", f"{lim['flops'] / 1e9:.2f}",
+                         seconds(lim["at_bandwidth"]), seconds(lim["at_peak"]), seconds(lim["seconds"]),
+                         seconds(gd["median"]) if gd else "-",
+                         *([seconds(ob["median"]) if ob else "-"] if ob is not False else []),
+                         f"{lim['seconds'] / gd['median']:.0%}" if gd else "-",
+                         f"{skl['median'] / gd['median']:.1f}x" if pair else "-"])
         records.append({"workload": name, "ops": ops, "agreement": agree, "ok": ok,
                         "loadavg": {s: side[s]["loadavg"] for s in SIDES}})
 
-    head = ["workload", "op", "sklearn", "gendisc", "ratio", "target (gendisc)", "MB/s skl / gd",
-            "CPU s skl / gd (ratio)", "peak RSS skl / gd", "agreement (worst)"]
-    width = [max(len(r[i]) for r in rows + [head]) for i in range(len(head))]
-    line = lambda r: "| " + " | ".join(c.ljust(w) for c, w in zip(r, width)) + " |"
-    print(line(head))
-    print("|" + "|".join("-" * (w + 2) for w in width) + "|")
-    for r in rows:
-        print(line(r))
+    ob_head = ["gendisc openblas"] if OPENBLAS in sides else []
+    head = ["workload", "op", "sklearn", "gendisc", *ob_head, "ratio", "limit (of it)", "target (gendisc)",
+            "MB/s skl / gd", "CPU s skl / gd (ratio)", "peak RSS skl / gd", "agreement (worst)"]
+    table(head, rows)
+    print(f"\nlimits: {cal['bandwidth'] / 1e9:.1f} GB/s (streaming read), {cal['peak'] / 1e9:.0f} GFLOP/s "
+          f"(numpy dgemm {GEMM_N}³), medians of this run's calibration; limit = max(bytes / bandwidth, "
+          "flops / peak)\n")
+    table(["workload", "op", "MB", "GFLOP", "at bandwidth", "at peak", "limit", "gendisc", *ob_head,
+           "of limit", "sklearn ratio"], work)
     print(f"\n{a.rows} rows; medians of {'/'.join(map(str, sorted(runs)))} runs in {a.rounds} round(s); "
           f"{os.cpu_count()} CPUs; 1-minute load average at the start→end of each process: " + ", ".join(loads))
     gd = versions["gendisc"]
     print(f"gendisc side: {gd['go']}, GOMAXPROCS {gd['gomaxprocs']}, commit {gd.get('vcs.revision', 'unknown')[:12]}"
-          + (" with uncommitted changes" if gd.get("vcs.modified") == "true" else ""))
+          + (" with uncommitted changes" if gd.get("vcs.modified") == "true" else "")
+          + ("; gendisc openblas: the same built with -tags openblas (OpenBLAS's BLAS for gonum)"
+             if OPENBLAS in sides else ""))
     for lib in versions["sklearn"].get("blas", []):
         if lib["internal_api"] == "openblas":
             print(f"scikit-learn side: OpenBLAS {lib['version']}, kernel {lib['architecture']}, "
@@ -186,7 +252,7 @@ def main():
         json.dump({
             "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
             "command": a.command, "rows": a.rows, "rounds": a.rounds,
-            "machine": {"cpus": os.cpu_count(), "cpu": cpu_model()},
+            "machine": {"cpus": os.cpu_count(), "cpu": cpu_model()}, "calibration": cal,
             "versions": versions, "workloads": records,
         }, f, indent=1)
     failed = False

@@ -4,6 +4,7 @@
     sklearn_bench.py WORKLOAD --data DIR --reps N --out DIR
     sklearn_bench.py --datasets WORKLOAD...   (the data sets they need)
     sklearn_bench.py --list                   (the workloads, in table order)
+    sklearn_bench.py --calibrate --reps N --out DIR
 
 Each workload times its operations N times (report.py takes the medians),
 records the process's peak RSS after each operation, saves the answers it
@@ -16,6 +17,11 @@ and writes --out/result.json:
      "ops": [{"op": "fit", "seconds": [wall time of each run],
               "cpu_seconds": [CPU time of each run, user + system, all threads],
               "bytes": size of the op's input, "peak_rss": bytes}, ...]}
+
+--calibrate times numpy's dgemm (OpenBLAS, all its threads) of two
+2000 x 2000 matrices, 2·2000³ flops, in the same layout (op "dgemm",
+"flops"): report.py takes it as the machine's peak of dense arithmetic,
+beside benchgo's streaming read (benchgo calibrate) for its bandwidth.
 
 The gendisc side (bench/cmd/benchgo) writes the same layout. To add a
 workload: a function here, a line in WORKLOADS (data sets, the answers to
@@ -244,14 +250,33 @@ GNB_FIT = {"class_prior": 1e-12, "theta": 1e-9, "var": 1e-9}
 
 # name -> run(data dir, recorder), the gendata.py data sets it needs, the
 # answers both sides save with their tolerance (max |a-b| / max(1, |b|)),
-# and the targets: (op, "speedup" sklearn/gendisc at least, "mbps" gendisc
-# MB/s at least, or "rss_per_byte" gendisc peak RSS / op input at most).
+# the targets: (op, "speedup" sklearn/gendisc at least, "mbps" gendisc
+# MB/s at least, or "rss_per_byte" gendisc peak RSS / op input at most),
+# and the work of an op for its limit estimate (report.py): "passes" over
+# its input (default 1) and "flops" per byte of input (default 0; a
+# multiply-add counts 2), so that the limit is
+#     max(passes · bytes / bandwidth, flops · bytes / peak)
+# with the bandwidth and peak of the run's calibration. For N rows of D
+# features (8·D bytes a row) and K classes:
+#   Gaussian NB fit: x and x² summed per class, 3 flops a value: 3/8;
+#   Gaussian NB predict: an FMA per value and class, 2·K/8 (the
+#     exponentials not counted);
+#   LDA, QDA fit: the scatter, D(D+1) flops a row (a rank-k update of
+#     the centred rows): (D+1)/8;
+#   LDA predict: K scores a row, 2·K·D flops: 2·K/8;
+#   QDA predict: a triangular solve per class, K·D² flops a row: K·D/8;
+#   Gaussian mixture, full, per EM iteration: the E-step's K triangular
+#     solves and the M-step's K weighted scatters, K·(2D+1)·D flops a
+#     row, and a pass over the rows: 100 iterations, K = 8, D = 20.
+# The other ops (parsing, sparse counts, an iterative solver whose
+# iterations differ between the sides) have one pass as a loose bound.
 WORKLOADS = {
     "gnb": {
         "run": gnb, "datasets": ["dense"],
         "checks": dict(GNB_FIT, proba=1e-6),
         "targets": [("fit", "speedup", 10), ("predict", "speedup", 10),
                     ("fit", "rss_per_byte", 1.5)],
+        "work": {"fit": {"flops": 3 / 8}, "predict": {"flops": 2 * 10 / 8}},
     },
     "csv-gnb": {
         "run": csv_gnb, "datasets": ["csv"],
@@ -271,11 +296,13 @@ WORKLOADS = {
         "run": lda, "datasets": ["gda"],
         "checks": {"priors": 1e-12, "means": 1e-9, "proba": 1e-6},
         "targets": [("fit", "speedup", 5)],
+        "work": {"fit": {"flops": (100 + 1) / 8}, "predict": {"flops": 2 * 5 / 8}},
     },
     "qda": {
         "run": qda, "datasets": ["gda"],
         "checks": {"priors": 1e-12, "means": 1e-9, "proba": 1e-6},
         "targets": [("fit", "speedup", 3), ("predict", "speedup", 3)],
+        "work": {"fit": {"flops": (100 + 1) / 8}, "predict": {"flops": 5 * 100 / 8}},
     },
     # objective: one-sided, gendisc's minimised objective at most
     # sklearn's × (1 + 1e-8); the coefficients only as loosely as lbfgs's
@@ -296,6 +323,7 @@ WORKLOADS = {
         "run": gmm, "datasets": ["gmm"],
         "checks": {"weights": 1e-8, "means": 1e-8, "covariances": 1e-8},
         "targets": [("fit", "speedup", 3)],
+        "work": {"fit": {"passes": 100, "flops": 100 * 8 * (2 * 20 + 1) * 20 / (8 * 20)}},
     },
     "mnb-text": {
         "run": mnb_text, "datasets": ["text"],
@@ -303,6 +331,19 @@ WORKLOADS = {
         "targets": [("fit", "speedup", 1), ("predict", "speedup", 1), ("csv fit", "speedup", 3)],
     },
 }
+
+
+GEMM_N = 2000
+
+
+def calibrate(rec):
+    """numpy's dgemm of two GEMM_N x GEMM_N matrices, once untimed to warm
+    OpenBLAS's threads and buffers."""
+    rng = np.random.default_rng(0)
+    a, b = rng.standard_normal((GEMM_N, GEMM_N)), rng.standard_normal((GEMM_N, GEMM_N))
+    a @ b
+    rec.time("dgemm", 2 * a.nbytes, lambda: a @ b)
+    rec.ops[-1]["flops"] = 2 * GEMM_N ** 3
 
 
 def versions():
@@ -324,6 +365,7 @@ def main():
     ap.add_argument("--datasets", action="store_true",
                     help="print the data sets the workloads need and exit")
     ap.add_argument("--list", action="store_true", help="print the workloads and exit")
+    ap.add_argument("--calibrate", action="store_true", help="time numpy's dgemm for the peak flops")
     ap.add_argument("--data")
     ap.add_argument("--reps", type=int, default=5)
     ap.add_argument("--out")
@@ -339,13 +381,21 @@ def main():
         need = {d for w in a.workloads for d in WORKLOADS[w]["datasets"]}
         print(" ".join(sorted(need)))
         return
-    if len(a.workloads) != 1 or not a.data or not a.out or a.reps < 1:
+    if a.calibrate:
+        if a.workloads or not a.out or a.reps < 1:
+            ap.error("--calibrate takes --out and --reps >= 1, no workload")
+        name = "calibrate"
+    elif len(a.workloads) != 1 or not a.data or not a.out or a.reps < 1:
         ap.error("run one workload with --data, --out and --reps >= 1")
-    name = a.workloads[0]
+    else:
+        name = a.workloads[0]
     os.makedirs(a.out, exist_ok=True)
     rec = Recorder(a.reps, a.out)
     load = os.getloadavg()[0]
-    WORKLOADS[name]["run"](a.data, rec)
+    if a.calibrate:
+        calibrate(rec)
+    else:
+        WORKLOADS[name]["run"](a.data, rec)
     with open(os.path.join(a.out, "result.json"), "w") as f:
         json.dump({"side": "sklearn", "workload": name, "reps": a.reps,
                    "loadavg": [load, os.getloadavg()[0]],

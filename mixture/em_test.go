@@ -32,8 +32,12 @@ func checkMonotone(t *testing.T, g *GMM, tol float64) {
 }
 
 // monotoneTol is the relative decrease of the log-likelihood between
-// iterations that checkMonotone allows: rounding only.
-const monotoneTol = 1e-10
+// iterations that checkMonotone allows: rounding only. Once EM has
+// converged on sonar's 60-dimensional components (full covariances of
+// about 70 rows each) ℓ moves by rounding of up to 1.1e-10 relative from
+// one iteration to the next, with gonum's, OpenBLAS's or kernel.Syrk's
+// scatter alike.
+const monotoneTol = 2e-10
 
 // checkFinite asserts that the parameters of g are finite and that no
 // component was re-seeded.

@@ -5,9 +5,9 @@ import (
 	"math"
 	"slices"
 
-	"gonum.org/v1/gonum/blas"
-	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/floats"
+
+	"github.com/gendisc/gendisc/internal/kernel"
 )
 
 // Scatter holds the weighted sufficient statistics of a set of vectors x_i
@@ -232,7 +232,7 @@ const eps = 0x1p-52
 // centred columns scaled by √w_i,
 //
 //	Wb = Σ_i w_i,  Mb = Σ_i w_i x_i / Wb,  E = [√w_i (x_i − Mb)],
-//	Sb = E Eᵀ                                             (Syrk)
+//	Sb = E Eᵀ                                             (kernel.Syrk)
 //
 // the block is merged into s by Chan's formula (see Merge), Sb added
 // straight into the scatter matrix of s. Vectors of weight 0 add nothing;
@@ -272,10 +272,7 @@ func (s *Scatter) AddColumns(x []float64, stride int, w, buf []float64) {
 			col[i] = (v - m) * sw[i]
 		}
 	}
-	if d > 0 {
-		e := blas64.General{Rows: d, Cols: n, Stride: stride, Data: x}
-		blas64.Syrk(blas.NoTrans, 1, e, 1, blas64.Symmetric{N: d, Stride: d, Uplo: blas.Upper, Data: s.S})
-	}
+	kernel.Syrk(d, n, x, stride, s.S, d)
 	w2 := s.W + wb
 	fa := wb / w2 // Wb/W
 	c := s.W * fa // Wa·Wb/W

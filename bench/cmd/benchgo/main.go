@@ -18,7 +18,8 @@
 //	          "bytes": size of the op's input, "peak_rss": bytes}, ...]}
 //
 // the same layout as bench/sklearn_bench.py. A workload is a function in the
-// workloads table below, named as on the scikit-learn side.
+// workloads table below, named as on the scikit-learn side; calibrate is
+// the harness's streaming read (calibrate.go), -data unused.
 package main
 
 import (
@@ -51,6 +52,7 @@ var workloads = map[string]func(dir string, r *recorder) error{
 	"logistic5": logistic5,
 	"gmm":       gmm,
 	"mnb-text":  mnbText,
+	"calibrate": calibrate,
 }
 
 func main() {

@@ -1,0 +1,80 @@
+package kernel
+
+import "golang.org/x/sys/cpu"
+
+func init() {
+	switch {
+	case cpu.X86.HasAVX512F:
+		syrkTile = tileAVX512
+	case cpu.X86.HasAVX2 && cpu.X86.HasFMA:
+		syrkTile = tileAVX2
+	}
+}
+
+// tile512 is the tileFunc of AVX-512 on pointers (syrk_amd64.s).
+//
+//go:noescape
+func tile512(kc int, a, b, c *float64, ldc int, mask [tileRows]uint16)
+
+// tile4x8AVX2 adds the 4×8 block of A Aᵀ over a panel of kc columns to
+// C: c[r·ldc + t] += Σ_k a[16k + r]·b[16k + t] for r < 4, t < 8.
+//
+//go:noescape
+func tile4x8AVX2(kc int, a, b, c *float64, ldc int)
+
+// tile512x8 is tile512 on the first 8 columns of the tile, for masks
+// that keep none of the other 8.
+//
+//go:noescape
+func tile512x8(kc int, a, b, c *float64, ldc int, mask [tileRows]uint16)
+
+// tileAVX512 checks the lengths of the packed groups and calls tile512,
+// or tile512x8 when the masks keep only the first 8 columns.
+func tileAVX512(kc int, a, b, c []float64, ldc int, mask [tileRows]uint16) {
+	_, _ = a[(kc-1)*groupRows+tileRows-1], b[kc*groupRows-1]
+	var high uint16
+	for _, m := range mask {
+		high |= m >> 8
+	}
+	if high == 0 {
+		tile512x8(kc, &a[0], &b[0], &c[0], ldc, mask)
+		return
+	}
+	tile512(kc, &a[0], &b[0], &c[0], ldc, mask)
+}
+
+// tileAVX2 is the tile in four 4×8 blocks: added to C directly when the
+// whole tile is kept, else summed into a zeroed tile on the stack and
+// added under the masks.
+func tileAVX2(kc int, a, b, c []float64, ldc int, mask [tileRows]uint16) {
+	_, _ = a[(kc-1)*groupRows+tileRows-1], b[kc*groupRows-1]
+	full := true
+	for _, m := range mask {
+		full = full && m == 1<<groupRows-1
+	}
+	if full {
+		for r0 := 0; r0 < tileRows; r0 += 4 {
+			_ = c[(r0+3)*ldc+groupRows-1]
+			for t0 := 0; t0 < groupRows; t0 += 8 {
+				tile4x8AVX2(kc, &a[r0], &b[t0], &c[r0*ldc+t0], ldc)
+			}
+		}
+		return
+	}
+	var s [tileRows * groupRows]float64
+	for r0 := 0; r0 < tileRows; r0 += 4 {
+		m := mask[r0] | mask[r0+1] | mask[r0+2] | mask[r0+3]
+		for t0 := 0; t0 < groupRows; t0 += 8 {
+			if m>>t0&0xff != 0 {
+				tile4x8AVX2(kc, &a[r0], &b[t0], &s[r0*groupRows+t0], groupRows)
+			}
+		}
+	}
+	for r, m := range mask {
+		for t := range groupRows {
+			if m>>t&1 != 0 {
+				c[r*ldc+t] += s[r*groupRows+t]
+			}
+		}
+	}
+}
