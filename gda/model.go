@@ -38,21 +38,10 @@ var log2Pi = math.Log(2 * math.Pi)
 type component struct {
 	cov     []float64 // Σ, p×p
 	f       *factor
-	gs      groupSolver
+	ls      *laneSolver
 	centre  []float64
 	classes []int
 	nu      [][]float64 // per entry of classes
-}
-
-// groupSolver computes squared Mahalanobis distances for blocks of rows:
-// with AVX-512, AVX2 or portable Go as the build and the processor allow
-// (newGroupSolver, in the files for each build).
-type groupSolver interface {
-	// distances writes ‖U⁻ᵀ(x_r − c) − ν_a‖² to q[a·rows + r] for the
-	// rows r of x (row-major, p columns), ν_a the offsets of the
-	// component, using z (at least 32·p long) as scratch. Rows with a
-	// missing cell get a meaningless value.
-	distances(q, z, x []float64, rows int, centre []float64)
 }
 
 // model is what LDA and QDA share: the statistics they were derived from
@@ -131,7 +120,7 @@ func newModel(kind string, cfg Config, schema *data.Schema, s *stats.Classes, so
 			m.comp[k] = ci
 			m.konst[k] = m.logPrior[k] - f.logDet/2 - float64(p)/2*log2Pi
 		}
-		c.gs = newGroupSolver(f, c.nu)
+		c.ls = newLaneSolver(f, c.nu)
 		m.comps = append(m.comps, c)
 	}
 	if kind == KindLDA {
@@ -222,14 +211,13 @@ func (m *model) joint(dst []float64, d *data.Dataset, normalise bool) []float64 
 		panic(fmt.Sprintf("gda: dst has length %d, want %d rows × %d classes", len(dst), d.N, K))
 	}
 	parallel.For(d.N, 2*chunkRows, func(_, lo, hi int) {
-		z := make([]float64, chunkRows*(p+len(m.logPrior))) // rows, then distances
+		z := make([]float64, chunkRows*(p+len(m.logPrior))+lanes*p) // rows, distances, solves
 		missing := make([]bool, chunkRows)
 		var marg *marginals
 		for a := lo; a < hi; a += chunkRows {
 			b := min(hi, a+chunkRows)
 			out, x := dst[a*K:b*K], d.X[a*p:b*p]
 			anyMissing := markMissing(missing, x, p)
-			clearUpper()
 			if normalise && m.lin != nil {
 				m.posteriorChunk(out, x, z)
 			} else {
@@ -256,14 +244,17 @@ func (m *model) joint(dst []float64, d *data.Dataset, normalise bool) []float64 
 }
 
 // chunk writes the joint log-likelihoods of the rows x (row-major, p
-// columns) to out, using z as scratch (chunkRows·(p + K) values). Rows
-// with a missing cell get meaningless values, left for the marginal path.
+// columns) to out, using z as scratch (chunkRows·(p + K) + lanes·p
+// values): the rows transposed once into groups of lanes, then every
+// component's solves. Rows with a missing cell get meaningless values,
+// left for the marginal path.
 func (m *model) chunk(out, x, z []float64) {
 	K, p := len(m.logPrior), m.stats.D
 	rows := len(x) / p
-	z, q := z[:chunkRows*p], z[chunkRows*p:]
+	xt, q, zs := z[:chunkRows*p], z[chunkRows*p:chunkRows*(p+K)], z[chunkRows*(p+K):]
+	transposeRows(xt, x, p)
 	for _, c := range m.comps {
-		c.gs.distances(q, z, x, rows, c.centre)
+		c.ls.distances(q, zs, xt, p, rows, c.centre)
 		for r := range rows {
 			for a, k := range c.classes {
 				out[r*K+k] = m.konst[k] - q[a*rows+r]/2

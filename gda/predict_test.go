@@ -10,26 +10,28 @@ import (
 
 	"github.com/gendisc/gendisc/data"
 	"github.com/gendisc/gendisc/internal/bundled"
+	"github.com/gendisc/gendisc/internal/kernel"
 )
 
 // TestLaneSolver compares the lane solver's distances with a Trsm solve,
-// with the portable kernel and the build's default one, for full groups of
+// with the kernel in use and the portable one forced, for full groups of
 // rows and a partial last group, an even and an odd number of features,
 // the offsets of LDA's classes and QDA's zero.
 func TestLaneSolver(t *testing.T) {
-	for _, k := range []laneKernel{portableKernel, defaultKernel()} {
+	inUse := kernel.SolveLanes
+	defer func() { kernel.SolveLanes = inUse }()
+	for _, k := range []func(*kernel.Tri, []float64, []float64, []float64, int, []float64, int){inUse, kernel.SolveLanesGo} {
+		kernel.SolveLanes = k
 		for _, name := range []string{"sonar", "wine"} {
-			checkSolver(t, bundled.Load(t, name, data.Options{}), func(f *factor, nu [][]float64) groupSolver {
-				return newLaneSolver(f, nu, k)
-			})
+			checkSolver(t, bundled.Load(t, name, data.Options{}))
 		}
 	}
 }
 
-// checkSolver checks the distances of the solvers that newSolver makes for
-// the components of an LDA and a QDA fitted to d against a Trsm solve, on
-// 77 rows of d with a little noise.
-func checkSolver(t *testing.T, d *data.Dataset, newSolver func(*factor, [][]float64) groupSolver) {
+// checkSolver checks the distances of the lane solvers of the components
+// of an LDA and a QDA fitted to d against a Trsm solve, on 77 rows of d
+// with a little noise.
+func checkSolver(t *testing.T, d *data.Dataset) {
 	t.Helper()
 	lda, err := LDAConfig{}.Fit(d)
 	if err != nil {
@@ -47,7 +49,9 @@ func checkSolver(t *testing.T, d *data.Dataset, newSolver func(*factor, [][]floa
 	}
 	for _, c := range []component{lda.m.comps[0], qda.m.comps[1]} {
 		q := make([]float64, rows*len(c.nu))
-		newSolver(c.f, c.nu).distances(q, make([]float64, chunkRows*p), x, rows, c.centre)
+		xt := make([]float64, chunkRows*p)
+		transposeRows(xt, x, p)
+		newLaneSolver(c.f, c.nu).distances(q, make([]float64, lanes*p), xt, p, rows, c.centre)
 		z := make([]float64, rows*p)
 		for i := range z {
 			z[i] = x[i] - c.centre[i%p]
