@@ -194,7 +194,7 @@ func (m *model) checkFeatures(d *data.Dataset) {
 }
 
 // chunkRows is the number of rows whose log-likelihoods are computed
-// together: one groupSolver call per component.
+// together: one transposition, then the solves of every component.
 const chunkRows = 256
 
 // joint writes log p(x_i, y = k) (normalised to log P(y = k | x_i) when
@@ -212,31 +212,28 @@ func (m *model) joint(dst []float64, d *data.Dataset, normalise bool) []float64 
 	}
 	parallel.For(d.N, 2*chunkRows, func(_, lo, hi int) {
 		z := make([]float64, chunkRows*(p+len(m.logPrior))+lanes*p) // rows, distances, solves
-		missing := make([]bool, chunkRows)
 		var marg *marginals
 		for a := lo; a < hi; a += chunkRows {
 			b := min(hi, a+chunkRows)
 			out, x := dst[a*K:b*K], d.X[a*p:b*p]
-			anyMissing := markMissing(missing, x, p)
 			if normalise && m.lin != nil {
 				m.posteriorChunk(out, x, z)
 			} else {
 				m.chunk(out, x, z)
 			}
-			if anyMissing {
-				if marg == nil {
-					marg = newMarginals(m)
-				}
-				for r := range b - a {
-					if missing[r] {
-						marg.row(dst[(a+r)*K:(a+r+1)*K], d.X[(a+r)*p:(a+r+1)*p])
+			// A missing cell makes every score of its row NaN (a NaN
+			// stays NaN through the solves and sums), so only the rows
+			// with a NaN score are looked at.
+			for r := range b - a {
+				if row := d.X[(a+r)*p : (a+r+1)*p]; out[r*K] != out[r*K] && mathx.HasNaN(row) {
+					if marg == nil {
+						marg = newMarginals(m)
 					}
+					marg.row(out[r*K:(r+1)*K], row)
 				}
 			}
 			if normalise {
-				for r := range b - a {
-					m.normalise(dst[(a+r)*K : (a+r+1)*K])
-				}
+				m.normaliseChunk(out, z)
 			}
 		}
 	})
@@ -261,17 +258,6 @@ func (m *model) chunk(out, x, z []float64) {
 			}
 		}
 	}
-}
-
-// markMissing marks in missing the rows of x (p columns) with a missing
-// cell and reports whether there are any.
-func markMissing(missing []bool, x []float64, p int) bool {
-	found := false
-	for r := range len(x) / p {
-		missing[r] = mathx.HasNaN(x[r*p : (r+1)*p])
-		found = found || missing[r]
-	}
-	return found
 }
 
 // normalise turns the joint log-likelihoods of one row into
