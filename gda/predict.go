@@ -1,10 +1,6 @@
 package gda
 
-import (
-	"math"
-
-	"github.com/gendisc/gendisc/internal/kernel"
-)
+import "github.com/gendisc/gendisc/internal/kernel"
 
 // laneSolver computes the squared Mahalanobis distances of a component for
 // blocks of rows with the batched triangular solve of package kernel
@@ -83,47 +79,9 @@ func (s *laneSolver) distances(q, z, xt []float64, p, rows int, centre []float64
 }
 
 // normaliseChunk turns the joint log-likelihoods of the rows of out (K
-// classes each) into log-posteriors as normalise does row by row,
-//
-//	log P(y = k | x) = ℓ_k − m − log Σ_l exp(ℓ_l − m),  m = max_l ℓ_l
-//
-// with the exponentials of the whole chunk taken at once
-// (kernel.ExpFloored) in e (len(out) values). Rows whose largest term is
-// not finite, or that hold a NaN, go through normalise.
+// classes each) into log-posteriors as normalise does row by row, with
+// the exponentials of the whole chunk taken at once
+// (kernel.NormalizeLogRows, e holding len(out) + 3 values).
 func (m *model) normaliseChunk(out, e []float64) {
-	K := len(m.logPrior)
-	e = e[:len(out)]
-	for r := 0; r < len(out); r += K {
-		row, er := out[r:r+K], e[r:r+K]
-		mx := rowMax(row)
-		for k, v := range row {
-			er[k] = v - mx
-		}
-	}
-	kernel.ExpFloored(e)
-	for r := 0; r < len(out); r += K {
-		row := out[r : r+K]
-		mx := rowMax(row)
-		if math.IsInf(mx, 0) || mx != mx {
-			m.normalise(row)
-			continue
-		}
-		s := 0.0
-		for _, v := range e[r : r+K] {
-			s += v
-		}
-		ls := math.Log(s)
-		for k, v := range row {
-			row[k] = (v - mx) - ls
-		}
-	}
-}
-
-// rowMax returns the largest x_k, NaN when some x_k is NaN.
-func rowMax(x []float64) float64 {
-	mx := x[0]
-	for _, v := range x[1:] {
-		mx = max(mx, v)
-	}
-	return mx
+	kernel.NormalizeLogRows(out, len(m.logPrior), e, m.normalise)
 }

@@ -181,7 +181,7 @@ func TestNormaliseChunk(t *testing.T) {
 	for r := range rows {
 		m.normalise(want[r*K : (r+1)*K])
 	}
-	m.normaliseChunk(out, make([]float64, len(out)))
+	m.normaliseChunk(out, make([]float64, len(out)+3))
 	for i, w := range want {
 		g := out[i]
 		if g != w && !(math.Abs(g-w) <= 1e-14*max(1, math.Abs(w))) {
