@@ -68,6 +68,7 @@ type model struct {
 	// of the K×p matrix lin is Σ⁻¹(μ_k − c), and linB[k] =
 	// log π_k − ½ ‖ν_k‖² (see posteriorChunk).
 	lin, linB []float64
+	cen       *kernel.Centred // lin and c packed for kernel.Centred.Dots
 }
 
 // newModel derives a model from its statistics: priors, means, covariance
@@ -146,18 +147,28 @@ func (m *model) linearForm() {
 		blas64.Trsv(blas.NoTrans, c.f.u, blas64.Vector{N: p, Inc: 1, Data: w})
 		m.linB[k] = m.logPrior[k] - sumSq(c.nu[a])/2
 	}
+	m.cen = kernel.NewCentred(m.lin, K, p, c.centre)
 }
 
 // posteriorChunk writes the unnormalised log-posteriors of the linear form
-// (linearForm) of the rows of x to out, using z (chunkRows·(p + K) values)
-// as scratch: the rows centred at c, then the scores of two classes at a
-// time (kernel.DotRows2, the last class paired with itself when K is
-// odd). Rows with a missing cell get meaningless values, left for the
-// marginal path. Each row is summed on its own, in the same order whatever
-// the other rows, so that its result does not depend on them.
+// (linearForm) of the rows of x to out: in one pass over the rows with
+// kernel.Centred.Dots where it runs, otherwise using z (chunkRows·(p + 2)
+// values) as scratch: the rows centred at c, then the scores of two
+// classes at a time (kernel.DotRows2, the last class paired with itself
+// when K is odd). Rows with a missing cell get NaN, left for the marginal
+// path. Each row is summed on its own, in the same order whatever the
+// other rows, so that its result does not depend on them.
 func (m *model) posteriorChunk(out, x, z []float64) {
 	K, p := len(m.logPrior), m.stats.D
 	rows := len(x) / p
+	if m.cen.Dots(out[:rows*K], x) {
+		for r := range rows {
+			for k, b := range m.linB {
+				out[r*K+k] += b
+			}
+		}
+		return
+	}
 	c, pair := m.comps[0].centre, z[chunkRows*p:]
 	z = z[:rows*p]
 	for r := range rows {
