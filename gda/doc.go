@@ -23,14 +23,13 @@
 // core (package gauss), Σ = L Lᵀ, after scaling to a correlation matrix
 // (whose condition number decides whether Σ counts as singular, an error
 // that suggests shrinkage); densities of complete rows use
-// log|Σ| = 2 Σ_j log L_jj and triangular solves with U = Lᵀ. Prediction solves a block of rows at a time with the rows as
-// the lanes of vector registers, each row going through the same
-// operations whatever the rows beside it: with AVX2 and FMA on amd64
-// (predict_amd64.s, 32 rows), with AVX-512 when built with
-// GOEXPERIMENT=simd (solver_simd.go, 32 rows), in plain Go elsewhere
-// (predict.go, 8 rows). The AVX2 kernel is about 3.5 times faster than
-// BLAS Trsm in pure-Go gonum, and unlike OpenBLAS's Trsm it gives a row
-// the same bits whichever rows it is predicted with.
+// log|Σ| = 2 Σ_j log L_jj and triangular solves with U = Lᵀ. Prediction
+// solves a block of rows at a time with the rows as the lanes of vector
+// registers (kernel.SolveLanes: 32 rows, the features four at a time, in
+// AVX-512 or AVX2/FMA assembly on amd64, in plain Go elsewhere), each row
+// going through the same operations whatever the rows beside it: unlike
+// OpenBLAS's Trsm it gives a row the same bits whichever rows it is
+// predicted with.
 //
 // Missing values (NaN cells):
 //   - at prediction, a missing feature is marginalised: the row's density is

@@ -15,7 +15,6 @@ import (
 // features, 5 classes (50,000 rows with -short):
 //
 //	go test -run '^$' -bench . -benchtime 3x ./gda
-//	GOEXPERIMENT=simd go test -run '^$' -bench . -benchtime 3x ./gda
 //	go test -tags openblas -run '^$' -bench . -benchtime 3x ./gda
 //
 // Besides the wall time they report the CPU time of the process per
@@ -127,7 +126,7 @@ func BenchmarkQDAPredict(b *testing.B) {
 
 // BenchmarkSolver times the squared distances of 256 rows to one class of
 // the benchmark's QDA (p = 100), on one core: the kernel of QDA's
-// prediction, with BLAS Trsm and with the group solver of the build.
+// prediction, with BLAS Trsm and with the lane solver (kernel.SolveLanes).
 func BenchmarkSolver(b *testing.B) {
 	d := bench()
 	m, err := QDAConfig{}.Fit(d.Subset(seq(0, 2000)))
@@ -150,9 +149,11 @@ func BenchmarkSolver(b *testing.B) {
 		}
 		flops(b)
 	})
-	b.Run("group", func(b *testing.B) {
+	b.Run("lanes", func(b *testing.B) {
+		xt := make([]float64, rows*p)
 		for b.Loop() {
-			c.gs.distances(q, z, x, rows, c.centre)
+			transposeRows(xt, x, p)
+			c.ls.distances(q, z, xt, p, rows, c.centre)
 		}
 		flops(b)
 	})

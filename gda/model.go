@@ -38,21 +38,10 @@ var log2Pi = math.Log(2 * math.Pi)
 type component struct {
 	cov     []float64 // Σ, p×p
 	f       *factor
-	gs      groupSolver
+	ls      *laneSolver
 	centre  []float64
 	classes []int
 	nu      [][]float64 // per entry of classes
-}
-
-// groupSolver computes squared Mahalanobis distances for blocks of rows:
-// with AVX-512, AVX2 or portable Go as the build and the processor allow
-// (newGroupSolver, in the files for each build).
-type groupSolver interface {
-	// distances writes ‖U⁻ᵀ(x_r − c) − ν_a‖² to q[a·rows + r] for the
-	// rows r of x (row-major, p columns), ν_a the offsets of the
-	// component, using z (at least 32·p long) as scratch. Rows with a
-	// missing cell get a meaningless value.
-	distances(q, z, x []float64, rows int, centre []float64)
 }
 
 // model is what LDA and QDA share: the statistics they were derived from
@@ -79,6 +68,7 @@ type model struct {
 	// of the K×p matrix lin is Σ⁻¹(μ_k − c), and linB[k] =
 	// log π_k − ½ ‖ν_k‖² (see posteriorChunk).
 	lin, linB []float64
+	cen       *kernel.Centred // lin and c packed for kernel.Centred.Dots
 }
 
 // shrinkages returns the shrinkage intensity of each class (intensity).
@@ -140,7 +130,7 @@ func newModel(kind string, cfg Config, schema *data.Schema, s *stats.Classes, so
 			m.comp[k] = ci
 			m.konst[k] = m.logPrior[k] - f.logDet/2 - float64(p)/2*log2Pi
 		}
-		c.gs = newGroupSolver(f, c.nu)
+		c.ls = newLaneSolver(f, c.nu)
 		m.comps = append(m.comps, c)
 	}
 	if kind == KindLDA {
@@ -166,18 +156,28 @@ func (m *model) linearForm() {
 		blas64.Trsv(blas.NoTrans, c.f.u, blas64.Vector{N: p, Inc: 1, Data: w})
 		m.linB[k] = m.logPrior[k] - sumSq(c.nu[a])/2
 	}
+	m.cen = kernel.NewCentred(m.lin, K, p, c.centre)
 }
 
 // posteriorChunk writes the unnormalised log-posteriors of the linear form
-// (linearForm) of the rows of x to out, using z (chunkRows·(p + K) values)
-// as scratch: the rows centred at c, then the scores of two classes at a
-// time (kernel.DotRows2, the last class paired with itself when K is
-// odd). Rows with a missing cell get meaningless values, left for the
-// marginal path. Each row is summed on its own, in the same order whatever
-// the other rows, so that its result does not depend on them.
+// (linearForm) of the rows of x to out: in one pass over the rows with
+// kernel.Centred.Dots where it runs, otherwise using z (chunkRows·(p + 2)
+// values) as scratch: the rows centred at c, then the scores of two
+// classes at a time (kernel.DotRows2, the last class paired with itself
+// when K is odd). Rows with a missing cell get NaN, left for the marginal
+// path. Each row is summed on its own, in the same order whatever the
+// other rows, so that its result does not depend on them.
 func (m *model) posteriorChunk(out, x, z []float64) {
 	K, p := len(m.logPrior), m.stats.D
 	rows := len(x) / p
+	if m.cen.Dots(out[:rows*K], x) {
+		for r := range rows {
+			for k, b := range m.linB {
+				out[r*K+k] += b
+			}
+		}
+		return
+	}
 	c, pair := m.comps[0].centre, z[chunkRows*p:]
 	z = z[:rows*p]
 	for r := range rows {
@@ -214,7 +214,7 @@ func (m *model) checkFeatures(d *data.Dataset) {
 }
 
 // chunkRows is the number of rows whose log-likelihoods are computed
-// together: one groupSolver call per component.
+// together: one transposition, then the solves of every component.
 const chunkRows = 256
 
 // joint writes log p(x_i, y = k) (normalised to log P(y = k | x_i) when
@@ -231,33 +231,29 @@ func (m *model) joint(dst []float64, d *data.Dataset, normalise bool) []float64 
 		panic(fmt.Sprintf("gda: dst has length %d, want %d rows × %d classes", len(dst), d.N, K))
 	}
 	parallel.For(d.N, 2*chunkRows, func(_, lo, hi int) {
-		z := make([]float64, chunkRows*(p+len(m.logPrior))) // rows, then distances
-		missing := make([]bool, chunkRows)
+		z := make([]float64, chunkRows*(p+len(m.logPrior))+lanes*p) // rows, distances, solves
 		var marg *marginals
 		for a := lo; a < hi; a += chunkRows {
 			b := min(hi, a+chunkRows)
 			out, x := dst[a*K:b*K], d.X[a*p:b*p]
-			anyMissing := markMissing(missing, x, p)
-			clearUpper()
 			if normalise && m.lin != nil {
 				m.posteriorChunk(out, x, z)
 			} else {
 				m.chunk(out, x, z)
 			}
-			if anyMissing {
-				if marg == nil {
-					marg = newMarginals(m)
-				}
-				for r := range b - a {
-					if missing[r] {
-						marg.row(dst[(a+r)*K:(a+r+1)*K], d.X[(a+r)*p:(a+r+1)*p])
+			// A missing cell makes every score of its row NaN (a NaN
+			// stays NaN through the solves and sums), so only the rows
+			// with a NaN score are looked at.
+			for r := range b - a {
+				if row := d.X[(a+r)*p : (a+r+1)*p]; out[r*K] != out[r*K] && mathx.HasNaN(row) {
+					if marg == nil {
+						marg = newMarginals(m)
 					}
+					marg.row(out[r*K:(r+1)*K], row)
 				}
 			}
 			if normalise {
-				for r := range b - a {
-					m.normalise(dst[(a+r)*K : (a+r+1)*K])
-				}
+				m.normaliseChunk(out, z)
 			}
 		}
 	})
@@ -265,31 +261,23 @@ func (m *model) joint(dst []float64, d *data.Dataset, normalise bool) []float64 
 }
 
 // chunk writes the joint log-likelihoods of the rows x (row-major, p
-// columns) to out, using z as scratch (chunkRows·(p + K) values). Rows
-// with a missing cell get meaningless values, left for the marginal path.
+// columns) to out, using z as scratch (chunkRows·(p + K) + lanes·p
+// values): the rows transposed once into groups of lanes, then every
+// component's solves. Rows with a missing cell get meaningless values,
+// left for the marginal path.
 func (m *model) chunk(out, x, z []float64) {
 	K, p := len(m.logPrior), m.stats.D
 	rows := len(x) / p
-	z, q := z[:chunkRows*p], z[chunkRows*p:]
+	xt, q, zs := z[:chunkRows*p], z[chunkRows*p:chunkRows*(p+K)], z[chunkRows*(p+K):]
+	transposeRows(xt, x, p)
 	for _, c := range m.comps {
-		c.gs.distances(q, z, x, rows, c.centre)
+		c.ls.distances(q, zs, xt, p, rows, c.centre)
 		for r := range rows {
 			for a, k := range c.classes {
 				out[r*K+k] = m.konst[k] - q[a*rows+r]/2
 			}
 		}
 	}
-}
-
-// markMissing marks in missing the rows of x (p columns) with a missing
-// cell and reports whether there are any.
-func markMissing(missing []bool, x []float64, p int) bool {
-	found := false
-	for r := range len(x) / p {
-		missing[r] = mathx.HasNaN(x[r*p : (r+1)*p])
-		found = found || missing[r]
-	}
-	return found
 }
 
 // normalise turns the joint log-likelihoods of one row into

@@ -11,6 +11,7 @@ import (
 
 	"github.com/gendisc/gendisc/data"
 	"github.com/gendisc/gendisc/gauss"
+	"github.com/gendisc/gendisc/internal/kernel"
 )
 
 // Kind is the model kind of a GMM in model files.
@@ -28,6 +29,7 @@ type GMM struct {
 	covs   []*gauss.Cov // every Σ_k in the Gaussian core
 	full   []marginal   // every component over all coordinates
 	all    []int
+	tris   []*kernel.Tri // the factors of Σ_k for kernel.SolveLanes
 	info   fitInfo
 	// engines holds engines (with their scratch space) for reuse by
 	// eval, so that a call on a few rows, such as LogProb, allocates
@@ -60,7 +62,7 @@ func newGMM(schema *data.Schema, m *model, info fitInfo) (*GMM, error) {
 	if c := eng.setModel(m); c >= 0 {
 		return nil, fmt.Errorf("mixture: covariance of component %d: %w", c, errNotPD)
 	}
-	g.covs, g.full, g.all = eng.covs, eng.full, eng.all
+	g.covs, g.full, g.all, g.tris = eng.covs, eng.full, eng.all, eng.tris
 	return g, nil
 }
 
@@ -153,7 +155,7 @@ func (g *GMM) eval(d *data.Dataset, fn func(s *scratch, rows []int)) {
 	checkFeatures(g.schema, d)
 	eng, _ := g.engines.Get().(*engine)
 	if eng == nil {
-		eng = &engine{m: g.m, covs: g.covs, full: g.full, all: g.all}
+		eng = &engine{m: g.m, covs: g.covs, tris: g.tris, zero: make([]float64, g.m.d), full: g.full, all: g.all}
 	}
 	defer g.engines.Put(eng)
 	lay := newLayout(d.X, nil, d.N, d.D())

@@ -7,13 +7,15 @@ import (
 	"gonum.org/v1/gonum/floats"
 
 	"github.com/gendisc/gendisc/gauss"
+	"github.com/gendisc/gendisc/internal/kernel"
 	"github.com/gendisc/gendisc/internal/parallel"
 )
 
 const (
 	// blockRows is the number of rows evaluated together: their cells
 	// are transposed into a D×blockRows block so that every kernel runs
-	// over contiguous vectors of blockRows values that stay in cache.
+	// over contiguous vectors of blockRows values that stay in cache
+	// (a multiple of kernel.LaneBlock).
 	blockRows = 128
 	// minParallelRows is the least number of rows a core is given.
 	minParallelRows = 1024
@@ -31,8 +33,11 @@ type scratch struct {
 	// packed holds D×blockRows: the columns of a centred block that
 	// matter to a component (see accumulate).
 	packed []float64
-	z, r   []float64 // blockRows
-	q      []float64 // blockRows: squared Mahalanobis distances
+	// zt holds D×blockRows: the solves L⁻¹ ĉ_i of a component
+	// (kernel.SolveLanes).
+	zt []float64
+	r  []float64 // blockRows
+	q  []float64 // blockRows: squared Mahalanobis distances
 	// rs holds K×blockRows: the responsibilities before normalisation,
 	// exp(lp_ki − m_i) (see logProbs); rs_ki·inv_i = P(k | x_i).
 	rs  []float64
@@ -66,6 +71,10 @@ type engine struct {
 	// covs holds every component's covariance matrix in the Gaussian
 	// core, which caches the patterns of missing cells.
 	covs []*gauss.Cov
+	// tris holds the factors L of the full covariance matrices packed
+	// for kernel.SolveLanes (nil for the diagonal types).
+	tris []*kernel.Tri
+	zero []float64 // D zeros: the blocks are centred already
 	// full holds every component's marginal over all coordinates.
 	full []marginal
 	all  []int // 0, 1, …, D−1
@@ -77,7 +86,8 @@ func newEngine(m *model) *engine {
 	for j := range all {
 		all[j] = j
 	}
-	return &engine{m: m, covs: make([]*gauss.Cov, m.k), full: make([]marginal, m.k), all: all}
+	return &engine{m: m, covs: make([]*gauss.Cov, m.k), tris: make([]*kernel.Tri, m.k), zero: make([]float64, m.d),
+		full: make([]marginal, m.k), all: all}
 }
 
 // setModel makes m the model the engine evaluates, factoring its
@@ -87,12 +97,20 @@ func newEngine(m *model) *engine {
 func (e *engine) setModel(m *model) int {
 	e.m = m
 	clear(e.covs)
+	clear(e.tris)
 	for k := range m.k {
 		c, err := m.gaussCov(k, e.covs)
 		if err != nil {
 			return k
 		}
 		e.covs[k] = c
+		switch {
+		case m.cov.diagonal():
+		case k > 0 && c == e.covs[0]:
+			e.tris[k] = e.tris[0] // Tied
+		default:
+			e.tris[k] = kernel.NewTri(c.L(), m.d)
+		}
 		e.full[k] = marginal{logc: m.logc(k, c.LogDet(), m.d)}
 	}
 	return -1
@@ -104,7 +122,8 @@ func (e *engine) scratchFor(n int) []*scratch {
 	for len(e.work) < n {
 		e.work = append(e.work, &scratch{
 			xt: make([]float64, d*blockRows), ct: make([]float64, k*d*blockRows), packed: make([]float64, d*blockRows),
-			z: make([]float64, blockRows), r: make([]float64, blockRows), q: make([]float64, blockRows),
+			zt: make([]float64, d*blockRows),
+			r:  make([]float64, blockRows), q: make([]float64, blockRows),
 			rs: make([]float64, k*blockRows), inv: make([]float64, blockRows), ll: make([]float64, blockRows),
 			acc: newStats(e.m.cov, k, d),
 		})
@@ -200,6 +219,9 @@ func (s *scratch) patterns(e *engine, lay *layout, lo, hi, seg int) error {
 // computes, for every component k and row i,
 //
 //	lp_ki = log π_k + log N(x_i,O; μ_k,O, Σ_k,OO) = logc_k − ½ ‖L_k⁻¹ ĉ_ki‖²
+//
+// (the solves by kernel.SolveLanes for full covariances)
+//
 //	m_i   = max_k lp_ki
 //	rs_ki = exp(lp_ki − m_i),  inv_i = 1 / Σ_k rs_ki
 //	ll_i  = log Σ_k exp(lp_ki) = m_i − log inv_i
@@ -231,7 +253,7 @@ func (s *scratch) logProbs(e *engine, lay *layout, rows []int) {
 		if m.cov.diagonal() {
 			sqNormDiag(q, ct, e.all, e.covs[k].LInv())
 		} else {
-			sqNormTri(q, s.z[:nb], ct, e.all, e.covs[k].LInv())
+			kernel.SolveLanes(e.tris[k], s.zt, s.q, ct, blockRows, e.zero, nb)
 		}
 		lp := s.rs[k*blockRows : k*blockRows+nb]
 		for _, p := range s.pats {
@@ -294,22 +316,6 @@ func center(ct, xt, mu []float64, obs []int, nb int) {
 	}
 }
 
-// sqNormTri writes q_i = ‖L⁻¹ c_i‖² = Σ_j z_ji², z_j = Σ_{l≤j} L⁻¹_jl c_l,
-// for the columns c_i of ct's rows obs; linv is L⁻¹, |obs|×|obs| lower
-// triangular. z is scratch of len(q).
-func sqNormTri(q, z, ct []float64, obs []int, linv []float64) {
-	p, nb := len(obs), len(q)
-	clear(q)
-	z = z[:nb]
-	for j := range p {
-		clear(z)
-		for l, a := range linv[j*p : j*p+j+1] {
-			floats.AddScaled(z, a, ct[obs[l]*blockRows:obs[l]*blockRows+nb])
-		}
-		addSquares(q, z)
-	}
-}
-
 // sqNormDiag writes q_i = Σ_j (c_ji / σ_j)² for the columns c_i of ct's
 // rows obs; inv holds 1/σ_j.
 func sqNormDiag(q, ct []float64, obs []int, inv []float64) {
@@ -323,23 +329,6 @@ func sqNormDiag(q, ct []float64, obs []int, inv []float64) {
 			v *= a
 			q[i] += v * v
 		}
-	}
-}
-
-// addSquares adds z_i² to q_i. The loop is unrolled: the four
-// independent updates run twice as fast as the plain loop.
-func addSquares(q, z []float64) {
-	z = z[:len(q)]
-	i := 0
-	for ; i+4 <= len(q); i += 4 {
-		a, b, c, d := z[i], z[i+1], z[i+2], z[i+3]
-		q[i] += a * a
-		q[i+1] += b * b
-		q[i+2] += c * c
-		q[i+3] += d * d
-	}
-	for ; i < len(q); i++ {
-		q[i] += z[i] * z[i]
 	}
 }
 

@@ -11,6 +11,7 @@ import (
 	"github.com/gendisc/gendisc"
 	"github.com/gendisc/gendisc/data"
 	"github.com/gendisc/gendisc/internal/enum"
+	"github.com/gendisc/gendisc/internal/kernel"
 	"github.com/gendisc/gendisc/internal/mathx"
 	"github.com/gendisc/gendisc/text"
 )
@@ -549,7 +550,7 @@ func (m *Model) ClassWeights() []float64 { return slices.Clone(m.classWeight) }
 // feature's documents are not one per row; without them, d.Text nil, the
 // documents are missing) or dst has a length other than d.N·K.
 func (m *Model) LogProba(dst []float64, d *data.Dataset) []float64 {
-	return m.scores(dst, d, logProbaRow)
+	return m.scores(dst, d, func(out []float64, k int, e []float64) { kernel.NormalizeLogRows(out, k, e, logProbaRow) })
 }
 
 // logProbaRow normalises a row of joint log-likelihoods to
@@ -606,10 +607,10 @@ func (m *Model) ScoreSamples(dst []float64, d *data.Dataset) []float64 {
 
 // Proba writes P(y = k | x_i) to dst[i·K + k], the exponential of
 // LogProba (up to rounding), with its conventions: each row's joint
-// log-likelihoods become probabilities by mathx.Softmax while they are in
+// log-likelihoods become probabilities by kernel.SoftmaxRows while they are in
 // cache, and a row that no class can produce is all zeros.
 func (m *Model) Proba(dst []float64, d *data.Dataset) []float64 {
-	return m.scores(dst, d, probaRow)
+	return m.scores(dst, d, func(out []float64, k int, e []float64) { kernel.SoftmaxRows(out, k, e, probaRow) })
 }
 
 // probaRow turns a row of joint log-likelihoods into probabilities: the

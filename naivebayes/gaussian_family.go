@@ -27,7 +27,7 @@ type gaussianFamily struct {
 	// output, the number of groups of four classes, the offset of the
 	// last group in a row, and μ and h packed.
 	stride, groups, lastBase int
-	packed                   []float64
+	packed, packed512        []float64
 }
 
 func newGaussianFamily(k, d int, mean, variance []float64) *gaussianFamily {

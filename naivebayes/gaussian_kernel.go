@@ -9,7 +9,9 @@ package naivebayes
 // processor has both (gaussian_kernel_amd64.s): one row at a time against
 // four classes at a time, the row's elements loaded once per four
 // classes, μ and h read from a copy packed in the order the kernel reads
-// them (pack). quadRowsGo is the reference and the fallback.
+// them (pack); with AVX-512, two classes to a vector, the same operations
+// lane for lane (the same bits) in half the instructions. quadRowsGo is
+// the reference and the fallback.
 //
 // Both keep the form (x_j − μ_kj)² h_kj: expanding it into
 // x_j² − 2μ_kj x_j + μ_kj² would cancel when |μ_kj| ≫ σ_kj. Both sum in
@@ -30,6 +32,9 @@ const quadBlock = 1024
 // features (the last one padded with μ = h = 0), packed holds the 32
 // values μ_c, h_c of the group's four classes c in turn. A row's forms are
 // written to q at stride max(K, 4), group g's four at min(4g, K − 4).
+// packed512 holds the same values for the AVX-512 kernel, each block's
+// as μ and h of the classes 0 and 1, then of 2 and 3 (each 8 values: the
+// four features of the first class, then of the second).
 func (g *gaussianFamily) pack() {
 	K, D := g.k, g.d
 	g.stride = max(K, 4)
@@ -37,10 +42,12 @@ func (g *gaussianFamily) pack() {
 	g.lastBase = max(K-4, 0)
 	blocks := (D + 3) / 4
 	g.packed = make([]float64, g.groups*blocks*32)
+	g.packed512 = make([]float64, g.groups*blocks*32)
 	for gr := range g.groups {
 		base := min(4*gr, g.lastBase)
 		for b := range blocks {
 			p := g.packed[(gr*blocks+b)*32 : (gr*blocks+b+1)*32]
+			p5 := g.packed512[(gr*blocks+b)*32 : (gr*blocks+b+1)*32]
 			for c := range 4 {
 				k := base + c
 				if k >= K {
@@ -50,6 +57,8 @@ func (g *gaussianFamily) pack() {
 					if j := 4*b + l; j < D {
 						p[8*c+l] = g.mu[k*D+j]
 						p[8*c+4+l] = g.h[k*D+j]
+						p5[16*(c/2)+4*(c%2)+l] = g.mu[k*D+j]
+						p5[16*(c/2)+8+4*(c%2)+l] = g.h[k*D+j]
 					}
 				}
 			}

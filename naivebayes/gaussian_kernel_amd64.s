@@ -118,3 +118,104 @@ qreduce:
 qdone:
 	VZEROUPPER
 	RET
+
+// QUADSTEP512 adds h_c (x − μ_c)² for classes 0 and 1 of a group to Z0
+// and for classes 2 and 3 to Z1, the four features in both halves of Z4,
+// μ and h of classes 0 and 1 at 0 and 64 from R14, of 2 and 3 at 128 and
+// 192.
+#define QUADSTEP512 \
+	VSUBPD      0(R14), Z4, Z5   \
+	VMULPD      64(R14), Z5, Z6  \
+	VFMADD231PD Z6, Z5, Z0       \
+	VSUBPD      128(R14), Z4, Z7 \
+	VMULPD      192(R14), Z7, Z8 \
+	VFMADD231PD Z8, Z7, Z1
+
+// func quadRowsAVX512(q, x *float64, rows, d int, p *float64, groups, stride, lastBase int)
+//
+// quadRowsAVX2 with two classes in each 8-wide vector: the four features
+// broadcast into both halves of Z4, the parameters packed as μ and h of
+// classes 0 and 1, then of classes 2 and 3 (pack512), so that each lane
+// runs the operations of the AVX2 kernel's lane and the forms come out
+// with the same bits in half the instructions.
+TEXT ·quadRowsAVX512(SB), NOSPLIT, $0-64
+	MOVQ q+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ rows+16(FP), R8
+	MOVQ d+24(FP), CX
+	MOVQ p+32(FP), R9
+	MOVQ groups+40(FP), R10
+	MOVQ stride+48(FP), R11
+	MOVQ lastBase+56(FP), R12
+	SHLQ $3, R11           // bytes of a row of q
+	SHLQ $3, R12           // byte offset of the last group in a row of q
+	MOVQ CX, DX
+	ANDQ $3, DX
+	SHLQ $5, DX
+	LEAQ quadTailMask<>(SB), AX
+	VMOVDQU (AX)(DX*1), Y15
+	SHLQ $3, CX            // bytes of a row of x
+	MOVQ CX, BX
+	ANDQ $-32, BX          // bytes of the whole 4-wide steps
+
+zqrow:
+	TESTQ R8, R8
+	JZ    zqdone
+	LEAQ  (SI)(CX*4), DX   // the row four ahead
+	XORQ  AX, AX
+
+zqprefetch:
+	PREFETCHT0 (DX)(AX*1)
+	ADDQ       $64, AX
+	CMPQ       AX, CX
+	JL         zqprefetch
+	MOVQ       R9, R14     // packed parameters of the first group
+	XORQ       R13, R13    // 32·g
+	MOVQ       R10, DX     // groups left
+
+zqgroup:
+	VPXORQ Z0, Z0, Z0
+	VPXORQ Z1, Z1, Z1
+	XORQ   AX, AX
+
+zqloop:
+	CMPQ    AX, BX
+	JGE     zqtail
+	VBROADCASTF64X4 (SI)(AX*1), Z4
+	QUADSTEP512
+	ADDQ    $256, R14
+	ADDQ    $32, AX
+	JMP     zqloop
+
+zqtail:
+	CMPQ       AX, CX
+	JGE        zqreduce
+	VMASKMOVPD    (SI)(AX*1), Y15, Y4
+	VINSERTF64X4  $1, Y4, Z4, Z4
+	QUADSTEP512
+	ADDQ       $256, R14
+
+zqreduce:
+	VEXTRACTF64X4 $1, Z0, Y9     // class 1; class 0 in Y0
+	VEXTRACTF64X4 $1, Z1, Y11    // class 3; class 2 in Y1
+	VHADDPD       Y9, Y0, Y8     // s0+s1 and s2+s3 of classes 0, 1
+	VHADDPD       Y11, Y1, Y10   // of classes 2, 3
+	VPERM2F128    $0x20, Y10, Y8, Y12
+	VPERM2F128    $0x31, Y10, Y8, Y13
+	VADDPD        Y13, Y12, Y8
+	MOVQ       R13, AX
+	CMPQ       AX, R12
+	CMOVQGT    R12, AX
+	VMOVUPD    Y8, (DI)(AX*1)
+	ADDQ       $32, R13
+	DECQ       DX
+	JNZ        zqgroup
+
+	ADDQ R11, DI
+	ADDQ CX, SI
+	DECQ R8
+	JMP  zqrow
+
+zqdone:
+	VZEROUPPER
+	RET

@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/internal/kernel"
 	"github.com/gendisc/gendisc/internal/mathx"
 	"github.com/gendisc/gendisc/internal/parallel"
 )
@@ -71,23 +72,24 @@ func (c *classifier) checkFeatures(d *data.Dataset) {
 // dst has the wrong length.
 func (c *classifier) joint(dst []float64, d *data.Dataset, normalise bool) []float64 {
 	if normalise {
-		return c.scores(dst, d, mathx.NormalizeLog)
+		return c.scores(dst, d, func(out []float64, k int, e []float64) { kernel.NormalizeLogRows(out, k, e, mathx.NormalizeLog) })
 	}
 	return c.scores(dst, d, nil)
 }
 
-// proba writes P(y = k | x_i) to dst[i·K + k] as joint does, each row's
-// joint log-likelihoods turned into probabilities by mathx.Softmax while
-// they are in cache: the exponentials of its log-sum-exp serve again,
-// divided by their sum.
+// proba writes P(y = k | x_i) to dst[i·K + k] as joint does, a chunk's
+// joint log-likelihoods turned into probabilities by kernel.SoftmaxRows
+// while they are in cache: the exponentials of its log-sum-exp serve
+// again, divided by their sum.
 func (c *classifier) proba(dst []float64, d *data.Dataset) []float64 {
-	return c.scores(dst, d, mathx.Softmax)
+	return c.scores(dst, d, func(out []float64, k int, e []float64) { kernel.SoftmaxRows(out, k, e, mathx.Softmax) })
 }
 
 // scores writes log p(x_i, y = k) to dst[i·K + k], allocating dst when
-// nil, and calls finish (unless nil) on each row's K values once they are
-// complete, with the panics of joint.
-func (c *classifier) scores(dst []float64, d *data.Dataset, finish func(row []float64)) []float64 {
+// nil, and calls finish (unless nil) on each chunk of rows (K values
+// each) once they are complete, with scratch e of 3 values more, with
+// the panics of joint.
+func (c *classifier) scores(dst []float64, d *data.Dataset, finish func(out []float64, k int, e []float64)) []float64 {
 	k := len(c.logPrior)
 	c.checkFeatures(d)
 	if dst == nil {
@@ -103,19 +105,23 @@ func (c *classifier) scores(dst []float64, d *data.Dataset, finish func(row []fl
 		}
 	}
 	parallel.For(d.N, 4*chunkRows, func(_, lo, hi int) {
+		var e []float64
+		if finish != nil {
+			e = make([]float64, chunkRows*k+3)
+		}
 		for a := lo; a < hi; a += chunkRows {
 			b := min(hi, a+chunkRows)
 			out := dst[a*k : b*k]
-			for r := 0; r < len(out); r += k {
-				copy(out[r:r+k], c.logPrior)
+			// The priors in every row, in copies that double in length.
+			copy(out, c.logPrior)
+			for n := k; n < len(out); n *= 2 {
+				copy(out[n:], out[:n])
 			}
 			for _, f := range families {
 				f.addLogLikelihood(out, d, a, b)
 			}
 			if finish != nil {
-				for r := 0; r < len(out); r += k {
-					finish(out[r : r+k])
-				}
+				finish(out, k, e)
 			}
 		}
 	})

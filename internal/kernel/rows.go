@@ -1,0 +1,106 @@
+package kernel
+
+import "math"
+
+// NormalizeLogRows is mathx.NormalizeLog on each row of k values of x,
+//
+//	x_i ← (x_i − m) − log Σ_l exp(x_l − m),  m = max_l x_l
+//
+// with the exponentials of all the rows taken at once by ExpFloored in e
+// (at least len(x) + 3 values: the assembly takes four at a time, and the
+// padding goes through it too, so that a row's result does not depend on
+// its place in x), which a chunk of rows still in cache makes several
+// times faster than a math.Exp per term. A term more than 708 below its
+// row's largest adds 0 to the sum (math.Exp would give less than 3e−308).
+// Rows whose largest term is not finite, or that hold a NaN, go to other
+// (mathx.NormalizeLog, or a caller's own rule for them).
+func NormalizeLogRows(x []float64, k int, e []float64, other func(row []float64)) {
+	if !expRows(x, k, e) {
+		return
+	}
+	for r := 0; r < len(x); r += k {
+		row := x[r : r+k]
+		mx := rowMax(row)
+		if math.IsInf(mx, 0) || mx != mx {
+			other(row)
+			continue
+		}
+		ls := math.Log(rowSum(row, e[r:r+k], mx))
+		for i, v := range row {
+			row[i] = (v - mx) - ls
+		}
+	}
+}
+
+// SoftmaxRows is mathx.Softmax on each row of k values of x,
+//
+//	x_i ← exp(x_i − m) / Σ_l exp(x_l − m),  m = max_l x_l
+//
+// with the exponentials taken as by NormalizeLogRows, in e: a term more
+// than 708 below its row's largest is 0. Rows whose largest term is not
+// finite, or that hold a NaN, go to other (mathx.Softmax, or a caller's
+// own rule for them).
+func SoftmaxRows(x []float64, k int, e []float64, other func(row []float64)) {
+	if !expRows(x, k, e) {
+		return
+	}
+	for r := 0; r < len(x); r += k {
+		row := x[r : r+k]
+		mx := rowMax(row)
+		if math.IsInf(mx, 0) || mx != mx {
+			other(row)
+			continue
+		}
+		er := e[r : r+k]
+		inv := 1 / rowSum(row, er, mx)
+		for i, v := range er {
+			row[i] = v * inv
+		}
+	}
+}
+
+// expRows sets e_i = exp(max(x_i − m, ExpFloor)) for every row of k values
+// of x, m the row's largest, and reports whether there are any rows. The
+// exponentials run over len(x) rounded up to a multiple of 4, the padding
+// set to 0.
+func expRows(x []float64, k int, e []float64) bool {
+	if k <= 0 || len(x) < k {
+		return false
+	}
+	x = x[:len(x)/k*k]
+	n := (len(x) + 3) &^ 3
+	e = e[:n]
+	for r := 0; r < len(x); r += k {
+		row, er := x[r:r+k], e[r:r+k]
+		mx := rowMax(row)
+		for i, v := range row {
+			er[i] = v - mx
+		}
+	}
+	clear(e[len(x):])
+	ExpFloored(e)
+	return true
+}
+
+// rowSum returns Σ_i e_i over the terms of the row x (largest m) no more
+// than −ExpFloor below m, setting the others' e_i to 0.
+func rowSum(x, e []float64, m float64) float64 {
+	e = e[:len(x)]
+	s := 0.0
+	for i, v := range x {
+		if v-m < ExpFloor {
+			e[i] = 0
+		}
+		s += e[i]
+	}
+	return s
+}
+
+// rowMax returns the largest x_i, NaN when some x_i is NaN.
+func rowMax(x []float64) float64 {
+	mx := x[0]
+	for _, v := range x[1:] {
+		mx = max(mx, v)
+	}
+	return mx
+}

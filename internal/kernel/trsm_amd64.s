@@ -1,0 +1,450 @@
+#include "textflag.h"
+
+// func solveLanesAVX512(pk *float64, p int, z, q, x *float64, ld int, c *float64, tiles int)
+//
+// For each tile of 32 lanes (four 8-wide vectors): the features four at a
+// time, their accumulators in Z0–Z15 (feature t of the block in
+// Z4t … Z4t+3) started at x − c; for each solved feature i < j0 its 32
+// lanes loaded once into Z16–Z19 and four coefficients broadcast, 16
+// fused multiply-adds; then the triangle of the block in registers, each
+// z_j scaled by 1/L_jj, stored and its square added to q (Z24–Z27). The
+// last p mod 4 features one at a time.
+TEXT ·solveLanesAVX512(SB), NOSPLIT, $0-64
+	MOVQ p+8(FP), BX
+	MOVQ z+16(FP), DI
+	MOVQ q+24(FP), DX
+	MOVQ x+32(FP), R13
+	MOVQ ld+40(FP), R14
+	SHLQ $3, R14           // bytes of a row
+	MOVQ c+48(FP), CX
+	MOVQ tiles+56(FP), AX
+
+z5tile:
+	TESTQ  AX, AX
+	JZ     z5done
+	MOVQ   pk+0(FP), SI
+	VPXORQ Z24, Z24, Z24
+	VPXORQ Z25, Z25, Z25
+	VPXORQ Z26, Z26, Z26
+	VPXORQ Z27, Z27, Z27
+	XORQ   R8, R8          // j
+	MOVQ   R13, R9         // x row j
+	MOVQ   DI, R12         // z row j
+
+z5blk4:
+	LEAQ 4(R8), R11
+	CMPQ R11, BX
+	JGT  z5blk1
+	MOVQ R9, R10
+	VBROADCASTSD 0(CX)(R8*8), Z20
+	VMOVUPD      0(R10), Z0
+	VMOVUPD      64(R10), Z1
+	VMOVUPD      128(R10), Z2
+	VMOVUPD      192(R10), Z3
+	VSUBPD       Z20, Z0, Z0
+	VSUBPD       Z20, Z1, Z1
+	VSUBPD       Z20, Z2, Z2
+	VSUBPD       Z20, Z3, Z3
+	ADDQ         R14, R10
+	VBROADCASTSD 8(CX)(R8*8), Z20
+	VMOVUPD      0(R10), Z4
+	VMOVUPD      64(R10), Z5
+	VMOVUPD      128(R10), Z6
+	VMOVUPD      192(R10), Z7
+	VSUBPD       Z20, Z4, Z4
+	VSUBPD       Z20, Z5, Z5
+	VSUBPD       Z20, Z6, Z6
+	VSUBPD       Z20, Z7, Z7
+	ADDQ         R14, R10
+	VBROADCASTSD 16(CX)(R8*8), Z20
+	VMOVUPD      0(R10), Z8
+	VMOVUPD      64(R10), Z9
+	VMOVUPD      128(R10), Z10
+	VMOVUPD      192(R10), Z11
+	VSUBPD       Z20, Z8, Z8
+	VSUBPD       Z20, Z9, Z9
+	VSUBPD       Z20, Z10, Z10
+	VSUBPD       Z20, Z11, Z11
+	ADDQ         R14, R10
+	VBROADCASTSD 24(CX)(R8*8), Z20
+	VMOVUPD      0(R10), Z12
+	VMOVUPD      64(R10), Z13
+	VMOVUPD      128(R10), Z14
+	VMOVUPD      192(R10), Z15
+	VSUBPD       Z20, Z12, Z12
+	VSUBPD       Z20, Z13, Z13
+	VSUBPD       Z20, Z14, Z14
+	VSUBPD       Z20, Z15, Z15
+	MOVQ  DI, R10
+	MOVQ  R8, R11
+	TESTQ R11, R11
+	JZ    z5tri4
+
+z5gemm4:
+	VMOVUPD      0(R10), Z16
+	VMOVUPD      64(R10), Z17
+	VMOVUPD      128(R10), Z18
+	VMOVUPD      192(R10), Z19
+	VBROADCASTSD 0(SI), Z20
+	VFMADD231PD  Z16, Z20, Z0
+	VFMADD231PD  Z17, Z20, Z1
+	VFMADD231PD  Z18, Z20, Z2
+	VFMADD231PD  Z19, Z20, Z3
+	VBROADCASTSD 8(SI), Z21
+	VFMADD231PD  Z16, Z21, Z4
+	VFMADD231PD  Z17, Z21, Z5
+	VFMADD231PD  Z18, Z21, Z6
+	VFMADD231PD  Z19, Z21, Z7
+	VBROADCASTSD 16(SI), Z22
+	VFMADD231PD  Z16, Z22, Z8
+	VFMADD231PD  Z17, Z22, Z9
+	VFMADD231PD  Z18, Z22, Z10
+	VFMADD231PD  Z19, Z22, Z11
+	VBROADCASTSD 24(SI), Z23
+	VFMADD231PD  Z16, Z23, Z12
+	VFMADD231PD  Z17, Z23, Z13
+	VFMADD231PD  Z18, Z23, Z14
+	VFMADD231PD  Z19, Z23, Z15
+	ADDQ         $32, SI
+	ADDQ         R14, R10
+	DECQ         R11
+	JNZ          z5gemm4
+
+z5tri4:
+	VBROADCASTSD 48(SI), Z20
+	VMULPD       Z20, Z0, Z0
+	VMULPD       Z20, Z1, Z1
+	VMULPD       Z20, Z2, Z2
+	VMULPD       Z20, Z3, Z3
+	VMOVUPD      Z0, 0(R12)
+	VMOVUPD      Z1, 64(R12)
+	VMOVUPD      Z2, 128(R12)
+	VMOVUPD      Z3, 192(R12)
+	VFMADD231PD  Z0, Z0, Z24
+	VFMADD231PD  Z1, Z1, Z25
+	VFMADD231PD  Z2, Z2, Z26
+	VFMADD231PD  Z3, Z3, Z27
+	VBROADCASTSD 0(SI), Z20
+	VFMADD231PD  Z0, Z20, Z4
+	VFMADD231PD  Z1, Z20, Z5
+	VFMADD231PD  Z2, Z20, Z6
+	VFMADD231PD  Z3, Z20, Z7
+	VBROADCASTSD 8(SI), Z20
+	VFMADD231PD  Z0, Z20, Z8
+	VFMADD231PD  Z1, Z20, Z9
+	VFMADD231PD  Z2, Z20, Z10
+	VFMADD231PD  Z3, Z20, Z11
+	VBROADCASTSD 16(SI), Z20
+	VFMADD231PD  Z0, Z20, Z12
+	VFMADD231PD  Z1, Z20, Z13
+	VFMADD231PD  Z2, Z20, Z14
+	VFMADD231PD  Z3, Z20, Z15
+	ADDQ         R14, R12
+	VBROADCASTSD 56(SI), Z20
+	VMULPD       Z20, Z4, Z4
+	VMULPD       Z20, Z5, Z5
+	VMULPD       Z20, Z6, Z6
+	VMULPD       Z20, Z7, Z7
+	VMOVUPD      Z4, 0(R12)
+	VMOVUPD      Z5, 64(R12)
+	VMOVUPD      Z6, 128(R12)
+	VMOVUPD      Z7, 192(R12)
+	VFMADD231PD  Z4, Z4, Z24
+	VFMADD231PD  Z5, Z5, Z25
+	VFMADD231PD  Z6, Z6, Z26
+	VFMADD231PD  Z7, Z7, Z27
+	VBROADCASTSD 24(SI), Z20
+	VFMADD231PD  Z4, Z20, Z8
+	VFMADD231PD  Z5, Z20, Z9
+	VFMADD231PD  Z6, Z20, Z10
+	VFMADD231PD  Z7, Z20, Z11
+	VBROADCASTSD 32(SI), Z20
+	VFMADD231PD  Z4, Z20, Z12
+	VFMADD231PD  Z5, Z20, Z13
+	VFMADD231PD  Z6, Z20, Z14
+	VFMADD231PD  Z7, Z20, Z15
+	ADDQ         R14, R12
+	VBROADCASTSD 64(SI), Z20
+	VMULPD       Z20, Z8, Z8
+	VMULPD       Z20, Z9, Z9
+	VMULPD       Z20, Z10, Z10
+	VMULPD       Z20, Z11, Z11
+	VMOVUPD      Z8, 0(R12)
+	VMOVUPD      Z9, 64(R12)
+	VMOVUPD      Z10, 128(R12)
+	VMOVUPD      Z11, 192(R12)
+	VFMADD231PD  Z8, Z8, Z24
+	VFMADD231PD  Z9, Z9, Z25
+	VFMADD231PD  Z10, Z10, Z26
+	VFMADD231PD  Z11, Z11, Z27
+	VBROADCASTSD 40(SI), Z20
+	VFMADD231PD  Z8, Z20, Z12
+	VFMADD231PD  Z9, Z20, Z13
+	VFMADD231PD  Z10, Z20, Z14
+	VFMADD231PD  Z11, Z20, Z15
+	ADDQ         R14, R12
+	VBROADCASTSD 72(SI), Z20
+	VMULPD       Z20, Z12, Z12
+	VMULPD       Z20, Z13, Z13
+	VMULPD       Z20, Z14, Z14
+	VMULPD       Z20, Z15, Z15
+	VMOVUPD      Z12, 0(R12)
+	VMOVUPD      Z13, 64(R12)
+	VMOVUPD      Z14, 128(R12)
+	VMOVUPD      Z15, 192(R12)
+	VFMADD231PD  Z12, Z12, Z24
+	VFMADD231PD  Z13, Z13, Z25
+	VFMADD231PD  Z14, Z14, Z26
+	VFMADD231PD  Z15, Z15, Z27
+	ADDQ         R14, R12
+	ADDQ         $80, SI
+	ADDQ         $4, R8
+	LEAQ         (R9)(R14*4), R9
+	JMP          z5blk4
+
+z5blk1:
+	CMPQ         R8, BX
+	JGE          z5next
+	VBROADCASTSD (CX)(R8*8), Z20
+	VMOVUPD      0(R9), Z0
+	VMOVUPD      64(R9), Z1
+	VMOVUPD      128(R9), Z2
+	VMOVUPD      192(R9), Z3
+	VSUBPD       Z20, Z0, Z0
+	VSUBPD       Z20, Z1, Z1
+	VSUBPD       Z20, Z2, Z2
+	VSUBPD       Z20, Z3, Z3
+	MOVQ         DI, R10
+	MOVQ         R8, R11
+	TESTQ        R11, R11
+	JZ           z5fin1
+
+z5gemm1:
+	VBROADCASTSD (SI), Z20
+	VFMADD231PD  0(R10), Z20, Z0
+	VFMADD231PD  64(R10), Z20, Z1
+	VFMADD231PD  128(R10), Z20, Z2
+	VFMADD231PD  192(R10), Z20, Z3
+	ADDQ         $8, SI
+	ADDQ         R14, R10
+	DECQ         R11
+	JNZ          z5gemm1
+
+z5fin1:
+	VBROADCASTSD (SI), Z20
+	ADDQ         $8, SI
+	VMULPD       Z20, Z0, Z0
+	VMULPD       Z20, Z1, Z1
+	VMULPD       Z20, Z2, Z2
+	VMULPD       Z20, Z3, Z3
+	VMOVUPD      Z0, 0(R12)
+	VMOVUPD      Z1, 64(R12)
+	VMOVUPD      Z2, 128(R12)
+	VMOVUPD      Z3, 192(R12)
+	VFMADD231PD  Z0, Z0, Z24
+	VFMADD231PD  Z1, Z1, Z25
+	VFMADD231PD  Z2, Z2, Z26
+	VFMADD231PD  Z3, Z3, Z27
+	ADDQ         R14, R12
+	ADDQ         R14, R9
+	INCQ         R8
+	JMP          z5blk1
+
+z5next:
+	VMOVUPD      Z24, 0(DX)
+	VMOVUPD      Z25, 64(DX)
+	VMOVUPD      Z26, 128(DX)
+	VMOVUPD      Z27, 192(DX)
+	ADDQ         $256, DX
+	ADDQ         $256, DI
+	ADDQ         $256, R13
+	DECQ         AX
+	JMP          z5tile
+
+z5done:
+	VZEROUPPER
+	RET
+
+// func solveLanesAVX2(pk *float64, p int, z, q, x *float64, ld int, c *float64, groups int)
+//
+// As solveLanesAVX512 with 4-wide vectors, for each group of 8 lanes (two
+// vectors): the accumulators of a block of four features in Y0–Y7, the
+// lanes of z_i in Y8–Y9, the coefficients in Y10–Y13, q in Y14–Y15.
+TEXT ·solveLanesAVX2(SB), NOSPLIT, $0-64
+	MOVQ p+8(FP), BX
+	MOVQ z+16(FP), DI
+	MOVQ q+24(FP), DX
+	MOVQ x+32(FP), R13
+	MOVQ ld+40(FP), R14
+	SHLQ $3, R14           // bytes of a row
+	MOVQ c+48(FP), CX
+	MOVQ groups+56(FP), AX
+
+z2tile:
+	TESTQ  AX, AX
+	JZ     z2done
+	MOVQ   pk+0(FP), SI
+	VXORPD Y14, Y14, Y14
+	VXORPD Y15, Y15, Y15
+	XORQ   R8, R8          // j
+	MOVQ   R13, R9         // x row j
+	MOVQ   DI, R12         // z row j
+
+z2blk4:
+	LEAQ 4(R8), R11
+	CMPQ R11, BX
+	JGT  z2blk1
+	MOVQ R9, R10
+	VBROADCASTSD 0(CX)(R8*8), Y10
+	VMOVUPD      0(R10), Y0
+	VMOVUPD      32(R10), Y1
+	VSUBPD       Y10, Y0, Y0
+	VSUBPD       Y10, Y1, Y1
+	ADDQ         R14, R10
+	VBROADCASTSD 8(CX)(R8*8), Y10
+	VMOVUPD      0(R10), Y2
+	VMOVUPD      32(R10), Y3
+	VSUBPD       Y10, Y2, Y2
+	VSUBPD       Y10, Y3, Y3
+	ADDQ         R14, R10
+	VBROADCASTSD 16(CX)(R8*8), Y10
+	VMOVUPD      0(R10), Y4
+	VMOVUPD      32(R10), Y5
+	VSUBPD       Y10, Y4, Y4
+	VSUBPD       Y10, Y5, Y5
+	ADDQ         R14, R10
+	VBROADCASTSD 24(CX)(R8*8), Y10
+	VMOVUPD      0(R10), Y6
+	VMOVUPD      32(R10), Y7
+	VSUBPD       Y10, Y6, Y6
+	VSUBPD       Y10, Y7, Y7
+	MOVQ  DI, R10
+	MOVQ  R8, R11
+	TESTQ R11, R11
+	JZ    z2tri4
+
+z2gemm4:
+	VMOVUPD      0(R10), Y8
+	VMOVUPD      32(R10), Y9
+	VBROADCASTSD 0(SI), Y10
+	VFMADD231PD  Y8, Y10, Y0
+	VFMADD231PD  Y9, Y10, Y1
+	VBROADCASTSD 8(SI), Y11
+	VFMADD231PD  Y8, Y11, Y2
+	VFMADD231PD  Y9, Y11, Y3
+	VBROADCASTSD 16(SI), Y12
+	VFMADD231PD  Y8, Y12, Y4
+	VFMADD231PD  Y9, Y12, Y5
+	VBROADCASTSD 24(SI), Y13
+	VFMADD231PD  Y8, Y13, Y6
+	VFMADD231PD  Y9, Y13, Y7
+	ADDQ         $32, SI
+	ADDQ         R14, R10
+	DECQ         R11
+	JNZ          z2gemm4
+
+z2tri4:
+	VBROADCASTSD 48(SI), Y10
+	VMULPD       Y10, Y0, Y0
+	VMULPD       Y10, Y1, Y1
+	VMOVUPD      Y0, 0(R12)
+	VMOVUPD      Y1, 32(R12)
+	VFMADD231PD  Y0, Y0, Y14
+	VFMADD231PD  Y1, Y1, Y15
+	VBROADCASTSD 0(SI), Y10
+	VFMADD231PD  Y0, Y10, Y2
+	VFMADD231PD  Y1, Y10, Y3
+	VBROADCASTSD 8(SI), Y10
+	VFMADD231PD  Y0, Y10, Y4
+	VFMADD231PD  Y1, Y10, Y5
+	VBROADCASTSD 16(SI), Y10
+	VFMADD231PD  Y0, Y10, Y6
+	VFMADD231PD  Y1, Y10, Y7
+	ADDQ         R14, R12
+	VBROADCASTSD 56(SI), Y10
+	VMULPD       Y10, Y2, Y2
+	VMULPD       Y10, Y3, Y3
+	VMOVUPD      Y2, 0(R12)
+	VMOVUPD      Y3, 32(R12)
+	VFMADD231PD  Y2, Y2, Y14
+	VFMADD231PD  Y3, Y3, Y15
+	VBROADCASTSD 24(SI), Y10
+	VFMADD231PD  Y2, Y10, Y4
+	VFMADD231PD  Y3, Y10, Y5
+	VBROADCASTSD 32(SI), Y10
+	VFMADD231PD  Y2, Y10, Y6
+	VFMADD231PD  Y3, Y10, Y7
+	ADDQ         R14, R12
+	VBROADCASTSD 64(SI), Y10
+	VMULPD       Y10, Y4, Y4
+	VMULPD       Y10, Y5, Y5
+	VMOVUPD      Y4, 0(R12)
+	VMOVUPD      Y5, 32(R12)
+	VFMADD231PD  Y4, Y4, Y14
+	VFMADD231PD  Y5, Y5, Y15
+	VBROADCASTSD 40(SI), Y10
+	VFMADD231PD  Y4, Y10, Y6
+	VFMADD231PD  Y5, Y10, Y7
+	ADDQ         R14, R12
+	VBROADCASTSD 72(SI), Y10
+	VMULPD       Y10, Y6, Y6
+	VMULPD       Y10, Y7, Y7
+	VMOVUPD      Y6, 0(R12)
+	VMOVUPD      Y7, 32(R12)
+	VFMADD231PD  Y6, Y6, Y14
+	VFMADD231PD  Y7, Y7, Y15
+	ADDQ         R14, R12
+	ADDQ         $80, SI
+	ADDQ         $4, R8
+	LEAQ         (R9)(R14*4), R9
+	JMP          z2blk4
+
+z2blk1:
+	CMPQ         R8, BX
+	JGE          z2next
+	VBROADCASTSD (CX)(R8*8), Y10
+	VMOVUPD      0(R9), Y0
+	VMOVUPD      32(R9), Y1
+	VSUBPD       Y10, Y0, Y0
+	VSUBPD       Y10, Y1, Y1
+	MOVQ         DI, R10
+	MOVQ         R8, R11
+	TESTQ        R11, R11
+	JZ           z2fin1
+
+z2gemm1:
+	VBROADCASTSD (SI), Y10
+	VFMADD231PD  0(R10), Y10, Y0
+	VFMADD231PD  32(R10), Y10, Y1
+	ADDQ         $8, SI
+	ADDQ         R14, R10
+	DECQ         R11
+	JNZ          z2gemm1
+
+z2fin1:
+	VBROADCASTSD (SI), Y10
+	ADDQ         $8, SI
+	VMULPD       Y10, Y0, Y0
+	VMULPD       Y10, Y1, Y1
+	VMOVUPD      Y0, 0(R12)
+	VMOVUPD      Y1, 32(R12)
+	VFMADD231PD  Y0, Y0, Y14
+	VFMADD231PD  Y1, Y1, Y15
+	ADDQ         R14, R12
+	ADDQ         R14, R9
+	INCQ         R8
+	JMP          z2blk1
+
+z2next:
+	VMOVUPD      Y14, 0(DX)
+	VMOVUPD      Y15, 32(DX)
+	ADDQ         $64, DX
+	ADDQ         $64, DI
+	ADDQ         $64, R13
+	DECQ         AX
+	JMP          z2tile
+
+z2done:
+	VZEROUPPER
+	RET
+
