@@ -23,6 +23,8 @@ var ErrParquetType = errors.New("column type not read")
 // parquetTable reads a Parquet file one row group at a time.
 type parquetTable struct {
 	file  *parquet.File
+	at    io.ReaderAt // the file, of size bytes (checkChunk)
+	size  int64
 	src   string
 	cols  []parquetColumn
 	group int // the next row group
@@ -42,6 +44,8 @@ type parquetColumn struct {
 	kind parquet.Kind
 	// unsigned: an INT32 or INT64 holding unsigned integers.
 	unsigned bool
+	// optional: the column may hold nulls (it has definition levels).
+	optional bool
 	// refused says why the column is not read ("" when it is); it is an
 	// error only when the column is not ignored.
 	refused string
@@ -51,14 +55,17 @@ type parquetColumn struct {
 // columns, and returns the table that reads its rows.
 func openParquet(r *reader, in *Input) (t *parquetTable, err error) {
 	defer recoverParquet(r.src, &err)
+	if err := checkFooter(in.at, in.size); err != nil {
+		return nil, fmt.Errorf("%s: not a readable Parquet file: %w", r.src, err)
+	}
 	f, err := parquet.OpenFile(in.at, in.size, parquet.SkipPageIndex(true), parquet.SkipBloomFilters(true))
 	if err != nil {
 		return nil, fmt.Errorf("%s: not a readable Parquet file: %w", r.src, err)
 	}
-	t = &parquetTable{file: f, src: r.src, maxRows: int(min(in.size<<10, math.MaxInt32))}
+	t = &parquetTable{file: f, at: in.at, size: in.size, src: r.src, maxRows: int(min(in.size<<10, math.MaxInt32))}
 	seen := map[string]bool{}
 	for _, fl := range f.Schema().Fields() {
-		c := parquetColumn{name: fl.Name()}
+		c := parquetColumn{name: fl.Name(), optional: fl.Optional()}
 		if seen[c.name] {
 			return nil, &ParseError{File: r.src, ColumnName: c.name, Err: ErrDuplicate}
 		}
@@ -268,6 +275,12 @@ func (t *parquetTable) scatter(r *reader, lo, n int) {
 func (t *parquetTable) readColumn(r *reader, f int, cc parquet.ColumnChunk, lo, n int, buf []float64) (err error) {
 	defer recoverParquet(t.src, &err)
 	c := &t.cols[f]
+	if groups := t.file.Metadata().RowGroups; t.group-1 < len(groups) && f < len(groups[t.group-1].Columns) {
+		meta := &groups[t.group-1].Columns[f].MetaData
+		if err := checkChunk(t.at, t.size, meta, n, c.optional); err != nil {
+			return t.groupError(r, f, err)
+		}
+	}
 	pages := cc.Pages()
 	defer pages.Close()
 	vals := make([]parquet.Value, 1024)
