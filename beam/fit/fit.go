@@ -350,13 +350,18 @@ func (fn *AccumulateFn) ExtractOutput(acc []byte) ([]byte, error) {
 // filesystem's reader can seek (local files), into memory otherwise.
 // (Beam's registered CombineFns take no context.)
 func readShard(f fileio.ReadableFile, read func(io.Reader) (*data.Dataset, error)) (*data.Dataset, error) {
+	return readPath(f.Metadata.Path, read)
+}
+
+// readPath is readShard of the file at path.
+func readPath(path string, read func(io.Reader) (*data.Dataset, error)) (*data.Dataset, error) {
 	ctx := context.Background()
-	fs, err := filesystem.New(ctx, f.Metadata.Path)
+	fs, err := filesystem.New(ctx, path)
 	if err != nil {
 		return nil, err
 	}
 	defer fs.Close()
-	r, err := fs.OpenRead(ctx, f.Metadata.Path)
+	r, err := fs.OpenRead(ctx, path)
 	if err != nil {
 		return nil, err
 	}
