@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -54,6 +55,7 @@ func TestFit(t *testing.T) {
 		}
 	}
 	out := filepath.Join(dir, "m.json")
+	freshFlags(t)
 	err := run(context.Background(), "fit", []string{"--data", filepath.Join(dir, "part-*"), "--model", "qda", "--shrinkage", "0.2", "--out", out}, io.Discard)
 	if err != nil {
 		t.Fatal(err)
@@ -64,5 +66,62 @@ func TestFit(t *testing.T) {
 	}
 	if m.Kind() != "qda" || len(m.Schema().Classes()) != 2 {
 		t.Errorf("model of kind %s, classes %v", m.Kind(), m.Schema().Classes())
+	}
+}
+
+// freshFlags gives the test a flag.CommandLine with Beam's flags only (and
+// the test binary's), as a process starts with, so that run can define
+// the flags of a verb again; the old one is back when the test ends.
+func freshFlags(t *testing.T) {
+	old := flag.CommandLine
+	fs := flag.NewFlagSet(processFlags.Name(), flag.ContinueOnError)
+	processFlags.VisitAll(func(f *flag.Flag) { fs.Var(f.Value, f.Name, f.Usage) })
+	flag.CommandLine = fs
+	t.Cleanup(func() { flag.CommandLine = old })
+}
+
+// processFlags is the test process's flag.CommandLine.
+var processFlags = flag.CommandLine
+
+// TestPredictScore fits a model with gendisc-beam fit on prism over three
+// shards, then runs gendisc-beam predict and score on them: one output
+// per shard, with the columns of gendisc predict and score.
+func TestPredictScore(t *testing.T) {
+	dir := t.TempDir()
+	for s := range 3 {
+		var b strings.Builder
+		b.WriteString("x1,x2,y\n")
+		for i := range 20 {
+			fmt.Fprintf(&b, "%d.5,%d,%s\n", i+s, (i*7+s)%5, []string{"a", "b"}[(i+s)%2])
+		}
+		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("part-%d.csv", s)), []byte(b.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	glob, model := filepath.Join(dir, "part-*"), filepath.Join(dir, "m.json")
+	freshFlags(t)
+	if err := run(context.Background(), "fit", []string{"--data", glob, "--model", "gaussian-nb", "--out", model}, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	for verb, header := range map[string]string{"predict": "prediction,p_a,p_b\n", "score": "log_p_nats,log_p_bits\n"} {
+		freshFlags(t)
+		prefix := filepath.Join(dir, verb, "out")
+		if err := run(context.Background(), verb, []string{"--model", model, "--data", glob, "--out", prefix}, io.Discard); err != nil {
+			t.Fatal(err)
+		}
+		for s := range 3 {
+			b, err := os.ReadFile(fmt.Sprintf("%s-%05d-of-00003.csv", prefix, s))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if lines := strings.Count(string(b), "\n"); !strings.HasPrefix(string(b), header) || lines != 21 {
+				t.Errorf("%s: shard %d: %d lines starting %.40q, want 21 starting %q", verb, s, lines, b, header)
+			}
+		}
+		freshFlags(t)
+		err := run(context.Background(), verb, []string{"--model", model, "--data", glob}, io.Discard)
+		if !errors.Is(err, errUsage) || !strings.Contains(err.Error(), "--out") {
+			t.Errorf("%s without --out: error %v, want a usage error naming --out", verb, err)
+		}
 	}
 }
