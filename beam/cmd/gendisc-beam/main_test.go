@@ -13,8 +13,12 @@ import (
 	"testing"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/testing/ptest"
+	"github.com/gendisc/gendisc"
 	"github.com/gendisc/gendisc/beam/fit"
+	"github.com/gendisc/gendisc/gda"
+	"github.com/gendisc/gendisc/naivebayes"
 	"github.com/gendisc/gendisc/registry"
+	"github.com/gendisc/gendisc/text"
 )
 
 func TestMain(m *testing.M) { ptest.Main(m) }
@@ -122,6 +126,73 @@ func TestPredictScore(t *testing.T) {
 		err := run(context.Background(), verb, []string{"--model", model, "--data", glob}, io.Discard)
 		if !errors.Is(err, errUsage) || !strings.Contains(err.Error(), "--out") {
 			t.Errorf("%s without --out: error %v, want a usage error naming --out", verb, err)
+		}
+	}
+}
+
+// TestFitFlags checks that the flags gendisc-beam fit shares with gendisc
+// fit reach the model: --class-prior of every naive Bayes kind and of lda
+// and qda, --em-tol, and the text flags of the text kinds.
+func TestFitFlags(t *testing.T) {
+	dir := t.TempDir()
+	words := []string{"the", "apple", "pear", "a", "plum", "fig", "of", "kiwi", "lime"}
+	for s := range 3 {
+		var b strings.Builder
+		b.WriteString("x1,x2,doc,y\n")
+		for i := range 30 {
+			k := (i + s) % 2
+			var doc []string
+			for w := range 4 + i%3 {
+				doc = append(doc, words[(i*w+s+k)%len(words)])
+			}
+			fmt.Fprintf(&b, "%d.5,%d,%s,%s\n", i+s+3*k, (i*7+s)%5, strings.Join(doc, " "), []string{"a", "b"}[k])
+		}
+		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("part-%d.csv", s)), []byte(b.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	fitModel := func(t *testing.T, args ...string) gendisc.Model {
+		t.Helper()
+		freshFlags(t)
+		out := filepath.Join(t.TempDir(), "m.json")
+		if err := run(context.Background(), "fit", append([]string{"--data", filepath.Join(dir, "part-*"), "--out", out}, args...), io.Discard); err != nil {
+			t.Fatal(err)
+		}
+		m, err := registry.Load(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return m
+	}
+	type priors interface{ Priors() []float64 }
+	for _, kind := range []string{"gaussian-nb", "lda", "qda", "multinomial-nb", "bernoulli-nb", "complement-nb", "nb", "categorical-nb"} {
+		args := []string{"--model", kind, "--class-prior", "a=0.25,b=0.75"}
+		switch kind {
+		case "categorical-nb":
+			args = append(args, "--categorical", "x2", "--ignore", "x1,doc")
+		case "gaussian-nb", "lda", "qda":
+			args = append(args, "--ignore", "doc")
+		}
+		if m := fitModel(t, args...); !slices.Equal(m.(priors).Priors(), []float64{0.25, 0.75}) {
+			t.Errorf("%s --class-prior a=0.25,b=0.75: priors %v", kind, m.(priors).Priors())
+		}
+	}
+	if c := fitModel(t, "--model", "lda", "--ignore", "doc", "--em-tol", "1e-7").(*gda.LDA).Config(); c.Tol != 1e-7 {
+		t.Errorf("lda --em-tol 1e-7: Tol %g", c.Tol)
+	}
+	for _, kind := range []string{"multinomial-nb", "bernoulli-nb", "complement-nb", "nb"} {
+		m := fitModel(t, "--model", kind, "--ngrams", "1-2", "--stop-words", "english", "--min-df", "2", "--max-df", "0.9", "--max-features", "12").(*naivebayes.Model)
+		want := text.VectorizerConfig{NGrams: text.NGrams{Min: 1, Max: 2}, StopWords: "english", MinDF: text.DocFreq{Count: 2}, MaxDF: text.DocFreq{Fraction: 0.9}, MaxFeatures: 12}
+		if c := m.Config().Text; c != want {
+			t.Errorf("%s: text configuration %+v, want %+v", kind, c, want)
+		}
+		v, err := m.Vocabulary("doc")
+		if err != nil {
+			t.Fatal(err)
+		}
+		terms := v.Terms()
+		if len(terms) != 12 || slices.Contains(terms, "the") || !slices.ContainsFunc(terms, func(s string) bool { return strings.Contains(s, " ") }) {
+			t.Errorf("%s: vocabulary %q: want 12 terms, pairs of words among them, no stop word", kind, terms)
 		}
 	}
 }
