@@ -91,7 +91,7 @@ func loadModel(ctx context.Context, path string) (gendisc.Model, error) {
 // canApply reports whether Apply can write what for the model m.
 func canApply(m gendisc.Model, what Output) error {
 	if _, ok := m.(*ngram.Model); ok && what == Scores {
-		return errors.New("a language model's scores are written by gendisc score, not by the pipelines")
+		return errors.New("the scores of a language model (ngram) are not computed by the pipelines")
 	}
 	if what == Scores {
 		if _, ok := models.Density(m); !ok {
