@@ -269,9 +269,15 @@ func (k *block) tooMany(p, r, nf int) {
 	k.fieldCount(r, nf, got)
 }
 
-// fieldCount reports row r, which has got fields where the header has nf.
+// fieldCount reports row r, which has got fields where the header has nf,
+// at the first field that is missing (named by the header) or the first
+// one too many.
 func (k *block) fieldCount(r, nf, got int) {
-	k.fail(k.lines[r], 0, "", fmt.Errorf("%w: line %d has %d fields, the header has %d", ErrFieldCount, k.lines[r], got, nf))
+	col, name := nf+1, ""
+	if got < nf {
+		col, name = got+1, k.plans[got].name
+	}
+	k.fail(k.lines[r], col, name, fmt.Errorf("%w: line %d has %d fields, the header has %d", ErrFieldCount, k.lines[r], got, nf))
 }
 
 func (k *block) fail(line, col int, name string, err error) {

@@ -240,7 +240,7 @@ func TestReadChunksErrors(t *testing.T) {
 	}{
 		{"word in a numeric column", rows(100, "seven", 80), `t.csv:83:2: column "b": not a number: "seven"`, ErrNotNumber},
 		{"infinity", rows(100, "1e999", 60), "t.csv:63:2", ErrInfinite},
-		{"ragged row", rows(100, "1,2", 90), "t.csv:93: wrong number of fields: line 93 has 4 fields, the header has 3", ErrFieldCount},
+		{"ragged row", rows(100, "1,2", 90), "t.csv:93:4: wrong number of fields: line 93 has 4 fields, the header has 3", ErrFieldCount},
 		{"bad quote", rows(100, `1"`, 70), "t.csv:73:2", ErrQuote},
 		{"empty", "", "t.csv: empty file", ErrEmpty},
 		{"header only", "a,b\n\n", "t.csv:1: no data rows after the header", ErrNoRows},

@@ -113,7 +113,7 @@ func TestReadWithSchemaErrors(t *testing.T) {
 		{"infinite", "num,color,note\n1e400,red,a\n", SchemaOptions{}, ErrInfinite,
 			`t.csv:2:1: column "num": infinite or out-of-range number: "1e400"`},
 		{"ragged", "num,color,note\n1,red\n", SchemaOptions{}, ErrFieldCount,
-			`t.csv:2: wrong number of fields: line 2 has 2 fields, the header has 3`},
+			`t.csv:2:3: column "note": wrong number of fields: line 2 has 2 fields, the header has 3`},
 		{"header only", "num,color,note\n", SchemaOptions{}, ErrNoRows, `t.csv:1: no data rows after the header`},
 		{"weight is a feature", "num,color,note\n1,red,a\n", SchemaOptions{Weight: "num"}, nil,
 			`t.csv:1:1: column "num": named twice: as the weight and in the schema`},

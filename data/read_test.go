@@ -372,9 +372,9 @@ func TestReadErrors(t *testing.T) {
 		{"header only", "a,b\n", Options{}, ErrNoRows, "t.csv:1: no data rows after the header"},
 		{"header and blank lines", "a,b\n\n\n", Options{}, ErrNoRows, "t.csv:1: no data rows after the header"},
 		{"header after blank lines", "\n\na,b\n", Options{}, ErrNoRows, "t.csv:3: no data rows after the header"},
-		{"short row", "a,b,c\n1,2,3\n4,5\n", Options{}, ErrFieldCount, "t.csv:3: wrong number of fields: line 3 has 2 fields, the header has 3"},
-		{"long row", "a,b,c\n1,2,3,4,5\n", Options{}, ErrFieldCount, "t.csv:2: wrong number of fields: line 2 has 5 fields, the header has 3"},
-		{"long row at end", "a,b\n1,2\n1,2,\"x\"", Options{}, ErrFieldCount, "t.csv:3: wrong number of fields: line 3 has 3 fields, the header has 2"},
+		{"short row", "a,b,c\n1,2,3\n4,5\n", Options{}, ErrFieldCount, "t.csv:3:3: column \"c\": wrong number of fields: line 3 has 2 fields, the header has 3"},
+		{"long row", "a,b,c\n1,2,3,4,5\n", Options{}, ErrFieldCount, "t.csv:2:4: wrong number of fields: line 2 has 5 fields, the header has 3"},
+		{"long row at end", "a,b\n1,2\n1,2,\"x\"", Options{}, ErrFieldCount, "t.csv:3:3: wrong number of fields: line 3 has 3 fields, the header has 2"},
 		{"not a number", "a,y\n1,2\nx1,3\n", Options{Target: "a", NumericTarget: true}, ErrNotNumber, `t.csv:3:1: column "a": not a number: "x1"`},
 		{"missing weight", "a,w,y\n1,,p\n", Options{Weight: "w"}, ErrWeight, `t.csv:2:2: column "w": weight must be a finite number >= 0: ""`},
 		{"negative weight", "a,w,y\n1,2,p\n1,-1,p\n", Options{Weight: "w"}, ErrWeight, `t.csv:3:2: column "w": weight must be a finite number >= 0: "-1"`},
@@ -428,7 +428,7 @@ func TestReadErrors(t *testing.T) {
 func TestReadLines(t *testing.T) {
 	src := "a,b\n\"x\n\ny\",1\n\n\nz,2\nw,3,4\n"
 	_, err := read(t, src, Options{})
-	want := "t.csv:8: wrong number of fields: line 8 has 3 fields, the header has 2"
+	want := "t.csv:8:3: wrong number of fields: line 8 has 3 fields, the header has 2"
 	if err == nil || err.Error() != want {
 		t.Errorf("error %v, want %s", err, want)
 	}

@@ -1,8 +1,10 @@
 // Package fit fits gendisc's one-pass models with Apache Beam pipelines,
 // on files spread over many machines: the shards of a data set, each a
-// delimited text file with its header (gzip-compressed when its name ends
-// in .gz), matched by a glob on any filesystem of Beam's registry (local
-// paths here; gs:// and s3:// come with the SDK's filesystems).
+// delimited text file with its header, a Parquet file or JSON lines,
+// compressed or not (gzip, zstd, bzip2 or xz, told by the first bytes as
+// data.Open tells them, whatever the name), matched by a glob on any
+// filesystem of Beam's registry (local paths here; gs:// and s3:// come
+// with the SDK's filesystems).
 //
 // A fit is two pipelines. The first infers each shard's schema and
 // unions them (data.Schema.Union); when a column is numeric in one shard
@@ -348,10 +350,25 @@ func (fn *AccumulateFn) ExtractOutput(acc []byte) ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-// readShard opens the file f (decompressing a .gz file) and reads it with
-// read. (Beam's registered CombineFns take no context.)
+// readShard opens the file f as it is stored and reads it with read, whose
+// reader (data's) tells its compression and format by its first bytes
+// (data.Open): gzip, zstd, bzip2 or xz, whatever the file's name; CSV,
+// TSV, Parquet or JSON lines. A Parquet file is read in place when the
+// filesystem's reader can seek (local files), into memory otherwise.
+// (Beam's registered CombineFns take no context.)
 func readShard(f fileio.ReadableFile, read func(io.Reader) (*data.Dataset, error)) (*data.Dataset, error) {
-	r, err := f.Open(context.Background())
+	return readPath(f.Metadata.Path, read)
+}
+
+// readPath is readShard of the file at path.
+func readPath(path string, read func(io.Reader) (*data.Dataset, error)) (*data.Dataset, error) {
+	ctx := context.Background()
+	fs, err := filesystem.New(ctx, path)
+	if err != nil {
+		return nil, err
+	}
+	defer fs.Close()
+	r, err := fs.OpenRead(ctx, path)
 	if err != nil {
 		return nil, err
 	}

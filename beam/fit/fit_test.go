@@ -24,6 +24,8 @@ import (
 	"github.com/gendisc/gendisc/linear"
 	"github.com/gendisc/gendisc/modelfile"
 	"github.com/gendisc/gendisc/naivebayes"
+	"github.com/klauspost/compress/zstd"
+	"github.com/ulikunitz/xz"
 )
 
 func TestMain(m *testing.M) { ptest.Main(m) }
@@ -35,9 +37,9 @@ func runPrism(ctx context.Context, p *beam.Pipeline) error {
 }
 
 // shards writes rows, a header line and lines of cells, as n files
-// part-00000.csv ... in a new directory (the fourth gzip-compressed,
-// part-00003.csv.gz), the rows dealt round-robin, and returns the
-// directory and the concatenation of the files.
+// part-00000.csv ... in a new directory, in the formats of storeShard, the
+// rows dealt round-robin, and returns the directory and the concatenation
+// of the files.
 func shards(t *testing.T, header string, rows []string, n int) (dir, all string) {
 	t.Helper()
 	dir = t.TempDir()
@@ -49,20 +51,56 @@ func shards(t *testing.T, header string, rows []string, n int) (dir, all string)
 		parts[i%n].WriteString(r + "\n")
 	}
 	for i := range parts {
-		name := filepath.Join(dir, fmt.Sprintf("part-%05d.csv", i))
-		b := []byte(parts[i].String())
-		if i == 3 {
-			var z bytes.Buffer
-			w := gzip.NewWriter(&z)
-			w.Write(b)
-			w.Close()
-			name, b = name+".gz", z.Bytes()
-		}
-		if err := os.WriteFile(name, b, 0o644); err != nil {
-			t.Fatal(err)
-		}
+		storeShard(t, filepath.Join(dir, fmt.Sprintf("part-%05d", i)), i, []byte(parts[i].String()))
 	}
 	return dir, header + "\n" + strings.Join(rows, "\n") + "\n"
+}
+
+// storeShard writes the CSV file b, the i-th shard of a data set, to the
+// file base.csv, compressed or converted as i says, so that every reader
+// of the shards meets each format the reader tells by content: the 4th
+// (i = 3) gzip-compressed, base.csv.gz; the 5th a Parquet file,
+// base.parquet, of its columns as data.Read infers them with every column
+// a feature; the 7th zstd-compressed and the 8th xz-compressed, both named
+// base.csv (the content, not the name, says how to read a shard).
+func storeShard(t testing.TB, base string, i int, b []byte) {
+	t.Helper()
+	name := base + ".csv"
+	var z bytes.Buffer
+	var err error
+	switch i {
+	case 3:
+		w := gzip.NewWriter(&z)
+		w.Write(b)
+		err = w.Close()
+		name += ".gz"
+	case 4:
+		var d *data.Dataset
+		if d, err = data.Read(bytes.NewReader(b), name, data.Options{NoTarget: true}); err == nil {
+			err = data.WriteParquet(&z, d, "")
+		}
+		name = base + ".parquet"
+	case 6:
+		var w *zstd.Encoder
+		if w, err = zstd.NewWriter(&z); err == nil {
+			w.Write(b)
+			err = w.Close()
+		}
+	case 7:
+		var w *xz.Writer
+		if w, err = xz.NewWriter(&z); err == nil {
+			w.Write(b)
+			err = w.Close()
+		}
+	default:
+		z.Write(b)
+	}
+	if err == nil {
+		err = os.WriteFile(name, z.Bytes(), 0o644)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
 }
 
 // numericRows are rows of two real features and a class of three.
@@ -194,7 +232,7 @@ func categoricalRows(rows []string) []string {
 }
 
 // TestFitShards fits every one-pass kind by the pipelines on prism over 8
-// shards (one gzip-compressed) and checks the model against the kind's
+// shards (one gzip-, one zstd-, one xz-compressed, one Parquet) and checks the model against the kind's
 // Fit on the concatenated rows: every number of the model files within
 // 1e-12 relative, everything else equal, and the same predictions.
 func TestFitShards(t *testing.T) {
@@ -414,9 +452,10 @@ func TestRaggedShard(t *testing.T) {
 		if err == nil {
 			t.Fatal("Fit of a ragged shard: no error")
 		}
-		// Data's reader names the column of a cell it cannot read, and
-		// the count of fields of a row that has too few.
-		if !regexp.MustCompile(regexp.QuoteMeta(bad) + `:5(:2: column "x2"|: wrong number of fields: line 5 has 2 fields)`).MatchString(err.Error()) {
+		// Data's reader names the column of a cell it cannot read (x2,
+		// "b" with the schema given), and the first missing column of a
+		// row that has too few fields (y, inferred: x2 holds strings).
+		if !regexp.MustCompile(regexp.QuoteMeta(bad) + `:5:(2: column "x2": .*not a number|3: column "y": wrong number of fields: line 5 has 2 fields)`).MatchString(err.Error()) {
 			t.Errorf("error %q does not name %s, line 5 and the column or the fields", err, bad)
 		}
 		if _, err := os.Stat(out); !errors.Is(err, os.ErrNotExist) {

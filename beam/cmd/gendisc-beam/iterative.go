@@ -10,7 +10,6 @@ import (
 	"github.com/gendisc/gendisc/beam/fit"
 	"github.com/gendisc/gendisc/logistic"
 	"github.com/gendisc/gendisc/mixture"
-	"github.com/gendisc/gendisc/text"
 )
 
 // iterFunc fits a model of an iterative kind on the files that glob
@@ -74,24 +73,6 @@ func logisticFlags(fs *flag.FlagSet) iterFunc {
 		warn(stderr, m)
 		return nil
 	}
-}
-
-// textFlags defines the flags of the text columns, as gendisc fit's.
-func textFlags(fs *flag.FlagSet, c *text.VectorizerConfig) {
-	fs.Func("ngrams", "text columns: terms of `n` or min-max words (1-2: words and pairs of words)", func(s string) (err error) {
-		c.NGrams, err = text.ParseNGrams(s)
-		return err
-	})
-	fs.Func("min-df", "text columns: drop words in fewer than `n` documents (a fraction when it has a point: 0.01)", func(s string) (err error) {
-		c.MinDF, err = text.ParseDocFreq(s)
-		return err
-	})
-	fs.Func("max-df", "text columns: drop words in more than `n` documents (a fraction when it has a point: 0.9)", func(s string) (err error) {
-		c.MaxDF, err = text.ParseDocFreq(s)
-		return err
-	})
-	fs.IntVar(&c.MaxFeatures, "max-features", 0, "text columns: keep the `n` most frequent words (0: all)")
-	fs.StringVar(&c.StopWords, "stop-words", "", "text columns: drop the words of this `list` (english)")
 }
 
 func verboseFlag(fs *flag.FlagSet) *bool {

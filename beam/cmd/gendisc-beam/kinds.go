@@ -3,6 +3,8 @@ package main
 import (
 	"flag"
 	"fmt"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -11,6 +13,7 @@ import (
 	"github.com/gendisc/gendisc/gda"
 	"github.com/gendisc/gendisc/linear"
 	"github.com/gendisc/gendisc/naivebayes"
+	"github.com/gendisc/gendisc/text"
 )
 
 // accFunc returns an empty accumulator of the kind, configured by the
@@ -71,10 +74,67 @@ func (f *dataFlags) options() data.Options {
 	return data.Options{Target: f.target, Numeric: f.numeric, Categorical: f.categorical, Text: f.text, Ignore: f.ignored, Weight: f.weight}
 }
 
-func priorAlpha(fs *flag.FlagSet) *nonNegative {
-	a := new(nonNegative)
-	fs.Var(a, "prior-alpha", "smooth the class prior: π_k = (n_k + `α`)/(n + α·K); 0 is maximum likelihood")
-	return a
+// classPriors holds the class-prior flags of the naive Bayes kinds and of
+// lda and qda, as gendisc fit's.
+type classPriors struct {
+	alpha nonNegative
+	fixed classPriorFlag
+}
+
+func priorFlags(fs *flag.FlagSet) *classPriors {
+	p := &classPriors{}
+	fs.Var(&p.alpha, "prior-alpha", "smooth the class prior: π_k = (n_k + `α`)/(n + α·K); 0 is maximum likelihood")
+	fs.Var(&p.fixed, "class-prior", "fix the class prior, one `class=p` per class, comma-separated (a=0.3,b=0.7)")
+	return p
+}
+
+// classPriorFlag is a map flag: class=p,class=p,...
+type classPriorFlag map[string]float64
+
+func (f *classPriorFlag) String() string {
+	var parts []string
+	for _, c := range slices.Sorted(maps.Keys(*f)) {
+		parts = append(parts, c+"="+strconv.FormatFloat((*f)[c], 'g', -1, 64))
+	}
+	return strings.Join(parts, ",")
+}
+
+func (f *classPriorFlag) Set(s string) error {
+	if *f == nil {
+		*f = classPriorFlag{}
+	}
+	for _, part := range strings.Split(s, ",") {
+		i := strings.LastIndexByte(part, '=')
+		if i <= 0 {
+			return fmt.Errorf("%q: want class=probability", part)
+		}
+		p, err := strconv.ParseFloat(part[i+1:], 64)
+		if err != nil {
+			return fmt.Errorf("%q: want class=probability", part)
+		}
+		(*f)[part[:i]] = p
+	}
+	return nil
+}
+
+// textFlags defines the flags of a text.VectorizerConfig, as gendisc fit's.
+func textFlags(fs *flag.FlagSet, c *text.VectorizerConfig) {
+	fs.Func("ngrams", "text columns: terms of `n` or min-max words (1-2: words and pairs of words)", func(s string) (err error) {
+		c.NGrams, err = text.ParseNGrams(s)
+		return err
+	})
+	fs.Func("min-df", "text columns: drop words in fewer than `n` documents (a fraction when it has a point: 0.01)", func(s string) (err error) {
+		c.MinDF, err = text.ParseDocFreq(s)
+		return err
+	})
+	fs.Func("max-df", "text columns: drop words in more than `n` documents (a fraction when it has a point: 0.9)", func(s string) (err error) {
+		c.MaxDF, err = text.ParseDocFreq(s)
+		return err
+	})
+	fs.IntVar(&c.MaxFeatures, "max-features", 0, "text columns: keep the `n` most frequent words (0: all)")
+	fs.StringVar(&c.StopWords, "stop-words", "", "text columns: drop the words of this `list` (english)")
+	fs.IntVar(&c.HashFeatures, "hash-features", 0, "text columns: hash the words into `n` columns instead of keeping a vocabulary, in bounded memory (0: a vocabulary)")
+	fs.BoolVar(&c.AlternateSign, "alternate-sign", false, "text columns, with --hash-features: count a word −1 when its hash is negative (logistic only)")
 }
 
 func gaussianNBFlags(fs *flag.FlagSet) accFunc {
@@ -83,10 +143,10 @@ func gaussianNBFlags(fs *flag.FlagSet) accFunc {
 		"variance `tying`: class-feature (σ²_kj), feature (σ²_j), class (σ²_k) or shared (one σ²)")
 	smoothing := nonNegative(naivebayes.DefaultVarSmoothing)
 	fs.Var(&smoothing, "var-smoothing", "add ε = `r` × the largest feature variance to every variance")
-	prior := priorAlpha(fs)
+	prior := priorFlags(fs)
 	return func() (gendisc.Accumulator, error) {
 		c := cfg
-		c.VarSmoothing, c.PriorAlpha = float64(smoothing), float64(*prior)
+		c.VarSmoothing, c.PriorAlpha, c.ClassPrior = float64(smoothing), float64(prior.alpha), prior.fixed
 		if c.VarSmoothing == 0 {
 			c.VarSmoothing = naivebayes.NoVarSmoothing
 		}
@@ -109,10 +169,13 @@ func nbFlags(fs *flag.FlagSet, f naivebayes.Family) accFunc {
 		fs.Var(&smoothing, "var-smoothing", "numeric columns: add ε = `r` × the largest variance to every variance")
 		fs.TextVar(&cfg.Variance, "variance", cfg.Variance, "numeric columns: variance `tying`, class-feature, feature, class or shared")
 	}
-	prior := priorAlpha(fs)
+	if f != naivebayes.Categorical {
+		textFlags(fs, &cfg.Text)
+	}
+	prior := priorFlags(fs)
 	return func() (gendisc.Accumulator, error) {
 		c := cfg
-		c.Alpha, c.PriorAlpha = float64(alpha), float64(*prior)
+		c.Alpha, c.PriorAlpha, c.ClassPrior = float64(alpha), float64(prior.alpha), prior.fixed
 		if c.Alpha == 0 {
 			c.Alpha = naivebayes.NoAlpha
 		}
@@ -154,11 +217,13 @@ func gdaFlags(fs *flag.FlagSet, kind string) accFunc {
 	fs.TextVar(&cfg.Estimator, "covariance-estimator", cfg.Estimator,
 		"covariance `divisor`: mle (n, or n_k for qda) or unbiased (n − K for lda, n_k − 1 for qda)")
 	fs.Var((*shrinkage)(cfg), "shrinkage", "shrink covariances: a fixed `r` in [0, 1], or auto (Ledoit–Wolf)")
-	prior := priorAlpha(fs)
+	prior := priorFlags(fs)
 	fs.IntVar(&cfg.MaxIter, "em-max-iter", cfg.MaxIter, "at most `n` EM iterations when training rows have missing cells")
+	tol := nonNegative(gda.DefaultTol)
+	fs.Var(&tol, "em-tol", "stop EM when no mean or covariance moves by more than `t` standard deviations")
 	return func() (gendisc.Accumulator, error) {
 		c := *cfg
-		c.PriorAlpha = float64(*prior)
+		c.PriorAlpha, c.ClassPrior, c.Tol = float64(prior.alpha), prior.fixed, float64(tol)
 		if kind == gda.KindQDA {
 			return accOf(gda.QDAConfig(c).Accumulator())
 		}

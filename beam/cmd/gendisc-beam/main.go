@@ -4,13 +4,18 @@
 // usual flags (--runner, --endpoint, --project, ...).
 //
 //	gendisc-beam fit --data 'DIR/part-*' --model KIND [model flags] --out M.json [--runner prism]
+//	gendisc-beam predict --model M.json --data 'DIR/part-*' --out PREFIX [--runner prism]
+//	gendisc-beam score --model M.json --data 'DIR/part-*' --out PREFIX [--runner prism]
 //
 // fit takes the kinds fitted in one pass (their models keep their
 // statistics): every naive Bayes kind, lda, qda and linear; and the
-// iterative kinds, logistic and gmm, fitted by a pipeline per pass. Each shard is
-// a CSV or TSV file with its header, gzip-compressed when its name ends in
-// .gz. The model file is the one gendisc fit writes for the rows of all
-// the shards.
+// iterative kinds, logistic and gmm, fitted by a pipeline per pass. Each
+// shard is a CSV or TSV file with its header, a Parquet file or JSON
+// lines, gzip-, zstd-, bzip2- or xz-compressed or not (told by content,
+// not by name). The model file is the one gendisc fit writes for the rows
+// of all the shards. predict and score write, for the i-th shard of n in
+// the order of their paths, PREFIX-0000i-of-0000n.csv: the columns of
+// gendisc predict (or score) for its rows, with the header.
 package main
 
 import (
@@ -30,11 +35,18 @@ import (
 )
 
 const usage = `usage: gendisc-beam fit --data 'DIR/part-*' --model KIND [model flags] --out M.json [--runner prism] [Beam flags]
+       gendisc-beam predict --model M.json --data 'DIR/part-*' --out PREFIX [Beam flags]
+       gendisc-beam score --model M.json --data 'DIR/part-*' --out PREFIX [Beam flags]
 
-Fits a model of KIND on the files that the glob matches (each with its
-header; .gz files are decompressed), with Apache Beam pipelines: prism,
-Beam's local runner, by default; Flink, Spark or Dataflow with Beam's
-flags (--runner, --endpoint, --project, --region, --temp_location, ...).
+fit fits a model of KIND on the files that the glob matches (each with
+its header; CSV, TSV, Parquet or JSON lines, compressed with gzip, zstd,
+bzip2 or xz or not), with Apache Beam pipelines: prism, Beam's local
+runner, by default; Flink, Spark or Dataflow with Beam's flags
+(--runner, --endpoint, --project, --region, --temp_location, ...).
+
+predict and score apply a model to the rows of the files and write, for
+the i-th file of n (in the order of the paths), PREFIX-0000i-of-0000n.csv:
+the columns of gendisc predict (or score) for its rows, with the header.
 `
 
 func main() {
@@ -59,16 +71,18 @@ var errUsage = errors.New("usage")
 // run runs the verb with its arguments, on flag.CommandLine, where Beam's
 // flags are.
 func run(ctx context.Context, verb string, args []string, stderr io.Writer) error {
+	flag.CommandLine.SetOutput(stderr)
 	switch verb {
 	case "fit":
+	case "predict", "score":
+		return runApply(ctx, verb, args)
 	case "help", "-h", "--help":
 		fmt.Fprint(stderr, usage)
 		return nil
 	default:
-		return fmt.Errorf("%w: unknown command %q (commands: fit)", errUsage, verb)
+		return fmt.Errorf("%w: unknown command %q (commands: fit, predict, score)", errUsage, verb)
 	}
 	fs := flag.CommandLine
-	fs.SetOutput(stderr)
 	o, err := fitFlags(fs, args)
 	if err != nil {
 		return err
@@ -121,7 +135,7 @@ func (o *fitOptions) run(ctx context.Context) error {
 // name with --model.
 func fitFlags(fs *flag.FlagSet, args []string) (*fitOptions, error) {
 	o := &fitOptions{}
-	fs.StringVar(&o.data, "data", "", "training data: a `glob` of CSV or TSV files, each with its header (.gz decompressed), on any Beam filesystem")
+	fs.StringVar(&o.data, "data", "", "training data: a `glob` of CSV, TSV, Parquet or JSON lines files, each with its header, compressed or not, on any Beam filesystem")
 	fs.StringVar(&o.model, "model", "", "the model `kind`: "+strings.Join(allKinds(), ", "))
 	fs.StringVar(&o.out, "out", "", "write the model to this `file`, on any Beam filesystem")
 	fs.StringVar(&o.schema, "schema", "", "read the data with the schema of this model `file` rather than inferring it in a first pass")

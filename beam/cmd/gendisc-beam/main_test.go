@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -12,8 +13,12 @@ import (
 	"testing"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/testing/ptest"
+	"github.com/gendisc/gendisc"
 	"github.com/gendisc/gendisc/beam/fit"
+	"github.com/gendisc/gendisc/gda"
+	"github.com/gendisc/gendisc/naivebayes"
 	"github.com/gendisc/gendisc/registry"
+	"github.com/gendisc/gendisc/text"
 )
 
 func TestMain(m *testing.M) { ptest.Main(m) }
@@ -54,6 +59,7 @@ func TestFit(t *testing.T) {
 		}
 	}
 	out := filepath.Join(dir, "m.json")
+	freshFlags(t)
 	err := run(context.Background(), "fit", []string{"--data", filepath.Join(dir, "part-*"), "--model", "qda", "--shrinkage", "0.2", "--out", out}, io.Discard)
 	if err != nil {
 		t.Fatal(err)
@@ -64,5 +70,133 @@ func TestFit(t *testing.T) {
 	}
 	if m.Kind() != "qda" || len(m.Schema().Classes()) != 2 {
 		t.Errorf("model of kind %s, classes %v", m.Kind(), m.Schema().Classes())
+	}
+}
+
+// freshFlags gives the test a flag.CommandLine with Beam's flags only (and
+// the test binary's), as a process starts with, so that run can define
+// the flags of a verb again; the old one is back when the test ends.
+func freshFlags(t *testing.T) {
+	old := flag.CommandLine
+	fs := flag.NewFlagSet(processFlags.Name(), flag.ContinueOnError)
+	processFlags.VisitAll(func(f *flag.Flag) { fs.Var(f.Value, f.Name, f.Usage) })
+	flag.CommandLine = fs
+	t.Cleanup(func() { flag.CommandLine = old })
+}
+
+// processFlags is the test process's flag.CommandLine.
+var processFlags = flag.CommandLine
+
+// TestPredictScore fits a model with gendisc-beam fit on prism over three
+// shards, then runs gendisc-beam predict and score on them: one output
+// per shard, with the columns of gendisc predict and score.
+func TestPredictScore(t *testing.T) {
+	dir := t.TempDir()
+	for s := range 3 {
+		var b strings.Builder
+		b.WriteString("x1,x2,y\n")
+		for i := range 20 {
+			fmt.Fprintf(&b, "%d.5,%d,%s\n", i+s, (i*7+s)%5, []string{"a", "b"}[(i+s)%2])
+		}
+		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("part-%d.csv", s)), []byte(b.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	glob, model := filepath.Join(dir, "part-*"), filepath.Join(dir, "m.json")
+	freshFlags(t)
+	if err := run(context.Background(), "fit", []string{"--data", glob, "--model", "gaussian-nb", "--out", model}, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	for verb, header := range map[string]string{"predict": "prediction,p_a,p_b\n", "score": "log_p_nats,log_p_bits\n"} {
+		freshFlags(t)
+		prefix := filepath.Join(dir, verb, "out")
+		if err := run(context.Background(), verb, []string{"--model", model, "--data", glob, "--out", prefix}, io.Discard); err != nil {
+			t.Fatal(err)
+		}
+		for s := range 3 {
+			b, err := os.ReadFile(fmt.Sprintf("%s-%05d-of-00003.csv", prefix, s))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if lines := strings.Count(string(b), "\n"); !strings.HasPrefix(string(b), header) || lines != 21 {
+				t.Errorf("%s: shard %d: %d lines starting %.40q, want 21 starting %q", verb, s, lines, b, header)
+			}
+		}
+		freshFlags(t)
+		err := run(context.Background(), verb, []string{"--model", model, "--data", glob}, io.Discard)
+		if !errors.Is(err, errUsage) || !strings.Contains(err.Error(), "--out") {
+			t.Errorf("%s without --out: error %v, want a usage error naming --out", verb, err)
+		}
+	}
+}
+
+// TestFitFlags checks that the flags gendisc-beam fit shares with gendisc
+// fit reach the model: --class-prior of every naive Bayes kind and of lda
+// and qda, --em-tol, and the text flags of the text kinds.
+func TestFitFlags(t *testing.T) {
+	dir := t.TempDir()
+	words := []string{"the", "apple", "pear", "a", "plum", "fig", "of", "kiwi", "lime"}
+	for s := range 3 {
+		var b strings.Builder
+		b.WriteString("x1,x2,doc,y\n")
+		for i := range 30 {
+			k := (i + s) % 2
+			var doc []string
+			for w := range 4 + i%3 {
+				doc = append(doc, words[(i*w+s+k)%len(words)])
+			}
+			fmt.Fprintf(&b, "%d.5,%d,%s,%s\n", i+s+3*k, (i*7+s)%5, strings.Join(doc, " "), []string{"a", "b"}[k])
+		}
+		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("part-%d.csv", s)), []byte(b.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	fitModel := func(t *testing.T, args ...string) gendisc.Model {
+		t.Helper()
+		freshFlags(t)
+		out := filepath.Join(t.TempDir(), "m.json")
+		if err := run(context.Background(), "fit", append([]string{"--data", filepath.Join(dir, "part-*"), "--out", out}, args...), io.Discard); err != nil {
+			t.Fatal(err)
+		}
+		m, err := registry.Load(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return m
+	}
+	type priors interface{ Priors() []float64 }
+	for _, kind := range []string{"gaussian-nb", "lda", "qda", "multinomial-nb", "bernoulli-nb", "complement-nb", "nb", "categorical-nb"} {
+		args := []string{"--model", kind, "--class-prior", "a=0.25,b=0.75"}
+		switch kind {
+		case "categorical-nb":
+			args = append(args, "--categorical", "x2", "--ignore", "x1,doc")
+		case "gaussian-nb", "lda", "qda":
+			args = append(args, "--ignore", "doc")
+		}
+		if m := fitModel(t, args...); !slices.Equal(m.(priors).Priors(), []float64{0.25, 0.75}) {
+			t.Errorf("%s --class-prior a=0.25,b=0.75: priors %v", kind, m.(priors).Priors())
+		}
+	}
+	if c := fitModel(t, "--model", "lda", "--ignore", "doc", "--em-tol", "1e-7").(*gda.LDA).Config(); c.Tol != 1e-7 {
+		t.Errorf("lda --em-tol 1e-7: Tol %g", c.Tol)
+	}
+	for _, kind := range []string{"multinomial-nb", "bernoulli-nb", "complement-nb", "nb"} {
+		m := fitModel(t, "--model", kind, "--ngrams", "1-2", "--stop-words", "english", "--min-df", "2", "--max-df", "0.9", "--max-features", "12").(*naivebayes.Model)
+		want := text.VectorizerConfig{NGrams: text.NGrams{Min: 1, Max: 2}, StopWords: "english", MinDF: text.DocFreq{Count: 2}, MaxDF: text.DocFreq{Fraction: 0.9}, MaxFeatures: 12}
+		if c := m.Config().Text; c != want {
+			t.Errorf("%s: text configuration %+v, want %+v", kind, c, want)
+		}
+		v, err := m.Vocabulary("doc")
+		if err != nil {
+			t.Fatal(err)
+		}
+		terms := v.Terms()
+		if len(terms) != 12 || slices.Contains(terms, "the") || !slices.ContainsFunc(terms, func(s string) bool { return strings.Contains(s, " ") }) {
+			t.Errorf("%s: vocabulary %q: want 12 terms, pairs of words among them, no stop word", kind, terms)
+		}
+	}
+	m := fitModel(t, "--model", "multinomial-nb", "--hash-features", "64").(*naivebayes.Model)
+	if c := m.Config().Text; c.HashFeatures != 64 || !c.Hashed() {
+		t.Errorf("multinomial-nb --hash-features 64: text configuration %+v", c)
 	}
 }

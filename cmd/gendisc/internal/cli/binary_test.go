@@ -51,7 +51,7 @@ func TestBinary(t *testing.T) {
 		{args: []string{"eval", "--model", model, "--data", "iris"}, stdout: "rows      150\naccuracy  0.9600\n"},
 		{args: []string{"predict", "--model", model, "--data", "-"}, stdin: "petalwidth,petallength,sepalwidth,sepallength\n0.2,1.4,3.5,5.1\n",
 			stdout: "prediction,p_Iris-setosa,p_Iris-versicolor,p_Iris-virginica\nIris-setosa,1,"},
-		{args: []string{"fit", "--data", bad, "--out", filepath.Join(dir, "bad.json")}, code: 1, stderrPrefix: "gendisc: " + bad + ":3: "},
+		{args: []string{"fit", "--data", bad, "--out", filepath.Join(dir, "bad.json")}, code: 1, stderrPrefix: "gendisc: " + bad + ":3:2: column \"class\": wrong number of fields"},
 		{args: []string{"fit", "--data", "iris", "--no-such-flag"}, code: 2, stderrPrefix: "gendisc fit: flag provided but not defined"},
 		{args: []string{"no-such-command"}, code: 2, stderrPrefix: "gendisc: unknown command"},
 		{args: nil, code: 2, stderrPrefix: "gendisc fits generative classifiers"},

@@ -171,7 +171,7 @@ func TestBadInput(t *testing.T) {
 		model bool     // file is a model file
 	}{
 		{name: "ragged row", file: "a,b,class\n1,2,x\n3,y\n",
-			args: []string{"fit", "--data", "IN"}, want: "in.csv:3: wrong number of fields: line 3 has 2 fields, the header has 3"},
+			args: []string{"fit", "--data", "IN"}, want: "in.csv:3:3: column \"class\": wrong number of fields: line 3 has 2 fields, the header has 3"},
 		{name: "empty file", file: "",
 			args: []string{"fit", "--data", "IN"}, want: "in.csv: empty file"},
 		{name: "header only", file: "a,b,class\n",
