@@ -1,0 +1,248 @@
+package data
+
+import (
+	"encoding/binary"
+	"fmt"
+	"io"
+	"slices"
+
+	"github.com/klauspost/compress/snappy"
+	"github.com/parquet-go/parquet-go"
+	"github.com/parquet-go/parquet-go/encoding/thrift"
+	"github.com/parquet-go/parquet-go/format"
+	"github.com/pierrec/lz4/v4"
+)
+
+// Parquet stores definition levels and dictionary indices as runs of the
+// RLE/bit-packing hybrid encoding, where a few bytes can announce a run
+// of two billion values. parquet-go's decoder expands every run before it
+// compares the count with the page's, so that a corrupt or hostile page of
+// a few bytes makes it allocate gigabytes (a fatal error in Go, not an
+// error value). checkChunk reads the pages of a column chunk first and
+// refuses one whose runs hold more values than the page, before
+// parquet-go decodes it; the page values are themselves bounded by the
+// row group's rows, which openParquet bounds by the file's size.
+
+// checkFooter refuses a file whose footer, the file metadata, is longer
+// than the file: parquet-go allocates the length it reads from the file's
+// last 8 bytes (a 4-byte length, then "PAR1") before it reads the footer.
+func checkFooter(at io.ReaderAt, size int64) error {
+	var tail [8]byte
+	if size < 12 {
+		return fmt.Errorf("%d bytes, fewer than a Parquet file's magic numbers and footer", size)
+	}
+	if _, err := at.ReadAt(tail[:], size-8); err != nil {
+		return err
+	}
+	if n := int64(binary.LittleEndian.Uint32(tail[:4])); n > size-12 {
+		return fmt.Errorf("a footer of %d bytes in a file of %d", n, size)
+	}
+	return nil
+}
+
+// maxPageBytes bounds the uncompressed size of a page, which parquet-go
+// allocates before it decompresses the page: writers make pages of about
+// 1 MiB (8 MiB at most by default), and a page of more than 256 MiB is
+// taken for a corrupt header.
+const maxPageBytes = 256 << 20
+
+// checkChunk checks the pages of the column chunk meta, read from at (of
+// size bytes), for a column of rows values (neither nested nor repeated)
+// whose values may be null when optional: each page's compressed data
+// decode to no more than the uncompressed size its header gives (see
+// checkCompressed), each data page holds at most the rows that remain,
+// and its definition levels and dictionary indices announce no more
+// values than the page holds. A chunk that is not laid out as its
+// metadata says is left to parquet-go, which reports it.
+func checkChunk(at io.ReaderAt, size int64, meta *format.ColumnMetaData, rows int, optional bool) error {
+	start := meta.DataPageOffset
+	if o := meta.DictionaryPageOffset; o > 0 && o < start {
+		start = o
+	}
+	n := meta.TotalCompressedSize
+	if start < 0 || n <= 0 || start > size || n > size-start {
+		return nil
+	}
+	b := make([]byte, n)
+	if _, err := at.ReadAt(b, start); err != nil {
+		return nil
+	}
+	var protocol thrift.CompactProtocol
+	var plain []byte
+	left := rows
+	for page := 0; len(b) > 0; page++ {
+		var h format.PageHeader
+		r := protocol.NewReaderFromBytes(b)
+		if err := thrift.NewDecoder(r).Decode(&h); err != nil {
+			return nil
+		}
+		b = b[r.BytesRead():]
+		if h.CompressedPageSize < 0 || h.UncompressedPageSize < 0 || int(h.CompressedPageSize) > len(b) {
+			return nil
+		}
+		body := b[:h.CompressedPageSize]
+		b = b[h.CompressedPageSize:]
+		var err error
+		switch {
+		case h.Type == format.DictionaryPage:
+			_, err = checkCompressed(meta.Codec, nil, body, int(h.UncompressedPageSize))
+		case h.Type == format.DataPage && h.DataPageHeader.Valid:
+			v := &h.DataPageHeader.V
+			if err = checkPageValues(int(v.NumValues), left); err != nil {
+				break
+			}
+			left -= int(v.NumValues)
+			if plain, err = checkCompressed(meta.Codec, plain, body, int(h.UncompressedPageSize)); err == nil {
+				err = checkDataPage(plain, int(v.NumValues), optional && v.DefinitionLevelEncoding == format.RLE, v.Encoding)
+			}
+		case h.Type == format.DataPageV2 && h.DataPageHeaderV2.Valid:
+			v := &h.DataPageHeaderV2.V
+			if err = checkPageValues(int(v.NumValues), left); err != nil {
+				break
+			}
+			left -= int(v.NumValues)
+			lr, ld := int(v.RepetitionLevelsByteLength), int(v.DefinitionLevelsByteLength)
+			if lr < 0 || ld < 0 || lr+ld > len(body) {
+				return nil
+			}
+			if optional {
+				err = checkRuns(body[lr:lr+ld], 1, int(v.NumValues))
+			}
+			values := body[lr+ld:]
+			if err == nil && (!v.IsCompressed.Valid || v.IsCompressed.V) {
+				plain, err = checkCompressed(meta.Codec, plain, values, int(h.UncompressedPageSize)-lr-ld)
+				values = plain
+			}
+			if err == nil && isDictionary(v.Encoding) {
+				err = checkIndices(values, int(v.NumValues))
+			}
+		}
+		if err != nil {
+			return fmt.Errorf("page %d: %w", page, err)
+		}
+	}
+	return nil
+}
+
+// checkCompressed checks the compressed data src of a page whose header
+// gives n bytes uncompressed, and returns them decompressed (in dst's
+// memory). It refuses
+// more than maxPageBytes, compressed data that announce more than n
+// bytes (snappy's length prefix, which its decoder allocates), and LZ4
+// blocks that do not decode into n bytes (parquet-go's LZ4 decoder
+// doubles its buffer for as long as a block fails, a corrupt block
+// without end).
+func checkCompressed(codec format.CompressionCodec, dst, src []byte, n int) ([]byte, error) {
+	if n < 0 || n > maxPageBytes {
+		return nil, fmt.Errorf("a page of %d bytes uncompressed, more than the %d read", n, maxPageBytes)
+	}
+	var err error
+	switch codec {
+	case format.Uncompressed:
+		return src, nil
+	case format.Snappy:
+		var m int
+		if m, err = snappy.DecodedLen(src); err == nil && m > n {
+			return nil, fmt.Errorf("compressed data of %d bytes in a page of %d", m, n)
+		}
+		if err == nil {
+			dst, err = snappy.Decode(dst[:cap(dst)], src)
+		}
+	case format.Lz4Raw, format.Lz4:
+		dst = slices.Grow(dst[:0], n)[:n]
+		var m int
+		if m, err = lz4.UncompressBlock(src, dst); err == nil {
+			dst = dst[:m]
+		}
+	default:
+		if dst, err = parquet.LookupCompressionCodec(codec).Decode(dst[:0], src); err == nil && len(dst) > n {
+			return nil, fmt.Errorf("compressed data of more than the page's %d bytes", n)
+		}
+	}
+	if err != nil {
+		return nil, fmt.Errorf("corrupt %s data: %w", codec, err)
+	}
+	return dst, nil
+}
+
+// checkPageValues refuses a data page of more values than the rows left.
+func checkPageValues(values, left int) error {
+	if values > left {
+		return fmt.Errorf("%d values in a data page where %d rows remain", values, left)
+	}
+	return nil
+}
+
+// checkDataPage checks the decompressed body of a data page (version 1)
+// of n values: its definition levels when it has them (a 4-byte length,
+// then the runs) and its dictionary indices.
+func checkDataPage(b []byte, n int, levels bool, enc format.Encoding) error {
+	if levels {
+		if len(b) < 4 {
+			return nil
+		}
+		m := int(binary.LittleEndian.Uint32(b))
+		if m < 0 || m > len(b)-4 {
+			return nil
+		}
+		if err := checkRuns(b[4:4+m], 1, n); err != nil {
+			return err
+		}
+		b = b[4+m:]
+	}
+	if isDictionary(enc) {
+		return checkIndices(b, n)
+	}
+	return nil
+}
+
+func isDictionary(enc format.Encoding) bool {
+	return enc == format.RLEDictionary || enc == format.PlainDictionary
+}
+
+// checkIndices checks dictionary indices: their bit width in one byte,
+// then the runs.
+func checkIndices(b []byte, n int) error {
+	if len(b) == 0 || b[0] > 32 {
+		return nil
+	}
+	return checkRuns(b[1:], int(b[0]), n)
+}
+
+// checkRuns adds up the values that the runs of b, of bitWidth bits a
+// value, announce,
+//
+//	header = varint(count<<1 | 1)  then count·bitWidth bytes: 8·count values
+//	header = varint(count<<1)      then ⌈bitWidth/8⌉ bytes:   count values
+//
+// and refuses more than n + 8·len(b) values. Writers pad bit-packed runs
+// (DuckDB pads the last run of a page to 256 values, whatever is left),
+// and the reader drops what is beyond the page's n values; but a run of
+// repeated values, or bit-packed values of width 0, costs a few bytes for
+// any count. So bounded, the runs decode to no more than 8 values a byte
+// of b beyond the page's.
+func checkRuns(b []byte, bitWidth, n int) error {
+	limit := uint64(n) + 8*uint64(len(b))
+	var total uint64
+	for i := 0; i < len(b); {
+		u, k := binary.Uvarint(b[i:])
+		if k <= 0 {
+			return nil
+		}
+		i += k
+		count := u >> 1
+		if count > limit {
+			return fmt.Errorf("run-length encoded data of more than the page's %d values", n)
+		}
+		if u&1 == 1 { // count groups of 8 values, bitWidth bytes a group
+			i += int(count) * bitWidth
+			count *= 8
+		} else {
+			i += (bitWidth + 7) / 8
+		}
+		if total += count; total > limit {
+			return fmt.Errorf("run-length encoded data of more than the page's %d values", n)
+		}
+	}
+	return nil
+}
