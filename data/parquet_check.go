@@ -52,16 +52,16 @@ const maxPageBytes = 256 << 20
 // decode to no more than the uncompressed size its header gives (see
 // checkCompressed), each data page holds at most the rows that remain,
 // and its definition levels and dictionary indices announce no more
-// values than the page holds. A chunk that is not laid out as its
-// metadata says is left to parquet-go, which reports it.
+// values than the page holds; and the chunk and its pages lie in the file
+// (parquet-go allocates a page's size before it reads it).
 func checkChunk(at io.ReaderAt, size int64, meta *format.ColumnMetaData, rows int, optional bool) error {
 	start := meta.DataPageOffset
 	if o := meta.DictionaryPageOffset; o > 0 && o < start {
 		start = o
 	}
 	n := meta.TotalCompressedSize
-	if start < 0 || n <= 0 || start > size || n > size-start {
-		return nil
+	if start < 0 || n < 0 || start > size || n > size-start {
+		return fmt.Errorf("a column chunk of %d bytes at byte %d of a file of %d", n, start, size)
 	}
 	b := make([]byte, n)
 	if _, err := at.ReadAt(b, start); err != nil {
@@ -77,8 +77,11 @@ func checkChunk(at io.ReaderAt, size int64, meta *format.ColumnMetaData, rows in
 			return nil
 		}
 		b = b[r.BytesRead():]
-		if h.CompressedPageSize < 0 || h.UncompressedPageSize < 0 || int(h.CompressedPageSize) > len(b) {
-			return nil
+		if h.CompressedPageSize < 0 || h.UncompressedPageSize < 0 {
+			return nil // parquet-go refuses them
+		}
+		if int(h.CompressedPageSize) > len(b) {
+			return fmt.Errorf("page %d: %d bytes where the column chunk has %d left", page, h.CompressedPageSize, len(b))
 		}
 		body := b[:h.CompressedPageSize]
 		b = b[h.CompressedPageSize:]
