@@ -35,9 +35,9 @@ func contiguousShards(t *testing.T, header string, rows []string, n int) (dir, a
 	return dir, header + "\n" + strings.Join(rows, "\n") + "\n"
 }
 
-// writeModel writes the model file of m in a new directory and returns
+// modelFile writes the model file of m in a new directory and returns
 // its path.
-func writeModel(t *testing.T, m gendisc.Model) string {
+func modelFile(t *testing.T, m gendisc.Model) string {
 	t.Helper()
 	var b bytes.Buffer
 	if err := modelfile.Write(&b, m.(modelfile.Persistent)); err != nil {
@@ -130,7 +130,7 @@ func TestApply(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			model := writeModel(t, m)
+			model := modelFile(t, m)
 			prefix := filepath.Join(t.TempDir(), "out", "p")
 			if err := Apply(context.Background(), runPrism, filepath.Join(dir, "part-*"), model, prefix, c.what); err != nil {
 				t.Fatal(err)
@@ -188,7 +188,7 @@ func TestApplyErrors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	model := writeModel(t, m)
+	model := modelFile(t, m)
 	out := t.TempDir()
 	err = Apply(context.Background(), runPrism, filepath.Join(dir, "part-*"), model, filepath.Join(out, "p"), Predictions)
 	if err == nil {
@@ -205,7 +205,7 @@ func TestApplyErrors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	err = Apply(context.Background(), runPrism, filepath.Join(dir, "part-*"), writeModel(t, lm), filepath.Join(out, "s"), Scores)
+	err = Apply(context.Background(), runPrism, filepath.Join(dir, "part-*"), modelFile(t, lm), filepath.Join(out, "s"), Scores)
 	if err == nil || !strings.Contains(err.Error(), "not generative") {
 		t.Errorf("scores of a linear regression: error %v, want one saying it is not generative", err)
 	}
