@@ -74,7 +74,9 @@ func checkChunk(at io.ReaderAt, size int64, meta *format.ColumnMetaData, rows in
 		var h format.PageHeader
 		r := protocol.NewReaderFromBytes(b)
 		if err := thrift.NewDecoder(r).Decode(&h); err != nil {
-			return nil
+			// parquet-go reads the header from a stream, allocating the
+			// lengths it announces before it reads them.
+			return fmt.Errorf("page %d: header: %w", page, err)
 		}
 		b = b[r.BytesRead():]
 		if h.CompressedPageSize < 0 || h.UncompressedPageSize < 0 {
