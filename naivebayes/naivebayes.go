@@ -107,7 +107,7 @@ func (c *classifier) scores(dst []float64, d *data.Dataset, finish func(out []fl
 	parallel.For(d.N, 4*chunkRows, func(_, lo, hi int) {
 		var e []float64
 		if finish != nil {
-			e = make([]float64, chunkRows*k+3)
+			e = make([]float64, min(chunkRows, hi-lo)*k+3) // len(out)+3, as finish asks
 		}
 		for a := lo; a < hi; a += chunkRows {
 			b := min(hi, a+chunkRows)
