@@ -2,6 +2,7 @@ package data
 
 import (
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"io"
 	"slices"
@@ -34,10 +35,19 @@ func checkFooter(at io.ReaderAt, size int64) error {
 	if _, err := at.ReadAt(tail[:], size-8); err != nil {
 		return err
 	}
-	if n := int64(binary.LittleEndian.Uint32(tail[:4])); n > size-12 {
+	n := int64(binary.LittleEndian.Uint32(tail[:4]))
+	if n > size-12 {
 		return fmt.Errorf("a footer of %d bytes in a file of %d", n, size)
 	}
-	return nil
+	if string(tail[4:]) != "PAR1" {
+		return nil // parquet-go says what it is (an encrypted footer, ...)
+	}
+	footer := make([]byte, n)
+	if _, err := at.ReadAt(footer, size-8-n); err != nil {
+		return err
+	}
+	_, err := checkThrift(footer)
+	return err
 }
 
 // maxPageBytes bounds the uncompressed size of a page, which parquet-go
@@ -72,8 +82,12 @@ func checkChunk(at io.ReaderAt, size int64, meta *format.ColumnMetaData, rows in
 	left := rows
 	for page := 0; len(b) > 0; page++ {
 		var h format.PageHeader
-		r := protocol.NewReaderFromBytes(b)
-		if err := thrift.NewDecoder(r).Decode(&h); err != nil {
+		m, err := checkThrift(b)
+		if err != nil {
+			return fmt.Errorf("page %d: header: %w", page, err)
+		}
+		r := protocol.NewReaderFromBytes(b[:m])
+		if err = thrift.NewDecoder(r).Decode(&h); err != nil {
 			// parquet-go reads the header from a stream, allocating the
 			// lengths it announces before it reads them.
 			return fmt.Errorf("page %d: header: %w", page, err)
@@ -87,7 +101,6 @@ func checkChunk(at io.ReaderAt, size int64, meta *format.ColumnMetaData, rows in
 		}
 		body := b[:h.CompressedPageSize]
 		b = b[h.CompressedPageSize:]
-		var err error
 		switch {
 		case h.Type == format.DictionaryPage:
 			_, err = checkCompressed(meta.Codec, nil, body, int(h.UncompressedPageSize))
@@ -250,4 +263,139 @@ func checkRuns(b []byte, bitWidth, n int) error {
 		}
 	}
 	return nil
+}
+
+// maxThriftDepth bounds the nesting of structs and lists that checkThrift
+// walks: Parquet's metadata nests a few levels deep.
+const maxThriftDepth = 64
+
+// checkThrift walks the struct encoded by Thrift's compact protocol at the
+// start of b, without decoding it, and returns its length, or an error
+// when it is malformed or announces a string or list longer than the
+// bytes left: parquet-go's decoder allocates what a length or a count
+// announces before it reads the elements (a list of two billion structs
+// from a few bytes), so the file metadata and page headers pass here
+// first. An element takes at least one byte, a map entry two.
+func checkThrift(b []byte) (int, error) {
+	w := thriftWalker{b: b}
+	if err := w.structure(0); err != nil {
+		return 0, fmt.Errorf("corrupt metadata at byte %d: %w", w.i, err)
+	}
+	return w.i, nil
+}
+
+type thriftWalker struct {
+	b []byte
+	i int
+}
+
+var errThrift = errors.New("a length or count beyond the bytes left, or an unknown type")
+
+func (w *thriftWalker) varint() (uint64, error) {
+	u, k := binary.Uvarint(w.b[w.i:])
+	if k <= 0 {
+		return 0, errThrift
+	}
+	w.i += k
+	return u, nil
+}
+
+func (w *thriftWalker) skip(n uint64) error {
+	if n > uint64(len(w.b)-w.i) {
+		return errThrift
+	}
+	w.i += int(n)
+	return nil
+}
+
+// structure walks the fields of a struct up to its stop byte.
+func (w *thriftWalker) structure(depth int) error {
+	if depth > maxThriftDepth {
+		return errThrift
+	}
+	for {
+		if w.i >= len(w.b) {
+			return errThrift
+		}
+		h := w.b[w.i]
+		w.i++
+		t := h & 0x0f
+		if t == 0 {
+			return nil
+		}
+		if h>>4 == 0 { // the field id follows, a zigzag varint
+			if _, err := w.varint(); err != nil {
+				return err
+			}
+		}
+		if t == 1 || t == 2 { // a boolean field holds its value in its type
+			continue
+		}
+		if err := w.value(t, depth); err != nil {
+			return err
+		}
+	}
+}
+
+// value walks one value of compact type t.
+func (w *thriftWalker) value(t byte, depth int) error {
+	switch t {
+	case 1, 2, 3: // a boolean in a list, a byte
+		return w.skip(1)
+	case 4, 5, 6: // i16, i32, i64
+		_, err := w.varint()
+		return err
+	case 7: // double
+		return w.skip(8)
+	case 8: // binary
+		n, err := w.varint()
+		if err != nil {
+			return err
+		}
+		return w.skip(n)
+	case 9, 10: // list, set
+		if w.i >= len(w.b) {
+			return errThrift
+		}
+		h := w.b[w.i]
+		w.i++
+		n := uint64(h >> 4)
+		if n == 15 {
+			var err error
+			if n, err = w.varint(); err != nil {
+				return err
+			}
+		}
+		if n > uint64(len(w.b)-w.i) {
+			return errThrift
+		}
+		for range n {
+			if err := w.value(h&0x0f, depth+1); err != nil {
+				return err
+			}
+		}
+		return nil
+	case 11: // map
+		n, err := w.varint()
+		if err != nil || n == 0 {
+			return err
+		}
+		if n > uint64(len(w.b)-w.i)/2 || w.i >= len(w.b) {
+			return errThrift
+		}
+		kv := w.b[w.i]
+		w.i++
+		for range n {
+			if err := w.value(kv>>4, depth+1); err != nil {
+				return err
+			}
+			if err := w.value(kv&0x0f, depth+1); err != nil {
+				return err
+			}
+		}
+		return nil
+	case 12:
+		return w.structure(depth + 1)
+	}
+	return errThrift
 }
