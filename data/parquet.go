@@ -32,6 +32,9 @@ type parquetTable struct {
 	// bufs hold the values of the columns of numbers for features, by
 	// field, while a row group is read (see readColumn).
 	bufs [][]float64
+	// chunks hold the bytes of each field's column chunk while checkChunk
+	// reads them, reused from one row group to the next.
+	chunks [][]byte
 	// maxRows bounds the rows of a row group: 1024 a byte of the file
 	// (runs of one value cost a few bytes for any number of rows, but a
 	// file of a thousand rows a byte is not one gendisc is given).
@@ -190,6 +193,7 @@ func (t *parquetTable) next(r *reader) (more bool, err error) {
 	errs := make([]error, len(t.cols))
 	if t.bufs == nil {
 		t.bufs = make([][]float64, len(t.cols)) // buffer fills its own field's
+		t.chunks = make([][]byte, len(t.cols))  // readColumn its own field's
 	}
 	var next sync.Mutex
 	todo := 0
@@ -277,7 +281,7 @@ func (t *parquetTable) readColumn(r *reader, f int, cc parquet.ColumnChunk, lo, 
 	c := &t.cols[f]
 	if groups := t.file.Metadata().RowGroups; t.group-1 < len(groups) && f < len(groups[t.group-1].Columns) {
 		meta := &groups[t.group-1].Columns[f].MetaData
-		if err := checkChunk(t.at, t.size, meta, n, c.optional); err != nil {
+		if err := checkChunk(t.at, t.size, meta, n, c.optional, &t.chunks[f]); err != nil {
 			return t.groupError(r, f, err)
 		}
 	}

@@ -1,13 +1,17 @@
 package data
 
 import (
+	"bytes"
+	"compress/gzip"
 	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
 	"slices"
+	"sync"
 
 	"github.com/klauspost/compress/snappy"
+	"github.com/klauspost/compress/zstd"
 	"github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/encoding/thrift"
 	"github.com/parquet-go/parquet-go/format"
@@ -57,14 +61,14 @@ func checkFooter(at io.ReaderAt, size int64) error {
 const maxPageBytes = 256 << 20
 
 // checkChunk checks the pages of the column chunk meta, read from at (of
-// size bytes), for a column of rows values (neither nested nor repeated)
+// size bytes) into *buf, for a column of rows values (neither nested nor repeated)
 // whose values may be null when optional: each page's compressed data
 // decode to no more than the uncompressed size its header gives (see
 // checkCompressed), each data page holds at most the rows that remain,
 // and its definition levels and dictionary indices announce no more
 // values than the page holds; and the chunk and its pages lie in the file
 // (parquet-go allocates a page's size before it reads it).
-func checkChunk(at io.ReaderAt, size int64, meta *format.ColumnMetaData, rows int, optional bool) error {
+func checkChunk(at io.ReaderAt, size int64, meta *format.ColumnMetaData, rows int, optional bool, buf *[]byte) error {
 	start := meta.DataPageOffset
 	if o := meta.DictionaryPageOffset; o > 0 && o < start {
 		start = o
@@ -73,7 +77,8 @@ func checkChunk(at io.ReaderAt, size int64, meta *format.ColumnMetaData, rows in
 	if start < 0 || n < 0 || start > size || n > size-start {
 		return fmt.Errorf("a column chunk of %d bytes at byte %d of a file of %d", n, start, size)
 	}
-	b := make([]byte, n)
+	*buf = slices.Grow((*buf)[:0], int(n))[:n] // reused: fresh memory costs a page fault per 4 kB
+	b := *buf
 	if _, err := at.ReadAt(b, start); err != nil {
 		return nil
 	}
@@ -103,15 +108,29 @@ func checkChunk(at io.ReaderAt, size int64, meta *format.ColumnMetaData, rows in
 		b = b[h.CompressedPageSize:]
 		switch {
 		case h.Type == format.DictionaryPage:
-			_, err = checkCompressed(meta.Codec, nil, body, int(h.UncompressedPageSize))
+			_, err = checkCompressed(meta.Codec, nil, body, int(h.UncompressedPageSize), 0)
 		case h.Type == format.DataPage && h.DataPageHeader.Valid:
 			v := &h.DataPageHeader.V
 			if err = checkPageValues(int(v.NumValues), left); err != nil {
 				break
 			}
 			left -= int(v.NumValues)
-			if plain, err = checkCompressed(meta.Codec, plain, body, int(h.UncompressedPageSize)); err == nil {
-				err = checkDataPage(plain, int(v.NumValues), optional && v.DefinitionLevelEncoding == format.RLE, v.Encoding)
+			// The levels come first, the dictionary indices after them:
+			// a page of neither needs no decompressing, one of levels
+			// only its first bytes.
+			levels, dict := optional && v.DefinitionLevelEncoding == format.RLE, isDictionary(v.Encoding)
+			u, want := int(h.UncompressedPageSize), -1
+			if !dict && levels {
+				want = 4
+			} else if !dict {
+				want = 0
+			}
+			plain, err = checkCompressed(meta.Codec, plain, body, u, want)
+			if err == nil && want == 4 && len(plain) == 4 {
+				plain, err = checkCompressed(meta.Codec, plain, body, u, 4+int(binary.LittleEndian.Uint32(plain)))
+			}
+			if err == nil {
+				err = checkDataPage(plain, int(v.NumValues), levels, v.Encoding)
 			}
 		case h.Type == format.DataPageV2 && h.DataPageHeaderV2.Valid:
 			v := &h.DataPageHeaderV2.V
@@ -128,7 +147,11 @@ func checkChunk(at io.ReaderAt, size int64, meta *format.ColumnMetaData, rows in
 			}
 			values := body[lr+ld:]
 			if err == nil && (!v.IsCompressed.Valid || v.IsCompressed.V) {
-				plain, err = checkCompressed(meta.Codec, plain, values, int(h.UncompressedPageSize)-lr-ld)
+				want := 0
+				if isDictionary(v.Encoding) {
+					want = -1
+				}
+				plain, err = checkCompressed(meta.Codec, plain, values, int(h.UncompressedPageSize)-lr-ld, want)
 				values = plain
 			}
 			if err == nil && isDictionary(v.Encoding) {
@@ -143,16 +166,21 @@ func checkChunk(at io.ReaderAt, size int64, meta *format.ColumnMetaData, rows in
 }
 
 // checkCompressed checks the compressed data src of a page whose header
-// gives n bytes uncompressed, and returns them decompressed (in dst's
-// memory). It refuses
-// more than maxPageBytes, compressed data that announce more than n
-// bytes (snappy's length prefix, which its decoder allocates), and LZ4
-// blocks that do not decode into n bytes (parquet-go's LZ4 decoder
+// gives n bytes uncompressed, and returns the first want of them
+// decompressed (all when want < 0, none when want = 0; in dst's memory).
+// It refuses more than maxPageBytes, compressed data that announce more
+// than n bytes (snappy's length prefix, which its decoder allocates), and
+// LZ4 blocks that do not decode into n bytes (parquet-go's LZ4 decoder
 // doubles its buffer for as long as a block fails, a corrupt block
-// without end).
-func checkCompressed(codec format.CompressionCodec, dst, src []byte, n int) ([]byte, error) {
+// without end). zstd and gzip decode no more than asked, so that the
+// definition levels at the start of a page cost a fraction of its
+// decompression.
+func checkCompressed(codec format.CompressionCodec, dst, src []byte, n, want int) ([]byte, error) {
 	if n < 0 || n > maxPageBytes {
 		return nil, fmt.Errorf("a page of %d bytes uncompressed, more than the %d read", n, maxPageBytes)
+	}
+	if want > n || want < 0 {
+		want = n
 	}
 	var err error
 	switch codec {
@@ -163,7 +191,7 @@ func checkCompressed(codec format.CompressionCodec, dst, src []byte, n int) ([]b
 		if m, err = snappy.DecodedLen(src); err == nil && m > n {
 			return nil, fmt.Errorf("compressed data of %d bytes in a page of %d", m, n)
 		}
-		if err == nil {
+		if err == nil && want > 0 {
 			dst, err = snappy.Decode(dst[:cap(dst)], src)
 		}
 	case format.Lz4Raw, format.Lz4:
@@ -172,15 +200,63 @@ func checkCompressed(codec format.CompressionCodec, dst, src []byte, n int) ([]b
 		if m, err = lz4.UncompressBlock(src, dst); err == nil {
 			dst = dst[:m]
 		}
+	case format.Zstd, format.Gzip:
+		if want > 0 {
+			dst, err = decodePrefix(codec, dst, src, want)
+		}
 	default:
-		if dst, err = parquet.LookupCompressionCodec(codec).Decode(dst[:0], src); err == nil && len(dst) > n {
-			return nil, fmt.Errorf("compressed data of more than the page's %d bytes", n)
+		if want > 0 {
+			if dst, err = parquet.LookupCompressionCodec(codec).Decode(dst[:0], src); err == nil && len(dst) > n {
+				return nil, fmt.Errorf("compressed data of more than the page's %d bytes", n)
+			}
 		}
 	}
 	if err != nil {
 		return nil, fmt.Errorf("corrupt %s data: %w", codec, err)
 	}
 	return dst, nil
+}
+
+// zstdDecoders and gzipReaders hold streaming decoders for decodePrefix.
+var (
+	zstdDecoders sync.Pool
+	gzipReaders  sync.Pool
+)
+
+// decodePrefix decodes the first want bytes of the zstd or gzip data src
+// (fewer when there are fewer) into dst's memory.
+func decodePrefix(codec format.CompressionCodec, dst, src []byte, want int) ([]byte, error) {
+	var r io.Reader
+	if codec == format.Zstd {
+		d, _ := zstdDecoders.Get().(*zstd.Decoder)
+		if d == nil {
+			var err error
+			if d, err = zstd.NewReader(nil, zstd.WithDecoderConcurrency(1)); err != nil {
+				return nil, err
+			}
+		}
+		defer zstdDecoders.Put(d)
+		if err := d.Reset(bytes.NewReader(src)); err != nil {
+			return nil, err
+		}
+		r = d
+	} else {
+		z, _ := gzipReaders.Get().(*gzip.Reader)
+		if z == nil {
+			z = new(gzip.Reader)
+		}
+		defer gzipReaders.Put(z)
+		if err := z.Reset(bytes.NewReader(src)); err != nil {
+			return nil, err
+		}
+		r = z
+	}
+	dst = slices.Grow(dst[:0], want)[:want]
+	k, err := io.ReadFull(r, dst)
+	if err == io.ErrUnexpectedEOF || err == io.EOF {
+		err = nil
+	}
+	return dst[:k], err
 }
 
 // checkPageValues refuses a data page of more values than the rows left.
