@@ -120,9 +120,13 @@ func (c *Classes) Total() *Scatter {
 // The rows are cut into at most 16 segments processed in parallel and
 // merged in order, so the result depends on the rows only, not on the
 // number of cores. Within a segment the rows of each class are gathered
-// into blocks; a full block is centred at its own weighted mean, scaled
-// by √w, summarised by a rank-k update (Syrk) and merged into the
-// segment's statistics (Scatter.Merge).
+// into blocks, in one pass that also finds the missing cells: without
+// the fourth moments each row is written centred on a provisional origin
+// of its class and scaled by √w, in the layout of kernel.SyrkPacked, and
+// a full block is added to the class's scatter by one SyrkPacked (see
+// blocks); with them a full block is centred at its own weighted mean,
+// summarised by rank-k updates and merged into the segment's statistics
+// (Scatter.Merge).
 func (c *Classes) Add(x, y, w []float64) []int {
 	n := len(y)
 	if len(x) != n*c.D || (w != nil && len(w) != n) {
@@ -171,43 +175,76 @@ func (c *Classes) AddConditional(k int, idx []int, cond []float64, w float64) {
 
 // blockBytes bounds the memory of the per-class row buffers of one
 // goroutine: half of a core's L2 (1 MB on Zen 5), so that the buffers, into
-// which addRows writes each row with a stride, and kernel.Syrk's packed
-// panel stay in L2 (with 2 MB, blocks of 256 rows of 100 features in 5
-// classes, an Add took 1.4 times as long).
+// which addRows writes each row, and kernel.Syrk's packed panel stay in L2
+// (with 2 MB, blocks of 256 rows of 100 features in 5 classes, an Add took
+// 1.4 times as long).
 const blockBytes = 512 << 10
 
-// blocks gathers the rows of a segment per class, feature-major (the
-// buffer of class k holds feature j of its r-th row at j·cap + r), so
-// that a block's scatter is one Syrk over contiguous rows of length cap.
+// blocks gathers the rows of a segment per class into buffers of cap rows.
+// A buffer holds its rows in groups of g features (feature j = g·a + t of
+// its r-th row at a·gs + r·g + t, gs = g·cap): without the fourth moments
+// g is kernel.SyrkGroup, the layout kernel.SyrkPacked reads, so that a row
+// is written in runs of 16 contiguous values and its block's product needs
+// no packing; with them g is 1 (feature-major: feature j of row r at
+// j·cap + r), the layout of the products of flushFourth.
+//
+// Without the fourth moments each class of a segment is accumulated about
+// a provisional origin o, its first complete row in the segment, then
+// (centre) the weighted mean of its first block: the buffer holds
+// √w·(x − o), and the statistics of the class hold, until finish,
+//
+//	W = Σ w,  T = Σ w (x − o)  (in sum),  S = Σ w (x − o)(x − o)ᵀ
+//
+// the last by one SyrkPacked per block into S directly, without a merge
+// per block; finish turns them into the mean and the scatter about it:
+//
+//	M = o + T/W,  S ← S − T Tᵀ/W
+//
+// The origin being the mean of a block of the class, T is small and the
+// subtraction loses next to nothing.
 type blocks struct {
 	k, d, cap int
-	buf       [][]float64 // per class, d × cap
+	g, gs     int         // features per group, values between groups
+	buf       [][]float64 // per class, the buffered rows
 	wt        [][]float64 // per class, the weights of the buffered rows
 	fill      []int       // per class, the number of buffered rows
-	sq        []float64   // d × cap: √w·e², for the fourth moments
+	have      []bool      // per class, whether the segment has a row of it
+	centred   []bool      // per class, whether its origin is its first block's mean
+	origin    [][]float64 // per class, o (zero with the fourth moments)
+	sum       [][]float64 // per class, T in groups: sum[k][j] for j < d
 	sw        []float64   // √w of the rows of the block being flushed
-	sum       *Scatter    // the statistics of one block
+	// With the fourth moments:
+	sq    []float64 // d × cap: √w·e², for the fourth moments
+	block *Scatter  // the statistics of one block
 }
 
 func newBlocks(k, d int, fourth bool) *blocks {
 	c := min(256, max(16, blockBytes/(8*max(1, k*d))))
-	b := &blocks{k: k, d: d, cap: c, buf: make([][]float64, k), wt: make([][]float64, k),
-		fill: make([]int, k), sw: make([]float64, c), sum: NewScatter(d, fourth)}
+	g := kernel.SyrkGroup
+	if fourth {
+		g = 1
+	}
+	groups := (d + g - 1) / g
+	b := &blocks{k: k, d: d, cap: c, g: g, gs: g * c, buf: make([][]float64, k), wt: make([][]float64, k),
+		fill: make([]int, k), have: make([]bool, k), centred: make([]bool, k), origin: make([][]float64, k), sum: make([][]float64, k),
+		sw: make([]float64, c)}
 	for i := range b.buf {
-		b.buf[i] = make([]float64, d*c)
+		b.buf[i] = make([]float64, groups*g*c)
 		b.wt[i] = make([]float64, c)
+		b.origin[i] = make([]float64, groups*g)
+		b.sum[i] = make([]float64, groups*g)
 	}
 	if fourth {
-		b.sq = make([]float64, d*c)
+		b.sq, b.block = make([]float64, d*c), NewScatter(d, fourth)
 	}
 	return b
 }
 
-// addRows accumulates rows [lo, hi) into acc and returns the labelled rows
-// of positive weight with a missing cell.
+// addRows accumulates rows [lo, hi) into acc, whose classes must be empty,
+// and returns the labelled rows of positive weight with a missing cell.
 func (b *blocks) addRows(acc *Classes, x, y, w []float64, lo, hi int) []int {
 	var incomplete []int
-	d := b.d
+	d, g, fourth := b.d, b.g, b.block != nil
 	for i := lo; i < hi; i++ {
 		yi, wi := y[i], weight(w, i)
 		if yi != yi || wi == 0 {
@@ -218,13 +255,38 @@ func (b *blocks) addRows(acc *Classes, x, y, w []float64, lo, hi int) []int {
 			panic(fmt.Sprintf("stats: label %v out of range [0, %d)", yi, b.k))
 		}
 		row := x[i*d : (i+1)*d]
-		if mathx.HasNaN(row) {
+		if !b.have[k] {
+			if mathx.HasNaN(row) {
+				incomplete = append(incomplete, i)
+				continue
+			}
+			b.have[k] = true
+			if !fourth {
+				copy(b.origin[k], row)
+			}
+		}
+		sw := 1.0
+		if !fourth && w != nil {
+			sw = math.Sqrt(wi)
+		}
+		// √w·(x − o) into row r's place, the missing check on the way:
+		// the place is only taken when the row is complete.
+		r, buf, o := b.fill[k], b.buf[k], b.origin[k]
+		nan := false
+		for j0 := 0; j0 < d; j0 += g {
+			src, oj := row[j0:min(d, j0+g)], o[j0:j0+g]
+			dst := buf[j0/g*b.gs+r*g:]
+			dst = dst[:len(src)]
+			for t, v := range src {
+				if v != v {
+					nan = true
+				}
+				dst[t] = (v - oj[t]) * sw
+			}
+		}
+		if nan {
 			incomplete = append(incomplete, i)
 			continue
-		}
-		r, buf := b.fill[k], b.buf[k]
-		for j, v := range row {
-			buf[j*b.cap+r] = v
 		}
 		b.wt[k][r] = wi
 		b.fill[k]++
@@ -234,22 +296,115 @@ func (b *blocks) addRows(acc *Classes, x, y, w []float64, lo, hi int) []int {
 	}
 	for k := range b.k {
 		b.flush(acc, k)
+		if !fourth {
+			b.finish(acc.Class[k], k)
+		}
+		b.have[k], b.centred[k] = false, false
 	}
 	return incomplete
 }
 
-// flush summarises the buffered rows of class k and merges them into acc.
-// With E the d×r block of centred rows and D_w the diagonal of weights,
+// flush adds the buffered rows of class k to acc: without the fourth
+// moments to W, N, T (b.sum) and S, with E the block of buffered rows
+// √w·(x − o) and g the groups of SyrkGroup features,
 //
-//	S = (E D_w^½)(E D_w^½)ᵀ                              (Syrk)
-//	M3 = (E∘E D_w^½)(E D_w^½)ᵀ,  M4 = (E∘E D_w^½)(E∘E D_w^½)ᵀ
+//	T_j += Σ_i √w_i E_ij,  S += E Eᵀ          (kernel.SyrkPacked)
+//
+// and with them by flushFourth.
 func (b *blocks) flush(acc *Classes, k int) {
 	r := b.fill[k]
 	if r == 0 {
 		return
 	}
 	b.fill[k] = 0
-	s, buf, wt, d, c := b.sum, b.buf[k], b.wt[k][:r], b.d, b.cap
+	if b.block != nil {
+		b.flushFourth(acc, k, r)
+		return
+	}
+	s, buf, g := acc.Class[k], b.buf[k], b.g
+	sw := b.sw[:r]
+	for i, v := range b.wt[k][:r] {
+		s.W += v
+		sw[i] = math.Sqrt(v)
+	}
+	s.N += r
+	if !b.centred[k] {
+		b.centre(k, sw, s.W)
+	}
+	sum := b.sum[k]
+	for j0 := 0; j0 < b.d; j0 += g {
+		t := sum[j0 : j0+g]
+		grp := buf[j0/g*b.gs:]
+		for i, v := range sw {
+			e := grp[i*g : i*g+g]
+			for a, x := range e {
+				t[a] += v * x
+			}
+		}
+	}
+	kernel.SyrkPacked(b.d, r, buf, b.gs, s.S, b.d)
+}
+
+// centre moves the origin of class k to the weighted mean of its first
+// block, o ← o + m, and the block's rows with it, E_i ← E_i − √w_i·m, with
+// wb the block's weight and m = Σ_i √w_i E_i / wb; the rows of the block
+// are then centred at their own mean, as before blocks had a provisional
+// origin, and those that follow centred nearly so.
+func (b *blocks) centre(k int, sw []float64, wb float64) {
+	b.centred[k] = true
+	buf, o, g := b.buf[k], b.origin[k], b.g
+	m := b.sum[k] // zero before the first flush
+	for j0 := 0; j0 < b.d; j0 += g {
+		mj := m[j0 : j0+g]
+		grp := buf[j0/g*b.gs:]
+		for i, v := range sw {
+			for a, x := range grp[i*g : i*g+g] {
+				mj[a] += v * x
+			}
+		}
+		for a := range mj {
+			mj[a] /= wb
+		}
+		for i, v := range sw {
+			e := grp[i*g : i*g+g]
+			for a := range e {
+				e[a] -= v * mj[a]
+			}
+		}
+	}
+	for j, v := range m {
+		o[j] += v
+	}
+	clear(m)
+}
+
+// finish turns the statistics of class k accumulated about its origin
+// into its mean and scatter matrix (see blocks), and readies the class for
+// the next segment.
+func (b *blocks) finish(s *Scatter, k int) {
+	o, t, d := b.origin[k], b.sum[k], b.d
+	if s.W > 0 {
+		for j := range d {
+			m := t[j] / s.W
+			s.Mean[j] = o[j] + m
+			row := s.S[j*d : (j+1)*d]
+			for l := j; l < d; l++ {
+				row[l] -= m * t[l]
+			}
+		}
+		symmetrize(s.S, d)
+	}
+	clear(t)
+}
+
+// flushFourth summarises the r buffered rows of class k (feature-major,
+// not centred, not scaled) and merges them into acc. With E the d×r block
+// of rows centred at their weighted mean and D_w the diagonal of weights,
+//
+//	S = (E D_w^½)(E D_w^½)ᵀ                              (Syrk)
+//	M3 = (E∘E D_w^½)(E D_w^½)ᵀ,  M4 = (E∘E D_w^½)(E∘E D_w^½)ᵀ
+func (b *blocks) flushFourth(acc *Classes, k, r int) {
+	s, buf, wt, d, c := b.block, b.buf[k], b.wt[k][:r], b.d, b.cap
 	s.Reset()
 	sw := b.sw[:r]
 	for i, v := range wt {
@@ -268,19 +423,15 @@ func (b *blocks) flush(acc *Classes, k int) {
 		for i, v := range row {
 			e := (v - m) * sw[i]
 			row[i] = e
-			if b.sq != nil {
-				b.sq[j*c+i] = e * (v - m)
-			}
+			b.sq[j*c+i] = e * (v - m)
 		}
 	}
 	kernel.Syrk(d, r, buf, c, s.S, d) // s.S is zero after Reset
-	if b.sq != nil {
-		e := blas64.General{Rows: d, Cols: r, Stride: c, Data: buf}
-		q := blas64.General{Rows: d, Cols: r, Stride: c, Data: b.sq}
-		blas64.Gemm(blas.NoTrans, blas.Trans, 1, q, e, 0, blas64.General{Rows: d, Cols: d, Stride: d, Data: s.M3})
-		kernel.Syrk(d, r, b.sq, c, s.M4, d)
-		symmetrize(s.M4, d)
-	}
+	e := blas64.General{Rows: d, Cols: r, Stride: c, Data: buf}
+	q := blas64.General{Rows: d, Cols: r, Stride: c, Data: b.sq}
+	blas64.Gemm(blas.NoTrans, blas.Trans, 1, q, e, 0, blas64.General{Rows: d, Cols: d, Stride: d, Data: s.M3})
+	kernel.Syrk(d, r, b.sq, c, s.M4, d)
+	symmetrize(s.M4, d)
 	symmetrize(s.S, d)
 	acc.Class[k].Merge(s)
 }
