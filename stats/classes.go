@@ -190,13 +190,16 @@ const blockBytes = 512 << 10
 //
 // Without the fourth moments each class of a segment is accumulated about
 // a provisional origin o, its first complete row in the segment, then
-// (centre) the weighted mean of its first block: the buffer holds
-// √w·(x − o), and the statistics of the class hold, until finish,
+// (centre) the weighted mean of its first block: the buffer holds the
+// rows of A, d+1 values a row, a_i = (√w_i·(x_i − o), √w_i), and one
+// SyrkPacked per block adds A Aᵀ to the class's accumulator C of order
+// d+1, without a merge per block, so that until finish
 //
-//	W = Σ w,  T = Σ w (x − o)  (in sum),  S = Σ w (x − o)(x − o)ᵀ
+//	C = [ S  T ],  S = Σ w (x − o)(x − o)ᵀ,  T = Σ w (x − o)
+//	    [ Tᵀ · ]
 //
-// the last by one SyrkPacked per block into S directly, without a merge
-// per block; finish turns them into the mean and the scatter about it:
+// (W = Σ w is summed apart, exactly); finish turns them into the mean and
+// the scatter about it:
 //
 //	M = o + T/W,  S ← S − T Tᵀ/W
 //
@@ -211,7 +214,8 @@ type blocks struct {
 	have      []bool      // per class, whether the segment has a row of it
 	centred   []bool      // per class, whether its origin is its first block's mean
 	origin    [][]float64 // per class, o (zero with the fourth moments)
-	sum       [][]float64 // per class, T in groups: sum[k][j] for j < d
+	acc       [][]float64 // per class, C, (d+1)×(d+1) (upper triangle)
+	mean      []float64   // the mean of a first block (centre)
 	sw        []float64   // √w of the rows of the block being flushed
 	// With the fourth moments:
 	sq    []float64 // d × cap: √w·e², for the fourth moments
@@ -220,19 +224,21 @@ type blocks struct {
 
 func newBlocks(k, d int, fourth bool) *blocks {
 	c := min(256, max(16, blockBytes/(8*max(1, k*d))))
-	g := kernel.SyrkGroup
+	g, rows := kernel.SyrkGroup, d+1 // the features and √w
 	if fourth {
-		g = 1
+		g, rows = 1, d
 	}
-	groups := (d + g - 1) / g
+	groups := (rows + g - 1) / g
 	b := &blocks{k: k, d: d, cap: c, g: g, gs: g * c, buf: make([][]float64, k), wt: make([][]float64, k),
-		fill: make([]int, k), have: make([]bool, k), centred: make([]bool, k), origin: make([][]float64, k), sum: make([][]float64, k),
-		sw: make([]float64, c)}
+		fill: make([]int, k), have: make([]bool, k), centred: make([]bool, k), origin: make([][]float64, k),
+		acc: make([][]float64, k), mean: make([]float64, groups*g), sw: make([]float64, c)}
 	for i := range b.buf {
 		b.buf[i] = make([]float64, groups*g*c)
 		b.wt[i] = make([]float64, c)
 		b.origin[i] = make([]float64, groups*g)
-		b.sum[i] = make([]float64, groups*g)
+		if !fourth {
+			b.acc[i] = make([]float64, rows*rows)
+		}
 	}
 	if fourth {
 		b.sq, b.block = make([]float64, d*c), NewScatter(d, fourth)
@@ -288,6 +294,9 @@ func (b *blocks) addRows(acc *Classes, x, y, w []float64, lo, hi int) []int {
 			incomplete = append(incomplete, i)
 			continue
 		}
+		if !fourth {
+			buf[d/g*b.gs+r*g+d%g] = sw
+		}
 		b.wt[k][r] = wi
 		b.fill[k]++
 		if b.fill[k] == b.cap {
@@ -305,12 +314,9 @@ func (b *blocks) addRows(acc *Classes, x, y, w []float64, lo, hi int) []int {
 }
 
 // flush adds the buffered rows of class k to acc: without the fourth
-// moments to W, N, T (b.sum) and S, with E the block of buffered rows
-// √w·(x − o) and g the groups of SyrkGroup features,
-//
-//	T_j += Σ_i √w_i E_ij,  S += E Eᵀ          (kernel.SyrkPacked)
-//
-// and with them by flushFourth.
+// moments the block A of buffered rows to C (see blocks), A Aᵀ by
+// kernel.SyrkPacked, its weight to W and its rows to N; with them by
+// flushFourth.
 func (b *blocks) flush(acc *Classes, k int) {
 	r := b.fill[k]
 	if r == 0 {
@@ -321,43 +327,35 @@ func (b *blocks) flush(acc *Classes, k int) {
 		b.flushFourth(acc, k, r)
 		return
 	}
-	s, buf, g := acc.Class[k], b.buf[k], b.g
-	sw := b.sw[:r]
-	for i, v := range b.wt[k][:r] {
-		s.W += v
-		sw[i] = math.Sqrt(v)
+	s := acc.Class[k]
+	wb := 0.0
+	for _, v := range b.wt[k][:r] {
+		wb += v
 	}
-	s.N += r
 	if !b.centred[k] {
-		b.centre(k, sw, s.W)
+		b.centre(k, r, wb)
 	}
-	sum := b.sum[k]
-	for j0 := 0; j0 < b.d; j0 += g {
-		t := sum[j0 : j0+g]
-		grp := buf[j0/g*b.gs:]
-		for i, v := range sw {
-			e := grp[i*g : i*g+g]
-			for a, x := range e {
-				t[a] += v * x
-			}
-		}
-	}
-	kernel.SyrkPacked(b.d, r, buf, b.gs, s.S, b.d)
+	s.W += wb
+	s.N += r
+	kernel.SyrkPacked(b.d+1, r, b.buf[k], b.gs, b.acc[k], b.d+1)
 }
 
 // centre moves the origin of class k to the weighted mean of its first
-// block, o ← o + m, and the block's rows with it, E_i ← E_i − √w_i·m, with
-// wb the block's weight and m = Σ_i √w_i E_i / wb; the rows of the block
-// are then centred at their own mean, as before blocks had a provisional
-// origin, and those that follow centred nearly so.
-func (b *blocks) centre(k int, sw []float64, wb float64) {
+// block of r rows and weight wb, o ← o + m, and the block's rows with it,
+// (x_i − o) ← (x_i − o) − m, with m = Σ_i √w_i·√w_i(x_i − o) / wb; the
+// rows of the first block are then centred at their own mean, as all
+// blocks were before they had a provisional origin, and those that follow
+// nearly so.
+func (b *blocks) centre(k, r int, wb float64) {
 	b.centred[k] = true
-	buf, o, g := b.buf[k], b.origin[k], b.g
-	m := b.sum[k] // zero before the first flush
+	buf, o, g, m := b.buf[k], b.origin[k], b.g, b.mean
+	w := b.d / g * b.gs // the group of √w
 	for j0 := 0; j0 < b.d; j0 += g {
 		mj := m[j0 : j0+g]
+		clear(mj)
 		grp := buf[j0/g*b.gs:]
-		for i, v := range sw {
+		for i := range r {
+			v := buf[w+i*g+b.d%g]
 			for a, x := range grp[i*g : i*g+g] {
 				mj[a] += v * x
 			}
@@ -365,36 +363,36 @@ func (b *blocks) centre(k int, sw []float64, wb float64) {
 		for a := range mj {
 			mj[a] /= wb
 		}
-		for i, v := range sw {
+		for i := range r {
+			v := buf[w+i*g+b.d%g]
 			e := grp[i*g : i*g+g]
 			for a := range e {
 				e[a] -= v * mj[a]
 			}
 		}
 	}
-	for j, v := range m {
-		o[j] += v
+	for j := range b.d {
+		o[j] += m[j]
 	}
-	clear(m)
 }
 
 // finish turns the statistics of class k accumulated about its origin
-// into its mean and scatter matrix (see blocks), and readies the class for
-// the next segment.
+// into its mean and scatter matrix s (see blocks), and readies the class
+// for the next segment.
 func (b *blocks) finish(s *Scatter, k int) {
-	o, t, d := b.origin[k], b.sum[k], b.d
+	o, c, d := b.origin[k], b.acc[k], b.d
 	if s.W > 0 {
 		for j := range d {
-			m := t[j] / s.W
+			m := c[j*(d+1)+d] / s.W // T_j/W
 			s.Mean[j] = o[j] + m
-			row := s.S[j*d : (j+1)*d]
+			row, crow := s.S[j*d:(j+1)*d], c[j*(d+1):j*(d+1)+d]
 			for l := j; l < d; l++ {
-				row[l] -= m * t[l]
+				row[l] = crow[l] - m*c[l*(d+1)+d]
 			}
 		}
 		symmetrize(s.S, d)
 	}
-	clear(t)
+	clear(c)
 }
 
 // flushFourth summarises the r buffered rows of class k (feature-major,
