@@ -2,6 +2,7 @@ package gda
 
 import (
 	"errors"
+	"math"
 	"slices"
 	"strings"
 	"testing"
@@ -90,3 +91,22 @@ func TestErrorTypes(t *testing.T) {
 
 // fitErr returns the error of a Fit.
 func fitErr[M any](_ M, err error) error { return err }
+
+// TestFirstInf checks that firstInf returns the first infinite value of
+// x when the cores search it in several blocks: with infinities in the
+// last block and the first, the first block's; with none, −1.
+func TestFirstInf(t *testing.T) {
+	x := make([]float64, 5<<16+3)
+	x[7] = math.NaN()
+	if i := firstInf(x); i != -1 {
+		t.Fatalf("firstInf without infinities = %d, want -1", i)
+	}
+	x[len(x)-2] = math.Inf(1)
+	if i := firstInf(x); i != len(x)-2 {
+		t.Fatalf("firstInf = %d, want %d", i, len(x)-2)
+	}
+	x[1<<16+5], x[3<<16] = math.Inf(-1), math.Inf(1)
+	if i := firstInf(x); i != 1<<16+5 {
+		t.Fatalf("firstInf = %d, want %d", i, 1<<16+5)
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"math"
 
 	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/internal/parallel"
 	"github.com/gendisc/gendisc/stats"
 )
 
@@ -51,13 +52,32 @@ func checkRows(d *data.Dataset) error {
 				"%w: the column is %v, discriminant analysis takes numeric features only", ErrFeatureKind, s.Features[j].Kind)}
 		}
 	}
-	D := d.D()
-	for i, v := range d.X {
-		if math.IsInf(v, 0) {
-			return &data.ParseError{File: d.Source, Line: d.Line(i / D), ColumnName: s.Features[i%D].Name, Err: data.ErrInfinite}
-		}
+	if i := firstInf(d.X); i >= 0 {
+		D := d.D()
+		return &data.ParseError{File: d.Source, Line: d.Line(i / D), ColumnName: s.Features[i%D].Name, Err: data.ErrInfinite}
 	}
 	return nil
+}
+
+// firstInf returns the index of the first infinite value of x, or −1. The
+// cores search blocks of x at once, each for its first.
+func firstInf(x []float64) int {
+	first := make([]int, parallel.Blocks(len(x), 1<<16))
+	parallel.For(len(x), 1<<16, func(b, lo, hi int) {
+		first[b] = -1
+		for i, v := range x[lo:hi] {
+			if math.IsInf(v, 0) {
+				first[b] = lo + i
+				return
+			}
+		}
+	})
+	for _, i := range first {
+		if i >= 0 {
+			return i
+		}
+	}
+	return -1
 }
 
 // checkStats checks that the statistics can give a model: every class has

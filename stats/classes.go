@@ -3,6 +3,7 @@ package stats
 import (
 	"fmt"
 	"math"
+	"sync"
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
@@ -120,9 +121,13 @@ func (c *Classes) Total() *Scatter {
 // The rows are cut into at most 16 segments processed in parallel and
 // merged in order, so the result depends on the rows only, not on the
 // number of cores. Within a segment the rows of each class are gathered
-// into blocks; a full block is centred at its own weighted mean, scaled
-// by √w, summarised by a rank-k update (Syrk) and merged into the
-// segment's statistics (Scatter.Merge).
+// into blocks, in one pass that also finds the missing cells: without
+// the fourth moments each row is written centred on a provisional origin
+// of its class and scaled by √w, in the layout of kernel.SyrkPacked, and
+// a full block is added to the class's scatter by one SyrkPacked (see
+// blocks); with them a full block is centred at its own weighted mean,
+// summarised by rank-k updates and merged into the segment's statistics
+// (Scatter.Merge).
 func (c *Classes) Add(x, y, w []float64) []int {
 	n := len(y)
 	if len(x) != n*c.D || (w != nil && len(w) != n) {
@@ -135,19 +140,45 @@ func (c *Classes) Add(x, y, w []float64) []int {
 	seg := make([]*Classes, nseg)
 	skipped := make([][]int, nseg)
 	parallel.For(nseg, 1, func(_, lo, hi int) {
-		b := newBlocks(c.K(), c.D, c.Fourth())
+		b := getBlocks(c.K(), c.D, c.Fourth())
 		for g := lo; g < hi; g++ {
-			seg[g] = NewClasses(c.K(), c.D, c.Fourth())
+			seg[g] = getClasses(c.K(), c.D, c.Fourth())
 			a, e := g*n/nseg, (g+1)*n/nseg
 			skipped[g] = b.addRows(seg[g], x, y, w, a, e)
 		}
+		blocksPool.Put(b)
 	})
 	var incomplete []int
 	for g, s := range seg {
 		c.Merge(s)
+		classesPool.Put(s)
 		incomplete = append(incomplete, skipped[g]...)
 	}
 	return incomplete
+}
+
+// blocksPool and classesPool keep the row buffers and the per-segment
+// statistics of Add from one call to the next: allocated afresh (about
+// 1 MB a goroutine and 80 KB a class and segment at 100 features), their
+// first writes cost page faults, a tenth of a fit's time.
+var blocksPool, classesPool sync.Pool
+
+// getBlocks returns row buffers for k classes of d features from
+// blocksPool, or new ones.
+func getBlocks(k, d int, fourth bool) *blocks {
+	if b, ok := blocksPool.Get().(*blocks); ok && b.k == k && b.d == d && (b.block != nil) == fourth {
+		return b
+	}
+	return newBlocks(k, d, fourth)
+}
+
+// getClasses returns empty statistics from classesPool, or new ones.
+func getClasses(k, d int, fourth bool) *Classes {
+	if c, ok := classesPool.Get().(*Classes); ok && c.K() == k && c.D == d && c.Fourth() == fourth {
+		c.Reset()
+		return c
+	}
+	return NewClasses(k, d, fourth)
 }
 
 // AddConditional adds w·C to the scatter matrix of class k at the rows and
@@ -171,43 +202,82 @@ func (c *Classes) AddConditional(k int, idx []int, cond []float64, w float64) {
 
 // blockBytes bounds the memory of the per-class row buffers of one
 // goroutine: half of a core's L2 (1 MB on Zen 5), so that the buffers, into
-// which addRows writes each row with a stride, and kernel.Syrk's packed
-// panel stay in L2 (with 2 MB, blocks of 256 rows of 100 features in 5
-// classes, an Add took 1.4 times as long).
+// which addRows writes each row, and kernel.Syrk's packed panel stay in L2
+// (with 2 MB, blocks of 256 rows of 100 features in 5 classes, an Add took
+// 1.4 times as long).
 const blockBytes = 512 << 10
 
-// blocks gathers the rows of a segment per class, feature-major (the
-// buffer of class k holds feature j of its r-th row at j·cap + r), so
-// that a block's scatter is one Syrk over contiguous rows of length cap.
+// blocks gathers the rows of a segment per class into buffers of cap rows.
+// A buffer holds its rows in groups of g features (feature j = g·a + t of
+// its r-th row at a·gs + r·g + t, gs = g·cap): without the fourth moments
+// g is kernel.SyrkGroup, the layout kernel.SyrkPacked reads, so that a row
+// is written in runs of 16 contiguous values and its block's product needs
+// no packing; with them g is 1 (feature-major: feature j of row r at
+// j·cap + r), the layout of the products of flushFourth.
+//
+// Without the fourth moments each class of a segment is accumulated about
+// a provisional origin o, its first complete row in the segment, then
+// (centre) the weighted mean of its first block: the buffer holds the
+// rows of A, d+1 values a row, a_i = (√w_i·(x_i − o), √w_i), and one
+// SyrkPacked per block adds A Aᵀ to the class's accumulator C of order
+// d+1, without a merge per block, so that until finish
+//
+//	C = [ S  T ],  S = Σ w (x − o)(x − o)ᵀ,  T = Σ w (x − o)
+//	    [ Tᵀ · ]
+//
+// (W = Σ w is summed apart, exactly); finish turns them into the mean and
+// the scatter about it:
+//
+//	M = o + T/W,  S ← S − T Tᵀ/W
+//
+// The origin being the mean of a block of the class, T is small and the
+// subtraction loses next to nothing.
 type blocks struct {
 	k, d, cap int
-	buf       [][]float64 // per class, d × cap
+	g, gs     int         // features per group, values between groups
+	buf       [][]float64 // per class, the buffered rows
 	wt        [][]float64 // per class, the weights of the buffered rows
 	fill      []int       // per class, the number of buffered rows
-	sq        []float64   // d × cap: √w·e², for the fourth moments
+	have      []bool      // per class, whether the segment has a row of it
+	centred   []bool      // per class, whether its origin is its first block's mean
+	origin    [][]float64 // per class, o (zero with the fourth moments)
+	acc       [][]float64 // per class, C, (d+1)×(d+1) (upper triangle)
+	mean      []float64   // the mean of a first block (centre)
 	sw        []float64   // √w of the rows of the block being flushed
-	sum       *Scatter    // the statistics of one block
+	// With the fourth moments:
+	sq    []float64 // d × cap: √w·e², for the fourth moments
+	block *Scatter  // the statistics of one block
 }
 
 func newBlocks(k, d int, fourth bool) *blocks {
 	c := min(256, max(16, blockBytes/(8*max(1, k*d))))
-	b := &blocks{k: k, d: d, cap: c, buf: make([][]float64, k), wt: make([][]float64, k),
-		fill: make([]int, k), sw: make([]float64, c), sum: NewScatter(d, fourth)}
+	g, rows := kernel.SyrkGroup, d+1 // the features and √w
+	if fourth {
+		g, rows = 1, d
+	}
+	groups := (rows + g - 1) / g
+	b := &blocks{k: k, d: d, cap: c, g: g, gs: g * c, buf: make([][]float64, k), wt: make([][]float64, k),
+		fill: make([]int, k), have: make([]bool, k), centred: make([]bool, k), origin: make([][]float64, k),
+		acc: make([][]float64, k), mean: make([]float64, groups*g), sw: make([]float64, c)}
 	for i := range b.buf {
-		b.buf[i] = make([]float64, d*c)
+		b.buf[i] = make([]float64, groups*g*c)
 		b.wt[i] = make([]float64, c)
+		b.origin[i] = make([]float64, groups*g)
+		if !fourth {
+			b.acc[i] = make([]float64, rows*rows)
+		}
 	}
 	if fourth {
-		b.sq = make([]float64, d*c)
+		b.sq, b.block = make([]float64, d*c), NewScatter(d, fourth)
 	}
 	return b
 }
 
-// addRows accumulates rows [lo, hi) into acc and returns the labelled rows
-// of positive weight with a missing cell.
+// addRows accumulates rows [lo, hi) into acc, whose classes must be empty,
+// and returns the labelled rows of positive weight with a missing cell.
 func (b *blocks) addRows(acc *Classes, x, y, w []float64, lo, hi int) []int {
 	var incomplete []int
-	d := b.d
+	d, g, fourth := b.d, b.g, b.block != nil
 	for i := lo; i < hi; i++ {
 		yi, wi := y[i], weight(w, i)
 		if yi != yi || wi == 0 {
@@ -218,13 +288,41 @@ func (b *blocks) addRows(acc *Classes, x, y, w []float64, lo, hi int) []int {
 			panic(fmt.Sprintf("stats: label %v out of range [0, %d)", yi, b.k))
 		}
 		row := x[i*d : (i+1)*d]
-		if mathx.HasNaN(row) {
+		if !b.have[k] {
+			if mathx.HasNaN(row) {
+				incomplete = append(incomplete, i)
+				continue
+			}
+			b.have[k] = true
+			if !fourth {
+				copy(b.origin[k], row)
+			}
+		}
+		sw := 1.0
+		if !fourth && w != nil {
+			sw = math.Sqrt(wi)
+		}
+		// √w·(x − o) into row r's place, the missing check on the way:
+		// the place is only taken when the row is complete.
+		r, buf, o := b.fill[k], b.buf[k], b.origin[k]
+		nan := false
+		for j0 := 0; j0 < d; j0 += g {
+			src, oj := row[j0:min(d, j0+g)], o[j0:j0+g]
+			dst := buf[j0/g*b.gs+r*g:]
+			dst = dst[:len(src)]
+			for t, v := range src {
+				if v != v {
+					nan = true
+				}
+				dst[t] = (v - oj[t]) * sw
+			}
+		}
+		if nan {
 			incomplete = append(incomplete, i)
 			continue
 		}
-		r, buf := b.fill[k], b.buf[k]
-		for j, v := range row {
-			buf[j*b.cap+r] = v
+		if !fourth {
+			buf[d/g*b.gs+r*g+d%g] = sw
 		}
 		b.wt[k][r] = wi
 		b.fill[k]++
@@ -234,22 +332,104 @@ func (b *blocks) addRows(acc *Classes, x, y, w []float64, lo, hi int) []int {
 	}
 	for k := range b.k {
 		b.flush(acc, k)
+		if !fourth {
+			b.finish(acc.Class[k], k)
+		}
+		b.have[k], b.centred[k] = false, false
 	}
 	return incomplete
 }
 
-// flush summarises the buffered rows of class k and merges them into acc.
-// With E the d×r block of centred rows and D_w the diagonal of weights,
-//
-//	S = (E D_w^½)(E D_w^½)ᵀ                              (Syrk)
-//	M3 = (E∘E D_w^½)(E D_w^½)ᵀ,  M4 = (E∘E D_w^½)(E∘E D_w^½)ᵀ
+// flush adds the buffered rows of class k to acc: without the fourth
+// moments the block A of buffered rows to C (see blocks), A Aᵀ by
+// kernel.SyrkPacked, its weight to W and its rows to N; with them by
+// flushFourth.
 func (b *blocks) flush(acc *Classes, k int) {
 	r := b.fill[k]
 	if r == 0 {
 		return
 	}
 	b.fill[k] = 0
-	s, buf, wt, d, c := b.sum, b.buf[k], b.wt[k][:r], b.d, b.cap
+	if b.block != nil {
+		b.flushFourth(acc, k, r)
+		return
+	}
+	s := acc.Class[k]
+	wb := 0.0
+	for _, v := range b.wt[k][:r] {
+		wb += v
+	}
+	if !b.centred[k] {
+		b.centre(k, r, wb)
+	}
+	s.W += wb
+	s.N += r
+	kernel.SyrkPacked(b.d+1, r, b.buf[k], b.gs, b.acc[k], b.d+1)
+}
+
+// centre moves the origin of class k to the weighted mean of its first
+// block of r rows and weight wb, o ← o + m, and the block's rows with it,
+// (x_i − o) ← (x_i − o) − m, with m = Σ_i √w_i·√w_i(x_i − o) / wb; the
+// rows of the first block are then centred at their own mean, as all
+// blocks were before they had a provisional origin, and those that follow
+// nearly so.
+func (b *blocks) centre(k, r int, wb float64) {
+	b.centred[k] = true
+	buf, o, g, m := b.buf[k], b.origin[k], b.g, b.mean
+	w := b.d / g * b.gs // the group of √w
+	for j0 := 0; j0 < b.d; j0 += g {
+		mj := m[j0 : j0+g]
+		clear(mj)
+		grp := buf[j0/g*b.gs:]
+		for i := range r {
+			v := buf[w+i*g+b.d%g]
+			for a, x := range grp[i*g : i*g+g] {
+				mj[a] += v * x
+			}
+		}
+		for a := range mj {
+			mj[a] /= wb
+		}
+		for i := range r {
+			v := buf[w+i*g+b.d%g]
+			e := grp[i*g : i*g+g]
+			for a := range e {
+				e[a] -= v * mj[a]
+			}
+		}
+	}
+	for j := range b.d {
+		o[j] += m[j]
+	}
+}
+
+// finish turns the statistics of class k accumulated about its origin
+// into its mean and scatter matrix s (see blocks), and readies the class
+// for the next segment.
+func (b *blocks) finish(s *Scatter, k int) {
+	o, c, d := b.origin[k], b.acc[k], b.d
+	if s.W > 0 {
+		for j := range d {
+			m := c[j*(d+1)+d] / s.W // T_j/W
+			s.Mean[j] = o[j] + m
+			row, crow := s.S[j*d:(j+1)*d], c[j*(d+1):j*(d+1)+d]
+			for l := j; l < d; l++ {
+				row[l] = crow[l] - m*c[l*(d+1)+d]
+			}
+		}
+		symmetrize(s.S, d)
+	}
+	clear(c)
+}
+
+// flushFourth summarises the r buffered rows of class k (feature-major,
+// not centred, not scaled) and merges them into acc. With E the d×r block
+// of rows centred at their weighted mean and D_w the diagonal of weights,
+//
+//	S = (E D_w^½)(E D_w^½)ᵀ                              (Syrk)
+//	M3 = (E∘E D_w^½)(E D_w^½)ᵀ,  M4 = (E∘E D_w^½)(E∘E D_w^½)ᵀ
+func (b *blocks) flushFourth(acc *Classes, k, r int) {
+	s, buf, wt, d, c := b.block, b.buf[k], b.wt[k][:r], b.d, b.cap
 	s.Reset()
 	sw := b.sw[:r]
 	for i, v := range wt {
@@ -268,19 +448,15 @@ func (b *blocks) flush(acc *Classes, k int) {
 		for i, v := range row {
 			e := (v - m) * sw[i]
 			row[i] = e
-			if b.sq != nil {
-				b.sq[j*c+i] = e * (v - m)
-			}
+			b.sq[j*c+i] = e * (v - m)
 		}
 	}
 	kernel.Syrk(d, r, buf, c, s.S, d) // s.S is zero after Reset
-	if b.sq != nil {
-		e := blas64.General{Rows: d, Cols: r, Stride: c, Data: buf}
-		q := blas64.General{Rows: d, Cols: r, Stride: c, Data: b.sq}
-		blas64.Gemm(blas.NoTrans, blas.Trans, 1, q, e, 0, blas64.General{Rows: d, Cols: d, Stride: d, Data: s.M3})
-		kernel.Syrk(d, r, b.sq, c, s.M4, d)
-		symmetrize(s.M4, d)
-	}
+	e := blas64.General{Rows: d, Cols: r, Stride: c, Data: buf}
+	q := blas64.General{Rows: d, Cols: r, Stride: c, Data: b.sq}
+	blas64.Gemm(blas.NoTrans, blas.Trans, 1, q, e, 0, blas64.General{Rows: d, Cols: d, Stride: d, Data: s.M3})
+	kernel.Syrk(d, r, b.sq, c, s.M4, d)
+	symmetrize(s.M4, d)
 	symmetrize(s.S, d)
 	acc.Class[k].Merge(s)
 }

@@ -88,25 +88,32 @@ func checkScatter(t *testing.T, what string, got, want *Scatter) {
 	}
 }
 
+// TestAddMatchesDirect checks Add against the two-pass formulas for
+// dimensions below, at and above the packed groups of kernel.SyrkPacked
+// (7, 16, 33), with unlabelled rows, rows of weight 0, and missing cells
+// in the first row and in later ones.
 func TestAddMatchesDirect(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
-	const n, d, k = 5000, 7, 3
-	x, y, w := correlatedRows(rng, n, d, k)
-	y[10] = math.NaN() // unlabelled: skipped
-	w[11] = 0          // weight 0: skipped
-	x[12*d+3] = math.NaN()
-	x[4000*d] = math.NaN()
-	for _, fourth := range []bool{false, true} {
-		c := NewClasses(k, d, fourth)
-		inc := c.Add(x, y, w)
-		if !slices.Equal(inc, []int{12, 4000}) {
-			t.Errorf("incomplete rows %v, want [12 4000]", inc)
-		}
-		for cl := range k {
-			want := direct(x, y, w, d, cl)
-			checkScatter(t, "class", c.Class[cl], want)
-			if !fourth && c.Class[cl].Fourth() {
-				t.Fatal("fourth moments kept without asking")
+	const n, k = 5000, 3
+	for _, d := range []int{7, 16, 33} {
+		x, y, w := correlatedRows(rng, n, d, k)
+		y[10] = math.NaN() // unlabelled: skipped
+		w[11] = 0          // weight 0: skipped
+		x[d-1] = math.NaN()
+		x[12*d+3] = math.NaN()
+		x[4000*d] = math.NaN()
+		for _, fourth := range []bool{false, true} {
+			c := NewClasses(k, d, fourth)
+			inc := c.Add(x, y, w)
+			if !slices.Equal(inc, []int{0, 12, 4000}) {
+				t.Errorf("d %d: incomplete rows %v, want [0 12 4000]", d, inc)
+			}
+			for cl := range k {
+				want := direct(x, y, w, d, cl)
+				checkScatter(t, "class", c.Class[cl], want)
+				if !fourth && c.Class[cl].Fourth() {
+					t.Fatal("fourth moments kept without asking")
+				}
 			}
 		}
 	}

@@ -132,6 +132,37 @@ func syrk(tile tileFunc, d, n int, a []float64, lda int, c []float64, ldc int) {
 	packPool.Put(pp)
 }
 
+// SyrkGroup is the number of rows of A in a packed group of SyrkPacked.
+const SyrkGroup = groupRows
+
+// SyrkPacked adds A Aᵀ to the upper triangle of C, as Syrk, from A (d×n)
+// already packed as Syrk packs its panels, in groups of SyrkGroup rows
+// transposed:
+//
+//	A[16g+t, k] at p[g·gs + k·16 + t]        for k < n, t < 16
+//
+// with zeros for the rows 16g+t ≥ d, and gs ≥ 16n the distance between
+// groups. A caller that gathers its vectors one at a time (the rows of a
+// class) writes them in this layout directly, each vector in runs of 16
+// contiguous values, and saves the strided writes of a row-major A and
+// Syrk's packing. The whole of A is one panel, so n should stay within
+// the panel widths of Syrk (at most a few hundred). It runs the
+// micro-kernel of Syrk's default build, on one core, in every build.
+func SyrkPacked(d, n int, p []float64, gs int, c []float64, ldc int) {
+	groups := (d + groupRows - 1) / groupRows
+	if d < 0 || n < 0 || (d > 0 && n > 0 && (gs < groupRows*n || len(p) < (groups-1)*gs+groupRows*n)) ||
+		(d > 0 && (ldc < d || len(c) < (d-1)*ldc+d)) {
+		panic(fmt.Sprintf("kernel: SyrkPacked of %d×%d in %d values of group stride %d into %d values of stride %d",
+			d, n, len(p), gs, len(c), ldc))
+	}
+	if d == 0 || n == 0 {
+		return
+	}
+	for ti := range (d + tileRows - 1) / tileRows {
+		rowTileStride(syrkTile, d, n, gs, p, ti, c, ldc)
+	}
+}
+
 // rowTilesParallel runs rowTile on tiles row tiles with workers
 // goroutines, round-robin, which balances the triangle (the first rows
 // have the most tiles).
@@ -148,9 +179,14 @@ func rowTilesParallel(tile tileFunc, d, w int, p []float64, tiles, workers int, 
 // rowTile adds the tiles of row tile ti (rows 8ti to 8ti+7) on and above
 // the diagonal, from the packed panel p of w columns.
 func rowTile(tile tileFunc, d, w int, p []float64, ti int, c []float64, ldc int) {
+	rowTileStride(tile, d, w, groupRows*w, p, ti, c, ldc)
+}
+
+// rowTileStride is rowTile on packed groups gs values apart.
+func rowTileStride(tile tileFunc, d, w, gs int, p []float64, ti int, c []float64, ldc int) {
 	i0 := ti * tileRows
 	gi := i0 / groupRows
-	a := p[gi*groupRows*w+i0-gi*groupRows:]
+	a := p[gi*gs+i0-gi*groupRows:]
 	var mask [tileRows]uint16
 	for g := gi; g*groupRows < d; g++ {
 		j0 := g * groupRows
@@ -165,7 +201,7 @@ func rowTile(tile tileFunc, d, w int, p []float64, ti int, c []float64, ldc int)
 				mask[r] = uint16((1<<hi - 1) &^ (1<<lo - 1))
 			}
 		}
-		tile(w, a, p[g*groupRows*w:], c[i0*ldc+j0:], ldc, mask)
+		tile(w, a, p[g*gs:], c[i0*ldc+j0:], ldc, mask)
 	}
 }
 

@@ -116,3 +116,39 @@ func TestSyrkAllocs(t *testing.T) {
 		t.Fatalf("Syrk allocates %v times a call", n)
 	}
 }
+
+// TestSyrkPacked checks SyrkPacked, for every d up to two packed groups
+// and 3 and every n up to two minimal panels and 3, on groups an odd
+// number of values apart: C equal, bit for bit, to Syrk's blocked kernel
+// on the same A (one panel, the same micro-kernel).
+func TestSyrkPacked(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	for d := 1; d <= 2*groupRows+3; d++ {
+		for n := 1; n <= 2*minKC+3; n++ {
+			groups := (d + groupRows - 1) / groupRows
+			gs := groupRows*n + 5
+			a := make([]float64, d*n)
+			p := make([]float64, (groups-1)*gs+groupRows*n)
+			for i := range d {
+				for k := range n {
+					v := rng.NormFloat64()
+					a[i*n+k] = v
+					p[i/groupRows*gs+k*groupRows+i%groupRows] = v
+				}
+			}
+			ldc := d + 1
+			c := make([]float64, (d-1)*ldc+d)
+			for i := range c {
+				c[i] = rng.NormFloat64()
+			}
+			want := append([]float64(nil), c...)
+			syrk(syrkTile, d, n, a, n, want, ldc)
+			SyrkPacked(d, n, p, gs, c, ldc)
+			for i := range c {
+				if c[i] != want[i] {
+					t.Fatalf("d %d n %d: C[%d] = %v, want %v", d, n, i, c[i], want[i])
+				}
+			}
+		}
+	}
+}
