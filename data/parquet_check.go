@@ -118,7 +118,7 @@ func checkChunk(at io.ReaderAt, size int64, meta *format.ColumnMetaData, rows in
 			// The levels come first, the dictionary indices after them:
 			// a page of neither needs no decompressing, one of levels
 			// only its first bytes.
-			levels, dict := optional && v.DefinitionLevelEncoding == format.RLE, isDictionary(v.Encoding)
+			levels, dict := optional && v.DefinitionLevelEncoding == format.RLE, checksValues(v.Encoding)
 			u, want := int(h.UncompressedPageSize), -1
 			if !dict && levels {
 				want = 4
@@ -130,7 +130,7 @@ func checkChunk(at io.ReaderAt, size int64, meta *format.ColumnMetaData, rows in
 				plain, err = checkCompressed(meta.Codec, plain, body, u, 4+int(binary.LittleEndian.Uint32(plain)))
 			}
 			if err == nil {
-				err = checkDataPage(plain, int(v.NumValues), levels, v.Encoding)
+				err = checkDataPage(plain, int(v.NumValues), levels, v.Encoding, meta.Type)
 			}
 		case h.Type == format.DataPageV2 && h.DataPageHeaderV2.Valid:
 			v := &h.DataPageHeaderV2.V
@@ -148,14 +148,14 @@ func checkChunk(at io.ReaderAt, size int64, meta *format.ColumnMetaData, rows in
 			values := body[lr+ld:]
 			if err == nil && (!v.IsCompressed.Valid || v.IsCompressed.V) {
 				want := 0
-				if isDictionary(v.Encoding) {
+				if checksValues(v.Encoding) {
 					want = -1
 				}
 				plain, err = checkCompressed(meta.Codec, plain, values, int(h.UncompressedPageSize)-lr-ld, want)
 				values = plain
 			}
-			if err == nil && isDictionary(v.Encoding) {
-				err = checkIndices(values, int(v.NumValues))
+			if err == nil && checksValues(v.Encoding) {
+				err = checkValues(values, int(v.NumValues), v.Encoding, meta.Type)
 			}
 		}
 		if err != nil {
@@ -268,9 +268,9 @@ func checkPageValues(values, left int) error {
 }
 
 // checkDataPage checks the decompressed body of a data page (version 1)
-// of n values: its definition levels when it has them (a 4-byte length,
-// then the runs) and its dictionary indices.
-func checkDataPage(b []byte, n int, levels bool, enc format.Encoding) error {
+// of n values of type typ: its definition levels when it has them (a
+// 4-byte length, then the runs) and its values (checkValues).
+func checkDataPage(b []byte, n int, levels bool, enc format.Encoding, typ format.Type) error {
 	if levels {
 		if len(b) < 4 {
 			return nil
@@ -284,14 +284,54 @@ func checkDataPage(b []byte, n int, levels bool, enc format.Encoding) error {
 		}
 		b = b[4+m:]
 	}
-	if isDictionary(enc) {
-		return checkIndices(b, n)
-	}
-	return nil
+	return checkValues(b, n, enc, typ)
 }
 
-func isDictionary(enc format.Encoding) bool {
-	return enc == format.RLEDictionary || enc == format.PlainDictionary
+// checksValues tells whether the values of encoding enc can announce
+// more values than they take bytes, which checkValues then checks.
+func checksValues(enc format.Encoding) bool {
+	switch enc {
+	case format.RLEDictionary, format.PlainDictionary, format.RLE,
+		format.DeltaBinaryPacked, format.DeltaLengthByteArray, format.DeltaByteArray:
+		return true
+	}
+	return false
+}
+
+// checkValues checks the values b of a page of n values of type typ in
+// encoding enc: dictionary indices (checkIndices), booleans in runs (a
+// 4-byte length, then runs of width 1; other types in runs are not
+// Parquet), and the count of values that the header of a delta encoding
+// announces (block size, miniblocks a block, count, as varints).
+func checkValues(b []byte, n int, enc format.Encoding, typ format.Type) error {
+	switch enc {
+	case format.RLEDictionary, format.PlainDictionary:
+		return checkIndices(b, n)
+	case format.RLE:
+		if typ != format.Boolean {
+			return fmt.Errorf("values of type %s in run-length encoding, which Parquet keeps for booleans", typ)
+		}
+		if len(b) < 4 {
+			return nil
+		}
+		m := int(binary.LittleEndian.Uint32(b))
+		if m < 0 || m > len(b)-4 {
+			return nil
+		}
+		return checkRuns(b[4:4+m], 1, n)
+	case format.DeltaBinaryPacked, format.DeltaLengthByteArray, format.DeltaByteArray:
+		for range 2 {
+			_, k := binary.Uvarint(b)
+			if k <= 0 {
+				return nil
+			}
+			b = b[k:]
+		}
+		if count, k := binary.Uvarint(b); k > 0 && count > uint64(n) {
+			return fmt.Errorf("a delta encoding of %d values in a page of %d", count, n)
+		}
+	}
+	return nil
 }
 
 // checkIndices checks dictionary indices: their bit width in one byte,
