@@ -287,11 +287,17 @@ func checkDataPage(b []byte, n int, levels bool, enc format.Encoding, typ format
 	return checkValues(b, n, enc, typ)
 }
 
+// plainDictionary is the dictionary encoding of Parquet 1 data pages,
+// deprecated for writers but written still (DuckDB), so read.
+//
+//lint:ignore SA1019 readers must take what writers still write
+const plainDictionary = format.PlainDictionary
+
 // checksValues tells whether the values of encoding enc can announce
 // more values than they take bytes, which checkValues then checks.
 func checksValues(enc format.Encoding) bool {
 	switch enc {
-	case format.RLEDictionary, format.PlainDictionary, format.RLE,
+	case format.RLEDictionary, plainDictionary, format.RLE,
 		format.DeltaBinaryPacked, format.DeltaLengthByteArray, format.DeltaByteArray:
 		return true
 	}
@@ -305,7 +311,7 @@ func checksValues(enc format.Encoding) bool {
 // announces (block size, miniblocks a block, count, as varints).
 func checkValues(b []byte, n int, enc format.Encoding, typ format.Type) error {
 	switch enc {
-	case format.RLEDictionary, format.PlainDictionary:
+	case format.RLEDictionary, plainDictionary:
 		return checkIndices(b, n)
 	case format.RLE:
 		if typ != format.Boolean {
