@@ -18,15 +18,18 @@ import (
 	"github.com/pierrec/lz4/v4"
 )
 
-// Parquet stores definition levels and dictionary indices as runs of the
-// RLE/bit-packing hybrid encoding, where a few bytes can announce a run
-// of two billion values. parquet-go's decoder expands every run before it
-// compares the count with the page's, so that a corrupt or hostile page of
-// a few bytes makes it allocate gigabytes (a fatal error in Go, not an
-// error value). checkChunk reads the pages of a column chunk first and
-// refuses one whose runs hold more values than the page, before
-// parquet-go decodes it; the page values are themselves bounded by the
-// row group's rows, which openParquet bounds by the file's size.
+// parquet-go allocates what a file announces before it reads it: the
+// length of the footer, the counts of Thrift lists and the lengths of its
+// strings, a page's size, the values of a run of the RLE/bit-packing
+// hybrid encoding (two billion from a few bytes), the output of an LZ4
+// block it cannot decode (doubling without end). A corrupt or hostile
+// file of a few bytes then makes it allocate gigabytes, a fatal error in
+// Go rather than an error value. checkFooter and checkChunk read what
+// parquet-go is about to decode and refuse what announces more than the
+// bytes or values there are; the values of a page are themselves bounded
+// by the row group's rows, which openParquet bounds by the file's size.
+// The inputs of testdata/fuzz/FuzzParquet named oom-* each killed the
+// fuzzer's process before these checks.
 
 // checkFooter refuses a file whose footer, the file metadata, is longer
 // than the file: parquet-go allocates the length it reads from the file's
