@@ -275,19 +275,26 @@ func checkPageValues(values, left int) error {
 // 4-byte length, then the runs) and its values (checkValues).
 func checkDataPage(b []byte, n int, levels bool, enc format.Encoding, typ format.Type) error {
 	if levels {
-		if len(b) < 4 {
-			return nil
-		}
-		m := int(binary.LittleEndian.Uint32(b))
-		if m < 0 || m > len(b)-4 {
-			return nil
-		}
-		if err := checkRuns(b[4:4+m], 1, n); err != nil {
+		var err error
+		if b, err = checkPrefixedRuns(b, n); err != nil || b == nil {
 			return err
 		}
-		b = b[4+m:]
 	}
 	return checkValues(b, n, enc, typ)
+}
+
+// checkPrefixedRuns checks the runs of width 1 that follow a 4-byte length
+// at the start of b (definition levels, booleans in a version-1 page) and
+// returns what follows them, nil when b is too short to tell.
+func checkPrefixedRuns(b []byte, n int) ([]byte, error) {
+	if len(b) < 4 {
+		return nil, nil
+	}
+	m := int(binary.LittleEndian.Uint32(b))
+	if m < 0 || m > len(b)-4 {
+		return nil, nil
+	}
+	return b[4+m:], checkRuns(b[4:4+m], 1, n)
 }
 
 // plainDictionary is the dictionary encoding of Parquet 1 data pages,
@@ -320,14 +327,8 @@ func checkValues(b []byte, n int, enc format.Encoding, typ format.Type) error {
 		if typ != format.Boolean {
 			return fmt.Errorf("values of type %s in run-length encoding, which Parquet keeps for booleans", typ)
 		}
-		if len(b) < 4 {
-			return nil
-		}
-		m := int(binary.LittleEndian.Uint32(b))
-		if m < 0 || m > len(b)-4 {
-			return nil
-		}
-		return checkRuns(b[4:4+m], 1, n)
+		_, err := checkPrefixedRuns(b, n)
+		return err
 	case format.DeltaBinaryPacked, format.DeltaLengthByteArray, format.DeltaByteArray:
 		for range 2 {
 			_, k := binary.Uvarint(b)
