@@ -1,9 +1,7 @@
 package text
 
 import (
-	"compress/gzip"
 	"encoding/json"
-	"os"
 	"slices"
 	"strings"
 	"sync"
@@ -32,17 +30,7 @@ type hashingReference struct {
 }
 
 var loadHashingReference = sync.OnceValues(func() (*hashingReference, error) {
-	f, err := os.Open("testdata/hashing_reference.json.gz")
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	z, err := gzip.NewReader(f)
-	if err != nil {
-		return nil, err
-	}
-	var r hashingReference
-	return &r, json.NewDecoder(z).Decode(&r)
+	return readGzipJSON[hashingReference]("testdata/hashing_reference.json.gz")
 })
 
 func readHashingReference(t *testing.T) *hashingReference {

@@ -49,7 +49,12 @@ type referenceSetting struct {
 }
 
 var loadReference = sync.OnceValues(func() (*reference, error) {
-	f, err := os.Open("testdata/reference.json.gz")
+	return readGzipJSON[reference]("testdata/reference.json.gz")
+})
+
+// readGzipJSON decodes the gzip-compressed JSON file at path into a T.
+func readGzipJSON[T any](path string) (*T, error) {
+	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
@@ -58,9 +63,9 @@ var loadReference = sync.OnceValues(func() (*reference, error) {
 	if err != nil {
 		return nil, err
 	}
-	var r reference
+	var r T
 	return &r, json.NewDecoder(z).Decode(&r)
-})
+}
 
 func readReference(t testing.TB) *reference {
 	t.Helper()
