@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"sync"
+	"sync/atomic"
 
 	"github.com/klauspost/compress/gzip"
 	"github.com/klauspost/compress/zstd"
@@ -52,6 +53,56 @@ type Input struct {
 	// byte), which Parquet needs for its footer.
 	at   io.ReaderAt
 	size int64
+	// length is the input's size in bytes as Open found it, -1 when it
+	// cannot tell (standard input); for a compressed input, the
+	// compressed size. packed then counts the compressed bytes the
+	// decompressor has read and unpacked the bytes it gave (nil when
+	// length is unknown).
+	length           int64
+	packed, unpacked *counter
+}
+
+// expectedSize returns the size in bytes of the decompressed input, -1
+// when it cannot tell: the input's length when it is not compressed, and
+// for a compressed file an estimate from the bytes decompressed so far
+// and the compressed bytes they took,
+//
+//	size ≈ unpacked · length / packed,
+//
+// good only to size arrays by. The decompressor reads ahead of what it
+// has given (some KB), which makes the estimate low at the start: it is
+// made once packed reaches estimateAfter bytes, or the whole input. It
+// may be called while another goroutine reads the input.
+func (in *Input) expectedSize() int64 {
+	if in.Compression == "" {
+		return in.length
+	}
+	if in.packed == nil {
+		return -1
+	}
+	packed, unpacked := in.packed.n.Load(), in.unpacked.n.Load()
+	if packed < min(estimateAfter, in.length) {
+		return -1
+	}
+	return int64(float64(unpacked) * float64(in.length) / float64(packed))
+}
+
+// estimateAfter is the compressed bytes after which expectedSize
+// estimates: a decompressor's read-ahead of some KB is then under 1% of
+// what it has read.
+const estimateAfter = 4 << 20
+
+// counter is a reader that counts the bytes read through it, safely for
+// other goroutines to look at.
+type counter struct {
+	r io.Reader
+	n atomic.Int64
+}
+
+func (c *counter) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n.Add(int64(n))
+	return n, err
 }
 
 // sniffLen is how many bytes Open looks at.
@@ -74,14 +125,24 @@ const sniffLen = 4096
 // io.ReaderAt or an io.Seeker its size is taken from it; otherwise (standard
 // input, a compressed Parquet file) it is read into memory.
 func Open(in io.Reader, source string) (*Input, error) {
+	size := inputSize(in)
 	head, rest, err := sniff(in, source)
 	if err != nil {
 		return nil, err
 	}
 	if name, dec := compression(head); dec != nil {
+		var packed, unpacked *counter
+		if size > 0 {
+			packed = &counter{r: rest}
+			rest = packed
+		}
 		z, err := dec(rest)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %s: %w", source, name, err)
+		}
+		if packed != nil {
+			unpacked = &counter{r: z}
+			z = unpacked
 		}
 		inner, inRest, err := sniff(z, source)
 		if err != nil {
@@ -95,9 +156,15 @@ func Open(in io.Reader, source string) (*Input, error) {
 			return nil, err
 		}
 		in.Compression = name
+		in.length, in.packed, in.unpacked = size, packed, unpacked
 		return in, nil
 	}
-	return classify(head, rest, source)
+	input, err := classify(head, rest, source)
+	if err != nil {
+		return nil, err
+	}
+	input.length = size
+	return input, nil
 }
 
 // sniff reads the first sniffLen bytes of in (fewer when it is shorter)

@@ -61,8 +61,8 @@ type reader struct {
 	spare  []byte // the next buffer, filled while buf is parsed
 	eof    bool
 	offset int64 // input offset of buf[0]
-	size   int64 // input size when known, else -1
-	line   int   // line of buf[0]
+	input  *Input
+	line   int // line of buf[0]
 
 	comma      byte
 	header     []string
@@ -100,17 +100,17 @@ func newReader(in io.Reader, src string, comma rune, cfg readConfig) (*reader, e
 		return nil, err
 	}
 	in = input.Reader
-	r := &reader{in: in, src: src, cfg: cfg, size: inputSize(in), line: 1}
+	r := &reader{in: in, src: src, cfg: cfg, input: input, line: 1}
 	if input.Format != CSV {
 		return r, r.openTable(input)
 	}
-	// Small inputs get a small buffer; one of unknown size starts at
-	// 64 KB and doubles with each chunk up to cfg.chunk (unless read
-	// chunk by chunk).
+	// Small inputs get a small buffer; one of unknown size (or
+	// compressed) starts at 64 KB and doubles with each chunk up to
+	// cfg.chunk (unless read chunk by chunk).
 	size := min(cfg.chunk, 64<<10)
 	switch {
-	case r.size >= 0:
-		size = min(cfg.chunk, int(r.size)+1)
+	case input.Compression == "" && input.length >= 0:
+		size = min(cfg.chunk, int(input.length)+1)
 	case cfg.perChunk:
 		size = cfg.chunk
 	}
@@ -122,7 +122,7 @@ func newReader(in io.Reader, src string, comma rune, cfg readConfig) (*reader, e
 }
 
 // inputSize returns the number of bytes left in in when it can tell, else
-// -1; it only sizes the arrays.
+// -1.
 func inputSize(in io.Reader) int64 {
 	switch v := in.(type) {
 	case interface{ Len() int }:
@@ -387,14 +387,17 @@ func (r *reader) parseChunk(c []byte, bounds []int) (lines int, err error) {
 	return line - r.line, nil
 }
 
-// grow makes room for rows [0, rows) in the arrays. Knowing the input size,
-// it allocates once for the rows expected in the whole input (by the rows
-// per byte of this chunk, plus 5%); otherwise, or when that was too few,
-// or when the arrays hold one chunk at a time, geometrically.
+// grow makes room for rows [0, rows) in the arrays. Knowing the input size
+// (or, compressed, an estimate of it: Input.expectedSize), it allocates
+// for the rows expected in the whole input (by the rows per byte of this
+// chunk, plus 5%), once when the size is known; otherwise, or when that
+// was too few, or when the arrays hold one chunk at a time,
+// geometrically.
 func (r *reader) grow(rows, chunkBytes int) {
 	if rows > cap(r.lines) {
 		c := max(rows, cap(r.lines)*5/4)
-		if left := float64(r.size - r.offset - int64(chunkBytes)); r.size >= 0 && !r.cfg.perChunk && left > 0 {
+		size := r.input.expectedSize()
+		if left := float64(size - r.offset - int64(chunkBytes)); size >= 0 && r.tab == nil && !r.cfg.perChunk && left > 0 {
 			c = max(c, rows+int(left*float64(rows-r.n)/float64(chunkBytes)*1.05))
 		}
 		r.lines = growTo(r.lines[:r.n], c)

@@ -21,7 +21,6 @@ type table interface {
 
 // openTable starts reading in, Parquet or JSON lines.
 func (r *reader) openTable(in *Input) error {
-	r.size = -1
 	var err error
 	switch in.Format {
 	case Parquet:
