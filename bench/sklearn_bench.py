@@ -120,7 +120,9 @@ def formats(data, rec):
     a Parquet engine (data.parquet is written from data.csv once, untimed,
     unless the Go side wrote it); else read_csv + fit, the same rows, so
     that the answers still compare. Then read_csv of data.csv and of
-    data.csv.gz, to set beside gendisc's readers."""
+    data.csv.gz, and read_json(lines=True) of data.jsonl (the rows as JSON
+    lines, written once by whichever side runs first, untimed), to set
+    beside gendisc's readers."""
     import pandas as pd
     from sklearn.naive_bayes import GaussianNB
     csv = os.path.join(data, "data.csv")
@@ -143,6 +145,11 @@ def formats(data, rec):
         save_gaussian_nb(rec, rec.time("csv read+fit", os.path.getsize(csv), lambda: fit(pd.read_csv(csv))))
     rec.time("csv read", os.path.getsize(csv), lambda: pd.read_csv(csv))
     rec.time("csv.gz read", os.path.getsize(csv + ".gz"), lambda: pd.read_csv(csv + ".gz"))
+    jsonl = os.path.join(data, "data.jsonl")
+    if not os.path.exists(jsonl):
+        pd.read_csv(csv).to_json(jsonl + ".tmp", orient="records", lines=True)
+        os.replace(jsonl + ".tmp", jsonl)
+    rec.time("jsonl read", os.path.getsize(jsonl), lambda: pd.read_json(jsonl, lines=True))
 
 
 def load(data, *names):

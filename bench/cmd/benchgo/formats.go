@@ -15,13 +15,18 @@ import (
 // formats times the readers of the other formats on the rows of
 // data.csv: data.ReadFile of data.parquet (the rows as Parquet, DOUBLE
 // columns, zstd, written here once from data.csv, not timed) alone and
-// with the fit of Gaussian naive Bayes; data.ReadFile of data.csv, to
-// compare; of data.csv.gz (bench/gendata.py), and the decompression of
-// data.csv.gz alone, the decompressor's own time.
+// with the fit of Gaussian naive Bayes; of data.jsonl (the rows as JSON
+// lines, written likewise); data.ReadFile of data.csv, to compare; of
+// data.csv.gz (bench/gendata.py), and the decompression of data.csv.gz
+// alone, the decompressor's own time.
 func formats(dir string, r *recorder) error {
 	csvPath := filepath.Join(dir, "data.csv")
 	pq := filepath.Join(dir, "data.parquet")
-	if err := ensureParquet(csvPath, pq); err != nil {
+	if err := ensureFormat(csvPath, pq, data.WriteParquet); err != nil {
+		return err
+	}
+	jsonl := filepath.Join(dir, "data.jsonl")
+	if err := ensureFormat(csvPath, jsonl, data.WriteJSONLines); err != nil {
 		return err
 	}
 	size := func(path string) int64 {
@@ -50,6 +55,9 @@ func formats(dir string, r *recorder) error {
 	if err := saveGaussian(r, m); err != nil {
 		return err
 	}
+	if _, err := timed(r, "jsonl read", size(jsonl), read(jsonl)); err != nil {
+		return err
+	}
 	if _, err := timed(r, "csv read", size(csvPath), read(csvPath)); err != nil {
 		return err
 	}
@@ -72,9 +80,9 @@ func formats(dir string, r *recorder) error {
 	return err
 }
 
-// ensureParquet writes the rows of the CSV file src as Parquet to dst
-// unless dst exists.
-func ensureParquet(src, dst string) error {
+// ensureFormat writes the rows of the CSV file src to dst by write unless
+// dst exists.
+func ensureFormat(src, dst string, write func(io.Writer, *data.Dataset, string) error) error {
 	if _, err := os.Stat(dst); err == nil {
 		return nil
 	}
@@ -88,7 +96,7 @@ func ensureParquet(src, dst string) error {
 		return err
 	}
 	w := bufio.NewWriterSize(f, 1<<20)
-	err = data.WriteParquet(w, d, "")
+	err = write(w, d, "")
 	if err == nil {
 		err = w.Flush()
 	}
