@@ -76,8 +76,7 @@ func mixtureFlags(fs *flag.FlagSet) func() (mixture.Config, *rand.Rand) {
 	return func() (mixture.Config, *rand.Rand) {
 		c := cfg
 		c.Tol, c.RegCovar = float64(tol), float64(reg)
-		c.Seed = new(uint64)
-		*c.Seed = *seed
+		c.Seed = new(*seed)
 		if tol == 0 {
 			c.Tol = -1 // no tolerance: run MaxIter iterations
 		}
