@@ -125,6 +125,18 @@ func (m *Model) Coefficients() (w []float64, b float64) {
 // Coefficients and OriginalCoefficients are then the same.
 func (m *Model) Standardized() bool { return m.enc.Standardized() }
 
+// Imputes reports whether the fit filled missing cells with their
+// column's training mean (Config.Impute) rather than refusing them;
+// known is false for a model read from a file without its statistics
+// (written before models kept them), which hold the setting. Predict
+// fills missing cells either way.
+func (m *Model) Imputes() (impute, known bool) {
+	if m.stats == nil {
+		return false, false
+	}
+	return m.stats.cfg.Impute, true
+}
+
 // OriginalCoefficients returns θ in the units of the original features:
 // w/s for a numeric column standardised as (x − m)/s, and the intercept
 // b − Σ w m/s; indicator weights are unchanged.

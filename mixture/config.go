@@ -181,6 +181,10 @@ type Config struct {
 	// Floor: the least eigenvalue of every covariance matrix, which keeps
 	// the log-likelihood monotone; Ridge reproduces scikit-learn).
 	Regularization Regularization
+	// Seed, when set, is the seed the caller made Fit's random source
+	// from; Fit does not read it but records it with the model's
+	// settings (GMM.Settings), so that the fit can be repeated.
+	Seed *uint64
 	// Start, when set, is the starting point of a single EM run: Init
 	// and Restarts are then ignored. Its covariances are in the layout of
 	// Covariance (see Params).

@@ -56,7 +56,8 @@ func (c Config) Starts(d *data.Dataset, rng *rand.Rand) ([]Params, error) {
 // iteration in its trace, and c.OnIter called as Fit calls it. The
 // stopping rules are Fit's (Tol, MaxIter). Where Fit would re-seed a
 // collapsed component at a random row, FitEStep fails with ErrCollapsed.
-// It returns the first error of estep.
+// The model records c's settings (GMM.Settings), its Init as that of the
+// starts, as Starts draws them. It returns the first error of estep.
 func (c Config) FitEStep(schema *data.Schema, starts []Params, estep func(Params) (*EStats, error)) (*GMM, error) {
 	set, err := c.settings()
 	if err != nil {
@@ -81,7 +82,7 @@ func (c Config) FitEStep(schema *data.Schema, starts []Params, estep func(Params
 		}
 		runs, w = append(runs, run), ds.w
 	}
-	return bestRun(s, w, runs)
+	return bestRun(set.recorded(len(runs)), s, w, runs)
 }
 
 // drivenSteps are the steps of EM over rows elsewhere: a driver's merged

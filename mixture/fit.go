@@ -77,14 +77,14 @@ func (c Config) Fit(d *data.Dataset, rng *rand.Rand) (*GMM, error) {
 			runs = append(runs, run)
 		}
 	}
-	return bestRun(schemaOf(d), lay.totalWeight(), runs)
+	return bestRun(set.recorded(len(runs)), schemaOf(d), lay.totalWeight(), runs)
 }
 
 // bestRun returns the model of the run of the largest final
-// log-likelihood (the first of them), fitted on rows of total weight n
-// with the features of schema, recording every run's final
+// log-likelihood (the first of them), fitted with set on rows of total
+// weight n with the features of schema, recording every run's final
 // log-likelihood.
-func bestRun(schema *data.Schema, n float64, runs []*run) (*GMM, error) {
+func bestRun(set *Settings, schema *data.Schema, n float64, runs []*run) (*GMM, error) {
 	var best *run
 	var finals []float64
 	for _, run := range runs {
@@ -95,7 +95,7 @@ func bestRun(schema *data.Schema, n float64, runs []*run) (*GMM, error) {
 	}
 	return newGMM(schema, best.m, fitInfo{
 		n: n, trace: best.trace, restarts: finals,
-		warnings: best.warnings, converged: best.converged, iters: best.iters,
+		warnings: best.warnings, converged: best.converged, iters: best.iters, settings: set,
 	})
 }
 

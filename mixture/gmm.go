@@ -53,6 +53,9 @@ type fitInfo struct {
 	// candidates are the figures of every number of components SelectK
 	// tried, nil for a model that Fit returned.
 	candidates []Candidate
+	// settings are those of the fit, nil for a model read from a file
+	// written before models kept them.
+	settings *Settings
 }
 
 // newGMM returns the fitted model with parameters m.

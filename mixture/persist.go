@@ -24,6 +24,10 @@ type gmmJSON struct {
 	Iterations  int              `json:"iterations"`
 	Warnings    []string         `json:"warnings,omitempty"`
 	Candidates  []candidateJSON  `json:"candidates,omitempty"`
+	// Settings are those of the fit, always written; absent in files
+	// written before models kept them, whose settings are unknown (they
+	// change the fit, not how the model predicts).
+	Settings *Settings `json:"settings,omitempty"`
 }
 
 // candidateJSON is a Candidate with bit-exact figures.
@@ -36,8 +40,8 @@ type candidateJSON struct {
 
 // MarshalJSON writes the parameters (covariances in the compact layout of
 // Params), the log-likelihood trace, the restarts' log-likelihoods, the
-// warnings and SelectK's candidates; UnmarshalGMM reads them back bit for
-// bit.
+// warnings, SelectK's candidates and the settings of the fit;
+// UnmarshalGMM reads them back bit for bit.
 func (g *GMM) MarshalJSON() ([]byte, error) {
 	p := g.m.params()
 	var cands []candidateJSON
@@ -48,14 +52,15 @@ func (g *GMM) MarshalJSON() ([]byte, error) {
 		Covariance: g.m.cov.String(), Components: g.m.k,
 		Weights: p.Weights, Means: p.Means, Covariances: p.Covariances,
 		Rows: modelfile.Float(g.info.n), Trace: g.info.trace, Restarts: g.info.restarts,
-		Converged: g.info.converged, Iterations: g.info.iters, Warnings: g.info.warnings,
+		Converged: g.info.converged, Iterations: g.info.iters, Warnings: g.info.warnings, Settings: g.info.settings,
 	})
 }
 
 // UnmarshalGMM rebuilds a GMM from its schema and the parameters written by
 // MarshalJSON, checking them: a known covariance type, lengths that fit
 // the schema's numeric features, finite values, weights that sum to 1,
-// positive definite covariances, a trace of Iterations+1 finite values.
+// positive definite covariances, a trace of Iterations+1 finite values,
+// valid settings when there are (Settings.UnmarshalJSON).
 func UnmarshalGMM(schema *data.Schema, params []byte) (*GMM, error) {
 	var p gmmJSON
 	dec := json.NewDecoder(bytes.NewReader(params))
@@ -97,5 +102,5 @@ func UnmarshalGMM(schema *data.Schema, params []byte) (*GMM, error) {
 		cands = append(cands, Candidate{c.K, float64(c.BIC), float64(c.AIC), float64(c.LogLik)})
 	}
 	return newGMM(schema.Clone(), m, fitInfo{n: n, trace: p.Trace, restarts: p.Restarts,
-		warnings: p.Warnings, converged: p.Converged, iters: p.Iterations, candidates: cands})
+		warnings: p.Warnings, converged: p.Converged, iters: p.Iterations, candidates: cands, settings: p.Settings})
 }

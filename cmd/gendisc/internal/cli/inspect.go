@@ -19,10 +19,14 @@ Inspect prints what a model file holds in readable form: the kind, the
 features and classes, then the settings of the fit that the model keeps
 (how the class prior was set, shrinkage and the intensities --shrinkage
 auto chose, --binarize, --norm, the text settings, logistic regression's
---class-weight and --impute) and the fitted parameters of the kind (for
-Gaussian naive Bayes: the class priors, the per-class means and
-variances, the variance tying and the smoothing ε). Numbers are rounded to 6 significant
-digits; --json prints them exactly, with the schema.
+--class-weight and --impute, linear regression's --impute, the EM
+settings of gmm and mda: --init, --restarts, --seed, --tol, --max-iter,
+--reg-covar and --reg-covar-mode; a model file written before a setting
+was kept says "not recorded", null in --json) and the fitted parameters
+of the kind (for Gaussian naive Bayes: the class priors, the per-class
+means and variances, the variance tying and the smoothing ε). Numbers
+are rounded to 6 significant digits; --json prints them exactly, with
+the schema.
 
 Example:
 

@@ -28,7 +28,7 @@ func init() {
 				return comp.fit(d, cfg, rng)
 			}
 		},
-		inspect: func(m gendisc.Model) report { return newGMMReport(m.(*mixture.GMM)) },
+		inspect: inspectGMM,
 	})
 	register(&kind{
 		name:  mixture.KindMDA,
@@ -76,6 +76,7 @@ func mixtureFlags(fs *flag.FlagSet) func() (mixture.Config, *rand.Rand) {
 	return func() (mixture.Config, *rand.Rand) {
 		c := cfg
 		c.Tol, c.RegCovar = float64(tol), float64(reg)
+		c.Seed = new(*seed)
 		if tol == 0 {
 			c.Tol = -1 // no tolerance: run MaxIter iterations
 		}
@@ -195,12 +196,79 @@ func newGMMReport(g *mixture.GMM) *gmmReport {
 	return r
 }
 
+// gmmKindReport is what inspect shows of a gmm model: the settings of
+// its fit (null when the model file does not record them) and the
+// mixture.
+type gmmKindReport struct {
+	Settings *mixture.Settings `json:"settings"`
+	*gmmReport
+}
+
+func inspectGMM(m gendisc.Model) report {
+	g := m.(*mixture.GMM)
+	r := &gmmKindReport{gmmReport: newGMMReport(g)}
+	if s, ok := g.Settings(); ok {
+		r.Settings = &s
+	}
+	return r
+}
+
+func (r *gmmKindReport) writeText(w io.Writer) error {
+	r.writeHead(w)
+	writeMixtureSettings(w, r.Settings)
+	return r.writeFit(w)
+}
+
+// writeMixtureSettings writes the settings of an EM fit, s (nil when the
+// model file does not record them).
+func writeMixtureSettings(w io.Writer, s *mixture.Settings) {
+	if s == nil {
+		fmt.Fprintf(w, "EM settings (--init, --restarts, --seed, --tol, --max-iter, --reg-covar, --reg-covar-mode): not recorded in this model file\n")
+		return
+	}
+	start, runs, seed := s.Init.String()+" (--init)", "1 run", "seed not recorded"
+	if s.GivenStart {
+		start = "given parameters"
+	}
+	if s.Restarts > 1 {
+		runs = fmt.Sprintf("the best of %d runs (--restarts)", s.Restarts)
+	}
+	if s.Seed != nil {
+		seed = fmt.Sprintf("seed %d (--seed)", *s.Seed)
+	}
+	fmt.Fprintf(w, "start: %s, %s, %s\n", start, runs, seed)
+	if s.Tol > 0 {
+		fmt.Fprintf(w, "stop: when the log-likelihood per row changes by less than %s (--tol), or after %d iterations (--max-iter)\n", num(s.Tol), s.MaxIter)
+	} else {
+		fmt.Fprintf(w, "stop: after %d iterations (--max-iter; no --tol)\n", s.MaxIter)
+	}
+	switch {
+	case s.RegCovar == 0:
+		fmt.Fprintf(w, "covariance regularisation: none\n")
+	case s.Regularization == mixture.Ridge:
+		fmt.Fprintf(w, "covariance regularisation: Σ_k + r·I,  r = %s (--reg-covar, --reg-covar-mode ridge)\n", num(s.RegCovar))
+	default:
+		fmt.Fprintf(w, "covariance regularisation: every eigenvalue of Σ_k at least r = %s (--reg-covar, --reg-covar-mode floor)\n", num(s.RegCovar))
+	}
+}
+
 func (r *gmmReport) writeText(w io.Writer) error {
+	r.writeHead(w)
+	return r.writeFit(w)
+}
+
+// writeHead writes the title and the formula of the mixture.
+func (r *gmmReport) writeHead(w io.Writer) {
 	title := r.title
 	if title == "" {
 		title = fmt.Sprintf("Gaussian mixture of %d components, %s covariance, fitted by EM", len(r.Weights), r.Covariance)
 	}
 	fmt.Fprintf(w, "%s\n\n\tp(x) = Σ_k π_k N(x; μ_k, Σ_k)\n\n", title)
+}
+
+// writeFit writes the fit: its figures, the log-likelihood trace and
+// the parameters.
+func (r *gmmReport) writeFit(w io.Writer) error {
 	conv := "converged"
 	if !r.Converged {
 		conv = "did not converge"
@@ -281,9 +349,11 @@ func (r *gmmReport) writeCovariances(w io.Writer) error {
 	return nil
 }
 
-// mdaReport is what inspect shows of an MDA model: the class priors and
-// every class's mixture.
+// mdaReport is what inspect shows of an MDA model: the settings of the
+// classes' EM fits (null when the model file does not record them), the
+// class priors and every class's mixture.
 type mdaReport struct {
+	Settings           *mixture.Settings     `json:"settings"`
 	ComponentsPerClass int                   `json:"components_per_class"`
 	Classes            []string              `json:"classes"`
 	Priors             modelfile.Floats      `json:"priors"`
@@ -295,6 +365,9 @@ func inspectMDA(m gendisc.Model) report {
 	md := m.(*mixture.MDA)
 	r := &mdaReport{ComponentsPerClass: md.ComponentsPerClass(), Classes: md.Classes(), Priors: md.Priors(),
 		ClassWeights: md.ClassWeights(), Mixtures: map[string]*gmmReport{}}
+	if s, ok := md.Settings(); ok {
+		r.Settings = &s
+	}
 	for c, name := range r.Classes {
 		if g := md.Mixture(c); g != nil {
 			r.Mixtures[name] = newGMMReport(g)
@@ -308,6 +381,8 @@ func inspectMDA(m gendisc.Model) report {
 func (r *mdaReport) writeText(w io.Writer) error {
 	fmt.Fprintf(w, "Mixture discriminant analysis: per class a Gaussian mixture fitted by EM (%d components)\n\n", r.ComponentsPerClass)
 	fmt.Fprintf(w, "\tP(y=c | x) = π_c p_c(x) / Σ_l π_l p_l(x),  p_c(x) = Σ_k π_ck N(x; μ_ck, Σ_ck)\n\n")
+	writeMixtureSettings(w, r.Settings)
+	fmt.Fprintln(w)
 	rows := make([][]string, len(r.Classes))
 	for c, name := range r.Classes {
 		rows[c] = []string{name, num(r.Priors[c]), num(r.ClassWeights[c])}
