@@ -183,7 +183,7 @@ func (a *Accumulator) missingCells(d *data.Dataset) ([]bool, error) {
 				continue
 			}
 			if !a.cfg.Impute {
-				return nil, &data.ParseError{File: d.Source, Line: d.Line(i), ColumnName: d.Schema.Features[j].Name, Err: design.ErrMissing}
+				return nil, design.MissingCellError(d, i, j)
 			}
 			missing[j] = true
 		}

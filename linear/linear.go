@@ -129,12 +129,26 @@ func (m *Model) Standardized() bool { return m.enc.Standardized() }
 // column's training mean (Config.Impute) rather than refusing them;
 // known is false for a model read from a file without its statistics
 // (written before models kept them), which hold the setting. Predict
-// fills missing cells either way.
+// fills missing cells either way; CheckMissing applies the fit's rule.
 func (m *Model) Imputes() (impute, known bool) {
 	if m.stats == nil {
 		return false, false
 	}
 	return m.stats.cfg.Impute, true
+}
+
+// CheckMissing applies the fit's rule on missing cells to rows to be
+// predicted: for a model fitted without Config.Impute, the error that
+// Fit gives for the first missing feature cell of d (a *data.ParseError
+// wrapping a *data.MissingError, positioned at the row's line); nil when
+// the model imputes, d has no missing cell, or the model's file did not
+// record the setting (Imputes' known is false), whose missing cells
+// take the training means as before.
+func (m *Model) CheckMissing(d *data.Dataset) error {
+	if impute, known := m.Imputes(); impute || !known {
+		return nil
+	}
+	return design.CheckComplete(d)
 }
 
 // OriginalCoefficients returns θ in the units of the original features:

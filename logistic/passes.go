@@ -309,7 +309,7 @@ func (s *Pass) Add(d *data.Dataset) error {
 		for i := range d.N {
 			for j, v := range d.Row(i) {
 				if v != v && d.Schema.Features[j].Kind != data.Text {
-					return &data.ParseError{File: d.Source, Line: d.Line(i), ColumnName: d.Schema.Features[j].Name, Err: design.ErrMissing}
+					return design.MissingCellError(d, i, j)
 				}
 			}
 		}

@@ -200,7 +200,7 @@ func CheckComplete(d *data.Dataset) error {
 			if v == v || c.Kind == data.Text || c.Kind == data.Categorical && j < len(d.Unseen) && d.Unseen[j] > 0 {
 				continue
 			}
-			return missingCellError(d, i, j)
+			return MissingCellError(d, i, j)
 		}
 	}
 	return nil
@@ -210,13 +210,13 @@ func CheckComplete(d *data.Dataset) error {
 // text columns (there must be one).
 func missingError(d *data.Dataset) error {
 	i, j := firstMissing(d)
-	return missingCellError(d, i, j)
+	return MissingCellError(d, i, j)
 }
 
-// missingCellError is the error for the missing cell of row i and
-// feature j of d: a data.MissingError in a data.ParseError at the row's
-// source line.
-func missingCellError(d *data.Dataset, i, j int) error {
+// MissingCellError is Fit's error for the missing cell of row i and
+// feature j of d when imputation is off: a data.MissingError in a
+// data.ParseError at the row's source line.
+func MissingCellError(d *data.Dataset, i, j int) error {
 	name := d.Schema.Features[j].Name
 	return &data.ParseError{File: d.Source, Line: d.Line(i), ColumnName: name, Err: &data.MissingError{Column: name, Row: i}}
 }

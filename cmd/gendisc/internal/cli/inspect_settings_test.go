@@ -75,7 +75,7 @@ func TestInspectSettings(t *testing.T) {
 			[]string{"λ = 2\n\tmissing cells: the training mean of their design column (--impute mean), in the fit and at prediction\n"},
 			map[string]string{"impute": "true", "l2": "2"}},
 		{"linear_default", []string{"--data", "wine", "--target", "alcohol", "--model", "linear"},
-			[]string{"\tmissing cells: refused in the fit; the training mean of their design column at prediction\n"},
+			[]string{"\tmissing cells: refused, in the fit and at prediction\n"},
 			map[string]string{"impute": "false"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -123,7 +123,7 @@ func (r *linearReport) writeText(w io.Writer) error {
 	case *r.Impute:
 		fmt.Fprintf(w, "\tmissing cells: the training mean of their design column (--impute mean), in the fit and at prediction\n\n")
 	default:
-		fmt.Fprintf(w, "\tmissing cells: refused in the fit; the training mean of their design column at prediction\n\n")
+		fmt.Fprintf(w, "\tmissing cells: refused, in the fit and at prediction\n\n")
 	}
 	fmt.Fprintf(w, "σ² = %s (MLE: mean squared residual), log-likelihood %s, R² %s (training data)\n",
 		num(float64(r.Sigma2)), num(float64(r.LogLikelihood)), num(float64(r.R2)))

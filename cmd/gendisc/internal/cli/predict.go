@@ -37,7 +37,7 @@ name and may come in any order, extra columns (the target among them) are
 ignored, and a missing feature column is an error. A category the model
 never saw is read as a missing value, which the model marginalises;
 --verbose counts them. Missing cells follow the rule of the fit: a
-logistic regression fitted without --impute refuses them, as its fit
+logistic or linear regression fitted without --impute refuses them, as its fit
 did; one fitted with --impute mean fills them with the training means.
 
 Example:
