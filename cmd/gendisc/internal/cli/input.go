@@ -100,17 +100,3 @@ func (f *dataFlags) register(fs *flag.FlagSet) {
 func (f *dataFlags) options() data.Options {
 	return data.Options{Target: f.target, Numeric: f.numeric, Categorical: f.categorical, Text: f.text, Ignore: f.ignored, Weight: f.weight}
 }
-
-// listFlag is a comma-separated list flag; repeating the flag appends.
-type listFlag []string
-
-func (l *listFlag) String() string { return strings.Join(*l, ",") }
-
-func (l *listFlag) Set(s string) error {
-	for _, v := range strings.Split(s, ",") {
-		if v = strings.TrimSpace(v); v != "" {
-			*l = append(*l, v)
-		}
-	}
-	return nil
-}
