@@ -30,7 +30,9 @@ import (
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/x/beamx"
+	"github.com/gendisc/gendisc"
 	"github.com/gendisc/gendisc/beam/fit"
+	"github.com/gendisc/gendisc/cmd/gendisc/modelflags"
 	"github.com/gendisc/gendisc/registry"
 )
 
@@ -91,6 +93,9 @@ func run(ctx context.Context, verb string, args []string, stderr io.Writer) erro
 	if err := fs.Parse(args); err != nil {
 		return fmt.Errorf("%w: %v", errUsage, err)
 	}
+	if err := modelflags.Check(fs); err != nil {
+		return fmt.Errorf("%w: %v", errUsage, err)
+	}
 	beam.Init()
 	return o.run(ctx)
 }
@@ -99,7 +104,7 @@ func run(ctx context.Context, verb string, args []string, stderr io.Writer) erro
 type fitOptions struct {
 	data, model, out, schema string
 	read                     dataFlags
-	acc                      accFunc
+	acc                      func() (gendisc.Accumulator, error)
 	iter                     iterFunc // an iterative kind's, acc nil
 	stderr                   io.Writer
 }
@@ -127,8 +132,14 @@ func (o *fitOptions) run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	_, err = fit.Fit(ctx, beamx.Run, o.data, o.model, acc, o.out, opt)
-	return err
+	m, err := fit.Fit(ctx, beamx.Run, o.data, o.model, acc, o.out, opt)
+	if err != nil {
+		return err
+	}
+	if w, ok := m.(interface{ Warnings() []string }); ok {
+		warn(o.stderr, w)
+	}
+	return nil
 }
 
 // fitFlags defines fit's flags on fs, with those of the kind that args
@@ -181,7 +192,7 @@ func flagValue(args []string, name string) string {
 // dataFlags are the flags of how the shards are read, as gendisc fit's.
 type dataFlags struct {
 	target, weight                      string
-	numeric, categorical, text, ignored listFlag
+	numeric, categorical, text, ignored modelflags.List
 }
 
 func (f *dataFlags) register(fs *flag.FlagSet) {
