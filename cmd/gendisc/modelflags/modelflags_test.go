@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gendisc/gendisc/data"
 	"github.com/gendisc/gendisc/gda"
 	"github.com/gendisc/gendisc/linear"
 	"github.com/gendisc/gendisc/logistic"
@@ -162,6 +163,9 @@ func TestConfigs(t *testing.T) {
 		{"gmm", mixtureConfig, []string{"--covariance", "diag", "--init", "random", "--restarts", "3", "--tol", "0", "--max-iter", "7",
 			"--reg-covar", "0", "--reg-covar-mode", "ridge", "--seed", "9"},
 			mixtureSeed{mixture.Config{Covariance: mixture.Diag, Init: mixture.Random, Restarts: 3, Tol: -1, MaxIter: 7, RegCovar: -1, Regularization: mixture.Ridge}, 9}},
+		{"data", dataOptions, nil, data.Options{}},
+		{"data", dataOptions, []string{"--target", "y", "--numeric", "a, b", "--numeric", "c", "--categorical", "d", "--text", "e,f", "--ignore", "g", "--weight", "w"},
+			data.Options{Target: "y", Numeric: []string{"a", "b", "c"}, Categorical: []string{"d"}, Text: []string{"e", "f"}, Ignore: []string{"g"}, Weight: "w"}},
 	} {
 		fs := newFlagSet()
 		cfg := c.define(fs)
@@ -170,6 +174,11 @@ func TestConfigs(t *testing.T) {
 			t.Errorf("%s %q:\n got %+v\nwant %+v", c.name, c.args, got, c.want)
 		}
 	}
+}
+
+func dataOptions(fs *flag.FlagSet) func() any {
+	opt := Data(fs)
+	return func() any { return opt() }
 }
 
 func gaussianNB(fs *flag.FlagSet) func() any {
@@ -226,8 +235,8 @@ func TestConfigCopies(t *testing.T) {
 	}
 }
 
-// TestFlagNames checks the flags that each kind defines: gendisc fit and
-// gendisc-beam fit both have exactly these.
+// TestFlagNames checks the flags that each kind, and Data, define:
+// gendisc fit and gendisc-beam fit both have exactly these.
 func TestFlagNames(t *testing.T) {
 	const (
 		priors  = "class-prior prior-alpha"
@@ -249,6 +258,7 @@ func TestFlagNames(t *testing.T) {
 		{"linear", linearConfig, "l2 no-standardize impute"},
 		{"logistic", logisticConfig, "l2 class-weight no-standardize impute " + words},
 		{"gmm", mixtureConfig, "covariance init restarts tol max-iter reg-covar reg-covar-mode seed"},
+		{"data", dataOptions, "target numeric categorical text ignore weight"},
 	} {
 		fs := newFlagSet()
 		c.define(fs)

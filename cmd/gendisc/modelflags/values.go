@@ -1,10 +1,11 @@
 // Package modelflags defines the command-line flags of the model kinds
 // that gendisc fit and gendisc-beam fit share: the flags of naive Bayes,
 // lda and qda, linear and logistic regression, Gaussian mixtures and text
-// columns, with the flag values they need. For each kind a function
-// defines its flags on a flag.FlagSet and returns the function that gives
-// the configuration the flags hold once they are parsed; Accumulators
-// does the same for the kinds fitted by adding up statistics.
+// columns, and those of how the training data is read (Data), with the
+// flag values they need. For each kind a function defines its flags on a
+// flag.FlagSet and returns the function that gives the configuration the
+// flags hold once they are parsed; Accumulators does the same for the
+// kinds fitted by adding up statistics.
 //
 // Every invalid flag value is refused before any data is read: a value of
 // one flag by its flag.Value's Set, and a value that is valid only with
