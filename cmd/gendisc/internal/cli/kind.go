@@ -26,7 +26,9 @@ type kind struct {
 	short string // one line for "gendisc fit --help"
 
 	// flags defines the kind's hyperparameter flags on fs and returns the
-	// function that fits a model with the values parsed into them.
+	// function that fits a model with the values parsed into them. The
+	// kinds that gendisc-beam fit takes too define them with package
+	// modelflags, which both commands share.
 	flags func(fs *flag.FlagSet) fitFunc
 
 	// inspect describes a fitted model of this kind for "gendisc
