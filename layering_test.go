@@ -76,6 +76,7 @@ var layers = map[string]int{
 	"bench/cmd/serveload":      layerCommand,
 	"cmd/gendisc":              layerCommand,
 	"cmd/gendisc/internal/cli": layerCommand,
+	"cmd/gendisc/modelflags":   layerCommand,
 
 	"internal/testsupport/conformance": layerNotChecked,
 	"internal/testsupport/refdata":     layerNotChecked,

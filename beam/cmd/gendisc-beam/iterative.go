@@ -8,6 +8,7 @@ import (
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/x/beamx"
 	"github.com/gendisc/gendisc/beam/fit"
+	"github.com/gendisc/gendisc/cmd/gendisc/modelflags"
 	"github.com/gendisc/gendisc/logistic"
 	"github.com/gendisc/gendisc/mixture"
 )
@@ -31,35 +32,24 @@ func warn(stderr io.Writer, m interface{ Warnings() []string }) {
 	}
 }
 
+// logisticFlags defines the flags of logistic.Config: gendisc fit's
+// (modelflags.Logistic), and those of the solvers that the pipelines run,
+// newton and lbfgs, whose iterations each run a pass over the data.
 func logisticFlags(fs *flag.FlagSet) iterFunc {
-	var cfg logistic.Config
-	l2 := nonNegative(1)
-	fs.Var(&l2, "l2", "the L2 penalty `λ` on the standardised weights (a Gaussian prior with variance 1/λ); 0 is plain maximum likelihood (MCLE)")
+	config := modelflags.Logistic(fs)
 	solver := fs.String("solver", "", "the optimiser `name`: newton or lbfgs (default: newton for at most 40 parameters, lbfgs otherwise); every iteration runs pipelines")
-	fs.IntVar(&cfg.MaxIter, "max-iter", 0, "stop newton and lbfgs after `n` iterations (default 1000)")
-	var tol nonNegative
+	var maxIter int
+	fs.Var(modelflags.AtLeast(&maxIter, 0), "max-iter", "stop newton and lbfgs after `n` iterations (default 1000)")
+	var tol modelflags.NonNegative
 	fs.Var(&tol, "tol", "stopping tolerance `t` on the gradient of the mean objective (default 1e-6)")
-	classWeight := fs.String("class-weight", "", "weigh the rows by class (`mode`): balanced gives every class the same total weight")
-	fs.BoolVar(&cfg.NoStandardize, "no-standardize", false, "fit the weights of numeric features in their own units (λ on the raw coefficients, as scikit-learn on unscaled data)")
-	impute := fs.String("impute", "", "imputation `method`: mean fills missing cells with the column mean (default: a missing cell is an error)")
-	textFlags(fs, &cfg.Text)
 	verbose := verboseFlag(fs)
 	return func(ctx context.Context, glob, out string, opt fit.Options, stderr io.Writer) error {
-		c := cfg
-		c.L2, c.NoPenalty = float64(l2), l2 == 0
-		c.Solver, c.ClassWeight = logistic.Solver(*solver), logistic.ClassWeight(*classWeight)
-		c.Tol = float64(tol)
+		c := config()
+		c.Solver, c.MaxIter, c.Tol = logistic.Solver(*solver), maxIter, float64(tol)
 		switch c.Solver {
 		case logistic.Auto, logistic.Newton, logistic.LBFGS:
 		default:
 			return fmt.Errorf("%w: --solver %q: want newton or lbfgs (gd and sgd step over single rows)", errUsage, *solver)
-		}
-		switch *impute {
-		case "":
-		case "mean":
-			c.Impute = true
-		default:
-			return fmt.Errorf("%w: --impute %q: the only method is mean", errUsage, *impute)
 		}
 		m, err := fit.FitLogistic(ctx, beamx.Run, glob, c, out, opt)
 		if err != nil {
@@ -82,33 +72,25 @@ func verboseFlag(fs *flag.FlagSet) *bool {
 // defaultSample is the default of --init-sample.
 const defaultSample = 100_000
 
+// gmmFlags defines the flags of mixture.Config: gendisc fit's
+// (modelflags.Mixture), with the usage of those that the pipelines use
+// in their own way, and --components, --init-sample and --verbose.
 func gmmFlags(fs *flag.FlagSet) iterFunc {
-	var cfg mixture.Config
-	fs.Var((*covarianceFlag)(&cfg.Covariance), "covariance", "covariance `type`: full, diag, spherical, tied (one Σ for all components) or identity (Σ = I: only means and weights)")
-	fs.Var((*initFlag)(&cfg.Init), "init", "starting point `method`: kmeans++ (seeds by k-means++, then their hard partition) or random (random responsibilities), on the sample of --init-sample")
-	fs.IntVar(&cfg.Restarts, "restarts", 1, "run EM from `n` starting points and keep the largest log-likelihood (each restart runs its own pipelines)")
-	tol := nonNegative(mixture.DefaultTol)
-	fs.Var(&tol, "tol", "stop EM when the mean log-likelihood per row changes by less than `t`; 0 runs --max-iter iterations")
-	fs.IntVar(&cfg.MaxIter, "max-iter", mixture.DefaultMaxIter, "at most `n` EM iterations per run")
-	reg := nonNegative(mixture.DefaultRegCovar)
-	fs.Var(&reg, "reg-covar", "`r` that keeps every covariance matrix positive definite, as --reg-covar-mode says")
-	fs.Var((*regularizationFlag)(&cfg.Regularization), "reg-covar-mode", "`mode` of --reg-covar: floor (the least eigenvalue of every covariance matrix: every EM step exact, the log-likelihood never decreases) or ridge (added to the diagonal, as scikit-learn's reg_covar; the log-likelihood may decrease on features of small spread)")
-	seed := fs.Uint64("seed", 1, "`seed` of the sample and of the starting points")
-	fs.IntVar(&cfg.Components, "components", 2, "the number of components `K` (gendisc fit's ranges chosen by BIC are not taken)")
+	config := modelflags.Mixture(fs)
+	for name, usage := range map[string]string{
+		"init":     "starting point `method`: kmeans++ (seeds by k-means++, then their hard partition) or random (random responsibilities), on the sample of --init-sample",
+		"restarts": "run EM from `n` starting points and keep the largest log-likelihood (each restart runs its own pipelines)",
+		"seed":     "`seed` of the sample and of the starting points",
+	} {
+		fs.Lookup(name).Usage = usage
+	}
+	components := fs.Int("components", 2, "the number of components `K` (gendisc fit's ranges chosen by BIC are not taken)")
 	sample := fs.Int("init-sample", defaultSample, "draw the starting points from a sample of `n` rows (all the rows when there are no more: the starting points of gendisc fit)")
 	verbose := verboseFlag(fs)
 	return func(ctx context.Context, glob, out string, opt fit.Options, stderr io.Writer) error {
-		c := cfg
-		c.Tol, c.RegCovar = float64(tol), float64(reg)
-		if tol == 0 {
-			c.Tol = -1 // no tolerance: run MaxIter iterations
-		}
-		if reg == 0 {
-			c.RegCovar = -1 // no regularisation
-		}
+		c, seed := config()
+		c.Components = *components
 		switch {
-		case c.Restarts < 1 || c.MaxIter < 1:
-			return fmt.Errorf("%w: --restarts %d, --max-iter %d: want at least 1", errUsage, c.Restarts, c.MaxIter)
 		case c.Components < 1:
 			return fmt.Errorf("%w: --components %d: want at least 1", errUsage, c.Components)
 		case *sample < c.Components:
@@ -119,44 +101,11 @@ func gmmFlags(fs *flag.FlagSet) iterFunc {
 				fmt.Fprintf(stderr, "gendisc-beam: restart %d, iteration %d: log-likelihood %.17g\n", restart, iter, ll)
 			}
 		}
-		g, err := fit.FitMixture(ctx, beamx.Run, glob, c, fit.MixtureOptions{Seed: *seed, Sample: *sample}, out, opt)
+		g, err := fit.FitMixture(ctx, beamx.Run, glob, c, fit.MixtureOptions{Seed: seed, Sample: *sample}, out, opt)
 		if err != nil {
 			return err
 		}
 		warn(stderr, g)
 		return nil
 	}
-}
-
-// covarianceFlag sets a mixture.Covariance by name.
-type covarianceFlag mixture.Covariance
-
-func (f *covarianceFlag) String() string { return mixture.Covariance(*f).String() }
-
-func (f *covarianceFlag) Set(s string) error {
-	c, err := mixture.ParseCovariance(s)
-	*f = covarianceFlag(c)
-	return err
-}
-
-// initFlag sets a mixture.Init by name.
-type initFlag mixture.Init
-
-func (f *initFlag) String() string { return mixture.Init(*f).String() }
-
-func (f *initFlag) Set(s string) error {
-	i, err := mixture.ParseInit(s)
-	*f = initFlag(i)
-	return err
-}
-
-// regularizationFlag sets a mixture.Regularization by name.
-type regularizationFlag mixture.Regularization
-
-func (f *regularizationFlag) String() string { return mixture.Regularization(*f).String() }
-
-func (f *regularizationFlag) Set(s string) error {
-	r, err := mixture.ParseRegularization(s)
-	*f = regularizationFlag(r)
-	return err
 }

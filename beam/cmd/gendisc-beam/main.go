@@ -30,7 +30,10 @@ import (
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/x/beamx"
+	"github.com/gendisc/gendisc"
 	"github.com/gendisc/gendisc/beam/fit"
+	"github.com/gendisc/gendisc/cmd/gendisc/modelflags"
+	"github.com/gendisc/gendisc/data"
 	"github.com/gendisc/gendisc/registry"
 )
 
@@ -91,6 +94,9 @@ func run(ctx context.Context, verb string, args []string, stderr io.Writer) erro
 	if err := fs.Parse(args); err != nil {
 		return fmt.Errorf("%w: %v", errUsage, err)
 	}
+	if err := modelflags.Check(fs); err != nil {
+		return fmt.Errorf("%w: %v", errUsage, err)
+	}
 	beam.Init()
 	return o.run(ctx)
 }
@@ -98,8 +104,8 @@ func run(ctx context.Context, verb string, args []string, stderr io.Writer) erro
 // fitOptions are fit's flags.
 type fitOptions struct {
 	data, model, out, schema string
-	read                     dataFlags
-	acc                      accFunc
+	read                     func() data.Options // how the shards are read, as gendisc fit's
+	acc                      func() (gendisc.Accumulator, error)
 	iter                     iterFunc // an iterative kind's, acc nil
 	stderr                   io.Writer
 }
@@ -111,7 +117,7 @@ func (o *fitOptions) run(ctx context.Context) error {
 	case o.out == "" || o.out == "-":
 		return fmt.Errorf("%w: fit needs --out, a file", errUsage)
 	}
-	opt := fit.Options{Read: o.read.options(), Temp: o.out + ".schema.json"}
+	opt := fit.Options{Read: o.read(), Temp: o.out + ".schema.json"}
 	opt.Read.NumericTarget = o.model == "linear"
 	if o.schema != "" {
 		m, err := registry.Load(o.schema)
@@ -127,8 +133,14 @@ func (o *fitOptions) run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	_, err = fit.Fit(ctx, beamx.Run, o.data, o.model, acc, o.out, opt)
-	return err
+	m, err := fit.Fit(ctx, beamx.Run, o.data, o.model, acc, o.out, opt)
+	if err != nil {
+		return err
+	}
+	if w, ok := m.(interface{ Warnings() []string }); ok {
+		warn(o.stderr, w)
+	}
+	return nil
 }
 
 // fitFlags defines fit's flags on fs, with those of the kind that args
@@ -139,7 +151,7 @@ func fitFlags(fs *flag.FlagSet, args []string) (*fitOptions, error) {
 	fs.StringVar(&o.model, "model", "", "the model `kind`: "+strings.Join(allKinds(), ", "))
 	fs.StringVar(&o.out, "out", "", "write the model to this `file`, on any Beam filesystem")
 	fs.StringVar(&o.schema, "schema", "", "read the data with the schema of this model `file` rather than inferring it in a first pass")
-	o.read.register(fs)
+	o.read = modelflags.Data(fs)
 	o.model = flagValue(args, "model")
 	if it, ok := iterKinds[o.model]; ok {
 		o.iter = it(fs)
@@ -176,19 +188,4 @@ func flagValue(args []string, name string) string {
 		}
 	}
 	return v
-}
-
-// dataFlags are the flags of how the shards are read, as gendisc fit's.
-type dataFlags struct {
-	target, weight                      string
-	numeric, categorical, text, ignored listFlag
-}
-
-func (f *dataFlags) register(fs *flag.FlagSet) {
-	fs.StringVar(&f.target, "target", "", "the `column` to predict (default: the last column)")
-	fs.Var(&f.numeric, "numeric", "read these `columns` as numbers: a cell that is not one is an error (comma-separated)")
-	fs.Var(&f.categorical, "categorical", "read these `columns` as categorical (comma-separated)")
-	fs.Var(&f.text, "text", "read these `columns` as free text")
-	fs.Var(&f.ignored, "ignore", "skip these `columns`")
-	fs.StringVar(&f.weight, "weight", "", "the `column` holding a weight per row")
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"flag"
@@ -198,5 +199,43 @@ func TestFitFlags(t *testing.T) {
 	m := fitModel(t, "--model", "multinomial-nb", "--hash-features", "64").(*naivebayes.Model)
 	if c := m.Config().Text; c.HashFeatures != 64 || !c.Hashed() {
 		t.Errorf("multinomial-nb --hash-features 64: text configuration %+v", c)
+	}
+
+	// The warnings of a model fitted in one pass are printed, as gendisc
+	// fit prints them.
+	freshFlags(t)
+	var stderr bytes.Buffer
+	args := []string{"--data", filepath.Join(dir, "part-*"), "--out", filepath.Join(t.TempDir(), "m.json"), "--model", "multinomial-nb", "--alpha", "0"}
+	if err := run(context.Background(), "fit", args, &stderr); err != nil {
+		t.Fatal(err)
+	}
+	if want := "gendisc-beam: warning: alpha 0 (no smoothing)"; !strings.HasPrefix(stderr.String(), want) {
+		t.Errorf("multinomial-nb --alpha 0: standard error %q, want a line starting %q", stderr.String(), want)
+	}
+}
+
+// TestFitFlagErrors checks that invalid flag values, and flags that are
+// valid only with the others once the command line is parsed, are misuses
+// (errUsage) found before any pipeline runs, named as gendisc fit names
+// them.
+func TestFitFlagErrors(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--model", "gaussian-nb", "--class-prior", "a=0.3,b=0.3"}, "usage: --class-prior: the class priors sum to 0.6, not 1"},
+		{[]string{"--model", "qda", "--class-prior", "a=1", "--prior-alpha", "1"},
+			"usage: --class-prior: not with --prior-alpha: a fixed class prior and a smoothed one exclude each other"},
+		{[]string{"--model", "logistic", "--alternate-sign"}, "usage: --stop-words: text: alternate signs apply to hashed columns only"},
+		// Invalid values of one flag, refused by the flag set's Parse.
+		{[]string{"--model", "bernoulli-nb", "--binarize", "NaN"}, `usage: invalid value "NaN" for flag -binarize: want a finite number`},
+		{[]string{"--model", "logistic", "--class-weight", "none"}, `usage: invalid value "none" for flag -class-weight: unknown class weight "none" (want balanced)`},
+		{[]string{"--model", "gmm", "--restarts", "0"}, `usage: invalid value "0" for flag -restarts: want a whole number ≥ 1`},
+	} {
+		freshFlags(t)
+		err := run(context.Background(), "fit", append([]string{"--data", "no-such-dir/part-*", "--out", "m.json"}, c.args...), io.Discard)
+		if !errors.Is(err, errUsage) || err.Error() != c.want {
+			t.Errorf("%q: error %v, want %q", c.args, err, c.want)
+		}
 	}
 }

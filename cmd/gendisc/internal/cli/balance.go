@@ -102,7 +102,7 @@ func (o *balanceOptions) run(env *Env, fit fitFunc, rng *rand.Rand) error {
 		return err
 	}
 	defer out.Abort()
-	if err := writeData(out, b, nil, o.read.weight); err != nil {
+	if err := writeData(out, b, nil, o.read.options().Weight); err != nil {
 		return err
 	}
 	return out.Commit()

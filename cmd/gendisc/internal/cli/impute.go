@@ -107,7 +107,7 @@ func (o *imputeOptions) run(env *Env, fit fitFunc, rng *rand.Rand) error {
 		if m, err = o.load(env); err != nil {
 			return err
 		}
-		d, err = env.readWithSchema(o.data, m.Schema(), data.SchemaOptions{Weight: o.read.weight})
+		d, err = env.readWithSchema(o.data, m.Schema(), data.SchemaOptions{Weight: o.read.options().Weight})
 	} else {
 		d, err = env.readData(o.data, o.read.options())
 		if err == nil {
@@ -143,7 +143,7 @@ func (o *imputeOptions) run(env *Env, fit fitFunc, rng *rand.Rand) error {
 		return err
 	}
 	defer out.Abort()
-	if err := writeData(out, d, ds, o.read.weight); err != nil {
+	if err := writeData(out, d, ds, o.read.options().Weight); err != nil {
 		return err
 	}
 	return out.Commit()

@@ -9,6 +9,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/gendisc/gendisc/cmd/gendisc/modelflags"
 	"github.com/gendisc/gendisc/data"
 	"github.com/gendisc/gendisc/datasets"
 )
@@ -82,35 +83,11 @@ func (env *Env) readWithSchema(name string, s *data.Schema, opt data.SchemaOptio
 	return d, nil
 }
 
-// dataFlags are the flags that say how to read training data.
+// dataFlags are the flags that say how to read training data
+// (modelflags.Data): register defines them, and options gives the
+// data.Options they hold once they are parsed.
 type dataFlags struct {
-	target, weight                      string
-	numeric, categorical, text, ignored listFlag
+	options func() data.Options
 }
 
-func (f *dataFlags) register(fs *flag.FlagSet) {
-	fs.StringVar(&f.target, "target", "", "the `column` to predict (default: the last column)")
-	fs.Var(&f.numeric, "numeric", "read these `columns` as numbers: a cell that is not one is an error (comma-separated)")
-	fs.Var(&f.categorical, "categorical", "read these `columns` as categorical (comma-separated)")
-	fs.Var(&f.text, "text", "read these `columns` as free text")
-	fs.Var(&f.ignored, "ignore", "skip these `columns`")
-	fs.StringVar(&f.weight, "weight", "", "the `column` holding a weight per row")
-}
-
-func (f *dataFlags) options() data.Options {
-	return data.Options{Target: f.target, Numeric: f.numeric, Categorical: f.categorical, Text: f.text, Ignore: f.ignored, Weight: f.weight}
-}
-
-// listFlag is a comma-separated list flag; repeating the flag appends.
-type listFlag []string
-
-func (l *listFlag) String() string { return strings.Join(*l, ",") }
-
-func (l *listFlag) Set(s string) error {
-	for _, v := range strings.Split(s, ",") {
-		if v = strings.TrimSpace(v); v != "" {
-			*l = append(*l, v)
-		}
-	}
-	return nil
-}
+func (f *dataFlags) register(fs *flag.FlagSet) { f.options = modelflags.Data(fs) }

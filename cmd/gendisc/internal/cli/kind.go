@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/gendisc/gendisc"
+	"github.com/gendisc/gendisc/cmd/gendisc/modelflags"
 	"github.com/gendisc/gendisc/data"
 	"github.com/gendisc/gendisc/modelfile"
 	"github.com/gendisc/gendisc/models"
@@ -25,7 +26,9 @@ type kind struct {
 	short string // one line for "gendisc fit --help"
 
 	// flags defines the kind's hyperparameter flags on fs and returns the
-	// function that fits a model with the values parsed into them.
+	// function that fits a model with the values parsed into them. The
+	// kinds that gendisc-beam fit takes too define them with package
+	// modelflags, which both commands share.
 	flags func(fs *flag.FlagSet) fitFunc
 
 	// inspect describes a fitted model of this kind for "gendisc
@@ -155,12 +158,8 @@ func persistent(m gendisc.Model) modelfile.Persistent {
 	return p
 }
 
-// accumulatorOf returns the accumulator a that a family's constructor
-// returned with err, as a gendisc.Accumulator: nil with the error, so
-// that no nil pointer hides in the interface.
+// accumulatorOf is modelflags.AccumulatorOf, by the name the kinds of
+// this package use.
 func accumulatorOf[A gendisc.Accumulator](a A, err error) (gendisc.Accumulator, error) {
-	if err != nil {
-		return nil, err
-	}
-	return a, nil
+	return modelflags.AccumulatorOf(a, err)
 }

@@ -5,9 +5,9 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"strconv"
 
 	"github.com/gendisc/gendisc"
+	"github.com/gendisc/gendisc/cmd/gendisc/modelflags"
 	"github.com/gendisc/gendisc/data"
 	"github.com/gendisc/gendisc/gda"
 	"github.com/gendisc/gendisc/modelfile"
@@ -18,70 +18,22 @@ func init() {
 		name:  gda.KindLDA,
 		short: "linear discriminant analysis: per class a multivariate normal, one covariance matrix shared by the classes",
 		flags: func(fs *flag.FlagSet) fitFunc {
-			cfg := gdaFlags(fs)
+			cfg := modelflags.GDA(fs)
 			return func(d *data.Dataset) (modelfile.Persistent, error) { return gda.LDAConfig(cfg()).Fit(d) }
 		},
-		inspect: inspectLDA,
-		accumulator: func(fs *flag.FlagSet) func() (gendisc.Accumulator, error) {
-			cfg := gdaFlags(fs)
-			return func() (gendisc.Accumulator, error) { return accumulatorOf(gda.LDAConfig(cfg()).Accumulator()) }
-		},
+		inspect:     inspectLDA,
+		accumulator: modelflags.Accumulators[gda.KindLDA],
 	})
 	register(&kind{
 		name:  gda.KindQDA,
 		short: "quadratic discriminant analysis: per class a multivariate normal with its own covariance matrix",
 		flags: func(fs *flag.FlagSet) fitFunc {
-			cfg := gdaFlags(fs)
+			cfg := modelflags.GDA(fs)
 			return func(d *data.Dataset) (modelfile.Persistent, error) { return gda.QDAConfig(cfg()).Fit(d) }
 		},
-		inspect: inspectQDA,
-		accumulator: func(fs *flag.FlagSet) func() (gendisc.Accumulator, error) {
-			cfg := gdaFlags(fs)
-			return func() (gendisc.Accumulator, error) { return accumulatorOf(gda.QDAConfig(cfg()).Accumulator()) }
-		},
+		inspect:     inspectQDA,
+		accumulator: modelflags.Accumulators[gda.KindQDA],
 	})
-}
-
-// gdaFlags defines the flags of gda.Config and returns the function that
-// gives the configuration once they are parsed.
-func gdaFlags(fs *flag.FlagSet) func() gda.Config {
-	cfg := &gda.Config{MaxIter: gda.DefaultMaxIter}
-	fs.TextVar(&cfg.Estimator, "covariance-estimator", cfg.Estimator,
-		"covariance `divisor`: mle (n, or n_k for qda) or unbiased (n − K for lda, n_k − 1 for qda, as scikit-learn)")
-	fs.Var((*shrinkageFlag)(cfg), "shrinkage",
-		"shrink covariances: a fixed `r` in [0, 1], (1 − r)Σ + r·(tr Σ/p)·I, or auto (Ledoit–Wolf, towards the diagonal)")
-	prior := nbPriorFlags(fs)
-	fs.Var(atLeast(&cfg.MaxIter, 0), "em-max-iter", "at most `n` EM iterations when training rows have missing cells")
-	tol := nonNegative(gda.DefaultTol)
-	fs.Var(&tol, "em-tol", "stop EM when no mean or covariance moves by more than `t` standard deviations")
-	return func() gda.Config {
-		c := *cfg
-		c.PriorAlpha, c.ClassPrior, c.Tol = float64(prior.alpha), prior.fixed, float64(tol)
-		return c
-	}
-}
-
-// shrinkageFlag sets Shrinkage or ShrinkageAuto of a gda.Config.
-type shrinkageFlag gda.Config
-
-func (f *shrinkageFlag) String() string {
-	if f.ShrinkageAuto {
-		return "auto"
-	}
-	return strconv.FormatFloat(f.Shrinkage, 'g', -1, 64)
-}
-
-func (f *shrinkageFlag) Set(s string) error {
-	if s == "auto" {
-		f.Shrinkage, f.ShrinkageAuto = 0, true
-		return nil
-	}
-	r, err := strconv.ParseFloat(s, 64)
-	if err != nil || !(r >= 0 && r <= 1) {
-		return fmt.Errorf("want a number in [0, 1] or auto")
-	}
-	f.Shrinkage, f.ShrinkageAuto = r, false
-	return nil
 }
 
 // gdaReport is what inspect shows of an LDA or QDA model. Covariances

@@ -6,6 +6,7 @@ import (
 	"io"
 
 	"github.com/gendisc/gendisc"
+	"github.com/gendisc/gendisc/cmd/gendisc/modelflags"
 	"github.com/gendisc/gendisc/data"
 	"github.com/gendisc/gendisc/linear"
 	"github.com/gendisc/gendisc/modelfile"
@@ -13,62 +14,16 @@ import (
 
 func init() {
 	register(&kind{
-		name:       linear.Kind,
-		short:      "linear regression of a numeric target: least squares (the Gaussian-noise MLE) by QR, optionally ridge-penalised",
-		flags:      linearFlags,
-		inspect:    inspectLinear,
-		regression: true,
-		accumulator: func(fs *flag.FlagSet) func() (gendisc.Accumulator, error) {
-			cfg := linearConfig(fs)
-			return func() (gendisc.Accumulator, error) { return accumulatorOf(cfg().NewAccumulator()) }
+		name:  linear.Kind,
+		short: "linear regression of a numeric target: least squares (the Gaussian-noise MLE) by QR, optionally ridge-penalised",
+		flags: func(fs *flag.FlagSet) fitFunc {
+			cfg := modelflags.Linear(fs)
+			return func(d *data.Dataset) (modelfile.Persistent, error) { return cfg().Fit(d) }
 		},
+		inspect:     inspectLinear,
+		regression:  true,
+		accumulator: modelflags.Accumulators[linear.Kind],
 	})
-}
-
-// linearFlags defines the flags of linear.Config.
-func linearFlags(fs *flag.FlagSet) fitFunc {
-	cfg := linearConfig(fs)
-	return func(d *data.Dataset) (modelfile.Persistent, error) { return cfg().Fit(d) }
-}
-
-// linearConfig defines the flags of linear.Config and returns the
-// function that gives the configuration once they are parsed.
-func linearConfig(fs *flag.FlagSet) func() linear.Config {
-	var (
-		cfg    linear.Config
-		l2     nonNegative
-		impute imputeFlag
-	)
-	fs.Var(&l2, "l2", "the ridge penalty `λ` on the standardised weights, the intercept unpenalised (default 0: ordinary least squares)")
-	fs.BoolVar(&cfg.NoStandardize, "no-standardize", false, "apply --l2 to the weights of numeric features in their own units (scikit-learn's Ridge on unscaled data)")
-	fs.Var(&impute, "impute", "imputation `method`: mean fills missing cells with the column mean (default: a missing cell is an error)")
-	// The returned function may run on several goroutines at once: it
-	// completes a copy of cfg.
-	return func() linear.Config {
-		c := cfg
-		c.L2, c.Impute = float64(l2), bool(impute)
-		return c
-	}
-}
-
-// imputeFlag is the --impute flag of the kinds that can fill missing
-// cells with the training means: "mean" sets it, any other value is
-// refused.
-type imputeFlag bool
-
-func (f *imputeFlag) String() string {
-	if f != nil && *f {
-		return "mean"
-	}
-	return ""
-}
-
-func (f *imputeFlag) Set(s string) error {
-	if s != "mean" {
-		return fmt.Errorf("the only method is mean")
-	}
-	*f = true
-	return nil
 }
 
 // linearReport is what inspect shows of a linear regression: θ on the

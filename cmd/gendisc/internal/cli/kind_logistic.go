@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/gendisc/gendisc"
+	"github.com/gendisc/gendisc/cmd/gendisc/modelflags"
 	"github.com/gendisc/gendisc/data"
 	"github.com/gendisc/gendisc/logistic"
 	"github.com/gendisc/gendisc/modelfile"
@@ -21,32 +22,29 @@ func init() {
 	})
 }
 
-// logisticFlags defines the flags of logistic.Config.
+// logisticFlags defines the flags of logistic.Config: modelflags.Logistic's
+// and those of the four solvers.
 func logisticFlags(fs *flag.FlagSet) fitFunc {
-	var cfg logistic.Config
-	l2 := nonNegative(1)
-	fs.Var(&l2, "l2", "the L2 penalty `λ` on the standardised weights (a Gaussian prior with variance 1/λ); 0 is plain maximum likelihood (MCLE)")
-	fs.Var(oneOf(&cfg.Solver, "solver", logistic.GD, logistic.SGD, logistic.Newton, logistic.LBFGS), "solver", "the optimiser `name`: gd, sgd, newton or lbfgs (default: newton for at most 40 parameters, lbfgs otherwise)")
-	fs.Var(atLeast(&cfg.MaxIter, 0), "max-iter", "stop gd, newton and lbfgs after `n` iterations (default 10000 for gd, 1000 otherwise)")
-	fs.Var(atLeast(&cfg.Epochs, 0), "epochs", "stop sgd after `n` passes over the data (default 1000)")
-	var tol, step nonNegative
+	cfg := modelflags.Logistic(fs)
+	var (
+		solver          logistic.Solver
+		maxIter, epochs int
+		tol, step       nonNegative
+	)
+	fs.Var(modelflags.OneOf(&solver, "solver", logistic.GD, logistic.SGD, logistic.Newton, logistic.LBFGS), "solver", "the optimiser `name`: gd, sgd, newton or lbfgs (default: newton for at most 40 parameters, lbfgs otherwise)")
+	fs.Var(atLeast(&maxIter, 0), "max-iter", "stop gd, newton and lbfgs after `n` iterations (default 10000 for gd, 1000 otherwise)")
+	fs.Var(atLeast(&epochs, 0), "epochs", "stop sgd after `n` passes over the data (default 1000)")
 	fs.Var(&tol, "tol", "stopping tolerance `t` on the gradient of the mean objective (gd, sgd: on the change of the weights) (default 1e-6)")
 	fs.Var(&step, "step", "step size `η` of gd and first step of sgd (default: from the curvature of the objective)")
 	seed := fs.Uint64("seed", 1, "`seed` of sgd's shuffles")
-	fs.Var(oneOf(&cfg.ClassWeight, "class weight", logistic.Balanced), "class-weight", "weigh the rows by class (`mode`): balanced gives every class the same total weight")
-	fs.BoolVar(&cfg.NoStandardize, "no-standardize", false, "fit the weights of numeric features in their own units (λ on the raw coefficients, as scikit-learn on unscaled data)")
-	var impute imputeFlag
-	fs.Var(&impute, "impute", "imputation `method`: mean fills missing cells with the column mean (default: a missing cell is an error)")
-	textFlags(fs, &cfg.Text)
 	// The returned function may run on several goroutines at once
-	// (compare fits every split concurrently): it completes a copy of
-	// cfg and never writes to the captured values.
+	// (compare fits every split concurrently): it never writes to the
+	// captured values.
 	return func(d *data.Dataset) (modelfile.Persistent, error) {
-		c := cfg
-		c.L2, c.NoPenalty = float64(l2), l2 == 0
+		c := cfg()
+		c.Solver, c.MaxIter, c.Epochs = solver, maxIter, epochs
 		c.Tol, c.Step = float64(tol), float64(step)
 		c.Rand = rand.New(rand.NewPCG(*seed, 0))
-		c.Impute = bool(impute)
 		return c.Fit(d)
 	}
 }

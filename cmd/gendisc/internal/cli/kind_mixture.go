@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/gendisc/gendisc"
+	"github.com/gendisc/gendisc/cmd/gendisc/modelflags"
 	"github.com/gendisc/gendisc/data"
 	"github.com/gendisc/gendisc/mixture"
 	"github.com/gendisc/gendisc/modelfile"
@@ -57,67 +58,15 @@ func classifierKindNames() []string {
 // --components: the smallest mixture.
 const defaultComponents = 2
 
-// mixtureFlags defines the flags of mixture.Config and returns the
-// function that gives the configuration and the random source once they
-// are parsed.
+// mixtureFlags defines the flags of mixture.Config (modelflags.Mixture)
+// and returns the function that gives the configuration and the random
+// source of --seed once they are parsed.
 func mixtureFlags(fs *flag.FlagSet) func() (mixture.Config, *rand.Rand) {
-	var cfg mixture.Config
-	fs.Var((*covarianceFlag)(&cfg.Covariance), "covariance", "covariance `type`: full, diag, spherical, tied (one Σ for all components) or identity (Σ = I: only means and weights)")
-	fs.Var((*initFlag)(&cfg.Init), "init", "starting point `method`: kmeans++ (seeds by k-means++, then their hard partition) or random (random responsibilities)")
-	cfg.Restarts, cfg.MaxIter = 1, mixture.DefaultMaxIter
-	fs.Var(atLeast(&cfg.Restarts, 1), "restarts", "run EM from `n` starting points and keep the largest log-likelihood")
-	tol := nonNegative(mixture.DefaultTol)
-	fs.Var(&tol, "tol", "stop EM when the mean log-likelihood per row changes by less than `t`; 0 runs --max-iter iterations")
-	fs.Var(atLeast(&cfg.MaxIter, 1), "max-iter", "at most `n` EM iterations per run")
-	reg := nonNegative(mixture.DefaultRegCovar)
-	fs.Var(&reg, "reg-covar", "`r` that keeps every covariance matrix positive definite, as --reg-covar-mode says")
-	fs.Var((*regularizationFlag)(&cfg.Regularization), "reg-covar-mode", "`mode` of --reg-covar: floor (the least eigenvalue of every covariance matrix: every EM step exact, the log-likelihood never decreases) or ridge (added to the diagonal, as scikit-learn's reg_covar; the log-likelihood may decrease on features of small spread)")
-	seed := fs.Uint64("seed", 1, "`seed` of the starting points and of re-seeded components")
+	cfg := modelflags.Mixture(fs)
 	return func() (mixture.Config, *rand.Rand) {
-		c := cfg
-		c.Tol, c.RegCovar = float64(tol), float64(reg)
-		c.Seed = new(*seed)
-		if tol == 0 {
-			c.Tol = -1 // no tolerance: run MaxIter iterations
-		}
-		if reg == 0 {
-			c.RegCovar = -1 // no regularisation
-		}
-		return c, rand.New(rand.NewPCG(*seed, 0))
+		c, seed := cfg()
+		return c, rand.New(rand.NewPCG(seed, 0))
 	}
-}
-
-// covarianceFlag sets a mixture.Covariance by name.
-type covarianceFlag mixture.Covariance
-
-func (f *covarianceFlag) String() string { return mixture.Covariance(*f).String() }
-
-func (f *covarianceFlag) Set(s string) error {
-	c, err := mixture.ParseCovariance(s)
-	*f = covarianceFlag(c)
-	return err
-}
-
-// initFlag sets a mixture.Init by name.
-type initFlag mixture.Init
-
-func (f *initFlag) String() string { return mixture.Init(*f).String() }
-
-func (f *initFlag) Set(s string) error {
-	i, err := mixture.ParseInit(s)
-	*f = initFlag(i)
-	return err
-}
-
-// regularizationFlag sets a mixture.Regularization by name.
-type regularizationFlag mixture.Regularization
-
-func (f *regularizationFlag) String() string { return mixture.Regularization(*f).String() }
-
-func (f *regularizationFlag) Set(s string) error {
-	r, err := mixture.ParseRegularization(s)
-	*f = regularizationFlag(r)
-	return err
 }
 
 // componentsFlag is a number of components K or a range lo-hi.

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/gendisc/gendisc"
+	"github.com/gendisc/gendisc/cmd/gendisc/modelflags"
 	"github.com/gendisc/gendisc/data"
 	"github.com/gendisc/gendisc/modelfile"
 	"github.com/gendisc/gendisc/naivebayes"
@@ -35,102 +36,14 @@ func init() {
 			name:  f.String(),
 			short: nk.short,
 			flags: func(fs *flag.FlagSet) fitFunc {
-				cfg := nbConfig(fs, f)
+				cfg := modelflags.NaiveBayes(fs, f)
 				return func(d *data.Dataset) (modelfile.Persistent, error) { return cfg().Fit(d) }
 			},
-			inspect: inspectNB,
-			accumulator: func(fs *flag.FlagSet) func() (gendisc.Accumulator, error) {
-				cfg := nbConfig(fs, f)
-				return func() (gendisc.Accumulator, error) { return accumulatorOf(cfg().NewAccumulator()) }
-			},
+			inspect:     inspectNB,
+			accumulator: modelflags.Accumulators[f.String()],
 		})
 	}
 }
-
-// nbConfig defines the flags of naivebayes.Config for family f and
-// returns the function that gives the configuration once they are parsed.
-func nbConfig(fs *flag.FlagSet, f naivebayes.Family) func() naivebayes.Config {
-	cfg := naivebayes.Config{Family: f}
-	alpha := nonNegative(1)
-	fs.Var(&alpha, "alpha", "pseudo-count `α` added to every count (Laplace 1; any α > 0 is the Dirichlet MAP estimate; 0 is maximum likelihood, with a warning)")
-	var smoothing nonNegative
-	switch f {
-	case naivebayes.Bernoulli:
-		fs.Var((*finite)(&cfg.Binarize), "binarize", "a numeric feature is present when it is above `t`")
-	case naivebayes.Complement:
-		fs.BoolVar(&cfg.Norm, "norm", false, "normalise the complement weights (Rennie et al.'s weight normalisation)")
-	case naivebayes.Mixed:
-		fs.TextVar(&cfg.TextModel, "text-model", cfg.TextModel, "the family of text columns: multinomial (word counts) or bernoulli (words present)")
-		smoothing = nonNegative(naivebayes.DefaultVarSmoothing)
-		fs.Var(&smoothing, "var-smoothing", "numeric columns: add ε = `r` × the largest variance to every variance")
-		fs.TextVar(&cfg.Variance, "variance", cfg.Variance,
-			"numeric columns: variance `tying`, class-feature (σ²_kj), feature (σ²_j, shared by the classes: linear log-odds), class (σ²_k) or shared (one σ²)")
-	}
-	if f != naivebayes.Categorical {
-		textFlags(fs, &cfg.Text)
-	}
-	prior := nbPriorFlags(fs)
-	// The returned function may run on several goroutines at once: it
-	// completes a copy of cfg.
-	return func() naivebayes.Config {
-		c := cfg
-		c.Alpha = float64(alpha)
-		if c.Alpha == 0 {
-			c.Alpha = naivebayes.NoAlpha
-		}
-		if f == naivebayes.Mixed {
-			c.VarSmoothing = float64(smoothing)
-			if c.VarSmoothing == 0 {
-				c.VarSmoothing = naivebayes.NoVarSmoothing
-			}
-		}
-		c.PriorAlpha, c.ClassPrior = float64(prior.alpha), prior.fixed
-		return c
-	}
-}
-
-// textFlags defines the flags of a text.VectorizerConfig.
-func textFlags(fs *flag.FlagSet, c *text.VectorizerConfig) {
-	fs.Func("ngrams", "text columns: terms of `n` or min-max words (1-2: words and pairs of words)", func(s string) (err error) {
-		c.NGrams, err = text.ParseNGrams(s)
-		return err
-	})
-	fs.Func("min-df", "text columns: drop words in fewer than `n` documents (a fraction when it has a point: 0.01)", func(s string) (err error) {
-		c.MinDF, err = text.ParseDocFreq(s)
-		return err
-	})
-	fs.Func("max-df", "text columns: drop words in more than `n` documents (a fraction when it has a point: 0.9)", func(s string) (err error) {
-		c.MaxDF, err = text.ParseDocFreq(s)
-		return err
-	})
-	fs.Var(atLeast(&c.MaxFeatures, 0), "max-features", "text columns: keep the `n` most frequent words (0: all)")
-	fs.Var((*stopWordsFlag)(c), "stop-words", "text columns: drop the words of this `list` (english)")
-	fs.Var(atLeast(&c.HashFeatures, 0), "hash-features", "text columns: hash the words into `n` columns instead of keeping a vocabulary, in bounded memory (0: a vocabulary)")
-	fs.BoolVar(&c.AlternateSign, "alternate-sign", false, "text columns, with --hash-features: count a word −1 when its hash is negative (logistic only)")
-}
-
-// stopWordsFlag sets the StopWords of a text.VectorizerConfig; once the
-// command line is parsed it checks the configuration that the text flags
-// set, as a whole (checkFlags).
-type stopWordsFlag text.VectorizerConfig
-
-func (f *stopWordsFlag) String() string {
-	if f == nil {
-		return ""
-	}
-	return f.StopWords
-}
-
-func (f *stopWordsFlag) Set(s string) error {
-	c := text.VectorizerConfig{StopWords: s}
-	if err := c.Validate(); err != nil {
-		return err
-	}
-	f.StopWords = s
-	return nil
-}
-
-func (f *stopWordsFlag) checkFlag() error { return text.VectorizerConfig(*f).Validate() }
 
 // checkNB is what predict and eval do with the data of a naive Bayes model
 // beyond predicting: report a negative count (multinomial, complement) as
