@@ -306,10 +306,13 @@ smdone:
 
 // func softmaxAVX512(x *float64, rows, k int, ms *float64) int
 //
-// softmaxAVX2 on eight lanes, the last k mod 8 values of a row under the
-// mask K1 (loads and stores of AVX-512 under a mask cost what whole ones
-// do, where VMASKMOVPD is slow on some processors): the sum in eight lanes
-// added as ((l0 + l4) + (l2 + l6)) + ((l1 + l5) + (l3 + l7)).
+// softmaxAVX2 on eight lanes, the sum in eight lanes added as
+// ((l0 + l4) + (l2 + l6)) + ((l1 + l5) + (l3 + l7)). When k ≥ 8, the last
+// k mod 8 values of a row are in the whole vector that ends the row (R11
+// bytes in), loaded before the vectors it overlaps are stored and stored
+// after them, its lanes already counted left out of the sum (the mask K4):
+// a store under a mask costs several times a whole one on some
+// processors. When k < 8, the row is one vector under the mask K1.
 TEXT ·softmaxAVX512(SB), NOSPLIT, $0-40
 	MOVQ         x+0(FP), SI
 	MOVQ         rows+8(FP), R8
@@ -320,11 +323,25 @@ TEXT ·softmaxAVX512(SB), NOSPLIT, $0-40
 	MOVQ         $1, AX
 	SHLQ         CX, AX
 	DECQ         AX
-	KMOVW        AX, K1              // the last k mod 8 lanes
+	KMOVW        AX, K1              // the first k mod 8 lanes
+	MOVQ         CX, R12
+	MOVQ         $8, CX
+	SUBQ         R12, CX
+	SHLQ         CX, AX
+	KMOVW        AX, K4              // the last k mod 8 lanes
 	MOVQ         DX, CX
 	SHLQ         $3, CX              // bytes of a row
 	MOVQ         CX, BX
 	ANDQ         $-64, BX            // bytes of the whole vectors
+	XORQ         R12, R12            // 1 when the tail overlaps
+	LEAQ         -64(CX), R11        // bytes before the overlapping tail
+	CMPQ         CX, $64
+	JLT          zsmsetup
+	CMPQ         BX, CX
+	JEQ          zsmsetup
+	MOVQ         $1, R12
+
+zsmsetup:
 	VBROADCASTSD softconst<>+0(SB), Z8
 	VBROADCASTSD softconst<>+8(SB), Z9
 	VBROADCASTSD softconst<>+16(SB), Z10
@@ -353,6 +370,15 @@ zsmmax:
 	JMP     zsmmax
 
 zsmmaxtail:
+	TESTQ   R12, R12
+	JZ      zsmmaxmask
+	VMOVUPD (R10)(R11*1), Z2
+	VCMPPD  $3, Z2, Z2, K2
+	KORW    K2, K3, K3
+	VMAXPD  Z2, Z0, Z0
+	JMP     zsmmaxred
+
+zsmmaxmask:
 	CMPQ    AX, CX
 	JGE     zsmmaxred
 	VMOVAPD Z14, Z2
@@ -392,6 +418,14 @@ zsmrow2:
 	VBROADCASTSD (DI)(R9*8), Z0
 	VPXORQ       Z7, Z7, Z7          // lanes of the sum
 	XORQ         AX, AX
+	TESTQ        R12, R12
+	JZ           zsmexp
+	VMOVUPD      (R10)(R11*1), Z2    // the overlapping tail, kept in Z15
+	VSUBPD       Z0, Z2, Z2
+	VCMPPD       $0x0d, Z12, Z2, K2
+	SOFTEXP512
+	VMOVAPD.Z    Z4, K2, Z15
+	VADDPD       Z15, Z7, K4, Z7
 
 zsmexp:
 	CMPQ      AX, BX
@@ -407,6 +441,12 @@ zsmexp:
 	JMP       zsmexp
 
 zsmexptail:
+	TESTQ     R12, R12
+	JZ        zsmexpmask
+	VMOVUPD   Z15, (R10)(R11*1)
+	JMP       zsmsum
+
+zsmexpmask:
 	CMPQ      AX, CX
 	JGE       zsmsum
 	VMOVUPD.Z (R10)(AX*1), K1, Z2
@@ -441,6 +481,9 @@ zsmrow3:
 	VDIVSD       X0, X1, X0
 	VBROADCASTSD X0, Z2             // 1/Σ
 	XORQ         AX, AX
+	TESTQ        R12, R12
+	JZ           zsmscale
+	VMULPD       (R10)(R11*1), Z2, Z15
 
 zsmscale:
 	CMPQ    AX, BX
@@ -451,6 +494,12 @@ zsmscale:
 	JMP     zsmscale
 
 zsmscaletail:
+	TESTQ     R12, R12
+	JZ        zsmscalemask
+	VMOVUPD   Z15, (R10)(R11*1)
+	JMP       zsmnext
+
+zsmscalemask:
 	CMPQ      AX, CX
 	JGE       zsmnext
 	VMOVUPD.Z (R10)(AX*1), K1, Z3
