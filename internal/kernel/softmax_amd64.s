@@ -111,6 +111,16 @@ GLOBL softconst<>(SB), RODATA|NOPTR, $64
 	VPSLLQ       $52, Y5, Y5 \
 	VMULPD       Y5, Y4, Y4
 
+// Lane masks for the last k mod 4 values of a row in the whole vector
+// that ends it: entry t (32 bytes) selects the last t lanes.
+DATA softlast<>+56(SB)/8, $0xffffffffffffffff
+DATA softlast<>+80(SB)/8, $0xffffffffffffffff
+DATA softlast<>+88(SB)/8, $0xffffffffffffffff
+DATA softlast<>+104(SB)/8, $0xffffffffffffffff
+DATA softlast<>+112(SB)/8, $0xffffffffffffffff
+DATA softlast<>+120(SB)/8, $0xffffffffffffffff
+GLOBL softlast<>(SB), RODATA|NOPTR, $128
+
 // func softmaxAVX2(x *float64, rows, k int, ms *float64) int
 //
 // For each row of k values, in place, in three passes over the rows (each
@@ -121,7 +131,12 @@ GLOBL softconst<>(SB), RODATA|NOPTR, $64
 // maximum); then e_i = exp(max(x_i − m, −708)), set to 0 where
 // x_i − m < −708, stored over x_i and summed in four lanes added as
 // (l0 + l2) + (l1 + l3), the sum kept in ms; then every e_i multiplied by
-// 1/Σ. The first pass stops at the first row that holds a NaN or whose
+// 1/Σ. When k ≥ 4, the last k mod 4 values of a row are in the whole
+// vector that ends the row (R11 bytes in), loaded before the vectors it
+// overlaps are stored and stored after them, its lanes already counted
+// left out of the sum; when k < 4 the row is loaded under the mask and
+// stored as two and one values by the bits of k: VMASKMOVPD stores cost
+// several times whole ones on some processors. The first pass stops at the first row that holds a NaN or whose
 // largest value is ±Inf; the rows before it are done, it is left as it
 // is, and its index is returned (rows when there is none).
 TEXT ·softmaxAVX2(SB), NOSPLIT, $0-40
@@ -134,9 +149,21 @@ TEXT ·softmaxAVX2(SB), NOSPLIT, $0-40
 	SHLQ         $5, DX
 	LEAQ         softmask<>(SB), AX
 	VMOVDQU      (AX)(DX*1), Y15
+	LEAQ         softlast<>(SB), R13
+	ADDQ         DX, R13             // the last k mod 4 lanes
+	MOVQ         CX, R14             // k
 	SHLQ         $3, CX              // bytes of a row
 	MOVQ         CX, BX
 	ANDQ         $-32, BX            // bytes of the whole vectors
+	XORQ         R12, R12            // 1 when the tail overlaps
+	LEAQ         -32(CX), R11        // bytes before the overlapping tail
+	CMPQ         CX, $32
+	JLT          smsetup
+	CMPQ         BX, CX
+	JEQ          smsetup
+	MOVQ         $1, R12
+
+smsetup:
 	VBROADCASTSD softconst<>+0(SB), Y8
 	VBROADCASTSD softconst<>+8(SB), Y9
 	VBROADCASTSD softconst<>+16(SB), Y10
@@ -165,6 +192,15 @@ smmax:
 	JMP     smmax
 
 smmaxtail:
+	TESTQ      R12, R12
+	JZ         smmaxmask
+	VMOVUPD    (R10)(R11*1), Y2
+	VCMPPD     $3, Y2, Y2, Y3
+	VORPD      Y3, Y1, Y1
+	VMAXPD     Y2, Y0, Y0
+	JMP        smmaxred
+
+smmaxmask:
 	CMPQ       AX, CX
 	JGE        smmaxred
 	VMASKMOVPD (R10)(AX*1), Y15, Y2
@@ -203,6 +239,15 @@ smrow2:
 	VBROADCASTSD (DI)(R9*8), Y0
 	VXORPD       Y7, Y7, Y7          // lanes of the sum
 	XORQ         AX, AX
+	TESTQ        R12, R12
+	JZ           smexp
+	VMOVUPD      (R10)(R11*1), Y2    // the overlapping tail, kept in Y1
+	VSUBPD       Y0, Y2, Y2
+	VCMPPD       $0x0d, Y12, Y2, Y3
+	SOFTEXP
+	VANDPD       Y3, Y4, Y1
+	VANDPD       (R13), Y1, Y3
+	VADDPD       Y3, Y7, Y7
 
 smexp:
 	CMPQ    AX, BX
@@ -218,6 +263,12 @@ smexp:
 	JMP     smexp
 
 smexptail:
+	TESTQ      R12, R12
+	JZ         smexpmask
+	VMOVUPD    Y1, (R10)(R11*1)
+	JMP        smsum
+
+smexpmask:
 	CMPQ       AX, CX
 	JGE        smsum
 	VMASKMOVPD (R10)(AX*1), Y15, Y2
@@ -227,7 +278,17 @@ smexptail:
 	SOFTEXP
 	VANDPD     Y3, Y4, Y4
 	VADDPD     Y4, Y7, Y7
-	VMASKMOVPD Y4, Y15, (R10)(AX*1)
+	XORQ       AX, AX
+	TESTQ      $2, R14
+	JZ         smes1
+	VMOVUPD    X4, (R10)
+	VEXTRACTF128 $1, Y4, X4
+	MOVQ       $16, AX
+
+smes1:
+	TESTQ      $1, R14
+	JZ         smsum
+	VMOVSD     X4, (R10)(AX*1)
 
 smsum:
 	VEXTRACTF128 $1, Y7, X2
@@ -251,6 +312,9 @@ smrow3:
 	VDIVSD       X0, X1, X0
 	VBROADCASTSD X0, Y2             // 1/Σ
 	XORQ         AX, AX
+	TESTQ        R12, R12
+	JZ           smscale
+	VMULPD       (R10)(R11*1), Y2, Y0
 
 smscale:
 	CMPQ    AX, BX
@@ -261,11 +325,27 @@ smscale:
 	JMP     smscale
 
 smscaletail:
+	TESTQ      R12, R12
+	JZ         smscalemask
+	VMOVUPD    Y0, (R10)(R11*1)
+	JMP        smnext
+
+smscalemask:
 	CMPQ       AX, CX
 	JGE        smnext
 	VMASKMOVPD (R10)(AX*1), Y15, Y3
 	VMULPD     Y3, Y2, Y3
-	VMASKMOVPD Y3, Y15, (R10)(AX*1)
+	XORQ       AX, AX
+	TESTQ      $2, R14
+	JZ         smss1
+	VMOVUPD    X3, (R10)
+	VEXTRACTF128 $1, Y3, X3
+	MOVQ       $16, AX
+
+smss1:
+	TESTQ      $1, R14
+	JZ         smnext
+	VMOVSD     X3, (R10)(AX*1)
 
 smnext:
 	ADDQ CX, R10
@@ -312,12 +392,14 @@ smdone:
 // bytes in), loaded before the vectors it overlaps are stored and stored
 // after them, its lanes already counted left out of the sum (the mask K4):
 // a store under a mask costs several times a whole one on some
-// processors. When k < 8, the row is one vector under the mask K1.
+// processors. When k < 8, the row is one vector loaded under the mask K1
+// and stored as four, two and one values by the bits of k.
 TEXT ·softmaxAVX512(SB), NOSPLIT, $0-40
 	MOVQ         x+0(FP), SI
 	MOVQ         rows+8(FP), R8
 	MOVQ         k+16(FP), CX
 	MOVQ         ms+24(FP), DI
+	MOVQ         CX, R13
 	MOVQ         CX, DX
 	ANDQ         $7, CX
 	MOVQ         $1, AX
@@ -455,7 +537,26 @@ zsmexpmask:
 	SOFTEXP512
 	VMOVAPD.Z Z4, K2, Z4
 	VADDPD    Z4, Z7, Z7
-	VMOVUPD   Z4, K1, (R10)(AX*1)
+	XORQ          AX, AX
+	TESTQ         $4, R13
+	JZ            zsmes2
+	VMOVUPD       Y4, (R10)
+	VEXTRACTF64X4 $1, Z4, Y4
+	MOVQ          $32, AX
+
+zsmes2:
+	TESTQ         $2, R13
+	JZ            zsmes1
+	VMOVUPD       X4, (R10)(AX*1)
+	VEXTRACTF128  $1, Y4, X4
+	ADDQ          $16, AX
+
+zsmes1:
+	TESTQ         $1, R13
+	JZ            zsmes0
+	VMOVSD        X4, (R10)(AX*1)
+
+zsmes0:
 
 zsmsum:
 	VEXTRACTF64X4 $1, Z7, Y2
@@ -504,7 +605,26 @@ zsmscalemask:
 	JGE       zsmnext
 	VMOVUPD.Z (R10)(AX*1), K1, Z3
 	VMULPD    Z3, Z2, Z3
-	VMOVUPD   Z3, K1, (R10)(AX*1)
+	XORQ          AX, AX
+	TESTQ         $4, R13
+	JZ            zsmss2
+	VMOVUPD       Y3, (R10)
+	VEXTRACTF64X4 $1, Z3, Y3
+	MOVQ          $32, AX
+
+zsmss2:
+	TESTQ         $2, R13
+	JZ            zsmss1
+	VMOVUPD       X3, (R10)(AX*1)
+	VEXTRACTF128  $1, Y3, X3
+	ADDQ          $16, AX
+
+zsmss1:
+	TESTQ         $1, R13
+	JZ            zsmss0
+	VMOVSD        X3, (R10)(AX*1)
+
+zsmss0:
 
 zsmnext:
 	ADDQ CX, R10
