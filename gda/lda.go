@@ -102,12 +102,22 @@ func (m *LDA) Config() LDAConfig { return LDAConfig(m.m.cfg) }
 // complete row; the joint needs a triangular solve, p²/2). It panics if
 // d's features differ from the model's schema by name, kind or order, or
 // dst has the wrong length.
-func (m *LDA) LogProba(dst []float64, d *data.Dataset) []float64 { return m.m.joint(dst, d, true) }
+func (m *LDA) LogProba(dst []float64, d *data.Dataset) []float64 {
+	return m.m.joint(dst, d, logProbaOut)
+}
+
+// Proba writes P(y = k | x_i) to dst[i·K + k], the exponential of
+// LogProba up to rounding, with its conventions: for each row, the
+// exponentials exp(l_k − m) of the scores l_k of the linear form less
+// their maximum m, divided by their sum (kernel.SoftmaxRows, on a chunk
+// of rows while it is in cache). A class more than 708 below the largest
+// gets 0.
+func (m *LDA) Proba(dst []float64, d *data.Dataset) []float64 { return m.m.joint(dst, d, probaOut) }
 
 // JointLogLikelihood writes log p(x_i, y = k) to dst[i·K + k]
 // (gendisc.Generative), missing features marginalised.
 func (m *LDA) JointLogLikelihood(dst []float64, d *data.Dataset) []float64 {
-	return m.m.joint(dst, d, false)
+	return m.m.joint(dst, d, jointOut)
 }
 
 // Priors returns the class priors π_k.

@@ -217,11 +217,21 @@ func (m *model) checkFeatures(d *data.Dataset) {
 // together: one transposition, then the solves of every component.
 const chunkRows = 256
 
-// joint writes log p(x_i, y = k) (normalised to log P(y = k | x_i) when
-// normalise is set) to dst[i·K + k], allocating dst when nil. It panics if
-// d's features differ from the model's schema by name, kind or order, or
-// dst has the wrong length.
-func (m *model) joint(dst []float64, d *data.Dataset, normalise bool) []float64 {
+// output is what joint writes for a row and class.
+type output int
+
+const (
+	jointOut    output = iota // log p(x, y = k)
+	logProbaOut               // log P(y = k | x)
+	probaOut                  // P(y = k | x)
+)
+
+// joint writes log p(x_i, y = k), log P(y = k | x_i) or P(y = k | x_i)
+// (output) to dst[i·K + k], allocating dst when nil. The posteriors come
+// from the joint of a chunk of rows while it is in cache (normaliseChunk,
+// probaChunk). It panics if d's features differ from the model's schema
+// by name, kind or order, or dst has the wrong length.
+func (m *model) joint(dst []float64, d *data.Dataset, o output) []float64 {
 	K, p := len(m.logPrior), m.stats.D
 	m.checkFeatures(d)
 	if dst == nil {
@@ -236,7 +246,7 @@ func (m *model) joint(dst []float64, d *data.Dataset, normalise bool) []float64 
 		for a := lo; a < hi; a += chunkRows {
 			b := min(hi, a+chunkRows)
 			out, x := dst[a*K:b*K], d.X[a*p:b*p]
-			if normalise && m.lin != nil {
+			if o != jointOut && m.lin != nil {
 				m.posteriorChunk(out, x, z)
 			} else {
 				m.chunk(out, x, z)
@@ -252,8 +262,11 @@ func (m *model) joint(dst []float64, d *data.Dataset, normalise bool) []float64 
 					marg.row(out[r*K:(r+1)*K], row)
 				}
 			}
-			if normalise {
+			switch o {
+			case logProbaOut:
 				m.normaliseChunk(out, z)
+			case probaOut:
+				m.probaChunk(out, z)
 			}
 		}
 	})
@@ -287,6 +300,16 @@ func (m *model) normalise(row []float64) {
 	mathx.NormalizeLog(row)
 	if row[0] != row[0] {
 		copy(row, m.logPrior)
+	}
+}
+
+// probaRow turns the joint log-likelihoods of one row into posteriors,
+// the exponentials of normalise's: the prior where the joint is not
+// finite for any class.
+func (m *model) probaRow(row []float64) {
+	mathx.Softmax(row)
+	if row[0] != row[0] {
+		copy(row, m.prior)
 	}
 }
 

@@ -129,7 +129,7 @@ func TestPredictRowByRow(t *testing.T) {
 	for _, k := range []func(*kernel.Tri, []float64, []float64, []float64, int, []float64, int){inUse, kernel.SolveLanesGo} {
 		kernel.SolveLanes = k
 		for _, m := range []*model{lda.m, qda.m} {
-			joint, post := m.joint(nil, test, false), m.joint(nil, test, true)
+			joint, post, proba := m.joint(nil, test, jointOut), m.joint(nil, test, logProbaOut), m.joint(nil, test, probaOut)
 			work := make([]float64, p)
 			for i := range test.N {
 				x := test.X[i*p : (i+1)*p]
@@ -156,6 +156,10 @@ func TestPredictRowByRow(t *testing.T) {
 					if g := post[i*K+c]; math.Abs(g-w) > 1e-12*max(1, math.Abs(w)) {
 						t.Fatalf("%d components: row %d class %d: log-posterior %v, want %v", len(m.comps), i, c, g, w)
 					}
+					// The log-posterior's tolerance, carried to its exponential.
+					if g, e := proba[i*K+c], math.Exp(w); math.Abs(g-e) > 1e-12*max(1, math.Abs(w))*e+1e-300 {
+						t.Fatalf("%d components: row %d class %d: posterior %v, want %v", len(m.comps), i, c, g, e)
+					}
 				}
 			}
 		}
@@ -163,11 +167,12 @@ func TestPredictRowByRow(t *testing.T) {
 }
 
 // TestNormaliseChunk checks normaliseChunk against normalise row by row,
-// to 1e-14 relative to max(1, |value|), on rows with terms far apart, −Inf
+// to 1e-14 relative to max(1, |value|), and probaChunk against probaRow
+// to 1e-14 relative plus 1e−300, on rows with terms far apart, −Inf
 // terms, a row of −Inf only and a row with a NaN (both of which get the
 // prior).
 func TestNormaliseChunk(t *testing.T) {
-	m := &model{logPrior: []float64{math.Log(0.2), math.Log(0.3), math.Log(0.5)}}
+	m := &model{prior: []float64{0.2, 0.3, 0.5}, logPrior: []float64{math.Log(0.2), math.Log(0.3), math.Log(0.5)}}
 	rng := rand.New(rand.NewPCG(9, 10))
 	const K, rows = 3, 41
 	out := make([]float64, K*rows)
@@ -177,15 +182,23 @@ func TestNormaliseChunk(t *testing.T) {
 	out[4], out[10], out[11] = math.Inf(-1), math.Inf(-1), math.Inf(-1)
 	out[3*7], out[3*7+1], out[3*7+2] = math.Inf(-1), math.Inf(-1), math.Inf(-1)
 	out[3*9+1] = math.NaN()
-	want := slices.Clone(out)
+	p, want, pwant := slices.Clone(out), slices.Clone(out), slices.Clone(out)
 	for r := range rows {
 		m.normalise(want[r*K : (r+1)*K])
+		m.probaRow(pwant[r*K : (r+1)*K])
 	}
 	m.normaliseChunk(out, make([]float64, len(out)+3))
+	m.probaChunk(p, make([]float64, len(out)+3))
 	for i, w := range want {
 		g := out[i]
 		if g != w && !(math.Abs(g-w) <= 1e-14*max(1, math.Abs(w))) {
 			t.Fatalf("row %d class %d: %v, want %v", i/K, i%K, g, w)
 		}
+		if g, w := p[i], pwant[i]; g != w && !(math.Abs(g-w) <= 1e-14*w+1e-300) {
+			t.Fatalf("row %d class %d: probability %v, want %v", i/K, i%K, g, w)
+		}
+	}
+	if !slices.Equal(p[3*7:3*8], m.prior) || !slices.Equal(p[3*9:3*10], m.prior) {
+		t.Fatalf("rows without a finite joint: %v and %v, want the prior %v", p[3*7:3*8], p[3*9:3*10], m.prior)
 	}
 }

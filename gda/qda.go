@@ -76,12 +76,21 @@ func (m *QDA) Config() QDAConfig { return QDAConfig(m.m.cfg) }
 // LogProba writes log P(y = k | x_i) to dst[i·K + k] (gendisc.Classifier).
 // It panics if d's features differ from the model's schema by name, kind
 // or order, or dst has the wrong length.
-func (m *QDA) LogProba(dst []float64, d *data.Dataset) []float64 { return m.m.joint(dst, d, true) }
+func (m *QDA) LogProba(dst []float64, d *data.Dataset) []float64 {
+	return m.m.joint(dst, d, logProbaOut)
+}
+
+// Proba writes P(y = k | x_i) to dst[i·K + k], the exponential of
+// LogProba up to rounding, with its conventions: for each row, the
+// exponentials exp(l_k − m) of its joint log-likelihoods l_k less their
+// maximum m, divided by their sum (kernel.SoftmaxRows, on a chunk of rows
+// while it is in cache). A class more than 708 below the largest gets 0.
+func (m *QDA) Proba(dst []float64, d *data.Dataset) []float64 { return m.m.joint(dst, d, probaOut) }
 
 // JointLogLikelihood writes log p(x_i, y = k) to dst[i·K + k]
 // (gendisc.Generative), missing features marginalised.
 func (m *QDA) JointLogLikelihood(dst []float64, d *data.Dataset) []float64 {
-	return m.m.joint(dst, d, false)
+	return m.m.joint(dst, d, jointOut)
 }
 
 // Priors returns the class priors π_k.

@@ -131,13 +131,54 @@ qdone:
 	VMULPD      192(R14), Z7, Z8 \
 	VFMADD231PD Z8, Z7, Z1
 
+// QUADSTEP512X2 is QUADSTEP512 for two rows, the parameters loaded once:
+// the first row's features in Z4 and accumulators Z0, Z1, the second's in
+// Z20 and Z16, Z17.
+#define QUADSTEP512X2 \
+	VMOVUPD     0(R14), Z21      \
+	VMOVUPD     64(R14), Z22     \
+	VMOVUPD     128(R14), Z23    \
+	VMOVUPD     192(R14), Z24    \
+	VSUBPD      Z21, Z4, Z5      \
+	VMULPD      Z22, Z5, Z6      \
+	VFMADD231PD Z6, Z5, Z0       \
+	VSUBPD      Z23, Z4, Z7      \
+	VMULPD      Z24, Z7, Z8      \
+	VFMADD231PD Z8, Z7, Z1       \
+	VSUBPD      Z21, Z20, Z25    \
+	VMULPD      Z22, Z25, Z26    \
+	VFMADD231PD Z26, Z25, Z16    \
+	VSUBPD      Z23, Z20, Z27    \
+	VMULPD      Z24, Z27, Z28    \
+	VFMADD231PD Z28, Z27, Z17
+
+// QUADREDUCE512 stores the forms of the four classes of a group, summed
+// from Z0 (classes 0 and 1) and Z1 (2 and 3), at (DI) plus the group's
+// offset min(R13, R12), using AX and Y8–Y13.
+#define QUADREDUCE512 \
+	VEXTRACTF64X4 $1, Z0, Y9     \
+	VEXTRACTF64X4 $1, Z1, Y11    \
+	VHADDPD       Y9, Y0, Y8     \
+	VHADDPD       Y11, Y1, Y10   \
+	VPERM2F128    $0x20, Y10, Y8, Y12 \
+	VPERM2F128    $0x31, Y10, Y8, Y13 \
+	VADDPD        Y13, Y12, Y8   \
+	MOVQ          R13, AX        \
+	CMPQ          AX, R12        \
+	CMOVQGT       R12, AX        \
+	VMOVUPD       Y8, (DI)(AX*1)
+
 // func quadRowsAVX512(q, x *float64, rows, d int, p *float64, groups, stride, lastBase int)
 //
 // quadRowsAVX2 with two classes in each 8-wide vector: the four features
 // broadcast into both halves of Z4, the parameters packed as μ and h of
 // classes 0 and 1, then of classes 2 and 3 (pack512), so that each lane
 // runs the operations of the AVX2 kernel's lane and the forms come out
-// with the same bits in half the instructions.
+// with the same bits in half the instructions. Two rows at a time (then
+// the last one alone), the parameters loaded once for both and eight
+// chains of additions in flight instead of four; the last d mod 4
+// features loaded under the mask K1 (VMASKMOVPD is slow on some
+// processors).
 TEXT ·quadRowsAVX512(SB), NOSPLIT, $0-64
 	MOVQ q+0(FP), DI
 	MOVQ x+8(FP), SI
@@ -150,13 +191,82 @@ TEXT ·quadRowsAVX512(SB), NOSPLIT, $0-64
 	SHLQ $3, R11           // bytes of a row of q
 	SHLQ $3, R12           // byte offset of the last group in a row of q
 	MOVQ CX, DX
-	ANDQ $3, DX
-	SHLQ $5, DX
-	LEAQ quadTailMask<>(SB), AX
-	VMOVDQU (AX)(DX*1), Y15
+	ANDQ $3, CX
+	MOVQ $1, AX
+	SHLQ CX, AX
+	DECQ AX
+	KMOVW AX, K1           // the last d mod 4 features
+	MOVQ DX, CX
 	SHLQ $3, CX            // bytes of a row of x
 	MOVQ CX, BX
 	ANDQ $-32, BX          // bytes of the whole 4-wide steps
+
+zqpair:
+	CMPQ R8, $2
+	JLT  zqrow
+	LEAQ (SI)(CX*4), DX    // the rows four and five ahead
+	XORQ AX, AX
+
+zqpprefetch:
+	PREFETCHT0 (DX)(AX*1)
+	ADDQ       $64, AX
+	CMPQ       AX, CX
+	JL         zqpprefetch
+	ADDQ       CX, DX
+	XORQ       AX, AX
+
+zqpprefetch2:
+	PREFETCHT0 (DX)(AX*1)
+	ADDQ       $64, AX
+	CMPQ       AX, CX
+	JL         zqpprefetch2
+	LEAQ       (SI)(CX*1), R15 // the second row
+	MOVQ       R9, R14
+	XORQ       R13, R13
+	MOVQ       R10, DX
+
+zqpgroup:
+	VPXORQ Z0, Z0, Z0
+	VPXORQ Z1, Z1, Z1
+	VPXORQ Z16, Z16, Z16
+	VPXORQ Z17, Z17, Z17
+	XORQ   AX, AX
+
+zqploop:
+	CMPQ            AX, BX
+	JGE             zqptail
+	VBROADCASTF64X4 (SI)(AX*1), Z4
+	VBROADCASTF64X4 (R15)(AX*1), Z20
+	QUADSTEP512X2
+	ADDQ            $256, R14
+	ADDQ            $32, AX
+	JMP             zqploop
+
+zqptail:
+	CMPQ          AX, CX
+	JGE           zqpreduce
+	VMOVUPD.Z     (SI)(AX*1), K1, Y4
+	VINSERTF64X4  $1, Y4, Z4, Z4
+	VMOVUPD.Z     (R15)(AX*1), K1, Y20
+	VINSERTF64X4  $1, Y20, Z20, Z20
+	QUADSTEP512X2
+	ADDQ          $256, R14
+
+zqpreduce:
+	QUADREDUCE512
+	VMOVAPD       Z16, Z0
+	VMOVAPD       Z17, Z1
+	ADDQ          R11, DI
+	QUADREDUCE512
+	SUBQ          R11, DI
+	ADDQ          $32, R13
+	DECQ          DX
+	JNZ           zqpgroup
+
+	LEAQ (DI)(R11*2), DI
+	LEAQ (SI)(CX*2), SI
+	SUBQ $2, R8
+	JMP  zqpair
 
 zqrow:
 	TESTQ R8, R8
@@ -188,25 +298,15 @@ zqloop:
 	JMP     zqloop
 
 zqtail:
-	CMPQ       AX, CX
-	JGE        zqreduce
-	VMASKMOVPD    (SI)(AX*1), Y15, Y4
+	CMPQ          AX, CX
+	JGE           zqreduce
+	VMOVUPD.Z     (SI)(AX*1), K1, Y4
 	VINSERTF64X4  $1, Y4, Z4, Z4
 	QUADSTEP512
-	ADDQ       $256, R14
+	ADDQ          $256, R14
 
 zqreduce:
-	VEXTRACTF64X4 $1, Z0, Y9     // class 1; class 0 in Y0
-	VEXTRACTF64X4 $1, Z1, Y11    // class 3; class 2 in Y1
-	VHADDPD       Y9, Y0, Y8     // s0+s1 and s2+s3 of classes 0, 1
-	VHADDPD       Y11, Y1, Y10   // of classes 2, 3
-	VPERM2F128    $0x20, Y10, Y8, Y12
-	VPERM2F128    $0x31, Y10, Y8, Y13
-	VADDPD        Y13, Y12, Y8
-	MOVQ       R13, AX
-	CMPQ       AX, R12
-	CMOVQGT    R12, AX
-	VMOVUPD    Y8, (DI)(AX*1)
+	QUADREDUCE512
 	ADDQ       $32, R13
 	DECQ       DX
 	JNZ        zqgroup

@@ -6,14 +6,18 @@ package kernel
 //	out[r·k + j] = Σ_i (x_ri − c_i) w_ji
 //
 // for the rows x_r of a chunk, in one pass over each row (read from
-// memory once, centred in registers) where the processor has AVX-512: the
-// classes four at a time (the last four overlapping the ones before when
-// 4 does not divide k, their scores computed again to the same bits),
-// eight features a vector, one fused multiply-add per class into four
-// accumulators summed across their lanes at the end of the row. The
-// weights are packed by groups of four classes and blocks of eight
-// features (the 32 weights of a block together), padded with zeros, as is
-// c; the last vector of a row is loaded under a mask.
+// memory once, centred in registers) where the processor has AVX-512 or
+// AVX2 and FMA: the classes four at a time (the last four overlapping the
+// ones before when 4 does not divide k, their scores computed again to
+// the same bits), eight features a vector (two of four in AVX2), one
+// fused multiply-add per class into an accumulator of eight lanes summed
+// across them at the end of the row. AVX-512 takes two rows at a time,
+// loading each block of weights once for both and keeping eight chains
+// of additions in flight. The weights are packed by groups of four
+// classes and blocks of eight features (the 32 weights of a block
+// together), padded with zeros, as is c; the last block of a row is
+// loaded under a mask. Both kernels give the same bits, whatever a row's
+// place in x.
 type Centred struct {
 	n, k  int
 	c, wp []float64 // c: npad; wp: groups × npad/8 blocks × 32
@@ -42,8 +46,8 @@ func NewCentred(w []float64, k, n int, c []float64) *Centred {
 
 // Dots writes the scores of the rows of x (row-major, n columns) to out
 // (rows·k values) and reports true, or does nothing and reports false
-// where there is no such kernel (no AVX-512, or k < 4): the caller then
-// centres the rows and scores them with DotRows2.
+// where there is no such kernel (no AVX2 and FMA, or k < 4): the caller
+// then centres the rows and scores them with DotRows2.
 func (p *Centred) Dots(out, x []float64) bool {
 	if !centredAsm || p.k < 4 {
 		return false
@@ -53,6 +57,6 @@ func (p *Centred) Dots(out, x []float64) bool {
 		return true
 	}
 	_ = out[rows*p.k-1]
-	centredDots(&out[0], &x[0], rows, p.n, &p.c[0], &p.wp[0], p.k, len(p.c))
+	centredDotsAsm(&out[0], &x[0], rows, p.n, &p.c[0], &p.wp[0], p.k, len(p.c))
 	return true
 }

@@ -5,6 +5,6 @@ package kernel
 // centredAsm is false: there is no assembly kernel for Centred.Dots.
 const centredAsm = false
 
-func centredDots(out, x *float64, rows, n int, c, w *float64, k, npad int) {
+func centredDotsAsm(out, x *float64, rows, n int, c, w *float64, k, npad int) {
 	panic("kernel: no centredDots on this architecture")
 }

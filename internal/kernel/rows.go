@@ -36,11 +36,25 @@ func NormalizeLogRows(x []float64, k int, e []float64, other func(row []float64)
 //
 //	x_i ← exp(x_i − m) / Σ_l exp(x_l − m),  m = max_l x_l
 //
-// with the exponentials taken as by NormalizeLogRows, in e: a term more
-// than 708 below its row's largest is 0. Rows whose largest term is not
-// finite, or that hold a NaN, go to other (mathx.Softmax, or a caller's
-// own rule for them).
+// with the exponentials of ExpFloored: a term more than 708 below its
+// row's largest is 0. Rows whose largest term is not finite, or that hold
+// a NaN, go to other (mathx.Softmax, or a caller's own rule for them).
+// Where the processor has AVX-512, or AVX2 and FMA, the assembly of
+// softmax_amd64.s: three passes over the rows (the maxima, kept in e; the
+// exponentials, stored over x, and their sums, kept in e; the divisions),
+// each row in registers, the sums in eight or four lanes; otherwise the
+// exponentials of all the rows at once in e as by NormalizeLogRows, the
+// sum term by term. The two differ in the last bits.
 func SoftmaxRows(x []float64, k int, e []float64, other func(row []float64)) {
+	if softmaxAsm && k > 0 {
+		softmaxRowsAsm(x, k, e, other)
+		return
+	}
+	softmaxRowsGo(x, k, e, other)
+}
+
+// softmaxRowsGo is the portable SoftmaxRows.
+func softmaxRowsGo(x []float64, k int, e []float64, other func(row []float64)) {
 	if !expRows(x, k, e) {
 		return
 	}

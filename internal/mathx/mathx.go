@@ -1,11 +1,7 @@
 // Package mathx holds small numerical helpers shared by the model packages.
 package mathx
 
-import (
-	"math"
-
-	"github.com/gendisc/gendisc/internal/parallel"
-)
+import "math"
 
 // LogSumExp returns log Σ_i exp(x_i), computed stably by factoring out the
 // largest term m:
@@ -121,14 +117,4 @@ func HasNaN(x []float64) bool {
 		}
 	}
 	return false // an overflow or ±Inf, not a missing cell
-}
-
-// ExpInPlace replaces every x_i by exp(x_i), in blocks on all cores: turning log-probabilities into
-// probabilities costs about as much as computing them.
-func ExpInPlace(x []float64) {
-	parallel.For(len(x), 1<<16, func(_, lo, hi int) {
-		for i, v := range x[lo:hi] {
-			x[lo+i] = math.Exp(v)
-		}
-	})
 }

@@ -116,20 +116,3 @@ func TestHasNaN(t *testing.T) {
 		}
 	}
 }
-
-func TestExpInPlace(t *testing.T) {
-	x := make([]float64, 300_001) // several blocks and a ragged end
-	for i := range x {
-		x[i] = -float64(i%1000)/7 + 3
-	}
-	want := make([]float64, len(x))
-	for i, v := range x {
-		want[i] = math.Exp(v)
-	}
-	ExpInPlace(x)
-	for i := range x {
-		if x[i] != want[i] {
-			t.Fatalf("x[%d] = %v, want %v", i, x[i], want[i])
-		}
-	}
-}

@@ -6,7 +6,6 @@ import (
 	"github.com/gendisc/gendisc"
 	"github.com/gendisc/gendisc/data"
 	"github.com/gendisc/gendisc/gda"
-	"github.com/gendisc/gendisc/internal/mathx"
 )
 
 // The covariance estimator of both models is gda.Unbiased, scikit-learn's
@@ -14,7 +13,7 @@ import (
 // scatter by N − K, QuadraticDiscriminantAnalysis class k's by N_k − 1.
 
 // lda times linear discriminant analysis on the gda arrays: fit, then
-// predict (LogProba and the exponentials, predict_proba).
+// predict (Proba, scikit-learn's predict_proba).
 func lda(dir string, r *recorder) error {
 	return gdaWorkload(dir, r, func(d *data.Dataset) (gdaModel, error) {
 		return gda.LDAConfig{Estimator: gda.Unbiased}.Fit(d)
@@ -31,6 +30,7 @@ func qda(dir string, r *recorder) error {
 // gdaModel is what the workloads read of a fitted LDA or QDA.
 type gdaModel interface {
 	gendisc.Classifier
+	Proba(dst []float64, d *data.Dataset) []float64
 	Priors() []float64
 	Means() [][]float64
 }
@@ -55,16 +55,7 @@ func gdaWorkload(dir string, r *recorder, fit func(*data.Dataset) (gdaModel, err
 		return err
 	}
 	p, _ := timed(r, "predict", size, func() ([]float64, error) {
-		return proba(m, d), nil
+		return m.Proba(nil, d), nil
 	})
 	return r.answer("proba", p, d.N, k)
-}
-
-// proba returns the class probabilities of the rows of d, N×K: LogProba
-// (gendisc.Classifier has no Proba) and the exponentials on all cores
-// (mathx.ExpInPlace).
-func proba(m gendisc.Classifier, d *data.Dataset) []float64 {
-	p := m.LogProba(nil, d)
-	mathx.ExpInPlace(p)
-	return p
 }
