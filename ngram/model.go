@@ -185,7 +185,7 @@ func (l *lm) contexts(k int) {
 	t := l.grams[k-1]
 	room := contexts(l.grams, k)
 	ctx := newGramTable(k-1, room)
-	stats := make([]ctxStat, 0, room)
+	stats := makeHuge[ctxStat](0, room)
 	for e, n := range t.counts {
 		x := ctx.add(t.gram(e)[:k-1], 0)
 		if x == len(stats) {
@@ -206,7 +206,7 @@ func (l *lm) contexts(k int) {
 		}
 	}
 	if cap(stats) > len(stats)+len(stats)/4 {
-		stats = slices.Clone(stats)
+		stats = cloneHuge(stats, len(stats))
 	}
 	ctx.trim()
 	l.ctx[k-1], l.ctxStats[k-1] = ctx, stats
