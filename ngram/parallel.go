@@ -31,8 +31,7 @@ type lexer struct {
 }
 
 func newLexer(keepPunct bool) *lexer {
-	x := &lexer{tok: tokenizer{keepPunct: keepPunct}, index: map[string]int32{Start: idStart, End: idEnd, Unknown: idUnk}}
-	return x
+	return &lexer{tok: tokenizer{keepPunct: keepPunct}, index: map[string]int32{Start: idStart, End: idEnd, Unknown: idUnk}}
 }
 
 // lex tokenizes the rows [b.lo, b.hi) of texts into b, padded for n-grams
@@ -103,14 +102,15 @@ func (a *Accumulator) count(b *block, toGlobal *[]int32) {
 // rows, a block after another in turn, while this goroutine counts the
 // blocks in their order.
 func (a *Accumulator) addTexts(texts []string, y []float64, target bool) {
-	var blocks []block
+	type rows struct{ lo, hi int }
+	var blocks []rows
 	for lo := 0; lo < len(texts); {
 		hi, b := lo, 0
 		for hi < len(texts) && b < blockBytes {
 			b += len(texts[hi])
 			hi++
 		}
-		blocks = append(blocks, block{lo: lo, hi: hi})
+		blocks = append(blocks, rows{lo, hi})
 		lo = hi
 	}
 	P := a.workers
