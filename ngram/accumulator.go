@@ -28,8 +28,7 @@ type Accumulator struct {
 	docs   []int64      // documents per class
 	grams  []*gramTable // the highest-order n-grams per class
 
-	tok tokenizer
-	seq []int32
+	workers int // the cores Add and Model use; 0: GOMAXPROCS
 }
 
 // NewAccumulator returns an empty accumulator of the configuration c, or
@@ -114,44 +113,8 @@ func (a *Accumulator) Add(d *data.Dataset) error {
 		}
 		a.grams[0] = newGramTable(a.cfg.Order, b/5)
 	}
-	for i, doc := range d.Text[col] {
-		k := 0
-		if a.schema.Target != nil {
-			if d.Y == nil || math.IsNaN(d.Y[i]) {
-				continue
-			}
-			k = int(d.Y[i])
-		}
-		if doc == "" {
-			continue
-		}
-		a.addDoc(k, doc)
-	}
+	a.addTexts(d.Text[col], d.Y, a.schema.Target != nil)
 	return nil
-}
-
-// addDoc counts the n-grams of doc, padded, in class k.
-func (a *Accumulator) addDoc(k int, doc string) {
-	n := a.cfg.Order
-	a.tok.keepPunct = a.cfg.KeepPunct
-	a.tok.scan(doc)
-	a.seq = a.seq[:0]
-	for range n - 1 {
-		a.seq = append(a.seq, idStart)
-	}
-	for _, s := range a.tok.toks {
-		id, ok := a.index[string(a.tok.buf[s.lo:s.hi])]
-		if !ok {
-			id = a.addWord(string(a.tok.buf[s.lo:s.hi]))
-		}
-		a.seq = append(a.seq, id)
-	}
-	a.seq = append(a.seq, idEnd)
-	t := a.grams[k]
-	for p := n - 1; p < len(a.seq); p++ {
-		t.add(a.seq[p-n+1:p+1], 1)
-	}
-	a.docs[k]++
 }
 
 // MergeError is the error of merging accumulators of different

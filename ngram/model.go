@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"sync"
 
 	"github.com/gendisc/gendisc"
 	"github.com/gendisc/gendisc/data"
@@ -146,54 +147,70 @@ func (m *Model) build(raw *gramTable) *lm {
 		}
 	}
 	l.grams[N-1] = top
-	for k := N - 1; k >= 1; k-- {
-		up := l.grams[k]
-		low := newGramTable(k, up.len()) // at most one k-gram per (k+1)-gram
-		for e, n := range up.counts {
-			if c.Smoothing == KneserNey {
-				n = 1
+	// The orders below are derived one from another, each as soon as the
+	// one above is done; the contexts of an order are made beside them
+	// (another core) once its k-grams and the (k−1)-grams, which size
+	// them, exist.
+	var wg sync.WaitGroup
+	for k := N; k >= 1; k-- {
+		if k >= 2 {
+			up := l.grams[k-1]
+			low := newGramTable(k-1, up.len()) // at most one (k−1)-gram per k-gram
+			for e, n := range up.counts {
+				if c.Smoothing == KneserNey {
+					n = 1
+				}
+				low.add(up.gram(e)[1:], n)
 			}
-			low.add(up.gram(e)[1:], n)
+			l.grams[k-2] = low
 		}
-		l.grams[k-1] = low
+		if m.stats.workers == 1 {
+			l.contexts(k)
+		} else {
+			wg.Go(func() { l.contexts(k) })
+		}
 	}
-	for k := 1; k <= N; k++ {
-		t := l.grams[k-1]
-		room := contexts(l.grams, k)
-		ctx := newGramTable(k-1, room)
-		stats := make([]ctxStat, 0, room)
-		for e, n := range t.counts {
-			x := ctx.add(t.gram(e)[:k-1], 0)
-			if x == len(stats) {
-				stats = append(stats, ctxStat{})
-			}
-			st := &stats[x]
-			st.total += n
-			switch {
-			case n == 1:
-				st.n1++
-			case n == 2:
-				st.n2++
-			default:
-				st.n3++
-			}
-			if n <= 4 {
-				l.coc[k-1][n-1]++
-			}
-		}
-		if cap(stats) > len(stats)+len(stats)/4 {
-			stats = slices.Clone(stats)
-		}
-		l.ctx[k-1], l.ctxStats[k-1] = ctx, stats
-		l.disc[k-1] = discounts(l.coc[k-1])
-	}
+	wg.Wait()
 	for k := range N {
 		if l.grams[k] != raw {
 			l.grams[k].trim()
 		}
-		l.ctx[k].trim()
 	}
 	return l
+}
+
+// contexts makes the contexts of the k-grams l.grams[k−1] with their
+// statistics, the counts of counts of order k and its discounts.
+func (l *lm) contexts(k int) {
+	t := l.grams[k-1]
+	room := contexts(l.grams, k)
+	ctx := newGramTable(k-1, room)
+	stats := makeHuge[ctxStat](0, room)
+	for e, n := range t.counts {
+		x := ctx.add(t.gram(e)[:k-1], 0)
+		if x == len(stats) {
+			stats = append(stats, ctxStat{})
+		}
+		st := &stats[x]
+		st.total += n
+		switch {
+		case n == 1:
+			st.n1++
+		case n == 2:
+			st.n2++
+		default:
+			st.n3++
+		}
+		if n <= 4 {
+			l.coc[k-1][n-1]++
+		}
+	}
+	if cap(stats) > len(stats)+len(stats)/4 {
+		stats = cloneHuge(stats, len(stats))
+	}
+	ctx.trim()
+	l.ctx[k-1], l.ctxStats[k-1] = ctx, stats
+	l.disc[k-1] = discounts(l.coc[k-1])
 }
 
 // contexts returns room enough for the contexts of the k-grams grams[k−1]

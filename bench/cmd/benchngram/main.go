@@ -1,7 +1,7 @@
 // Command benchngram is the Go side of bench/ngram/run: it builds a
 // trigram Kneser–Ney model (package ngram) of the lines of a text file and
 // scores the lines of another, timing both, and prints one JSON object:
-// the seconds of each step (wall and CPU), the peak resident memory (VmHWM), the distinct
+// the seconds of each step (wall and CPU), the page faults of the build, the peak resident memory (VmHWM), the distinct
 // n-grams of every order, the bytes the model's tables hold per distinct
 // n-gram, and the held-out perplexity.
 //
@@ -46,13 +46,14 @@ func main() {
 			log.Fatal(err)
 		}
 	}
+	f0 := faults()
 	c0, t0 := cpuTime(), time.Now()
 	m, err := ngram.Config{Order: *order}.Fit(dataset(train))
 	if err != nil {
 		log.Fatal(err)
 	}
 	pprof.StopCPUProfile()
-	build, buildCPU := time.Since(t0).Seconds(), cpuTime()-c0
+	build, buildCPU, buildFaults := time.Since(t0).Seconds(), cpuTime()-c0, faults()-f0
 	c0, t0 = cpuTime(), time.Now()
 	lp, tokens := 0.0, 0
 	for _, doc := range test {
@@ -68,7 +69,7 @@ func main() {
 	}
 	out := map[string]any{
 		"side": "gendisc", "order": *order, "train_lines": len(train), "test_lines": len(test),
-		"build_s": build, "score_s": score, "build_cpu_s": buildCPU, "score_cpu_s": scoreCPU, "score_tokens": tokens, "perplexity": math.Exp(-lp / float64(tokens)),
+		"build_s": build, "score_s": score, "build_cpu_s": buildCPU, "build_page_faults": buildFaults, "score_cpu_s": scoreCPU, "score_tokens": tokens, "perplexity": math.Exp(-lp / float64(tokens)),
 		"ngrams": perOrder, "bytes_per_ngram": float64(m.Bytes()) / float64(distinct), "peak_rss_mb": peakRSS(),
 	}
 	json.NewEncoder(os.Stdout).Encode(out)
@@ -111,6 +112,15 @@ func cpuTime() float64 {
 		return math.NaN()
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano()).Seconds()
+}
+
+// faults returns the process's page faults so far (minor and major).
+func faults() int64 {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return -1
+	}
+	return ru.Minflt + ru.Majflt
 }
 
 // peakRSS returns the process's peak resident memory in MB (VmHWM).
