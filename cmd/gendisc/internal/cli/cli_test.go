@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/gendisc/gendisc/cmd/gendisc/modelflags"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
@@ -133,7 +135,7 @@ func TestFlagValue(t *testing.T) {
 }
 
 func TestListFlag(t *testing.T) {
-	var l listFlag
+	var l modelflags.List
 	for _, s := range []string{"a,b", " c ,", "d"} {
 		l.Set(s)
 	}

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/gendisc/gendisc/cmd/gendisc/modelflags"
 	"github.com/gendisc/gendisc/data"
 	"github.com/gendisc/gendisc/mixture"
 )
@@ -70,7 +71,7 @@ Example:
 
 type clusterOptions struct {
 	data, target, weight, out string
-	ignored                   listFlag
+	ignored                   modelflags.List
 	comp                      componentsFlag
 	cfg                       func() (mixture.Config, *rand.Rand)
 }

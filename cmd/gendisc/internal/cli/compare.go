@@ -17,6 +17,7 @@ import (
 	"github.com/schollz/progressbar/v3"
 
 	"github.com/gendisc/gendisc"
+	"github.com/gendisc/gendisc/cmd/gendisc/modelflags"
 	"github.com/gendisc/gendisc/compare"
 	"github.com/gendisc/gendisc/data"
 	"github.com/gendisc/gendisc/datasets"
@@ -117,13 +118,13 @@ Example:
 
 // compareOptions are the settings of one compare run.
 type compareOptions struct {
-	data, models  listFlag
+	data, models  modelflags.List
 	defaultModels bool // --models not given
 	splits, jobs  int
 	sizes         sizesFlag
 	seed          uint64
 	out           string
-	formats       listFlag // further formats of the plots
+	formats       modelflags.List // further formats of the plots
 	read          dataFlags
 	kinds         map[string]*modelFlags // every kind, by name
 	passed        map[string]*passFlag   // the model flags, by name

@@ -26,17 +26,6 @@ func checkFlags(fs *flag.FlagSet) error {
 	return nil
 }
 
-// The flag values that the model flags share with gendisc-beam are
-// package modelflags'; the commands spell them by these names.
-type (
-	nonNegative = modelflags.NonNegative
-	listFlag    = modelflags.List
-)
-
-// atLeast is modelflags.AtLeast: a flag.Value that sets *p to a whole
-// number ≥ min.
-func atLeast[T ~int | ~int64](p *T, min T) flag.Value { return modelflags.AtLeast(p, min) }
-
 // positiveDuration is a duration flag that refuses durations ≤ 0.
 type positiveDuration time.Duration
 

@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/gendisc/gendisc"
-	"github.com/gendisc/gendisc/cmd/gendisc/modelflags"
 	"github.com/gendisc/gendisc/data"
 	"github.com/gendisc/gendisc/modelfile"
 	"github.com/gendisc/gendisc/models"
@@ -156,10 +155,4 @@ func persistent(m gendisc.Model) modelfile.Persistent {
 		panic(fmt.Sprintf("cli: a model of kind %s cannot be saved: it has no MarshalJSON", m.Kind()))
 	}
 	return p
-}
-
-// accumulatorOf is modelflags.AccumulatorOf, by the name the kinds of
-// this package use.
-func accumulatorOf[A gendisc.Accumulator](a A, err error) (gendisc.Accumulator, error) {
-	return modelflags.AccumulatorOf(a, err)
 }

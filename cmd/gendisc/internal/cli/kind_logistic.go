@@ -29,11 +29,11 @@ func logisticFlags(fs *flag.FlagSet) fitFunc {
 	var (
 		solver          logistic.Solver
 		maxIter, epochs int
-		tol, step       nonNegative
+		tol, step       modelflags.NonNegative
 	)
 	fs.Var(modelflags.OneOf(&solver, "solver", logistic.GD, logistic.SGD, logistic.Newton, logistic.LBFGS), "solver", "the optimiser `name`: gd, sgd, newton or lbfgs (default: newton for at most 40 parameters, lbfgs otherwise)")
-	fs.Var(atLeast(&maxIter, 0), "max-iter", "stop gd, newton and lbfgs after `n` iterations (default 10000 for gd, 1000 otherwise)")
-	fs.Var(atLeast(&epochs, 0), "epochs", "stop sgd after `n` passes over the data (default 1000)")
+	fs.Var(modelflags.AtLeast(&maxIter, 0), "max-iter", "stop gd, newton and lbfgs after `n` iterations (default 10000 for gd, 1000 otherwise)")
+	fs.Var(modelflags.AtLeast(&epochs, 0), "epochs", "stop sgd after `n` passes over the data (default 1000)")
 	fs.Var(&tol, "tol", "stopping tolerance `t` on the gradient of the mean objective (gd, sgd: on the change of the weights) (default 1e-6)")
 	fs.Var(&step, "step", "step size `η` of gd and first step of sgd (default: from the curvature of the objective)")
 	seed := fs.Uint64("seed", 1, "`seed` of sgd's shuffles")

@@ -37,7 +37,7 @@ func init() {
 		flags: func(fs *flag.FlagSet) fitFunc {
 			mf := mixtureFlags(fs)
 			k := mixture.DefaultComponentsPerClass
-			fs.Var(atLeast(&k, 1), "components-per-class", "the number of mixture components `K` of every class")
+			fs.Var(modelflags.AtLeast(&k, 1), "components-per-class", "the number of mixture components `K` of every class")
 			return func(d *data.Dataset) (modelfile.Persistent, error) {
 				cfg, rng := mf()
 				return mixture.MDAConfig{ComponentsPerClass: k, Mixture: cfg}.Fit(d, rng)

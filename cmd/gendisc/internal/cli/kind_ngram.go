@@ -16,6 +16,7 @@ import (
 	"strings"
 
 	"github.com/gendisc/gendisc"
+	"github.com/gendisc/gendisc/cmd/gendisc/modelflags"
 	"github.com/gendisc/gendisc/data"
 	"github.com/gendisc/gendisc/datasets"
 	"github.com/gendisc/gendisc/metrics"
@@ -37,7 +38,7 @@ func init() {
 				if err != nil {
 					return nil, err
 				}
-				return accumulatorOf(ngram.NewAccumulator(c))
+				return modelflags.AccumulatorOf(ngram.NewAccumulator(c))
 			}
 		},
 	})
@@ -68,11 +69,11 @@ func ngramFlags(fs *flag.FlagSet) fitFunc {
 func ngramConfig(fs *flag.FlagSet) (func() (ngram.Config, error), *bool) {
 	var cfg ngram.Config
 	cfg.Order, cfg.MinCount = 3, 1
-	fs.Var(atLeast(&cfg.Order, 1), "order", "the n-gram `length` n: each word is predicted from the n−1 before it")
+	fs.Var(modelflags.AtLeast(&cfg.Order, 1), "order", "the n-gram `length` n: each word is predicted from the n−1 before it")
 	smoothing := fs.String("smoothing", "kneser-ney", "the `smoothing`: kneser-ney (interpolated modified), witten-bell, lidstone (with --alpha) or mle (unseen n-grams get probability 0)")
-	alpha := nonNegative(1)
+	alpha := modelflags.NonNegative(1)
 	fs.Var(&alpha, "alpha", "lidstone's pseudo-count `α` added to every word's count (1 is Laplace)")
-	fs.Var(atLeast(&cfg.MinCount, 1), "min-count", "keep the words seen at least `n` times; rarer ones become <unk>")
+	fs.Var(modelflags.AtLeast(&cfg.MinCount, 1), "min-count", "keep the words seen at least `n` times; rarer ones become <unk>")
 	fs.BoolVar(&cfg.KeepPunct, "keep-punct", false, "keep case and punctuation as tokens (generated text reads better)")
 	fs.StringVar(&cfg.Column, "column", "", "the text `column` to model (default: the only text column)")
 	paragraphs := fs.Bool("paragraphs", false, "a document is a paragraph: lines up to a blank line (default: one document per line of a .txt file)")
@@ -424,7 +425,7 @@ type lmSampleFlags struct {
 // sampleLMFlags defines sample's flags for language models on fs.
 func sampleLMFlags(fs *flag.FlagSet) *lmSampleFlags {
 	f := &lmSampleFlags{maxWords: 100, temperature: 1}
-	fs.Var(atLeast(&f.maxWords, 1), "max-words", "a language model (ngram) stops a document after `n` tokens")
+	fs.Var(modelflags.AtLeast(&f.maxWords, 1), "max-words", "a language model (ngram) stops a document after `n` tokens")
 	fs.StringVar(&f.prompt, "prompt", "", "a language model continues these `words`")
 	fs.Var((*positive)(&f.temperature), "temperature", "a language model draws each word with probability ∝ P^(1/`T`)")
 	return f

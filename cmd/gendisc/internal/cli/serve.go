@@ -13,6 +13,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/gendisc/gendisc/cmd/gendisc/modelflags"
 	"github.com/gendisc/gendisc/server"
 )
 
@@ -68,8 +69,8 @@ Example:
 		fs.Var(&o.names, "name", "serve the --model in the same place under this `name` (default: the file name without .json)")
 		fs.Var(&o.dirs, "models", "serve every model file *.json in this `directory`, watching it for files added and removed")
 		fs.StringVar(&o.addr, "addr", "127.0.0.1:8080", "listen on this `host:port`")
-		fs.Var(atLeast(&o.opt.MaxBodyBytes, 1), "max-body", "the largest request body, in `bytes`")
-		fs.Var(atLeast(&o.opt.MaxRows, 1), "max-rows", "the most `rows` in one request")
+		fs.Var(modelflags.AtLeast(&o.opt.MaxBodyBytes, 1), "max-body", "the largest request body, in `bytes`")
+		fs.Var(modelflags.AtLeast(&o.opt.MaxRows, 1), "max-rows", "the most `rows` in one request")
 		fs.Var((*positiveDuration)(&o.opt.ReadHeaderTimeout), "read-header-timeout", "the `duration` to read a request's headers")
 		fs.Var((*positiveDuration)(&o.opt.ReadTimeout), "read-timeout", "the `duration` to read a whole request")
 		fs.Var((*positiveDuration)(&o.opt.WriteTimeout), "write-timeout", "the `duration` from the end of a request's headers to the end of its answer")
@@ -85,7 +86,7 @@ Example:
 }
 
 type serveOptions struct {
-	models, names, dirs        listFlag
+	models, names, dirs        modelflags.List
 	addr, tokenFile, cert, key string
 	logJSON                    bool
 	opt                        server.Options
