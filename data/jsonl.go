@@ -137,16 +137,6 @@ func openJSONLines(r *reader, in *Input) (*jsonTable, error) {
 	if len(r.header) == 0 {
 		return nil, &ParseError{File: r.src, Err: ErrEmpty}
 	}
-	// Knowing the input's size, the arrays are allocated once, for the
-	// rows expected at the first batch's rows per byte.
-	if size := in.expectedSize(); size > 0 && !t.eof {
-		n, b := 0, 0
-		for _, p := range t.parts[:t.used] {
-			n += len(p.lines)
-			b += len(p.b)
-		}
-		r.reserve(int(float64(n) * float64(size) / float64(max(b, 1)) * 1.05))
-	}
 	t.pending = true
 	return t, nil
 }
@@ -160,9 +150,15 @@ func (t *jsonTable) next(r *reader) (more bool, err error) {
 	}
 	first := t.pending
 	t.pending = false
-	n := 0
+	n, size := 0, 0
 	for _, p := range t.parts[:t.used] {
 		n += len(p.lines)
+		size += len(p.b)
+	}
+	// Knowing the input's size, the arrays are allocated once, for the
+	// rows expected at the first batch's rows per byte (plus 5%).
+	if all := t.input.expectedSize(); first && all > 0 && size > 0 && !t.eof {
+		r.reserve(int(float64(n) * float64(all) / float64(size) * 1.05))
 	}
 	i := r.addRows(n)
 	nf := len(r.header)

@@ -3,7 +3,13 @@ package data
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -132,6 +138,193 @@ func TestJSONLinesReads(t *testing.T) {
 			if got := readSummary(tc.in, cfg); got != tc.want {
 				t.Errorf("config %+v, %q:\n got %s\nwant %s", cfg, tc.in, got, tc.want)
 			}
+		}
+	}
+}
+
+// jsonLineCells reads line as the first line of a block, by the scanner
+// (slow false) or by encoding/json's Decoder, and returns its cells as
+// key, kind and text ("n" number, "s" string), or ok false when it is
+// refused.
+func jsonLineCells(line []byte, slow bool) (cells []string, ok bool) {
+	k := &jsonBlock{b: line, line0: 1, src: "t", keys: map[string]int{}, serial: 1}
+	if slow {
+		ok = k.parseSlow(line, 1) == nil
+	} else {
+		ok = k.scan(0, len(line))
+	}
+	if !ok {
+		return nil, false
+	}
+	for _, c := range k.cells {
+		var text []byte
+		switch {
+		case c.kind == jsonValue:
+			text = strconv.AppendFloat(nil, math.Float64frombits(c.a), 'f', -1, 64)
+		case c.kind&jsonArena != 0:
+			text = k.arena[c.a>>32 : c.a&math.MaxUint32]
+		default:
+			text = line[c.a>>32 : c.a&math.MaxUint32]
+		}
+		kind := "s"
+		if c.kind&^jsonArena != jsonString {
+			kind = "n"
+		}
+		cells = append(cells, fmt.Sprintf("%q %s %q", k.names[c.f], kind, text))
+	}
+	return cells, true
+}
+
+// checkJSONLine fails unless the scanner and encoding/json's Decoder read
+// line alike: the same cells, or both refuse it.
+func checkJSONLine(t *testing.T, line []byte) {
+	t.Helper()
+	fast, fok := jsonLineCells(line, false)
+	slow, sok := jsonLineCells(line, true)
+	if fok != sok || !slices.Equal(fast, slow) {
+		t.Fatalf("%q: the scanner reads %v (%v), the Decoder %v (%v)", line, fast, fok, slow, sok)
+	}
+}
+
+// jsonSeeds are lines that the differential tests start from.
+func jsonSeeds() [][]byte {
+	seeds := [][]byte{
+		[]byte(`{"a":1,"b":"x","class":"p"}`),
+		[]byte(`{"b":true,"a":"NA"}` + "\r\n"),
+		[]byte(`{"a":1e400,"c":"one two three four","d":-0.000e-7,"e":123456789012345678901234567890}`),
+		[]byte(`{"a":[1],"b":{}}`),
+		[]byte(`{"a":1,"a":2}`),
+		[]byte("\xef\xbb\xbf{\"x\":\"\\u00e9\",\"y\":-0}"),
+		[]byte(`{"\u0061":"\ud83d\ude00\ud800x\/\b\f\n\r\t","b":"` + "\xff\xed\xa0\x80\xef\xbf\xbd" + `"}`),
+		[]byte(" \t{ \"a\" : 1.5 , \"b\" : null , \"c\" : false } \r\n"),
+	}
+	for _, tc := range jsonReads {
+		for _, line := range bytes.SplitAfter([]byte(tc.in), []byte("\n")) {
+			seeds = append(seeds, line)
+		}
+	}
+	return seeds
+}
+
+// TestJSONScanDifferential mutates the seed lines at random (bytes
+// replaced, inserted and deleted, by JSON's special characters among
+// others) and checks that the scanner and the Decoder read each alike.
+func TestJSONScanDifferential(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	const special = "{}[]:,\" \t\r\n\\/-+.eE0123456789truefalsenullu\x00\x1f\x7f\xc3\xa9\xff"
+	for _, seed := range jsonSeeds() {
+		checkJSONLine(t, seed)
+		for range 2000 {
+			line := slices.Clone(seed)
+			for range 1 + rng.IntN(3) {
+				c := special[rng.IntN(len(special))]
+				if rng.IntN(4) == 0 {
+					c = byte(rng.IntN(256))
+				}
+				p := rng.IntN(len(line) + 1)
+				switch rng.IntN(3) {
+				case 0:
+					if p < len(line) {
+						line[p] = c
+					}
+				case 1:
+					line = slices.Insert(line, p, c)
+				default:
+					if p < len(line) {
+						line = slices.Delete(line, p, p+1)
+					}
+				}
+			}
+			checkJSONLine(t, line)
+		}
+	}
+}
+
+// FuzzJSONScan: the scanner and encoding/json's Decoder read any line
+// alike.
+func FuzzJSONScan(f *testing.F) {
+	for _, seed := range jsonSeeds() {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, line []byte) {
+		checkJSONLine(t, line)
+	})
+}
+
+// TestJSONLinesBatches reads more lines than a batch, in blocks of
+// several sizes: the Dataset is that of the same cells as CSV (keys in
+// any order, absent keys and nulls missing, a column that turns into
+// strings in the second batch), with the lines of the rows; a key first
+// met after the first batch is an error at its line.
+func TestJSONLinesBatches(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	rows := jsonBatch + 5000
+	var jl, csv bytes.Buffer
+	csv.WriteString("a,b,c,d,class\n")
+	var lines []int
+	line := 0
+	for i := range rows {
+		cells := []string{
+			strconv.Itoa(rng.IntN(100) - 50),
+			strconv.FormatFloat(float64(rng.IntN(20000)-10000)/100, 'f', -1, 64),
+			[]string{"u", "v", "w x"}[rng.IntN(3)],
+			strconv.Itoa(rng.IntN(10)),
+			[]string{"p", "q"}[rng.IntN(2)],
+		}
+		if i == rows-100 {
+			cells[3] = "z"
+		}
+		keys := []string{"a", "b", "c", "d", "class"}
+		var obj []string
+		order := rng.Perm(5)
+		if i == 0 {
+			order = []int{0, 1, 2, 3, 4} // the columns' order
+		}
+		for _, j := range order {
+			v := cells[j]
+			switch {
+			case i > 0 && j == 1 && rng.IntN(10) == 0:
+				cells[j] = ""
+				if rng.IntN(2) == 0 {
+					obj = append(obj, `"b":null`)
+				}
+				continue
+			case j == 2 || j == 4 || j == 3 && v == "z":
+				v = strconv.Quote(v)
+			}
+			obj = append(obj, strconv.Quote(keys[j])+":"+v)
+		}
+		if i > 0 && rng.IntN(1000) == 0 {
+			jl.WriteString(" \r\n")
+			line++
+		}
+		jl.WriteString("{" + strings.Join(obj, ",") + "}\n")
+		line++
+		lines = append(lines, line)
+		csv.WriteString(strings.Join(cells, ",") + "\n")
+	}
+	want, err := Read(bytes.NewReader(csv.Bytes()), "t.csv", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want.Schema.Features[3].Kind != Categorical {
+		t.Fatalf("column d is %v", want.Schema.Features[3].Kind)
+	}
+	for _, cfg := range []readConfig{defaultConfig, {chunk: 1 << 10, blocks: 1}, {chunk: 1 << 10, blocks: 7}} {
+		got, err := readInferred(bytes.NewReader(jl.Bytes()), "t.jsonl", Options{}, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := datasetDiff(want, got); diff != "" {
+			t.Fatalf("config %+v: %s", cfg, diff)
+		}
+		if !slices.Equal(got.Lines, lines) {
+			t.Fatalf("config %+v: the lines differ", cfg)
+		}
+		bad := append(slices.Clone(jl.Bytes()), `{"a":1,"e":2}`+"\n"...)
+		_, err = readInferred(bytes.NewReader(bad), "t.jsonl", Options{}, cfg)
+		if want := fmt.Sprintf(`t.jsonl:%d: column "e": no such column: the key is not among those of the first 65536 lines, which make the columns`, line+1); err == nil || err.Error() != want || !errors.Is(err, ErrNoColumn) {
+			t.Fatalf("config %+v: error %v, want %s", cfg, err, want)
 		}
 	}
 }
