@@ -199,9 +199,7 @@ func jsonSeeds() [][]byte {
 		[]byte(" \t{ \"a\" : 1.5 , \"b\" : null , \"c\" : false } \r\n"),
 	}
 	for _, tc := range jsonReads {
-		for _, line := range bytes.SplitAfter([]byte(tc.in), []byte("\n")) {
-			seeds = append(seeds, line)
-		}
+		seeds = append(seeds, bytes.SplitAfter([]byte(tc.in), []byte("\n"))...)
 	}
 	return seeds
 }
