@@ -54,6 +54,7 @@ type jsonTable struct {
 	used    int         // blocks of parts that hold the batch
 	pending bool        // the first batch is parsed, not stored yet
 	scratch []byte
+	stamp   []uint32 // per field, the row (+1) that next stored last in it
 }
 
 // jsonBlock is a block of whole lines of a batch and what parse read from
@@ -61,7 +62,8 @@ type jsonTable struct {
 // lines[k] being cells[ends[k-1]:ends[k]].
 type jsonBlock struct {
 	b     []byte // the block's text
-	line0 int    // line of b[0]
+	line0 int    // line of b[0]; lines and errors count from 0 in parse
+	nl    int    // lines of b (parse)
 	src   string
 	cells []jsonCell
 	ends  []int
@@ -161,15 +163,17 @@ func (t *jsonTable) next(r *reader) (more bool, err error) {
 		r.reserve(int(float64(n) * float64(all) / float64(size) * 1.05))
 	}
 	i := r.addRows(n)
-	nf := len(r.header)
+	if len(t.stamp) != len(r.header) {
+		t.stamp = make([]uint32, len(r.header))
+	}
+	clear(t.stamp)
 	for k := range t.parts[:t.used] {
 		p := &t.parts[k]
 		c := 0
 		for m, end := range p.ends {
-			r.lines[i] = p.lines[m]
-			for f := range nf {
-				r.putMissing(f, i)
-			}
+			r.lines[i] = p.line0 + p.lines[m]
+			// The fields of the line's cells are stamped with the row
+			// (+1); the others are missing.
 			for ; c < end; c++ {
 				cell := &p.cells[c]
 				f := int(cell.f)
@@ -178,6 +182,12 @@ func (t *jsonTable) next(r *reader) (more bool, err error) {
 				}
 				if err := t.put(r, p, f, i, cell); err != nil {
 					return false, err
+				}
+				t.stamp[f] = uint32(i) + 1
+			}
+			for f, st := range t.stamp {
+				if st != uint32(i)+1 {
+					r.putMissing(f, i)
 				}
 			}
 			i++
@@ -227,7 +237,18 @@ func (t *jsonTable) batch(index map[string]int) error {
 	t.buf = t.buf[:copy(t.buf, t.buf[t.pos:])]
 	t.pos = 0
 	p, recs, lines := 0, 0, 0
-	for recs < jsonBatch {
+	all := false
+	if t.eof {
+		// When the input left has fewer lines than a batch, all of it
+		// is the batch.
+		if nl := bytes.Count(t.buf, []byte{'\n'}); nl < jsonBatch {
+			p, lines, all = len(t.buf), nl, true
+			if len(t.buf) > 0 && t.buf[len(t.buf)-1] != '\n' {
+				lines++
+			}
+		}
+	}
+	for !all && recs < jsonBatch {
 		e := bytes.IndexByte(t.buf[p:], '\n')
 		switch {
 		case e >= 0:
@@ -253,13 +274,19 @@ func (t *jsonTable) batch(index map[string]int) error {
 	}
 	t.split(p)
 	t.parse(index)
+	// The blocks counted their lines from 0.
+	line0 := t.line + 1
+	for k := range t.parts[:t.used] {
+		b := &t.parts[k]
+		b.line0 = line0
+		if b.err != nil {
+			b.err.(*ParseError).Line += line0
+			return b.err
+		}
+		line0 += b.nl
+	}
 	t.pos = p
 	t.line += lines
-	for k := range t.parts[:t.used] {
-		if err := t.parts[k].err; err != nil {
-			return err
-		}
-	}
 	if t.readErr != nil && recs < jsonBatch {
 		return t.readErr
 	}
@@ -278,7 +305,7 @@ func (t *jsonTable) split(end int) {
 		t.parts = append(t.parts, make([]jsonBlock, nb-len(t.parts))...)
 	}
 	t.used = 0
-	lo, line := 0, t.line+1
+	lo := 0
 	for k := 1; k <= nb && lo < end; k++ {
 		hi := end
 		if k < nb {
@@ -293,8 +320,7 @@ func (t *jsonTable) split(end int) {
 			continue
 		}
 		p := &t.parts[t.used]
-		p.b, p.line0, p.src = t.buf[lo:hi], line, t.src
-		line += bytes.Count(p.b, []byte{'\n'})
+		p.b, p.src = t.buf[lo:hi], t.src
 		lo = hi
 		t.used++
 	}
@@ -339,18 +365,15 @@ func blankLine(line []byte) bool {
 // JSON object or has a key that is not a column (k.err then).
 func (k *jsonBlock) parse() {
 	k.cells, k.ends, k.lines, k.arena, k.err = k.cells[:0], k.ends[:0], k.lines[:0], k.arena[:0], nil
-	line := k.line0
+	line := 0
+	defer func() { k.nl = line }()
 	for p := 0; p < len(k.b); line++ {
-		e := bytes.IndexByte(k.b[p:], '\n')
-		if e < 0 {
-			e = len(k.b)
-		} else {
-			e += p + 1
-		}
-		lo := p
-		p = e
-		if blankLine(k.b[lo:e]) {
-			continue
+		e := -1 // the end of the line, after its newline, when found
+		if k.b[p] != '{' {
+			if e = lineEnd(k.b, p); blankLine(k.b[p:e]) {
+				p = e
+				continue
+			}
 		}
 		k.serial++
 		if k.serial == 0 {
@@ -358,78 +381,110 @@ func (k *jsonBlock) parse() {
 			k.serial = 1
 		}
 		start := len(k.cells)
-		if !k.scan(lo, e) {
+		q, ok := k.scan(p)
+		if !ok {
 			k.cells = k.cells[:start]
-			if err := k.parseSlow(k.b[lo:e], line); err != nil {
+			if e < 0 {
+				e = lineEnd(k.b, p)
+			}
+			if err := k.parseSlow(k.b[p:e], line); err != nil {
 				k.err = err
 				return
 			}
+			q = e
+		}
+		if len(k.ends) == 0 {
+			k.reserve(q - p)
 		}
 		k.ends = append(k.ends, len(k.cells))
 		k.lines = append(k.lines, line)
+		p = q
 	}
 }
 
-// scan reads the line b[p:e] as a flat JSON object,
+// reserve sizes the arrays for the lines of the block when they are like
+// its first, of n bytes, so that they rarely grow.
+func (k *jsonBlock) reserve(n int) {
+	lines := len(k.b)/max(n, 1)*11/10 + 16
+	if cap(k.lines) < lines {
+		k.ends, k.lines = make([]int, 0, lines), make([]int, 0, lines)
+	}
+	if cells := lines * (len(k.cells) + 1); cap(k.cells) < cells {
+		k.cells = append(make([]jsonCell, 0, cells), k.cells...)
+	}
+}
+
+// lineEnd returns the end of the line of b that starts at p: after its
+// newline, or len(b).
+func lineEnd(b []byte, p int) int {
+	if e := bytes.IndexByte(b[p:], '\n'); e >= 0 {
+		return p + e + 1
+	}
+	return len(b)
+}
+
+// scan reads the line of the block that starts at p as a flat JSON
+// object,
 //
 //	ws '{' ws [ string ws ':' ws value ws { ',' ws string ws ':' ws value ws } ] '}' ws
 //
 // value being a string, a number (by JSON's grammar), true, false or null,
-// and appends its cells. It reports false, with some cells appended, for a
-// line that is not such an object or whose keys are not columns or twice
-// on the line.
-func (k *jsonBlock) scan(p, e int) bool {
-	b := k.b[:e]
+// and ws spaces, tabs and CRs, appends its cells, and returns the end of
+// the line (after its newline). It reports false, with some cells
+// appended, for a line that is not such an object or whose keys are not
+// columns or twice on the line.
+func (k *jsonBlock) scan(p int) (end int, ok bool) {
+	b := k.b
+	e := len(b)
 	p = skipSpace(b, p)
 	if p == e || b[p] != '{' {
-		return false
+		return 0, false
 	}
 	p = skipSpace(b, p+1)
 	if p < e && b[p] == '}' {
-		return skipSpace(b, p+1) == e
+		return k.end(p + 1)
 	}
 	for m := 0; ; m++ {
 		// The key.
 		if p == e || b[p] != '"' {
-			return false
+			return 0, false
 		}
 		ks, ke, plain := scanString(b, p+1)
 		if ke < 0 {
-			return false
+			return 0, false
 		}
 		key := b[ks:ke]
 		if !plain {
-			var ok bool
 			if key, ok = unquote(b[p:ke+1], nil); !ok {
-				return false
+				return 0, false
 			}
 		}
 		p = skipSpace(b, ke+1)
 		if p == e || b[p] != ':' {
-			return false
+			return 0, false
 		}
-		f, ok := k.lookup(key, m)
-		if !ok || k.stamp[f] == k.serial {
-			return false
+		f, known := k.lookup(key, m)
+		if !known || k.stamp[f] == k.serial {
+			return 0, false
 		}
 		k.stamp[f] = k.serial
 		// The value.
 		p = skipSpace(b, p+1)
 		if p == e {
-			return false
+			return 0, false
 		}
 		cell := jsonCell{f: int32(f)}
 		switch c := b[p]; {
 		case c == '"':
 			s, se, plain := scanString(b, p+1)
 			if se < 0 {
-				return false
+				return 0, false
 			}
 			cell.kind, cell.a = jsonString, uint64(s)<<32|uint64(se)
 			if !plain {
 				a := len(k.arena)
 				if k.arena, ok = unquote(b[p:se+1], k.arena); !ok {
-					return false
+					return 0, false
 				}
 				cell.kind, cell.a = jsonString|jsonArena, uint64(a)<<32|uint64(len(k.arena))
 			}
@@ -440,20 +495,20 @@ func (k *jsonBlock) scan(p, e int) bool {
 				word = "true"
 			}
 			if !bytes.HasPrefix(b[p:], []byte(word)) {
-				return false
+				return 0, false
 			}
 			cell.kind, cell.a = jsonString, uint64(p)<<32|uint64(p+len(word))
 			p += len(word)
 		case c == 'n':
 			if !bytes.HasPrefix(b[p:], []byte("null")) {
-				return false
+				return 0, false
 			}
 			cell.kind = 0
 			p += 4
 		default:
 			q := scanJSONNumber(b, p)
 			if q < 0 {
-				return false
+				return 0, false
 			}
 			cell.kind, cell.a = jsonNumber, uint64(p)<<32|uint64(q)
 			if v, _, canon := parseCell(b[p:q]); canon {
@@ -467,15 +522,28 @@ func (k *jsonBlock) scan(p, e int) bool {
 		p = skipSpace(b, p)
 		switch {
 		case p == e:
-			return false
+			return 0, false
 		case b[p] == ',':
 			p = skipSpace(b, p+1)
 		case b[p] == '}':
-			return skipSpace(b, p+1) == e
+			return k.end(p + 1)
 		default:
-			return false
+			return 0, false
 		}
 	}
+}
+
+// end returns the end of the line whose object closes before p: after
+// its newline, past white space, or false when other text follows.
+func (k *jsonBlock) end(p int) (int, bool) {
+	p = skipSpace(k.b, p)
+	switch {
+	case p == len(k.b):
+		return p, true
+	case k.b[p] == '\n':
+		return p + 1, true
+	}
+	return 0, false
 }
 
 // lookup returns the field of key, the m-th of its line (m < 0: not
@@ -509,9 +577,9 @@ func (k *jsonBlock) lookup(key []byte, m int) (int, bool) {
 }
 
 // skipSpace returns the position of the first byte at or after p that is
-// not JSON white space (space, tab, CR, LF).
+// not JSON white space within a line (space, tab, CR).
 func skipSpace(b []byte, p int) int {
-	for p < len(b) && (b[p] == ' ' || b[p] == '\t' || b[p] == '\n' || b[p] == '\r') {
+	for p < len(b) && (b[p] == ' ' || b[p] == '\t' || b[p] == '\r') {
 		p++
 	}
 	return p
