@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -122,7 +123,12 @@ func readSummary(in string, cfg readConfig) string {
 	if bytes.Contains([]byte(in), []byte(`"w"`)) {
 		opt.Weight = "w"
 	}
-	d, err := readInferred(bytes.NewReader([]byte(in)), "t.jsonl", opt, cfg)
+	var src io.Reader = bytes.NewReader([]byte(in))
+	if cfg.chunk == 1 {
+		// Of unknown size, read a byte at a time: the buffer grows.
+		src = oneByteSeeker{bytes.NewReader([]byte(in))}
+	}
+	d, err := readInferred(src, "t.jsonl", opt, cfg)
 	if err != nil {
 		return err.Error()
 	}
@@ -130,8 +136,16 @@ func readSummary(in string, cfg readConfig) string {
 	return fmt.Sprintf("%s %v %v %v %v %v", s, d.X, d.Y, d.Weight, d.Lines, d.Warnings)
 }
 
+// oneByteSeeker reads a byte at a time and seeks, without telling its
+// size.
+type oneByteSeeker struct{ r *bytes.Reader }
+
+func (o oneByteSeeker) Read(p []byte) (int, error) { return o.r.Read(p[:min(len(p), 1)]) }
+
+func (o oneByteSeeker) Seek(off int64, whence int) (int64, error) { return o.r.Seek(off, whence) }
+
 // TestJSONLinesReads reads each of jsonReads, in one block and in blocks
-// of a line or so.
+// of a line or so, from a buffer and a byte at a time.
 func TestJSONLinesReads(t *testing.T) {
 	for _, cfg := range []readConfig{defaultConfig, {chunk: 1, blocks: 1}, {chunk: 1, blocks: 5}} {
 		for _, tc := range jsonReads {
@@ -317,7 +331,11 @@ func TestJSONLinesBatches(t *testing.T) {
 		t.Fatalf("column d is %v", want.Schema.Features[3].Kind)
 	}
 	for _, cfg := range []readConfig{defaultConfig, {chunk: 1 << 10, blocks: 1}, {chunk: 1 << 10, blocks: 7}} {
-		got, err := readInferred(bytes.NewReader(jl.Bytes()), "t.jsonl", Options{}, cfg)
+		var src io.Reader = bytes.NewReader(jl.Bytes())
+		if cfg.blocks == 7 {
+			src = struct{ io.Reader }{src} // of unknown size
+		}
+		got, err := readInferred(src, "t.jsonl", Options{}, cfg)
 		if err != nil {
 			t.Fatal(err)
 		}
