@@ -114,47 +114,68 @@ func (c *Classes) Total() *Scatter {
 // integer in [0, K); w holds the row weights, nil meaning 1 each, and rows
 // of weight 0 are skipped. A row with a NaN cell is not accumulated: Add
 // returns the indices of those rows (labelled, of positive weight), in
-// increasing order. The caller validates labels and weights: Add panics on
-// an out-of-range label and trusts that weights are finite and
-// non-negative.
+// increasing order. An infinite cell, in any row, skipped or not, is an
+// error of the data: Add then returns the index in x of the first one, in
+// row-major order, as inf, and leaves c unchanged; inf is −1 otherwise.
+// The caller validates labels and weights: Add panics on an out-of-range
+// label and trusts that weights are finite and non-negative.
 //
 // The rows are cut into at most 16 segments processed in parallel and
 // merged in order, so the result depends on the rows only, not on the
 // number of cores. Within a segment the rows of each class are gathered
-// into blocks, in one pass that also finds the missing cells: without
+// into blocks, in one pass that also finds the missing and infinite
+// cells (a segment stops at its first infinite cell): without
 // the fourth moments each row is written centred on a provisional origin
 // of its class and scaled by √w, in the layout of kernel.SyrkPacked, and
 // a full block is added to the class's scatter by one SyrkPacked (see
 // blocks); with them a full block is centred at its own weighted mean,
 // summarised by rank-k updates and merged into the segment's statistics
 // (Scatter.Merge).
-func (c *Classes) Add(x, y, w []float64) []int {
+func (c *Classes) Add(x, y, w []float64) (incomplete []int, inf int) {
 	n := len(y)
 	if len(x) != n*c.D || (w != nil && len(w) != n) {
 		panic(fmt.Sprintf("stats: Add of %d cells, %d labels, %d weights with %d features", len(x), n, len(w), c.D))
 	}
 	if n == 0 {
-		return nil
+		return nil, -1
 	}
 	nseg := segments(n, c.K())
 	seg := make([]*Classes, nseg)
 	skipped := make([][]int, nseg)
+	infs := make([]int, nseg) // per segment, its first infinite cell or −1
+	for g := range infs {
+		infs[g] = -1
+	}
 	parallel.For(nseg, 1, func(_, lo, hi int) {
 		b := getBlocks(c.K(), c.D, c.Fourth())
 		for g := lo; g < hi; g++ {
 			seg[g] = getClasses(c.K(), c.D, c.Fourth())
 			a, e := g*n/nseg, (g+1)*n/nseg
-			skipped[g] = b.addRows(seg[g], x, y, w, a, e)
+			skipped[g], infs[g] = b.addRows(seg[g], x, y, w, a, e)
+			if infs[g] >= 0 {
+				break // the error of this segment or an earlier one
+			}
 		}
 		blocksPool.Put(b)
 	})
-	var incomplete []int
-	for g, s := range seg {
-		c.Merge(s)
-		classesPool.Put(s)
-		incomplete = append(incomplete, skipped[g]...)
+	inf = -1
+	for _, i := range infs {
+		if i >= 0 {
+			inf = i
+			break
+		}
 	}
-	return incomplete
+	for g, s := range seg {
+		if s == nil {
+			continue
+		}
+		if inf < 0 {
+			c.Merge(s)
+			incomplete = append(incomplete, skipped[g]...)
+		}
+		classesPool.Put(s)
+	}
+	return incomplete, inf
 }
 
 // blocksPool and classesPool keep the row buffers and the per-segment
@@ -274,21 +295,28 @@ func newBlocks(k, d int, fourth bool) *blocks {
 }
 
 // addRows accumulates rows [lo, hi) into acc, whose classes must be empty,
-// and returns the labelled rows of positive weight with a missing cell.
-func (b *blocks) addRows(acc *Classes, x, y, w []float64, lo, hi int) []int {
-	var incomplete []int
+// and returns the labelled rows of positive weight with a missing cell and
+// −1, or, at the first infinite cell of the rows, nil and the cell's index
+// in x (acc is then to be dropped).
+func (b *blocks) addRows(acc *Classes, x, y, w []float64, lo, hi int) (incomplete []int, inf int) {
 	d, g, fourth := b.d, b.g, b.block != nil
 	for i := lo; i < hi; i++ {
+		row := x[i*d : (i+1)*d]
 		yi, wi := y[i], weight(w, i)
 		if yi != yi || wi == 0 {
+			if j := firstInf(row); j >= 0 {
+				return nil, b.abandon(i*d + j)
+			}
 			continue
 		}
 		k := int(yi)
 		if k < 0 || k >= b.k {
 			panic(fmt.Sprintf("stats: label %v out of range [0, %d)", yi, b.k))
 		}
-		row := x[i*d : (i+1)*d]
 		if !b.have[k] {
+			if j := firstInf(row); j >= 0 {
+				return nil, b.abandon(i*d + j)
+			}
 			if mathx.HasNaN(row) {
 				incomplete = append(incomplete, i)
 				continue
@@ -302,22 +330,26 @@ func (b *blocks) addRows(acc *Classes, x, y, w []float64, lo, hi int) []int {
 		if !fourth && w != nil {
 			sw = math.Sqrt(wi)
 		}
-		// √w·(x − o) into row r's place, the missing check on the way:
-		// the place is only taken when the row is complete.
+		// √w·(x − o) into row r's place, the check for missing and
+		// infinite cells on the way (v − v is NaN for both, 0 for
+		// the others): the place is only taken when the row is finite.
 		r, buf, o := b.fill[k], b.buf[k], b.origin[k]
-		nan := false
+		bad := false
 		for j0 := 0; j0 < d; j0 += g {
 			src, oj := row[j0:min(d, j0+g)], o[j0:j0+g]
 			dst := buf[j0/g*b.gs+r*g:]
 			dst = dst[:len(src)]
 			for t, v := range src {
-				if v != v {
-					nan = true
+				if v-v != 0 {
+					bad = true
 				}
 				dst[t] = (v - oj[t]) * sw
 			}
 		}
-		if nan {
+		if bad {
+			if j := firstInf(row); j >= 0 {
+				return nil, b.abandon(i*d + j)
+			}
 			incomplete = append(incomplete, i)
 			continue
 		}
@@ -337,7 +369,28 @@ func (b *blocks) addRows(acc *Classes, x, y, w []float64, lo, hi int) []int {
 		}
 		b.have[k], b.centred[k] = false, false
 	}
-	return incomplete
+	return incomplete, -1
+}
+
+// abandon readies b for the next segment after addRows stopped at an
+// infinite cell, dropping the rows buffered so far, and returns inf.
+func (b *blocks) abandon(inf int) int {
+	for k := range b.k {
+		b.fill[k] = 0
+		b.have[k], b.centred[k] = false, false
+		clear(b.acc[k])
+	}
+	return inf
+}
+
+// firstInf returns the index of the first infinite value of x, or −1.
+func firstInf(x []float64) int {
+	for j, v := range x {
+		if math.IsInf(v, 0) {
+			return j
+		}
+	}
+	return -1
 }
 
 // flush adds the buffered rows of class k to acc: without the fourth
