@@ -123,14 +123,14 @@ func (c *Classes) Total() *Scatter {
 // The rows are cut into at most 16 segments processed in parallel and
 // merged in order, so the result depends on the rows only, not on the
 // number of cores. Within a segment the rows of each class are gathered
-// into blocks, in one pass that also finds the missing and infinite
-// cells (a segment stops at its first infinite cell): without
-// the fourth moments each row is written centred on a provisional origin
-// of its class and scaled by √w, in the layout of kernel.SyrkPacked, and
-// a full block is added to the class's scatter by one SyrkPacked (see
-// blocks); with them a full block is centred at its own weighted mean,
-// summarised by rank-k updates and merged into the segment's statistics
-// (Scatter.Merge).
+// into blocks, in one pass that also finds the missing and infinite cells
+// (a segment stops at its first infinite cell): without the fourth
+// moments each row is written centred on a provisional origin of its
+// class and scaled by √w, in the layout of kernel.SyrkPacked (by
+// kernel.SyrkRow), and a full block is added to the class's scatter by
+// one SyrkPacked (see blocks); with them a full block is centred at its
+// own weighted mean, summarised by rank-k updates and merged into the
+// segment's statistics (Scatter.Merge).
 func (c *Classes) Add(x, y, w []float64) (incomplete []int, inf int) {
 	n := len(y)
 	if len(x) != n*c.D || (w != nil && len(w) != n) {
@@ -330,23 +330,24 @@ func (b *blocks) addRows(acc *Classes, x, y, w []float64, lo, hi int) (incomplet
 		if !fourth && w != nil {
 			sw = math.Sqrt(wi)
 		}
-		// √w·(x − o) into row r's place, the check for missing and
-		// infinite cells on the way (v − v is NaN for both, 0 for
-		// the others): the place is only taken when the row is finite.
-		r, buf, o := b.fill[k], b.buf[k], b.origin[k]
-		bad := false
-		for j0 := 0; j0 < d; j0 += g {
-			src, oj := row[j0:min(d, j0+g)], o[j0:j0+g]
-			dst := buf[j0/g*b.gs+r*g:]
-			dst = dst[:len(src)]
-			for t, v := range src {
-				if v-v != 0 {
-					bad = true
+		// √w·(x − o) into row r's place (kernel.SyrkRow), or the
+		// row as it is with the fourth moments, the check for
+		// missing and infinite cells on the way: the place is only
+		// taken when the row is finite.
+		r, buf := b.fill[k], b.buf[k]
+		var finite bool
+		if fourth {
+			finite = true
+			for j, v := range row {
+				if v-v != 0 { // NaN for NaN and ±Inf, 0 otherwise
+					finite = false
 				}
-				dst[t] = (v - oj[t]) * sw
+				buf[j*b.gs+r] = v
 			}
+		} else {
+			finite = kernel.SyrkRow(buf, b.gs, r, row, b.origin[k], sw)
 		}
-		if bad {
+		if !finite {
 			if j := firstInf(row); j >= 0 {
 				return nil, b.abandon(i*d + j)
 			}

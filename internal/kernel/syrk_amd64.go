@@ -78,3 +78,48 @@ func tileAVX2(kc int, a, b, c []float64, ldc int, mask [tileRows]uint16) {
 		}
 	}
 }
+
+func init() {
+	switch {
+	case cpu.X86.HasAVX512F:
+		syrkRow = rowAVX512
+	case cpu.X86.HasAVX:
+		syrkRow = rowAVX
+	}
+}
+
+// row512 and row256 write s·(x − o) for the values of groups whole
+// groups of 16, the group g at p + g·gs, and return a non-zero value if
+// some x_j is not finite (syrk_amd64.s), in AVX-512 and AVX.
+//
+//go:noescape
+func row512(p *float64, gs int, x, o *float64, groups int, s float64) uint64
+
+//go:noescape
+func row256(p *float64, gs int, x, o *float64, groups int, s float64) uint64
+
+// rowAVX512 is the rowFunc of row512: the whole groups in assembly, the
+// rest in Go.
+func rowAVX512(p []float64, gs int, x, o []float64, s float64) bool {
+	return rowAsm(row512, p, gs, x, o, s)
+}
+
+// rowAVX is the rowFunc of row256.
+func rowAVX(p []float64, gs int, x, o []float64, s float64) bool {
+	return rowAsm(row256, p, gs, x, o, s)
+}
+
+// rowAsm runs the whole groups of x by the assembly kernel k and the rest
+// by rowGo.
+func rowAsm(k func(p *float64, gs int, x, o *float64, groups int, s float64) uint64, p []float64, gs int, x, o []float64, s float64) bool {
+	full := len(x) / groupRows
+	finite := true
+	if full > 0 {
+		_ = p[(full-1)*gs+groupRows-1]
+		finite = k(&p[0], gs, &x[0], &o[0], full, s) == 0
+	}
+	if j := full * groupRows; j < len(x) {
+		finite = rowGo(p[full*gs:], gs, x[j:], o[j:], s) && finite
+	}
+	return finite
+}
