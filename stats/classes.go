@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"sync"
+	"sync/atomic"
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
@@ -120,9 +121,10 @@ func (c *Classes) Total() *Scatter {
 // The caller validates labels and weights: Add panics on an out-of-range
 // label and trusts that weights are finite and non-negative.
 //
-// The rows are cut into at most 16 segments processed in parallel and
-// merged in order, so the result depends on the rows only, not on the
-// number of cores. Within a segment the rows of each class are gathered
+// The rows are cut into at most 16 segments, which the cores take one at a
+// time as they finish the one before (a core slowed by other work takes
+// fewer), and whose statistics are merged in order, so the result depends
+// on the rows only, not on the number of cores or who took what. Within a segment the rows of each class are gathered
 // into blocks, in one pass that also finds the missing and infinite cells
 // (a segment stops at its first infinite cell): without the fourth
 // moments each row is written centred on a provisional origin of its
@@ -143,18 +145,13 @@ func (c *Classes) Add(x, y, w []float64) (incomplete []int, inf int) {
 	seg := make([]*Classes, nseg)
 	skipped := make([][]int, nseg)
 	infs := make([]int, nseg) // per segment, its first infinite cell or −1
-	for g := range infs {
-		infs[g] = -1
-	}
-	parallel.For(nseg, 1, func(_, lo, hi int) {
+	var next atomic.Int32     // the next segment to take
+	parallel.For(min(nseg, parallel.Workers()), 1, func(_, _, _ int) {
 		b := getBlocks(c.K(), c.D, c.Fourth())
-		for g := lo; g < hi; g++ {
+		for g := int(next.Add(1)) - 1; g < nseg; g = int(next.Add(1)) - 1 {
 			seg[g] = getClasses(c.K(), c.D, c.Fourth())
 			a, e := g*n/nseg, (g+1)*n/nseg
 			skipped[g], infs[g] = b.addRows(seg[g], x, y, w, a, e)
-			if infs[g] >= 0 {
-				break // the error of this segment or an earlier one
-			}
 		}
 		blocksPool.Put(b)
 	})
@@ -166,9 +163,6 @@ func (c *Classes) Add(x, y, w []float64) (incomplete []int, inf int) {
 		}
 	}
 	for g, s := range seg {
-		if s == nil {
-			continue
-		}
 		if inf < 0 {
 			c.Merge(s)
 			incomplete = append(incomplete, skipped[g]...)

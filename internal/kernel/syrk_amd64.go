@@ -29,18 +29,28 @@ func tile4x8AVX2(kc int, a, b, c *float64, ldc int)
 func tile512x8(kc int, a, b, c *float64, ldc int, mask [tileRows]uint16)
 
 // tileAVX512 checks the lengths of the packed groups and calls tile512,
-// or tile512x8 when the masks keep only the first 8 columns.
+// or tile512x8 when the masks keep only the first 8 columns or only the
+// last 8 (the tile of the odd row tile on the diagonal: rows 8 to 15 of
+// a group need the columns from their own on), then on the columns from
+// the eighth: b and C moved on by 8 values and the masks by 8 bits.
 func tileAVX512(kc int, a, b, c []float64, ldc int, mask [tileRows]uint16) {
 	_, _ = a[(kc-1)*groupRows+tileRows-1], b[kc*groupRows-1]
-	var high uint16
+	var low, high uint16
 	for _, m := range mask {
+		low |= m & 0xff
 		high |= m >> 8
 	}
-	if high == 0 {
+	switch {
+	case high == 0:
 		tile512x8(kc, &a[0], &b[0], &c[0], ldc, mask)
-		return
+	case low == 0:
+		for r := range mask {
+			mask[r] >>= 8
+		}
+		tile512x8(kc, &a[0], &b[8], &c[8], ldc, mask)
+	default:
+		tile512(kc, &a[0], &b[0], &c[0], ldc, mask)
 	}
-	tile512(kc, &a[0], &b[0], &c[0], ldc, mask)
 }
 
 // tileAVX2 is the tile in four 4×8 blocks: added to C directly when the

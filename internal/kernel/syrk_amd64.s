@@ -206,8 +206,10 @@ t48loop:
 //
 // The left half of tile512, 8 rows × 8 columns in eight accumulators
 // (Z0-Z7), for tiles whose columns 8 to 15 are all masked off (the last
-// columns of C when d mod 16 ≤ 8): per column one load of b, eight
-// broadcasts of a and eight fused multiply-adds.
+// columns of C when d mod 16 ≤ 8), and for those whose columns 0 to 7
+// are, called from their eighth column (the odd row tiles on the
+// diagonal): per column one load of b, eight broadcasts of a and eight
+// fused multiply-adds.
 TEXT ·tile512x8(SB), NOSPLIT, $0-56
 	MOVQ kc+0(FP), CX
 	MOVQ a+8(FP), SI
