@@ -98,35 +98,34 @@ func init() {
 	}
 }
 
-// row512 and row256 write s·(x − o) for the values of groups whole
-// groups of 16, the group g at p + g·gs, and return a non-zero value if
-// some x_j is not finite (syrk_amd64.s), in AVX-512 and AVX.
+// row512 writes s·(x − o) for the n ≥ 1 values of x, the group g of 16
+// at p + g·gs, the last part of a group under opmasks, and returns a
+// non-zero value if some x_j is not finite (syrk_amd64.s).
 //
 //go:noescape
-func row512(p *float64, gs int, x, o *float64, groups int, s float64) uint64
+func row512(p *float64, gs int, x, o *float64, n int, s float64) uint64
 
+// row256 is row512 in AVX on the whole groups of 16 of the n values, for
+// groups = n/16 ≥ 1 (syrk_amd64.s).
+//
 //go:noescape
 func row256(p *float64, gs int, x, o *float64, groups int, s float64) uint64
 
-// rowAVX512 is the rowFunc of row512: the whole groups in assembly, the
-// rest in Go.
+// rowAVX512 is the rowFunc of row512.
 func rowAVX512(p []float64, gs int, x, o []float64, s float64) bool {
-	return rowAsm(row512, p, gs, x, o, s)
+	n := len(x)
+	_, _ = p[(n-1)/groupRows*gs+(n-1)%groupRows], o[n-1]
+	return row512(&p[0], gs, &x[0], &o[0], n, s) == 0
 }
 
-// rowAVX is the rowFunc of row256.
+// rowAVX is the rowFunc of row256: the whole groups in assembly, the rest
+// in Go.
 func rowAVX(p []float64, gs int, x, o []float64, s float64) bool {
-	return rowAsm(row256, p, gs, x, o, s)
-}
-
-// rowAsm runs the whole groups of x by the assembly kernel k and the rest
-// by rowGo.
-func rowAsm(k func(p *float64, gs int, x, o *float64, groups int, s float64) uint64, p []float64, gs int, x, o []float64, s float64) bool {
 	full := len(x) / groupRows
 	finite := true
 	if full > 0 {
 		_ = p[(full-1)*gs+groupRows-1]
-		finite = k(&p[0], gs, &x[0], &o[0], full, s) == 0
+		finite = row256(&p[0], gs, &x[0], &o[0], full, s) == 0
 	}
 	if j := full * groupRows; j < len(x) {
 		finite = rowGo(p[full*gs:], gs, x[j:], o[j:], s) && finite

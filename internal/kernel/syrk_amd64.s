@@ -292,20 +292,26 @@ t512x8loop:
 	VZEROUPPER
 	RET
 
-// func row512(p *float64, gs int, x, o *float64, groups int, s float64) uint64
+// func row512(p *float64, gs int, x, o *float64, n int, s float64) uint64
 //
 // Per group of 16 values: two loads of x, the differences from o (memory
 // operands), the products by s broadcast in Z31, two stores at p; x − x
 // (+0 or NaN) or-ed into Z30, whose non-zero lanes are returned as a mask.
+// The last n mod 16 values the same under the opmasks K1 (the first 8)
+// and K2 (the next 8): masked-off lanes are loaded as zeros, not stored.
 TEXT ·row512(SB), NOSPLIT, $0-56
 	MOVQ         p+0(FP), DI
 	MOVQ         gs+8(FP), DX
 	MOVQ         x+16(FP), SI
 	MOVQ         o+24(FP), BX
-	MOVQ         groups+32(FP), CX
+	MOVQ         n+32(FP), CX
 	VBROADCASTSD s+40(FP), Z31
 	SHLQ         $3, DX
 	VPXORQ       Z30, Z30, Z30
+	MOVQ         CX, R8
+	ANDQ         $15, R8
+	SHRQ         $4, CX
+	JZ           r512tail
 
 r512loop:
 	VMOVUPD (SI), Z0
@@ -326,6 +332,31 @@ r512loop:
 	DECQ    CX
 	JNZ     r512loop
 
+r512tail:
+	TESTQ     R8, R8
+	JZ        r512done
+	MOVQ      R8, CX
+	MOVQ      $1, AX
+	SHLQ      CX, AX
+	DECQ      AX
+	KMOVW     AX, K1
+	KSHIFTRW  $8, K1, K2
+	VMOVUPD.Z (SI), K1, Z0
+	VMOVUPD.Z 64(SI), K2, Z1
+	VMOVUPD.Z (BX), K1, Z4
+	VMOVUPD.Z 64(BX), K2, Z5
+	VSUBPD    Z4, Z0, Z2
+	VSUBPD    Z5, Z1, Z3
+	VSUBPD    Z0, Z0, Z0
+	VSUBPD    Z1, Z1, Z1
+	VMULPD    Z31, Z2, Z2
+	VMULPD    Z31, Z3, Z3
+	VPORQ     Z0, Z30, Z30
+	VPORQ     Z1, Z30, Z30
+	VMOVUPD   Z2, K1, (DI)
+	VMOVUPD   Z3, K2, 64(DI)
+
+r512done:
 	VPTESTMQ Z30, Z30, K1
 	KMOVW    K1, AX
 	MOVQ     AX, ret+48(FP)

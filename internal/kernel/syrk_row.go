@@ -13,10 +13,11 @@ import "fmt"
 // (the rows of a class, centred on an origin o and scaled by a weight's
 // square root) fills the blocks of SyrkPacked, the finiteness check on
 // the way: x_j − x_j is +0 for a finite x_j and NaN otherwise, and the
-// bits of those differences are or-ed together. The amd64 build runs
-// the whole groups in AVX-512 or AVX assembly where the processor has it
-// (syrk_amd64.s), the rest in Go (rowGo, the reference of the assembly);
-// the values are the same bit for bit (a subtraction, then a product). It panics if o is shorter
+// bits of those differences are or-ed together. The amd64 build runs it
+// in AVX-512 assembly (the last part of a group under opmasks), or in
+// AVX the whole groups and the rest in Go, where the processor has them
+// (syrk_amd64.s); rowGo, the portable kernel, is their reference. The
+// values are the same bit for bit (a subtraction, then a product). It panics if o is shorter
 // than x or p too short.
 func SyrkRow(p []float64, gs, r int, x, o []float64, s float64) bool {
 	n := len(x)
