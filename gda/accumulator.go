@@ -103,22 +103,32 @@ func (a *Accumulator) Kind() string { return a.kind }
 // in any order, new ones appended. Rows without a label or of weight 0
 // are skipped. Data problems are errors as for Fit (a *data.ParseError);
 // a schema that does not extend wraps a *data.SchemaError (ErrSchema).
+// The accumulator is unchanged by rows it refuses.
 func (a *Accumulator) Add(d *data.Dataset) error {
 	if err := checkRows(d); err != nil {
 		return err
 	}
+	var schema *data.Schema
+	acc, k := a.stats, 0
 	if a.schema == nil {
-		a.schema, a.stats = d.Schema.Clone(), stats.NewClasses(len(d.Schema.Classes()), d.D(), a.cfg.ShrinkageAuto)
+		schema, acc = d.Schema.Clone(), stats.NewClasses(len(d.Schema.Classes()), d.D(), a.cfg.ShrinkageAuto)
 	} else {
 		s, r, err := a.schema.Extend(d.Schema)
 		if err != nil {
 			return &data.ParseError{File: d.Source, Err: err}
 		}
-		d = r.Apply(d, s)
-		a.schema = s
-		a.stats.Grow(len(s.Classes()))
+		d, schema, k = r.Apply(d, s), s, acc.K()
+		acc.Grow(len(s.Classes()))
 	}
-	a.inc.add(d, a.stats.Add(d.X, d.Y, d.Weight))
+	inc, inf := acc.Add(d.X, d.Y, d.Weight)
+	if inf >= 0 {
+		if a.stats != nil {
+			a.stats.Class = a.stats.Class[:k] // without the classes Grow added
+		}
+		return infiniteError(d, inf)
+	}
+	a.schema, a.stats = schema, acc
+	a.inc.add(d, inc)
 	a.source = d.Source
 	return nil
 }

@@ -92,21 +92,43 @@ func TestErrorTypes(t *testing.T) {
 // fitErr returns the error of a Fit.
 func fitErr[M any](_ M, err error) error { return err }
 
-// TestFirstInf checks that firstInf returns the first infinite value of
-// x when the cores search it in several blocks: with infinities in the
-// last block and the first, the first block's; with none, −1.
-func TestFirstInf(t *testing.T) {
-	x := make([]float64, 5<<16+3)
-	x[7] = math.NaN()
-	if i := firstInf(x); i != -1 {
-		t.Fatalf("firstInf without infinities = %d, want -1", i)
-	}
-	x[len(x)-2] = math.Inf(1)
-	if i := firstInf(x); i != len(x)-2 {
-		t.Fatalf("firstInf = %d, want %d", i, len(x)-2)
-	}
-	x[1<<16+5], x[3<<16] = math.Inf(-1), math.Inf(1)
-	if i := firstInf(x); i != 1<<16+5 {
-		t.Fatalf("firstInf = %d, want %d", i, 1<<16+5)
+// TestAddInfiniteKeepsAccumulator checks that rows with an infinite cell,
+// refused with the cell's line and column, leave an accumulator as it
+// was, also when they bring new classes (the line of an error is checked
+// on a file in TestErrors); the finite rows then add as to
+// an accumulator that never saw them.
+func TestAddInfiniteKeepsAccumulator(t *testing.T) {
+	first := matrix([]string{"a", "b"}, [][]float64{{1, 2}, {2, 1}, {3, 5}, {1, 1}, {4, 2}, {2, 3}}, []int{0, 0, 0, 1, 1, 1})
+	rows := [][]float64{{5, 1}, {1, 4}, {2, 2}, {3, 3}, {4, 4}, {0, 1}, {2, 5}}
+	more := matrix([]string{"b", "c"}, rows, []int{0, 1, 1, 1, 0, 1, -1})
+	bad := matrix([]string{"b", "c"}, rows, []int{0, 1, 1, 1, 0, 1, -1})
+	bad.X[5*2+1] = math.Inf(-1)
+	bad.X[6*2] = math.Inf(1) // unlabelled: after the first
+	for _, kind := range []string{KindLDA, KindQDA} {
+		a, want := newAcc(t, kind, Config{Shrinkage: 0.1}), newAcc(t, kind, Config{Shrinkage: 0.1})
+		for _, x := range []*Accumulator{a, want} {
+			if err := x.Add(first); err != nil {
+				t.Fatal(err)
+			}
+		}
+		before, _ := a.MarshalBinary()
+		err := a.Add(bad)
+		var pe *data.ParseError
+		if !errors.Is(err, data.ErrInfinite) || !errors.As(err, &pe) || pe.Line != bad.Line(5) || pe.ColumnName != "x1" {
+			t.Fatalf("%s: error %v, want an infinite cell in row 5, x1", kind, err)
+		}
+		if after, _ := a.MarshalBinary(); !slices.Equal(after, before) {
+			t.Fatalf("%s: the refused rows changed the accumulator", kind)
+		}
+		for _, x := range []*Accumulator{a, want} {
+			if err := x.Add(more); err != nil {
+				t.Fatal(err)
+			}
+		}
+		ja, _ := a.MarshalBinary()
+		jw, _ := want.MarshalBinary()
+		if !slices.Equal(ja, jw) {
+			t.Fatalf("%s: rows added after the refusal differ", kind)
+		}
 	}
 }

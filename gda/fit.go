@@ -6,7 +6,6 @@ import (
 	"math"
 
 	"github.com/gendisc/gendisc/data"
-	"github.com/gendisc/gendisc/internal/parallel"
 	"github.com/gendisc/gendisc/stats"
 )
 
@@ -36,8 +35,9 @@ var (
 )
 
 // checkRows checks what discriminant analysis needs of training rows:
-// those of every classifier (data.Dataset.CheckClassRows), numeric
-// features and no infinite cell.
+// those of every classifier (data.Dataset.CheckClassRows) and numeric
+// features. The cells are checked for infinities by stats.Classes.Add, in
+// its pass over them (infiniteError).
 func checkRows(d *data.Dataset) error {
 	if err := d.CheckClassRows("gda"); err != nil {
 		return err
@@ -52,32 +52,13 @@ func checkRows(d *data.Dataset) error {
 				"%w: the column is %v, discriminant analysis takes numeric features only", ErrFeatureKind, s.Features[j].Kind)}
 		}
 	}
-	if i := firstInf(d.X); i >= 0 {
-		D := d.D()
-		return &data.ParseError{File: d.Source, Line: d.Line(i / D), ColumnName: s.Features[i%D].Name, Err: data.ErrInfinite}
-	}
 	return nil
 }
 
-// firstInf returns the index of the first infinite value of x, or −1. The
-// cores search blocks of x at once, each for its first.
-func firstInf(x []float64) int {
-	first := make([]int, parallel.Blocks(len(x), 1<<16))
-	parallel.For(len(x), 1<<16, func(b, lo, hi int) {
-		first[b] = -1
-		for i, v := range x[lo:hi] {
-			if math.IsInf(v, 0) {
-				first[b] = lo + i
-				return
-			}
-		}
-	})
-	for _, i := range first {
-		if i >= 0 {
-			return i
-		}
-	}
-	return -1
+// infiniteError is the error of the infinite cell i of d.X (row-major).
+func infiniteError(d *data.Dataset, i int) error {
+	D := d.D()
+	return &data.ParseError{File: d.Source, Line: d.Line(i / D), ColumnName: d.Schema.Features[i%D].Name, Err: data.ErrInfinite}
 }
 
 // checkStats checks that the statistics can give a model: every class has

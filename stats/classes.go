@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"sync"
+	"sync/atomic"
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
@@ -114,47 +115,61 @@ func (c *Classes) Total() *Scatter {
 // integer in [0, K); w holds the row weights, nil meaning 1 each, and rows
 // of weight 0 are skipped. A row with a NaN cell is not accumulated: Add
 // returns the indices of those rows (labelled, of positive weight), in
-// increasing order. The caller validates labels and weights: Add panics on
-// an out-of-range label and trusts that weights are finite and
-// non-negative.
+// increasing order. An infinite cell, in any row, skipped or not, is an
+// error of the data: Add then returns the index in x of the first one, in
+// row-major order, as inf, and leaves c unchanged; inf is −1 otherwise.
+// The caller validates labels and weights: Add panics on an out-of-range
+// label and trusts that weights are finite and non-negative.
 //
-// The rows are cut into at most 16 segments processed in parallel and
-// merged in order, so the result depends on the rows only, not on the
-// number of cores. Within a segment the rows of each class are gathered
-// into blocks, in one pass that also finds the missing cells: without
-// the fourth moments each row is written centred on a provisional origin
-// of its class and scaled by √w, in the layout of kernel.SyrkPacked, and
-// a full block is added to the class's scatter by one SyrkPacked (see
-// blocks); with them a full block is centred at its own weighted mean,
-// summarised by rank-k updates and merged into the segment's statistics
-// (Scatter.Merge).
-func (c *Classes) Add(x, y, w []float64) []int {
+// The rows are cut into at most 16 segments, which the cores take one at a
+// time as they finish the one before (a core slowed by other work takes
+// fewer), and whose statistics are merged in order, so the result depends
+// on the rows only, not on the number of cores or who took what. Within a segment the rows of each class are gathered
+// into blocks, in one pass that also finds the missing and infinite cells
+// (a segment stops at its first infinite cell): without the fourth
+// moments each row is written centred on a provisional origin of its
+// class and scaled by √w, in the layout of kernel.SyrkPacked (by
+// kernel.SyrkRow), and a full block is added to the class's scatter by
+// one SyrkPacked (see blocks); with them a full block is centred at its
+// own weighted mean, summarised by rank-k updates and merged into the
+// segment's statistics (Scatter.Merge).
+func (c *Classes) Add(x, y, w []float64) (incomplete []int, inf int) {
 	n := len(y)
 	if len(x) != n*c.D || (w != nil && len(w) != n) {
 		panic(fmt.Sprintf("stats: Add of %d cells, %d labels, %d weights with %d features", len(x), n, len(w), c.D))
 	}
 	if n == 0 {
-		return nil
+		return nil, -1
 	}
 	nseg := segments(n, c.K())
 	seg := make([]*Classes, nseg)
 	skipped := make([][]int, nseg)
-	parallel.For(nseg, 1, func(_, lo, hi int) {
+	infs := make([]int, nseg) // per segment, its first infinite cell or −1
+	var next atomic.Int32     // the next segment to take
+	parallel.For(min(nseg, parallel.Workers()), 1, func(_, _, _ int) {
 		b := getBlocks(c.K(), c.D, c.Fourth())
-		for g := lo; g < hi; g++ {
+		for g := int(next.Add(1)) - 1; g < nseg; g = int(next.Add(1)) - 1 {
 			seg[g] = getClasses(c.K(), c.D, c.Fourth())
 			a, e := g*n/nseg, (g+1)*n/nseg
-			skipped[g] = b.addRows(seg[g], x, y, w, a, e)
+			skipped[g], infs[g] = b.addRows(seg[g], x, y, w, a, e)
 		}
 		blocksPool.Put(b)
 	})
-	var incomplete []int
-	for g, s := range seg {
-		c.Merge(s)
-		classesPool.Put(s)
-		incomplete = append(incomplete, skipped[g]...)
+	inf = -1
+	for _, i := range infs {
+		if i >= 0 {
+			inf = i
+			break
+		}
 	}
-	return incomplete
+	for g, s := range seg {
+		if inf < 0 {
+			c.Merge(s)
+			incomplete = append(incomplete, skipped[g]...)
+		}
+		classesPool.Put(s)
+	}
+	return incomplete, inf
 }
 
 // blocksPool and classesPool keep the row buffers and the per-segment
@@ -274,21 +289,28 @@ func newBlocks(k, d int, fourth bool) *blocks {
 }
 
 // addRows accumulates rows [lo, hi) into acc, whose classes must be empty,
-// and returns the labelled rows of positive weight with a missing cell.
-func (b *blocks) addRows(acc *Classes, x, y, w []float64, lo, hi int) []int {
-	var incomplete []int
+// and returns the labelled rows of positive weight with a missing cell and
+// −1, or, at the first infinite cell of the rows, nil and the cell's index
+// in x (acc is then to be dropped).
+func (b *blocks) addRows(acc *Classes, x, y, w []float64, lo, hi int) (incomplete []int, inf int) {
 	d, g, fourth := b.d, b.g, b.block != nil
 	for i := lo; i < hi; i++ {
+		row := x[i*d : (i+1)*d]
 		yi, wi := y[i], weight(w, i)
 		if yi != yi || wi == 0 {
+			if j := firstInf(row); j >= 0 {
+				return nil, b.abandon(i*d + j)
+			}
 			continue
 		}
 		k := int(yi)
 		if k < 0 || k >= b.k {
 			panic(fmt.Sprintf("stats: label %v out of range [0, %d)", yi, b.k))
 		}
-		row := x[i*d : (i+1)*d]
 		if !b.have[k] {
+			if j := firstInf(row); j >= 0 {
+				return nil, b.abandon(i*d + j)
+			}
 			if mathx.HasNaN(row) {
 				incomplete = append(incomplete, i)
 				continue
@@ -302,22 +324,27 @@ func (b *blocks) addRows(acc *Classes, x, y, w []float64, lo, hi int) []int {
 		if !fourth && w != nil {
 			sw = math.Sqrt(wi)
 		}
-		// √w·(x − o) into row r's place, the missing check on the way:
-		// the place is only taken when the row is complete.
-		r, buf, o := b.fill[k], b.buf[k], b.origin[k]
-		nan := false
-		for j0 := 0; j0 < d; j0 += g {
-			src, oj := row[j0:min(d, j0+g)], o[j0:j0+g]
-			dst := buf[j0/g*b.gs+r*g:]
-			dst = dst[:len(src)]
-			for t, v := range src {
-				if v != v {
-					nan = true
+		// √w·(x − o) into row r's place (kernel.SyrkRow), or the
+		// row as it is with the fourth moments, the check for
+		// missing and infinite cells on the way: the place is only
+		// taken when the row is finite.
+		r, buf := b.fill[k], b.buf[k]
+		var finite bool
+		if fourth {
+			finite = true
+			for j, v := range row {
+				if v-v != 0 { // NaN for NaN and ±Inf, 0 otherwise
+					finite = false
 				}
-				dst[t] = (v - oj[t]) * sw
+				buf[j*b.gs+r] = v
 			}
+		} else {
+			finite = kernel.SyrkRow(buf, b.gs, r, row, b.origin[k], sw)
 		}
-		if nan {
+		if !finite {
+			if j := firstInf(row); j >= 0 {
+				return nil, b.abandon(i*d + j)
+			}
 			incomplete = append(incomplete, i)
 			continue
 		}
@@ -337,7 +364,28 @@ func (b *blocks) addRows(acc *Classes, x, y, w []float64, lo, hi int) []int {
 		}
 		b.have[k], b.centred[k] = false, false
 	}
-	return incomplete
+	return incomplete, -1
+}
+
+// abandon readies b for the next segment after addRows stopped at an
+// infinite cell, dropping the rows buffered so far, and returns inf.
+func (b *blocks) abandon(inf int) int {
+	for k := range b.k {
+		b.fill[k] = 0
+		b.have[k], b.centred[k] = false, false
+		clear(b.acc[k])
+	}
+	return inf
+}
+
+// firstInf returns the index of the first infinite value of x, or −1.
+func firstInf(x []float64) int {
+	for j, v := range x {
+		if math.IsInf(v, 0) {
+			return j
+		}
+	}
+	return -1
 }
 
 // flush adds the buffered rows of class k to acc: without the fourth

@@ -176,7 +176,8 @@ func TestClassesShardsRemapped(t *testing.T) {
 	var incomplete int
 	for i, s := range shards {
 		c := NewClasses(len(s.schema.Classes()), d, true)
-		incomplete += len(c.Add(s.x, s.y, s.w))
+		inc, _ := c.Add(s.x, s.y, s.w)
+		incomplete += len(inc)
 		c.Remap(target(maps[i]), k)
 		merged.Merge(c)
 
@@ -198,8 +199,8 @@ func TestClassesShardsRemapped(t *testing.T) {
 		t.Errorf("remapped and merged shards differ from the shards accumulated in the union's classes")
 	}
 	whole := NewClasses(k, d, true)
-	if n := len(whole.Add(all(shards))); n != incomplete || n == 0 {
-		t.Errorf("%d incomplete rows of all rows, %d of the shards", n, incomplete)
+	if inc, _ := whole.Add(all(shards)); len(inc) != incomplete || len(inc) == 0 {
+		t.Errorf("%d incomplete rows of all rows, %d of the shards", len(inc), incomplete)
 	}
 	for c := range k {
 		a, b := merged.Class[c], whole.Class[c]

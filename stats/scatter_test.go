@@ -3,6 +3,7 @@ package stats
 import (
 	"math"
 	"math/rand/v2"
+	"reflect"
 	"slices"
 	"testing"
 
@@ -104,9 +105,9 @@ func TestAddMatchesDirect(t *testing.T) {
 		x[4000*d] = math.NaN()
 		for _, fourth := range []bool{false, true} {
 			c := NewClasses(k, d, fourth)
-			inc := c.Add(x, y, w)
-			if !slices.Equal(inc, []int{0, 12, 4000}) {
-				t.Errorf("d %d: incomplete rows %v, want [0 12 4000]", d, inc)
+			inc, inf := c.Add(x, y, w)
+			if !slices.Equal(inc, []int{0, 12, 4000}) || inf != -1 {
+				t.Errorf("d %d: incomplete rows %v and infinite cell %d, want [0 12 4000] and -1", d, inc, inf)
 			}
 			for cl := range k {
 				want := direct(x, y, w, d, cl)
@@ -114,6 +115,57 @@ func TestAddMatchesDirect(t *testing.T) {
 				if !fourth && c.Class[cl].Fourth() {
 					t.Fatal("fourth moments kept without asking")
 				}
+			}
+		}
+	}
+}
+
+// TestAddInfinite checks that Add refuses rows with an infinite cell: it
+// returns the index of the first one in row-major order, whichever
+// segment, row (unlabelled, of weight 0, a class's first, with a missing
+// cell before it) or sign it is, leaves the statistics unchanged, and
+// leaves nothing behind for the next Add.
+func TestAddInfinite(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	const n, d, k = 40000, 7, 3 // 16 segments of 2,500 rows
+	x, y, w := correlatedRows(rng, n, d, k)
+	inf := math.Inf(1)
+	for _, fourth := range []bool{false, true} {
+		want := NewClasses(k, d, fourth)
+		if _, i := want.Add(x, y, w); i != -1 {
+			t.Fatalf("infinite cell %d of finite rows", i)
+		}
+		for _, tc := range []struct {
+			name  string
+			cells map[int]float64 // index in x: value
+			first int
+		}{
+			{"last segment", map[int]float64{(n-1)*d + 6: inf}, (n-1)*d + 6},
+			{"two segments", map[int]float64{39000*d + 2: inf, 2600*d + 5: -inf}, 2600*d + 5},
+			{"unlabelled row", map[int]float64{30000*d + 1: inf, 20000*d + 3: inf, 20000 * d: math.NaN()}, 20000*d + 3},
+			{"weight 0", map[int]float64{7000*d + 4: -inf, 7000*d + 6: inf}, 7000*d + 4},
+			{"first row", map[int]float64{0: math.NaN(), 2: -inf, 5*d + 1: inf}, 2},
+			{"after a missing cell", map[int]float64{12345*d + 1: math.NaN(), 12345*d + 6: inf}, 12345*d + 6},
+		} {
+			xx, yy, ww := slices.Clone(x), slices.Clone(y), slices.Clone(w)
+			for i, v := range tc.cells {
+				xx[i] = v
+			}
+			yy[20000] = math.NaN()
+			ww[7000] = 0
+			c := NewClasses(k, d, fourth)
+			c.Add(x[:100*d], y[:100], w[:100])
+			before := c.Clone()
+			inc, i := c.Add(xx, yy, ww)
+			if i != tc.first || inc != nil {
+				t.Errorf("fourth %v, %s: infinite cell %d and incomplete rows %v, want %d and none", fourth, tc.name, i, inc, tc.first)
+			}
+			if !reflect.DeepEqual(c, before) {
+				t.Errorf("fourth %v, %s: the statistics changed", fourth, tc.name)
+			}
+			again := NewClasses(k, d, fourth)
+			if _, i := again.Add(x, y, w); i != -1 || !reflect.DeepEqual(again, want) {
+				t.Errorf("fourth %v, %s: the next Add differs", fourth, tc.name)
 			}
 		}
 	}

@@ -29,18 +29,28 @@ func tile4x8AVX2(kc int, a, b, c *float64, ldc int)
 func tile512x8(kc int, a, b, c *float64, ldc int, mask [tileRows]uint16)
 
 // tileAVX512 checks the lengths of the packed groups and calls tile512,
-// or tile512x8 when the masks keep only the first 8 columns.
+// or tile512x8 when the masks keep only the first 8 columns or only the
+// last 8 (the tile of the odd row tile on the diagonal: rows 8 to 15 of
+// a group need the columns from their own on), then on the columns from
+// the eighth: b and C moved on by 8 values and the masks by 8 bits.
 func tileAVX512(kc int, a, b, c []float64, ldc int, mask [tileRows]uint16) {
 	_, _ = a[(kc-1)*groupRows+tileRows-1], b[kc*groupRows-1]
-	var high uint16
+	var low, high uint16
 	for _, m := range mask {
+		low |= m & 0xff
 		high |= m >> 8
 	}
-	if high == 0 {
+	switch {
+	case high == 0:
 		tile512x8(kc, &a[0], &b[0], &c[0], ldc, mask)
-		return
+	case low == 0:
+		for r := range mask {
+			mask[r] >>= 8
+		}
+		tile512x8(kc, &a[0], &b[8], &c[8], ldc, mask)
+	default:
+		tile512(kc, &a[0], &b[0], &c[0], ldc, mask)
 	}
-	tile512(kc, &a[0], &b[0], &c[0], ldc, mask)
 }
 
 // tileAVX2 is the tile in four 4×8 blocks: added to C directly when the
@@ -77,4 +87,48 @@ func tileAVX2(kc int, a, b, c []float64, ldc int, mask [tileRows]uint16) {
 			}
 		}
 	}
+}
+
+func init() {
+	switch {
+	case cpu.X86.HasAVX512F:
+		syrkRow = rowAVX512
+	case cpu.X86.HasAVX:
+		syrkRow = rowAVX
+	}
+}
+
+// row512 writes s·(x − o) for the n ≥ 1 values of x, the group g of 16
+// at p + g·gs, the last part of a group under opmasks, and returns a
+// non-zero value if some x_j is not finite (syrk_amd64.s).
+//
+//go:noescape
+func row512(p *float64, gs int, x, o *float64, n int, s float64) uint64
+
+// row256 is row512 in AVX on the whole groups of 16 of the n values, for
+// groups = n/16 ≥ 1 (syrk_amd64.s).
+//
+//go:noescape
+func row256(p *float64, gs int, x, o *float64, groups int, s float64) uint64
+
+// rowAVX512 is the rowFunc of row512.
+func rowAVX512(p []float64, gs int, x, o []float64, s float64) bool {
+	n := len(x)
+	_, _ = p[(n-1)/groupRows*gs+(n-1)%groupRows], o[n-1]
+	return row512(&p[0], gs, &x[0], &o[0], n, s) == 0
+}
+
+// rowAVX is the rowFunc of row256: the whole groups in assembly, the rest
+// in Go.
+func rowAVX(p []float64, gs int, x, o []float64, s float64) bool {
+	full := len(x) / groupRows
+	finite := true
+	if full > 0 {
+		_ = p[(full-1)*gs+groupRows-1]
+		finite = row256(&p[0], gs, &x[0], &o[0], full, s) == 0
+	}
+	if j := full * groupRows; j < len(x) {
+		finite = rowGo(p[full*gs:], gs, x[j:], o[j:], s) && finite
+	}
+	return finite
 }

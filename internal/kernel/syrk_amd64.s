@@ -206,8 +206,10 @@ t48loop:
 //
 // The left half of tile512, 8 rows × 8 columns in eight accumulators
 // (Z0-Z7), for tiles whose columns 8 to 15 are all masked off (the last
-// columns of C when d mod 16 ≤ 8): per column one load of b, eight
-// broadcasts of a and eight fused multiply-adds.
+// columns of C when d mod 16 ≤ 8), and for those whose columns 0 to 7
+// are, called from their eighth column (the odd row tiles on the
+// diagonal): per column one load of b, eight broadcasts of a and eight
+// fused multiply-adds.
 TEXT ·tile512x8(SB), NOSPLIT, $0-56
 	MOVQ kc+0(FP), CX
 	MOVQ a+8(FP), SI
@@ -287,5 +289,128 @@ t512x8loop:
 	VMOVUPD.Z (DI), K1, Z16
 	VADDPD    Z16, Z7, Z16
 	VMOVUPD   Z16, K1, (DI)
+	VZEROUPPER
+	RET
+
+// func row512(p *float64, gs int, x, o *float64, n int, s float64) uint64
+//
+// Per group of 16 values: two loads of x, the differences from o (memory
+// operands), the products by s broadcast in Z31, two stores at p; x − x
+// (+0 or NaN) or-ed into Z30, whose non-zero lanes are returned as a mask.
+// The last n mod 16 values the same under the opmasks K1 (the first 8)
+// and K2 (the next 8): masked-off lanes are loaded as zeros, not stored.
+TEXT ·row512(SB), NOSPLIT, $0-56
+	MOVQ         p+0(FP), DI
+	MOVQ         gs+8(FP), DX
+	MOVQ         x+16(FP), SI
+	MOVQ         o+24(FP), BX
+	MOVQ         n+32(FP), CX
+	VBROADCASTSD s+40(FP), Z31
+	SHLQ         $3, DX
+	VPXORQ       Z30, Z30, Z30
+	MOVQ         CX, R8
+	ANDQ         $15, R8
+	SHRQ         $4, CX
+	JZ           r512tail
+
+r512loop:
+	VMOVUPD (SI), Z0
+	VMOVUPD 64(SI), Z1
+	VSUBPD  (BX), Z0, Z2
+	VSUBPD  64(BX), Z1, Z3
+	VSUBPD  Z0, Z0, Z0
+	VSUBPD  Z1, Z1, Z1
+	VMULPD  Z31, Z2, Z2
+	VMULPD  Z31, Z3, Z3
+	VPORQ   Z0, Z30, Z30
+	VPORQ   Z1, Z30, Z30
+	VMOVUPD Z2, (DI)
+	VMOVUPD Z3, 64(DI)
+	ADDQ    $128, SI
+	ADDQ    $128, BX
+	ADDQ    DX, DI
+	DECQ    CX
+	JNZ     r512loop
+
+r512tail:
+	TESTQ     R8, R8
+	JZ        r512done
+	MOVQ      R8, CX
+	MOVQ      $1, AX
+	SHLQ      CX, AX
+	DECQ      AX
+	KMOVW     AX, K1
+	KSHIFTRW  $8, K1, K2
+	VMOVUPD.Z (SI), K1, Z0
+	VMOVUPD.Z 64(SI), K2, Z1
+	VMOVUPD.Z (BX), K1, Z4
+	VMOVUPD.Z 64(BX), K2, Z5
+	VSUBPD    Z4, Z0, Z2
+	VSUBPD    Z5, Z1, Z3
+	VSUBPD    Z0, Z0, Z0
+	VSUBPD    Z1, Z1, Z1
+	VMULPD    Z31, Z2, Z2
+	VMULPD    Z31, Z3, Z3
+	VPORQ     Z0, Z30, Z30
+	VPORQ     Z1, Z30, Z30
+	VMOVUPD   Z2, K1, (DI)
+	VMOVUPD   Z3, K2, 64(DI)
+
+r512done:
+	VPTESTMQ Z30, Z30, K1
+	KMOVW    K1, AX
+	MOVQ     AX, ret+48(FP)
+	VZEROUPPER
+	RET
+
+// func row256(p *float64, gs int, x, o *float64, groups int, s float64) uint64
+//
+// row512 in four 4-wide vectors a group; the or of x − x in Y14, tested
+// with VPTEST.
+TEXT ·row256(SB), NOSPLIT, $0-56
+	MOVQ         p+0(FP), DI
+	MOVQ         gs+8(FP), DX
+	MOVQ         x+16(FP), SI
+	MOVQ         o+24(FP), BX
+	MOVQ         groups+32(FP), CX
+	VBROADCASTSD s+40(FP), Y15
+	SHLQ         $3, DX
+	VXORPD       Y14, Y14, Y14
+
+r256loop:
+	VMOVUPD (SI), Y0
+	VMOVUPD 32(SI), Y1
+	VMOVUPD 64(SI), Y2
+	VMOVUPD 96(SI), Y3
+	VSUBPD  (BX), Y0, Y4
+	VSUBPD  32(BX), Y1, Y5
+	VSUBPD  64(BX), Y2, Y6
+	VSUBPD  96(BX), Y3, Y7
+	VSUBPD  Y0, Y0, Y0
+	VSUBPD  Y1, Y1, Y1
+	VSUBPD  Y2, Y2, Y2
+	VSUBPD  Y3, Y3, Y3
+	VMULPD  Y15, Y4, Y4
+	VMULPD  Y15, Y5, Y5
+	VMULPD  Y15, Y6, Y6
+	VMULPD  Y15, Y7, Y7
+	VORPD   Y0, Y14, Y14
+	VORPD   Y1, Y14, Y14
+	VORPD   Y2, Y14, Y14
+	VORPD   Y3, Y14, Y14
+	VMOVUPD Y4, (DI)
+	VMOVUPD Y5, 32(DI)
+	VMOVUPD Y6, 64(DI)
+	VMOVUPD Y7, 96(DI)
+	ADDQ    $128, SI
+	ADDQ    $128, BX
+	ADDQ    DX, DI
+	DECQ    CX
+	JNZ     r256loop
+
+	XORQ  AX, AX
+	VPTEST Y14, Y14
+	SETNE AL
+	MOVQ  AX, ret+48(FP)
 	VZEROUPPER
 	RET

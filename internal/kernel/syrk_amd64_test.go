@@ -10,3 +10,12 @@ func init() {
 		syrkAsm["AVX-512"] = tileAVX512
 	}
 }
+
+func init() {
+	if cpu.X86.HasAVX {
+		rowAsmKernels["AVX"] = rowAVX
+	}
+	if cpu.X86.HasAVX512F {
+		rowAsmKernels["AVX-512"] = rowAVX512
+	}
+}
