@@ -229,6 +229,10 @@ func (t *jsonTable) fill() {
 	}
 }
 
+// maxJSONLine bounds the length of a line: the cells of a block keep
+// their offsets in 32 bits (jsonCell.a).
+var maxJSONLine = 1 << 32
+
 // batch reads and parses the next batch: up to jsonBatch non-blank lines,
 // into t.parts[:t.used]; index gives the column of each key, nil for the
 // first batch.
@@ -248,6 +252,16 @@ func (t *jsonTable) batch(index map[string]int) error {
 			if len(t.buf) > 0 && t.buf[len(t.buf)-1] != '\n' {
 				lines++
 			}
+			for q, k := 0, 0; len(t.buf) >= maxJSONLine && q < len(t.buf); k++ {
+				e := bytes.IndexByte(t.buf[q:], '\n')
+				if e < 0 {
+					e = len(t.buf) - q
+				}
+				if e >= maxJSONLine {
+					return t.tooLong(k)
+				}
+				q += e + 1
+			}
 		}
 	}
 	for !all && recs < jsonBatch {
@@ -259,6 +273,9 @@ func (t *jsonTable) batch(index map[string]int) error {
 			e = len(t.buf)
 		case t.eof || t.readErr != nil:
 		default:
+			if len(t.buf)-p >= maxJSONLine {
+				return t.tooLong(lines)
+			}
 			if len(t.buf) == cap(t.buf) {
 				t.buf = append(make([]byte, 0, 2*cap(t.buf)), t.buf...)
 			}
@@ -267,6 +284,9 @@ func (t *jsonTable) batch(index map[string]int) error {
 		}
 		if e < 0 {
 			break
+		}
+		if e-p >= maxJSONLine {
+			return t.tooLong(lines)
 		}
 		if !blankLine(t.buf[p:e]) {
 			recs++
@@ -293,6 +313,12 @@ func (t *jsonTable) batch(index map[string]int) error {
 		return t.readErr
 	}
 	return nil
+}
+
+// tooLong is the error for the line after the batch's first lines, longer
+// than maxJSONLine.
+func (t *jsonTable) tooLong(lines int) error {
+	return &ParseError{File: t.src, Line: t.line + lines + 1, Err: fmt.Errorf("%w: a line of more than %d bytes", ErrJSON, maxJSONLine-1)}
 }
 
 // split divides the batch buf[:end] into blocks of whole lines.

@@ -352,3 +352,21 @@ func TestJSONLinesBatches(t *testing.T) {
 		}
 	}
 }
+
+// TestJSONLineBound: a line longer than the cells' 32-bit offsets allow
+// (maxJSONLine, lowered here) is an error naming its line, not wrong
+// values.
+func TestJSONLineBound(t *testing.T) {
+	defer func(n int) { maxJSONLine = n }(maxJSONLine)
+	maxJSONLine = 1 << 10
+	long := `{"a": 1, "b": "` + strings.Repeat("x", 2000) + `"}`
+	in := "{\"a\": 1, \"b\": \"y\"}\n" + long + "\n"
+	// Read whole, and (of unknown size) in a buffer that grows.
+	for _, r := range []io.Reader{strings.NewReader(in), struct{ io.Reader }{strings.NewReader(in)}} {
+		_, err := readInferred(r, "long.jsonl", Options{}, readConfig{chunk: 1 << 8})
+		var pe *ParseError
+		if !errors.As(err, &pe) || pe.Line != 2 || !errors.Is(err, ErrJSON) || !strings.Contains(err.Error(), "a line of more than 1023 bytes") {
+			t.Errorf("%T: err = %v, want line 2's length refused", r, err)
+		}
+	}
+}
