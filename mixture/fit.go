@@ -178,7 +178,9 @@ type fitter struct {
 	eng    *engine
 	pooled []float64 // the pooled covariance of xfill, computed on first use
 	// canon is the canonical order of the rows, in which random draws
-	// pick them (see canonicalOrder).
+	// pick them (see canonicalOrder), sorted on first use (canonical):
+	// a fit from given starting parameters that re-seeds nothing never
+	// sorts the rows.
 	canon []int
 	lines []int // the source line of every row, or nil
 }
@@ -195,8 +197,16 @@ func newFitter(set settings, lay *layout) *fitter {
 		}
 	}
 	f.eng = newEngine(newModel(set.Covariance, set.Components, lay.d))
-	f.canon = canonicalOrder(lay.x, lay.w, lay.n, lay.d)
 	return f
+}
+
+// canonical returns the canonical order of the rows (canonicalOrder),
+// sorting them on the first call.
+func (f *fitter) canonical() []int {
+	if f.canon == nil {
+		f.canon = canonicalOrder(f.lay.x, f.lay.w, f.lay.n, f.lay.d)
+	}
+	return f.canon
 }
 
 // run is the outcome of one EM run.
@@ -344,7 +354,7 @@ func (f *fitter) repair(m *model, restart, iter int, rng *rand.Rand, r *run) err
 // covariance is replaced only when it is not positive definite.
 func (f *fitter) reseed(m *model, c int, rng *rand.Rand, where, why string) string {
 	d := m.d
-	i := f.canon[rng.IntN(f.lay.n)]
+	i := f.canonical()[rng.IntN(f.lay.n)]
 	copy(m.mean(c), f.xfill[i*d:(i+1)*d])
 	others := 1 - m.weights[c]
 	for l := range m.weights {

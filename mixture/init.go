@@ -17,7 +17,7 @@ func (f *fitter) start(rng *rand.Rand) *model {
 	shift := newModel(f.set.Covariance, k, d)
 	switch f.set.Init {
 	case KMeansPlusPlus:
-		centers := kmeansPlusPlus(f.xfill, f.canon, d, k, rng)
+		centers := kmeansPlusPlus(f.xfill, f.canonical(), d, k, rng)
 		for c, i := range centers {
 			copy(shift.mean(c), f.xfill[i*d:(i+1)*d])
 		}
@@ -33,7 +33,7 @@ func (f *fitter) start(rng *rand.Rand) *model {
 			}
 		})
 	case Random:
-		for _, i := range f.canon {
+		for _, i := range f.canonical() {
 			for c := range k {
 				resp[i*k+c] = rng.Float64()
 			}
