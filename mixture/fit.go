@@ -309,7 +309,7 @@ func (f *fitter) estep(withStats bool) (*stats, error) {
 	m := f.eng.m
 	work, err := f.eng.run(f.lay, func(s *scratch, rows []int) {
 		if withStats {
-			s.accumulate(m, f.lay, rows)
+			s.accumulate(f.eng, f.lay, rows)
 			return
 		}
 		for i, row := range rows {

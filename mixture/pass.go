@@ -29,7 +29,15 @@ type scratch struct {
 	// ct holds K blocks of D×blockRows: the block centred at every
 	// component's mean, with its missing cells filled in by their
 	// conditional expectation, ct_kji = E[x_ij | x_i,O, k] − μ_kj.
+	// logProbs fills it for a block with missing cells only (imputed);
+	// a complete block is centred by the solves themselves, and by
+	// accumulate for the components whose statistics it adds to.
 	ct []float64
+	// imputed reports that ct holds the block centred at every
+	// component.
+	imputed bool
+	// kept holds blockRows: the indices of the columns that pack keeps.
+	kept []int
 	// packed holds D×blockRows: the columns of a centred block that
 	// matter to a component (see accumulate).
 	packed []float64
@@ -122,7 +130,7 @@ func (e *engine) scratchFor(n int) []*scratch {
 	for len(e.work) < n {
 		e.work = append(e.work, &scratch{
 			xt: make([]float64, d*blockRows), ct: make([]float64, k*d*blockRows), packed: make([]float64, d*blockRows),
-			zt: make([]float64, d*blockRows),
+			zt: make([]float64, d*blockRows), kept: make([]int, blockRows),
 			r:  make([]float64, blockRows), q: make([]float64, blockRows),
 			rs: make([]float64, k*blockRows), inv: make([]float64, blockRows), ll: make([]float64, blockRows),
 			acc: newStats(e.m.cov, k, d),
@@ -213,14 +221,16 @@ func (s *scratch) patterns(e *engine, lay *layout, lo, hi, seg int) error {
 	return nil
 }
 
-// logProbs gathers the block rows into s.xt, centres them at every
-// component's mean into s.ct, fills in their missing coordinates by the
-// conditional expectation given the observed ones (see marginal), and
-// computes, for every component k and row i,
+// logProbs gathers the block rows into s.xt and computes, for every
+// component k and row i,
 //
 //	lp_ki = log π_k + log N(x_i,O; μ_k,O, Σ_k,OO) = logc_k − ½ ‖L_k⁻¹ ĉ_ki‖²
 //
-// (the solves by kernel.SolveLanes for full covariances)
+// with ĉ_ki = x_i − μ_k for a complete row (kernel.SolveLanes subtracts
+// the mean, for full covariances); for a block with missing cells, the
+// block centred at every component's mean with the missing coordinates
+// filled in by their conditional expectation given the observed ones
+// (see marginal) goes to s.ct first, and the solves start from it. Then
 //
 //	m_i   = max_k lp_ki
 //	rs_ki = exp(lp_ki − m_i),  inv_i = 1 / Σ_k rs_ki
@@ -241,19 +251,29 @@ func (s *scratch) logProbs(e *engine, lay *layout, rows []int) {
 	for i := range mx {
 		mx[i] = math.Inf(-1)
 	}
+	s.imputed = false
+	for _, p := range s.pats {
+		s.imputed = s.imputed || p.seg.mis != nil
+	}
 	for k := range m.k {
-		ct := s.centred(k, d)
-		center(ct, s.xt, m.mean(k), e.all, nb)
-		for _, p := range s.pats {
-			if p.seg.mis != nil {
-				impute(ct, m.cov.diagonal(), p.seg, p.marg[k].pat.A(), p.lo, p.hi)
+		// The solves read x − mu: the block and the mean, or the
+		// imputed block and zero.
+		x, mu := s.xt, m.mean(k)
+		if s.imputed {
+			ct := s.centred(k, d)
+			center(ct, s.xt, mu, e.all, nb)
+			for _, p := range s.pats {
+				if p.seg.mis != nil {
+					impute(ct, m.cov.diagonal(), p.seg, p.marg[k].pat.A(), p.lo, p.hi)
+				}
 			}
+			x, mu = ct, e.zero
 		}
 		q := s.q[:nb]
 		if m.cov.diagonal() {
-			sqNormDiag(q, ct, e.all, e.covs[k].LInv())
+			sqNormDiag(q, x, mu, e.all, e.covs[k].LInv())
 		} else {
-			kernel.SolveLanes(e.tris[k], s.zt, s.q, ct, blockRows, e.zero, nb)
+			kernel.SolveLanes(e.tris[k], s.zt, s.q, x, blockRows, mu, nb)
 		}
 		lp := s.rs[k*blockRows : k*blockRows+nb]
 		for _, p := range s.pats {
@@ -316,17 +336,17 @@ func center(ct, xt, mu []float64, obs []int, nb int) {
 	}
 }
 
-// sqNormDiag writes q_i = Σ_j (c_ji / σ_j)² for the columns c_i of ct's
-// rows obs; inv holds 1/σ_j.
-func sqNormDiag(q, ct []float64, obs []int, inv []float64) {
+// sqNormDiag writes q_i = Σ_j ((x_ji − μ_j) / σ_j)² for the columns x_i
+// of the block x's rows obs; inv holds 1/σ_j.
+func sqNormDiag(q, x, mu []float64, obs []int, inv []float64) {
 	nb := len(q)
 	clear(q)
 	for l, j := range obs {
-		a := inv[l]
-		c := ct[j*blockRows : j*blockRows+nb]
+		a, m := inv[l], mu[j]
+		c := x[j*blockRows : j*blockRows+nb]
 		q := q[:len(c)]
 		for i, v := range c {
-			v *= a
+			v = (v - m) * a
 			q[i] += v * v
 		}
 	}
@@ -349,7 +369,8 @@ const negligible = 0x1p-60
 // statistics (see stats). Rows with P(k | x_i) < negligible are left out
 // of component k's statistics; when they are many, the others are packed
 // into a smaller block first.
-func (s *scratch) accumulate(m *model, lay *layout, rows []int) {
+func (s *scratch) accumulate(e *engine, lay *layout, rows []int) {
+	m := e.m
 	d, nb := m.d, len(rows)
 	ll, inv := s.ll[:nb], s.inv[:nb]
 	for i, row := range rows {
@@ -383,29 +404,45 @@ func (s *scratch) accumulate(m *model, lay *layout, rows []int) {
 				s.acc.addConditional(k, p.seg.mis, c, floats.Sum(r[p.lo:p.hi]))
 			}
 		}
-		ct := s.centred(k, d)
-		if kept < nb*3/4 {
-			r = s.pack(ct, r, d)
+		// The block centred at μ_k: s.ct when logProbs imputed it,
+		// else s.xt − μ_k.
+		x, mu := s.xt, m.mean(k)
+		if s.imputed {
+			x, mu = s.centred(k, d), e.zero
+		}
+		var ct []float64
+		switch {
+		case kept < nb*3/4:
+			r = s.pack(x, mu, r, d)
 			ct = s.packed
+		case s.imputed:
+			ct = x
+		default:
+			ct = s.centred(k, d)
+			center(ct, x, mu, e.all, nb)
 		}
 		s.acc.add(k, ct, r)
 	}
 }
 
-// pack copies the columns i of the d rows of the centred block ct whose
-// r_i is not 0 to s.packed, and their r_i to the front of r, which it
-// returns shortened to their number.
-func (s *scratch) pack(ct, r []float64, d int) []float64 {
+// pack writes the columns i of the d rows of the block x − mu whose r_i
+// is not 0 to s.packed, and their r_i to the front of r, which it returns
+// shortened to their number.
+func (s *scratch) pack(x, mu, r []float64, d int) []float64 {
 	n := 0
 	for i, v := range r {
-		if v == 0 {
-			continue
+		if v != 0 {
+			s.kept[n] = i
+			r[n] = v
+			n++
 		}
-		for j := range d {
-			s.packed[j*blockRows+n] = ct[j*blockRows+i]
+	}
+	kept := s.kept[:n]
+	for j := range d {
+		src, dst, m := x[j*blockRows:(j+1)*blockRows], s.packed[j*blockRows:j*blockRows+n], mu[j]
+		for c, i := range kept {
+			dst[c] = src[i] - m
 		}
-		r[n] = v
-		n++
 	}
 	return r[:n]
 }
