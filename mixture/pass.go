@@ -131,7 +131,7 @@ func (e *engine) scratchFor(n int) []*scratch {
 		e.work = append(e.work, &scratch{
 			xt: make([]float64, d*blockRows), ct: make([]float64, k*d*blockRows), packed: make([]float64, d*blockRows),
 			zt: make([]float64, d*blockRows), kept: make([]int, blockRows),
-			r:  make([]float64, blockRows), q: make([]float64, blockRows),
+			r: make([]float64, blockRows), q: make([]float64, blockRows),
 			rs: make([]float64, k*blockRows), inv: make([]float64, blockRows), ll: make([]float64, blockRows),
 			acc: newStats(e.m.cov, k, d),
 		})
