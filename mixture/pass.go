@@ -237,8 +237,11 @@ func (s *scratch) patterns(e *engine, lay *layout, lo, hi, seg int) error {
 //	ll_i  = log Σ_k exp(lp_ki) = m_i − log inv_i
 //
 // with logc_k that of the row's pattern, so that P(k | x_i) = rs_ki·inv_i
-// with one exponential per row and component. A row whose every lp_ki is
-// −∞ gets ll_i = −∞ and inv_i = 0.
+// with one exponential per row and component, by kernel.ExpFloored: a
+// component 708 or more under the row's best gets exp(−708) ≈ 3e−308
+// for 0, which changes neither the sum (at least 1) nor whether the row
+// is negligible to it. A row whose every lp_ki is −∞ gets ll_i = −∞ and
+// inv_i = 0.
 func (s *scratch) logProbs(e *engine, lay *layout, rows []int) {
 	m := e.m
 	d, nb := m.d, len(rows)
@@ -289,8 +292,11 @@ func (s *scratch) logProbs(e *engine, lay *layout, rows []int) {
 	for k := range m.k {
 		rs := s.rs[k*blockRows : k*blockRows+nb]
 		for i, v := range rs {
-			rs[i] = math.Exp(v - mx[i])
-			sum[i] += rs[i]
+			rs[i] = v - mx[i]
+		}
+		kernel.ExpFloored(rs)
+		for i, v := range rs {
+			sum[i] += v
 		}
 	}
 	for i, v := range sum {
