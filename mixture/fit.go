@@ -321,6 +321,9 @@ func (f *fitter) estep(withStats bool) (*stats, error) {
 	}
 	st := newStats(m.cov, m.k, m.d)
 	for _, s := range work {
+		for k := range m.k {
+			s.flush(k, m.d)
+		}
 		st.merge(s.acc)
 	}
 	return st, nil

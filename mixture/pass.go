@@ -36,15 +36,20 @@ type scratch struct {
 	// imputed reports that ct holds the block centred at every
 	// component.
 	imputed bool
-	// kept holds blockRows: the indices of the columns that pack keeps.
-	kept []int
-	// packed holds D×blockRows: the columns of a centred block that
+	// kept holds blockRows: the indices of the columns of a block that
 	// matter to a component (see accumulate).
-	packed []float64
+	kept []int
+	// cols holds K blocks of D×blockRows: the centred columns that
+	// accumulate gathered for each component and has not yet added to
+	// acc, colR their responsibilities (K×blockRows) and colN their
+	// number per component.
+	cols, colR []float64
+	colN       []int
 	// zt holds D×blockRows: the solves L⁻¹ ĉ_i of a component
 	// (kernel.SolveLanes).
 	zt []float64
 	r  []float64 // blockRows
+	w  []float64 // blockRows: the rows' weights
 	q  []float64 // blockRows: squared Mahalanobis distances
 	// rs holds K×blockRows: the responsibilities before normalisation,
 	// exp(lp_ki − m_i) (see logProbs); rs_ki·inv_i = P(k | x_i).
@@ -129,8 +134,9 @@ func (e *engine) scratchFor(n int) []*scratch {
 	k, d := e.m.k, e.m.d
 	for len(e.work) < n {
 		e.work = append(e.work, &scratch{
-			xt: make([]float64, d*blockRows), ct: make([]float64, k*d*blockRows), packed: make([]float64, d*blockRows),
-			zt: make([]float64, d*blockRows), kept: make([]int, blockRows),
+			xt: make([]float64, d*blockRows), ct: make([]float64, k*d*blockRows), zt: make([]float64, d*blockRows),
+			kept: make([]int, blockRows), w: make([]float64, blockRows),
+			cols: make([]float64, k*d*blockRows), colR: make([]float64, k*blockRows), colN: make([]int, k),
 			r: make([]float64, blockRows), q: make([]float64, blockRows),
 			rs: make([]float64, k*blockRows), inv: make([]float64, blockRows), ll: make([]float64, blockRows),
 			acc: newStats(e.m.cov, k, d),
@@ -151,6 +157,7 @@ func (e *engine) run(lay *layout, fn func(s *scratch, rows []int)) ([]*scratch, 
 	work := e.scratchFor(parallel.Blocks(n, minParallelRows))
 	for _, s := range work {
 		s.acc.reset()
+		clear(s.colN)
 		s.err = nil
 	}
 	parallel.For(n, minParallelRows, func(w, lo, hi int) {
@@ -372,31 +379,38 @@ const negligible = 0x1p-60
 // log-likelihood and, for every component, the row's expected centred
 // coordinates ĉ_i = E[x_i − μ_k | x_i,O] (filled in by logProbs) and the
 // conditional covariance of its missing coordinates to the M-step
-// statistics (see stats). Rows with P(k | x_i) < negligible are left out
-// of component k's statistics; when they are many, the others are packed
-// into a smaller block first.
+// statistics (see stats). Rows with P(k | x_i) < negligible (or r_ki = 0)
+// are left out of component k's statistics: the others are gathered into
+// the component's s.cols, blocks' columns following each other, which go
+// to the statistics blockRows columns at a time (and the rest by flush),
+// so that with separated components, where a block has a few rows for
+// each, the scatter's rank-k updates still run over blockRows columns.
 func (s *scratch) accumulate(e *engine, lay *layout, rows []int) {
 	m := e.m
 	d, nb := m.d, len(rows)
-	ll, inv := s.ll[:nb], s.inv[:nb]
+	ll, inv, w := s.ll[:nb], s.inv[:nb], s.w[:nb]
 	for i, row := range rows {
-		if w := lay.weight(row); w != 0 {
-			s.acc.ll += w * ll[i]
+		w[i] = lay.weight(row)
+		if w[i] != 0 {
+			s.acc.ll += w[i] * ll[i]
 		}
 	}
 	for k := range m.k {
 		rs := s.rs[k*blockRows : k*blockRows+nb]
-		r := s.r[:nb]
-		sr, kept := 0.0, 0
-		for i, row := range rows {
-			p := rs[i] * inv[i]
-			if p < negligible {
-				r[i] = 0
-				continue
+		r, kept := s.r[:nb], s.kept[:nb]
+		sr, n := 0.0, 0
+		for i, p := range rs {
+			p *= inv[i]
+			v := 0.0
+			if !(p < negligible) {
+				v = w[i] * p
 			}
-			r[i] = lay.weight(row) * p
-			sr += r[i]
-			kept++
+			r[i] = v
+			sr += v
+			kept[n] = i
+			if v != 0 {
+				n++
+			}
 		}
 		if sr == 0 {
 			continue
@@ -416,39 +430,39 @@ func (s *scratch) accumulate(e *engine, lay *layout, rows []int) {
 		if s.imputed {
 			x, mu = s.centred(k, d), e.zero
 		}
-		var ct []float64
-		switch {
-		case kept < nb*3/4:
-			r = s.pack(x, mu, r, d)
-			ct = s.packed
-		case s.imputed:
-			ct = x
-		default:
-			ct = s.centred(k, d)
-			center(ct, x, mu, e.all, nb)
-		}
-		s.acc.add(k, ct, r)
+		s.gather(k, x, mu, r, kept[:n], d)
 	}
 }
 
-// pack writes the columns i of the d rows of the block x − mu whose r_i
-// is not 0 to s.packed, and their r_i to the front of r, which it returns
-// shortened to their number.
-func (s *scratch) pack(x, mu, r []float64, d int) []float64 {
-	n := 0
-	for i, v := range r {
-		if v != 0 {
-			s.kept[n] = i
-			r[n] = v
-			n++
+// gather appends the columns kept of the d rows of the block x − mu, with
+// their responsibilities r_i, to component k's s.cols, adding them to the
+// statistics whenever blockRows columns are there.
+func (s *scratch) gather(k int, x, mu, r []float64, kept []int, d int) {
+	cols, colR := s.cols[k*d*blockRows:(k+1)*d*blockRows], s.colR[k*blockRows:(k+1)*blockRows]
+	for len(kept) > 0 {
+		at := s.colN[k]
+		part := kept[:min(len(kept), blockRows-at)]
+		for c, i := range part {
+			colR[at+c] = r[i]
 		}
-	}
-	kept := s.kept[:n]
-	for j := range d {
-		src, dst, m := x[j*blockRows:(j+1)*blockRows], s.packed[j*blockRows:j*blockRows+n], mu[j]
-		for c, i := range kept {
-			dst[c] = src[i] - m
+		for j := range d {
+			src, dst, m := x[j*blockRows:(j+1)*blockRows], cols[j*blockRows+at:j*blockRows+at+len(part)], mu[j]
+			for c, i := range part {
+				dst[c] = src[i] - m
+			}
 		}
+		s.colN[k] += len(part)
+		if s.colN[k] == blockRows {
+			s.flush(k, d)
+		}
+		kept = kept[len(part):]
 	}
-	return r[:n]
+}
+
+// flush adds the columns gathered for component k to the statistics.
+func (s *scratch) flush(k, d int) {
+	if n := s.colN[k]; n > 0 {
+		s.acc.add(k, s.cols[k*d*blockRows:(k+1)*d*blockRows], s.colR[k*blockRows:k*blockRows+n])
+		s.colN[k] = 0
+	}
 }
