@@ -176,6 +176,7 @@ type fitter struct {
 	// mean: the input of the initialisation and of re-seeding.
 	xfill  []float64
 	eng    *engine
+	st     *stats    // the statistics of the last E-step (estep)
 	pooled []float64 // the pooled covariance of xfill, computed on first use
 	// canon is the canonical order of the rows, in which random draws
 	// pick them (see canonicalOrder), sorted on first use (canonical):
@@ -304,7 +305,8 @@ func (s *fitSteps) current() *model { return s.f.eng.m }
 func (s *fitSteps) total() float64 { return s.f.lay.totalWeight() }
 
 // estep evaluates the engine's model on every row and returns the
-// log-likelihood and, when withStats is set, the M-step statistics.
+// log-likelihood and, when withStats is set, the M-step statistics, in
+// f.st: they are valid until the next call.
 func (f *fitter) estep(withStats bool) (*stats, error) {
 	m := f.eng.m
 	work, err := f.eng.run(f.lay, func(s *scratch, rows []int) {
@@ -319,7 +321,11 @@ func (f *fitter) estep(withStats bool) (*stats, error) {
 	if err != nil {
 		return nil, fmt.Errorf("mixture: %w", err)
 	}
-	st := newStats(m.cov, m.k, m.d)
+	if f.st == nil {
+		f.st = newStats(m.cov, m.k, m.d)
+	}
+	st := f.st
+	st.reset()
 	for _, s := range work {
 		for k := range m.k {
 			s.flush(k, m.d)
@@ -332,13 +338,9 @@ func (f *fitter) estep(withStats bool) (*stats, error) {
 // repair re-seeds the collapsed components of m, records a warning for
 // each, and makes m the engine's model.
 func (f *fitter) repair(m *model, restart, iter int, rng *rand.Rand, r *run) error {
-	where := fmt.Sprintf("restart %d, iteration %d", restart, iter)
-	if iter == 0 {
-		where = fmt.Sprintf("restart %d, initialisation", restart)
-	}
 	for c := range m.k {
 		if w := m.weights[c]; !(w >= minWeight) || !finite(m.mean(c)) {
-			r.warnings = append(r.warnings, f.reseed(m, c, rng, where, fmt.Sprintf("weight %.3g", w)))
+			r.warnings = append(r.warnings, f.reseed(m, c, rng, stepName(restart, iter), fmt.Sprintf("weight %.3g", w)))
 		}
 	}
 	for range m.k + 1 {
@@ -346,9 +348,18 @@ func (f *fitter) repair(m *model, restart, iter int, rng *rand.Rand, r *run) err
 		if c < 0 {
 			return nil
 		}
-		r.warnings = append(r.warnings, f.reseed(m, c, rng, where, "covariance not positive definite"))
+		r.warnings = append(r.warnings, f.reseed(m, c, rng, stepName(restart, iter), "covariance not positive definite"))
 	}
 	return fmt.Errorf("mixture: the pooled covariance of the data is not positive definite; use a positive reg-covar")
+}
+
+// stepName names iteration iter of the run restart (0: its start) in a
+// warning.
+func stepName(restart, iter int) string {
+	if iter == 0 {
+		return fmt.Sprintf("restart %d, initialisation", restart)
+	}
+	return fmt.Sprintf("restart %d, iteration %d", restart, iter)
 }
 
 // reseed moves component c of m to a random row of the data with the

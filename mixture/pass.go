@@ -85,9 +85,10 @@ type engine struct {
 	// core, which caches the patterns of missing cells.
 	covs []*gauss.Cov
 	// tris holds the factors L of the full covariance matrices packed
-	// for kernel.SolveLanes (nil for the diagonal types).
-	tris []*kernel.Tri
-	zero []float64 // D zeros: the blocks are centred already
+	// for kernel.SolveLanes (nil for the diagonal types), in the Tris of
+	// own, which setModel reuses from model to model.
+	tris, own []*kernel.Tri
+	zero      []float64 // D zeros: the blocks are centred already
 	// full holds every component's marginal over all coordinates.
 	full []marginal
 	all  []int // 0, 1, …, D−1
@@ -122,7 +123,14 @@ func (e *engine) setModel(m *model) int {
 		case k > 0 && c == e.covs[0]:
 			e.tris[k] = e.tris[0] // Tied
 		default:
-			e.tris[k] = kernel.NewTri(c.L(), m.d)
+			if e.own == nil {
+				e.own = make([]*kernel.Tri, m.k)
+			}
+			if e.own[k] == nil {
+				e.own[k] = new(kernel.Tri)
+			}
+			e.tris[k] = e.own[k]
+			e.tris[k].Set(c.L(), m.d)
 		}
 		e.full[k] = marginal{logc: m.logc(k, c.LogDet(), m.d)}
 	}
@@ -296,13 +304,17 @@ func (s *scratch) logProbs(e *engine, lay *layout, rows []int) {
 	}
 	sum := s.inv[:nb]
 	clear(sum)
+	// The exponentials over the lanes rounded up to ExpFloored's groups
+	// of four, so that a row's bits do not depend on its place in the
+	// block.
+	lanes := (nb + 3) &^ 3
 	for k := range m.k {
-		rs := s.rs[k*blockRows : k*blockRows+nb]
-		for i, v := range rs {
-			rs[i] = v - mx[i]
+		rs := s.rs[k*blockRows : k*blockRows+lanes]
+		for i, v := range s.ll[:lanes] {
+			rs[i] -= v
 		}
 		kernel.ExpFloored(rs)
-		for i, v := range rs {
+		for i, v := range rs[:nb] {
 			sum[i] += v
 		}
 	}
