@@ -176,7 +176,6 @@ type fitter struct {
 	// mean: the input of the initialisation and of re-seeding.
 	xfill  []float64
 	eng    *engine
-	st     *stats    // the statistics of the last E-step (estep)
 	pooled []float64 // the pooled covariance of xfill, computed on first use
 	// canon is the canonical order of the rows, in which random draws
 	// pick them (see canonicalOrder), sorted on first use (canonical):
@@ -305,11 +304,10 @@ func (s *fitSteps) current() *model { return s.f.eng.m }
 func (s *fitSteps) total() float64 { return s.f.lay.totalWeight() }
 
 // estep evaluates the engine's model on every row and returns the
-// log-likelihood and, when withStats is set, the M-step statistics, in
-// f.st: they are valid until the next call.
+// log-likelihood and, when withStats is set, the M-step statistics (the
+// engine's, valid until its next pass).
 func (f *fitter) estep(withStats bool) (*stats, error) {
-	m := f.eng.m
-	work, err := f.eng.run(f.lay, func(s *scratch, rows []int) {
+	st, err := f.eng.run(f.lay, func(s *scratch, rows []int) {
 		if withStats {
 			s.accumulate(f.eng, f.lay, rows)
 			return
@@ -320,17 +318,6 @@ func (f *fitter) estep(withStats bool) (*stats, error) {
 	})
 	if err != nil {
 		return nil, fmt.Errorf("mixture: %w", err)
-	}
-	if f.st == nil {
-		f.st = newStats(m.cov, m.k, m.d)
-	}
-	st := f.st
-	st.reset()
-	for _, s := range work {
-		for k := range m.k {
-			s.flush(k, m.d)
-		}
-		st.merge(s.acc)
 	}
 	return st, nil
 }

@@ -3,6 +3,8 @@ package mixture
 import (
 	"math"
 	"sort"
+	"sync"
+	"sync/atomic"
 
 	"gonum.org/v1/gonum/floats"
 
@@ -17,8 +19,10 @@ const (
 	// over contiguous vectors of blockRows values that stay in cache
 	// (a multiple of kernel.LaneBlock).
 	blockRows = 128
-	// minParallelRows is the least number of rows a core is given.
+	// minParallelRows is the least number of rows of a chunk (see
+	// engine.chunked), and maxChunks the most chunks.
 	minParallelRows = 1024
+	maxChunks       = 32
 )
 
 // scratch is one worker's space for a block of rows. It is allocated once
@@ -64,7 +68,7 @@ type scratch struct {
 	// own holds the Patterns of the block's short runs (gauss.PatternTo),
 	// reused from block to block.
 	own []*gauss.Pattern
-	acc *stats // M-step statistics of the rows this worker saw
+	acc *stats // M-step statistics of the chunk being evaluated
 	err error
 }
 
@@ -93,6 +97,10 @@ type engine struct {
 	full []marginal
 	all  []int // 0, 1, …, D−1
 	work []*scratch
+	// chunks holds the statistics of every chunk of rows (chunked),
+	// sum their merge.
+	chunks []*stats
+	sum    *stats
 }
 
 func newEngine(m *model) *engine {
@@ -147,29 +155,85 @@ func (e *engine) scratchFor(n int) []*scratch {
 			cols: make([]float64, k*d*blockRows), colR: make([]float64, k*blockRows), colN: make([]int, k),
 			r: make([]float64, blockRows), q: make([]float64, blockRows),
 			rs: make([]float64, k*blockRows), inv: make([]float64, blockRows), ll: make([]float64, blockRows),
-			acc: newStats(e.m.cov, k, d),
 		})
 	}
 	return e.work[:n]
 }
 
+// chunked cuts the rows [0, n) into chunks of whole blocks, one per
+// minParallelRows rows and at most maxChunks, which the workers (at most
+// parallel.Workers()) take in turn: fn(s, lo, hi) is called on each chunk
+// [lo, hi) with the scratch space s of its worker, s.acc the chunk's own
+// statistics, empty; then the columns that accumulate gathered go to
+// them. It returns the chunks' statistics merged in chunk order (valid
+// until the next call), so that the results depend neither on the number
+// of cores nor on which core ran which chunk, and a core that the machine
+// slows down leaves its chunks to the others; or the error that a worker
+// left in s.err (fn returns at once after setting it).
+func (e *engine) chunked(n int, fn func(s *scratch, lo, hi int)) (*stats, error) {
+	m := e.m
+	if e.sum == nil {
+		e.sum = newStats(m.cov, m.k, m.d)
+	}
+	e.sum.reset()
+	if n == 0 {
+		return e.sum, nil
+	}
+	nc := min(maxChunks, max(1, n/minParallelRows))
+	per := ((n+nc-1)/nc + blockRows - 1) / blockRows * blockRows
+	nc = (n + per - 1) / per
+	for len(e.chunks) < nc {
+		e.chunks = append(e.chunks, newStats(m.cov, m.k, m.d))
+	}
+	work := e.scratchFor(min(parallel.Workers(), nc))
+	var next atomic.Int64
+	worker := func(s *scratch) {
+		s.err = nil
+		for {
+			c := int(next.Add(1) - 1)
+			if c >= nc {
+				return
+			}
+			s.acc = e.chunks[c]
+			s.acc.reset()
+			clear(s.colN)
+			if fn(s, c*per, min((c+1)*per, n)); s.err != nil {
+				return
+			}
+			for k := range m.k {
+				s.flush(k, m.d)
+			}
+		}
+	}
+	if len(work) == 1 {
+		worker(work[0])
+	} else {
+		var wg sync.WaitGroup
+		for _, s := range work {
+			wg.Go(func() { worker(s) })
+		}
+		wg.Wait()
+	}
+	for _, s := range work {
+		if s.err != nil {
+			return nil, s.err
+		}
+	}
+	for _, st := range e.chunks[:nc] {
+		e.sum.merge(st)
+	}
+	return e.sum, nil
+}
+
 // run evaluates every row of lay in blocks of at most blockRows rows
 // (taken in the layout's order, so that rows of one missing pattern are
-// together): for each block it fills the scratch space (see logProbs) and
-// calls fn with it and the block's rows. Blocks are handed to the workers
-// in row order, fn of one worker is never called concurrently, and s.acc
-// is reset first. It returns the workers' scratch space in worker order,
-// or the error of a marginal that could not be computed.
-func (e *engine) run(lay *layout, fn func(s *scratch, rows []int)) ([]*scratch, error) {
-	n := len(lay.order)
-	work := e.scratchFor(parallel.Blocks(n, minParallelRows))
-	for _, s := range work {
-		s.acc.reset()
-		clear(s.colN)
-		s.err = nil
-	}
-	parallel.For(n, minParallelRows, func(w, lo, hi int) {
-		s := work[w]
+// together), in chunks (see chunked): for each block it fills the
+// scratch space (see logProbs) and calls fn with it and the block's rows.
+// fn of one worker is never called concurrently. It returns the merged
+// statistics that fn accumulated in s.acc, or the error of a marginal
+// that could not be computed.
+func (e *engine) run(lay *layout, fn func(s *scratch, rows []int)) (*stats, error) {
+	return e.chunked(len(lay.order), func(s *scratch, lo, hi int) {
 		seg := sort.Search(len(lay.segs), func(i int) bool { return lay.segs[i].hi > lo })
 		for c := lo; c < hi; c += blockRows {
 			b := min(c+blockRows, hi)
@@ -184,12 +248,6 @@ func (e *engine) run(lay *layout, fn func(s *scratch, rows []int)) ([]*scratch, 
 			fn(s, rows)
 		}
 	})
-	for _, s := range work {
-		if s.err != nil {
-			return nil, s.err
-		}
-	}
-	return work, nil
 }
 
 // patterns fills s.pats with the runs of missing patterns of the block
