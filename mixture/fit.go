@@ -143,13 +143,19 @@ func prepareRows(d *data.Dataset, shard bool) (*layout, error) {
 		return nil, fmt.Errorf("mixture: %s has no rows", source(d))
 	}
 	observed := make([]bool, D)
+	complete := false // some row has every feature observed
 	for i := range d.N {
-		for j, v := range d.Row(i) {
-			if math.IsInf(v, 0) {
-				return nil, d.RowError(i, "mixture: feature %q is infinite", d.Schema.Features[j].Name)
-			}
-			if !math.IsNaN(v) {
-				observed[j] = true
+		row := d.Row(i)
+		if finiteRow(row) {
+			complete = true
+		} else {
+			for j, v := range row {
+				if math.IsInf(v, 0) {
+					return nil, d.RowError(i, "mixture: feature %q is infinite", d.Schema.Features[j].Name)
+				}
+				if !math.IsNaN(v) {
+					observed[j] = true
+				}
 			}
 		}
 		if d.Weight != nil {
@@ -158,7 +164,7 @@ func prepareRows(d *data.Dataset, shard bool) (*layout, error) {
 			}
 		}
 	}
-	if j := slices.Index(observed, false); j >= 0 && !shard {
+	if j := slices.Index(observed, false); j >= 0 && !complete && !shard {
 		return nil, fmt.Errorf("mixture: feature %q of %s has no observed value", d.Schema.Features[j].Name, source(d))
 	}
 	lay := newLayout(d.X, d.Weight, d.N, D)
