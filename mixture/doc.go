@@ -22,8 +22,12 @@
 // The E-step works in log space: log N(x; μ, Σ) = −½‖L⁻¹(x − μ)‖² −
 // Σ_j log L_jj − ½ D log 2π with the Cholesky factor L of Σ, computed once
 // per component and iteration, and the responsibilities are normalised by
-// log-sum-exp. Rows are evaluated in blocks on all cores without
-// allocating per row.
+// log-sum-exp. Rows are evaluated in blocks without allocating per row,
+// the E-step's responsibilities and the M-step's statistics of a block
+// computed while it is in cache (one pass over the data per iteration),
+// in chunks of blocks that all cores take in turn; each chunk's statistics
+// are its own and merged in chunk order, so that a fit's results do not
+// depend on the number of cores.
 //
 // Rows with missing cells (NaN) are kept: their E-step uses the marginal
 // density of the observed coordinates, and their M-step the conditional

@@ -143,13 +143,19 @@ func prepareRows(d *data.Dataset, shard bool) (*layout, error) {
 		return nil, fmt.Errorf("mixture: %s has no rows", source(d))
 	}
 	observed := make([]bool, D)
+	complete := false // some row has every feature observed
 	for i := range d.N {
-		for j, v := range d.Row(i) {
-			if math.IsInf(v, 0) {
-				return nil, d.RowError(i, "mixture: feature %q is infinite", d.Schema.Features[j].Name)
-			}
-			if !math.IsNaN(v) {
-				observed[j] = true
+		row := d.Row(i)
+		if finiteRow(row) {
+			complete = true
+		} else {
+			for j, v := range row {
+				if math.IsInf(v, 0) {
+					return nil, d.RowError(i, "mixture: feature %q is infinite", d.Schema.Features[j].Name)
+				}
+				if !math.IsNaN(v) {
+					observed[j] = true
+				}
 			}
 		}
 		if d.Weight != nil {
@@ -158,7 +164,7 @@ func prepareRows(d *data.Dataset, shard bool) (*layout, error) {
 			}
 		}
 	}
-	if j := slices.Index(observed, false); j >= 0 && !shard {
+	if j := slices.Index(observed, false); j >= 0 && !complete && !shard {
 		return nil, fmt.Errorf("mixture: feature %q of %s has no observed value", d.Schema.Features[j].Name, source(d))
 	}
 	lay := newLayout(d.X, d.Weight, d.N, D)
@@ -178,7 +184,9 @@ type fitter struct {
 	eng    *engine
 	pooled []float64 // the pooled covariance of xfill, computed on first use
 	// canon is the canonical order of the rows, in which random draws
-	// pick them (see canonicalOrder).
+	// pick them (see canonicalOrder), sorted on first use (canonical):
+	// a fit from given starting parameters that re-seeds nothing never
+	// sorts the rows.
 	canon []int
 	lines []int // the source line of every row, or nil
 }
@@ -195,8 +203,16 @@ func newFitter(set settings, lay *layout) *fitter {
 		}
 	}
 	f.eng = newEngine(newModel(set.Covariance, set.Components, lay.d))
-	f.canon = canonicalOrder(lay.x, lay.w, lay.n, lay.d)
 	return f
+}
+
+// canonical returns the canonical order of the rows (canonicalOrder),
+// sorting them on the first call.
+func (f *fitter) canonical() []int {
+	if f.canon == nil {
+		f.canon = canonicalOrder(f.lay.x, f.lay.w, f.lay.n, f.lay.d)
+	}
+	return f.canon
 }
 
 // run is the outcome of one EM run.
@@ -294,12 +310,12 @@ func (s *fitSteps) current() *model { return s.f.eng.m }
 func (s *fitSteps) total() float64 { return s.f.lay.totalWeight() }
 
 // estep evaluates the engine's model on every row and returns the
-// log-likelihood and, when withStats is set, the M-step statistics.
+// log-likelihood and, when withStats is set, the M-step statistics (the
+// engine's, valid until its next pass).
 func (f *fitter) estep(withStats bool) (*stats, error) {
-	m := f.eng.m
-	work, err := f.eng.run(f.lay, func(s *scratch, rows []int) {
+	st, err := f.eng.run(f.lay, func(s *scratch, rows []int) {
 		if withStats {
-			s.accumulate(m, f.lay, rows)
+			s.accumulate(f.eng, f.lay, rows)
 			return
 		}
 		for i, row := range rows {
@@ -309,23 +325,15 @@ func (f *fitter) estep(withStats bool) (*stats, error) {
 	if err != nil {
 		return nil, fmt.Errorf("mixture: %w", err)
 	}
-	st := newStats(m.cov, m.k, m.d)
-	for _, s := range work {
-		st.merge(s.acc)
-	}
 	return st, nil
 }
 
 // repair re-seeds the collapsed components of m, records a warning for
 // each, and makes m the engine's model.
 func (f *fitter) repair(m *model, restart, iter int, rng *rand.Rand, r *run) error {
-	where := fmt.Sprintf("restart %d, iteration %d", restart, iter)
-	if iter == 0 {
-		where = fmt.Sprintf("restart %d, initialisation", restart)
-	}
 	for c := range m.k {
 		if w := m.weights[c]; !(w >= minWeight) || !finite(m.mean(c)) {
-			r.warnings = append(r.warnings, f.reseed(m, c, rng, where, fmt.Sprintf("weight %.3g", w)))
+			r.warnings = append(r.warnings, f.reseed(m, c, rng, stepName(restart, iter), fmt.Sprintf("weight %.3g", w)))
 		}
 	}
 	for range m.k + 1 {
@@ -333,9 +341,18 @@ func (f *fitter) repair(m *model, restart, iter int, rng *rand.Rand, r *run) err
 		if c < 0 {
 			return nil
 		}
-		r.warnings = append(r.warnings, f.reseed(m, c, rng, where, "covariance not positive definite"))
+		r.warnings = append(r.warnings, f.reseed(m, c, rng, stepName(restart, iter), "covariance not positive definite"))
 	}
 	return fmt.Errorf("mixture: the pooled covariance of the data is not positive definite; use a positive reg-covar")
+}
+
+// stepName names iteration iter of the run restart (0: its start) in a
+// warning.
+func stepName(restart, iter int) string {
+	if iter == 0 {
+		return fmt.Sprintf("restart %d, initialisation", restart)
+	}
+	return fmt.Sprintf("restart %d, iteration %d", restart, iter)
 }
 
 // reseed moves component c of m to a random row of the data with the
@@ -344,7 +361,7 @@ func (f *fitter) repair(m *model, restart, iter int, rng *rand.Rand, r *run) err
 // covariance is replaced only when it is not positive definite.
 func (f *fitter) reseed(m *model, c int, rng *rand.Rand, where, why string) string {
 	d := m.d
-	i := f.canon[rng.IntN(f.lay.n)]
+	i := f.canonical()[rng.IntN(f.lay.n)]
 	copy(m.mean(c), f.xfill[i*d:(i+1)*d])
 	others := 1 - m.weights[c]
 	for l := range m.weights {

@@ -17,7 +17,7 @@ func (f *fitter) start(rng *rand.Rand) *model {
 	shift := newModel(f.set.Covariance, k, d)
 	switch f.set.Init {
 	case KMeansPlusPlus:
-		centers := kmeansPlusPlus(f.xfill, f.canon, d, k, rng)
+		centers := kmeansPlusPlus(f.xfill, f.canonical(), d, k, rng)
 		for c, i := range centers {
 			copy(shift.mean(c), f.xfill[i*d:(i+1)*d])
 		}
@@ -33,7 +33,7 @@ func (f *fitter) start(rng *rand.Rand) *model {
 			}
 		})
 	case Random:
-		for _, i := range f.canon {
+		for _, i := range f.canonical() {
 			for c := range k {
 				resp[i*k+c] = rng.Float64()
 			}
@@ -61,14 +61,8 @@ func (f *fitter) start(rng *rand.Rand) *model {
 // of shift.
 func (f *fitter) fromResponsibilities(shift *model, resp []float64) *model {
 	k, d, n := shift.k, shift.d, f.lay.n
-	eng := f.eng
-	work := eng.scratchFor(parallel.Blocks(n, minParallelRows))
-	for _, s := range work {
-		s.acc.reset()
-	}
-	all := eng.all
-	parallel.For(n, minParallelRows, func(w, lo, hi int) {
-		s := work[w]
+	all := f.eng.all
+	st, _ := f.eng.chunked(n, func(s *scratch, lo, hi int) {
 		for a := lo; a < hi; a += blockRows {
 			b := min(a+blockRows, hi)
 			nb := b - a
@@ -93,10 +87,6 @@ func (f *fitter) fromResponsibilities(shift *model, resp []float64) *model {
 			}
 		}
 	})
-	st := newStats(shift.cov, k, d)
-	for _, s := range work {
-		st.merge(s.acc)
-	}
 	return st.mstep(shift, f.set.reg, f.set.Regularization)
 }
 

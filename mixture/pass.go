@@ -3,6 +3,8 @@ package mixture
 import (
 	"math"
 	"sort"
+	"sync"
+	"sync/atomic"
 
 	"gonum.org/v1/gonum/floats"
 
@@ -17,8 +19,10 @@ const (
 	// over contiguous vectors of blockRows values that stay in cache
 	// (a multiple of kernel.LaneBlock).
 	blockRows = 128
-	// minParallelRows is the least number of rows a core is given.
+	// minParallelRows is the least number of rows of a chunk (see
+	// engine.chunked), and maxChunks the most chunks.
 	minParallelRows = 1024
+	maxChunks       = 32
 )
 
 // scratch is one worker's space for a block of rows. It is allocated once
@@ -29,14 +33,27 @@ type scratch struct {
 	// ct holds K blocks of D×blockRows: the block centred at every
 	// component's mean, with its missing cells filled in by their
 	// conditional expectation, ct_kji = E[x_ij | x_i,O, k] − μ_kj.
+	// logProbs fills it for a block with missing cells only (imputed);
+	// a complete block is centred by the solves themselves, and by
+	// accumulate for the components whose statistics it adds to.
 	ct []float64
-	// packed holds D×blockRows: the columns of a centred block that
+	// imputed reports that ct holds the block centred at every
+	// component.
+	imputed bool
+	// kept holds blockRows: the indices of the columns of a block that
 	// matter to a component (see accumulate).
-	packed []float64
+	kept []int
+	// cols holds K blocks of D×blockRows: the centred columns that
+	// accumulate gathered for each component and has not yet added to
+	// acc, colR their responsibilities (K×blockRows) and colN their
+	// number per component.
+	cols, colR []float64
+	colN       []int
 	// zt holds D×blockRows: the solves L⁻¹ ĉ_i of a component
 	// (kernel.SolveLanes).
 	zt []float64
 	r  []float64 // blockRows
+	w  []float64 // blockRows: the rows' weights
 	q  []float64 // blockRows: squared Mahalanobis distances
 	// rs holds K×blockRows: the responsibilities before normalisation,
 	// exp(lp_ki − m_i) (see logProbs); rs_ki·inv_i = P(k | x_i).
@@ -51,7 +68,7 @@ type scratch struct {
 	// own holds the Patterns of the block's short runs (gauss.PatternTo),
 	// reused from block to block.
 	own []*gauss.Pattern
-	acc *stats // M-step statistics of the rows this worker saw
+	acc *stats // M-step statistics of the chunk being evaluated
 	err error
 }
 
@@ -72,13 +89,18 @@ type engine struct {
 	// core, which caches the patterns of missing cells.
 	covs []*gauss.Cov
 	// tris holds the factors L of the full covariance matrices packed
-	// for kernel.SolveLanes (nil for the diagonal types).
-	tris []*kernel.Tri
-	zero []float64 // D zeros: the blocks are centred already
+	// for kernel.SolveLanes (nil for the diagonal types), in the Tris of
+	// own, which setModel reuses from model to model.
+	tris, own []*kernel.Tri
+	zero      []float64 // D zeros: the blocks are centred already
 	// full holds every component's marginal over all coordinates.
 	full []marginal
 	all  []int // 0, 1, …, D−1
 	work []*scratch
+	// chunks holds the statistics of every chunk of rows (chunked),
+	// sum their merge.
+	chunks []*stats
+	sum    *stats
 }
 
 func newEngine(m *model) *engine {
@@ -109,7 +131,14 @@ func (e *engine) setModel(m *model) int {
 		case k > 0 && c == e.covs[0]:
 			e.tris[k] = e.tris[0] // Tied
 		default:
-			e.tris[k] = kernel.NewTri(c.L(), m.d)
+			if e.own == nil {
+				e.own = make([]*kernel.Tri, m.k)
+			}
+			if e.own[k] == nil {
+				e.own[k] = new(kernel.Tri)
+			}
+			e.tris[k] = e.own[k]
+			e.tris[k].Set(c.L(), m.d)
 		}
 		e.full[k] = marginal{logc: m.logc(k, c.LogDet(), m.d)}
 	}
@@ -121,32 +150,90 @@ func (e *engine) scratchFor(n int) []*scratch {
 	k, d := e.m.k, e.m.d
 	for len(e.work) < n {
 		e.work = append(e.work, &scratch{
-			xt: make([]float64, d*blockRows), ct: make([]float64, k*d*blockRows), packed: make([]float64, d*blockRows),
-			zt: make([]float64, d*blockRows),
-			r:  make([]float64, blockRows), q: make([]float64, blockRows),
+			xt: make([]float64, d*blockRows), ct: make([]float64, k*d*blockRows), zt: make([]float64, d*blockRows),
+			kept: make([]int, blockRows), w: make([]float64, blockRows),
+			cols: make([]float64, k*d*blockRows), colR: make([]float64, k*blockRows), colN: make([]int, k),
+			r: make([]float64, blockRows), q: make([]float64, blockRows),
 			rs: make([]float64, k*blockRows), inv: make([]float64, blockRows), ll: make([]float64, blockRows),
-			acc: newStats(e.m.cov, k, d),
 		})
 	}
 	return e.work[:n]
 }
 
+// chunked cuts the rows [0, n) into chunks of whole blocks, one per
+// minParallelRows rows and at most maxChunks, which the workers (at most
+// parallel.Workers()) take in turn: fn(s, lo, hi) is called on each chunk
+// [lo, hi) with the scratch space s of its worker, s.acc the chunk's own
+// statistics, empty; then the columns that accumulate gathered go to
+// them. It returns the chunks' statistics merged in chunk order (valid
+// until the next call), so that the results depend neither on the number
+// of cores nor on which core ran which chunk, and a core that the machine
+// slows down leaves its chunks to the others; or the error that a worker
+// left in s.err (fn returns at once after setting it).
+func (e *engine) chunked(n int, fn func(s *scratch, lo, hi int)) (*stats, error) {
+	m := e.m
+	if e.sum == nil {
+		e.sum = newStats(m.cov, m.k, m.d)
+	}
+	e.sum.reset()
+	if n == 0 {
+		return e.sum, nil
+	}
+	nc := min(maxChunks, max(1, n/minParallelRows))
+	per := ((n+nc-1)/nc + blockRows - 1) / blockRows * blockRows
+	nc = (n + per - 1) / per
+	for len(e.chunks) < nc {
+		e.chunks = append(e.chunks, newStats(m.cov, m.k, m.d))
+	}
+	work := e.scratchFor(min(parallel.Workers(), nc))
+	var next atomic.Int64
+	worker := func(s *scratch) {
+		s.err = nil
+		for {
+			c := int(next.Add(1) - 1)
+			if c >= nc {
+				return
+			}
+			s.acc = e.chunks[c]
+			s.acc.reset()
+			clear(s.colN)
+			if fn(s, c*per, min((c+1)*per, n)); s.err != nil {
+				return
+			}
+			for k := range m.k {
+				s.flush(k, m.d)
+			}
+		}
+	}
+	if len(work) == 1 {
+		worker(work[0])
+	} else {
+		var wg sync.WaitGroup
+		for _, s := range work {
+			wg.Go(func() { worker(s) })
+		}
+		wg.Wait()
+	}
+	for _, s := range work {
+		if s.err != nil {
+			return nil, s.err
+		}
+	}
+	for _, st := range e.chunks[:nc] {
+		e.sum.merge(st)
+	}
+	return e.sum, nil
+}
+
 // run evaluates every row of lay in blocks of at most blockRows rows
 // (taken in the layout's order, so that rows of one missing pattern are
-// together): for each block it fills the scratch space (see logProbs) and
-// calls fn with it and the block's rows. Blocks are handed to the workers
-// in row order, fn of one worker is never called concurrently, and s.acc
-// is reset first. It returns the workers' scratch space in worker order,
-// or the error of a marginal that could not be computed.
-func (e *engine) run(lay *layout, fn func(s *scratch, rows []int)) ([]*scratch, error) {
-	n := len(lay.order)
-	work := e.scratchFor(parallel.Blocks(n, minParallelRows))
-	for _, s := range work {
-		s.acc.reset()
-		s.err = nil
-	}
-	parallel.For(n, minParallelRows, func(w, lo, hi int) {
-		s := work[w]
+// together), in chunks (see chunked): for each block it fills the
+// scratch space (see logProbs) and calls fn with it and the block's rows.
+// fn of one worker is never called concurrently. It returns the merged
+// statistics that fn accumulated in s.acc, or the error of a marginal
+// that could not be computed.
+func (e *engine) run(lay *layout, fn func(s *scratch, rows []int)) (*stats, error) {
+	return e.chunked(len(lay.order), func(s *scratch, lo, hi int) {
 		seg := sort.Search(len(lay.segs), func(i int) bool { return lay.segs[i].hi > lo })
 		for c := lo; c < hi; c += blockRows {
 			b := min(c+blockRows, hi)
@@ -161,12 +248,6 @@ func (e *engine) run(lay *layout, fn func(s *scratch, rows []int)) ([]*scratch, 
 			fn(s, rows)
 		}
 	})
-	for _, s := range work {
-		if s.err != nil {
-			return nil, s.err
-		}
-	}
-	return work, nil
 }
 
 // patterns fills s.pats with the runs of missing patterns of the block
@@ -213,22 +294,27 @@ func (s *scratch) patterns(e *engine, lay *layout, lo, hi, seg int) error {
 	return nil
 }
 
-// logProbs gathers the block rows into s.xt, centres them at every
-// component's mean into s.ct, fills in their missing coordinates by the
-// conditional expectation given the observed ones (see marginal), and
-// computes, for every component k and row i,
+// logProbs gathers the block rows into s.xt and computes, for every
+// component k and row i,
 //
 //	lp_ki = log π_k + log N(x_i,O; μ_k,O, Σ_k,OO) = logc_k − ½ ‖L_k⁻¹ ĉ_ki‖²
 //
-// (the solves by kernel.SolveLanes for full covariances)
+// with ĉ_ki = x_i − μ_k for a complete row (kernel.SolveLanes subtracts
+// the mean, for full covariances); for a block with missing cells, the
+// block centred at every component's mean with the missing coordinates
+// filled in by their conditional expectation given the observed ones
+// (see marginal) goes to s.ct first, and the solves start from it. Then
 //
 //	m_i   = max_k lp_ki
 //	rs_ki = exp(lp_ki − m_i),  inv_i = 1 / Σ_k rs_ki
 //	ll_i  = log Σ_k exp(lp_ki) = m_i − log inv_i
 //
 // with logc_k that of the row's pattern, so that P(k | x_i) = rs_ki·inv_i
-// with one exponential per row and component. A row whose every lp_ki is
-// −∞ gets ll_i = −∞ and inv_i = 0.
+// with one exponential per row and component, by kernel.ExpFloored: a
+// component 708 or more under the row's best gets exp(−708) ≈ 3e−308
+// for 0, which changes neither the sum (at least 1) nor whether the row
+// is negligible to it. A row whose every lp_ki is −∞ gets ll_i = −∞ and
+// inv_i = 0.
 func (s *scratch) logProbs(e *engine, lay *layout, rows []int) {
 	m := e.m
 	d, nb := m.d, len(rows)
@@ -241,19 +327,29 @@ func (s *scratch) logProbs(e *engine, lay *layout, rows []int) {
 	for i := range mx {
 		mx[i] = math.Inf(-1)
 	}
+	s.imputed = false
+	for _, p := range s.pats {
+		s.imputed = s.imputed || p.seg.mis != nil
+	}
 	for k := range m.k {
-		ct := s.centred(k, d)
-		center(ct, s.xt, m.mean(k), e.all, nb)
-		for _, p := range s.pats {
-			if p.seg.mis != nil {
-				impute(ct, m.cov.diagonal(), p.seg, p.marg[k].pat.A(), p.lo, p.hi)
+		// The solves read x − mu: the block and the mean, or the
+		// imputed block and zero.
+		x, mu := s.xt, m.mean(k)
+		if s.imputed {
+			ct := s.centred(k, d)
+			center(ct, s.xt, mu, e.all, nb)
+			for _, p := range s.pats {
+				if p.seg.mis != nil {
+					impute(ct, m.cov.diagonal(), p.seg, p.marg[k].pat.A(), p.lo, p.hi)
+				}
 			}
+			x, mu = ct, e.zero
 		}
 		q := s.q[:nb]
 		if m.cov.diagonal() {
-			sqNormDiag(q, ct, e.all, e.covs[k].LInv())
+			sqNormDiag(q, x, mu, e.all, e.covs[k].LInv())
 		} else {
-			kernel.SolveLanes(e.tris[k], s.zt, s.q, ct, blockRows, e.zero, nb)
+			kernel.SolveLanes(e.tris[k], s.zt, s.q, x, blockRows, mu, nb)
 		}
 		lp := s.rs[k*blockRows : k*blockRows+nb]
 		for _, p := range s.pats {
@@ -266,11 +362,18 @@ func (s *scratch) logProbs(e *engine, lay *layout, rows []int) {
 	}
 	sum := s.inv[:nb]
 	clear(sum)
+	// The exponentials over the lanes rounded up to ExpFloored's groups
+	// of four, so that a row's bits do not depend on its place in the
+	// block.
+	lanes := (nb + 3) &^ 3
 	for k := range m.k {
-		rs := s.rs[k*blockRows : k*blockRows+nb]
-		for i, v := range rs {
-			rs[i] = math.Exp(v - mx[i])
-			sum[i] += rs[i]
+		rs := s.rs[k*blockRows : k*blockRows+lanes]
+		for i, v := range s.ll[:lanes] {
+			rs[i] -= v
+		}
+		kernel.ExpFloored(rs)
+		for i, v := range rs[:nb] {
+			sum[i] += v
 		}
 	}
 	for i, v := range sum {
@@ -316,17 +419,17 @@ func center(ct, xt, mu []float64, obs []int, nb int) {
 	}
 }
 
-// sqNormDiag writes q_i = Σ_j (c_ji / σ_j)² for the columns c_i of ct's
-// rows obs; inv holds 1/σ_j.
-func sqNormDiag(q, ct []float64, obs []int, inv []float64) {
+// sqNormDiag writes q_i = Σ_j ((x_ji − μ_j) / σ_j)² for the columns x_i
+// of the block x's rows obs; inv holds 1/σ_j.
+func sqNormDiag(q, x, mu []float64, obs []int, inv []float64) {
 	nb := len(q)
 	clear(q)
 	for l, j := range obs {
-		a := inv[l]
-		c := ct[j*blockRows : j*blockRows+nb]
+		a, m := inv[l], mu[j]
+		c := x[j*blockRows : j*blockRows+nb]
 		q := q[:len(c)]
 		for i, v := range c {
-			v *= a
+			v = (v - m) * a
 			q[i] += v * v
 		}
 	}
@@ -346,30 +449,38 @@ const negligible = 0x1p-60
 // log-likelihood and, for every component, the row's expected centred
 // coordinates ĉ_i = E[x_i − μ_k | x_i,O] (filled in by logProbs) and the
 // conditional covariance of its missing coordinates to the M-step
-// statistics (see stats). Rows with P(k | x_i) < negligible are left out
-// of component k's statistics; when they are many, the others are packed
-// into a smaller block first.
-func (s *scratch) accumulate(m *model, lay *layout, rows []int) {
+// statistics (see stats). Rows with P(k | x_i) < negligible (or r_ki = 0)
+// are left out of component k's statistics: the others are gathered into
+// the component's s.cols, blocks' columns following each other, which go
+// to the statistics blockRows columns at a time (and the rest by flush),
+// so that with separated components, where a block has a few rows for
+// each, the scatter's rank-k updates still run over blockRows columns.
+func (s *scratch) accumulate(e *engine, lay *layout, rows []int) {
+	m := e.m
 	d, nb := m.d, len(rows)
-	ll, inv := s.ll[:nb], s.inv[:nb]
+	ll, inv, w := s.ll[:nb], s.inv[:nb], s.w[:nb]
 	for i, row := range rows {
-		if w := lay.weight(row); w != 0 {
-			s.acc.ll += w * ll[i]
+		w[i] = lay.weight(row)
+		if w[i] != 0 {
+			s.acc.ll += w[i] * ll[i]
 		}
 	}
 	for k := range m.k {
 		rs := s.rs[k*blockRows : k*blockRows+nb]
-		r := s.r[:nb]
-		sr, kept := 0.0, 0
-		for i, row := range rows {
-			p := rs[i] * inv[i]
-			if p < negligible {
-				r[i] = 0
-				continue
+		r, kept := s.r[:nb], s.kept[:nb]
+		sr, n := 0.0, 0
+		for i, p := range rs {
+			p *= inv[i]
+			v := 0.0
+			if !(p < negligible) {
+				v = w[i] * p
 			}
-			r[i] = lay.weight(row) * p
-			sr += r[i]
-			kept++
+			r[i] = v
+			sr += v
+			kept[n] = i
+			if v != 0 {
+				n++
+			}
 		}
 		if sr == 0 {
 			continue
@@ -383,29 +494,45 @@ func (s *scratch) accumulate(m *model, lay *layout, rows []int) {
 				s.acc.addConditional(k, p.seg.mis, c, floats.Sum(r[p.lo:p.hi]))
 			}
 		}
-		ct := s.centred(k, d)
-		if kept < nb*3/4 {
-			r = s.pack(ct, r, d)
-			ct = s.packed
+		// The block centred at μ_k: s.ct when logProbs imputed it,
+		// else s.xt − μ_k.
+		x, mu := s.xt, m.mean(k)
+		if s.imputed {
+			x, mu = s.centred(k, d), e.zero
 		}
-		s.acc.add(k, ct, r)
+		s.gather(k, x, mu, r, kept[:n], d)
 	}
 }
 
-// pack copies the columns i of the d rows of the centred block ct whose
-// r_i is not 0 to s.packed, and their r_i to the front of r, which it
-// returns shortened to their number.
-func (s *scratch) pack(ct, r []float64, d int) []float64 {
-	n := 0
-	for i, v := range r {
-		if v == 0 {
-			continue
+// gather appends the columns kept of the d rows of the block x − mu, with
+// their responsibilities r_i, to component k's s.cols, adding them to the
+// statistics whenever blockRows columns are there.
+func (s *scratch) gather(k int, x, mu, r []float64, kept []int, d int) {
+	cols, colR := s.cols[k*d*blockRows:(k+1)*d*blockRows], s.colR[k*blockRows:(k+1)*blockRows]
+	for len(kept) > 0 {
+		at := s.colN[k]
+		part := kept[:min(len(kept), blockRows-at)]
+		for c, i := range part {
+			colR[at+c] = r[i]
 		}
 		for j := range d {
-			s.packed[j*blockRows+n] = ct[j*blockRows+i]
+			src, dst, m := x[j*blockRows:(j+1)*blockRows], cols[j*blockRows+at:j*blockRows+at+len(part)], mu[j]
+			for c, i := range part {
+				dst[c] = src[i] - m
+			}
 		}
-		r[n] = v
-		n++
+		s.colN[k] += len(part)
+		if s.colN[k] == blockRows {
+			s.flush(k, d)
+		}
+		kept = kept[len(part):]
 	}
-	return r[:n]
+}
+
+// flush adds the columns gathered for component k to the statistics.
+func (s *scratch) flush(k, d int) {
+	if n := s.colN[k]; n > 0 {
+		s.acc.add(k, s.cols[k*d*blockRows:(k+1)*d*blockRows], s.colR[k*blockRows:k*blockRows+n])
+		s.colN[k] = 0
+	}
 }

@@ -43,7 +43,15 @@ type Tri struct {
 // NewTri packs the lower triangle of the p×p row-major matrix l (L_ji =
 // l[j·p + i], i ≤ j; the upper triangle is not read).
 func NewTri(l []float64, p int) *Tri {
-	t := &Tri{p: p, pk: make([]float64, 0, p*(p+1)/2+p)}
+	t := new(Tri)
+	t.Set(l, p)
+	return t
+}
+
+// Set packs l into t as NewTri does, reusing t's storage when it is large
+// enough.
+func (t *Tri) Set(l []float64, p int) {
+	t.p, t.pk = p, t.pk[:0]
 	j := 0
 	for ; j+4 <= p; j += 4 {
 		for i := range j {
@@ -66,7 +74,6 @@ func NewTri(l []float64, p int) *Tri {
 		}
 		t.pk = append(t.pk, 1/l[j*p+j])
 	}
-	return t
 }
 
 // Dim returns p.

@@ -3,6 +3,7 @@ package kernel
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strconv"
 	"testing"
 )
@@ -125,6 +126,24 @@ func BenchmarkSolveLanes(b *testing.B) {
 				}
 				b.ReportMetric(float64(s.p*s.p*s.n)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
 			})
+		}
+	}
+}
+
+// TestTriSet checks that Set, reusing a Tri of another size, packs what
+// NewTri packs.
+func TestTriSet(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	var tri Tri
+	for _, p := range []int{9, 3, 11, 1, 11} {
+		l := make([]float64, p*p)
+		for i := range l {
+			l[i] = 0.5 + rng.Float64()
+		}
+		tri.Set(l, p)
+		want := NewTri(l, p)
+		if tri.Dim() != p || !slices.Equal(tri.pk, want.pk) {
+			t.Fatalf("p=%d: Set packed %v, NewTri %v", p, tri.pk, want.pk)
 		}
 	}
 }
