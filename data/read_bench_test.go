@@ -3,6 +3,7 @@ package data
 import (
 	"bufio"
 	"bytes"
+	"io"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -174,20 +175,30 @@ func BenchmarkReadChunks(b *testing.B) {
 // Parquet (WriteParquet: DOUBLE and INT64 columns, zstd, row groups of
 // 65,536 rows); MB/s and MB/cpu-s count the CSV file's bytes, so that the
 // figures compare with BenchmarkReadFile's.
-func BenchmarkReadParquet(b *testing.B) {
+func BenchmarkReadParquet(b *testing.B) { benchReadAs(b, ".parquet", WriteParquet) }
+
+// BenchmarkReadJSONLines reads the 1,000,000 × 50 numeric file written as
+// JSON lines (WriteJSONLines: one object of 51 keys per line, about 770
+// MB), counted as BenchmarkReadParquet.
+func BenchmarkReadJSONLines(b *testing.B) { benchReadAs(b, ".jsonl", WriteJSONLines) }
+
+// benchReadAs times ReadFile of the benchmark's CSV file written by write
+// (once, untimed, to the CSV's path with ext appended), its MB/s and
+// MB/cpu-s in the CSV file's bytes.
+func benchReadAs(b *testing.B, ext string, write func(io.Writer, *Dataset, string) error) {
 	path, done := benchInput(b)
-	pq := path + ".parquet"
-	if _, err := os.Stat(pq); err != nil {
+	out := path + ext
+	if _, err := os.Stat(out); err != nil {
 		d, err := ReadFile(path, Options{})
 		if err != nil {
 			b.Fatal(err)
 		}
-		f, err := os.Create(pq)
+		f, err := os.Create(out)
 		if err != nil {
 			b.Fatal(err)
 		}
 		w := bufio.NewWriterSize(f, 1<<20)
-		if err := WriteParquet(w, d, ""); err != nil {
+		if err := write(w, d, ""); err != nil {
 			b.Fatal(err)
 		}
 		if err := w.Flush(); err != nil {
@@ -199,7 +210,7 @@ func BenchmarkReadParquet(b *testing.B) {
 	}
 	defer done()
 	for b.Loop() {
-		d, err := ReadFile(pq, Options{})
+		d, err := ReadFile(out, Options{})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -215,43 +226,4 @@ func fileSize(b *testing.B, path string) int64 {
 		b.Fatal(err)
 	}
 	return fi.Size()
-}
-
-// BenchmarkReadJSONLines reads the 1,000,000 × 50 numeric file written as
-// JSON lines (WriteJSONLines: one object of 51 keys per line, about 770
-// MB); MB/s and MB/cpu-s count the CSV file's bytes, so that the figures
-// compare with BenchmarkReadFile's.
-func BenchmarkReadJSONLines(b *testing.B) {
-	path, done := benchInput(b)
-	jl := path + ".jsonl"
-	if _, err := os.Stat(jl); err != nil {
-		d, err := ReadFile(path, Options{})
-		if err != nil {
-			b.Fatal(err)
-		}
-		f, err := os.Create(jl)
-		if err != nil {
-			b.Fatal(err)
-		}
-		w := bufio.NewWriterSize(f, 1<<20)
-		if err := WriteJSONLines(w, d, ""); err != nil {
-			b.Fatal(err)
-		}
-		if err := w.Flush(); err != nil {
-			b.Fatal(err)
-		}
-		f.Close()
-		b.ResetTimer()
-		done = reportCPU(b, int(fileSize(b, path)))
-	}
-	defer done()
-	for b.Loop() {
-		d, err := ReadFile(jl, Options{})
-		if err != nil {
-			b.Fatal(err)
-		}
-		if d.N != benchRows || d.D() != 50 {
-			b.Fatalf("read %d × %d", d.N, d.D())
-		}
-	}
 }
