@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"errors"
+	"fmt"
 	"io"
 	"math"
 	"os"
@@ -13,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/klauspost/compress/zstd"
+	"github.com/parquet-go/parquet-go"
 	"github.com/ulikunitz/xz"
 
 	"github.com/gendisc/gendisc/datasets"
@@ -306,5 +308,65 @@ func TestCompressedSizing(t *testing.T) {
 				t.Errorf("capacity of X is %.3f times its length, want at most 1.05", over)
 			}
 		})
+	}
+}
+
+// TestParquetPlainNumbers reads required DOUBLE, INT64 and INT32 columns
+// (their pages copied as they lie, not value by value) and an optional
+// DOUBLE with nulls, over several row groups and pages: the Dataset is
+// that of the same cells as CSV, a NaN and a null read as missing; an
+// infinite number is refused naming its column and row.
+func TestParquetPlainNumbers(t *testing.T) {
+	type row struct {
+		A float64  `parquet:"a"`
+		B int64    `parquet:"b"`
+		C int32    `parquet:"c"`
+		D *float64 `parquet:"d,optional"`
+		Y string   `parquet:"y"`
+	}
+	write := func(rows []row) []byte {
+		var buf bytes.Buffer
+		w := parquet.NewGenericWriter[row](&buf, parquet.MaxRowsPerRowGroup(700), parquet.PageBufferSize(512))
+		if _, err := w.Write(rows); err != nil {
+			t.Fatal(err)
+		}
+		if err := w.Close(); err != nil {
+			t.Fatal(err)
+		}
+		return buf.Bytes()
+	}
+	var rows []row
+	var csv strings.Builder
+	csv.WriteString("a,b,c,d,y\n")
+	for i := range 2000 {
+		r := row{A: float64(i)/7 - 100, B: int64(i)*1_000_003 - 5, C: int32(i%97) - 40, Y: []string{"p", "q"}[i%3%2]}
+		a, d := strconv.FormatFloat(r.A, 'g', -1, 64), ""
+		if i%13 == 5 {
+			r.A, a = math.NaN(), ""
+		}
+		if i%11 != 3 {
+			v := float64(i) * 0.25
+			r.D, d = &v, strconv.FormatFloat(v, 'g', -1, 64)
+		}
+		rows = append(rows, r)
+		fmt.Fprintf(&csv, "%s,%d,%d,%s,%s\n", a, r.B, r.C, d, r.Y)
+	}
+	opt := Options{Target: "y"}
+	want, err := Read(strings.NewReader(csv.String()), "x.csv", opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := Read(bytes.NewReader(write(rows)), "x.parquet", opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := datasetDiff(want, got); diff != "" {
+		t.Fatal(diff)
+	}
+	rows[1234].A = math.Inf(-1)
+	_, err = Read(bytes.NewReader(write(rows)), "x.parquet", opt)
+	var pe *ParseError
+	if !errors.As(err, &pe) || !errors.Is(err, ErrInfinite) || pe.ColumnName != "a" || pe.Line != 1235 {
+		t.Fatalf("an infinite number: %v, want ErrInfinite at column a, row 1235", err)
 	}
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/deprecated"
+	"github.com/parquet-go/parquet-go/encoding"
 	"github.com/parquet-go/parquet-go/format"
 
 	"github.com/gendisc/gendisc/internal/parallel"
@@ -299,6 +300,23 @@ func (t *parquetTable) readColumn(r *reader, f int, cc parquet.ColumnChunk, lo, 
 		if err != nil {
 			return t.groupError(r, f, err)
 		}
+		if fast && page.Dictionary() == nil && page.NumNulls() == 0 {
+			// The page's values as they lie in it: no parquet.Value each.
+			k, ok := copyNumbers(buf[min(i-lo, n):], page.Data())
+			if ok {
+				if i+k > lo+n || int64(k) != page.NumValues() {
+					parquet.Release(page)
+					return t.groupError(r, f, fmt.Errorf("more values than the row group's %d rows", n))
+				}
+				err := t.checkNumbers(r, f, i, buf[i-lo:i-lo+k], nil)
+				parquet.Release(page)
+				if err != nil {
+					return err
+				}
+				i += k
+				continue
+			}
+		}
 		values := page.Values()
 		for {
 			k, err := values.ReadValues(vals)
@@ -340,34 +358,69 @@ func (t *parquetTable) readColumn(r *reader, f int, cc parquet.ColumnChunk, lo, 
 // putNumbers stores the values vals of column c, a DOUBLE, INT64 or INT32
 // column read into feature f as numbers, of rows from i, in dst: the loop
 // of put and putNumber for the common case, which leaves an infinite
-// number or NaN to putNumber.
+// number or NaN to putNumber (checkNumbers).
 func (t *parquetTable) putNumbers(r *reader, c *parquetColumn, f, i int, vals []parquet.Value, dst []float64) error {
-	var flags uint8
 	for m, v := range vals {
-		var y float64
 		switch {
 		case v.IsNull():
 			dst[m] = math.NaN()
-			continue
 		case c.kind == parquet.Double:
-			y = v.Double()
+			dst[m] = v.Double()
 		case c.kind == parquet.Int64:
-			y = float64(v.Int64())
+			dst[m] = float64(v.Int64())
 		default:
-			y = float64(v.Int32())
+			dst[m] = float64(v.Int32())
 		}
+	}
+	return t.checkNumbers(r, f, i, dst[:len(vals)], vals)
+}
+
+// checkNumbers notes the kinds of the numbers ys of feature f, rows from
+// i (numFlags), and passes an infinite number or NaN to putNumber, which
+// refuses it or reads it as missing, leaving in ys what it stored; a null
+// (vals[m] when vals is not nil) is already missing.
+func (t *parquetTable) checkNumbers(r *reader, f, i int, ys []float64, vals []parquet.Value) error {
+	var flags uint8
+	for m, y := range ys {
 		if y-y != 0 {
+			if vals != nil && vals[m].IsNull() {
+				continue
+			}
 			if err := r.putNumber(f, i+m, y, nil); err != nil {
 				return err
 			}
-			dst[m] = r.get(f, i+m)
+			ys[m] = r.get(f, i+m)
 			continue
 		}
 		flags |= numFlags(y, true)
-		dst[m] = y
 	}
 	r.cols[f].flags |= flags
 	return nil
+}
+
+// copyNumbers copies the values of a page of DOUBLE, INT64 or INT32 into
+// dst as float64 and returns how many the page holds (which may be more
+// than dst, which then holds the first); ok is false for any other kind.
+func copyNumbers(dst []float64, vals encoding.Values) (n int, ok bool) {
+	switch vals.Kind() {
+	case encoding.Double:
+		v := vals.Double()
+		copy(dst, v)
+		return len(v), true
+	case encoding.Int64:
+		v := vals.Int64()
+		for m, x := range v[:min(len(v), len(dst))] {
+			dst[m] = float64(x)
+		}
+		return len(v), true
+	case encoding.Int32:
+		v := vals.Int32()
+		for m, x := range v[:min(len(v), len(dst))] {
+			dst[m] = float64(x)
+		}
+		return len(v), true
+	}
+	return 0, false
 }
 
 // put stores value v of column c in field f of row i.
