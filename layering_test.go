@@ -37,6 +37,7 @@ var layerNames = [...]string{"base", "data", "root", "core", "family", "use", "c
 var layers = map[string]int{
 	"internal/classprior": layerBase,
 	"internal/enum":       layerBase,
+	"internal/hugepage":   layerBase,
 	"internal/kernel":     layerBase,
 	"internal/mathx":      layerBase,
 	"internal/openblas":   layerBase,

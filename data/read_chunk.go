@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 	"unicode/utf8"
 
+	"github.com/gendisc/gendisc/internal/hugepage"
 	"github.com/gendisc/gendisc/internal/parallel"
 )
 
@@ -400,13 +401,13 @@ func (r *reader) grow(rows, chunkBytes int) {
 		if left := float64(size - r.offset - int64(chunkBytes)); size >= 0 && r.tab == nil && !r.cfg.perChunk && left > 0 {
 			c = max(c, rows+int(left*float64(rows-r.n)/float64(chunkBytes)*1.05))
 		}
-		r.lines = growTo(r.lines[:r.n], c)
-		r.x = growTo(r.x[:r.n*r.d], c*r.d)
+		r.lines = hugepage.Clone(r.lines[:r.n], c)
+		r.x = hugepage.Clone(r.x[:r.n*r.d], c*r.d)
 		if r.hasY {
-			r.y = growTo(r.y[:r.n], c)
+			r.y = hugepage.Clone(r.y[:r.n], c)
 		}
 		if r.hasW {
-			r.w = growTo(r.w[:r.n], c)
+			r.w = hugepage.Clone(r.w[:r.n], c)
 		}
 	}
 	r.lines = r.lines[:rows]
@@ -417,14 +418,6 @@ func (r *reader) grow(rows, chunkBytes int) {
 	if r.hasW {
 		r.w = r.w[:rows]
 	}
-}
-
-// growTo returns s with capacity c exactly, so that the estimate in grow
-// decides the memory used.
-func growTo[T any](s []T, c int) []T {
-	t := make([]T, len(s), c)
-	copy(t, s)
-	return t
 }
 
 // compact moves the rows of each block next to those of the block before

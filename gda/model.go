@@ -11,6 +11,7 @@ import (
 
 	"github.com/gendisc/gendisc/data"
 	"github.com/gendisc/gendisc/internal/classprior"
+	"github.com/gendisc/gendisc/internal/hugepage"
 	"github.com/gendisc/gendisc/internal/kernel"
 	"github.com/gendisc/gendisc/internal/mathx"
 	"github.com/gendisc/gendisc/internal/parallel"
@@ -235,7 +236,7 @@ func (m *model) joint(dst []float64, d *data.Dataset, o output) []float64 {
 	K, p := len(m.logPrior), m.stats.D
 	m.checkFeatures(d)
 	if dst == nil {
-		dst = make([]float64, d.N*K)
+		dst = hugepage.Make[float64](d.N*K, d.N*K)
 	}
 	if len(dst) != d.N*K {
 		panic(fmt.Sprintf("gda: dst has length %d, want %d rows × %d classes", len(dst), d.N, K))

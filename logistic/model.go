@@ -8,6 +8,7 @@ import (
 
 	"github.com/gendisc/gendisc/data"
 	"github.com/gendisc/gendisc/internal/design"
+	"github.com/gendisc/gendisc/internal/hugepage"
 	"github.com/gendisc/gendisc/internal/parallel"
 )
 
@@ -160,7 +161,7 @@ func (m *Model) OriginalCoefficients() (w [][]float64, b []float64) {
 func (m *Model) LogProba(dst []float64, d *data.Dataset) []float64 {
 	K := len(m.Classes())
 	if dst == nil {
-		dst = make([]float64, d.N*K)
+		dst = hugepage.Make[float64](d.N*K, d.N*K)
 	}
 	if len(dst) != d.N*K {
 		panic("logistic: LogProba: dst has the wrong length")

@@ -8,6 +8,7 @@ import (
 	"sort"
 
 	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/internal/hugepage"
 	"github.com/gendisc/gendisc/internal/parallel"
 	"github.com/gendisc/gendisc/text"
 )
@@ -357,7 +358,7 @@ func (m *MatrixModel) score(dst []float64, x *text.CSR, finish func(row []float6
 		panic(fmt.Sprintf("naivebayes: the matrix has %d columns, the model %d", x.Cols, m.w.v))
 	}
 	if dst == nil {
-		dst = make([]float64, x.Rows*K)
+		dst = hugepage.Make[float64](x.Rows*K, x.Rows*K)
 	}
 	if len(dst) != x.Rows*K {
 		panic(fmt.Sprintf("naivebayes: dst has length %d, want %d rows × %d classes", len(dst), x.Rows, K))

@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/internal/hugepage"
 	"github.com/gendisc/gendisc/internal/kernel"
 	"github.com/gendisc/gendisc/internal/mathx"
 	"github.com/gendisc/gendisc/internal/parallel"
@@ -93,7 +94,7 @@ func (c *classifier) scores(dst []float64, d *data.Dataset, finish func(out []fl
 	k := len(c.logPrior)
 	c.checkFeatures(d)
 	if dst == nil {
-		dst = make([]float64, d.N*k)
+		dst = hugepage.Make[float64](d.N*k, d.N*k)
 	}
 	if len(dst) != d.N*k {
 		panic(fmt.Sprintf("naivebayes: dst has length %d, want %d rows × %d classes", len(dst), d.N, k))

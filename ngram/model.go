@@ -10,6 +10,7 @@ import (
 	"github.com/gendisc/gendisc"
 	"github.com/gendisc/gendisc/data"
 	"github.com/gendisc/gendisc/internal/classprior"
+	"github.com/gendisc/gendisc/internal/hugepage"
 	"github.com/gendisc/gendisc/internal/mathx"
 )
 
@@ -185,7 +186,7 @@ func (l *lm) contexts(k int) {
 	t := l.grams[k-1]
 	room := contexts(l.grams, k)
 	ctx := newGramTable(k-1, room)
-	stats := makeHuge[ctxStat](0, room)
+	stats := hugepage.Make[ctxStat](0, room)
 	for e, n := range t.counts {
 		x := ctx.add(t.gram(e)[:k-1], 0)
 		if x == len(stats) {
@@ -206,7 +207,7 @@ func (l *lm) contexts(k int) {
 		}
 	}
 	if cap(stats) > len(stats)+len(stats)/4 {
-		stats = cloneHuge(stats, len(stats))
+		stats = hugepage.Clone(stats, len(stats))
 	}
 	ctx.trim()
 	l.ctx[k-1], l.ctxStats[k-1] = ctx, stats

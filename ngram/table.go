@@ -1,6 +1,6 @@
 package ngram
 
-import "unsafe"
+import "github.com/gendisc/gendisc/internal/hugepage"
 
 // gramTable maps the n-grams of one order (n word ids each) to dense entry
 // numbers and a count per entry: an open-addressing hash table with linear
@@ -31,9 +31,9 @@ func newGramTable(n, capacity int) *gramTable {
 	for size*3/4 < capacity {
 		size *= 2
 	}
-	t := &gramTable{n: n, slots: makeHuge[gramSlot](size, size)}
+	t := &gramTable{n: n, slots: hugepage.Make[gramSlot](size, size)}
 	if capacity > 0 { // an empty table keeps nil keys and counts, which encode as null
-		t.keys, t.counts = makeHuge[int32](0, capacity*n), makeHuge[int64](0, capacity)
+		t.keys, t.counts = hugepage.Make[int32](0, capacity*n), hugepage.Make[int64](0, capacity)
 	}
 	return t
 }
@@ -42,34 +42,15 @@ func newGramTable(n, capacity int) *gramTable {
 // before they double: 3/4 of them.
 func (t *gramTable) reserve() {
 	c := len(t.slots) * 3 / 4
-	t.keys, t.counts = cloneHuge(t.keys, c*t.n), cloneHuge(t.counts, c)
+	t.keys, t.counts = hugepage.Clone(t.keys, c*t.n), hugepage.Clone(t.counts, c)
 }
 
 // trim gives back the room reserved beyond the entries, when it is more
 // than a quarter of them: copies of keys and counts of their length.
 func (t *gramTable) trim() {
 	if cap(t.counts) > len(t.counts)+len(t.counts)/4 {
-		t.keys, t.counts = cloneHuge(t.keys, len(t.keys)), cloneHuge(t.counts, len(t.counts))
+		t.keys, t.counts = hugepage.Clone(t.keys, len(t.keys)), hugepage.Clone(t.counts, len(t.counts))
 	}
-}
-
-// makeHuge returns make([]T, n, c) of a T without pointers, its memory
-// on transparent huge pages where the system has them (adviseHuge): the
-// tables of a large corpus are hundreds of MB, which the build writes
-// first, and a first write to each 4 kB page costs microseconds on a
-// virtual machine.
-func makeHuge[T any](n, c int) []T {
-	s := make([]T, n, c)
-	var z T
-	adviseHuge(unsafe.Pointer(unsafe.SliceData(s)), c*int(unsafe.Sizeof(z)))
-	return s
-}
-
-// cloneHuge returns a copy of s of capacity c ≥ len(s) made by makeHuge.
-func cloneHuge[T any](s []T, c int) []T {
-	d := makeHuge[T](len(s), c)
-	copy(d, s)
-	return d
 }
 
 // hashGram returns the hash of the ids g: a multiply-xorshift mix of each
@@ -145,7 +126,7 @@ func (t *gramTable) add(g []int32, c int64) int {
 
 // resize doubles the table and places every entry again.
 func (t *gramTable) resize() {
-	t.slots = makeHuge[gramSlot](2*len(t.slots), 2*len(t.slots))
+	t.slots = hugepage.Make[gramSlot](2*len(t.slots), 2*len(t.slots))
 	mask := uint64(len(t.slots) - 1)
 	for e := range t.counts {
 		h := hashGram(t.gram(e))
