@@ -33,7 +33,9 @@
 // classes loaded once for both; the last n mod 8 features under the mask
 // K1. Then each accumulator summed across its lanes (CDREDUCE) and the
 // four scores of each row stored at once. A row's operations are the same
-// whether it is paired or not, so its scores are the same bits.
+// whether it is paired or not, so its scores are the same bits. Each step
+// asks for the lines 4 kB ahead of both rows (PREFETCHT0); the tails test
+// the mask K1 itself, CX serving the prefetch.
 TEXT ·centredDots(SB), NOSPLIT, $0-64
 	MOVQ out+0(FP), DI
 	MOVQ x+8(FP), SI
@@ -79,6 +81,9 @@ cdpgroup:
 cdpvec:
 	CMPQ        AX, BX
 	JGE         cdptail
+	LEAQ        (SI)(AX*1), CX
+	PREFETCHT0  4096(CX)
+	PREFETCHT0  4096(CX)(R13*1)
 	VMOVUPD     (R9)(AX*1), Z21
 	VMOVUPD     (SI)(AX*1), Z4
 	VSUBPD      Z21, Z4, Z4
@@ -100,7 +105,7 @@ cdpvec:
 	JMP         cdpvec
 
 cdptail:
-	TESTQ       CX, CX
+	KORTESTW    K1, K1
 	JZ          cdpreduce
 	VMOVUPD     (R9)(AX*1), Z21
 	VMOVUPD.Z   (SI)(AX*1), K1, Z4
@@ -170,7 +175,7 @@ cdvec:
 	JMP         cdvec
 
 cdtail:
-	TESTQ       CX, CX
+	KORTESTW    K1, K1
 	JZ          cdreduce
 	VMOVUPD.Z   (SI)(AX*1), K1, Z4
 	VSUBPD      (R9)(AX*1), Z4, Z4

@@ -297,6 +297,9 @@ t512x8loop:
 // Per group of 16 values: two loads of x, the differences from o (memory
 // operands), the products by s broadcast in Z31, two stores at p; x − x
 // (+0 or NaN) or-ed into Z30, whose non-zero lanes are returned as a mask.
+// The lines 4 kB ahead of x are asked for (PREFETCHT0): the rows come one
+// after another, and the hardware prefetcher, which stops at each 4 kB
+// page, leaves the loop waiting for memory.
 // The last n mod 16 values the same under the opmasks K1 (the first 8)
 // and K2 (the next 8): masked-off lanes are loaded as zeros, not stored.
 TEXT ·row512(SB), NOSPLIT, $0-56
@@ -314,6 +317,8 @@ TEXT ·row512(SB), NOSPLIT, $0-56
 	JZ           r512tail
 
 r512loop:
+	PREFETCHT0 4096(SI)
+	PREFETCHT0 4160(SI)
 	VMOVUPD (SI), Z0
 	VMOVUPD 64(SI), Z1
 	VSUBPD  (BX), Z0, Z2
