@@ -23,10 +23,13 @@ type gaussianFamily struct {
 	mu, h, c []float64 // μ_kj, h_kj, c_kj at k·D + j
 	ck       []float64 // c_k
 
-	// The layout of the assembly kernel (pack): the row stride of its
-	// output, the number of groups of four classes, the offset of the
-	// last group in a row, and μ and h packed.
+	// The layouts of the assembly kernels (pack): the row stride of
+	// their output; for the AVX2 kernel the number of groups of four
+	// classes, the offset of the last group in a row and μ and h packed;
+	// for the AVX-512 kernel its groups of four, whether a pair of
+	// classes follows them, and μ and h packed.
 	stride, groups, lastBase int
+	groups512, half512       int
 	packed, packed512        []float64
 }
 
@@ -53,14 +56,15 @@ func (g *gaussianFamily) addLogLikelihood(dst []float64, ds *data.Dataset, lo, h
 		q = make([]float64, g.stride)
 	}
 	step := len(q) / g.stride
+	ck := g.ck[:K]
 	for a := lo; a < hi; a += step {
 		b := min(hi, a+step)
 		quadRows(q, ds.X[a*D:b*D], g)
 		for i := a; i < b; i++ {
 			qi := q[(i-a)*g.stride:][:K]
-			out := dst[(i-lo)*K : (i-lo+1)*K]
-			for k := range out {
-				v := g.ck[k] - qi[k]
+			out := dst[(i-lo)*K:][:K]
+			for k, c := range ck {
+				v := c - qi[k]
 				if v != v {
 					v = observedLogLikelihood(ds.X[i*D:(i+1)*D], g.mu[k*D:(k+1)*D], g.h[k*D:(k+1)*D], g.c[k*D:(k+1)*D])
 				}

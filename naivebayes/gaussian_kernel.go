@@ -24,42 +24,61 @@ package naivebayes
 // addLogLikelihood fills for a block of rows at a time (on the stack).
 const quadBlock = 1024
 
-// pack sets the layout of the assembly kernel: the classes in groups of
-// four, classes 4g … 4g+3 in group g except that the last group is
-// K−4 … K−1 when 4 does not divide K ≥ 4 (it overlaps the one before and
-// computes its shared classes again), and a single group padded with
-// classes of μ = h = 0 when K < 4. For each group and each block of four
-// features (the last one padded with μ = h = 0), packed holds the 32
-// values μ_c, h_c of the group's four classes c in turn. A row's forms are
-// written to q at stride max(K, 4), group g's four at min(4g, K − 4).
-// packed512 holds the same values for the AVX-512 kernel, each block's
-// as μ and h of the classes 0 and 1, then of 2 and 3 (each 8 values: the
-// four features of the first class, then of the second).
+// pack sets the layouts of the assembly kernels. The AVX2 kernel takes
+// the classes in groups of four, classes 4g … 4g+3 in group g except that
+// the last group is K−4 … K−1 when 4 does not divide K ≥ 4 (it overlaps
+// the one before and computes its shared classes again), and a single
+// group padded with classes of μ = h = 0 when K < 4. For each group and
+// each block of four features (the last one padded with μ = h = 0),
+// packed holds the 32 values μ_c, h_c of the group's four classes c in
+// turn; group g's forms are written at min(4g, K − 4) of a row of q.
+//
+// The AVX-512 kernel takes the classes in pairs, ⌈K/2⌉ of them (the last
+// padded when K is odd), two pairs to a group and, when their number is
+// odd, the last pair alone (half512): no class is computed twice, its
+// forms written at 4g (2·groups512 for the last pair). For each block of
+// four features, packed512 holds a group's μ and h of the classes 0 and
+// 1, then of 2 and 3 (each 8 values: the four features of the first
+// class, then of the second), 32 values; after the groups' blocks, the
+// last pair's μ and h, 16 values a block. The rows of q have stride
+// max(2⌈K/2⌉, 4), room for both.
 func (g *gaussianFamily) pack() {
 	K, D := g.k, g.d
-	g.stride = max(K, 4)
+	pairs := (K + 1) / 2
+	g.stride = max(2*pairs, 4)
 	g.groups = (K + 3) / 4
 	g.lastBase = max(K-4, 0)
+	g.groups512, g.half512 = pairs/2, pairs%2
 	blocks := (D + 3) / 4
 	g.packed = make([]float64, g.groups*blocks*32)
-	g.packed512 = make([]float64, g.groups*blocks*32)
-	for gr := range g.groups {
-		base := min(4*gr, g.lastBase)
-		for b := range blocks {
-			p := g.packed[(gr*blocks+b)*32 : (gr*blocks+b+1)*32]
-			p5 := g.packed512[(gr*blocks+b)*32 : (gr*blocks+b+1)*32]
-			for c := range 4 {
-				k := base + c
-				if k >= K {
-					continue
+	g.packed512 = make([]float64, (g.groups512*32+g.half512*16)*blocks)
+	// put512 places μ_kj and h_kj of class k, the c-th of its group of
+	// width classes, for feature j = 4b + l at the block's offset.
+	put512 := func(k, c, width, block, l, j int) {
+		p5 := g.packed512[block : block+8*width]
+		p5[16*(c/2)+4*(c%2)+l] = g.mu[k*D+j]
+		p5[16*(c/2)+8+4*(c%2)+l] = g.h[k*D+j]
+	}
+	for b := range blocks {
+		for l := range 4 {
+			j := 4*b + l
+			if j >= D {
+				continue
+			}
+			for gr := range g.groups {
+				base := min(4*gr, g.lastBase)
+				p := g.packed[(gr*blocks+b)*32 : (gr*blocks+b+1)*32]
+				for c := range min(4, K-base) {
+					p[8*c+l] = g.mu[(base+c)*D+j]
+					p[8*c+4+l] = g.h[(base+c)*D+j]
 				}
-				for l := range 4 {
-					if j := 4*b + l; j < D {
-						p[8*c+l] = g.mu[k*D+j]
-						p[8*c+4+l] = g.h[k*D+j]
-						p5[16*(c/2)+4*(c%2)+l] = g.mu[k*D+j]
-						p5[16*(c/2)+8+4*(c%2)+l] = g.h[k*D+j]
-					}
+			}
+			for k := range K {
+				gr, c := k/4, k%4
+				if gr < g.groups512 {
+					put512(k, c, 4, (gr*blocks+b)*32, l, j)
+				} else {
+					put512(k, c, 2, g.groups512*blocks*32+b*16, l, j)
 				}
 			}
 		}

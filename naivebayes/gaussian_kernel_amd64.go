@@ -31,10 +31,11 @@ func quadRows(q, x []float64, g *gaussianFamily) {
 func quadRowsAVX2(q, x *float64, rows, d int, p *float64, groups, stride, lastBase int)
 
 // quadRowsAVX512 is quadRowsAVX2 with the parameters packed for it
-// (packed512).
+// (packed512): groups groups of four classes, then a pair alone when half
+// is 1.
 //
 //go:noescape
-func quadRowsAVX512(q, x *float64, rows, d int, p *float64, groups, stride, lastBase int)
+func quadRowsAVX512(q, x *float64, rows, d int, p *float64, groups, half, stride int)
 
 // quadRowsAsm checks the lengths and calls quadRowsAVX512 or quadRowsAVX2.
 func quadRowsAsm(q, x []float64, g *gaussianFamily) {
@@ -44,7 +45,7 @@ func quadRowsAsm(q, x []float64, g *gaussianFamily) {
 	}
 	_, _ = q[rows*g.stride-1], x[rows*g.d-1]
 	if quad512 {
-		quadRowsAVX512(&q[0], &x[0], rows, g.d, &g.packed512[0], g.groups, g.stride, g.lastBase)
+		quadRowsAVX512(&q[0], &x[0], rows, g.d, &g.packed512[0], g.groups512, g.half512, g.stride)
 		return
 	}
 	quadRowsAVX2(&q[0], &x[0], rows, g.d, &g.packed[0], g.groups, g.stride, g.lastBase)

@@ -154,7 +154,7 @@ qdone:
 
 // QUADREDUCE512 stores the forms of the four classes of a group, summed
 // from Z0 (classes 0 and 1) and Z1 (2 and 3), at (DI) plus the group's
-// offset min(R13, R12), using AX and Y8–Y13.
+// offset R13, using Y8–Y13.
 #define QUADREDUCE512 \
 	VEXTRACTF64X4 $1, Z0, Y9     \
 	VEXTRACTF64X4 $1, Z1, Y11    \
@@ -163,22 +163,47 @@ qdone:
 	VPERM2F128    $0x20, Y10, Y8, Y12 \
 	VPERM2F128    $0x31, Y10, Y8, Y13 \
 	VADDPD        Y13, Y12, Y8   \
-	MOVQ          R13, AX        \
-	CMPQ          AX, R12        \
-	CMOVQGT       R12, AX        \
-	VMOVUPD       Y8, (DI)(AX*1)
+	VMOVUPD       Y8, (DI)(R13*1)
 
-// func quadRowsAVX512(q, x *float64, rows, d int, p *float64, groups, stride, lastBase int)
+// QUADSTEPHALF is QUADSTEP512 for the last pair of classes alone (the
+// half group): their μ and h at 0 and 64 from R14, into Z0.
+#define QUADSTEPHALF \
+	VSUBPD      0(R14), Z4, Z5   \
+	VMULPD      64(R14), Z5, Z6  \
+	VFMADD231PD Z6, Z5, Z0
+
+// QUADSTEPHALFX2 is QUADSTEPHALF for two rows, as QUADSTEP512X2.
+#define QUADSTEPHALFX2 \
+	VMOVUPD     0(R14), Z21      \
+	VMOVUPD     64(R14), Z22     \
+	VSUBPD      Z21, Z4, Z5      \
+	VMULPD      Z22, Z5, Z6      \
+	VFMADD231PD Z6, Z5, Z0       \
+	VSUBPD      Z21, Z20, Z25    \
+	VMULPD      Z22, Z25, Z26    \
+	VFMADD231PD Z26, Z25, Z16
+
+// QUADREDUCEHALF stores the forms of the half group's two classes, summed
+// from Z0 in QUADREDUCE512's order, at (DI) plus R13, using Y8–Y10.
+#define QUADREDUCEHALF \
+	VEXTRACTF64X4 $1, Z0, Y9     \
+	VHADDPD       Y9, Y0, Y8     \
+	VEXTRACTF128  $1, Y8, X10    \
+	VADDPD        X10, X8, X8    \
+	VMOVUPD       X8, (DI)(R13*1)
+
+// func quadRowsAVX512(q, x *float64, rows, d int, p *float64, groups, half, stride int)
 //
 // quadRowsAVX2 with two classes in each 8-wide vector: the four features
 // broadcast into both halves of Z4, the parameters packed as μ and h of
-// classes 0 and 1, then of classes 2 and 3 (pack512), so that each lane
+// classes 0 and 1, then of classes 2 and 3 (pack), so that each lane
 // runs the operations of the AVX2 kernel's lane and the forms come out
-// with the same bits in half the instructions. Two rows at a time (then
-// the last one alone), the parameters loaded once for both and eight
-// chains of additions in flight instead of four; the last d mod 4
-// features loaded under the mask K1 (VMASKMOVPD is slow on some
-// processors).
+// with the same bits in half the instructions. The classes go in groups
+// of four, then, when half is 1, a last pair alone (the half group), so
+// that no class is computed twice. Two rows at a time (then the last one
+// alone), the parameters loaded once for both and eight chains of
+// additions in flight instead of four; the last d mod 4 features loaded
+// under the mask K1 (VMASKMOVPD is slow on some processors).
 TEXT ·quadRowsAVX512(SB), NOSPLIT, $0-64
 	MOVQ q+0(FP), DI
 	MOVQ x+8(FP), SI
@@ -186,10 +211,9 @@ TEXT ·quadRowsAVX512(SB), NOSPLIT, $0-64
 	MOVQ d+24(FP), CX
 	MOVQ p+32(FP), R9
 	MOVQ groups+40(FP), R10
-	MOVQ stride+48(FP), R11
-	MOVQ lastBase+56(FP), R12
+	MOVQ half+48(FP), R12
+	MOVQ stride+56(FP), R11
 	SHLQ $3, R11           // bytes of a row of q
-	SHLQ $3, R12           // byte offset of the last group in a row of q
 	MOVQ CX, DX
 	ANDQ $3, CX
 	MOVQ $1, AX
@@ -224,6 +248,8 @@ zqpprefetch2:
 	MOVQ       R9, R14
 	XORQ       R13, R13
 	MOVQ       R10, DX
+	TESTQ      DX, DX
+	JZ         zqphalf
 
 zqpgroup:
 	VPXORQ Z0, Z0, Z0
@@ -263,6 +289,40 @@ zqpreduce:
 	DECQ          DX
 	JNZ           zqpgroup
 
+zqphalf:
+	TESTQ  R12, R12
+	JZ     zqpnext
+	VPXORQ Z0, Z0, Z0
+	VPXORQ Z16, Z16, Z16
+	XORQ   AX, AX
+
+zqphloop:
+	CMPQ            AX, BX
+	JGE             zqphtail
+	VBROADCASTF64X4 (SI)(AX*1), Z4
+	VBROADCASTF64X4 (R15)(AX*1), Z20
+	QUADSTEPHALFX2
+	ADDQ            $128, R14
+	ADDQ            $32, AX
+	JMP             zqphloop
+
+zqphtail:
+	CMPQ          AX, CX
+	JGE           zqphreduce
+	VMOVUPD.Z     (SI)(AX*1), K1, Y4
+	VINSERTF64X4  $1, Y4, Z4, Z4
+	VMOVUPD.Z     (R15)(AX*1), K1, Y20
+	VINSERTF64X4  $1, Y20, Z20, Z20
+	QUADSTEPHALFX2
+
+zqphreduce:
+	QUADREDUCEHALF
+	VMOVAPD       Z16, Z0
+	ADDQ          R11, DI
+	QUADREDUCEHALF
+	SUBQ          R11, DI
+
+zqpnext:
 	LEAQ (DI)(R11*2), DI
 	LEAQ (SI)(CX*2), SI
 	SUBQ $2, R8
@@ -282,6 +342,8 @@ zqprefetch:
 	MOVQ       R9, R14     // packed parameters of the first group
 	XORQ       R13, R13    // 32·g
 	MOVQ       R10, DX     // groups left
+	TESTQ      DX, DX
+	JZ         zqhalf
 
 zqgroup:
 	VPXORQ Z0, Z0, Z0
@@ -311,6 +373,32 @@ zqreduce:
 	DECQ       DX
 	JNZ        zqgroup
 
+zqhalf:
+	TESTQ  R12, R12
+	JZ     zqnext
+	VPXORQ Z0, Z0, Z0
+	XORQ   AX, AX
+
+zqhloop:
+	CMPQ            AX, BX
+	JGE             zqhtail
+	VBROADCASTF64X4 (SI)(AX*1), Z4
+	QUADSTEPHALF
+	ADDQ            $128, R14
+	ADDQ            $32, AX
+	JMP             zqhloop
+
+zqhtail:
+	CMPQ          AX, CX
+	JGE           zqhreduce
+	VMOVUPD.Z     (SI)(AX*1), K1, Y4
+	VINSERTF64X4  $1, Y4, Z4, Z4
+	QUADSTEPHALF
+
+zqhreduce:
+	QUADREDUCEHALF
+
+zqnext:
 	ADDQ R11, DI
 	ADDQ CX, SI
 	DECQ R8
