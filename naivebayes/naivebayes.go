@@ -105,14 +105,21 @@ func (c *classifier) scores(dst []float64, d *data.Dataset, finish func(out []fl
 			families[i] = p.prepare(d)
 		}
 	}
+	stream := len(dst) >= streamValues
 	parallel.For(d.N, 4*chunkRows, func(_, lo, hi int) {
-		var e []float64
+		var e, buf []float64
 		if finish != nil {
 			e = make([]float64, min(chunkRows, hi-lo)*k+3) // len(out)+3, as finish asks
+		}
+		if stream {
+			buf = make([]float64, chunkRows*k)
 		}
 		for a := lo; a < hi; a += chunkRows {
 			b := min(hi, a+chunkRows)
 			out := dst[a*k : b*k]
+			if stream {
+				out = buf[:len(out)]
+			}
 			// The priors in every row, in copies that double in length.
 			copy(out, c.logPrior)
 			for n := k; n < len(out); n *= 2 {
@@ -124,7 +131,16 @@ func (c *classifier) scores(dst []float64, d *data.Dataset, finish func(out []fl
 			if finish != nil {
 				finish(out, k, e)
 			}
+			if stream {
+				kernel.StreamCopy(dst[a*k:b*k], out)
+			}
 		}
 	})
 	return dst
 }
+
+// streamValues is the size of the outputs, 16 MB, that scores computes
+// chunk by chunk in a buffer and copies to dst with kernel.StreamCopy:
+// beyond the caches, where a plain store would first read each line of
+// dst from memory.
+const streamValues = 2 << 20
