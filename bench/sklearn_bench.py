@@ -20,8 +20,9 @@ and writes --out/result.json:
 
 --calibrate times numpy's dgemm (OpenBLAS, all its threads) of two
 2000 x 2000 matrices, 2·2000³ flops, in the same layout (op "dgemm",
-"flops"): report.py takes it as the machine's peak of dense arithmetic,
-beside benchgo's streaming read (benchgo calibrate) for its bandwidth.
+"flops"): report.py takes it as the machine's peak of dense arithmetic;
+and numpy's sum of 400 MB (op "sum", one thread), whose bandwidth
+report.py compares with benchgo's streaming read (benchgo calibrate).
 
 The gendisc side (bench/cmd/benchgo) writes the same layout. To add a
 workload: a function here, a line in WORKLOADS (data sets, the answers to
@@ -343,14 +344,21 @@ WORKLOADS = {
 GEMM_N = 2000
 
 
+SUM_VALUES = 50_000_000
+
+
 def calibrate(rec):
     """numpy's dgemm of two GEMM_N x GEMM_N matrices, once untimed to warm
-    OpenBLAS's threads and buffers."""
+    OpenBLAS's threads and buffers; and numpy's sum of SUM_VALUES float64
+    (400 MB, one thread: numpy does not split a sum), the streaming read
+    behind issue 18's bandwidth figure, beside benchgo's on all cores."""
     rng = np.random.default_rng(0)
     a, b = rng.standard_normal((GEMM_N, GEMM_N)), rng.standard_normal((GEMM_N, GEMM_N))
     a @ b
     rec.time("dgemm", 2 * a.nbytes, lambda: a @ b)
     rec.ops[-1]["flops"] = 2 * GEMM_N ** 3
+    x = np.ones(SUM_VALUES)
+    rec.time("sum", x.nbytes, x.sum)
 
 
 def versions():
