@@ -203,6 +203,7 @@ func newFitter(set settings, lay *layout) *fitter {
 		}
 	}
 	f.eng = newEngine(newModel(set.Covariance, set.Components, lay.d))
+	lay.transposeBlocks()
 	return f
 }
 

@@ -1,6 +1,10 @@
 package mixture
 
-import "math"
+import (
+	"math"
+
+	"github.com/gendisc/gendisc/internal/parallel"
+)
 
 // layout orders the rows of a row-major N×D matrix by their pattern of
 // missing (NaN) cells, so that the rows sharing a pattern are consecutive
@@ -14,6 +18,46 @@ type layout struct {
 	segs  []segment // the runs of order that share a pattern
 	// complete reports that no cell is missing.
 	complete bool
+	// xt, once transposeBlocks has made it, holds the rows in order
+	// transposed by blocks of blockRows (see transposeBlock): block b at
+	// b·D·blockRows, zeros past the last row. EM reads every row once an
+	// iteration; transposing them once saves doing it every time, for a
+	// copy of the data.
+	xt []float64
+}
+
+// transposeBlocks makes lay.xt.
+func (lay *layout) transposeBlocks() {
+	size := lay.d * blockRows
+	blocks := (lay.n + blockRows - 1) / blockRows
+	lay.xt = make([]float64, blocks*size)
+	parallel.For(blocks, 64, func(_, lo, hi int) {
+		for b := lo; b < hi; b++ {
+			lay.transposeBlock(lay.xt[b*size:(b+1)*size], lay.order[b*blockRows:min((b+1)*blockRows, lay.n)])
+		}
+	})
+}
+
+// transposeBlock writes the cells of rows to xt, x_ij at j·blockRows + i.
+func (lay *layout) transposeBlock(xt []float64, rows []int) {
+	d := lay.d
+	for i, r := range rows {
+		for j, v := range lay.x[r*d : (r+1)*d] {
+			xt[j*blockRows+i] = v
+		}
+	}
+}
+
+// block returns the cells of the rows order[lo:lo+len(rows)] (lo a
+// multiple of blockRows) transposed as transposeBlock writes them: a view
+// of lay.xt when transposeBlocks made it, else written to xt.
+func (lay *layout) block(xt []float64, lo int, rows []int) []float64 {
+	if lay.xt != nil {
+		size := lay.d * blockRows
+		return lay.xt[lo/blockRows*size:][:size]
+	}
+	lay.transposeBlock(xt, rows)
+	return xt
 }
 
 // segment is a run order[lo:hi] of rows with the observed coordinates obs

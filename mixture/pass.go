@@ -29,7 +29,8 @@ const (
 // per engine and grows to the largest block seen, so that evaluating rows
 // allocates nothing once warm.
 type scratch struct {
-	xt []float64 // D×blockRows: the cells of the block, transposed
+	xt []float64 // D×blockRows: room for the cells of a block, transposed
+	xb []float64 // the cells of the block being evaluated: xt or a view of the layout's (layout.block)
 	// ct holds K blocks of D×blockRows: the block centred at every
 	// component's mean, with its missing cells filled in by their
 	// conditional expectation, ct_kji = E[x_ij | x_i,O, k] − μ_kj.
@@ -244,7 +245,7 @@ func (e *engine) run(lay *layout, fn func(s *scratch, rows []int)) (*stats, erro
 				return
 			}
 			rows := lay.order[c:b]
-			s.logProbs(e, lay, rows)
+			s.logProbs(e, lay, c, rows)
 			fn(s, rows)
 		}
 	})
@@ -294,7 +295,8 @@ func (s *scratch) patterns(e *engine, lay *layout, lo, hi, seg int) error {
 	return nil
 }
 
-// logProbs gathers the block rows into s.xt and computes, for every
+// logProbs gathers the block rows lay.order[lo:lo+len(rows)] transposed
+// into s.xb (layout.block) and computes, for every
 // component k and row i,
 //
 //	lp_ki = log π_k + log N(x_i,O; μ_k,O, Σ_k,OO) = logc_k − ½ ‖L_k⁻¹ ĉ_ki‖²
@@ -315,14 +317,10 @@ func (s *scratch) patterns(e *engine, lay *layout, lo, hi, seg int) error {
 // for 0, which changes neither the sum (at least 1) nor whether the row
 // is negligible to it. A row whose every lp_ki is −∞ gets ll_i = −∞ and
 // inv_i = 0.
-func (s *scratch) logProbs(e *engine, lay *layout, rows []int) {
+func (s *scratch) logProbs(e *engine, lay *layout, lo int, rows []int) {
 	m := e.m
 	d, nb := m.d, len(rows)
-	for i, r := range rows {
-		for j, v := range lay.x[r*d : (r+1)*d] {
-			s.xt[j*blockRows+i] = v
-		}
-	}
+	s.xb = lay.block(s.xt, lo, rows)
 	mx := s.ll[:nb]
 	for i := range mx {
 		mx[i] = math.Inf(-1)
@@ -334,10 +332,10 @@ func (s *scratch) logProbs(e *engine, lay *layout, rows []int) {
 	for k := range m.k {
 		// The solves read x − mu: the block and the mean, or the
 		// imputed block and zero.
-		x, mu := s.xt, m.mean(k)
+		x, mu := s.xb, m.mean(k)
 		if s.imputed {
 			ct := s.centred(k, d)
-			center(ct, s.xt, mu, e.all, nb)
+			center(ct, s.xb, mu, e.all, nb)
 			for _, p := range s.pats {
 				if p.seg.mis != nil {
 					impute(ct, m.cov.diagonal(), p.seg, p.marg[k].pat.A(), p.lo, p.hi)
@@ -495,8 +493,8 @@ func (s *scratch) accumulate(e *engine, lay *layout, rows []int) {
 			}
 		}
 		// The block centred at μ_k: s.ct when logProbs imputed it,
-		// else s.xt − μ_k.
-		x, mu := s.xt, m.mean(k)
+		// else s.xb − μ_k.
+		x, mu := s.xb, m.mean(k)
 		if s.imputed {
 			x, mu = s.centred(k, d), e.zero
 		}
