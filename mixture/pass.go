@@ -11,6 +11,7 @@ import (
 	"github.com/gendisc/gendisc/gauss"
 	"github.com/gendisc/gendisc/internal/kernel"
 	"github.com/gendisc/gendisc/internal/parallel"
+	core "github.com/gendisc/gendisc/stats"
 )
 
 const (
@@ -47,9 +48,17 @@ type scratch struct {
 	// cols holds K blocks of D×blockRows: the centred columns that
 	// accumulate gathered for each component and has not yet added to
 	// acc, colR their responsibilities (K×blockRows) and colN their
-	// number per component.
+	// number per component (the diagonal types).
 	cols, colR []float64
 	colN       []int
+	// rows takes the rows of each component one at a time, with their
+	// responsibilities, about the component's mean, for the full and tied
+	// types; cond holds the conditional covariances of their missing
+	// cells until the chunk's rows are added to acc (see endChunk), and
+	// row is room for one row.
+	rows *core.Rows
+	cond *core.Classes
+	row  []float64
 	// zt holds D×blockRows: the solves L⁻¹ ĉ_i of a component
 	// (kernel.SolveLanes).
 	zt []float64
@@ -157,6 +166,9 @@ func (e *engine) scratchFor(n int) []*scratch {
 			r: make([]float64, blockRows), q: make([]float64, blockRows),
 			rs: make([]float64, k*blockRows), inv: make([]float64, blockRows), ll: make([]float64, blockRows),
 		})
+		if s := e.work[len(e.work)-1]; !e.m.cov.diagonal() {
+			s.rows, s.cond, s.row = core.NewRows(k, d), core.NewClasses(k, d, false), make([]float64, d)
+		}
 	}
 	return e.work[:n]
 }
@@ -197,13 +209,11 @@ func (e *engine) chunked(n int, fn func(s *scratch, lo, hi int)) (*stats, error)
 			}
 			s.acc = e.chunks[c]
 			s.acc.reset()
-			clear(s.colN)
+			s.startChunk(m)
 			if fn(s, c*per, min((c+1)*per, n)); s.err != nil {
 				return
 			}
-			for k := range m.k {
-				s.flush(k, m.d)
-			}
+			s.endChunk(m)
 		}
 	}
 	if len(work) == 1 {
@@ -448,11 +458,12 @@ const negligible = 0x1p-60
 // coordinates ĉ_i = E[x_i − μ_k | x_i,O] (filled in by logProbs) and the
 // conditional covariance of its missing coordinates to the M-step
 // statistics (see stats). Rows with P(k | x_i) < negligible (or r_ki = 0)
-// are left out of component k's statistics: the others are gathered into
-// the component's s.cols, blocks' columns following each other, which go
-// to the statistics blockRows columns at a time (and the rest by flush),
-// so that with separated components, where a block has a few rows for
-// each, the scatter's rank-k updates still run over blockRows columns.
+// are left out of component k's statistics: the others go to s.rows one
+// at a time (full and tied types), or are gathered into the component's
+// s.cols, blocks' columns following each other, which go to the
+// statistics blockRows columns at a time (and the rest by flush); either
+// way, with separated components, where a block has a few rows for each,
+// the scatter's rank-k updates still run over many rows.
 func (s *scratch) accumulate(e *engine, lay *layout, rows []int) {
 	m := e.m
 	d, nb := m.d, len(rows)
@@ -485,20 +496,36 @@ func (s *scratch) accumulate(e *engine, lay *layout, rows []int) {
 		}
 		for _, p := range s.pats {
 			if p.seg.mis != nil {
-				c := p.marg[k].pat.CondCov()
-				if m.cov.diagonal() {
-					c = p.marg[k].pat.CondVar()
+				if s.rows != nil {
+					s.cond.AddConditional(k, p.seg.mis, p.marg[k].pat.CondCov(), floats.Sum(r[p.lo:p.hi]))
+				} else {
+					s.acc.addConditional(k, p.seg.mis, p.marg[k].pat.CondVar(), floats.Sum(r[p.lo:p.hi]))
 				}
-				s.acc.addConditional(k, p.seg.mis, c, floats.Sum(r[p.lo:p.hi]))
 			}
 		}
-		// The block centred at μ_k: s.ct when logProbs imputed it,
-		// else s.xb − μ_k.
+		// The rows centred at μ_k: from s.ct when logProbs imputed it,
+		// else x_i − μ_k.
 		x, mu := s.xb, m.mean(k)
 		if s.imputed {
 			x, mu = s.centred(k, d), e.zero
 		}
-		s.gather(k, x, mu, r, kept[:n], d)
+		if s.rows == nil {
+			s.gather(k, x, mu, r, kept[:n], d)
+			continue
+		}
+		// The rows themselves, about the origin μ_k (startChunk): the
+		// imputed ones from s.ct, μ_k added back.
+		mk := m.mean(k)
+		for _, i := range kept[:n] {
+			row := lay.x[rows[i]*d : (rows[i]+1)*d]
+			if s.imputed {
+				row = s.row
+				for j := range row {
+					row[j] = x[j*blockRows+i] + mk[j]
+				}
+			}
+			s.rows.Add(k, row, r[i])
+		}
 	}
 }
 
@@ -525,6 +552,40 @@ func (s *scratch) gather(k int, x, mu, r []float64, kept []int, d int) {
 		}
 		kept = kept[len(part):]
 	}
+}
+
+// startChunk empties what a chunk gathers before it goes to s.acc, and
+// makes the means of m the origins of the rows of its components.
+func (s *scratch) startChunk(m *model) {
+	clear(s.colN)
+	if s.rows != nil {
+		s.rows.Flush()
+		s.cond.Reset()
+		for k := range m.k {
+			s.rows.Origin(k, m.mean(k))
+		}
+	}
+}
+
+// endChunk adds what the chunk gathered to s.acc: the columns of every
+// component (flush), or the statistics of the rows, their means shifted
+// by the components' means of m (ĉ = x − μ_k, see stats), with the
+// conditional covariances added to their scatters.
+func (s *scratch) endChunk(m *model) {
+	if s.rows == nil {
+		for k := range s.colN {
+			s.flush(k, m.d)
+		}
+		return
+	}
+	seg := s.rows.Flush()
+	for k, c := range seg.Class {
+		if c.W > 0 {
+			floats.Sub(c.Mean, m.mean(k))
+		}
+		floats.Add(c.S, s.cond.Class[k].S)
+	}
+	s.acc.full.Merge(seg)
 }
 
 // flush adds the columns gathered for component k to the statistics.

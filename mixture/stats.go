@@ -21,13 +21,16 @@ import (
 //
 // (C_ki: the conditional covariance of the missing coordinates, else 0),
 // from which the new mean is μ_k = a_k + δ_k and S_k the scatter about
-// it. They are package stats' statistics with the components as classes:
-// blocks of rows are summarised about their own means and merged by
-// Chan's formula (Scatter.AddColumns, Moments.AddColumns), which keeps
-// the subtraction well conditioned whatever the shift. Full and tied
-// covariances keep a scatter matrix per component (Classes), the other
-// types its diagonal (Moments). Statistics of disjoint rows with the same
-// shifts merge.
+// it. They are package stats' statistics with the components as classes.
+// Full and tied covariances keep a scatter matrix per component
+// (Classes): a chunk's rows go to stats.Rows one at a time, each with its
+// responsibility, accumulated about the component's mean a_k (rows near
+// it keep the subtraction well conditioned) and written straight into
+// the layout of the symmetric rank-k update, the means shifted by −a_k at
+// the end of the chunk (scratch.endChunk). The other types keep its
+// diagonal (Moments): blocks of rows summarised about their own means and
+// merged by Chan's formula (Moments.AddColumns). Statistics of disjoint
+// rows with the same shifts merge.
 type stats struct {
 	cov  Covariance
 	ll   float64       // Σ_i w_i log p(x_i)

@@ -293,7 +293,7 @@ func newBlocks(k, d int, fourth bool) *blocks {
 // −1, or, at the first infinite cell of the rows, nil and the cell's index
 // in x (acc is then to be dropped).
 func (b *blocks) addRows(acc *Classes, x, y, w []float64, lo, hi int) (incomplete []int, inf int) {
-	d, g, fourth := b.d, b.g, b.block != nil
+	d, fourth := b.d, b.block != nil
 	for i := lo; i < hi; i++ {
 		row := x[i*d : (i+1)*d]
 		yi, wi := y[i], weight(w, i)
@@ -315,56 +315,138 @@ func (b *blocks) addRows(acc *Classes, x, y, w []float64, lo, hi int) (incomplet
 				incomplete = append(incomplete, i)
 				continue
 			}
-			b.have[k] = true
-			if !fourth {
-				copy(b.origin[k], row)
-			}
+			b.begin(k, row)
 		}
 		sw := 1.0
 		if !fourth && w != nil {
 			sw = math.Sqrt(wi)
 		}
-		// √w·(x − o) into row r's place (kernel.SyrkRow), or the
-		// row as it is with the fourth moments, the check for
-		// missing and infinite cells on the way: the place is only
-		// taken when the row is finite.
-		r, buf := b.fill[k], b.buf[k]
-		var finite bool
-		if fourth {
-			finite = true
-			for j, v := range row {
-				if v-v != 0 { // NaN for NaN and ±Inf, 0 otherwise
-					finite = false
-				}
-				buf[j*b.gs+r] = v
-			}
-		} else {
-			finite = kernel.SyrkRow(buf, b.gs, r, row, b.origin[k], sw)
-		}
-		if !finite {
+		if !b.put(acc, k, row, wi, sw) {
 			if j := firstInf(row); j >= 0 {
 				return nil, b.abandon(i*d + j)
 			}
 			incomplete = append(incomplete, i)
 			continue
 		}
-		if !fourth {
-			buf[d/g*b.gs+r*g+d%g] = sw
-		}
-		b.wt[k][r] = wi
-		b.fill[k]++
-		if b.fill[k] == b.cap {
-			b.flush(acc, k)
-		}
 	}
+	b.end(acc)
+	return incomplete, -1
+}
+
+// begin starts class k of a segment at its first complete row: the
+// class's provisional origin, without the fourth moments.
+func (b *blocks) begin(k int, row []float64) {
+	b.have[k] = true
+	if b.block == nil {
+		copy(b.origin[k], row)
+	}
+}
+
+// put writes row, of weight wi (sw = √wi, or 1 with the fourth moments),
+// into the buffer of class k, begun: √w·(x − o) into row r's place
+// (kernel.SyrkRow), or the row as it is with the fourth moments, the check
+// for missing and infinite cells on the way. It reports whether the row is
+// finite; the place is only taken when it is, and a full buffer is
+// flushed into acc.
+func (b *blocks) put(acc *Classes, k int, row []float64, wi, sw float64) bool {
+	r, buf, d, g := b.fill[k], b.buf[k], b.d, b.g
+	if b.block != nil {
+		finite := true
+		for j, v := range row {
+			if v-v != 0 { // NaN for NaN and ±Inf, 0 otherwise
+				finite = false
+			}
+			buf[j*b.gs+r] = v
+		}
+		if !finite {
+			return false
+		}
+	} else {
+		if !kernel.SyrkRow(buf, b.gs, r, row, b.origin[k], sw) {
+			return false
+		}
+		buf[d/g*b.gs+r*g+d%g] = sw
+	}
+	b.wt[k][r] = wi
+	b.fill[k]++
+	if b.fill[k] == b.cap {
+		b.flush(acc, k)
+	}
+	return true
+}
+
+// end flushes every class into acc, finishes their statistics and readies
+// b for the next segment.
+func (b *blocks) end(acc *Classes) {
 	for k := range b.k {
 		b.flush(acc, k)
-		if !fourth {
+		if b.block == nil {
 			b.finish(acc.Class[k], k)
 		}
 		b.have[k], b.centred[k] = false, false
 	}
-	return incomplete, -1
+}
+
+// Rows accumulates weighted rows into classes one row at a time, for a
+// caller whose rows come with a weight per class (the responsibilities of
+// a mixture's E-step) rather than one label: Add writes each row into its
+// class's buffer as Classes.Add does (kernel.SyrkRow, one SyrkPacked per
+// full buffer, about a provisional origin; see blocks), and Flush returns
+// the statistics of the rows added since the last Flush. It keeps no
+// fourth moments. A Rows is for one goroutine.
+type Rows struct {
+	b     *blocks
+	acc   *Classes
+	fresh bool // acc holds a Flush's result: to be emptied before the next Add
+}
+
+// NewRows returns an empty Rows of k classes of d features.
+func NewRows(k, d int) *Rows {
+	return &Rows{b: newBlocks(k, d, false), acc: NewClasses(k, d, false)}
+}
+
+// ready empties the statistics of the last Flush before they are added
+// to again.
+func (r *Rows) ready() {
+	if r.fresh {
+		r.acc.Reset()
+		r.fresh = false
+	}
+}
+
+// Origin makes o the origin about which the rows of class k are
+// accumulated until the next Flush, in place of the class's first row
+// and then its first buffer's mean (see blocks): for rows whose mean is
+// expected near o, o keeps the subtraction S − T Tᵀ/W well conditioned
+// and saves the recentring. It is for before the class's first Add after
+// a Flush.
+func (r *Rows) Origin(k int, o []float64) {
+	r.ready()
+	b := r.b
+	b.have[k], b.centred[k] = true, true
+	copy(b.origin[k], o[:b.d])
+}
+
+// Add adds row x (len D, finite) with weight w > 0 to class k. It panics
+// if a value of x is NaN or infinite.
+func (r *Rows) Add(k int, x []float64, w float64) {
+	r.ready()
+	if !r.b.have[k] {
+		r.b.begin(k, x)
+	}
+	if !r.b.put(r.acc, k, x, w, math.Sqrt(w)) {
+		panic("stats: Rows.Add of a row with a NaN or an infinite value")
+	}
+}
+
+// Flush returns the statistics of the rows added since the last Flush,
+// per class (empty classes have W = 0), valid until the next Add or
+// Origin.
+func (r *Rows) Flush() *Classes {
+	r.ready()
+	r.b.end(r.acc)
+	r.fresh = true
+	return r.acc
 }
 
 // abandon readies b for the next segment after addRows stopped at an
