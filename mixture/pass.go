@@ -162,11 +162,13 @@ func (e *engine) scratchFor(n int) []*scratch {
 		e.work = append(e.work, &scratch{
 			xt: make([]float64, d*blockRows), ct: make([]float64, k*d*blockRows), zt: make([]float64, d*blockRows),
 			kept: make([]int, blockRows), w: make([]float64, blockRows),
-			cols: make([]float64, k*d*blockRows), colR: make([]float64, k*blockRows), colN: make([]int, k),
 			r: make([]float64, blockRows), q: make([]float64, blockRows),
 			rs: make([]float64, k*blockRows), inv: make([]float64, blockRows), ll: make([]float64, blockRows),
 		})
-		if s := e.work[len(e.work)-1]; !e.m.cov.diagonal() {
+		s := e.work[len(e.work)-1]
+		if e.m.cov.diagonal() {
+			s.cols, s.colR, s.colN = make([]float64, k*d*blockRows), make([]float64, k*blockRows), make([]int, k)
+		} else {
 			s.rows, s.cond, s.row = core.NewRows(k, d), core.NewClasses(k, d, false), make([]float64, d)
 		}
 	}
