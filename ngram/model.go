@@ -157,11 +157,10 @@ func (m *Model) build(raw *gramTable) *lm {
 		if k >= 2 {
 			up := l.grams[k-1]
 			low := newGramTable(k-1, up.len()) // at most one (k−1)-gram per k-gram
-			for e, n := range up.counts {
-				if c.Smoothing == KneserNey {
-					n = 1
-				}
-				low.add(up.gram(e)[1:], n)
+			if c.Smoothing == KneserNey {
+				low.addGrams(up, 1, nil, 1, nil)
+			} else {
+				low.addGrams(up, 1, up.counts, 0, nil)
 			}
 			l.grams[k-2] = low
 		}
@@ -187,25 +186,27 @@ func (l *lm) contexts(k int) {
 	room := contexts(l.grams, k)
 	ctx := newGramTable(k-1, room)
 	stats := hugepage.Make[ctxStat](0, room)
-	for e, n := range t.counts {
-		x := ctx.add(t.gram(e)[:k-1], 0)
-		if x == len(stats) {
-			stats = append(stats, ctxStat{})
+	ctx.addGrams(t, 0, nil, 0, func(lo int, entries []int32) {
+		for i, x := range entries {
+			if int(x) == len(stats) {
+				stats = append(stats, ctxStat{})
+			}
+			n := t.counts[lo+i]
+			st := &stats[x]
+			st.total += n
+			switch {
+			case n == 1:
+				st.n1++
+			case n == 2:
+				st.n2++
+			default:
+				st.n3++
+			}
+			if n <= 4 {
+				l.coc[k-1][n-1]++
+			}
 		}
-		st := &stats[x]
-		st.total += n
-		switch {
-		case n == 1:
-			st.n1++
-		case n == 2:
-			st.n2++
-		default:
-			st.n3++
-		}
-		if n <= 4 {
-			l.coc[k-1][n-1]++
-		}
-	}
+	})
 	if cap(stats) > len(stats)+len(stats)/4 {
 		stats = hugepage.Clone(stats, len(stats))
 	}
