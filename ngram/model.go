@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"sync"
+	"unsafe"
 
 	"github.com/gendisc/gendisc"
 	"github.com/gendisc/gendisc/data"
@@ -180,37 +181,37 @@ func (m *Model) build(raw *gramTable) *lm {
 }
 
 // contexts makes the contexts of the k-grams l.grams[k−1] with their
-// statistics, the counts of counts of order k and its discounts.
+// statistics, the counts of counts of order k and its discounts. The
+// contexts are first numbered (the context of each k-gram in turn), then
+// their statistics summed in an array of their number, whose entries are
+// prefetched ahead.
 func (l *lm) contexts(k int) {
 	t := l.grams[k-1]
-	room := contexts(l.grams, k)
-	ctx := newGramTable(k-1, room)
-	stats := hugepage.Make[ctxStat](0, room)
-	ctx.addGrams(t, 0, nil, 0, func(lo int, entries []int32) {
-		for i, x := range entries {
-			if int(x) == len(stats) {
-				stats = append(stats, ctxStat{})
-			}
-			n := t.counts[lo+i]
-			st := &stats[x]
-			st.total += n
-			switch {
-			case n == 1:
-				st.n1++
-			case n == 2:
-				st.n2++
-			default:
-				st.n3++
-			}
-			if n <= 4 {
-				l.coc[k-1][n-1]++
-			}
-		}
-	})
-	if cap(stats) > len(stats)+len(stats)/4 {
-		stats = hugepage.Clone(stats, len(stats))
-	}
+	ctx := newGramTable(k-1, contexts(l.grams, k))
+	of := hugepage.Make[int32](t.len(), t.len()) // the context of each k-gram
+	ctx.addGrams(t, 0, nil, 0, of)
 	ctx.trim()
+	stats := hugepage.Make[ctxStat](ctx.len(), ctx.len())
+	const ahead = 16 // the statistics prefetched this many k-grams ahead
+	for e, x := range of {
+		if e+ahead < len(of) {
+			prefetch(unsafe.Pointer(&stats[of[e+ahead]]))
+		}
+		n := t.counts[e]
+		st := &stats[x]
+		st.total += n
+		switch {
+		case n == 1:
+			st.n1++
+		case n == 2:
+			st.n2++
+		default:
+			st.n3++
+		}
+		if n <= 4 {
+			l.coc[k-1][n-1]++
+		}
+	}
 	l.ctx[k-1], l.ctxStats[k-1] = ctx, stats
 	l.disc[k-1] = discounts(l.coc[k-1])
 }

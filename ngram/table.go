@@ -174,16 +174,12 @@ func (t *gramTable) addAt(keys []int32, at []int, cs []int64, c int64, hs []uint
 }
 
 // addGrams adds to t, for every entry e of u in turn, cs[e] (c when cs is
-// nil) to the count of u.gram(e)[off : off+t.n], as addAt does, and calls
-// f, when not nil, with the entries of t that the u-entries lo, lo+1, …
-// went to, a few thousand at a time.
-func (t *gramTable) addGrams(u *gramTable, off int, cs []int64, c int64, f func(lo int, entries []int32)) {
+// nil) to the count of u.gram(e)[off : off+t.n], as addAt does, a few
+// thousand at a time, and sets entries[e] to the entry it went to when
+// entries (len u.len()) is not nil.
+func (t *gramTable) addGrams(u *gramTable, off int, cs []int64, c int64, entries []int32) {
 	const chunk = 4096
 	at, hs := make([]int, 0, chunk), make([]uint64, chunk)
-	var entries []int32
-	if f != nil {
-		entries = make([]int32, chunk)
-	}
 	for lo := 0; lo < u.len(); lo += chunk {
 		hi := min(lo+chunk, u.len())
 		at = at[:0]
@@ -194,12 +190,11 @@ func (t *gramTable) addGrams(u *gramTable, off int, cs []int64, c int64, f func(
 		if cs != nil {
 			part = cs[lo:hi]
 		}
-		if f == nil {
-			t.addAt(u.keys, at, part, c, hs, nil)
-			continue
+		var out []int32
+		if entries != nil {
+			out = entries[lo:hi]
 		}
-		t.addAt(u.keys, at, part, c, hs, entries[:hi-lo])
-		f(lo, entries[:hi-lo])
+		t.addAt(u.keys, at, part, c, hs, out)
 	}
 }
 
