@@ -135,8 +135,8 @@ func (t *gramTable) addHashed(g []int32, h uint64, c int64) int {
 // entry it holds: far enough for the memory to answer meanwhile, near
 // enough for the lines to stay in the cache.
 const (
-	slotAhead  = 16
-	entryAhead = 8
+	slotAhead  = 32
+	entryAhead = 16
 )
 
 // addAt adds, for i = 0, 1, … in turn, cs[i] (c when cs is nil) to the
