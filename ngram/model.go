@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"sync"
+	"unsafe"
 
 	"github.com/gendisc/gendisc"
 	"github.com/gendisc/gendisc/data"
@@ -157,11 +158,10 @@ func (m *Model) build(raw *gramTable) *lm {
 		if k >= 2 {
 			up := l.grams[k-1]
 			low := newGramTable(k-1, up.len()) // at most one (k−1)-gram per k-gram
-			for e, n := range up.counts {
-				if c.Smoothing == KneserNey {
-					n = 1
-				}
-				low.add(up.gram(e)[1:], n)
+			if c.Smoothing == KneserNey {
+				low.addGrams(up, 1, nil, 1, nil)
+			} else {
+				low.addGrams(up, 1, up.counts, 0, nil)
 			}
 			l.grams[k-2] = low
 		}
@@ -181,17 +181,23 @@ func (m *Model) build(raw *gramTable) *lm {
 }
 
 // contexts makes the contexts of the k-grams l.grams[k−1] with their
-// statistics, the counts of counts of order k and its discounts.
+// statistics, the counts of counts of order k and its discounts. The
+// contexts are first numbered (the context of each k-gram in turn), then
+// their statistics summed in an array of their number, whose entries are
+// prefetched ahead.
 func (l *lm) contexts(k int) {
 	t := l.grams[k-1]
-	room := contexts(l.grams, k)
-	ctx := newGramTable(k-1, room)
-	stats := hugepage.Make[ctxStat](0, room)
-	for e, n := range t.counts {
-		x := ctx.add(t.gram(e)[:k-1], 0)
-		if x == len(stats) {
-			stats = append(stats, ctxStat{})
+	ctx := newGramTable(k-1, contexts(l.grams, k))
+	of := hugepage.Make[int32](t.len(), t.len()) // the context of each k-gram
+	ctx.addGrams(t, 0, nil, 0, of)
+	ctx.trim()
+	stats := hugepage.Make[ctxStat](ctx.len(), ctx.len())
+	const ahead = 16 // the statistics prefetched this many k-grams ahead
+	for e, x := range of {
+		if e+ahead < len(of) {
+			prefetch(unsafe.Pointer(&stats[of[e+ahead]]))
 		}
+		n := t.counts[e]
 		st := &stats[x]
 		st.total += n
 		switch {
@@ -206,10 +212,6 @@ func (l *lm) contexts(k int) {
 			l.coc[k-1][n-1]++
 		}
 	}
-	if cap(stats) > len(stats)+len(stats)/4 {
-		stats = hugepage.Clone(stats, len(stats))
-	}
-	ctx.trim()
 	l.ctx[k-1], l.ctxStats[k-1] = ctx, stats
 	l.disc[k-1] = discounts(l.coc[k-1])
 }

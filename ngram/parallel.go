@@ -73,8 +73,9 @@ func (x *lexer) lex(b *block, texts []string, y []float64, target bool, n int) {
 
 // count adds the words that b's worker first met in b to the
 // accumulator's (ids, in toGlobal, the worker's id to the accumulator's),
-// and counts the n-grams of b's documents in their classes.
-func (a *Accumulator) count(b *block, toGlobal *[]int32) {
+// and counts the n-grams of b's documents in their classes, a run of
+// documents of one class at a time (at and hs: scratch).
+func (a *Accumulator) count(b *block, toGlobal *[]int32, at *[]int, hs *[]uint64) {
 	for _, w := range b.fresh {
 		id, ok := a.index[w]
 		if !ok {
@@ -83,17 +84,24 @@ func (a *Accumulator) count(b *block, toGlobal *[]int32) {
 		*toGlobal = append(*toGlobal, id)
 	}
 	ids, seq, n := *toGlobal, b.seq, a.cfg.Order
+	for p, id := range seq {
+		seq[p] = ids[id]
+	}
 	start := 0
-	for j, end := range b.ends {
-		t := a.grams[b.class[j]]
-		for p := start; p < end; p++ {
-			seq[p] = ids[seq[p]]
-			if p >= start+n-1 {
-				t.add(seq[p-n+1:p+1], 1)
+	for j := 0; j < len(b.ends); {
+		k := b.class[j]
+		*at = (*at)[:0]
+		for ; j < len(b.ends) && b.class[j] == k; j++ {
+			for p := start; p+n <= b.ends[j]; p++ {
+				*at = append(*at, p)
 			}
+			a.docs[k]++
+			start = b.ends[j]
 		}
-		a.docs[b.class[j]]++
-		start = end
+		if cap(*hs) < len(*at) {
+			*hs = make([]uint64, len(*at))
+		}
+		a.grams[k].addAt(seq, *at, nil, 1, *hs, nil)
 	}
 }
 
@@ -120,13 +128,15 @@ func (a *Accumulator) addTexts(texts []string, y []float64, target bool) {
 	P = min(P, len(blocks))
 	n, keep := a.cfg.Order, a.cfg.KeepPunct
 	specials := []int32{idStart, idEnd, idUnk}
+	var at []int
+	var hs []uint64
 	if P <= 1 {
 		x, toGlobal := newLexer(keep), specials
 		var b block
 		for _, r := range blocks {
 			b.lo, b.hi = r.lo, r.hi
 			x.lex(&b, texts, y, target, n)
-			a.count(&b, &toGlobal)
+			a.count(&b, &toGlobal, &at, &hs)
 		}
 		return
 	}
@@ -156,7 +166,7 @@ func (a *Accumulator) addTexts(texts []string, y []float64, target bool) {
 	for i := range blocks {
 		w := i % P
 		b := <-out[w]
-		a.count(b, &toGlobal[w])
+		a.count(b, &toGlobal[w], &at, &hs)
 		free[w] <- b
 	}
 }

@@ -1,6 +1,10 @@
 package ngram
 
-import "github.com/gendisc/gendisc/internal/hugepage"
+import (
+	"unsafe"
+
+	"github.com/gendisc/gendisc/internal/hugepage"
+)
 
 // gramTable maps the n-grams of one order (n word ids each) to dense entry
 // numbers and a count per entry: an open-addressing hash table with linear
@@ -97,8 +101,10 @@ func (t *gramTable) count(g []int32) int64 {
 
 // add adds c to the count of g (len n), adding g as a new entry when it is
 // absent, and returns its entry.
-func (t *gramTable) add(g []int32, c int64) int {
-	h := hashGram(g)
+func (t *gramTable) add(g []int32, c int64) int { return t.addHashed(g, hashGram(g), c) }
+
+// addHashed is add of g whose hash h = hashGram(g) the caller computed.
+func (t *gramTable) addHashed(g []int32, h uint64, c int64) int {
 	mask := uint64(len(t.slots) - 1)
 	i := h & mask
 	for ; t.slots[i].id != 0; i = (i + 1) & mask {
@@ -122,6 +128,74 @@ func (t *gramTable) add(g []int32, c int64) int {
 	t.counts = append(t.counts, c)
 	t.slots[i] = gramSlot{hash: uint32(h >> 32), id: int32(e + 1)}
 	return e
+}
+
+// Distances, in n-grams, at which addAt prefetches the slot of an n-gram
+// to come and then, the slot being in the cache, the ids and count of the
+// entry it holds: far enough for the memory to answer meanwhile, near
+// enough for the lines to stay in the cache.
+const (
+	slotAhead  = 32
+	entryAhead = 16
+)
+
+// addAt adds, for i = 0, 1, … in turn, cs[i] (c when cs is nil) to the
+// count of the n-gram keys[at[i] : at[i]+n], exactly as add does, and
+// sets entries[i] to its entry when entries is not nil. hs is room for
+// len(at) hashes. It prefetches the memory of the n-grams to come, which
+// add reads at random, so that several misses of the cache are under way
+// at once instead of one after another.
+func (t *gramTable) addAt(keys []int32, at []int, cs []int64, c int64, hs []uint64, entries []int32) {
+	n := t.n
+	hs = hs[:len(at)]
+	for i, p := range at {
+		hs[i] = hashGram(keys[p : p+n])
+	}
+	for i, p := range at {
+		if j := i + slotAhead; j < len(hs) {
+			prefetch(unsafe.Pointer(&t.slots[hs[j]&uint64(len(t.slots)-1)]))
+		}
+		if j := i + entryAhead; j < len(hs) {
+			if s := t.slots[hs[j]&uint64(len(t.slots)-1)]; s.id != 0 {
+				if n > 0 {
+					prefetch(unsafe.Pointer(&t.keys[int(s.id-1)*n]))
+				}
+				prefetch(unsafe.Pointer(&t.counts[s.id-1]))
+			}
+		}
+		if cs != nil {
+			c = cs[i]
+		}
+		e := t.addHashed(keys[p:p+n], hs[i], c)
+		if entries != nil {
+			entries[i] = int32(e)
+		}
+	}
+}
+
+// addGrams adds to t, for every entry e of u in turn, cs[e] (c when cs is
+// nil) to the count of u.gram(e)[off : off+t.n], as addAt does, a few
+// thousand at a time, and sets entries[e] to the entry it went to when
+// entries (len u.len()) is not nil.
+func (t *gramTable) addGrams(u *gramTable, off int, cs []int64, c int64, entries []int32) {
+	const chunk = 4096
+	at, hs := make([]int, 0, chunk), make([]uint64, chunk)
+	for lo := 0; lo < u.len(); lo += chunk {
+		hi := min(lo+chunk, u.len())
+		at = at[:0]
+		for e := lo; e < hi; e++ {
+			at = append(at, e*u.n+off)
+		}
+		var part []int64
+		if cs != nil {
+			part = cs[lo:hi]
+		}
+		var out []int32
+		if entries != nil {
+			out = entries[lo:hi]
+		}
+		t.addAt(u.keys, at, part, c, hs, out)
+	}
 }
 
 // resize doubles the table and places every entry again.

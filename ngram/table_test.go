@@ -1,0 +1,82 @@
+package ngram
+
+import (
+	"math/rand/v2"
+	"slices"
+	"testing"
+)
+
+// TestAddAt adds runs of random n-grams of a few words (many repeated)
+// with addAt and addGrams to tables that start empty and grow during a
+// run, and checks that each table, and each entry it returns, is that of
+// add called on every n-gram in turn.
+func TestAddAt(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	for n := 0; n <= 4; n++ {
+		keys := make([]int32, 5000)
+		for i := range keys {
+			keys[i] = int32(r.IntN(6))
+		}
+		var at []int
+		var cs []int64
+		for p := 0; p+n <= len(keys); p += 1 + r.IntN(2) {
+			at = append(at, p)
+			cs = append(cs, int64(1+r.IntN(3)))
+		}
+		want, got := newGramTable(n, 0), newGramTable(n, 0)
+		wantE := make([]int32, len(at))
+		for i, p := range at {
+			wantE[i] = int32(want.add(keys[p:p+n], cs[i]))
+		}
+		gotE := make([]int32, len(at))
+		hs := make([]uint64, len(at))
+		got.addAt(keys, at[:len(at)/3], cs, 0, hs, gotE)
+		got.addAt(keys, at[len(at)/3:], cs[len(at)/3:], 0, hs, gotE[len(at)/3:])
+		sameTable(t, "addAt", got, want)
+		if !slices.Equal(gotE, wantE) {
+			t.Errorf("n = %d: addAt's entries differ from add's", n)
+		}
+
+		// addGrams of the suffixes of want's entries, with their counts
+		// and with count 1, and the entries it reports.
+		if n == 0 {
+			continue
+		}
+		for _, c := range []int64{0, 1} {
+			counts := want.counts
+			if c == 1 {
+				counts = nil
+			}
+			low, lowWant := newGramTable(n-1, 0), newGramTable(n-1, 0)
+			var lowE []int32
+			for e := range want.counts {
+				k := c
+				if counts != nil {
+					k = counts[e]
+				}
+				lowE = append(lowE, int32(lowWant.add(want.gram(e)[1:], k)))
+			}
+			seen := make([]int32, want.len())
+			low.addGrams(want, 1, counts, c, seen)
+			sameTable(t, "addGrams", low, lowWant)
+			if !slices.Equal(seen, lowE) {
+				t.Errorf("n = %d: addGrams's entries differ from add's", n)
+			}
+		}
+	}
+}
+
+// sameTable checks that got has want's entries, in the same order, with
+// the same counts, and finds each of them.
+func sameTable(t *testing.T, what string, got, want *gramTable) {
+	t.Helper()
+	if !slices.Equal(got.keys, want.keys) || !slices.Equal(got.counts, want.counts) {
+		t.Errorf("n = %d: %s's table (%d entries) differs from add's (%d)", want.n, what, got.len(), want.len())
+		return
+	}
+	for e := range want.counts {
+		if got.find(want.gram(e)) != e {
+			t.Errorf("n = %d: %s's table does not find entry %d", want.n, what, e)
+		}
+	}
+}
