@@ -149,15 +149,25 @@ func (m *Model) build(raw *gramTable) *lm {
 		}
 	}
 	l.grams[N-1] = top
-	// The orders below are derived one from another, each as soon as the
-	// one above is done; the contexts of an order are made beside them
-	// (another core) once its k-grams and the (k−1)-grams, which size
-	// them, exist.
+	// The contexts of each order are made beside the derivation of the
+	// orders below (another core): those of the highest order at once, in
+	// a table made before the order below, which bounds them, exists
+	// (newLowerTable); those of a lower order k once the (k−1)-grams,
+	// which size them, are derived.
 	var wg sync.WaitGroup
+	start := func(k int, ctx *gramTable) {
+		if m.stats.workers == 1 {
+			l.contexts(k, ctx)
+		} else {
+			wg.Go(func() { l.contexts(k, ctx) })
+		}
+	}
+	V := len(m.vocab)
+	start(N, newLowerTable(N-1, top.len(), V))
 	for k := N; k >= 1; k-- {
 		if k >= 2 {
 			up := l.grams[k-1]
-			low := newGramTable(k-1, up.len()) // at most one (k−1)-gram per k-gram
+			low := newLowerTable(k-1, up.len(), V)
 			if c.Smoothing == KneserNey {
 				low.addGrams(up, 1, nil, 1, nil)
 			} else {
@@ -165,10 +175,8 @@ func (m *Model) build(raw *gramTable) *lm {
 			}
 			l.grams[k-2] = low
 		}
-		if m.stats.workers == 1 {
-			l.contexts(k)
-		} else {
-			wg.Go(func() { l.contexts(k) })
+		if k < N {
+			start(k, newGramTable(k-1, lowerContexts(l.grams, k)))
 		}
 	}
 	wg.Wait()
@@ -180,14 +188,37 @@ func (m *Model) build(raw *gramTable) *lm {
 	return l
 }
 
-// contexts makes the contexts of the k-grams l.grams[k−1] with their
-// statistics, the counts of counts of order k and its discounts. The
-// contexts are first numbered (the context of each k-gram in turn), then
-// their statistics summed in an array of their number, whose entries are
-// prefetched ahead.
-func (l *lm) contexts(k int) {
+// newLowerTable returns an empty table for the n-grams of m (n+1)-grams
+// (the n-grams they end with, or their contexts), made before these are
+// known. There are at most m of them, at most v (the vocabulary's size)
+// when n = 1, and one (the empty context) when n = 0: room for that. For
+// n ≥ 2 the slots are sized for m/2 (an n-gram ends about 1.6 (n+1)-grams
+// of the 100 MB synthetic corpus and 1.8 of Shakespeare, at n = 2) and
+// the keys and counts reserved for as many entries as the slots take (3/4
+// of them, m/2 or more), so that most corpora fill the table without
+// growing it and without the copy of a trim, where room for m would
+// double its slots; it doubles when more come.
+func newLowerTable(n, m, v int) *gramTable {
+	switch n {
+	case 0:
+		return newGramTable(0, 1)
+	case 1:
+		return newGramTable(1, min(m, v))
+	}
+	t := newGramTable(n, m/2)
+	if m > 0 {
+		t.reserve()
+	}
+	return t
+}
+
+// contexts makes the contexts of the k-grams l.grams[k−1], in ctx (empty),
+// with their statistics, the counts of counts of order k and its
+// discounts. The contexts are first numbered (the context of each k-gram
+// in turn), then their statistics summed in an array of their number,
+// whose entries are prefetched ahead.
+func (l *lm) contexts(k int, ctx *gramTable) {
 	t := l.grams[k-1]
-	ctx := newGramTable(k-1, contexts(l.grams, k))
 	of := hugepage.Make[int32](t.len(), t.len()) // the context of each k-gram
 	ctx.addGrams(t, 0, nil, 0, of)
 	ctx.trim()
@@ -216,11 +247,12 @@ func (l *lm) contexts(k int) {
 	l.disc[k-1] = discounts(l.coc[k-1])
 }
 
-// contexts returns room enough for the contexts of the k-grams grams[k−1]
-// in most corpora: no more than the k-grams, and about as many as the
-// (k−1)-grams (a context is a (k−1)-gram, which is also the end of the
-// k-gram before it unless it starts a document).
-func contexts(grams []*gramTable, k int) int {
+// lowerContexts returns room enough for the contexts of the k-grams
+// grams[k−1] in most corpora, the (k−1)-grams being derived: no more than
+// the k-grams, and about as many as the (k−1)-grams (a context is a
+// (k−1)-gram, which is also the end of the k-gram before it unless it
+// starts a document).
+func lowerContexts(grams []*gramTable, k int) int {
 	if k == 1 {
 		return 1
 	}

@@ -80,3 +80,37 @@ func sameTable(t *testing.T, what string, got, want *gramTable) {
 		}
 	}
 }
+
+// TestDerivedRoom fits Kneser–Ney models of orders 3 and 5 of Shakespeare
+// (at order 5 the contexts outnumber half the 5-grams, so that their
+// table grows) and checks that every table the build makes before its
+// entries are known (the lower orders and every order's contexts) has at
+// most twice the slots its entries need (the least power of two, from 16,
+// that holds them 3/4 full), and room for keys and counts of no more
+// entries than its slots take.
+func TestDerivedRoom(t *testing.T) {
+	if testing.Short() {
+		t.Skip("fits two models of Shakespeare")
+	}
+	train, _ := shakespeare(t)
+	for _, order := range []int{3, 5} {
+		m := fit(t, Config{Order: order}, docs(train, nil))
+		l := m.lms[0]
+		for k := range order {
+			tables := map[string]*gramTable{"contexts": l.ctx[k]}
+			if k < order-1 {
+				tables["n-grams"] = l.grams[k]
+			}
+			for what, g := range tables {
+				need := 16
+				for need*3/4 < g.len() {
+					need *= 2
+				}
+				if len(g.slots) > 2*need || cap(g.counts) > len(g.slots)*3/4 {
+					t.Errorf("order %d of %d, %s: %d entries in %d slots (%d needed), room for %d",
+						k+1, order, what, g.len(), len(g.slots), need, cap(g.counts))
+				}
+			}
+		}
+	}
+}
