@@ -124,7 +124,10 @@ func (t *gramTable) addHashed(g []int32, h uint64, c int64) int {
 	if e == cap(t.counts) {
 		t.reserve()
 	}
-	t.keys = append(t.keys, g...)
+	//lint:ignore S1011 a few ids one by one, without the call of memmove that appending g makes
+	for _, id := range g {
+		t.keys = append(t.keys, id)
+	}
 	t.counts = append(t.counts, c)
 	t.slots[i] = gramSlot{hash: uint32(h >> 32), id: int32(e + 1)}
 	return e
