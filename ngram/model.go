@@ -150,21 +150,18 @@ func (m *Model) build(raw *gramTable) *lm {
 	}
 	l.grams[N-1] = top
 	// The contexts of each order are made beside the derivation of the
-	// orders below (another core): those of the highest order at once, in
-	// a table made before the order below, which bounds them, exists
-	// (newLowerTable); those of a lower order k once the (k−1)-grams,
-	// which size them, are derived.
+	// orders below (on other cores), as soon as its n-grams exist, in a
+	// table made before the order below, which bounds them, exists
+	// (newLowerTable).
 	var wg sync.WaitGroup
-	start := func(k int, ctx *gramTable) {
-		if m.stats.workers == 1 {
-			l.contexts(k, ctx)
-		} else {
-			wg.Go(func() { l.contexts(k, ctx) })
-		}
-	}
 	V := len(m.vocab)
-	start(N, newLowerTable(N-1, top.len(), V))
 	for k := N; k >= 1; k-- {
+		ctx := newLowerTable(k-1, l.grams[k-1].len(), V)
+		if m.stats.workers == 1 {
+			l.contexts(k, ctx, false)
+		} else {
+			wg.Go(func() { l.contexts(k, ctx, true) })
+		}
 		if k >= 2 {
 			up := l.grams[k-1]
 			low := newLowerTable(k-1, up.len(), V)
@@ -174,9 +171,6 @@ func (m *Model) build(raw *gramTable) *lm {
 				low.addGrams(up, 1, up.counts, 0, nil)
 			}
 			l.grams[k-2] = low
-		}
-		if k < N {
-			start(k, newGramTable(k-1, lowerContexts(l.grams, k)))
 		}
 	}
 	wg.Wait()
@@ -215,20 +209,49 @@ func newLowerTable(n, m, v int) *gramTable {
 // contexts makes the contexts of the k-grams l.grams[k−1], in ctx (empty),
 // with their statistics, the counts of counts of order k and its
 // discounts. The contexts are first numbered (the context of each k-gram
-// in turn), then their statistics summed in an array of their number,
-// whose entries are prefetched ahead.
-func (l *lm) contexts(k int, ctx *gramTable) {
+// in turn), then their statistics summed in an array of their number
+// (sumStats), split between two goroutines, half the contexts each, when
+// split.
+func (l *lm) contexts(k int, ctx *gramTable, split bool) {
 	t := l.grams[k-1]
 	of := hugepage.Make[int32](t.len(), t.len()) // the context of each k-gram
 	ctx.addGrams(t, 0, nil, 0, of)
 	ctx.trim()
 	stats := hugepage.Make[ctxStat](ctx.len(), ctx.len())
-	const ahead = 16 // the statistics prefetched this many k-grams ahead
+	hi := int32(len(stats))
+	mid := hi
+	var wg sync.WaitGroup
+	if split {
+		mid = hi / 2
+		wg.Go(func() { sumStats(stats, of, t.counts, mid, hi, nil) })
+	}
+	sumStats(stats, of, t.counts, 0, mid, &l.coc[k-1])
+	wg.Wait()
+	l.ctx[k-1], l.ctxStats[k-1] = ctx, stats
+	l.disc[k-1] = discounts(l.coc[k-1])
+}
+
+// sumStats adds the count counts[e] of every k-gram e whose context x =
+// of[e] is in [lo, hi) to stats[x]: to its total, and one to n1, n2 or n3
+// by whether the count is 1, 2, or more. When coc is not nil it also adds
+// one to coc[r−1] for every k-gram of count r ≤ 4 (the counts of counts).
+// The statistics are prefetched 16 k-grams ahead.
+func sumStats(stats []ctxStat, of []int32, counts []int64, lo, hi int32, coc *[4]int64) {
+	const ahead = 16
+	w := uint32(hi - lo)
 	for e, x := range of {
 		if e+ahead < len(of) {
-			prefetch(unsafe.Pointer(&stats[of[e+ahead]]))
+			if y := of[e+ahead]; uint32(y-lo) < w {
+				prefetch(unsafe.Pointer(&stats[y]))
+			}
 		}
-		n := t.counts[e]
+		n := counts[e]
+		if coc != nil && n <= 4 {
+			coc[n-1]++
+		}
+		if uint32(x-lo) >= w {
+			continue
+		}
 		st := &stats[x]
 		st.total += n
 		switch {
@@ -239,24 +262,7 @@ func (l *lm) contexts(k int, ctx *gramTable) {
 		default:
 			st.n3++
 		}
-		if n <= 4 {
-			l.coc[k-1][n-1]++
-		}
 	}
-	l.ctx[k-1], l.ctxStats[k-1] = ctx, stats
-	l.disc[k-1] = discounts(l.coc[k-1])
-}
-
-// lowerContexts returns room enough for the contexts of the k-grams
-// grams[k−1] in most corpora, the (k−1)-grams being derived: no more than
-// the k-grams, and about as many as the (k−1)-grams (a context is a
-// (k−1)-gram, which is also the end of the k-gram before it unless it
-// starts a document).
-func lowerContexts(grams []*gramTable, k int) int {
-	if k == 1 {
-		return 1
-	}
-	return min(grams[k-1].len(), grams[k-2].len()+1)
 }
 
 // discounts returns modified Kneser–Ney's discounts 0, D₁, D₂, D₃₊ from
