@@ -151,20 +151,19 @@ func (m *Model) build(raw *gramTable) *lm {
 	l.grams[N-1] = top
 	// The contexts of each order are made beside the derivation of the
 	// orders below (on other cores), as soon as its n-grams exist, in a
-	// table made before the order below, which bounds them, exists
+	// table sized before the order below, which bounds them, exists
 	// (newLowerTable).
 	var wg sync.WaitGroup
 	V := len(m.vocab)
 	for k := N; k >= 1; k-- {
-		ctx := newLowerTable(k-1, l.grams[k-1].len(), V)
 		if m.stats.workers == 1 {
-			l.contexts(k, ctx, false)
+			l.contexts(k, V, false)
 		} else {
-			wg.Go(func() { l.contexts(k, ctx, true) })
+			wg.Go(func() { l.contexts(k, V, true) })
 		}
 		if k >= 2 {
 			up := l.grams[k-1]
-			low := newLowerTable(k-1, up.len(), V)
+			low := newLowerTable(up, 1, V)
 			if c.Smoothing == KneserNey {
 				low.addGrams(up, 1, nil, 1, nil)
 			} else {
@@ -182,38 +181,33 @@ func (m *Model) build(raw *gramTable) *lm {
 	return l
 }
 
-// newLowerTable returns an empty table for the n-grams of m (n+1)-grams
-// (the n-grams they end with, or their contexts), made before these are
-// known. There are at most m of them, at most v (the vocabulary's size)
-// when n = 1, and one (the empty context) when n = 0: room for that. For
-// n ≥ 2 the slots are sized for m/2 (an n-gram ends about 1.6 (n+1)-grams
-// of the 100 MB synthetic corpus and 1.8 of Shakespeare, at n = 2) and
-// the keys and counts reserved for as many entries as the slots take (3/4
-// of them, m/2 or more), so that most corpora fill the table without
-// growing it and without the copy of a trim, where room for m would
-// double its slots; it doubles when more come.
-func newLowerTable(n, m, v int) *gramTable {
-	switch n {
+// newLowerTable returns an empty table for the (n−1)-grams at offset off
+// (0: the contexts, 1: the ends) of the n-grams of u, with room for them
+// made before they are known: at most u.len(), at most v (the
+// vocabulary's size) when n−1 = 1, one (the empty context) when n−1 = 0,
+// and otherwise the bound on their number that u.distinct estimates, so
+// that the table grows (doubles, copies) only when that estimate falls
+// short, and is not trimmed (copied) at the end either.
+func newLowerTable(u *gramTable, off, v int) *gramTable {
+	switch n := u.n - 1; n {
 	case 0:
 		return newGramTable(0, 1)
 	case 1:
-		return newGramTable(1, min(m, v))
+		return newGramTable(1, min(u.len(), v))
+	default:
+		return newGramTable(n, min(u.len(), u.distinct(off, n)))
 	}
-	t := newGramTable(n, m/2)
-	if m > 0 {
-		t.reserve()
-	}
-	return t
 }
 
-// contexts makes the contexts of the k-grams l.grams[k−1], in ctx (empty),
-// with their statistics, the counts of counts of order k and its
+// contexts makes the contexts of the k-grams l.grams[k−1], in a table
+// made by newLowerTable (v: the vocabulary's size), with their statistics, the counts of counts of order k and its
 // discounts. The contexts are first numbered (the context of each k-gram
 // in turn), then their statistics summed in an array of their number
 // (sumStats), split between two goroutines, half the contexts each, when
 // split.
-func (l *lm) contexts(k int, ctx *gramTable, split bool) {
+func (l *lm) contexts(k, v int, split bool) {
 	t := l.grams[k-1]
+	ctx := newLowerTable(t, 0, v)
 	of := hugepage.Make[int32](t.len(), t.len()) // the context of each k-gram
 	ctx.addGrams(t, 0, nil, 0, of)
 	ctx.trim()
