@@ -118,8 +118,8 @@ func modelDigest(t *testing.T, m *Model, test []string) string {
 		}
 		for i := range l.order {
 			st := make([]int64, 0, 4*l.ctx[i].len()) // c(h•), n₁, n₂, n₃₊ of each context h
-			for _, c := range l.ctxStats[i] {
-				st = append(st, c.total, c.n1, c.n2, c.n3)
+			for e, c := range l.ctxStats[i] {
+				st = append(st, l.ctx[i].counts[e], c.n1, c.n2, c.n3)
 			}
 			put(l.grams[i].keys, l.grams[i].counts, l.ctx[i].keys, st, l.coc[i], l.disc[i])
 		}

@@ -38,23 +38,24 @@ type Model struct {
 // lm is the language model of one class: for each order k (index k−1)
 // the k-grams with the count the smoothing uses (raw at the highest order
 // and for every order but under KneserNey, where the lower orders count
-// distinct left extensions), and their contexts with the sums of those
-// counts.
+// distinct left extensions), and their contexts h, each counted c(h•),
+// the sum of the counts of the k-grams it begins, with its other
+// statistics.
 type lm struct {
 	order     int
 	smoothing Smoothing
 	alpha     float64
 	v         float64 // |V|: the vocabulary without Start
 	grams     []*gramTable
-	ctx       []*gramTable // the contexts of order k, k−1 ids each
+	ctx       []*gramTable // the contexts of order k, k−1 ids each, and their c(h•)
 	ctxStats  [][]ctxStat  // by context entry
 	coc       [][4]int64   // counts of counts n₁ … n₄ per order
 	disc      [][4]float64 // KneserNey's discounts per order: 0, D₁, D₂, D₃₊
 }
 
-// ctxStat sums the counts that follow a context h: c(h•), and how many
-// words follow it once, twice and three times or more.
-type ctxStat struct{ total, n1, n2, n3 int64 }
+// ctxStat counts the words that follow a context h once, twice and three
+// times or more (c(h•), their total, is the context table's count of h).
+type ctxStat struct{ n1, n2, n3 int64 }
 
 // model finishes the statistics of a into a model, which keeps a copy of
 // them (keep: a itself, which the caller then no longer uses).
@@ -200,16 +201,17 @@ func newLowerTable(u *gramTable, off, v int) *gramTable {
 }
 
 // contexts makes the contexts of the k-grams l.grams[k−1], in a table
-// made by newLowerTable (v: the vocabulary's size), with their statistics, the counts of counts of order k and its
-// discounts. The contexts are first numbered (the context of each k-gram
-// in turn), then their statistics summed in an array of their number
-// (sumStats), split between two goroutines, half the contexts each, when
-// split.
+// made by newLowerTable (v: the vocabulary's size), with their statistics,
+// the counts of counts of order k and its discounts. The contexts are
+// first numbered (the context of each k-gram in turn), their counts c(h•)
+// summed in the table as they are, then their other statistics summed in
+// an array of their number (sumStats), split between two goroutines, half
+// the contexts each, when split.
 func (l *lm) contexts(k, v int, split bool) {
 	t := l.grams[k-1]
 	ctx := newLowerTable(t, 0, v)
 	of := hugepage.Make[int32](t.len(), t.len()) // the context of each k-gram
-	ctx.addGrams(t, 0, nil, 0, of)
+	ctx.addGrams(t, 0, t.counts, 0, of)
 	ctx.trim()
 	stats := hugepage.Make[ctxStat](ctx.len(), ctx.len())
 	hi := int32(len(stats))
@@ -225,9 +227,9 @@ func (l *lm) contexts(k, v int, split bool) {
 	l.disc[k-1] = discounts(l.coc[k-1])
 }
 
-// sumStats adds the count counts[e] of every k-gram e whose context x =
-// of[e] is in [lo, hi) to stats[x]: to its total, and one to n1, n2 or n3
-// by whether the count is 1, 2, or more. When coc is not nil it also adds
+// sumStats adds, for every k-gram e whose context x = of[e] is in
+// [lo, hi), one to n1, n2 or n3 of stats[x] by whether its count
+// counts[e] is 1, 2, or more. When coc is not nil it also adds
 // one to coc[r−1] for every k-gram of count r ≤ 4 (the counts of counts).
 // The statistics are prefetched 16 k-grams ahead.
 func sumStats(stats []ctxStat, of []int32, counts []int64, lo, hi int32, coc *[4]int64) {
@@ -235,8 +237,9 @@ func sumStats(stats []ctxStat, of []int32, counts []int64, lo, hi int32, coc *[4
 	w := uint32(hi - lo)
 	for e, x := range of {
 		if e+ahead < len(of) {
-			if y := of[e+ahead]; uint32(y-lo) < w {
-				prefetch(unsafe.Pointer(&stats[y]))
+			if y := of[e+ahead]; uint32(y-lo) < w { // its first and last words, in one line or two
+				prefetch(unsafe.Pointer(&stats[y].n1))
+				prefetch(unsafe.Pointer(&stats[y].n3))
 			}
 		}
 		n := counts[e]
@@ -247,7 +250,6 @@ func sumStats(stats []ctxStat, of []int32, counts []int64, lo, hi int32, coc *[4
 			continue
 		}
 		st := &stats[x]
-		st.total += n
 		switch {
 		case n == 1:
 			st.n1++
@@ -286,7 +288,7 @@ func (l *lm) prob(h []int32, w int32) float64 {
 	if l.smoothing == Lidstone {
 		total := 0.0
 		if e := l.ctx[N-1].find(buf[:N-1]); e >= 0 {
-			total = float64(l.ctxStats[N-1][e].total)
+			total = float64(l.ctx[N-1].counts[e])
 		}
 		return (float64(l.grams[N-1].count(buf[:N])) + l.alpha) / (total + l.alpha*l.v)
 	}
@@ -307,7 +309,7 @@ func (l *lm) probGram(gram []int32) float64 {
 		}
 		st := l.ctxStats[k-1][e]
 		c := l.grams[k-1].count(g)
-		total := float64(st.total)
+		total := float64(l.ctx[k-1].counts[e])
 		switch l.smoothing {
 		case KneserNey:
 			d := l.disc[k-1]
@@ -609,8 +611,8 @@ func (m *Model) FrequentContexts(k, n int) [][]string {
 	for i := range idx {
 		idx[i] = i
 	}
-	st := l.ctxStats[N-1]
-	slices.SortStableFunc(idx, func(a, b int) int { return cmp.Compare(st[b].total, st[a].total) })
+	total := l.ctx[N-1].counts
+	slices.SortStableFunc(idx, func(a, b int) int { return cmp.Compare(total[b], total[a]) })
 	var out [][]string
 	for _, e := range idx[:min(n, len(idx))] {
 		var ws []string
@@ -632,7 +634,7 @@ func (m *Model) Bytes() int {
 			if g != t { // not shared with the raw counts
 				n += g.bytes()
 			}
-			n += m.lms[c].ctx[k].bytes() + 32*cap(m.lms[c].ctxStats[k])
+			n += m.lms[c].ctx[k].bytes() + int(unsafe.Sizeof(ctxStat{}))*cap(m.lms[c].ctxStats[k])
 		}
 	}
 	return n
