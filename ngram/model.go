@@ -158,9 +158,9 @@ func (m *Model) build(raw *gramTable) *lm {
 	V := len(m.vocab)
 	for k := N; k >= 1; k-- {
 		if m.stats.workers == 1 {
-			l.contexts(k, V, false)
+			l.contexts(k, V)
 		} else {
-			wg.Go(func() { l.contexts(k, V, true) })
+			wg.Go(func() { l.contexts(k, V) })
 		}
 		if k >= 2 {
 			up := l.grams[k-1]
@@ -205,50 +205,23 @@ func newLowerTable(u *gramTable, off, v int) *gramTable {
 // the counts of counts of order k and its discounts. The contexts are
 // first numbered (the context of each k-gram in turn), their counts c(h•)
 // summed in the table as they are, then their other statistics summed in
-// an array of their number (sumStats), split between two goroutines, half
-// the contexts each, when split.
-func (l *lm) contexts(k, v int, split bool) {
+// an array of their number, whose entries are prefetched ahead (both ends
+// of each, in one cache line or two).
+func (l *lm) contexts(k, v int) {
 	t := l.grams[k-1]
 	ctx := newLowerTable(t, 0, v)
 	of := hugepage.Make[int32](t.len(), t.len()) // the context of each k-gram
 	ctx.addGrams(t, 0, t.counts, 0, of)
 	ctx.trim()
 	stats := hugepage.Make[ctxStat](ctx.len(), ctx.len())
-	hi := int32(len(stats))
-	mid := hi
-	var wg sync.WaitGroup
-	if split {
-		mid = hi / 2
-		wg.Go(func() { sumStats(stats, of, t.counts, mid, hi, nil) })
-	}
-	sumStats(stats, of, t.counts, 0, mid, &l.coc[k-1])
-	wg.Wait()
-	l.ctx[k-1], l.ctxStats[k-1] = ctx, stats
-	l.disc[k-1] = discounts(l.coc[k-1])
-}
-
-// sumStats adds, for every k-gram e whose context x = of[e] is in
-// [lo, hi), one to n1, n2 or n3 of stats[x] by whether its count
-// counts[e] is 1, 2, or more. When coc is not nil it also adds
-// one to coc[r−1] for every k-gram of count r ≤ 4 (the counts of counts).
-// The statistics are prefetched 16 k-grams ahead.
-func sumStats(stats []ctxStat, of []int32, counts []int64, lo, hi int32, coc *[4]int64) {
-	const ahead = 16
-	w := uint32(hi - lo)
+	const ahead = 16 // the statistics prefetched this many k-grams ahead
 	for e, x := range of {
 		if e+ahead < len(of) {
-			if y := of[e+ahead]; uint32(y-lo) < w { // its first and last words, in one line or two
-				prefetch(unsafe.Pointer(&stats[y].n1))
-				prefetch(unsafe.Pointer(&stats[y].n3))
-			}
+			y := of[e+ahead]
+			prefetch(unsafe.Pointer(&stats[y].n1))
+			prefetch(unsafe.Pointer(&stats[y].n3))
 		}
-		n := counts[e]
-		if coc != nil && n <= 4 {
-			coc[n-1]++
-		}
-		if uint32(x-lo) >= w {
-			continue
-		}
+		n := t.counts[e]
 		st := &stats[x]
 		switch {
 		case n == 1:
@@ -258,7 +231,12 @@ func sumStats(stats []ctxStat, of []int32, counts []int64, lo, hi int32, coc *[4
 		default:
 			st.n3++
 		}
+		if n <= 4 {
+			l.coc[k-1][n-1]++
+		}
 	}
+	l.ctx[k-1], l.ctxStats[k-1] = ctx, stats
+	l.disc[k-1] = discounts(l.coc[k-1])
 }
 
 // discounts returns modified Kneser–Ney's discounts 0, D₁, D₂, D₃₊ from

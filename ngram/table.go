@@ -216,7 +216,7 @@ func (u *gramTable) distinct(off, n int) int {
 	for u.len() >= 1<<(b+15) {
 		b++
 	}
-	seen := newGramTable(n, 0)
+	seen := newGramTable(n, u.len()>>b) // the sample's n-grams, at most
 	for e := range u.len() {
 		g := u.keys[e*u.n+off : e*u.n+off+n]
 		if h := hashGram(g); h>>(64-b) == 0 {
