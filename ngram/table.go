@@ -209,8 +209,8 @@ func (t *gramTable) addGrams(u *gramTable, off int, cs []int64, c int64, entries
 // 2^14·s ≤ u.len() (1 in a table of fewer than 2^15 entries). Each
 // distinct n-gram is in the sample with probability 1/s, so that the D
 // distinct ones sampled have mean and, about, variance distinct/s: the
-// bound is s·(D + 4√D). It reads every entry once, and adds a few
-// thousand n-grams to a small table.
+// bound is s·(D + 4√D). It reads every entry once, and adds the sample,
+// about u.len()/s < 2^15 n-grams, to a small table.
 func (u *gramTable) distinct(off, n int) int {
 	b := 0
 	for u.len() >= 1<<(b+15) {

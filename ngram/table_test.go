@@ -81,35 +81,46 @@ func sameTable(t *testing.T, what string, got, want *gramTable) {
 	}
 }
 
-// TestDerivedRoom fits Kneser–Ney models of orders 3 and 5 of Shakespeare
-// and checks that every table the build makes before its entries are
-// known (the lower orders and every order's contexts) has at most twice
-// the slots its entries need (the least power of two, from 16, that holds
-// them 3/4 full), and room for keys and counts of no more entries than
-// its slots take.
+// TestDerivedRoom fits Kneser–Ney models of orders 3 and 5 of Shakespeare,
+// with the lower tables sized as for a table of its size (room for half)
+// and as for a large one (gramTable.distinct's estimate), and checks that
+// both give the same model (modelDigest), and that every table the build
+// makes before its entries are known (the lower orders and every order's
+// contexts) has at most twice the slots its entries need (the least power
+// of two, from 16, that holds them 3/4 full), and room for keys and
+// counts of no more entries than its slots take.
 func TestDerivedRoom(t *testing.T) {
 	if testing.Short() {
-		t.Skip("fits two models of Shakespeare")
+		t.Skip("fits four models of Shakespeare")
 	}
-	train, _ := shakespeare(t)
+	train, test := shakespeare(t)
+	defer func(s int) { smallLower = s }(smallLower)
 	for _, order := range []int{3, 5} {
-		m := fit(t, Config{Order: order}, docs(train, nil))
-		l := m.lms[0]
-		for k := range order {
-			tables := map[string]*gramTable{"contexts": l.ctx[k]}
-			if k < order-1 {
-				tables["n-grams"] = l.grams[k]
-			}
-			for what, g := range tables {
-				need := 16
-				for need*3/4 < g.len() {
-					need *= 2
+		var digests []string
+		for _, small := range []int{smallLower, 0} {
+			smallLower = small
+			m := fit(t, Config{Order: order}, docs(train, nil))
+			digests = append(digests, modelDigest(t, m, test[:200]))
+			l := m.lms[0]
+			for k := range order {
+				tables := map[string]*gramTable{"contexts": l.ctx[k]}
+				if k < order-1 {
+					tables["n-grams"] = l.grams[k]
 				}
-				if len(g.slots) > 2*need || cap(g.counts) > len(g.slots)*3/4 {
-					t.Errorf("order %d of %d, %s: %d entries in %d slots (%d needed), room for %d",
-						k+1, order, what, g.len(), len(g.slots), need, cap(g.counts))
+				for what, g := range tables {
+					need := 16
+					for need*3/4 < g.len() {
+						need *= 2
+					}
+					if len(g.slots) > 2*need || cap(g.counts) > len(g.slots)*3/4 {
+						t.Errorf("order %d of %d, %s, estimate from %d: %d entries in %d slots (%d needed), room for %d",
+							k+1, order, what, small, g.len(), len(g.slots), need, cap(g.counts))
+					}
 				}
 			}
+		}
+		if digests[0] != digests[1] {
+			t.Errorf("order %d: the model differs when the tables are sized by the estimate", order)
 		}
 	}
 }
