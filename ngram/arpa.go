@@ -107,7 +107,7 @@ func (m *Model) WriteARPA(w io.Writer, k int) error {
 // backoff returns λ(h) for the context entry x of order k+1 (index k).
 func (l *lm) backoff(k, x int) float64 {
 	st := l.ctxStats[k][x]
-	total := float64(st.total)
+	total := float64(l.ctx[k].counts[x])
 	if l.smoothing == WittenBell {
 		u := float64(st.n1 + st.n2 + st.n3)
 		return u / (total + u)

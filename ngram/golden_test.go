@@ -29,7 +29,8 @@ var goldenFits = map[string]Config{
 // TestGolden fits the models of goldenFits on Shakespeare and checks, bit
 // for bit against a SHA-256 committed in testdata/golden.json, the model
 // file, the accumulator's encoding, the ARPA export, every order's n-grams
-// and contexts with their counts and statistics in their entry order, the
+// with their counts and its contexts with their statistics c(h•), n₁, n₂
+// and n₃₊, in their entry order (however the model holds them), the
 // counts of counts and discounts, the frequent contexts, and the log
 // probability of every held-out line.
 func TestGolden(t *testing.T) {
@@ -116,7 +117,11 @@ func modelDigest(t *testing.T, m *Model, test []string) string {
 			h.Write(b.Bytes())
 		}
 		for i := range l.order {
-			put(l.grams[i].keys, l.grams[i].counts, l.ctx[i].keys, l.ctx[i].counts, l.ctxStats[i], l.coc[i], l.disc[i])
+			st := make([]int64, 0, 4*l.ctx[i].len()) // c(h•), n₁, n₂, n₃₊ of each context h
+			for e, c := range l.ctxStats[i] {
+				st = append(st, l.ctx[i].counts[e], c.n1, c.n2, c.n3)
+			}
+			put(l.grams[i].keys, l.grams[i].counts, l.ctx[i].keys, st, l.coc[i], l.disc[i])
 		}
 		for _, ws := range m.FrequentContexts(k, 50) {
 			for _, w := range ws {

@@ -38,23 +38,24 @@ type Model struct {
 // lm is the language model of one class: for each order k (index k−1)
 // the k-grams with the count the smoothing uses (raw at the highest order
 // and for every order but under KneserNey, where the lower orders count
-// distinct left extensions), and their contexts with the sums of those
-// counts.
+// distinct left extensions), and their contexts h, each counted c(h•),
+// the sum of the counts of the k-grams it begins, with its other
+// statistics.
 type lm struct {
 	order     int
 	smoothing Smoothing
 	alpha     float64
 	v         float64 // |V|: the vocabulary without Start
 	grams     []*gramTable
-	ctx       []*gramTable // the contexts of order k, k−1 ids each
+	ctx       []*gramTable // the contexts of order k, k−1 ids each, and their c(h•)
 	ctxStats  [][]ctxStat  // by context entry
 	coc       [][4]int64   // counts of counts n₁ … n₄ per order
 	disc      [][4]float64 // KneserNey's discounts per order: 0, D₁, D₂, D₃₊
 }
 
-// ctxStat sums the counts that follow a context h: c(h•), and how many
-// words follow it once, twice and three times or more.
-type ctxStat struct{ total, n1, n2, n3 int64 }
+// ctxStat counts the words that follow a context h once, twice and three
+// times or more (c(h•), their total, is the context table's count of h).
+type ctxStat struct{ n1, n2, n3 int64 }
 
 // model finishes the statistics of a into a model, which keeps a copy of
 // them (keep: a itself, which the caller then no longer uses).
@@ -149,26 +150,27 @@ func (m *Model) build(raw *gramTable) *lm {
 		}
 	}
 	l.grams[N-1] = top
-	// The orders below are derived one from another, each as soon as the
-	// one above is done; the contexts of an order are made beside them
-	// (another core) once its k-grams and the (k−1)-grams, which size
-	// them, exist.
+	// The contexts of each order are made beside the derivation of the
+	// orders below (on other cores), as soon as its n-grams exist, in a
+	// table sized before the order below, which bounds them, exists
+	// (newLowerTable).
 	var wg sync.WaitGroup
+	V := len(m.vocab)
 	for k := N; k >= 1; k-- {
+		if m.stats.workers == 1 {
+			l.contexts(k, V)
+		} else {
+			wg.Go(func() { l.contexts(k, V) })
+		}
 		if k >= 2 {
 			up := l.grams[k-1]
-			low := newGramTable(k-1, up.len()) // at most one (k−1)-gram per k-gram
+			low := newLowerTable(up, 1, V)
 			if c.Smoothing == KneserNey {
 				low.addGrams(up, 1, nil, 1, nil)
 			} else {
 				low.addGrams(up, 1, up.counts, 0, nil)
 			}
 			l.grams[k-2] = low
-		}
-		if m.stats.workers == 1 {
-			l.contexts(k)
-		} else {
-			wg.Go(func() { l.contexts(k) })
 		}
 	}
 	wg.Wait()
@@ -180,26 +182,60 @@ func (m *Model) build(raw *gramTable) *lm {
 	return l
 }
 
-// contexts makes the contexts of the k-grams l.grams[k−1] with their
-// statistics, the counts of counts of order k and its discounts. The
-// contexts are first numbered (the context of each k-gram in turn), then
-// their statistics summed in an array of their number, whose entries are
-// prefetched ahead.
-func (l *lm) contexts(k int) {
+// newLowerTable returns an empty table for the (n−1)-grams at offset off
+// (0: the contexts, 1: the ends) of the n-grams of u, with room for them
+// made before they are known: at most u.len(), at most v (the
+// vocabulary's size) when n−1 = 1, one (the empty context) when n−1 = 0.
+// Otherwise, below smallLower n-grams, slots for u.len()/2 (an (n−1)-gram
+// ends about 1.8 n-grams of Shakespeare, 1.2 of the 5 MB synthetic
+// corpus, at n = 3) and keys and counts for as many entries as they take
+// (3/4 of them); from smallLower, the bound on their number that
+// u.distinct estimates. The table grows (doubles, copies) only when that
+// room falls short.
+func newLowerTable(u *gramTable, off, v int) *gramTable {
+	switch n := u.n - 1; {
+	case n == 0:
+		return newGramTable(0, 1)
+	case n == 1:
+		return newGramTable(1, min(u.len(), v))
+	case u.len() < smallLower:
+		t := newGramTable(n, u.len()/2)
+		t.reserve()
+		return t
+	default:
+		return newGramTable(n, min(u.len(), u.distinct(off, n)))
+	}
+}
+
+// smallLower is the number of n-grams from which newLowerTable sizes a
+// table by u.distinct's estimate: on fewer, a pass over them costs more
+// than the table's growth when half of them is not room enough. A
+// variable so that the tests can take the estimate on small tables.
+var smallLower = 1 << 18
+
+// contexts makes the contexts of the k-grams l.grams[k−1], in a table
+// made by newLowerTable (v: the vocabulary's size), with their statistics,
+// the counts of counts of order k and its discounts. The contexts are
+// first numbered (the context of each k-gram in turn), their counts c(h•)
+// summed in the table as they are, then their other statistics summed in
+// an array of their number, whose entries are prefetched ahead (both ends
+// of each, in one cache line or two).
+func (l *lm) contexts(k, v int) {
 	t := l.grams[k-1]
-	ctx := newGramTable(k-1, contexts(l.grams, k))
+	ctx := newLowerTable(t, 0, v)
 	of := hugepage.Make[int32](t.len(), t.len()) // the context of each k-gram
-	ctx.addGrams(t, 0, nil, 0, of)
+	ctx.addGrams(t, 0, t.counts, 0, of)
 	ctx.trim()
 	stats := hugepage.Make[ctxStat](ctx.len(), ctx.len())
 	const ahead = 16 // the statistics prefetched this many k-grams ahead
 	for e, x := range of {
 		if e+ahead < len(of) {
-			prefetch(unsafe.Pointer(&stats[of[e+ahead]]))
+			y := of[e+ahead]
+			prefetch(unsafe.Pointer(&stats[y].n1))
+			prefetch(unsafe.Pointer(&stats[y].n3))
 		}
 		n := t.counts[e]
 		st := &stats[x]
-		st.total += n
 		switch {
 		case n == 1:
 			st.n1++
@@ -214,17 +250,6 @@ func (l *lm) contexts(k int) {
 	}
 	l.ctx[k-1], l.ctxStats[k-1] = ctx, stats
 	l.disc[k-1] = discounts(l.coc[k-1])
-}
-
-// contexts returns room enough for the contexts of the k-grams grams[k−1]
-// in most corpora: no more than the k-grams, and about as many as the
-// (k−1)-grams (a context is a (k−1)-gram, which is also the end of the
-// k-gram before it unless it starts a document).
-func contexts(grams []*gramTable, k int) int {
-	if k == 1 {
-		return 1
-	}
-	return min(grams[k-1].len(), grams[k-2].len()+1)
 }
 
 // discounts returns modified Kneser–Ney's discounts 0, D₁, D₂, D₃₊ from
@@ -254,7 +279,7 @@ func (l *lm) prob(h []int32, w int32) float64 {
 	if l.smoothing == Lidstone {
 		total := 0.0
 		if e := l.ctx[N-1].find(buf[:N-1]); e >= 0 {
-			total = float64(l.ctxStats[N-1][e].total)
+			total = float64(l.ctx[N-1].counts[e])
 		}
 		return (float64(l.grams[N-1].count(buf[:N])) + l.alpha) / (total + l.alpha*l.v)
 	}
@@ -275,7 +300,7 @@ func (l *lm) probGram(gram []int32) float64 {
 		}
 		st := l.ctxStats[k-1][e]
 		c := l.grams[k-1].count(g)
-		total := float64(st.total)
+		total := float64(l.ctx[k-1].counts[e])
 		switch l.smoothing {
 		case KneserNey:
 			d := l.disc[k-1]
@@ -577,8 +602,8 @@ func (m *Model) FrequentContexts(k, n int) [][]string {
 	for i := range idx {
 		idx[i] = i
 	}
-	st := l.ctxStats[N-1]
-	slices.SortStableFunc(idx, func(a, b int) int { return cmp.Compare(st[b].total, st[a].total) })
+	total := l.ctx[N-1].counts
+	slices.SortStableFunc(idx, func(a, b int) int { return cmp.Compare(total[b], total[a]) })
 	var out [][]string
 	for _, e := range idx[:min(n, len(idx))] {
 		var ws []string
@@ -600,7 +625,7 @@ func (m *Model) Bytes() int {
 			if g != t { // not shared with the raw counts
 				n += g.bytes()
 			}
-			n += m.lms[c].ctx[k].bytes() + 32*cap(m.lms[c].ctxStats[k])
+			n += m.lms[c].ctx[k].bytes() + int(unsafe.Sizeof(ctxStat{}))*cap(m.lms[c].ctxStats[k])
 		}
 	}
 	return n

@@ -1,6 +1,7 @@
 package ngram
 
 import (
+	"math"
 	"unsafe"
 
 	"github.com/gendisc/gendisc/internal/hugepage"
@@ -124,7 +125,10 @@ func (t *gramTable) addHashed(g []int32, h uint64, c int64) int {
 	if e == cap(t.counts) {
 		t.reserve()
 	}
-	t.keys = append(t.keys, g...)
+	//lint:ignore S1011 a few ids one by one, without the call of memmove that appending g makes
+	for _, id := range g {
+		t.keys = append(t.keys, id)
+	}
 	t.counts = append(t.counts, c)
 	t.slots[i] = gramSlot{hash: uint32(h >> 32), id: int32(e + 1)}
 	return e
@@ -196,6 +200,31 @@ func (t *gramTable) addGrams(u *gramTable, off int, cs []int64, c int64, entries
 		}
 		t.addAt(u.keys, at, part, c, hs, out)
 	}
+}
+
+// distinct returns a bound, at about four standard deviations, on the
+// number of distinct n-grams u.gram(e)[off : off+n] over the entries e of
+// u, from a sample of them: those whose hash has its top b bits 0, a
+// share 1/s = 2^−b of the hashes, s the largest power of two with
+// 2^14·s ≤ u.len() (1 in a table of fewer than 2^15 entries). Each
+// distinct n-gram is in the sample with probability 1/s, so that the D
+// distinct ones sampled have mean and, about, variance distinct/s: the
+// bound is s·(D + 4√D). It reads every entry once, and adds the sample,
+// about u.len()/s < 2^15 n-grams, to a small table.
+func (u *gramTable) distinct(off, n int) int {
+	b := 0
+	for u.len() >= 1<<(b+15) {
+		b++
+	}
+	seen := newGramTable(n, u.len()>>b) // the sample's n-grams, at most
+	for e := range u.len() {
+		g := u.keys[e*u.n+off : e*u.n+off+n]
+		if h := hashGram(g); h>>(64-b) == 0 {
+			seen.addHashed(g, h, 0)
+		}
+	}
+	d := float64(seen.len())
+	return int(math.Ldexp(d+4*math.Sqrt(d), b))
 }
 
 // resize doubles the table and places every entry again.

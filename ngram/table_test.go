@@ -80,3 +80,81 @@ func sameTable(t *testing.T, what string, got, want *gramTable) {
 		}
 	}
 }
+
+// TestDerivedRoom fits Kneser–Ney models of orders 3 and 5 of Shakespeare,
+// with the lower tables sized as for a table of its size (room for half)
+// and as for a large one (gramTable.distinct's estimate), and checks that
+// both give the same model (modelDigest), and that every table the build
+// makes before its entries are known (the lower orders and every order's
+// contexts) has at most twice the slots its entries need (the least power
+// of two, from 16, that holds them 3/4 full), and room for keys and
+// counts of no more entries than its slots take.
+func TestDerivedRoom(t *testing.T) {
+	if testing.Short() {
+		t.Skip("fits four models of Shakespeare")
+	}
+	train, test := shakespeare(t)
+	defer func(s int) { smallLower = s }(smallLower)
+	for _, order := range []int{3, 5} {
+		var digests []string
+		for _, small := range []int{smallLower, 0} {
+			smallLower = small
+			m := fit(t, Config{Order: order}, docs(train, nil))
+			digests = append(digests, modelDigest(t, m, test[:200]))
+			l := m.lms[0]
+			for k := range order {
+				tables := map[string]*gramTable{"contexts": l.ctx[k]}
+				if k < order-1 {
+					tables["n-grams"] = l.grams[k]
+				}
+				for what, g := range tables {
+					need := 16
+					for need*3/4 < g.len() {
+						need *= 2
+					}
+					if len(g.slots) > 2*need || cap(g.counts) > len(g.slots)*3/4 {
+						t.Errorf("order %d of %d, %s, estimate from %d: %d entries in %d slots (%d needed), room for %d",
+							k+1, order, what, small, g.len(), len(g.slots), need, cap(g.counts))
+					}
+				}
+			}
+		}
+		if digests[0] != digests[1] {
+			t.Errorf("order %d: the model differs when the tables are sized by the estimate", order)
+		}
+	}
+}
+
+// TestDistinct checks gramTable.distinct's bound on the distinct
+// contexts and ends of the n-grams of Shakespeare (n = 3, 5, each
+// sampled 1 in 8 or 16) and of 40,000 random trigrams (sampled 1 in 2):
+// at least their number, and within 10 % of it.
+func TestDistinct(t *testing.T) {
+	train, _ := shakespeare(t)
+	var tables []*gramTable
+	for _, order := range []int{3, 5} {
+		a, err := NewAccumulator(Config{Order: order})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := a.Add(docs(train, nil)); err != nil {
+			t.Fatal(err)
+		}
+		tables = append(tables, a.grams[0])
+	}
+	r := rand.New(rand.NewPCG(3, 4))
+	random := newGramTable(3, 0)
+	for range 40000 {
+		random.add([]int32{int32(r.IntN(30)), int32(r.IntN(300)), int32(r.IntN(30))}, 1)
+	}
+	tables = append(tables, random)
+	for _, u := range tables {
+		for off := range 2 {
+			exact := newGramTable(u.n-1, 0)
+			exact.addGrams(u, off, nil, 1, nil)
+			if got, want := u.distinct(off, u.n-1), exact.len(); got < want || float64(got) > 1.1*float64(want) {
+				t.Errorf("%d n-grams of %d ids, offset %d: bound %d on %d distinct", u.len(), u.n, off, got, want)
+			}
+		}
+	}
+}
