@@ -63,12 +63,17 @@ func (g *gaussianFamily) addLogLikelihood(dst []float64, ds *data.Dataset, lo, h
 		for i := a; i < b; i++ {
 			qi := q[(i-a)*g.stride:][:K]
 			out := dst[(i-lo)*K:][:K]
-			for k, c := range ck {
-				v := c - qi[k]
-				if v != v {
-					v = observedLogLikelihood(ds.X[i*D:(i+1)*D], g.mu[k*D:(k+1)*D], g.h[k*D:(k+1)*D], g.c[k*D:(k+1)*D])
+			// A missing cell makes every class's form NaN (NaN·0 is
+			// NaN), and nothing else does (the cells are finite): one
+			// test a row, and a loop without branches for the others.
+			if qi[0] == qi[0] {
+				for k, c := range ck {
+					out[k] += c - qi[k]
 				}
-				out[k] += v
+				continue
+			}
+			for k := range out {
+				out[k] += observedLogLikelihood(ds.X[i*D:(i+1)*D], g.mu[k*D:(k+1)*D], g.h[k*D:(k+1)*D], g.c[k*D:(k+1)*D])
 			}
 		}
 	}
