@@ -192,6 +192,24 @@ qdone:
 	VADDPD        X10, X8, X8    \
 	VMOVUPD       X8, (DI)(R13*1)
 
+// ZQLOAD2 broadcasts the four features at AX of the rows at SI and R15
+// into both halves of Z4 and Z20.
+#define ZQLOAD2 \
+	VBROADCASTF64X4 (SI)(AX*1), Z4 \
+	VBROADCASTF64X4 (R15)(AX*1), Z20
+
+// ZQTAIL loads the last d mod 4 features of the row at SI (under the mask
+// K1, zeros elsewhere) into both halves of Z4.
+#define ZQTAIL \
+	VMOVUPD.Z    (SI)(AX*1), K1, Y4 \
+	VINSERTF64X4 $1, Y4, Z4, Z4
+
+// ZQTAIL2 is ZQTAIL for the rows at SI and R15, into Z4 and Z20.
+#define ZQTAIL2 \
+	ZQTAIL \
+	VMOVUPD.Z    (R15)(AX*1), K1, Y20 \
+	VINSERTF64X4 $1, Y20, Z20, Z20
+
 // func quadRowsAVX512(q, x *float64, rows, d int, p *float64, groups, half, stride int)
 //
 // quadRowsAVX2 with two classes in each 8-wide vector: the four features
@@ -261,8 +279,7 @@ zqpgroup:
 zqploop:
 	CMPQ            AX, BX
 	JGE             zqptail
-	VBROADCASTF64X4 (SI)(AX*1), Z4
-	VBROADCASTF64X4 (R15)(AX*1), Z20
+	ZQLOAD2
 	QUADSTEP512X2
 	ADDQ            $256, R14
 	ADDQ            $32, AX
@@ -271,10 +288,7 @@ zqploop:
 zqptail:
 	CMPQ          AX, CX
 	JGE           zqpreduce
-	VMOVUPD.Z     (SI)(AX*1), K1, Y4
-	VINSERTF64X4  $1, Y4, Z4, Z4
-	VMOVUPD.Z     (R15)(AX*1), K1, Y20
-	VINSERTF64X4  $1, Y20, Z20, Z20
+	ZQTAIL2
 	QUADSTEP512X2
 	ADDQ          $256, R14
 
@@ -299,8 +313,7 @@ zqphalf:
 zqphloop:
 	CMPQ            AX, BX
 	JGE             zqphtail
-	VBROADCASTF64X4 (SI)(AX*1), Z4
-	VBROADCASTF64X4 (R15)(AX*1), Z20
+	ZQLOAD2
 	QUADSTEPHALFX2
 	ADDQ            $128, R14
 	ADDQ            $32, AX
@@ -309,10 +322,7 @@ zqphloop:
 zqphtail:
 	CMPQ          AX, CX
 	JGE           zqphreduce
-	VMOVUPD.Z     (SI)(AX*1), K1, Y4
-	VINSERTF64X4  $1, Y4, Z4, Z4
-	VMOVUPD.Z     (R15)(AX*1), K1, Y20
-	VINSERTF64X4  $1, Y20, Z20, Z20
+	ZQTAIL2
 	QUADSTEPHALFX2
 
 zqphreduce:
@@ -362,8 +372,7 @@ zqloop:
 zqtail:
 	CMPQ          AX, CX
 	JGE           zqreduce
-	VMOVUPD.Z     (SI)(AX*1), K1, Y4
-	VINSERTF64X4  $1, Y4, Z4, Z4
+	ZQTAIL
 	QUADSTEP512
 	ADDQ          $256, R14
 
@@ -391,8 +400,7 @@ zqhloop:
 zqhtail:
 	CMPQ          AX, CX
 	JGE           zqhreduce
-	VMOVUPD.Z     (SI)(AX*1), K1, Y4
-	VINSERTF64X4  $1, Y4, Z4, Z4
+	ZQTAIL
 	QUADSTEPHALF
 
 zqhreduce:
