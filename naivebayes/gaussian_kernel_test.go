@@ -129,3 +129,28 @@ func BenchmarkQuadRows(b *testing.B) {
 		quadRows(q, x, g)
 	}
 }
+
+// TestStreamedScores checks that the scores computed in a buffer and
+// streamed to dst (outputs of streamValues or more) are those written in
+// place, bit for bit, for the probabilities, the log-probabilities and
+// the joint log-likelihoods, with missing cells, on chunks that do not
+// divide the rows.
+func TestStreamedScores(t *testing.T) {
+	d := withMissing(tenClasses(3*chunkRows+17, 23), 5)
+	m := fit(t, GaussianConfig{}, d)
+	for _, score := range []struct {
+		name string
+		fn   func(dst []float64, d *data.Dataset) []float64
+	}{{"Proba", m.Proba}, {"LogProba", m.LogProba}, {"JointLogLikelihood", m.JointLogLikelihood}} {
+		want := score.fn(nil, d)
+		in := streamValues
+		streamValues = 1
+		got := score.fn(nil, d)
+		streamValues = in
+		for i := range want {
+			if math.Float64bits(got[i]) != math.Float64bits(want[i]) {
+				t.Fatalf("%s: value %d streamed is %v, in place %v", score.name, i, got[i], want[i])
+			}
+		}
+	}
+}

@@ -142,5 +142,5 @@ func (c *classifier) scores(dst []float64, d *data.Dataset, finish func(out []fl
 // streamValues is the size of the outputs, 16 MB, that scores computes
 // chunk by chunk in a buffer and copies to dst with kernel.StreamCopy:
 // beyond the caches, where a plain store would first read each line of
-// dst from memory.
-const streamValues = 2 << 20
+// dst from memory. A variable so that the tests can stream small outputs.
+var streamValues = 2 << 20
