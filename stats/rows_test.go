@@ -8,7 +8,8 @@ import (
 
 // TestRows adds weighted rows to three classes one at a time, more rows
 // than a buffer holds and far from the origin, twice over with a Flush
-// between, and checks each Flush against the two-pass statistics of the
+// between (the second time about origins set by Origin, near the rows'
+// mean), and checks each Flush against the two-pass statistics of the
 // same rows: W, the weighted mean and the scatter about it, to 1e-12
 // relative.
 func TestRows(t *testing.T) {
@@ -16,6 +17,15 @@ func TestRows(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 8))
 	r := NewRows(k, d)
 	for round, n := range []int{1500, 40} {
+		if round == 1 {
+			o := make([]float64, d)
+			for j := range o {
+				o[j] = 1e3*float64(j) + 0.5
+			}
+			for c := range k {
+				r.Origin(c, o)
+			}
+		}
 		x := make([]float64, n*d)
 		cls, w := make([]int, n), make([]float64, n)
 		for i := range n {
