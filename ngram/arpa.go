@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -39,51 +40,91 @@ var ErrARPA = errors.New("ngram: ARPA")
 // Start, which is never predicted, and of a back-off weight of 0.
 const logZero = -99
 
-// WriteARPA writes class k's model in the ARPA format: every word of the
-// vocabulary (Unknown and End included; Start with log₁₀ probability −99)
-// as a unigram, each order's n-grams seen in training, and the contexts
-// of longer n-grams that end in Start. Numbers are written with the
-// fewest digits that read back to the same float64.
+// WriteARPA writes class k's model in the ARPA format so that a reader
+// of the format (SRILM, KenLM, IRSTLM, sphinxbase) gives every word of
+// every document the probability the model gives it.
+//
+// ARPA readers pad a sentence with one Start, where the model pads with
+// N−1, so the n-grams that begin with Start are written with their
+// leading Starts folded into one: the entry of <s> x…w carries the
+// model's P(w | <s>^(N−1−|x…|) x…), the probability the model gives w
+// after the padded history that the reader's history <s> x… stands for,
+// and the back-off weight of the context <s> x… is the product
+//
+//	b(<s> x…) = Π_{i=1}^{N−|<s> x…|} λ(<s>^i x…)
+//
+// of the interpolation weights of the model's contexts along that
+// history (up to the first one never seen), which is what a word never
+// seen after it gets on top of P(w | x…): every n-gram that begins with
+// Start is seen at a document's start only, so a word seen after
+// <s>^i x… for any i is listed. The n-grams of each order are sorted by
+// their words, compared byte by byte, as SRILM writes them and IRSTLM's
+// compile-lm needs them. Every word of the vocabulary (Unknown and End
+// included; Start with log₁₀ probability −99) is a unigram. Numbers are
+// written with the fewest digits that read back to the same float64.
 func (m *Model) WriteARPA(w io.Writer, k int) error {
 	l := m.lms[k]
 	if l.smoothing == Lidstone || l.smoothing == MLE {
 		return fmt.Errorf("%w: %v smoothing has no back-off form", ErrARPA, l.smoothing)
 	}
 	N := l.order
-	// listed[k-1] holds the k-grams to write: the seen ones, then the
-	// contexts of order k+1 that are not among them (those ending in
-	// Start, which is never predicted).
+	// listed[k-1] holds the k-grams to write: the seen ones and the
+	// contexts of longer ones, leading Starts folded into one.
 	listed := make([]*gramTable, N)
-	for k := 1; k <= N; k++ {
-		t := newGramTable(k, l.grams[k-1].len())
-		if k == 1 {
-			for v := range len(m.vocab) {
-				t.add([]int32{int32(v)}, 0)
-			}
+	for k := range listed {
+		listed[k] = newGramTable(k+1, l.grams[k].len())
+	}
+	for v := range len(m.vocab) {
+		listed[0].add([]int32{int32(v)}, 0)
+	}
+	list := func(g []int32) {
+		g = foldStarts(g)
+		listed[len(g)-1].add(g, 0)
+	}
+	for k := range N {
+		for e := range l.grams[k].counts {
+			list(l.grams[k].gram(e))
 		}
-		for e := range l.grams[k-1].counts {
-			t.add(l.grams[k-1].gram(e), 0)
-		}
-		if k < N {
+		if k > 0 {
 			for e := range l.ctx[k].counts {
-				t.add(l.ctx[k].gram(e), 0)
+				list(l.ctx[k].gram(e))
 			}
 		}
-		listed[k-1] = t
 	}
 	bw := bufio.NewWriter(w)
 	fmt.Fprintf(bw, "\\data\\\n")
 	for k, t := range listed {
 		fmt.Fprintf(bw, "ngram %d=%d\n", k+1, t.len())
 	}
+	var padded [MaxOrder]int32 // a history padded to N−1 ids
 	words := make([]string, N)
 	for k, t := range listed {
 		fmt.Fprintf(bw, "\n\\%d-grams:\n", k+1)
-		for e := range t.counts {
+		entries := make([]int, t.len())
+		for e := range entries {
+			entries[e] = e
+		}
+		slices.SortFunc(entries, func(a, b int) int {
+			return slices.CompareFunc(t.gram(a), t.gram(b), func(x, y int32) int { return strings.Compare(m.vocab[x], m.vocab[y]) })
+		})
+		for _, e := range entries {
 			g := t.gram(e)
+			// h is g's history as the model reads it: N−1 ids, Start
+			// padding in front when g begins with Start.
+			h := padded[:0]
+			if g[0] == idStart {
+				for range N - len(g) {
+					h = append(h, idStart)
+				}
+			}
+			h = append(h, g[:len(g)-1]...)
 			lp := float64(logZero)
 			if g[len(g)-1] != idStart {
-				lp = math.Log10(l.probGram(g))
+				if g[0] == idStart {
+					lp = math.Log10(l.prob(h, g[len(g)-1]))
+				} else {
+					lp = math.Log10(l.probGram(g))
+				}
 			}
 			for i, id := range g {
 				words[i] = m.vocab[id]
@@ -91,10 +132,10 @@ func (m *Model) WriteARPA(w io.Writer, k int) error {
 			bw.WriteString(strconv.FormatFloat(lp, 'g', -1, 64))
 			bw.WriteByte('\t')
 			bw.WriteString(strings.Join(words[:len(g)], " "))
-			if k+1 < N {
-				if x := l.ctx[k+1].find(g); x >= 0 {
+			if len(g) < N {
+				if b, ok := l.backoffOf(g, N); ok {
 					bw.WriteByte('\t')
-					bw.WriteString(strconv.FormatFloat(log10OrZero(l.backoff(k+1, x)), 'g', -1, 64))
+					bw.WriteString(strconv.FormatFloat(b, 'g', -1, 64))
 				}
 			}
 			bw.WriteByte('\n')
@@ -102,6 +143,48 @@ func (m *Model) WriteARPA(w io.Writer, k int) error {
 	}
 	fmt.Fprintf(bw, "\n\\end\\\n")
 	return bw.Flush()
+}
+
+// foldStarts returns g with its leading Starts folded into one (g itself
+// when it has at most one).
+func foldStarts(g []int32) []int32 {
+	i := 0
+	for i+1 < len(g) && g[i] == idStart && g[i+1] == idStart {
+		i++
+	}
+	return g[i:]
+}
+
+// backoffOf returns the log₁₀ back-off weight of the context c (a listed
+// n-gram shorter than N) and whether c is a context of the model: log₁₀
+// λ(c) when c does not begin with Start, else the sum of log₁₀ λ(<s>^i x…)
+// over the contexts <s>^i x… (i = 1 … N−|c|, c = <s> x…) up to the first
+// the model never saw (see WriteARPA).
+func (l *lm) backoffOf(c []int32, N int) (float64, bool) {
+	if c[0] != idStart {
+		x := l.ctx[len(c)].find(c)
+		if x < 0 {
+			return 0, false
+		}
+		return log10OrZero(l.backoff(len(c), x)), true
+	}
+	var buf [MaxOrder]int32
+	h := append(buf[:0], c...)
+	sum, found := 0.0, false
+	for len(h) < N {
+		x := l.ctx[len(h)].find(h)
+		if x < 0 {
+			break
+		}
+		found = true
+		if b := l.backoff(len(h), x); b > 0 {
+			sum += math.Log10(b)
+		} else {
+			return logZero, true
+		}
+		h = append(h[:1:1], h...) // one more Start in front
+	}
+	return sum, found
 }
 
 // backoff returns λ(h) for the context entry x of order k+1 (index k).
@@ -246,14 +329,13 @@ func (a *ARPA) Log10Prob(h []string, w string) float64 {
 }
 
 // LogProb returns the natural log-probability of the tokens of a document
-// (words, the output of Config.Tokenize) padded with Order−1 Start symbols
-// and one End, and the number of tokens predicted. Words that are not
-// unigrams of the model are Unknown, in the contexts too.
+// (words, the output of Config.Tokenize) as ARPA readers compute it: the
+// history starts with one Start, and the tokens and one End are
+// predicted. It returns the number of tokens predicted. Words that are
+// not unigrams of the model are Unknown, in the contexts too.
 func (a *ARPA) LogProb(tokens []string) (float64, int) {
-	seq := make([]string, 0, a.order+len(tokens))
-	for range a.order - 1 {
-		seq = append(seq, Start)
-	}
+	seq := make([]string, 0, len(tokens)+2)
+	seq = append(seq, Start)
 	for _, w := range tokens {
 		if _, ok := a.grams[0][w]; !ok || w == Start {
 			w = Unknown
@@ -262,8 +344,8 @@ func (a *ARPA) LogProb(tokens []string) (float64, int) {
 	}
 	seq = append(seq, End)
 	lp := 0.0
-	for i := a.order - 1; i < len(seq); i++ {
-		lp += a.Log10Prob(seq[i-a.order+1:i], seq[i])
+	for i := 1; i < len(seq); i++ {
+		lp += a.Log10Prob(seq[max(0, i-a.order+1):i], seq[i])
 	}
 	return lp * math.Ln10, len(tokens) + 1
 }
