@@ -16,7 +16,7 @@ func FuzzParquet(f *testing.F) {
 		f.Fatal(err)
 	}
 	f.Add(encodings["parquet"](f, d))
-	for _, name := range []string{"types", "refused", "chunks"} {
+	for _, name := range []string{"types", "refused", "chunks", "lz4"} {
 		b, err := os.ReadFile("testdata/duckdb/" + name + ".parquet")
 		if err != nil {
 			f.Fatal(err)

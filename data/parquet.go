@@ -62,11 +62,15 @@ func openParquet(r *reader, in *Input) (t *parquetTable, err error) {
 	if err := checkFooter(in.at, in.size); err != nil {
 		return nil, fmt.Errorf("%s: not a readable Parquet file: %w", r.src, err)
 	}
-	f, err := parquet.OpenFile(in.at, in.size, parquet.SkipPageIndex(true), parquet.SkipBloomFilters(true))
+	at, size, err := decompressLZ4(in.at, in.size)
 	if err != nil {
 		return nil, fmt.Errorf("%s: not a readable Parquet file: %w", r.src, err)
 	}
-	t = &parquetTable{file: f, at: in.at, size: in.size, src: r.src, maxRows: int(min(in.size<<10, math.MaxInt32))}
+	f, err := parquet.OpenFile(at, size, parquet.SkipPageIndex(true), parquet.SkipBloomFilters(true))
+	if err != nil {
+		return nil, fmt.Errorf("%s: not a readable Parquet file: %w", r.src, err)
+	}
+	t = &parquetTable{file: f, at: at, size: size, src: r.src, maxRows: int(min(in.size<<10, math.MaxInt32))}
 	seen := map[string]bool{}
 	for _, fl := range f.Schema().Fields() {
 		c := parquetColumn{name: fl.Name(), optional: fl.Optional()}

@@ -9,7 +9,10 @@
 // (ROW_GROUP_SIZE 2048 on 5,000 rows: 10 written out, then rows made by
 // formulas that TestDuckDB repeats), zstd-compressed; refused.parquet has
 // a date, a timestamp, a decimal, a list and a struct beside a number;
-// chunks.parquet is 2,500 rows in two row groups, snappy-compressed.
+// chunks.parquet is 2,500 rows in two row groups, snappy-compressed;
+// lz4.parquet is types.parquet's rows and those of its formulas up to
+// 10,000, LZ4_RAW-compressed in DuckDB's default row groups (a file that
+// parquet-go alone does not read: see data/parquet_lz4.go).
 import { DuckDBInstance } from '@duckdb/node-api';
 
 const db = await DuckDBInstance.create(':memory:');
@@ -45,3 +48,16 @@ await c.run(`COPY (SELECT 1.0::DOUBLE AS x, DATE '2024-01-02' AS day, TIMESTAMP 
   TO 'refused.parquet' (FORMAT PARQUET)`);
 await c.run(`COPY (SELECT i::DOUBLE / 8 AS x, (i % 7)::INTEGER AS k, CASE WHEN i % 3 = 0 THEN 'p' ELSE 'q' END AS class
   FROM range(2500) r(i)) TO 'chunks.parquet' (FORMAT PARQUET, ROW_GROUP_SIZE 1000, COMPRESSION SNAPPY)`);
+await c.run(`INSERT INTO t SELECT
+  CASE WHEN i % 11 = 0 THEN NULL ELSE i::DOUBLE / 4 END,
+  ((i % 8)::FLOAT / 2)::FLOAT,
+  CASE WHEN i % 13 = 0 THEN NULL ELSE i::INTEGER END,
+  i::BIGINT * 1000000007,
+  (i % 100)::TINYINT,
+  (i % 256)::UTINYINT,
+  CASE WHEN i % 17 = 0 THEN NULL ELSE i % 2 = 0 END,
+  CASE WHEN i % 19 = 0 THEN NULL ELSE ['red', 'green', 'blue'][i % 3 + 1] END,
+  'row number ' || i || ' of the text',
+  CASE WHEN i % 2 = 0 THEN 'a' ELSE 'b' END
+  FROM range(5000, 10000) r(i) ORDER BY i`);
+await c.run(`COPY (SELECT * FROM t) TO 'lz4.parquet' (FORMAT PARQUET, COMPRESSION LZ4_RAW, PRESERVE_ORDER true)`);
