@@ -62,6 +62,8 @@ const logZero = -99
 // compile-lm needs them. Every word of the vocabulary (Unknown and End
 // included; Start with log₁₀ probability −99) is a unigram. Numbers are
 // written with the fewest digits that read back to the same float64.
+// Before \data\, where the format allows any text, a line names the
+// tokenization of the model (see ReadARPA).
 func (m *Model) WriteARPA(w io.Writer, k int) error {
 	l := m.lms[k]
 	if l.smoothing == Lidstone || l.smoothing == MLE {
@@ -92,6 +94,7 @@ func (m *Model) WriteARPA(w io.Writer, k int) error {
 		}
 	}
 	bw := bufio.NewWriter(w)
+	fmt.Fprintf(bw, "%s keep-punct=%t\n\n", arpaHeader, m.stats.cfg.KeepPunct)
 	fmt.Fprintf(bw, "\\data\\\n")
 	for k, t := range listed {
 		fmt.Fprintf(bw, "ngram %d=%d\n", k+1, t.len())
@@ -212,7 +215,16 @@ type ARPA struct {
 	// grams[k-1] maps a k-gram, its words joined by spaces, to its
 	// log₁₀ probability and back-off weight.
 	grams []map[string]arpaEntry
+	// words are the unigrams in the order of the file.
+	words []string
+	// tokenize is the tokenization of a file that WriteARPA wrote, nil
+	// for tokens separated by white space.
+	tokenize *Config
 }
+
+// arpaHeader begins the line before \data\ that names the tokenization
+// of a file written by WriteARPA.
+const arpaHeader = "gendisc ngram:"
 
 type arpaEntry struct{ logProb, backoff float64 }
 
@@ -229,7 +241,11 @@ func (a *ARPA) Size() []int {
 }
 
 // ReadARPA reads a model in the ARPA format, or returns an error wrapping
-// ErrARPA that names the line.
+// ErrARPA that names the line. A document's tokens are its words
+// separated by white space, as ARPA tools read text, unless a line before
+// \data\ written by WriteARPA names gendisc's tokenization (Config's
+// KeepPunct), which the model then uses, so that the file scores text as
+// the model it was written from.
 func ReadARPA(r io.Reader) (*ARPA, error) {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 1<<16), 1<<24)
@@ -252,7 +268,16 @@ func ReadARPA(r io.Reader) (*ARPA, error) {
 		case s == `\end\`:
 			done = true
 		case section < 0:
-			continue // a header before \data\
+			if v, ok := strings.CutPrefix(s, arpaHeader); ok {
+				c := Config{}
+				for _, kv := range strings.Fields(v) {
+					if kv == "keep-punct=true" {
+						c.KeepPunct = true
+					}
+				}
+				a.tokenize = &c
+			}
+			continue // text before \data\
 		case strings.HasPrefix(s, `\`) && strings.HasSuffix(s, "-grams:"):
 			k, err := strconv.Atoi(strings.TrimSuffix(strings.TrimPrefix(s, `\`), "-grams:"))
 			if err != nil || k != section+1 || k > len(counts) {
@@ -283,6 +308,9 @@ func ReadARPA(r io.Reader) (*ARPA, error) {
 				if e.backoff, err = strconv.ParseFloat(f[section+1], 64); err != nil {
 					return nil, fail("back-off weight %q", f[section+1])
 				}
+			}
+			if section == 1 {
+				a.words = append(a.words, f[1])
 			}
 			a.grams[section-1][strings.Join(f[1:section+1], " ")] = e
 		}
@@ -328,19 +356,16 @@ func (a *ARPA) Log10Prob(h []string, w string) float64 {
 	}
 }
 
-// LogProb returns the natural log-probability of the tokens of a document
-// (words, the output of Config.Tokenize) as ARPA readers compute it: the
+// LogProbTokens returns the natural log-probability of the tokens of a
+// document as ARPA readers compute it: the
 // history starts with one Start, and the tokens and one End are
 // predicted. It returns the number of tokens predicted. Words that are
 // not unigrams of the model are Unknown, in the contexts too.
-func (a *ARPA) LogProb(tokens []string) (float64, int) {
+func (a *ARPA) LogProbTokens(tokens []string) (float64, int) {
 	seq := make([]string, 0, len(tokens)+2)
 	seq = append(seq, Start)
 	for _, w := range tokens {
-		if _, ok := a.grams[0][w]; !ok || w == Start {
-			w = Unknown
-		}
-		seq = append(seq, w)
+		seq = append(seq, a.known(w))
 	}
 	seq = append(seq, End)
 	lp := 0.0

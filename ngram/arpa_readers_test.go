@@ -87,7 +87,7 @@ func TestARPAReaders(t *testing.T) {
 			if got := lp / math.Ln10; math.Abs(got-want) > 1e-9 {
 				t.Errorf("%s: %q: log₁₀ P %v in the model, %v in the reference reader of its ARPA file", name, toks[i], got, want)
 			}
-			if lp, _ := a.LogProb(strings.Fields(toks[i])); math.Abs(lp/math.Ln10-want) > 1e-9 {
+			if lp, _ := a.LogProbTokens(strings.Fields(toks[i])); math.Abs(lp/math.Ln10-want) > 1e-9 {
 				t.Errorf("%s: %q: log₁₀ P %v by ReadARPA, %v by the reference reader", name, toks[i], lp/math.Ln10, want)
 			}
 		}
@@ -124,7 +124,7 @@ func TestReadARPAOther(t *testing.T) {
 		t.Fatal("no sentences in testdata/arpa/other.json")
 	}
 	for _, s := range want {
-		lp, n := a.LogProb(s.Tokens)
+		lp, n := a.LogProbTokens(s.Tokens)
 		if got := lp / math.Ln10; math.Abs(got-s.Log10) > 1e-9 || n != len(s.Tokens)+1 {
 			t.Errorf("%q: log₁₀ P %v over %d tokens, want %v over %d", s.Tokens, got, n, s.Log10, len(s.Tokens)+1)
 		}

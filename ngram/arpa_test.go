@@ -3,6 +3,9 @@ package ngram
 import (
 	"bytes"
 	"errors"
+	"math"
+	"math/rand/v2"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -29,7 +32,7 @@ func TestARPARoundTrip(t *testing.T) {
 		}
 		for _, doc := range append(test, "zzyzx qqq the", "") {
 			want, n := m.LogProb(doc, 0)
-			got, n2 := a.LogProb(c.Tokenize(doc))
+			got, n2 := a.LogProb(doc, 0)
 			if doc == "" {
 				continue
 			}
@@ -46,5 +49,71 @@ func TestARPARoundTrip(t *testing.T) {
 		if _, err := ReadARPA(strings.NewReader(bad)); !errors.Is(err, ErrARPA) {
 			t.Errorf("ReadARPA(%q): error %v", bad, err)
 		}
+	}
+}
+
+// TestARPAModel reads a model's ARPA file as a model: P(w | h) sums to
+// one over the words for every context of a held-out document (the
+// export is a distribution, the first word after <s> included), scores
+// rows as the model does (ScoreSamples), and samples documents that
+// continue their prompt, stop at </s> or the limit, and repeat with a
+// seed.
+func TestARPAModel(t *testing.T) {
+	train, test := shakespeare(t)
+	m := fit(t, Config{Order: 3, KeepPunct: true}, docs(train[:2000], nil))
+	var buf bytes.Buffer
+	if err := m.WriteARPA(&buf, 0); err != nil {
+		t.Fatal(err)
+	}
+	a, err := ReadARPA(bytes.NewReader(buf.Bytes()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.Kind() != KindARPA || len(a.Schema().Features) != 1 || a.Schema().Target != nil || a.Classes() != nil {
+		t.Fatalf("kind %q, schema %+v", a.Kind(), a.Schema())
+	}
+	for _, doc := range test[:20] {
+		h := []string{Start}
+		for _, w := range append(a.Tokenize(doc), End) {
+			sum := 0.0
+			for _, v := range a.words {
+				if v != Start {
+					sum += math.Pow(10, a.Log10Prob(h, v))
+				}
+			}
+			if math.Abs(sum-1) > 1e-12 {
+				t.Fatalf("%q after %q: the probabilities sum to %v", doc, h, sum)
+			}
+			h = append(h, a.known(w))
+		}
+	}
+	d := docs(test[:50], nil)
+	got, want := a.ScoreSamples(nil, d), m.ScoreSamples(nil, d)
+	for i := range got {
+		if relErr(got[i], want[i]) > 1e-12 && !(got[i] == 0 && want[i] == 0) {
+			t.Errorf("row %d: %v from the ARPA model, %v from the model", i, got[i], want[i])
+		}
+	}
+	sample := func(seed uint64) [][]string {
+		rng := rand.New(rand.NewPCG(seed, 0))
+		var out [][]string
+		for range 5 {
+			out = append(out, a.Sample(0, "My lord,", 12, 0.8, rng))
+		}
+		return out
+	}
+	s := sample(1)
+	for _, words := range s {
+		if len(words) < 3 || len(words) > 12 || words[0] != "My" || words[1] != "lord" || words[2] != "," {
+			t.Errorf("sample %q does not continue the prompt within 12 tokens", words)
+		}
+		for _, w := range words {
+			if _, ok := a.grams[0][w]; !ok || w == Start || w == End {
+				t.Errorf("sample %q: token %q is not a word of the model", words, w)
+			}
+		}
+	}
+	if again := sample(1); !reflect.DeepEqual(s, again) {
+		t.Errorf("the same seed sampled %q, then %q", s, again)
 	}
 }

@@ -150,7 +150,7 @@ func TestNgramExport(t *testing.T) {
 	total := 0.0
 	for _, line := range strings.Split(shakespeareText, "\n") {
 		if line != "" {
-			lp, _ := a.LogProb(ngram.Config{}.Tokenize(line))
+			lp, _ := a.LogProbTokens(ngram.Config{}.Tokenize(line))
 			total += lp
 		}
 	}
