@@ -35,6 +35,20 @@ func Load(path string) (gendisc.Model, error) { return registry.Load(path) }
 // model (registry.Read).
 func Read(r io.Reader, name string) (gendisc.Model, error) { return registry.Read(r, name) }
 
+// LoadFile reads the model file at path ("-" for standard input): a
+// gendisc model file, or a file of another format a family reads (an ARPA
+// language model, plain or compressed), and returns the envelope that
+// describes it and its model (registry.LoadFile).
+func LoadFile(path string) (*modelfile.Envelope, gendisc.Model, error) {
+	return registry.LoadFile(path)
+}
+
+// ReadFile reads a model file from r as LoadFile does, name naming it in
+// errors (registry.ReadFile).
+func ReadFile(r io.Reader, name string) (*modelfile.Envelope, gendisc.Model, error) {
+	return registry.ReadFile(r, name)
+}
+
 // Decode returns the model of the model file e, read by modelfile.Load or
 // modelfile.Read (registry.Decode).
 func Decode(e *modelfile.Envelope) (gendisc.Model, error) { return registry.Decode(e) }

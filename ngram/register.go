@@ -1,6 +1,31 @@
 package ngram
 
-import "github.com/gendisc/gendisc/registry"
+import (
+	"bytes"
 
-// init registers the kind ngram with package registry.
-func init() { registry.Register(Kind, UnmarshalModel) }
+	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/registry"
+)
+
+// init registers the kinds ngram and arpa with package registry, and the
+// ARPA format as the files of kind arpa.
+func init() {
+	registry.Register(Kind, UnmarshalModel)
+	registry.Register(KindARPA, func(_ *data.Schema, file []byte) (*ARPA, error) { return ReadARPA(bytes.NewReader(file)) })
+	registry.RegisterFormat(KindARPA, IsARPA)
+}
+
+// IsARPA reports whether head, the first bytes of a file, are those of an
+// ARPA file: a line \data\, after any text (the format lets a file begin
+// with text, which readers skip), before a line that begins with \.
+func IsARPA(head []byte) bool {
+	for line := range bytes.Lines(head) {
+		switch s := bytes.TrimSpace(line); {
+		case string(s) == `\data\`:
+			return true
+		case bytes.HasPrefix(s, []byte(`\`)):
+			return false
+		}
+	}
+	return false
+}

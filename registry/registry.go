@@ -15,8 +15,12 @@
 package registry
 
 import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"io"
+	"os"
 	"reflect"
 	"slices"
 	"strings"
@@ -151,22 +155,128 @@ func Decode(e *modelfile.Envelope) (gendisc.Model, error) {
 	return m, nil
 }
 
-// Load reads the model file at path ("-" for standard input) with
-// modelfile.Load and rebuilds its model with Decode.
-func Load(path string) (gendisc.Model, error) {
-	e, err := modelfile.Load(path)
-	if err != nil {
-		return nil, err
-	}
-	return Decode(e)
+// format is a file format other than gendisc's model files that a kind
+// reads (see RegisterFormat).
+type format struct {
+	kind  string
+	sniff func(head []byte) bool
 }
 
-// Read reads a model file from r with modelfile.Read, name naming it in
-// errors, and rebuilds its model with Decode.
-func Read(r io.Reader, name string) (gendisc.Model, error) {
-	e, err := modelfile.Read(r, name)
-	if err != nil {
-		return nil, err
+var formats []format // guarded by mu
+
+// RegisterFormat makes the files that sniff recognises, from their first
+// bytes (up to sniffLen, decompressed), models of the kind named kind: a
+// format that another tool writes, such as the ARPA files of language
+// models. The kind's decoder (Register) then gets the whole file as its
+// parameters and a nil schema. A family registers it from an init
+// function, after the kind:
+//
+//	func init() {
+//		registry.Register(KindARPA, decodeARPA)
+//		registry.RegisterFormat(KindARPA, IsARPA)
+//	}
+//
+// It panics when kind or sniff is missing.
+func RegisterFormat(kind string, sniff func(head []byte) bool) {
+	if kind == "" || sniff == nil {
+		panic("registry: RegisterFormat without a kind or a recogniser")
 	}
-	return Decode(e)
+	mu.Lock()
+	defer mu.Unlock()
+	formats = append(formats, format{kind, sniff})
+}
+
+// sniffLen is how many of a file's first bytes RegisterFormat's
+// recognisers see.
+const sniffLen = 4096
+
+// ReadFile reads a model from r, source naming it in errors: a gendisc
+// model file (modelfile.Read, then Decode), or a file of a format that
+// RegisterFormat made known, plain or compressed (gzip, zstd, bzip2 or
+// xz, as data.Open removes them). It returns the model and the envelope
+// that describes the file; for a file of another format the envelope has
+// the kind, the model's schema, the SHA-256 of the file's bytes as its
+// checksum (the version under which the server serves it) and no
+// parameters.
+func ReadFile(r io.Reader, source string) (*modelfile.Envelope, gendisc.Model, error) {
+	raw, err := io.ReadAll(r)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", source, err)
+	}
+	if kind, body, ok := foreignFormat(raw, source); ok {
+		k, err := Lookup(kind)
+		if err != nil {
+			return nil, nil, fmt.Errorf("%s: %w", source, err)
+		}
+		m, err := k.Decode(nil, body)
+		if err != nil {
+			return nil, nil, fmt.Errorf("%s: %w", source, err)
+		}
+		sum := sha256.Sum256(raw)
+		e := &modelfile.Envelope{Format: kind, Kind: kind, Schema: m.Schema(), Checksum: "sha256:" + hex.EncodeToString(sum[:]), Source: source}
+		return e, m, nil
+	}
+	e, err := modelfile.Read(bytes.NewReader(raw), source)
+	if err != nil {
+		return nil, nil, err
+	}
+	m, err := Decode(e)
+	if err != nil {
+		return nil, nil, err
+	}
+	return e, m, nil
+}
+
+// foreignFormat returns the kind of the registered format whose
+// recogniser takes the file raw (decompressed when it is compressed), and
+// the file's decompressed bytes; ok is false for a gendisc model file or
+// anything else, which modelfile.Read then reads or refuses.
+func foreignFormat(raw []byte, source string) (kind string, body []byte, ok bool) {
+	mu.RLock()
+	fs := slices.Clone(formats)
+	mu.RUnlock()
+	if len(fs) == 0 {
+		return "", nil, false
+	}
+	body = raw
+	if in, err := data.Open(bytes.NewReader(raw), source); err == nil && in.Compression != "" {
+		if body, err = io.ReadAll(in); err != nil {
+			return "", nil, false
+		}
+	}
+	head := body[:min(len(body), sniffLen)]
+	for _, f := range fs {
+		if f.sniff(head) {
+			return f.kind, body, true
+		}
+	}
+	return "", nil, false
+}
+
+// LoadFile reads the model file at path ("-" for standard input) with
+// ReadFile.
+func LoadFile(path string) (*modelfile.Envelope, gendisc.Model, error) {
+	if path == "-" {
+		return ReadFile(os.Stdin, "<stdin>")
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer f.Close()
+	return ReadFile(f, path)
+}
+
+// Load reads the model file at path ("-" for standard input), of any
+// format LoadFile reads, and returns its model.
+func Load(path string) (gendisc.Model, error) {
+	_, m, err := LoadFile(path)
+	return m, err
+}
+
+// Read reads a model file from r, name naming it in errors, with
+// ReadFile, and returns its model.
+func Read(r io.Reader, name string) (gendisc.Model, error) {
+	_, m, err := ReadFile(r, name)
+	return m, err
 }

@@ -50,7 +50,6 @@ import (
 
 	"github.com/gendisc/gendisc"
 	"github.com/gendisc/gendisc/data"
-	"github.com/gendisc/gendisc/modelfile"
 	"github.com/gendisc/gendisc/models"
 )
 
@@ -205,11 +204,7 @@ func modelName(file string) (string, bool) {
 // load reads and checks the model file at path: its envelope and
 // checksum, its parameters, and that the model predicts or scores.
 func load(name, path string) (*entry, error) {
-	env, err := modelfile.Load(path)
-	if err != nil {
-		return nil, err
-	}
-	m, err := models.Decode(env)
+	env, m, err := models.LoadFile(path)
 	if err != nil {
 		return nil, err
 	}

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/ngram"
 )
 
 var cmdInspect = &Command{
@@ -50,7 +51,15 @@ func (o *inspectOptions) run(env *Env) error {
 	if err != nil {
 		return err
 	}
-	rep := kinds[e.Kind].inspect(m)
+	var rep report
+	switch k := kinds[e.Kind]; {
+	case k != nil:
+		rep = k.inspect(m)
+	case e.Kind == ngram.KindARPA:
+		rep = inspectARPA(m.(*ngram.ARPA))
+	default:
+		return wrongKind(o.model, e.Kind, "is not one that inspect describes")
+	}
 	if o.json {
 		return writeJSON(env.Stdout, struct {
 			Kind       string       `json:"kind"`

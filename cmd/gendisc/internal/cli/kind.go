@@ -92,27 +92,15 @@ func lookupKind(name string) (*kind, error) {
 	return nil, fmt.Errorf("unknown model kind %q (kinds: %s)", name, strings.Join(kindNames(), ", "))
 }
 
-// loadModel reads the model file at path ("-" for standard input) and
+// loadModel reads the model file at path ("-" for standard input), a
+// gendisc model file or an ARPA language model (models.LoadFile), and
 // rebuilds the fitted model it holds with the decoder that package
 // registry has for its kind.
 func (env *Env) loadModel(path string) (*modelfile.Envelope, gendisc.Model, error) {
-	var (
-		e   *modelfile.Envelope
-		err error
-	)
 	if path == "-" {
-		e, err = modelfile.Read(env.Stdin, "<stdin>")
-	} else {
-		e, err = modelfile.Load(path)
+		return models.ReadFile(env.Stdin, "<stdin>")
 	}
-	if err != nil {
-		return nil, nil, err
-	}
-	m, err := models.Decode(e)
-	if err != nil {
-		return nil, nil, err
-	}
-	return e, m, nil
+	return models.LoadFile(path)
 }
 
 // wrongKind is the error for a model file whose kind cannot do what the

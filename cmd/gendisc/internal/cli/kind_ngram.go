@@ -211,7 +211,7 @@ func readLines(r io.Reader, source string) (*data.Dataset, error) {
 // readLMData reads the documents that score and eval apply a language
 // model to: plain text as readNgramData reads it, else with the model's
 // schema.
-func readLMData(env *Env, name string, m *ngram.Model, opt data.SchemaOptions) (*data.Dataset, error) {
+func readLMData(env *Env, name string, m ngram.LanguageModel, opt data.SchemaOptions) (*data.Dataset, error) {
 	r, source, isText, err := openText(env, name)
 	if err != nil {
 		return nil, err
@@ -230,7 +230,7 @@ func readLMData(env *Env, name string, m *ngram.Model, opt data.SchemaOptions) (
 	if err != nil {
 		return nil, err
 	}
-	if cfg := m.Config(); cfg.Column != "" || len(m.Schema().Features) != 1 {
+	if len(m.Schema().Features) != 1 {
 		return nil, fmt.Errorf("%s: plain text has no column %q for the model", source, m.Schema().Features[m.Column()].Name)
 	}
 	d.Schema = m.Schema()
@@ -245,7 +245,7 @@ type lmScores struct {
 
 // scoreDocs scores the documents of d under m: the marginal over the
 // classes (class −1) or the class of each row (byClass).
-func scoreDocs(m *ngram.Model, d *data.Dataset, byClass bool) lmScores {
+func scoreDocs(m ngram.LanguageModel, d *data.Dataset, byClass bool) lmScores {
 	s := lmScores{logp: make([]float64, d.N), tokens: make([]int, d.N)}
 	for i, doc := range d.Text[m.Column()] {
 		k := -1
@@ -295,7 +295,7 @@ func (s lmSummary) text() string {
 // (words and the end), bits per token and perplexity; the totals on
 // standard error, or with --json on standard output.
 func scoreLanguageModel(env *Env, o *scoreOptions, m gendisc.Model) (bool, error) {
-	lm, ok := m.(*ngram.Model)
+	lm, ok := m.(ngram.LanguageModel)
 	if !ok {
 		return false, nil
 	}
@@ -354,7 +354,7 @@ type lmEval struct {
 // evalLanguageModel runs eval for a language model and reports whether m
 // is one.
 func evalLanguageModel(env *Env, o *evalOptions, m gendisc.Model) (bool, error) {
-	lm, ok := m.(*ngram.Model)
+	lm, ok := m.(ngram.LanguageModel)
 	if !ok {
 		return false, nil
 	}
@@ -364,13 +364,13 @@ func evalLanguageModel(env *Env, o *evalOptions, m gendisc.Model) (bool, error) 
 		return true, err
 	}
 	rep := &lmEval{}
-	if hasClasses {
+	if c, ok := m.(gendisc.Classifier); ok && hasClasses {
 		for i, y := range d.Y {
 			if math.IsNaN(y) {
 				return true, d.RowError(i, "%w: eval needs the true class of every row", data.ErrMissingTarget)
 			}
 		}
-		if rep.Report, err = metrics.Evaluate(lm, d); err != nil {
+		if rep.Report, err = metrics.Evaluate(c, d); err != nil {
 			return true, err
 		}
 	}
@@ -434,7 +434,7 @@ func sampleLMFlags(fs *flag.FlagSet) *lmSampleFlags {
 // sampleLanguageModel runs sample for a language model and reports
 // whether m is one: -n documents, one a line, drawn word by word.
 func sampleLanguageModel(env *Env, o *sampleOptions, m gendisc.Model) (bool, error) {
-	lm, ok := m.(*ngram.Model)
+	lm, ok := m.(ngram.LanguageModel)
 	if !ok {
 		return false, nil
 	}
@@ -444,7 +444,7 @@ func sampleLanguageModel(env *Env, o *sampleOptions, m gendisc.Model) (bool, err
 		if class = slices.Index(lm.Classes(), o.class); class < 0 || lm.Schema().Target == nil {
 			return true, usagef("--class %q: the model's classes are %s", o.class, strings.Join(lm.Classes(), ", "))
 		}
-		if lm.Docs(class) == 0 {
+		if nm, ok := lm.(*ngram.Model); ok && nm.Docs(class) == 0 {
 			return true, fmt.Errorf("%s: --class %q: the model has no training documents of that class", o.model, o.class)
 		}
 	}
@@ -485,6 +485,26 @@ type ngramContinuation struct {
 	Context []string  `json:"context"`
 	Next    []string  `json:"next"`
 	Prob    []float64 `json:"prob"`
+}
+
+// arpaReport is what inspect shows of an ARPA model: its order, the
+// n-grams of each order and how it tokenizes documents.
+type arpaReport struct {
+	Order        int    `json:"order"`
+	NGrams       []int  `json:"ngrams"`
+	Tokenization string `json:"tokenization"`
+}
+
+func inspectARPA(a *ngram.ARPA) report {
+	return &arpaReport{Order: a.Order(), NGrams: a.Size(), Tokenization: a.Tokenization()}
+}
+
+func (r *arpaReport) writeText(w io.Writer) error {
+	fmt.Fprintf(w, "order: %d (a back-off model read from an ARPA file)\ntokenization: %s\n", r.Order, r.Tokenization)
+	for k, n := range r.NGrams {
+		fmt.Fprintf(w, "%d-grams: %d\n", k+1, n)
+	}
+	return nil
 }
 
 // inspectContexts and inspectNext are how many frequent contexts inspect

@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"bytes"
+	"compress/gzip"
 	"encoding/json"
 	"math"
 	"os"
@@ -159,6 +161,57 @@ func TestNgramExport(t *testing.T) {
 	}
 	if r := runCLI(t, "", "export", "--model", model, "--format", "json"); r.code != 2 {
 		t.Errorf("--format json: exit %d", r.code)
+	}
+}
+
+// TestARPAModelFile uses an exported ARPA file, plain and gzip-compressed,
+// as the model of score, eval, sample and inspect: score and eval give
+// the figures of the model file, sample continues its prompt and repeats
+// with a seed, inspect names the orders.
+func TestARPAModelFile(t *testing.T) {
+	dir := t.TempDir()
+	txt, model, arpa := filepath.Join(dir, "s.txt"), filepath.Join(dir, "m.json"), filepath.Join(dir, "m.arpa")
+	os.WriteFile(txt, []byte(shakespeareText), 0o644)
+	mustRun(t, "fit", "--data", txt, "--model", "ngram", "--out", model)
+	mustRun(t, "export", "--model", model, "--format", "arpa", "--out", arpa)
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	b, _ := os.ReadFile(arpa)
+	zw.Write(b)
+	zw.Close()
+	os.WriteFile(arpa+".gz", gz.Bytes(), 0o644)
+	type summary struct {
+		Tokens     int     `json:"tokens"`
+		TotalNats  float64 `json:"total_log_prob_nats"`
+		Perplexity float64 `json:"perplexity"`
+	}
+	var want summary
+	json.Unmarshal([]byte(mustRun(t, "score", "--model", model, "--data", txt, "--json")), &want)
+	for _, m := range []string{arpa, arpa + ".gz"} {
+		var got summary
+		json.Unmarshal([]byte(mustRun(t, "score", "--model", m, "--data", txt, "--json")), &got)
+		if got.Tokens != want.Tokens || math.Abs(got.TotalNats-want.TotalNats) > 1e-12*math.Abs(want.TotalNats) {
+			t.Errorf("score --model %s: %+v, want %+v", filepath.Base(m), got, want)
+		}
+	}
+	var ev struct {
+		LM summary `json:"language_model"`
+	}
+	json.Unmarshal([]byte(mustRun(t, "eval", "--model", arpa, "--data", txt, "--json")), &ev)
+	if math.Abs(ev.LM.Perplexity-want.Perplexity) > 1e-9*want.Perplexity {
+		t.Errorf("eval: perplexity %v, want %v", ev.LM.Perplexity, want.Perplexity)
+	}
+	s := mustRun(t, "sample", "--model", arpa, "-n", "3", "--seed", "4", "--prompt", "the king", "--max-words", "10")
+	if again := mustRun(t, "sample", "--model", arpa, "-n", "3", "--seed", "4", "--prompt", "the king", "--max-words", "10"); s != again || len(strings.Split(strings.TrimSpace(s), "\n")) != 3 {
+		t.Errorf("sample: %q, then %q", s, again)
+	}
+	for _, line := range strings.Split(strings.TrimSpace(s), "\n") {
+		if !strings.HasPrefix(line, "the king") || len(strings.Fields(line)) > 10 {
+			t.Errorf("sample: %q does not continue the prompt within 10 tokens", line)
+		}
+	}
+	if out := mustRun(t, "inspect", "--model", arpa); !strings.Contains(out, "kind: arpa") || !strings.Contains(out, "order: 3") {
+		t.Errorf("inspect:\n%s", out)
 	}
 }
 

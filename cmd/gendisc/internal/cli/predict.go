@@ -108,5 +108,6 @@ type regressor interface {
 // the kind is a regression.
 func asRegressor(kind string, m gendisc.Model) (regressor, bool) {
 	r, ok := m.(regressor)
-	return r, ok && kinds[kind].regression
+	k := kinds[kind]
+	return r, ok && k != nil && k.regression
 }
