@@ -28,7 +28,8 @@
 // Models are swapped atomically: a request uses the model that was served
 // when it started, to its end, and a model file that does not load is
 // refused (logged and counted) while the model it would have replaced
-// keeps serving.
+// keeps serving. A panic while a model file is loaded is recovered and
+// refuses the file alike.
 package server
 
 import (
@@ -36,12 +37,14 @@ import (
 	"crypto/subtle"
 	"errors"
 	"fmt"
+	"io/fs"
 	"log/slog"
 	"maps"
 	"net"
 	"net/http"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"sync"
@@ -120,12 +123,28 @@ type Server struct {
 	metrics *metrics
 
 	models atomic.Pointer[map[string]*entry]
-	mu     sync.Mutex // serialises reloads
+	mu     sync.Mutex // serialises reloads, guards refused
+	// refused are the model files refused, with what they were then, so
+	// that a file refused is logged and counted once, not at every
+	// reload, until it changes.
+	refused map[string]refusal
+	// reloaded receives a value after a reload, for Watch to resolve the
+	// paths it watches anew.
+	reloaded chan struct{}
+}
+
+// refusal is a model file refused and why.
+type refusal struct {
+	file fs.FileInfo // the file then, nil if it could not be read
+	err  error
 }
 
 // New returns a Server of the models of opt, loaded and checked. It
-// returns an error for a model file that does not load and for two
-// models of one name.
+// returns an error for a model file of Options.Models that does not load,
+// for two models of one name, for a repository that cannot be read, and
+// when there is no model to serve. A file of a repository (Options.Dirs)
+// that does not load, such as a JSON file that is not a model file, is
+// skipped with a warning in the log, as it is refused at a reload.
 func New(opt Options) (*Server, error) {
 	if opt.MaxBodyBytes <= 0 {
 		opt.MaxBodyBytes = DefaultMaxBodyBytes
@@ -143,7 +162,7 @@ func New(opt Options) (*Server, error) {
 			*d.v = d.def
 		}
 	}
-	s := &Server{opt: opt, log: opt.Logger, metrics: newMetrics()}
+	s := &Server{opt: opt, log: opt.Logger, metrics: newMetrics(), refused: map[string]refusal{}, reloaded: make(chan struct{}, 1)}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
 	}
@@ -152,14 +171,32 @@ func New(opt Options) (*Server, error) {
 		return nil, err
 	}
 	set := make(map[string]*entry, len(files))
-	for name, path := range files {
+	var skipped []error
+	for _, name := range slices.Sorted(maps.Keys(files)) {
+		path := files[name]
 		e, err := load(name, path)
 		if err != nil {
-			return nil, err
+			if s.opt.Models[name] == path {
+				return nil, err
+			}
+			skipped = append(skipped, err)
+			s.refuse(path, err)
+			s.log.Warn("model file skipped: it does not load", "model", name, "file", path, "error", err)
+			continue
 		}
 		set[name] = e
 		s.metrics.loaded(e)
 		s.log.Info("model loaded", "model", name, "kind", e.kind, "version", e.version, "file", path)
+	}
+	switch {
+	case len(set) > 0:
+	case len(skipped) > 0:
+		return nil, fmt.Errorf("no model to serve: no model file of %s loads (%d refused), as %w",
+			strings.Join(opt.Dirs, ", "), len(skipped), skipped[0])
+	case len(opt.Dirs) > 0:
+		return nil, fmt.Errorf("no model to serve: no model file *.json in %s", strings.Join(opt.Dirs, ", "))
+	default:
+		return nil, errors.New("no model to serve")
 	}
 	s.models.Store(&set)
 	s.routes()
@@ -174,20 +211,31 @@ func (s *Server) files() (map[string]string, error) {
 		files = map[string]string{}
 	}
 	for _, dir := range s.opt.Dirs {
-		ents, err := os.ReadDir(dir)
+		repo, err := repoFiles(dir)
 		if err != nil {
 			return nil, err
 		}
-		for _, de := range ents {
-			name, ok := modelName(de.Name())
-			if !ok || de.IsDir() {
-				continue
-			}
-			path := filepath.Join(dir, de.Name())
+		for _, name := range slices.Sorted(maps.Keys(repo)) {
+			path := repo[name]
 			if other, dup := files[name]; dup && other != path {
 				return nil, fmt.Errorf("two models named %q: %s and %s", name, other, path)
 			}
 			files[name] = path
+		}
+	}
+	return files, nil
+}
+
+// repoFiles returns the model files of the model repository dir by name.
+func repoFiles(dir string) (map[string]string, error) {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	files := map[string]string{}
+	for _, de := range ents {
+		if name, ok := modelName(de.Name()); ok && !de.IsDir() {
+			files[name] = filepath.Join(dir, de.Name())
 		}
 	}
 	return files, nil
@@ -203,8 +251,15 @@ func modelName(file string) (string, bool) {
 }
 
 // load reads and checks the model file at path: its envelope and
-// checksum, its parameters, and that the model predicts or scores.
-func load(name, path string) (*entry, error) {
+// checksum, its parameters, and that the model predicts or scores. A
+// panic while it does (a bug of a kind's decoder, which must refuse every
+// file it cannot serve with an error) is recovered as a *panicError.
+func load(name, path string) (e *entry, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			e, err = nil, &panicError{path: path, value: r, stack: debug.Stack()}
+		}
+	}()
 	env, err := modelfile.Load(path)
 	if err != nil {
 		return nil, err
@@ -213,7 +268,7 @@ func load(name, path string) (*entry, error) {
 	if err != nil {
 		return nil, err
 	}
-	e := &entry{name: name, path: path, kind: env.Kind, version: env.Checksum, loaded: time.Now(), model: m}
+	e = &entry{name: name, path: path, kind: env.Kind, version: env.Checksum, loaded: time.Now(), model: m}
 	e.density, _ = models.Density(m)
 	if p, err := predictNone(m); err == nil {
 		e.first, e.labels = p.Columns[0], p.Labels
@@ -225,6 +280,17 @@ func load(name, path string) (*entry, error) {
 		return nil, err
 	}
 	return e, nil
+}
+
+// panicError is a panic recovered while a model file was loaded.
+type panicError struct {
+	path  string
+	value any
+	stack []byte
+}
+
+func (e *panicError) Error() string {
+	return fmt.Sprintf("%s: loading the model file panicked: %v", e.path, e.value)
 }
 
 // predictNone returns the predictions of m for no rows, which give their
@@ -242,11 +308,19 @@ func predictNone(m gendisc.Model) (p *models.Predictions, err error) {
 // Reload reloads every model file: a changed file replaces its model once
 // it loads, a file that does not load is refused (logged and counted) and
 // its old model keeps serving, a file new in a model repository adds a
-// model and a file gone from one removes it. It returns the errors of
-// the files refused, joined.
+// model and a file gone from one removes it. A file refused is logged and
+// counted once, until it changes. When a repository cannot be read (it is
+// being replaced, say), the whole reload is refused and every model keeps
+// serving. It returns the errors of the files refused, joined.
 func (s *Server) Reload() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	defer func() {
+		select {
+		case s.reloaded <- struct{}{}:
+		default: // one is pending already
+		}
+	}()
 	old := *s.models.Load()
 	files, err := s.files()
 	if err != nil {
@@ -255,12 +329,33 @@ func (s *Server) Reload() error {
 		return err
 	}
 	set := make(map[string]*entry, len(files))
+	paths := make(map[string]bool, len(files))
 	var errs []error
 	for name, path := range files {
+		paths[path] = true
+		if r, ok := s.refused[path]; ok && r.file != nil && sameFile(r.file, path) {
+			errs = append(errs, r.err) // logged and counted when it was refused
+			if o := old[name]; o != nil {
+				set[name] = o
+			}
+			continue
+		}
+		delete(s.refused, path)
 		e, err := load(name, path)
+		var pe *panicError
 		switch {
+		case errors.As(err, &pe):
+			errs = append(errs, err)
+			s.refuse(path, err)
+			s.metrics.reloads.WithLabelValues("panic").Inc()
+			s.log.Error("model file refused: loading it panicked, the old model keeps serving", "model", name, "file", path,
+				"error", err, "stack", string(pe.stack))
+			if o := old[name]; o != nil {
+				set[name] = o
+			}
 		case err != nil:
 			errs = append(errs, err)
+			s.refuse(path, err)
 			s.metrics.reloads.WithLabelValues("failure").Inc()
 			s.log.Error("model file refused, the old model keeps serving", "model", name, "file", path, "error", err)
 			if o := old[name]; o != nil {
@@ -275,6 +370,11 @@ func (s *Server) Reload() error {
 			s.log.Info("model loaded", "model", name, "kind", e.kind, "version", e.version, "file", path)
 		}
 	}
+	for path := range s.refused {
+		if !paths[path] { // gone
+			delete(s.refused, path)
+		}
+	}
 	for name := range old {
 		if set[name] == nil {
 			s.metrics.unloaded(old[name])
@@ -283,6 +383,19 @@ func (s *Server) Reload() error {
 	}
 	s.models.Store(&set)
 	return errors.Join(errs...)
+}
+
+// refuse records that the model file at path was refused with err.
+func (s *Server) refuse(path string, err error) {
+	fi, _ := os.Stat(path)
+	s.refused[path] = refusal{file: fi, err: err}
+}
+
+// sameFile reports whether the file at path (its links followed) is still
+// the file fi: the same file, of the same size and time of change.
+func sameFile(fi fs.FileInfo, path string) bool {
+	now, err := os.Stat(path)
+	return err == nil && os.SameFile(fi, now) && fi.Size() == now.Size() && fi.ModTime().Equal(now.ModTime())
 }
 
 // model returns the model served under name, or nil.
