@@ -3,10 +3,14 @@
 package cli
 
 import (
+	"context"
 	"errors"
+	"io"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"syscall"
 	"testing"
@@ -54,5 +58,68 @@ func TestBinaryStoppedWhileWriting(t *testing.T) {
 				t.Errorf("left %v", ents)
 			}
 		})
+	}
+}
+
+// TestServeSIGHUP checks that SIGHUP makes serve reload its model files,
+// one that the watching cannot see changing included: a hard link to a
+// file written in place in another directory.
+func TestServeSIGHUP(t *testing.T) {
+	dir, store := t.TempDir(), t.TempDir()
+	nb, qda := filepath.Join(store, "nb.json"), filepath.Join(store, "qda.json")
+	mustRun(t, "fit", "--data", "iris", "--out", nb, "--quiet")
+	mustRun(t, "fit", "--data", "iris", "--model", "qda", "--out", qda, "--quiet")
+	model := filepath.Join(dir, "iris.json")
+	if err := os.Link(nb, model); err != nil {
+		t.Skip("no hard links here:", err)
+	}
+	var stderr lockedBuffer
+	env := &Env{Stdin: strings.NewReader(""), Stdout: io.Discard, Stderr: &stderr}
+	ctx, cancel := context.WithCancel(context.Background())
+	exit := make(chan int, 1)
+	go func() { exit <- Main(ctx, env, []string{"serve", "--model", model, "--addr", "127.0.0.1:0"}) }()
+	defer func() {
+		cancel()
+		if code := <-exit; code != 0 {
+			t.Errorf("exit %d: %s", code, stderr.String())
+		}
+	}()
+	waitLog := func(re string) []string {
+		t.Helper()
+		for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(5 * time.Millisecond) {
+			if m := regexp.MustCompile(re).FindStringSubmatch(stderr.String()); m != nil {
+				return m
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("the log lacks %s:\n%s", re, stderr.String())
+			}
+		}
+	}
+	url := waitLog(`url=(http://\S+)`)[1]
+	kind := func() string {
+		resp, err := http.Get(url + "/v1/models")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return regexp.MustCompile(`"kind":"([^"]+)"`).FindStringSubmatch(string(b))[1]
+	}
+	if k := kind(); k != "nb" {
+		t.Fatalf("serving a %s model", k)
+	}
+	b, _ := os.ReadFile(qda)
+	if err := os.WriteFile(nb, b, 0o644); err != nil { // in place: the link sees it, the watching does not
+		t.Fatal(err)
+	}
+	time.Sleep(100 * time.Millisecond)
+	if k := kind(); k != "nb" {
+		t.Skipf("the watching saw the change (serving a %s model): SIGHUP is not what reloads", k)
+	}
+	syscall.Kill(os.Getpid(), syscall.SIGHUP)
+	waitLog(`msg="SIGHUP: reloading the model files"`)
+	waitLog(`msg="model loaded" model=iris kind=qda`)
+	if k := kind(); k != "qda" {
+		t.Errorf("after SIGHUP, serving a %s model", k)
 	}
 }
