@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -280,5 +281,47 @@ func TestReloadPanic(t *testing.T) {
 	}
 	if _, err := New(Options{Models: map[string]string{"m": path}}); err == nil || !strings.Contains(err.Error(), "panicked") {
 		t.Errorf("--model of a file that panics: %v", err)
+	}
+}
+
+// TestResolve checks the links that resolve meets and what a path
+// resolves to: relative and absolute links, links to directories, "..",
+// a missing part and a loop of links.
+func TestResolve(t *testing.T) {
+	dir, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	j := func(parts ...string) string { return filepath.Join(append([]string{dir}, parts...)...) }
+	os.MkdirAll(j("ts1", "sub"), 0o755)
+	os.WriteFile(j("ts1", "m.json"), nil, 0o644)
+	symlink(t, "ts1", j("..data"))
+	symlink(t, "..data/m.json", j("m.json"))
+	symlink(t, j("m.json"), j("abs.json"))              // absolute, to a link
+	symlink(t, "../..data/m.json", j("ts1", "up.json")) // .. from a linked directory
+	symlink(t, "loop2", j("loop1"))
+	symlink(t, "loop1", j("loop2"))
+	for _, c := range []struct {
+		path  string
+		links []string
+		real  string
+	}{
+		{j("ts1", "m.json"), nil, j("ts1", "m.json")},
+		{j("m.json"), []string{j("m.json"), j("..data")}, j("ts1", "m.json")},
+		{j("abs.json"), []string{j("abs.json"), j("m.json"), j("..data")}, j("ts1", "m.json")},
+		{j("..data", "sub", "..", "up.json"), []string{j("..data"), j("ts1", "up.json"), j("..data")}, j("ts1", "m.json")},
+		{j("..data", "none", "m.json"), []string{j("..data")}, j("ts1", "none")},
+		{j("loop1"), nil, ""}, // links up to the limit, then stops
+	} {
+		links, real := resolve(c.path)
+		if c.real == "" {
+			if len(links) != maxLinks {
+				t.Errorf("%s: %d links, want the limit %d", c.path, len(links), maxLinks)
+			}
+			continue
+		}
+		if !slices.Equal(links, c.links) || real != c.real {
+			t.Errorf("%s: %v %s, want %v %s", c.path, links, real, c.links, c.real)
+		}
 	}
 }
