@@ -191,7 +191,7 @@ func New(opt Options) (*Server, error) {
 	switch {
 	case len(set) > 0:
 	case len(skipped) > 0:
-		return nil, fmt.Errorf("no model to serve: no model file of %s loads (%d refused), as %w",
+		return nil, fmt.Errorf("no model to serve: no model file in %s loads (%d refused; the first: %w)",
 			strings.Join(opt.Dirs, ", "), len(skipped), skipped[0])
 	case len(opt.Dirs) > 0:
 		return nil, fmt.Errorf("no model to serve: no model file *.json in %s", strings.Join(opt.Dirs, ", "))

@@ -211,7 +211,7 @@ func TestStrayFileInRepository(t *testing.T) {
 	// A repository with no model that loads, or none at all, too.
 	only := t.TempDir()
 	writeAtomic(t, filepath.Join(only, "config.json"), []byte(`{"port": 8080}`))
-	if _, err := New(Options{Dirs: []string{only}}); err == nil || !strings.HasPrefix(err.Error(), "no model to serve: no model file of "+only+" loads (1 refused), as "+filepath.Join(only, "config.json")+": ") {
+	if _, err := New(Options{Dirs: []string{only}}); err == nil || !strings.HasPrefix(err.Error(), "no model to serve: no model file in "+only+" loads (1 refused; the first: "+filepath.Join(only, "config.json")+": ") {
 		t.Errorf("a repository of no model: %v", err)
 	}
 	empty := t.TempDir()
