@@ -348,7 +348,7 @@ func (s *Server) Reload() error {
 			errs = append(errs, err)
 			s.refuse(path, err)
 			s.metrics.reloads.WithLabelValues("panic").Inc()
-			s.log.Error("model file refused: loading it panicked, the old model keeps serving", "model", name, "file", path,
+			s.log.Error(refusedMsg("model file refused: loading it panicked", old[name]), "model", name, "file", path,
 				"error", err, "stack", string(pe.stack))
 			if o := old[name]; o != nil {
 				set[name] = o
@@ -357,7 +357,7 @@ func (s *Server) Reload() error {
 			errs = append(errs, err)
 			s.refuse(path, err)
 			s.metrics.reloads.WithLabelValues("failure").Inc()
-			s.log.Error("model file refused, the old model keeps serving", "model", name, "file", path, "error", err)
+			s.log.Error(refusedMsg("model file refused", old[name]), "model", name, "file", path, "error", err)
 			if o := old[name]; o != nil {
 				set[name] = o
 			}
@@ -383,6 +383,15 @@ func (s *Server) Reload() error {
 	}
 	s.models.Store(&set)
 	return errors.Join(errs...)
+}
+
+// refusedMsg returns the log message msg of a model file refused, saying
+// that the old model keeps serving when there is one.
+func refusedMsg(msg string, old *entry) string {
+	if old != nil {
+		return msg + ", the old model keeps serving"
+	}
+	return msg
 }
 
 // refuse records that the model file at path was refused with err.

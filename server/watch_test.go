@@ -201,7 +201,7 @@ func TestStrayFileInRepository(t *testing.T) {
 	if got := failures(); !strings.HasSuffix(got, " 1") {
 		t.Errorf("a changed stray file: %s, want 1", got)
 	}
-	if strings.Count(log.String(), "level=ERROR msg=\"model file refused, the old model keeps serving\" model=config") != 1 {
+	if strings.Count(log.String(), "level=ERROR msg=\"model file refused\" model=config") != 1 {
 		t.Errorf("the changed stray file is not logged once:\n%s", log.String())
 	}
 	// A file named with --model that does not load stops the start.
