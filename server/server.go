@@ -37,7 +37,6 @@ import (
 	"crypto/subtle"
 	"errors"
 	"fmt"
-	"io/fs"
 	"log/slog"
 	"maps"
 	"net"
@@ -124,19 +123,13 @@ type Server struct {
 
 	models atomic.Pointer[map[string]*entry]
 	mu     sync.Mutex // serialises reloads, guards refused
-	// refused are the model files refused, with what they were then, so
-	// that a file refused is logged and counted once, not at every
-	// reload, until it changes.
-	refused map[string]refusal
+	// refused are the model files refused, with the error, so that a file
+	// refused again with the same error is logged and counted once, not
+	// at every reload.
+	refused map[string]string
 	// reloaded receives a value after a reload, for Watch to resolve the
 	// paths it watches anew.
 	reloaded chan struct{}
-}
-
-// refusal is a model file refused and why.
-type refusal struct {
-	file fs.FileInfo // the file then, nil if it could not be read
-	err  error
 }
 
 // New returns a Server of the models of opt, loaded and checked. It
@@ -162,7 +155,7 @@ func New(opt Options) (*Server, error) {
 			*d.v = d.def
 		}
 	}
-	s := &Server{opt: opt, log: opt.Logger, metrics: newMetrics(), refused: map[string]refusal{}, reloaded: make(chan struct{}, 1)}
+	s := &Server{opt: opt, log: opt.Logger, metrics: newMetrics(), refused: map[string]string{}, reloaded: make(chan struct{}, 1)}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
 	}
@@ -180,7 +173,7 @@ func New(opt Options) (*Server, error) {
 				return nil, err
 			}
 			skipped = append(skipped, err)
-			s.refuse(path, err)
+			s.refused[path] = err.Error()
 			s.log.Warn("model file skipped: it does not load", "model", name, "file", path, "error", err)
 			continue
 		}
@@ -308,8 +301,8 @@ func predictNone(m gendisc.Model) (p *models.Predictions, err error) {
 // Reload reloads every model file: a changed file replaces its model once
 // it loads, a file that does not load is refused (logged and counted) and
 // its old model keeps serving, a file new in a model repository adds a
-// model and a file gone from one removes it. A file refused is logged and
-// counted once, until it changes. When a repository cannot be read (it is
+// model and a file gone from one removes it. A file refused again with
+// the same error is logged and counted once, not at every reload. When a repository cannot be read (it is
 // being replaced, say), the whole reload is refused and every model keeps
 // serving. It returns the errors of the files refused, joined.
 func (s *Server) Reload() error {
@@ -333,34 +326,28 @@ func (s *Server) Reload() error {
 	var errs []error
 	for name, path := range files {
 		paths[path] = true
-		if r, ok := s.refused[path]; ok && r.file != nil && sameFile(r.file, path) {
-			errs = append(errs, r.err) // logged and counted when it was refused
+		e, err := load(name, path)
+		if err != nil {
+			errs = append(errs, err)
 			if o := old[name]; o != nil {
 				set[name] = o
 			}
-			continue
+			if s.refused[path] == err.Error() {
+				continue // logged and counted already
+			}
+			s.refused[path] = err.Error()
+		} else {
+			delete(s.refused, path)
 		}
-		delete(s.refused, path)
-		e, err := load(name, path)
 		var pe *panicError
 		switch {
 		case errors.As(err, &pe):
-			errs = append(errs, err)
-			s.refuse(path, err)
 			s.metrics.reloads.WithLabelValues("panic").Inc()
 			s.log.Error(refusedMsg("model file refused: loading it panicked", old[name]), "model", name, "file", path,
 				"error", err, "stack", string(pe.stack))
-			if o := old[name]; o != nil {
-				set[name] = o
-			}
 		case err != nil:
-			errs = append(errs, err)
-			s.refuse(path, err)
 			s.metrics.reloads.WithLabelValues("failure").Inc()
 			s.log.Error(refusedMsg("model file refused", old[name]), "model", name, "file", path, "error", err)
-			if o := old[name]; o != nil {
-				set[name] = o
-			}
 		case old[name] != nil && old[name].version == e.version && old[name].path == path:
 			set[name] = old[name]
 		default:
@@ -392,19 +379,6 @@ func refusedMsg(msg string, old *entry) string {
 		return msg + ", the old model keeps serving"
 	}
 	return msg
-}
-
-// refuse records that the model file at path was refused with err.
-func (s *Server) refuse(path string, err error) {
-	fi, _ := os.Stat(path)
-	s.refused[path] = refusal{file: fi, err: err}
-}
-
-// sameFile reports whether the file at path (its links followed) is still
-// the file fi: the same file, of the same size and time of change.
-func sameFile(fi fs.FileInfo, path string) bool {
-	now, err := os.Stat(path)
-	return err == nil && os.SameFile(fi, now) && fi.Size() == now.Size() && fi.ModTime().Equal(now.ModTime())
 }
 
 // model returns the model served under name, or nil.

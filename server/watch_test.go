@@ -163,7 +163,8 @@ func TestWatchRepositoryReplaced(t *testing.T) {
 
 // TestStrayFileInRepository checks that a file of a model repository that
 // is not a model file is skipped with a warning at the start, served
-// around, and refused once (not at every reload) until it changes; and
+// around, and refused once (not at every reload) until its error changes;
+// and
 // that a model file given by name that does not load, or a repository
 // without a model that loads, stops the start.
 func TestStrayFileInRepository(t *testing.T) {
@@ -192,17 +193,19 @@ func TestStrayFileInRepository(t *testing.T) {
 			t.Errorf("Reload: %v, want the refusal of %s", err, stray)
 		}
 	}
+	writeAtomic(t, stray, []byte(`{"port": 8081}`)) // the same refusal
+	s.Reload()
 	if got := failures(); !strings.HasSuffix(got, " 0") {
-		t.Errorf("an unchanged stray file counted again: %s", got)
+		t.Errorf("the same refusal counted again: %s", got)
 	}
-	writeAtomic(t, stray, []byte(`{"port": 8081}`))
+	writeAtomic(t, stray, []byte(`{"format": "gendisc-model"`)) // another
 	s.Reload()
 	s.Reload()
 	if got := failures(); !strings.HasSuffix(got, " 1") {
-		t.Errorf("a changed stray file: %s, want 1", got)
+		t.Errorf("another refusal of the stray file: %s, want 1", got)
 	}
 	if strings.Count(log.String(), "level=ERROR msg=\"model file refused\" model=config") != 1 {
-		t.Errorf("the changed stray file is not logged once:\n%s", log.String())
+		t.Errorf("the other refusal is not logged once:\n%s", log.String())
 	}
 	// A file named with --model that does not load stops the start.
 	if _, err := New(Options{Models: map[string]string{"config": stray}, Dirs: []string{dir}}); err == nil || !strings.HasPrefix(err.Error(), stray+": ") {

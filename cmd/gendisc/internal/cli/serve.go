@@ -43,8 +43,8 @@ repositories --models (repeat it). The endpoints:
 A bad request is answered with a 4xx status and {"error": "..."}. The model
 files are watched: a file saved over (gendisc writes by atomic rename) is
 loaded, checked and swapped in while requests in flight finish on the old
-model; a file that does not load is refused with a log line (once, until
-it changes) and the old model keeps serving; a file added to or removed
+model; a file that does not load is refused with a log line (once for
+one error) and the old model keeps serving; a file added to or removed
 from --models adds or removes its model. Symbolic links are followed: a
 link pointed elsewhere, or a file saved over at its end, reloads (the
 ..data swap of a Kubernetes ConfigMap or Secret volume), and a --models
