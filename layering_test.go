@@ -35,6 +35,7 @@ var layerNames = [...]string{"base", "data", "root", "core", "family", "use", "c
 // layer. A new package must be added here: the test fails on a package it
 // does not know, so that every package has its place.
 var layers = map[string]int{
+	"internal/atomicfile": layerBase,
 	"internal/classprior": layerBase,
 	"internal/enum":       layerBase,
 	"internal/hugepage":   layerBase,

@@ -8,9 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -18,6 +16,7 @@ import (
 
 	"github.com/gendisc/gendisc"
 	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/internal/atomicfile"
 )
 
 // Format is the value of the "format" field of every model file.
@@ -194,8 +193,9 @@ var htmlEscapes = map[string]byte{"003c": '<', "003e": '>', "0026": '&'}
 // Save writes the model file of m to path atomically: to a temporary file in
 // the same directory, synced to disk, then renamed over path. On any error
 // no file is left behind and an existing file at path is untouched. The new
-// file keeps the permissions of the file it replaces, or gets 0644. A path
-// of "-" writes to standard output.
+// file keeps the permissions of the file it replaces, or gets 0644. The
+// gendisc command, stopped by SIGINT or SIGTERM during the write, removes
+// the temporary file too. A path of "-" writes to standard output.
 func Save(path string, m Persistent) error {
 	if path == "-" {
 		return Write(os.Stdout, m)
@@ -211,39 +211,15 @@ func Save(path string, m Persistent) error {
 }
 
 func writeAtomic(path string, b []byte) error {
-	perm := fs.FileMode(0o644)
-	if fi, err := os.Stat(path); err == nil {
-		perm = fi.Mode().Perm()
-	}
-	dir := filepath.Dir(path)
-	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp*")
+	f, err := atomicfile.Create(path)
 	if err != nil {
 		return err
 	}
-	_, err = f.Write(b)
-	if err == nil {
-		err = f.Chmod(perm)
-	}
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(f.Name(), path)
-	}
-	if err != nil {
-		os.Remove(f.Name())
+	defer f.Abort()
+	if _, err := f.Write(b); err != nil {
 		return err
 	}
-	// Sync the directory so the rename survives a crash; best effort, as
-	// not every system can sync a directory.
-	if d, err := os.Open(dir); err == nil {
-		d.Sync()
-		d.Close()
-	}
-	return nil
+	return f.Commit()
 }
 
 // Load reads the model file at path, or standard input for "-"; see Read.

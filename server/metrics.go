@@ -45,7 +45,7 @@ func newMetrics() *metrics {
 			Name: "gendisc_model_load_timestamp_seconds", Help: "When the model served was loaded, in seconds since the Unix epoch.",
 		}, []string{"model"}),
 		reloads: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "gendisc_model_reloads_total", Help: "Model files loaded after the start (success) or refused (failure).",
+			Name: "gendisc_model_reloads_total", Help: "Model files loaded after the start (success), refused (failure), or refused because loading them panicked (panic).",
 		}, []string{"result"}),
 		panics: prometheus.NewCounter(prometheus.CounterOpts{
 			Name: "gendisc_panics_total", Help: "Panics recovered in request handlers.",
@@ -56,6 +56,7 @@ func newMetrics() *metrics {
 	}
 	m.reloads.WithLabelValues("success")
 	m.reloads.WithLabelValues("failure")
+	m.reloads.WithLabelValues("panic")
 	m.reg.MustRegister(m.requests, m.latency, m.rows, m.info, m.loadTime, m.reloads, m.panics, m.unseenTot,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m

@@ -28,7 +28,8 @@
 // Models are swapped atomically: a request uses the model that was served
 // when it started, to its end, and a model file that does not load is
 // refused (logged and counted) while the model it would have replaced
-// keeps serving.
+// keeps serving. A panic while a model file is loaded is recovered and
+// refuses the file alike.
 package server
 
 import (
@@ -42,6 +43,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"sync"
@@ -119,12 +121,22 @@ type Server struct {
 	metrics *metrics
 
 	models atomic.Pointer[map[string]*entry]
-	mu     sync.Mutex // serialises reloads
+	mu     sync.Mutex // serialises reloads, guards refused
+	// refused are the model files refused, with the error, so that a file
+	// refused again with the same error is logged and counted once, not
+	// at every reload.
+	refused map[string]string
+	// reloaded receives a value after a reload, for Watch to resolve the
+	// paths it watches anew.
+	reloaded chan struct{}
 }
 
 // New returns a Server of the models of opt, loaded and checked. It
-// returns an error for a model file that does not load and for two
-// models of one name.
+// returns an error for a model file of Options.Models that does not load,
+// for two models of one name, for a repository that cannot be read, and
+// when there is no model to serve. A file of a repository (Options.Dirs)
+// that does not load, such as a JSON file that is not a model file, is
+// skipped with a warning in the log, as it is refused at a reload.
 func New(opt Options) (*Server, error) {
 	if opt.MaxBodyBytes <= 0 {
 		opt.MaxBodyBytes = DefaultMaxBodyBytes
@@ -142,7 +154,7 @@ func New(opt Options) (*Server, error) {
 			*d.v = d.def
 		}
 	}
-	s := &Server{opt: opt, log: opt.Logger, metrics: newMetrics()}
+	s := &Server{opt: opt, log: opt.Logger, metrics: newMetrics(), refused: map[string]string{}, reloaded: make(chan struct{}, 1)}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
 	}
@@ -151,14 +163,32 @@ func New(opt Options) (*Server, error) {
 		return nil, err
 	}
 	set := make(map[string]*entry, len(files))
-	for name, path := range files {
+	var skipped []error
+	for _, name := range slices.Sorted(maps.Keys(files)) {
+		path := files[name]
 		e, err := load(name, path)
 		if err != nil {
-			return nil, err
+			if s.opt.Models[name] == path {
+				return nil, err
+			}
+			skipped = append(skipped, err)
+			s.refused[path] = err.Error()
+			s.log.Warn("model file skipped: it does not load", "model", name, "file", path, "error", err)
+			continue
 		}
 		set[name] = e
 		s.metrics.loaded(e)
 		s.log.Info("model loaded", "model", name, "kind", e.kind, "version", e.version, "file", path)
+	}
+	switch {
+	case len(set) > 0:
+	case len(skipped) > 0:
+		return nil, fmt.Errorf("no model to serve: no model file in %s loads (%d refused; the first: %w)",
+			strings.Join(opt.Dirs, ", "), len(skipped), skipped[0])
+	case len(opt.Dirs) > 0:
+		return nil, fmt.Errorf("no model to serve: no model file *.json in %s", strings.Join(opt.Dirs, ", "))
+	default:
+		return nil, errors.New("no model to serve")
 	}
 	s.models.Store(&set)
 	s.routes()
@@ -173,20 +203,31 @@ func (s *Server) files() (map[string]string, error) {
 		files = map[string]string{}
 	}
 	for _, dir := range s.opt.Dirs {
-		ents, err := os.ReadDir(dir)
+		repo, err := repoFiles(dir)
 		if err != nil {
 			return nil, err
 		}
-		for _, de := range ents {
-			name, ok := modelName(de.Name())
-			if !ok || de.IsDir() {
-				continue
-			}
-			path := filepath.Join(dir, de.Name())
+		for _, name := range slices.Sorted(maps.Keys(repo)) {
+			path := repo[name]
 			if other, dup := files[name]; dup && other != path {
 				return nil, fmt.Errorf("two models named %q: %s and %s", name, other, path)
 			}
 			files[name] = path
+		}
+	}
+	return files, nil
+}
+
+// repoFiles returns the model files of the model repository dir by name.
+func repoFiles(dir string) (map[string]string, error) {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	files := map[string]string{}
+	for _, de := range ents {
+		if name, ok := modelName(de.Name()); ok && !de.IsDir() {
+			files[name] = filepath.Join(dir, de.Name())
 		}
 	}
 	return files, nil
@@ -202,13 +243,20 @@ func modelName(file string) (string, bool) {
 }
 
 // load reads and checks the model file at path: its envelope and
-// checksum, its parameters, and that the model predicts or scores.
-func load(name, path string) (*entry, error) {
+// checksum, its parameters, and that the model predicts or scores. A
+// panic while it does (a bug of a kind's decoder, which must refuse every
+// file it cannot serve with an error) is recovered as a *panicError.
+func load(name, path string) (e *entry, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			e, err = nil, &panicError{path: path, value: r, stack: debug.Stack()}
+		}
+	}()
 	env, m, err := models.LoadFile(path)
 	if err != nil {
 		return nil, err
 	}
-	e := &entry{name: name, path: path, kind: env.Kind, version: env.Checksum, loaded: time.Now(), model: m}
+	e = &entry{name: name, path: path, kind: env.Kind, version: env.Checksum, loaded: time.Now(), model: m}
 	e.density, _ = models.Density(m)
 	if p, err := predictNone(m); err == nil {
 		e.first, e.labels = p.Columns[0], p.Labels
@@ -220,6 +268,17 @@ func load(name, path string) (*entry, error) {
 		return nil, err
 	}
 	return e, nil
+}
+
+// panicError is a panic recovered while a model file was loaded.
+type panicError struct {
+	path  string
+	value any
+	stack []byte
+}
+
+func (e *panicError) Error() string {
+	return fmt.Sprintf("%s: loading the model file panicked: %v", e.path, e.value)
 }
 
 // predictNone returns the predictions of m for no rows, which give their
@@ -237,11 +296,19 @@ func predictNone(m gendisc.Model) (p *models.Predictions, err error) {
 // Reload reloads every model file: a changed file replaces its model once
 // it loads, a file that does not load is refused (logged and counted) and
 // its old model keeps serving, a file new in a model repository adds a
-// model and a file gone from one removes it. It returns the errors of
-// the files refused, joined.
+// model and a file gone from one removes it. A file refused again with
+// the same error is logged and counted once, not at every reload. When a repository cannot be read (it is
+// being replaced, say), the whole reload is refused and every model keeps
+// serving. It returns the errors of the files refused, joined.
 func (s *Server) Reload() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	defer func() {
+		select {
+		case s.reloaded <- struct{}{}:
+		default: // one is pending already
+		}
+	}()
 	old := *s.models.Load()
 	files, err := s.files()
 	if err != nil {
@@ -250,17 +317,32 @@ func (s *Server) Reload() error {
 		return err
 	}
 	set := make(map[string]*entry, len(files))
+	paths := make(map[string]bool, len(files))
 	var errs []error
 	for name, path := range files {
+		paths[path] = true
 		e, err := load(name, path)
-		switch {
-		case err != nil:
+		if err != nil {
 			errs = append(errs, err)
-			s.metrics.reloads.WithLabelValues("failure").Inc()
-			s.log.Error("model file refused, the old model keeps serving", "model", name, "file", path, "error", err)
 			if o := old[name]; o != nil {
 				set[name] = o
 			}
+			if s.refused[path] == err.Error() {
+				continue // logged and counted already
+			}
+			s.refused[path] = err.Error()
+		} else {
+			delete(s.refused, path)
+		}
+		var pe *panicError
+		switch {
+		case errors.As(err, &pe):
+			s.metrics.reloads.WithLabelValues("panic").Inc()
+			s.log.Error(refusedMsg("model file refused: loading it panicked", old[name]), "model", name, "file", path,
+				"error", err, "stack", string(pe.stack))
+		case err != nil:
+			s.metrics.reloads.WithLabelValues("failure").Inc()
+			s.log.Error(refusedMsg("model file refused", old[name]), "model", name, "file", path, "error", err)
 		case old[name] != nil && old[name].version == e.version && old[name].path == path:
 			set[name] = old[name]
 		default:
@@ -268,6 +350,11 @@ func (s *Server) Reload() error {
 			s.metrics.reloads.WithLabelValues("success").Inc()
 			s.metrics.loaded(e)
 			s.log.Info("model loaded", "model", name, "kind", e.kind, "version", e.version, "file", path)
+		}
+	}
+	for path := range s.refused {
+		if !paths[path] { // gone
+			delete(s.refused, path)
 		}
 	}
 	for name := range old {
@@ -278,6 +365,15 @@ func (s *Server) Reload() error {
 	}
 	s.models.Store(&set)
 	return errors.Join(errs...)
+}
+
+// refusedMsg returns the log message msg of a model file refused, saying
+// that the old model keeps serving when there is one.
+func refusedMsg(msg string, old *entry) string {
+	if old != nil {
+		return msg + ", the old model keeps serving"
+	}
+	return msg
 }
 
 // model returns the model served under name, or nil.

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 
 	"github.com/gendisc/gendisc"
@@ -14,7 +15,7 @@ func init() { commands = append(commands, cmdMerge) }
 
 var cmdMerge = &Command{
 	Name:      "merge",
-	UsageLine: "merge M1.json M2.json ... [--out M.json]",
+	UsageLine: "merge M1.json M2.json ... [--out M.json] [--allow-duplicates]",
 	Short:     "merge models of one kind fitted on disjoint parts of the data",
 	Long: `
 Merge reads model files of one kind, fitted on disjoint parts of a data set
@@ -29,6 +30,12 @@ categories that only some parts have are added after the known ones, in
 the order of the files. Only the kinds listed below keep their sufficient
 statistics; a model of another kind is refused: fit it on all the data.
 
+A model file given twice, or two files of the same model (the same
+checksum: the same parameters fitted on the same rows), would count the
+same rows twice: merge refuses them, naming both files, unless
+--allow-duplicates says that the rows are meant to count twice (to weight
+a part double, say).
+
 The output file is written atomically: when merge fails, no file is left.
 One of the model files may be standard input (-).
 
@@ -41,6 +48,7 @@ Example:
 	Flags: func(fs *flag.FlagSet, args []string) Runner {
 		o := &mergeOptions{}
 		fs.StringVar(&o.out, "out", "-", "write the merged model to this `file`; - for standard output")
+		fs.BoolVar(&o.allowDuplicates, "allow-duplicates", false, "merge a model file given twice, or files of the same model, counting their rows twice")
 		return func(ctx context.Context, env *Env) error { return o.run(env, fs.Args()) }
 	},
 	MoreHelp: func(w io.Writer) {
@@ -60,7 +68,8 @@ func mergeableKinds() []string {
 }
 
 type mergeOptions struct {
-	out string
+	out             string
+	allowDuplicates bool
 }
 
 // run merges the models of the files: the accumulator of the first
@@ -80,7 +89,8 @@ func (o *mergeOptions) run(env *Env, files []string) error {
 	}
 	var (
 		acc         gendisc.Accumulator
-		first, kind string // the first file and its kind
+		first, kind string                // the first file and its kind
+		seen        = map[string]string{} // the file of each checksum
 	)
 	for _, path := range files {
 		e, m, err := env.loadModel(path)
@@ -95,6 +105,10 @@ func (o *mergeOptions) run(env *Env, files []string) error {
 			}
 			return wrongKind(path, e.Kind, fmt.Sprintf("cannot be merged: model kind %s does not keep its sufficient statistics (%s)", e.Kind, takes))
 		}
+		if other, dup := seen[e.Checksum]; dup && !o.allowDuplicates {
+			return duplicateModel(other, path, e.Checksum)
+		}
+		seen[e.Checksum] = path
 		if acc == nil {
 			acc, first, kind = mg.Accumulator(), path, e.Kind
 			continue
@@ -112,4 +126,21 @@ func (o *mergeOptions) run(env *Env, files []string) error {
 	}
 	env.verbosef("%d %s models merged", len(files), kind)
 	return env.writeModel(o.out, persistent(m))
+}
+
+// duplicateModel is merge's refusal of the model file b, the same model
+// as the file a (of the same checksum), or a itself given twice.
+func duplicateModel(a, b, checksum string) error {
+	const twice = "merging would count its training rows twice (give --allow-duplicates if that is meant)"
+	if a == b || sameFile(a, b) {
+		return fmt.Errorf("%s is given twice: %s", a, twice)
+	}
+	return fmt.Errorf("%s and %s hold the same model (%s): %s", a, b, checksum, twice)
+}
+
+// sameFile reports whether the paths a and b name one file.
+func sameFile(a, b string) bool {
+	fa, errA := os.Stat(a)
+	fb, errB := os.Stat(b)
+	return errA == nil && errB == nil && os.SameFile(fa, fb)
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gendisc/gendisc/modelfile"
 	"github.com/gendisc/gendisc/models"
 	"github.com/gendisc/gendisc/ngram"
 )
@@ -198,4 +199,64 @@ func TestKindsRegistered(t *testing.T) {
 	if got := kindNames(); !slices.Equal(got, registered) {
 		t.Errorf("the command line's kinds %q, the registry's %q", got, registered)
 	}
+}
+
+// TestMergeDuplicates checks that merge refuses a model file given twice
+// and two files of the same model, naming both, and leaves no output;
+// and that with --allow-duplicates the rows count twice, as fit on the
+// rows written twice gives.
+func TestMergeDuplicates(t *testing.T) {
+	withCountKinds(t)
+	dir := t.TempDir()
+	header, rows := bundledRows(t, "iris")
+	data := writeRows(t, dir, "rows.csv", header, rows[:60])
+	twice := writeRows(t, dir, "twice.csv", header, append(slices.Clone(rows[:60]), rows[:60]...))
+	other := writeRows(t, dir, "other.csv", header, rows[60:])
+	a, b, c := filepath.Join(dir, "a.json"), filepath.Join(dir, "b.json"), filepath.Join(dir, "c.json")
+	mustRun(t, "fit", "--model", countsKind, "--data", data, "--out", a)
+	mustRun(t, "fit", "--model", countsKind, "--data", data, "--out", b) // the same model
+	mustRun(t, "fit", "--model", countsKind, "--data", other, "--out", c)
+	content, _ := os.ReadFile(a)
+	link := filepath.Join(dir, "link.json")
+	if err := os.Symlink("a.json", link); err != nil {
+		t.Fatal(err)
+	}
+	checksum := loadEnvelope(t, a).Checksum
+	out := filepath.Join(dir, "merged.json")
+	twiceMsg := ": merging would count its training rows twice (give --allow-duplicates if that is meant)\n"
+	for _, tc := range []struct {
+		args   []string
+		stdin  string
+		stderr string
+	}{
+		{[]string{a, a}, "", "gendisc: " + a + " is given twice" + twiceMsg},
+		{[]string{a, c, link}, "", "gendisc: " + a + " is given twice" + twiceMsg},
+		{[]string{a, c, b}, "", "gendisc: " + a + " and " + b + " hold the same model (" + checksum + ")" + twiceMsg},
+		{[]string{a, "-"}, string(content), "gendisc: " + a + " and - hold the same model (" + checksum + ")" + twiceMsg},
+	} {
+		r := runCLI(t, tc.stdin, append(append([]string{"merge"}, tc.args...), "--out", out)...)
+		if r.code != exitFailure || r.stderr != tc.stderr {
+			t.Errorf("merge %q: exit %d, stderr %q; want exit 1 and %q", tc.args, r.code, r.stderr, tc.stderr)
+		}
+		if _, err := os.Stat(out); err == nil {
+			t.Errorf("merge %q left %s", tc.args, out)
+		}
+	}
+	mustRun(t, "merge", a, b, "--allow-duplicates", "--out", out)
+	want := filepath.Join(dir, "want.json")
+	mustRun(t, "fit", "--model", countsKind, "--data", twice, "--out", want)
+	sameCounts(t, "merge --allow-duplicates", loadCounts(t, out), loadCounts(t, want))
+	if r := runCLI(t, "", "help", "merge"); !strings.Contains(r.stdout, "--allow-duplicates") || !strings.Contains(r.stdout, "would count the\nsame rows twice") {
+		t.Errorf("help merge:\n%s", r.stdout)
+	}
+}
+
+// loadEnvelope reads the envelope of a model file.
+func loadEnvelope(t *testing.T, path string) *modelfile.Envelope {
+	t.Helper()
+	e, _, err := (&Env{}).loadModel(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e
 }

@@ -13,12 +13,14 @@ import (
 	"strings"
 
 	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/internal/atomicfile"
 )
 
 // output is a destination that appears whole or not at all. Writes go to a
-// temporary file beside the destination (or to memory for standard output);
-// Commit renames the file into place (or copies the bytes to Stdout), Abort
-// removes it. The usual pattern:
+// temporary file beside the destination (an atomicfile.File, which main
+// removes when the process is stopped by SIGINT or SIGTERM) or to memory
+// for standard output; Commit renames the file into place (or copies the
+// bytes to Stdout), Abort removes it. The usual pattern:
 //
 //	out, err := env.create(path)
 //	if err != nil {
@@ -30,8 +32,8 @@ import (
 //
 // Abort after Commit does nothing.
 type output struct {
-	path string // destination; "" for standard output
-	tmp  *os.File
+	path string           // destination; "" for standard output
+	tmp  *atomicfile.File // nil for standard output
 	bw   *bufio.Writer
 	mem  bytes.Buffer // the bytes for standard output, or the CSV text for Parquet
 	std  io.Writer
@@ -44,7 +46,8 @@ type output struct {
 
 // create opens an output for path, "-" meaning standard output. The
 // temporary file is created in the destination's directory, so that the
-// final rename does not cross file systems.
+// final rename does not cross file systems; the file made keeps the
+// permissions of the file it replaces, or gets 0644.
 //
 // The output is Parquet when --format parquet was given, or without
 // --format when path ends in .parquet.
@@ -52,7 +55,7 @@ func (env *Env) create(path string) (*output, error) {
 	if path == "-" {
 		return &output{std: env.Stdout, parquet: env.parquetOut(path)}, nil
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
+	tmp, err := atomicfile.Create(path)
 	if err != nil {
 		return nil, pathError(path, err)
 	}
@@ -119,20 +122,11 @@ func (o *output) Commit() error {
 	if err == nil {
 		err = o.bw.Flush()
 	}
-	if err == nil {
-		err = o.tmp.Chmod(0o644)
-	}
-	if err == nil {
-		err = o.tmp.Sync()
-	}
-	if cerr := o.tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(o.tmp.Name(), o.path)
-	}
 	if err != nil {
-		os.Remove(o.tmp.Name())
+		o.tmp.Abort()
+		return pathError(o.path, err)
+	}
+	if err := o.tmp.Commit(); err != nil {
 		return pathError(o.path, err)
 	}
 	return nil
@@ -170,7 +164,6 @@ func (o *output) Abort() {
 	}
 	o.done = true
 	if o.tmp != nil {
-		o.tmp.Close()
-		os.Remove(o.tmp.Name())
+		o.tmp.Abort()
 	}
 }

@@ -43,10 +43,20 @@ repositories --models (repeat it). The endpoints:
 A bad request is answered with a 4xx status and {"error": "..."}. The model
 files are watched: a file saved over (gendisc writes by atomic rename) is
 loaded, checked and swapped in while requests in flight finish on the old
-model; a file that does not load is refused with a log line and the old
-model keeps serving; a file added to or removed from --models adds or
-removes its model. SIGHUP reloads every file. SIGTERM and SIGINT stop the
-server once the requests in flight are answered (--shutdown-timeout).
+model; a file that does not load is refused with a log line (once for
+one error) and the old model keeps serving; a file added to or removed
+from --models adds or removes its model. Symbolic links are followed: a
+link pointed elsewhere, or a file saved over at its end, reloads (the
+..data swap of a Kubernetes ConfigMap or Secret volume), and a --models
+directory renamed away and made anew is watched again. SIGHUP reloads
+every file, the backstop where the file system sends no events (some
+network file systems). SIGTERM and SIGINT stop the server once the
+requests in flight are answered (--shutdown-timeout).
+
+At the start, a --model file that does not load stops serve; a file of a
+--models directory that does not load (a config.json that is not a model
+file, say) is skipped with a warning, and serve stops only when no model
+at all loads.
 
 Serve listens on loopback unless --addr says otherwise. With --token-file,
 every request but the health checks needs the header
@@ -129,6 +139,11 @@ func (o *serveOptions) run(ctx context.Context, env *Env) error {
 		h = slog.NewJSONHandler(env.Stderr, nil)
 	}
 	o.opt.Logger = slog.New(h)
+	// SIGHUP is caught from before the models load: one sent during the
+	// start reloads once the server runs, instead of killing it.
+	hup := make(chan os.Signal, 1)
+	signal.Notify(hup, syscall.SIGHUP)
+	defer signal.Stop(hup)
 	s, err := server.New(o.opt)
 	if err != nil {
 		return err
@@ -139,9 +154,6 @@ func (o *serveOptions) run(ctx context.Context, env *Env) error {
 	}
 	ctx, stop := signal.NotifyContext(ctx, syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
-	hup := make(chan os.Signal, 1)
-	signal.Notify(hup, syscall.SIGHUP)
-	defer signal.Stop(hup)
 	go func() {
 		for {
 			select {
