@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/gendisc/gendisc/internal/atomicfile"
 )
 
 // Outcome is the result of an Experiment, split into reports by the set of
@@ -143,11 +145,14 @@ func (o *Outcome) WriteReports(dir string, info ReportInfo) (err error) {
 	info.Notes = append(slices.Clip(info.Notes), o.Notes...)
 	var stage string
 	if len(o.Reports) > 1 {
-		stage, err = os.MkdirTemp(filepath.Dir(filepath.Clean(dir)), "."+filepath.Base(dir)+".tmp*")
+		// A staging directory, never committed: its reports move out of
+		// it, then it is removed (by a signal too).
+		tmp, err := atomicfile.MkdirTemp(dir)
 		if err != nil {
 			return fmt.Errorf("compare: %w", err)
 		}
-		defer os.RemoveAll(stage)
+		defer tmp.Abort()
+		stage = tmp.Name()
 		for _, r := range o.Reports[1:] {
 			if err := WriteReport(filepath.Join(stage, r.Dir), r.Result, info); err != nil {
 				return err

@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/gendisc/gendisc/internal/atomicfile"
 )
 
 // ReportInfo is what the report says about how it was made.
@@ -59,15 +61,11 @@ func WriteReport(dir string, r *Result, info ReportInfo) (err error) {
 	if err := os.MkdirAll(parent, 0o755); err != nil {
 		return fmt.Errorf("compare: %w", err)
 	}
-	tmp, err := os.MkdirTemp(parent, "."+filepath.Base(dir)+".tmp-")
+	tmp, err := atomicfile.MkdirTemp(dir)
 	if err != nil {
 		return fmt.Errorf("compare: %w", err)
 	}
-	defer func() {
-		if err != nil {
-			os.RemoveAll(tmp)
-		}
-	}()
+	defer tmp.Abort()
 	for _, f := range info.Formats {
 		if !slices.Contains(PlotFormats, f) {
 			return fmt.Errorf("compare: plot format %q: want one of %s", f, strings.Join(PlotFormats, ", "))
@@ -78,14 +76,17 @@ func WriteReport(dir string, r *Result, info ReportInfo) (err error) {
 		return err
 	}
 	for name, b := range files {
-		if err := os.WriteFile(filepath.Join(tmp, name), b, 0o644); err != nil {
+		if err := os.WriteFile(filepath.Join(tmp.Name(), name), b, 0o644); err != nil {
 			return fmt.Errorf("compare: %w", err)
 		}
 	}
-	if err := os.Chmod(tmp, 0o755); err != nil {
+	if err := os.Chmod(tmp.Name(), 0o755); err != nil {
 		return fmt.Errorf("compare: %w", err)
 	}
-	return swap(tmp, dir)
+	if err := tmp.Commit(); err != nil {
+		return fmt.Errorf("compare: %w", err)
+	}
+	return nil
 }
 
 // replaceable returns an error unless dir does not exist, is an empty
@@ -113,26 +114,6 @@ func replaceable(dir string) error {
 		}
 	}
 	return nil
-}
-
-// swap renames tmp to dir, moving an existing dir aside first and removing
-// it afterwards; if the second rename fails the old dir is put back.
-func swap(tmp, dir string) error {
-	if _, err := os.Stat(dir); errors.Is(err, fs.ErrNotExist) {
-		if err := os.Rename(tmp, dir); err != nil {
-			return fmt.Errorf("compare: %w", err)
-		}
-		return nil
-	}
-	old := tmp + ".old"
-	if err := os.Rename(dir, old); err != nil {
-		return fmt.Errorf("compare: %w", err)
-	}
-	if err := os.Rename(tmp, dir); err != nil {
-		os.Rename(old, dir)
-		return fmt.Errorf("compare: %w", err)
-	}
-	return os.RemoveAll(old)
 }
 
 // render returns the contents of the report's files by name.

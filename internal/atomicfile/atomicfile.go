@@ -12,7 +12,9 @@
 //
 // The temporary files open are registered, so that a program stopped by
 // a signal removes them before it exits (RemoveOnSignal): an interrupted
-// write leaves neither a partial destination nor a temporary file.
+// write leaves neither a partial destination nor a temporary file. A
+// directory written whole (a report of several files) goes the same way
+// through MkdirTemp and Dir.Commit.
 package atomicfile
 
 import (
@@ -110,6 +112,81 @@ func (f *File) Abort() {
 	open.forget(f.tmp.Name())
 }
 
+// Dir is a directory being written, to appear at its destination on
+// Commit.
+type Dir struct {
+	path, tmp string
+	done      bool
+}
+
+// MkdirTemp creates a temporary directory for path, beside it and named
+// as Create names its files, registered as they are: a program stopped
+// by a signal removes it and what it holds (RemoveOnSignal).
+func MkdirTemp(path string) (*Dir, error) {
+	path = filepath.Clean(path)
+	open.mu.Lock()
+	defer open.mu.Unlock()
+	open.catch()
+	tmp, err := os.MkdirTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
+	if err != nil {
+		open.release()
+		return nil, err
+	}
+	open.names[tmp] = true
+	return &Dir{path: path, tmp: tmp}, nil
+}
+
+// Name returns the name of the temporary directory.
+func (d *Dir) Name() string { return d.tmp }
+
+// Commit makes the directory appear at its destination: renamed into
+// place, a directory already there moved aside first and removed after.
+// A signal waits for Commit to end, so that it finds either the old
+// directory or the new one in place. On an error the temporary directory
+// is removed, and the old one left in place. It panics when the
+// directory was already committed or aborted.
+func (d *Dir) Commit() error {
+	if d.done {
+		panic("atomicfile: Dir committed after Commit or Abort")
+	}
+	d.done = true
+	open.mu.Lock()
+	defer open.mu.Unlock()
+	defer open.forget(d.tmp)
+	old := ""
+	if _, err := os.Lstat(d.path); err == nil {
+		old = d.tmp + ".old"
+		if err := os.Rename(d.path, old); err != nil {
+			os.RemoveAll(d.tmp)
+			return err
+		}
+	}
+	if err := os.Rename(d.tmp, d.path); err != nil {
+		if old != "" {
+			os.Rename(old, d.path)
+		}
+		os.RemoveAll(d.tmp)
+		return err
+	}
+	if old != "" {
+		return os.RemoveAll(old)
+	}
+	return nil
+}
+
+// Abort removes the temporary directory and what it holds unless d was
+// committed. Abort after Commit or Abort does nothing.
+func (d *Dir) Abort() {
+	if d.done {
+		return
+	}
+	d.done = true
+	open.mu.Lock()
+	defer open.mu.Unlock()
+	os.RemoveAll(d.tmp)
+	open.forget(d.tmp)
+}
+
 // registry is the set of temporary files open, for the signal handler.
 type registry struct {
 	// mu is held from the creation of a file to its registration, from
@@ -168,7 +245,7 @@ func RemoveOnSignal(sigs ...os.Signal) {
 		s := <-r.sig
 		r.mu.Lock() // no file is created or renamed from here on
 		for name := range r.names {
-			os.Remove(name)
+			os.RemoveAll(name) // a file of Create or a directory of MkdirTemp
 		}
 		code := 128 + int(syscall.SIGTERM)
 		if n, ok := s.(syscall.Signal); ok {

@@ -68,3 +68,39 @@ func TestCommitAbort(t *testing.T) {
 		t.Error("Create in a missing directory")
 	}
 }
+
+// TestDir writes a directory twice to one destination: the second
+// replaces the first whole, no temporary directory is left, and an
+// aborted one leaves the committed one as it was.
+func TestDir(t *testing.T) {
+	parent := t.TempDir()
+	dest := filepath.Join(parent, "report")
+	for _, content := range []string{"first", "second"} {
+		d, err := MkdirTemp(dest)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(d.Name(), content+".txt"), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := d.Commit(); err != nil {
+			t.Fatal(err)
+		}
+		d.Abort() // after Commit: nothing
+	}
+	d, err := MkdirTemp(dest)
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(d.Name(), "third.txt"), nil, 0o644)
+	d.Abort()
+	names, _ := filepath.Glob(filepath.Join(parent, "*"))
+	hidden, _ := filepath.Glob(filepath.Join(parent, ".*"))
+	inside, _ := os.ReadDir(dest)
+	if len(names) != 1 || len(hidden) != 0 || len(inside) != 1 || inside[0].Name() != "second.txt" {
+		t.Errorf("left %v and %v, the report holding %v", names, hidden, inside)
+	}
+	if len(open.names) != 0 {
+		t.Errorf("still registered: %v", open.names)
+	}
+}

@@ -21,16 +21,19 @@ import (
 // is left to the signal's default action.
 func TestRemoveOnSignal(t *testing.T) {
 	for _, tc := range []struct {
-		sig    syscall.Signal
-		commit bool
-		files  int
-	}{{syscall.SIGINT, false, 0}, {syscall.SIGTERM, false, 0}, {syscall.SIGTERM, true, 1}} {
-		t.Run(fmt.Sprint(tc.sig, tc.commit), func(t *testing.T) {
+		sig         syscall.Signal
+		commit, dir bool
+		files       int
+	}{{syscall.SIGINT, false, false, 0}, {syscall.SIGTERM, false, false, 0}, {syscall.SIGTERM, true, false, 1}, {syscall.SIGTERM, false, true, 0}} {
+		t.Run(fmt.Sprint(tc.sig, tc.commit, tc.dir), func(t *testing.T) {
 			dir := t.TempDir()
 			cmd := exec.Command(os.Args[0], "-test.run=^TestSlowWriter$")
 			cmd.Env = append(os.Environ(), "ATOMICFILE_SLOW_WRITER="+dir)
 			if tc.commit {
 				cmd.Env = append(cmd.Env, "ATOMICFILE_COMMIT=1")
+			}
+			if tc.dir {
+				cmd.Env = append(cmd.Env, "ATOMICFILE_DIR=1")
 			}
 			out, err := cmd.StdoutPipe()
 			if err != nil {
@@ -71,13 +74,26 @@ func TestRemoveOnSignal(t *testing.T) {
 // TestSlowWriter is the process of TestRemoveOnSignal: it writes to a
 // file out.csv in the directory $ATOMICFILE_SLOW_WRITER, says so, and
 // waits to be stopped (with the file committed if $ATOMICFILE_COMMIT is
-// set).
+// set), or, with $ATOMICFILE_DIR set, to a file in a directory report of
+// MkdirTemp.
 func TestSlowWriter(t *testing.T) {
 	dir := os.Getenv("ATOMICFILE_SLOW_WRITER")
 	if dir == "" {
 		t.Skip("the process of TestRemoveOnSignal")
 	}
 	RemoveOnSignal(os.Interrupt, syscall.SIGTERM)
+	if os.Getenv("ATOMICFILE_DIR") != "" {
+		d, err := MkdirTemp(filepath.Join(dir, "report"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(d.Name(), "index.html"), []byte("<p>"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		fmt.Println("writing")
+		time.Sleep(time.Minute)
+		os.Exit(3)
+	}
 	f, err := Create(filepath.Join(dir, "out.csv"))
 	if err != nil {
 		t.Fatal(err)
