@@ -63,7 +63,7 @@ Example:
 				return usagef("%v", kindErr)
 			}
 			return o.run(env, fit, seed())
-		})
+		}, "out")
 	},
 }
 
@@ -97,7 +97,7 @@ func (o *balanceOptions) run(env *Env, fit fitFunc, rng *rand.Rand) error {
 	}
 	env.clipNotes("balance", clip)
 	env.verbosef("%s: %d rows, %d synthetic rows appended", d.Source, d.N, b.N-d.N)
-	out, err := env.create(o.out)
+	out, err := env.createRows(o.out)
 	if err != nil {
 		return err
 	}

@@ -5,7 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -15,7 +14,7 @@ import (
 
 var cmdDatasets = &Command{
 	Name:      "datasets",
-	UsageLine: "datasets [--json] | datasets export NAME [--format csv|parquet|jsonl] --out F",
+	UsageLine: "datasets [--json] | datasets export NAME [--format csv|tsv|jsonl|parquet] --out F",
 	Short:     "list the bundled data sets",
 	Long: `
 Datasets lists the data sets bundled in the gendisc binary: real public data
@@ -25,11 +24,13 @@ set, its classes, source, notes, licence and citation.
 
 Datasets export NAME writes the data set NAME to the file --out ("-" for
 standard output), to look at or to reuse what --data NAME reads: as its CSV
-text (--format csv, the default), or as Parquet or JSON lines with the
-column types that gendisc reads from the CSV (numbers as DOUBLE, or INT64
-for a column of integers; categories, text and classes as strings; missing
-cells as nulls). The format defaults to the one --out's extension names
-(.csv, .parquet, .jsonl, .ndjson).
+text (--format csv, the default), as tab-separated values, or as Parquet
+or JSON lines with the column types that gendisc reads from the CSV
+(numbers as DOUBLE, or INT64 for a column of integers; categories, text and
+classes as strings; missing cells as nulls). The format defaults to the one
+--out's extension names (.csv, .tsv, .jsonl or .json or .ndjson, .parquet;
+the text formats may end in .gz or .zst, and are then compressed); any other
+extension is refused.
 
 Example:
 
@@ -39,7 +40,7 @@ Example:
 	Args: true,
 	Flags: func(fs *flag.FlagSet, args []string) Runner {
 		asJSON := fs.Bool("json", false, "print JSON, with each data set's classes, source, licence and citation")
-		format := fs.String("format", "", "export: the `format` of --out, csv, parquet or jsonl (default: by --out's extension, else csv)")
+		format := fs.String("format", "", "export: the `format` of --out, csv, tsv, jsonl or parquet (default: by --out's extension, else csv)")
 		out := fs.String("out", "", "export: write the data set to this `file` (\"-\" for standard output)")
 		return func(ctx context.Context, env *Env) error {
 			switch {
@@ -59,28 +60,10 @@ Example:
 	},
 }
 
-// exportFormat returns the format of datasets export: format, or the one
-// the extension of path names, else csv.
-func exportFormat(format, path string) (string, error) {
-	if format == "" {
-		switch strings.ToLower(filepath.Ext(path)) {
-		case ".parquet":
-			return "parquet", nil
-		case ".jsonl", ".ndjson":
-			return "jsonl", nil
-		}
-		return "csv", nil
-	}
-	switch format {
-	case "csv", "parquet", "jsonl":
-		return format, nil
-	}
-	return "", usagef("--format %q: want csv, parquet or jsonl", format)
-}
-
-// exportDataset writes the bundled data set name to path in format.
+// exportDataset writes the bundled data set name to path in format, or
+// the one path's extension names (outputFormat).
 func exportDataset(env *Env, name, format, path string) error {
-	format, err := exportFormat(format, path)
+	f, err := outputFormat(path, format)
 	if err != nil {
 		return err
 	}
@@ -97,17 +80,20 @@ func exportDataset(env *Env, name, format, path string) error {
 		return err
 	}
 	defer out.Abort()
-	out.parquet = false // written here, not from CSV text
-	switch format {
-	case "csv":
+	switch f.encoding {
+	case "csv", "tsv":
+		out.format = f // the data set's CSV text, converted
 		_, err = io.Copy(out, r)
 	default:
+		// Written here, with the data set's target as labels: the
+		// output compresses the bytes.
+		out.format = rowFormat{compression: f.compression}
 		var d *data.Dataset
 		d, err = data.Read(r, name, data.Options{})
 		if err != nil {
 			break
 		}
-		if format == "parquet" {
+		if f.encoding == "parquet" {
 			err = data.WriteParquet(out, d, "")
 		} else {
 			err = data.WriteJSONLines(out, d, "")

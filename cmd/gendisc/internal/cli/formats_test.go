@@ -3,8 +3,10 @@ package cli
 import (
 	"bytes"
 	"compress/gzip"
+	"math"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -137,4 +139,89 @@ func TestFormatFlag(t *testing.T) {
 	if r := runCLI(t, "", "predict", "--model", model, "--data", "iris", "--format", "xlsx"); r.code != 2 {
 		t.Errorf("--format xlsx: exit %d, stderr %q", r.code, r.stderr)
 	}
+}
+
+// TestOutputExtensions: predict, sample, split and datasets export
+// write the format their file's extension names, compressed by .gz and
+// .zst (each file read back holds the cells of the CSV output), and
+// refuse an extension they do not know, or a compressed Parquet file, as
+// a misuse that writes nothing.
+func TestOutputExtensions(t *testing.T) {
+	dir := t.TempDir()
+	model := filepath.Join(dir, "m.json")
+	mustRun(t, "fit", "--data", "iris", "--model", "gaussian-nb", "--out", model)
+	path := func(name string) string { return filepath.Join(dir, name) }
+	cases := [][]string{
+		{"predict", "--model", model, "--data", "iris", "--out"},
+		{"sample", "--model", model, "-n", "30", "--seed", "2", "--out"},
+		{"datasets", "export", "wine", "--out"},
+	}
+	for _, c := range cases {
+		base := path(c[0] + ".csv")
+		mustRun(t, append(c, base)...)
+		want, err := data.ReadFile(base, data.Options{NoTarget: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, ext := range []string{".tsv", ".jsonl", ".json", ".parquet", ".csv.gz", ".tsv.zst", ".jsonl.gz", ""} {
+			p := path(c[0] + "-x" + ext)
+			mustRun(t, append(c, p)...)
+			got, err := data.ReadFile(p, data.Options{NoTarget: true})
+			if err != nil {
+				t.Errorf("%s to %s: %v", c[0], ext, err)
+				continue
+			}
+			if got.N != want.N || len(got.Schema.Features) != len(want.Schema.Features) {
+				t.Errorf("%s to %q: %d rows of %d columns, want %d of %d", c[0], ext, got.N, len(got.Schema.Features), want.N, len(want.Schema.Features))
+				continue
+			}
+			for i := range want.N {
+				for j, col := range want.Schema.Features {
+					if g, w := cellText(got, i, j), cellText(want, i, j); g != w {
+						t.Fatalf("%s to %q: row %d, column %s: %q, want %q", c[0], ext, i, col.Name, g, w)
+					}
+				}
+			}
+			b, _ := os.ReadFile(p)
+			compressed := bytes.HasPrefix(b, []byte{0x1f, 0x8b}) || bytes.HasPrefix(b, []byte{0x28, 0xb5, 0x2f, 0xfd})
+			if compressed != (strings.HasSuffix(ext, ".gz") || strings.HasSuffix(ext, ".zst")) {
+				t.Errorf("%s to %q: compressed %v", c[0], ext, compressed)
+			}
+		}
+		for _, bad := range []string{"x.xlsx", "x.txt", "x.parquet.gz"} {
+			if r := runCLI(t, "", append(c, path(bad))...); r.code != 2 || !strings.Contains(r.stderr, ".csv, .tsv") && !strings.Contains(r.stderr, "compressed inside") {
+				t.Errorf("%s --out %s: exit %d, stderr %q", c[0], bad, r.code, r.stderr)
+			}
+			if _, err := os.Stat(path(bad)); err == nil {
+				t.Errorf("%s --out %s wrote the file", c[0], bad)
+			}
+		}
+	}
+	mustRun(t, "split", "--data", "iris", "--test", "0.2", "--train", path("tr.tsv.gz"), "--test-out", path("te.parquet"))
+	tr, err := data.ReadFile(path("tr.tsv.gz"), data.Options{})
+	if err != nil || tr.N != 120 {
+		t.Errorf("split to .tsv.gz: %v", err)
+	}
+	if r := runCLI(t, "", "split", "--data", "iris", "--test", "0.2", "--train", path("tr.xlsx"), "--test-out", path("te.csv")); r.code != 2 {
+		t.Errorf("split --train tr.xlsx: exit %d", r.code)
+	}
+}
+
+// cellText returns the cell of row i and feature j of d as text: a
+// category's level, a number in its shortest form, "" for a missing cell.
+func cellText(d *data.Dataset, i, j int) string {
+	c := d.Schema.Features[j]
+	switch c.Kind {
+	case data.Text:
+		return d.Text[j][i]
+	case data.Categorical:
+		if v := d.Row(i)[j]; !math.IsNaN(v) {
+			return c.Levels[int(v)]
+		}
+		return ""
+	}
+	if v := d.Row(i)[j]; !math.IsNaN(v) {
+		return strconv.FormatFloat(v, 'g', -1, 64)
+	}
+	return ""
 }

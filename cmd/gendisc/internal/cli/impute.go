@@ -86,7 +86,7 @@ Example:
 				}
 			}
 			return o.run(env, fit, seed())
-		})
+		}, "out")
 	},
 }
 
@@ -138,7 +138,7 @@ func (o *imputeOptions) run(env *Env, fit fitFunc, rng *rand.Rand) error {
 	}
 	env.clipNotes("impute", clip)
 	env.verbosef("%s: %d rows, %d missing cells imputed", d.Source, d.N, countMissing(d))
-	out, err := env.create(o.out)
+	out, err := env.createRows(o.out)
 	if err != nil {
 		return err
 	}

@@ -20,7 +20,7 @@ func TestNBNegativeCountPredict(t *testing.T) {
 		model := filepath.Join(dir, kind+".json")
 		mustRun(t, "fit", "--data", train, "--model", kind, "--out", model)
 		for _, cmd := range []string{"predict", "eval", "score"} {
-			out := filepath.Join(dir, cmd+".out")
+			out := filepath.Join(dir, cmd+".csv")
 			args := []string{cmd, "--model", model, "--data", neg}
 			if cmd != "eval" { // eval writes to standard output only
 				args = append(args, "--out", out)

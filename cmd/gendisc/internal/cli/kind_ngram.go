@@ -305,7 +305,7 @@ func scoreLanguageModel(env *Env, o *scoreOptions, m gendisc.Model) (bool, error
 	}
 	s := scoreDocs(lm, d, false)
 	if o.out != "" {
-		out, err := env.create(o.out)
+		out, err := env.createRows(o.out)
 		if err != nil {
 			return true, err
 		}
@@ -448,7 +448,7 @@ func sampleLanguageModel(env *Env, o *sampleOptions, m gendisc.Model) (bool, err
 			return true, fmt.Errorf("%s: --class %q: the model has no training documents of that class", o.model, o.class)
 		}
 	}
-	w, commit, abort, err := env.stdoutOrCreate(o.out)
+	w, commit, abort, err := env.stdoutOrCreate(o.out, false)
 	if err != nil {
 		return true, err
 	}
@@ -635,7 +635,7 @@ Example:
 					return usagef("--class: the model has classes, name one of %s", strings.Join(lm.Classes(), ", "))
 				}
 			}
-			w, commit, abort, err := env.stdoutOrCreate(out)
+			w, commit, abort, err := env.stdoutOrCreate(out, false)
 			if err != nil {
 				return err
 			}

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"encoding/csv"
 	"errors"
 	"flag"
 	"fmt"
@@ -14,6 +15,8 @@ import (
 
 	"github.com/gendisc/gendisc/data"
 	"github.com/gendisc/gendisc/internal/atomicfile"
+	"github.com/klauspost/compress/gzip"
+	"github.com/klauspost/compress/zstd"
 )
 
 // output is a destination that appears whole or not at all. Writes go to a
@@ -38,46 +41,110 @@ type output struct {
 	mem  bytes.Buffer // the bytes for standard output, or the CSV text for Parquet
 	std  io.Writer
 	done bool
-	// parquet: the CSV text written is turned into Parquet on Commit;
-	// strings are the columns written as strings whatever they hold.
-	parquet bool
+	// format is that of a file of rows (createRows): CSV text is written
+	// to the output and, for another encoding, turned into it on Commit;
+	// strings are the columns written as strings whatever they hold. The
+	// zero format is the bytes as written.
+	format  rowFormat
 	strings []string
 }
 
-// create opens an output for path, "-" meaning standard output. The
-// temporary file is created in the destination's directory, so that the
-// final rename does not cross file systems; the file made keeps the
-// permissions of the file it replaces, or gets 0644.
-//
-// The output is Parquet when --format parquet was given, or without
-// --format when path ends in .parquet.
+// create opens an output for path, "-" meaning standard output, that
+// gets the bytes written as they are. The temporary file is created in
+// the destination's directory, so that the final rename does not cross
+// file systems; the file made keeps the permissions of the file it
+// replaces, or gets 0644.
 func (env *Env) create(path string) (*output, error) {
 	if path == "-" {
-		return &output{std: env.Stdout, parquet: env.parquetOut(path)}, nil
+		return &output{std: env.Stdout}, nil
 	}
 	tmp, err := atomicfile.Create(path)
 	if err != nil {
 		return nil, pathError(path, err)
 	}
-	return &output{path: path, tmp: tmp, bw: bufio.NewWriterSize(tmp, 1<<16), parquet: env.parquetOut(path)}, nil
+	return &output{path: path, tmp: tmp, bw: bufio.NewWriterSize(tmp, 1<<16)}, nil
 }
 
-// parquetOut reports whether the output to path is Parquet.
-func (env *Env) parquetOut(path string) bool {
-	return env.outFormat == "parquet" || env.outFormat == "" && strings.EqualFold(filepath.Ext(path), ".parquet")
+// createRows opens an output for a file of rows, to which a command
+// writes CSV text: the file gets it in the format of path's extension or
+// --format (outputFormat), compressed as the extension says.
+func (env *Env) createRows(path string) (*output, error) {
+	f, err := outputFormat(path, env.outFormat)
+	if err != nil {
+		return nil, err
+	}
+	o, err := env.create(path)
+	if err != nil {
+		return nil, err
+	}
+	o.format = f
+	return o, nil
 }
 
-// withOutFormat defines --format on fs for a command that writes rows, and
-// returns run preceded by the check of its value.
-func withOutFormat(fs *flag.FlagSet, run Runner) Runner {
-	format := fs.String("format", "", "the `format` of --out: csv or parquet (default: parquet when --out ends in .parquet, else csv)")
+// rowFormat is the format of a file of rows: its encoding ("csv", "tsv",
+// "jsonl" or "parquet"; "" for the bytes as written) and its compression
+// ("", "gzip" or "zstd").
+type rowFormat struct{ encoding, compression string }
+
+// rowEncodings are the encodings of files of rows by extension, and
+// rowCompressions the compressions that may follow it.
+var (
+	rowEncodings    = map[string]string{".csv": "csv", ".tsv": "tsv", ".jsonl": "jsonl", ".json": "jsonl", ".ndjson": "jsonl", ".parquet": "parquet"}
+	rowCompressions = map[string]string{".gz": "gzip", ".zst": "zstd"}
+)
+
+// knownExtensions is the list of outputFormat's extensions for messages.
+const knownExtensions = ".csv, .tsv, .jsonl (or .json, .ndjson) and .parquet, the text ones optionally compressed as .gz or .zst"
+
+// outputFormat returns the format of a file of rows written to path:
+// format (--format) when given, else the one its extension names (CSV
+// for standard output and for a name without an extension), compressed
+// by gzip or zstd when the name ends in .gz or .zst. Any other extension,
+// or a compressed Parquet file (compressed inside already), is a misuse
+// that names the extensions known.
+func outputFormat(path, format string) (rowFormat, error) {
+	var f rowFormat
+	name := path
+	if c, ok := rowCompressions[strings.ToLower(filepath.Ext(name))]; ok && path != "-" {
+		f.compression, name = c, strings.TrimSuffix(name, filepath.Ext(name))
+	}
+	switch ext := strings.ToLower(filepath.Ext(name)); {
+	case format != "":
+		f.encoding = format
+	case path == "-" || ext == "":
+		f.encoding = "csv"
+	case rowEncodings[ext] != "":
+		f.encoding = rowEncodings[ext]
+	default:
+		return f, usagef("%s: unknown extension %q: the known ones are %s", path, ext, knownExtensions)
+	}
+	if f.encoding == "parquet" && f.compression != "" {
+		return f, usagef("%s: a Parquet file is compressed inside (zstd): drop %s", path, filepath.Ext(path))
+	}
+	return f, nil
+}
+
+// withOutFormat defines --format on fs for a command that writes rows,
+// and returns run preceded by the checks of its value and of the formats
+// of the files of rows named by the flags outs (outputFormat), so that a
+// misuse is told before any work.
+func withOutFormat(fs *flag.FlagSet, run Runner, outs ...string) Runner {
+	format := fs.String("format", "", "the `format` of the rows written: csv, tsv, jsonl or parquet (default: by the extension of the file, else csv)")
 	return func(ctx context.Context, env *Env) error {
 		switch *format {
-		case "", "csv", "parquet":
-			env.outFormat = *format
-			return run(ctx, env)
+		case "", "csv", "tsv", "jsonl", "parquet":
+		default:
+			return usagef("--format %q: want csv, tsv, jsonl or parquet", *format)
 		}
-		return usagef("--format %q: want csv or parquet", *format)
+		for _, name := range outs {
+			if fl := fs.Lookup(name); fl != nil && fl.Value.String() != "" {
+				if _, err := outputFormat(fl.Value.String(), *format); err != nil {
+					return err
+				}
+			}
+		}
+		env.outFormat = *format
+		return run(ctx, env)
 	}
 }
 
@@ -90,11 +157,17 @@ func stringColumns(w io.Writer, names ...string) {
 	}
 }
 
+// direct reports whether the bytes written go to the file as they are:
+// uncompressed CSV text or bytes, to a file.
+func (o *output) direct() bool {
+	return o.tmp != nil && o.format.compression == "" && (o.format.encoding == "" || o.format.encoding == "csv")
+}
+
 func (o *output) Write(p []byte) (int, error) {
-	if o.tmp == nil || o.parquet {
-		return o.mem.Write(p)
+	if o.direct() {
+		return o.bw.Write(p)
 	}
-	return o.bw.Write(p)
+	return o.mem.Write(p)
 }
 
 // Commit makes the output appear at its destination. It panics when the
@@ -105,20 +178,13 @@ func (o *output) Commit() error {
 	}
 	o.done = true
 	if o.tmp == nil {
-		if o.parquet {
-			bw := bufio.NewWriterSize(o.std, 1<<16)
-			if err := o.writeParquet(bw); err != nil {
-				return err
-			}
-			return bw.Flush()
+		bw := bufio.NewWriterSize(o.std, 1<<16)
+		if err := o.encode(bw); err != nil {
+			return err
 		}
-		_, err := o.mem.WriteTo(o.std)
-		return err
+		return bw.Flush()
 	}
-	var err error
-	if o.parquet {
-		err = o.writeParquet(o.bw)
-	}
+	err := o.encode(o.bw)
 	if err == nil {
 		err = o.bw.Flush()
 	}
@@ -132,15 +198,80 @@ func (o *output) Commit() error {
 	return nil
 }
 
-// writeParquet writes the CSV text written to the output as Parquet, with
-// the column types of data.WriteParquet: the CSV's columns read with their
-// types inferred, those noted by stringColumns as strings.
-func (o *output) writeParquet(w io.Writer) error {
+// encode writes to w what the output holds in memory, in its format: the
+// CSV text in another encoding, compressed (CSV text written to a file
+// uncompressed went to w already).
+func (o *output) encode(w io.Writer) error {
+	if o.direct() {
+		return nil
+	}
+	var z io.WriteCloser
+	switch o.format.compression {
+	case "gzip":
+		z = gzip.NewWriter(w)
+	case "zstd":
+		var err error
+		if z, err = zstd.NewWriter(w); err != nil {
+			return err
+		}
+	}
+	if z != nil {
+		w = z
+	}
+	var err error
+	switch o.format.encoding {
+	case "", "csv":
+		_, err = o.mem.WriteTo(w)
+	case "tsv":
+		err = o.writeTSV(w)
+	default:
+		err = o.writeEncoded(w)
+	}
+	if z != nil {
+		if cerr := z.Close(); err == nil {
+			err = cerr
+		}
+	}
+	return err
+}
+
+// writeTSV writes the CSV text written to the output as tab-separated
+// values (a field holding a tab, a quote or a line break quoted as CSV
+// quotes it, which gendisc's reader reads back).
+func (o *output) writeTSV(w io.Writer) error {
+	r := csv.NewReader(&o.mem)
+	r.FieldsPerRecord = -1
+	tw := csv.NewWriter(w)
+	tw.Comma = '\t'
+	for {
+		rec, err := r.Read()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return err
+		}
+		if err := tw.Write(rec); err != nil {
+			return err
+		}
+	}
+	tw.Flush()
+	return tw.Error()
+}
+
+// writeEncoded writes the CSV text written to the output as Parquet or
+// JSON lines, with the column types of data.WriteParquet: the CSV's
+// columns read with their types inferred, those noted by stringColumns as
+// strings.
+func (o *output) writeEncoded(w io.Writer) error {
 	d, err := data.Read(bytes.NewReader(o.mem.Bytes()), o.path, data.Options{NoTarget: true, Categorical: o.strings, Comma: ','})
 	if err != nil {
-		return fmt.Errorf("writing Parquet: %w", err)
+		return fmt.Errorf("writing %s: %w", o.format.encoding, err)
 	}
-	return data.WriteParquet(w, d, "")
+	if o.format.encoding == "parquet" {
+		return data.WriteParquet(w, d, "")
+	}
+	return data.WriteJSONLines(w, d, "")
 }
 
 // pathError names the destination path in an error about its temporary

@@ -49,7 +49,7 @@ Example:
 		fs.StringVar(&o.model, "model", "", "the model `file` (from gendisc fit); - for standard input")
 		fs.StringVar(&o.data, "data", "", "the data: a CSV or TSV `file`, - for standard input, or a bundled data set's name")
 		fs.StringVar(&o.out, "out", "-", "write the predictions to this `file`; - for standard output")
-		return withOutFormat(fs, func(ctx context.Context, env *Env) error { return o.run(env) })
+		return withOutFormat(fs, func(ctx context.Context, env *Env) error { return o.run(env) }, "out")
 	},
 }
 
@@ -86,7 +86,7 @@ func (o *predictOptions) run(env *Env) error {
 
 // write writes the output file (--out) with writeTo.
 func (o *predictOptions) write(env *Env, writeTo func(io.Writer) error) error {
-	out, err := env.create(o.out)
+	out, err := env.createRows(o.out)
 	if err != nil {
 		return err
 	}

@@ -114,13 +114,19 @@ func cell(c *data.Column, v float64) string {
 // stdoutOrCreate opens the output of a command whose output may be too
 // large for memory: standard output is written as it comes, through a
 // buffer that commit flushes (a failure then leaves what was written),
-// while a file is written atomically (create).
-func (env *Env) stdoutOrCreate(path string) (w io.Writer, commit func() error, abort func(), err error) {
-	if path == "-" && !env.parquetOut(path) {
+// while a file is written atomically: a file of rows (rows: CSV text
+// written) in the format its name or --format says (createRows), another
+// as written (create).
+func (env *Env) stdoutOrCreate(path string, rows bool) (w io.Writer, commit func() error, abort func(), err error) {
+	if path == "-" && (!rows || env.outFormat == "" || env.outFormat == "csv") {
 		bw := bufio.NewWriterSize(env.Stdout, 1<<16)
 		return bw, bw.Flush, func() {}, nil
 	}
-	out, err := env.create(path)
+	open := env.create
+	if rows {
+		open = env.createRows
+	}
+	out, err := open(path)
 	if err != nil {
 		return nil, nil, nil, err
 	}

@@ -106,7 +106,7 @@ func (o *sampleOptions) run(ctx context.Context, env *Env) error {
 	if err != nil {
 		return err
 	}
-	w, commit, abort, err := env.stdoutOrCreate(o.out)
+	w, commit, abort, err := env.stdoutOrCreate(o.out, true)
 	if err != nil {
 		return err
 	}

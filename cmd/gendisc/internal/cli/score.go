@@ -59,7 +59,7 @@ Example:
 		fs.StringVar(&o.data, "data", "", "the data: a CSV or TSV `file`, - for standard input, or a bundled data set's name")
 		fs.StringVar(&o.out, "out", "", "write the scores to this `file`; - for standard output (the default without --json)")
 		fs.BoolVar(&o.json, "json", false, "print the summary as JSON on standard output instead of the scores")
-		return withOutFormat(fs, func(ctx context.Context, env *Env) error { return o.run(env) })
+		return withOutFormat(fs, func(ctx context.Context, env *Env) error { return o.run(env) }, "out")
 	},
 }
 
@@ -108,7 +108,7 @@ func (o *scoreOptions) run(env *Env) error {
 	warnEmptyDocuments(env, d)
 	scores := density(d)
 	if o.out != "" {
-		out, err := env.create(o.out)
+		out, err := env.createRows(o.out)
 		if err != nil {
 			return err
 		}

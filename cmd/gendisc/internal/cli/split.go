@@ -84,12 +84,12 @@ func (o *splitOptions) run(env *Env) error {
 		}
 	}
 	env.verbosef("%s: %d training rows, %d test rows", source, len(train), len(test))
-	outTrain, err := env.create(o.train)
+	outTrain, err := env.createRows(o.train)
 	if err != nil {
 		return err
 	}
 	defer outTrain.Abort()
-	outTest, err := env.create(o.testOut)
+	outTest, err := env.createRows(o.testOut)
 	if err != nil {
 		return err
 	}

@@ -44,8 +44,8 @@ func TestSplit(t *testing.T) {
 	if !slices.Equal(merged, want) {
 		t.Errorf("the files do not hold the rows of iris once each")
 	}
-	mustRun(t, "split", "--data", "iris", "--test", "0.2", "--seed", "3", "--train", train+"2", "--test-out", test+"2")
-	if b2, _ := os.ReadFile(test + "2"); string(b2) != string(b) {
+	mustRun(t, "split", "--data", "iris", "--test", "0.2", "--seed", "3", "--train", train+"2.csv", "--test-out", test+"2.csv")
+	if b2, _ := os.ReadFile(test + "2.csv"); string(b2) != string(b) {
 		t.Errorf("the same seed gave other test rows")
 	}
 	r := runCLI(t, "", "split", "--data", "iris", "--test", "1.5", "--train", train, "--test-out", test)

@@ -84,7 +84,7 @@ func (o *transformOptions) run(env *Env) error {
 	}
 	env.verbosef("%s: explained variance ratio of the coordinates: %v", o.model, lda.ExplainedVarianceRatio())
 	t := lda.Transform(nil, d, n)
-	out, err := env.create(o.out)
+	out, err := env.createRows(o.out)
 	if err != nil {
 		return err
 	}
