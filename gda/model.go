@@ -261,13 +261,23 @@ func (m *model) joint(dst []float64, d *data.Dataset, o output) []float64 {
 			}
 			// A missing cell makes every score of its row NaN (a NaN
 			// stays NaN through the solves and sums), so only the rows
-			// with a NaN score are looked at.
+			// with a NaN score are looked at; so does an overflow in
+			// the solves of a row far out (+Inf − Inf), whose joint is
+			// then that of its scaled scores (farJoint).
 			for r := range b - a {
-				if row := d.X[(a+r)*p : (a+r+1)*p]; out[r*K] != out[r*K] && mathx.HasNaN(row) {
+				row := d.X[(a+r)*p : (a+r+1)*p]
+				switch {
+				case out[r*K] == out[r*K]:
+				case mathx.HasNaN(row):
 					if marg == nil {
 						marg = newMarginals(m)
 					}
 					marg.row(out[r*K:(r+1)*K], row)
+				case o == jointOut:
+					s, c := m.farJoint(row)
+					for k, v := range s {
+						out[r*K+k] = v.Value(c)
+					}
 				}
 			}
 			switch o {
@@ -324,8 +334,22 @@ func (m *model) normalise(row []float64) {
 // share Σ) by the linear term, xᵀΣ⁻¹μ_k; then by the rest. It allocates:
 // such rows are rare.
 func (m *model) farPosterior(out, x []float64, o output) {
+	s, c := m.farJoint(x)
+	if o == logProbaOut {
+		mathx.NormalizeLogScaled(out, s, c)
+		return
+	}
+	mathx.SoftmaxScaled(out, s, c)
+}
+
+// farJoint returns the joint log-likelihoods log π_k + log N(x_o; μ_ko,
+// Σ_k,oo) of the row x as scaled numbers of the row's scale (whose C it
+// returns): gauss.Pattern.LogPdfScaled, the missing cells marginalised
+// as by marginals. Their Values are the joint, −Inf where it is below
+// float64's range.
+func (m *model) farJoint(x []float64) ([]mathx.Scaled, float64) {
 	scale := mathx.RowScale(x)
-	s := make([]mathx.Scaled, len(out))
+	s := make([]mathx.Scaled, len(m.logPrior))
 	work := make([]float64, 2*m.stats.D)
 	for _, comp := range m.comps {
 		pat, err := comp.f.g.PatternOf(x)
@@ -337,11 +361,7 @@ func (m *model) farPosterior(out, x []float64, o output) {
 			s[k].Const += m.logPrior[k]
 		}
 	}
-	if o == logProbaOut {
-		mathx.NormalizeLogScaled(out, s, scale.C)
-		return
-	}
-	mathx.SoftmaxScaled(out, s, scale.C)
+	return s, scale.C
 }
 
 // marginals computes the joint log-likelihood of rows with missing cells:

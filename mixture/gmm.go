@@ -182,6 +182,10 @@ func (g *GMM) ScoreSamples(dst []float64, d *data.Dataset) []float64 {
 	g.eval(d, func(s *scratch, rows []int) {
 		for i, row := range rows {
 			dst[row] = s.ll[i]
+			if dst[row] != dst[row] { // an overflow in the solves, +Inf − Inf
+				ll, _, c := g.farScaled(make([]float64, g.m.k), d.Row(row))
+				dst[row] = ll.Value(c)
+			}
 		}
 	})
 	return dst
@@ -194,7 +198,7 @@ func (g *GMM) ScoreSamples(dst []float64, d *data.Dataset) []float64 {
 //	log π_k + log N(x_O; μ_kO, Σ_kOO)  (gauss.Pattern.LogPdfScaled)
 //
 // for a row whose every component's log-density overflowed to −Inf
-// (logProbs gives it inv_i = 0). The responsibilities of such a row are
+// (logProbs gives it inv_i = 0), or to NaN where the solves met +Inf − Inf. The responsibilities of such a row are
 // those of mathx.SoftmaxScaled of h, which it leaves with the components'
 // scaled scores (K values).
 func (g *GMM) farScaled(h []float64, x []float64) (ll mathx.Scaled, comps []mathx.Scaled, c float64) {
@@ -235,7 +239,8 @@ func (g *GMM) Predict(dst []float64, d *data.Dataset) []float64 {
 			}
 		}
 		for i, row := range rows {
-			if s.inv[i] == 0 {
+			if !(s.inv[i] > 0) { // 0, or NaN from an overflow in the solves
+
 				out := dst[row*k : (row+1)*k]
 				_, comps, c := g.farScaled(out, d.Row(row))
 				mathx.SoftmaxScaled(out, comps, c)
