@@ -167,10 +167,10 @@ func TestFarRows(t *testing.T) {
 //     Gaussian naive Bayes, QDA and a mixture of one component per class;
 //   - b of the same spread about 10 (x = 9, 11): the quadratic terms tie
 //     and the linear one, x(μ_b − μ_a)/σ², decides: b at +∞, a at −∞,
-//     for LDA as well.
+//     for LDA and (binary) logistic regression as well.
 //
 // At 1e300 every score is beyond float64 (−x²/2 ≈ −5e599); at 1.7e308
-// LDA's linear scores overflow too. Before, QDA gave the prior (a), naive
+// LDA's and logistic regression's linear scores overflow too. Before, QDA gave the prior (a), naive
 // Bayes NaN.
 func TestFarRowsWinner(t *testing.T) {
 	build := func(bx []float64) *data.Dataset {
@@ -196,6 +196,7 @@ func TestFarRowsWinner(t *testing.T) {
 		"nb":          func(d *data.Dataset) (gendisc.Classifier, error) { return naivebayes.Config{}.Fit(d) },
 		"qda":         func(d *data.Dataset) (gendisc.Classifier, error) { return gda.QDAConfig{}.Fit(d) },
 		"lda":         func(d *data.Dataset) (gendisc.Classifier, error) { return gda.LDAConfig{}.Fit(d) },
+		"logistic": func(d *data.Dataset) (gendisc.Classifier, error) { return logistic.Config{}.Fit(d) },
 		"mda": func(d *data.Dataset) (gendisc.Classifier, error) {
 			return mixture.MDAConfig{ComponentsPerClass: 1}.Fit(d, rand.New(rand.NewPCG(3, 4)))
 		},
@@ -209,8 +210,8 @@ func TestFarRowsWinner(t *testing.T) {
 			{wide, []int{1, 1, 1, 1, 1, 1}},
 			{shifted, []int{1, 0, 1, 0, 1, 0}},
 		} {
-			if name == "lda" && c.d == wide {
-				continue // LDA's shared variance has no wider class
+			if (name == "lda" || name == "logistic") && c.d == wide {
+				continue // linear scores: no wider class
 			}
 			m, err := f(c.d)
 			if err != nil {
