@@ -196,7 +196,7 @@ func TestFarRowsWinner(t *testing.T) {
 		"nb":          func(d *data.Dataset) (gendisc.Classifier, error) { return naivebayes.Config{}.Fit(d) },
 		"qda":         func(d *data.Dataset) (gendisc.Classifier, error) { return gda.QDAConfig{}.Fit(d) },
 		"lda":         func(d *data.Dataset) (gendisc.Classifier, error) { return gda.LDAConfig{}.Fit(d) },
-		"logistic": func(d *data.Dataset) (gendisc.Classifier, error) { return logistic.Config{}.Fit(d) },
+		"logistic":    func(d *data.Dataset) (gendisc.Classifier, error) { return logistic.Config{}.Fit(d) },
 		"mda": func(d *data.Dataset) (gendisc.Classifier, error) {
 			return mixture.MDAConfig{ComponentsPerClass: 1}.Fit(d, rand.New(rand.NewPCG(3, 4)))
 		},
