@@ -1,13 +1,16 @@
 package models_test
 
 import (
+	"bytes"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/gendisc/gendisc"
 	"github.com/gendisc/gendisc/data"
 	"github.com/gendisc/gendisc/gda"
+	"github.com/gendisc/gendisc/linear"
 	"github.com/gendisc/gendisc/logistic"
 	"github.com/gendisc/gendisc/mixture"
 	"github.com/gendisc/gendisc/models"
@@ -226,5 +229,36 @@ func TestFarRowsWinner(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestFarRowsRegression checks a linear regression's predictions of rows
+// far out: finite where ŷ is (1e300 times a weight below 1), ±Inf only
+// beyond float64's range, never NaN (1.8e308 in features of weights of
+// both signs gave +Inf − Inf before), and written clamped by WriteCSV.
+func TestFarRowsRegression(t *testing.T) {
+	x := readIris(t, data.Options{Ignore: []string{"class"}, Target: "sepallength", NumericTarget: true})
+	lin, err := linear.Config{}.Fit(x)
+	if err != nil {
+		t.Fatal(err)
+	}
+	big := math.MaxFloat64
+	rows := [][]float64{{1e300, 1, 1}, {-1e300, 1, 1}, {big, big, big}, {big, -big, big}, {-big, big, -big}, {3, 1.4, 0.2}}
+	d := withRows(x, rows)
+	p, err := models.Predict(lin, d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, v := range p.Values {
+		if v != v {
+			t.Errorf("row %v: prediction NaN", rows[i])
+		}
+	}
+	if v := p.Values[0]; math.IsInf(v, 0) || v <= 1e299 && v >= -1e299 {
+		t.Errorf("row %v: prediction %v, want finite and far", rows[0], v)
+	}
+	var b bytes.Buffer
+	if err := p.WriteCSV(&b); err != nil || strings.Contains(b.String(), "Inf") || strings.Contains(b.String(), "NaN") {
+		t.Errorf("CSV: %v\n%s", err, b.String())
 	}
 }
