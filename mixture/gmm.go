@@ -276,7 +276,8 @@ func (g *GMM) Clusters(dst []int, resp []float64) []int {
 }
 
 // LogProb returns log p(x), marginalising the missing (NaN) coordinates of
-// x. It implements distmv.LogProber and panics if len(x) is not Dim().
+// x, −Inf where it is below float64's range (ScoreSamples). It implements
+// distmv.LogProber and panics if len(x) is not Dim().
 func (g *GMM) LogProb(x []float64) float64 {
 	d := g.m.d
 	if len(x) != d {

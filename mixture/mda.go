@@ -149,7 +149,8 @@ func (m *MDA) Mixture(c int) *GMM { return m.mix[c] }
 // JointLogLikelihood writes log p(x_i, y = c) = log π_c + log p_c(x_i) to
 // dst[i·C+c] for every row i of d and class c, and returns dst; a nil dst
 // is allocated, otherwise len(dst) must be d.N·C. Missing cells are
-// marginalised. It panics if d's features differ from the model's schema by name, kind or order.
+// marginalised; a value below float64's range (a row far out) is −Inf
+// (GMM.ScoreSamples), and LogProba scores such rows again. It panics if d's features differ from the model's schema by name, kind or order.
 func (m *MDA) JointLogLikelihood(dst []float64, d *data.Dataset) []float64 {
 	nc := len(m.mix)
 	dst = dstLen(dst, d.N*nc)
