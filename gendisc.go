@@ -47,7 +47,10 @@ type Generative interface {
 	Classifier
 	// JointLogLikelihood writes log p(x_i, y = k) for every row i of d to
 	// dst[i*K+k] and returns dst, with the same conventions as LogProba.
-	// Missing features are marginalised: they leave the likelihood.
+	// Missing features are marginalised: they leave the likelihood. A
+	// value below float64's range (a row far out: about −1e600 at
+	// x = 1e300) is −Inf; LogProba's posteriors of such a row are still
+	// finite for at least one class.
 	JointLogLikelihood(dst []float64, d *data.Dataset) []float64
 }
 

@@ -191,14 +191,8 @@ func (c *Cov) sqNorm(z []float64) float64 {
 		}
 		return q
 	}
-	for j := range p {
-		row := c.l[j*p : j*p+j+1]
-		v := z[j]
-		for i, a := range row[:j] {
-			v -= a * z[i]
-		}
-		v /= row[j]
-		z[j] = v
+	c.whiten(z)
+	for _, v := range z[:p] {
 		q += v * v
 	}
 	return q

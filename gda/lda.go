@@ -99,7 +99,10 @@ func (m *LDA) Config() LDAConfig { return LDAConfig(m.m.cfg) }
 
 // LogProba writes log P(y = k | x_i) to dst[i·K + k] (gendisc.Classifier),
 // computed from the linear form of the log-odds (p·K operations per
-// complete row; the joint needs a triangular solve, p²/2). It panics if
+// complete row; the joint needs a triangular solve, p²/2). A row so far
+// out that its scores overflow (1.8e308) is scored again with its large
+// cells scaled out: the class whose score grows fastest in its direction,
+// xᵀΣ⁻¹μ_k, wins; the log-probabilities are finite for it. It panics if
 // d's features differ from the model's schema by name, kind or order, or
 // dst has the wrong length.
 func (m *LDA) LogProba(dst []float64, d *data.Dataset) []float64 {
@@ -115,7 +118,8 @@ func (m *LDA) LogProba(dst []float64, d *data.Dataset) []float64 {
 func (m *LDA) Proba(dst []float64, d *data.Dataset) []float64 { return m.m.joint(dst, d, probaOut) }
 
 // JointLogLikelihood writes log p(x_i, y = k) to dst[i·K + k]
-// (gendisc.Generative), missing features marginalised.
+// (gendisc.Generative), missing features marginalised; −Inf where it is
+// below float64's range (a row far out: about −1e600 at 1e300).
 func (m *LDA) JointLogLikelihood(dst []float64, d *data.Dataset) []float64 {
 	return m.m.joint(dst, d, jointOut)
 }

@@ -244,9 +244,16 @@ func (m *model) joint(dst []float64, d *data.Dataset, o output) []float64 {
 	parallel.For(d.N, 2*chunkRows, func(_, lo, hi int) {
 		z := make([]float64, chunkRows*(p+len(m.logPrior))+lanes*p) // rows, distances, solves
 		var marg *marginals
+		var out, x []float64
+		// far scores again a row of out whose joint is not finite for
+		// any class (farPosterior), from its cells in x.
+		far := func(row []float64) {
+			r := (cap(out) - cap(row)) / K
+			m.farPosterior(row, x[r*p:(r+1)*p], o)
+		}
 		for a := lo; a < hi; a += chunkRows {
 			b := min(hi, a+chunkRows)
-			out, x := dst[a*K:b*K], d.X[a*p:b*p]
+			out, x = dst[a*K:b*K], d.X[a*p:b*p]
 			if o != jointOut && m.lin != nil {
 				m.posteriorChunk(out, x, z)
 			} else {
@@ -254,20 +261,30 @@ func (m *model) joint(dst []float64, d *data.Dataset, o output) []float64 {
 			}
 			// A missing cell makes every score of its row NaN (a NaN
 			// stays NaN through the solves and sums), so only the rows
-			// with a NaN score are looked at.
+			// with a NaN score are looked at; so does an overflow in
+			// the solves of a row far out (+Inf − Inf), whose joint is
+			// then that of its scaled scores (farJoint).
 			for r := range b - a {
-				if row := d.X[(a+r)*p : (a+r+1)*p]; out[r*K] != out[r*K] && mathx.HasNaN(row) {
+				row := d.X[(a+r)*p : (a+r+1)*p]
+				switch {
+				case out[r*K] == out[r*K]:
+				case mathx.HasNaN(row):
 					if marg == nil {
 						marg = newMarginals(m)
 					}
 					marg.row(out[r*K:(r+1)*K], row)
+				case o == jointOut:
+					s, c := m.farJoint(row)
+					for k, v := range s {
+						out[r*K+k] = v.Value(c)
+					}
 				}
 			}
 			switch o {
 			case logProbaOut:
-				m.normaliseChunk(out, z)
+				kernel.NormalizeLogRows(out, K, z, far)
 			case probaOut:
-				m.probaChunk(out, z)
+				kernel.SoftmaxRows(out, K, z, far)
 			}
 		}
 	})
@@ -296,7 +313,8 @@ func (m *model) chunk(out, x, z []float64) {
 
 // normalise turns the joint log-likelihoods of one row into
 // log-posteriors. A row whose joint is not finite for any class (an
-// overflow of the squared distances) gets the prior: never NaN.
+// overflow of the squared distances) gets the prior: never NaN. (The
+// predictions score such rows again: farPosterior.)
 func (m *model) normalise(row []float64) {
 	mathx.NormalizeLog(row)
 	if row[0] != row[0] {
@@ -304,14 +322,46 @@ func (m *model) normalise(row []float64) {
 	}
 }
 
-// probaRow turns the joint log-likelihoods of one row into posteriors,
-// the exponentials of normalise's: the prior where the joint is not
-// finite for any class.
-func (m *model) probaRow(row []float64) {
-	mathx.Softmax(row)
-	if row[0] != row[0] {
-		copy(row, m.prior)
+// farPosterior writes to out the posteriors P(y = k | x) of the row x
+// (log-posteriors for logProbaOut), a row so far out that its joint
+// log-likelihoods are −Inf for every class: the quadratic forms overflow.
+// It scores the row again with the scaled log-densities of the Gaussian
+// core (gauss.Pattern.LogPdfScaled, the row's missing cells marginalised
+// as by marginals), whose differences float64 holds, and normalises them
+// with mathx.SoftmaxScaled (or NormalizeLogScaled). Far out along a
+// direction x̃ the class of least ‖L_k⁻¹x̃‖² wins (the covariance under
+// which the row is least unlikely); classes tied there (LDA's, which
+// share Σ) by the linear term, xᵀΣ⁻¹μ_k; then by the rest. It allocates:
+// such rows are rare.
+func (m *model) farPosterior(out, x []float64, o output) {
+	s, c := m.farJoint(x)
+	if o == logProbaOut {
+		mathx.NormalizeLogScaled(out, s, c)
+		return
 	}
+	mathx.SoftmaxScaled(out, s, c)
+}
+
+// farJoint returns the joint log-likelihoods log π_k + log N(x_o; μ_ko,
+// Σ_k,oo) of the row x as scaled numbers of the row's scale (whose C it
+// returns): gauss.Pattern.LogPdfScaled, the missing cells marginalised
+// as by marginals. Their Values are the joint, −Inf where it is below
+// float64's range.
+func (m *model) farJoint(x []float64) ([]mathx.Scaled, float64) {
+	scale := mathx.RowScale(x)
+	s := make([]mathx.Scaled, len(m.logPrior))
+	work := make([]float64, 2*m.stats.D)
+	for _, comp := range m.comps {
+		pat, err := comp.f.g.PatternOf(x)
+		if err != nil {
+			panic("gda: principal submatrix of a positive definite matrix not positive definite")
+		}
+		for _, k := range comp.classes {
+			s[k] = pat.LogPdfScaled(x, m.means[k], scale, work)
+			s[k].Const += m.logPrior[k]
+		}
+	}
+	return s, scale.C
 }
 
 // marginals computes the joint log-likelihood of rows with missing cells:

@@ -77,19 +77,3 @@ func (s *laneSolver) distances(q, z, xt []float64, p, rows int, centre []float64
 		}
 	}
 }
-
-// normaliseChunk turns the joint log-likelihoods of the rows of out (K
-// classes each) into log-posteriors as normalise does row by row, with
-// the exponentials of the whole chunk taken at once
-// (kernel.NormalizeLogRows, e holding len(out) + 3 values).
-func (m *model) normaliseChunk(out, e []float64) {
-	kernel.NormalizeLogRows(out, len(m.logPrior), e, m.normalise)
-}
-
-// probaChunk turns the joint log-likelihoods of the rows of out into
-// posteriors as probaRow does row by row, the exponentials, their sums
-// and the divisions of the whole chunk taken at once (kernel.SoftmaxRows,
-// e holding len(out) + 3 values).
-func (m *model) probaChunk(out, e []float64) {
-	kernel.SoftmaxRows(out, len(m.logPrior), e, m.probaRow)
-}

@@ -166,11 +166,13 @@ func TestPredictRowByRow(t *testing.T) {
 	}
 }
 
-// TestNormaliseChunk checks normaliseChunk against normalise row by row,
-// to 1e-14 relative to max(1, |value|), and probaChunk against probaRow
-// to 1e-14 relative plus 1e−300, on rows with terms far apart, −Inf
-// terms, a row of −Inf only and a row with a NaN (both of which get the
-// prior).
+// TestNormaliseChunk checks kernel.NormalizeLogRows with normalise for
+// the rows it leaves against normalise row by row, to 1e-14 relative to
+// max(1, |value|), and kernel.SoftmaxRows against mathx.Softmax with the
+// same fallback to 1e-14 relative plus 1e−300, on rows with terms far
+// apart, −Inf terms, a row of −Inf only and a row with a NaN (both of
+// which get the prior). (The predictions score the last two again:
+// TestFarRows.)
 func TestNormaliseChunk(t *testing.T) {
 	m := &model{prior: []float64{0.2, 0.3, 0.5}, logPrior: []float64{math.Log(0.2), math.Log(0.3), math.Log(0.5)}}
 	rng := rand.New(rand.NewPCG(9, 10))
@@ -183,12 +185,18 @@ func TestNormaliseChunk(t *testing.T) {
 	out[3*7], out[3*7+1], out[3*7+2] = math.Inf(-1), math.Inf(-1), math.Inf(-1)
 	out[3*9+1] = math.NaN()
 	p, want, pwant := slices.Clone(out), slices.Clone(out), slices.Clone(out)
+	probaRow := func(row []float64) {
+		mathx.Softmax(row)
+		if row[0] != row[0] {
+			copy(row, m.prior)
+		}
+	}
 	for r := range rows {
 		m.normalise(want[r*K : (r+1)*K])
-		m.probaRow(pwant[r*K : (r+1)*K])
+		probaRow(pwant[r*K : (r+1)*K])
 	}
-	m.normaliseChunk(out, make([]float64, len(out)+3))
-	m.probaChunk(p, make([]float64, len(out)+3))
+	kernel.NormalizeLogRows(out, K, make([]float64, len(out)+3), m.normalise)
+	kernel.SoftmaxRows(p, K, make([]float64, len(out)+3), probaRow)
 	for i, w := range want {
 		g := out[i]
 		if g != w && !(math.Abs(g-w) <= 1e-14*max(1, math.Abs(w))) {

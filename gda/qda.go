@@ -74,6 +74,11 @@ func (m *QDA) Classes() []string { return m.m.schema.Classes() }
 func (m *QDA) Config() QDAConfig { return QDAConfig(m.m.cfg) }
 
 // LogProba writes log P(y = k | x_i) to dst[i·K + k] (gendisc.Classifier).
+// A row so far out that its joint log-likelihoods are below float64's
+// range for every class is scored again with its large cells scaled out:
+// far out along the row's direction x̃ the class of least ‖L_k⁻¹x̃‖² (the
+// covariance under which the row is least unlikely) wins, as it does at
+// smaller scales, with probability 1 when the margin is beyond float64.
 // It panics if d's features differ from the model's schema by name, kind
 // or order, or dst has the wrong length.
 func (m *QDA) LogProba(dst []float64, d *data.Dataset) []float64 {
@@ -88,7 +93,8 @@ func (m *QDA) LogProba(dst []float64, d *data.Dataset) []float64 {
 func (m *QDA) Proba(dst []float64, d *data.Dataset) []float64 { return m.m.joint(dst, d, probaOut) }
 
 // JointLogLikelihood writes log p(x_i, y = k) to dst[i·K + k]
-// (gendisc.Generative), missing features marginalised.
+// (gendisc.Generative), missing features marginalised; −Inf where it is
+// below float64's range (a row far out: about −1e600 at 1e300).
 func (m *QDA) JointLogLikelihood(dst []float64, d *data.Dataset) []float64 {
 	return m.m.joint(dst, d, jointOut)
 }

@@ -3,12 +3,14 @@ package linear
 import (
 	"errors"
 	"fmt"
+	"math"
 
 	"gonum.org/v1/gonum/floats"
 
 	"github.com/gendisc/gendisc"
 	"github.com/gendisc/gendisc/data"
 	"github.com/gendisc/gendisc/internal/design"
+	"github.com/gendisc/gendisc/internal/mathx"
 	"github.com/gendisc/gendisc/internal/parallel"
 )
 
@@ -167,9 +169,10 @@ func (m *Model) OriginalCoefficients() (w []float64, b float64) {
 
 // Predict writes ŷ_i = θᵀz̃_i for every row of d to dst and returns it; a
 // nil dst is allocated. A missing cell, and a category never seen in
-// training, takes its design column's training mean. It panics if dst
-// has the wrong length or d's features differ from the model's schema by
-// name, kind or order.
+// training, takes its design column's training mean. A prediction
+// beyond float64's range is ±Inf (farPredict), never NaN. It panics if
+// dst has the wrong length or d's features differ from the model's schema
+// by name, kind or order.
 func (m *Model) Predict(dst []float64, d *data.Dataset) []float64 {
 	if dst == nil {
 		dst = make([]float64, d.N)
@@ -185,7 +188,25 @@ func (m *Model) Predict(dst []float64, d *data.Dataset) []float64 {
 		z := make([]float64, P)
 		for i := lo; i < hi; i++ {
 			dst[i] = floats.Dot(m.enc.EncodeRow(z, d.Row(i)), m.theta[:P]) + m.theta[P]
+			if v := dst[i]; math.IsInf(v, 0) || v != v {
+				dst[i] = m.farPredict(d.Row(i))
+			}
 		}
 	})
 	return dst
+}
+
+// farPredict returns ŷ for the row x whose prediction overflowed (a cell
+// so large that its standardised value, or its product with a weight, is
+// beyond float64; NaN where such terms of both signs met): the design row
+// split as C·z̃ + z_d (design.Encoder.EncodeRowScaled), ŷ = C·θᵀz̃ +
+// (θᵀz_d + b) evaluated without intermediate overflow, so that it is
+// finite where ŷ is, and ±Inf only where |ŷ| is beyond float64's range,
+// never NaN.
+func (m *Model) farPredict(x []float64) float64 {
+	P := m.enc.P()
+	scale := mathx.RowScale(x)
+	zs, zw := make([]float64, P), make([]float64, P)
+	m.enc.EncodeRowScaled(zs, zw, x, scale)
+	return mathx.Scaled{Lin: floats.Dot(zs, m.theta[:P]), Const: floats.Dot(zw, m.theta[:P]) + m.theta[P]}.Value(scale.C)
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/gendisc/gendisc/data"
 	"github.com/gendisc/gendisc/internal/design"
 	"github.com/gendisc/gendisc/internal/hugepage"
+	"github.com/gendisc/gendisc/internal/mathx"
 	"github.com/gendisc/gendisc/internal/parallel"
 )
 
@@ -188,6 +189,14 @@ func (m *Model) LogProba(dst []float64, d *data.Dataset) []float64 {
 					out[c] += sparse[i*m.k+c]
 				}
 			}
+			if !finite(out[:m.k]) {
+				var sp []float64
+				if sparse != nil {
+					sp = sparse[i*m.k : (i+1)*m.k]
+				}
+				m.farRow(out, d.Row(i), sp)
+				continue
+			}
 			if m.k == 1 {
 				t := out[0]
 				out[0], out[1] = -softplus(t), -softplus(-t)
@@ -200,6 +209,43 @@ func (m *Model) LogProba(dst []float64, d *data.Dataset) []float64 {
 		}
 	})
 	return dst
+}
+
+// finite reports whether every s_c is finite.
+func finite(s []float64) bool {
+	for _, v := range s {
+		if math.IsInf(v, 0) || v != v {
+			return false
+		}
+	}
+	return true
+}
+
+// farRow writes log P(y = c | x) to out for the row x whose scores
+// overflowed (a cell so large that its standardised value or its product
+// with a weight is beyond float64), sp holding its text columns' scores
+// (nil without). The design row is split as C·z̃ + z_d
+// (design.Encoder.EncodeRowScaled, C = mathx.RowScale(x).C), so that each
+// score is C·θ_cᵀz̃ + (θ_cᵀz_d + b_c) and the classes compare first by
+// θ_cᵀz̃, the direction in which the row is far (the class whose score
+// grows fastest that way wins), then by the rest (mathx.NormalizeLogScaled).
+// A binary model's scores are 0 and t for classes 0 and 1. It allocates:
+// such rows are rare.
+func (m *Model) farRow(out, x, sp []float64) {
+	pd, q := m.enc.P(), m.enc.P()+m.enc.V()+1
+	scale := mathx.RowScale(x)
+	zs, zw := make([]float64, pd), make([]float64, pd)
+	m.enc.EncodeRowScaled(zs, zw, x, scale)
+	s := make([]mathx.Scaled, len(out))
+	first := len(out) - m.k // the binary model's class 0 scores 0
+	for c := range m.k {
+		th := m.theta[c*q : (c+1)*q]
+		s[first+c] = mathx.Scaled{Lin: floats.Dot(zs, th[:pd]), Const: floats.Dot(zw, th[:pd]) + th[q-1]}
+		if sp != nil {
+			s[first+c].Const += sp[c]
+		}
+	}
+	mathx.NormalizeLogScaled(out, s, scale.C)
 }
 
 // checkFinite guards the promise that a fit never returns NaN or Inf.

@@ -12,6 +12,7 @@ import (
 	"github.com/gendisc/gendisc/data"
 	"github.com/gendisc/gendisc/gauss"
 	"github.com/gendisc/gendisc/internal/kernel"
+	"github.com/gendisc/gendisc/internal/mathx"
 )
 
 // Kind is the model kind of a GMM in model files.
@@ -173,15 +174,46 @@ func (g *GMM) eval(d *data.Dataset, fn func(s *scratch, rows []int)) {
 // dst[i] and returns dst; a nil dst is allocated, otherwise len(dst) must
 // be d.N. A row with missing cells gets the density of its observed
 // coordinates (the others marginalised out); a row with none observed
-// gets 0. It panics if d's features differ from the model's schema by name, kind or order.
+// gets 0. A row so far out that its density is below float64's range
+// (about −1e600 at 1e300) gets −Inf (see farScaled). It panics if d's
+// features differ from the model's schema by name, kind or order.
 func (g *GMM) ScoreSamples(dst []float64, d *data.Dataset) []float64 {
 	dst = dstLen(dst, d.N)
 	g.eval(d, func(s *scratch, rows []int) {
 		for i, row := range rows {
 			dst[row] = s.ll[i]
+			if dst[row] != dst[row] { // an overflow in the solves, +Inf − Inf
+				ll, _, c := g.farScaled(make([]float64, g.m.k), d.Row(row))
+				dst[row] = ll.Value(c)
+			}
 		}
 	})
 	return dst
+}
+
+// farScaled returns log p(x) of the row x as a scaled number of the
+// row's scale (mathx.RowScale, whose C it returns too): the log-sum-exp
+// (mathx.LogSumExpScaled) of the components' scaled log-densities,
+//
+//	log π_k + log N(x_O; μ_kO, Σ_kOO)  (gauss.Pattern.LogPdfScaled)
+//
+// for a row whose every component's log-density overflowed to −Inf
+// (logProbs gives it inv_i = 0), or to NaN where the solves met +Inf − Inf. The responsibilities of such a row are
+// those of mathx.SoftmaxScaled of h, which it leaves with the components'
+// scaled scores (K values).
+func (g *GMM) farScaled(h []float64, x []float64) (ll mathx.Scaled, comps []mathx.Scaled, c float64) {
+	scale := mathx.RowScale(x)
+	comps = make([]mathx.Scaled, g.m.k)
+	work := make([]float64, 2*g.m.d)
+	for k, cov := range g.covs {
+		pat, err := cov.PatternOf(x)
+		if err != nil {
+			panic("mixture: marginal covariance: " + err.Error())
+		}
+		comps[k] = pat.LogPdfScaled(x, g.m.mean(k), scale, work)
+		comps[k].Const += math.Log(g.m.weights[k])
+	}
+	return mathx.LogSumExpScaled(h, comps, scale.C), comps, scale.C
 }
 
 // Predict writes the responsibilities
@@ -191,6 +223,11 @@ func (g *GMM) ScoreSamples(dst []float64, d *data.Dataset) []float64 {
 // of every row i of d to dst[i·K+k] and returns dst; a nil dst is
 // allocated, otherwise len(dst) must be d.N·K. Missing cells are
 // marginalised as in ScoreSamples. Clusters turns the result into labels.
+// A row whose every component's density is below float64's range is
+// scored again as a scaled number (mathx.SoftmaxScaled): far out along a
+// direction x̃ the component of least ‖L_k⁻¹x̃‖², the widest that way,
+// takes it, so that the responsibilities are finite and sum to 1 for
+// any finite row.
 func (g *GMM) Predict(dst []float64, d *data.Dataset) []float64 {
 	k := g.m.k
 	dst = dstLen(dst, d.N*k)
@@ -199,6 +236,14 @@ func (g *GMM) Predict(dst []float64, d *data.Dataset) []float64 {
 			rs := s.rs[c*blockRows:]
 			for i, row := range rows {
 				dst[row*k+c] = rs[i] * s.inv[i]
+			}
+		}
+		for i, row := range rows {
+			if !(s.inv[i] > 0) { // 0, or NaN from an overflow in the solves
+
+				out := dst[row*k : (row+1)*k]
+				_, comps, c := g.farScaled(out, d.Row(row))
+				mathx.SoftmaxScaled(out, comps, c)
 			}
 		}
 	})
@@ -231,7 +276,8 @@ func (g *GMM) Clusters(dst []int, resp []float64) []int {
 }
 
 // LogProb returns log p(x), marginalising the missing (NaN) coordinates of
-// x. It implements distmv.LogProber and panics if len(x) is not Dim().
+// x, −Inf where it is below float64's range (ScoreSamples). It implements
+// distmv.LogProber and panics if len(x) is not Dim().
 func (g *GMM) LogProb(x []float64) float64 {
 	d := g.m.d
 	if len(x) != d {

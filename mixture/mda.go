@@ -149,7 +149,8 @@ func (m *MDA) Mixture(c int) *GMM { return m.mix[c] }
 // JointLogLikelihood writes log p(x_i, y = c) = log π_c + log p_c(x_i) to
 // dst[i·C+c] for every row i of d and class c, and returns dst; a nil dst
 // is allocated, otherwise len(dst) must be d.N·C. Missing cells are
-// marginalised. It panics if d's features differ from the model's schema by name, kind or order.
+// marginalised; a value below float64's range (a row far out) is −Inf
+// (GMM.ScoreSamples), and LogProba scores such rows again. It panics if d's features differ from the model's schema by name, kind or order.
 func (m *MDA) JointLogLikelihood(dst []float64, d *data.Dataset) []float64 {
 	nc := len(m.mix)
 	dst = dstLen(dst, d.N*nc)
@@ -172,13 +173,41 @@ func (m *MDA) JointLogLikelihood(dst []float64, d *data.Dataset) []float64 {
 // LogProba writes log P(y = c | x_i), the joint log-likelihood normalised
 // by log-sum-exp over the classes, to dst[i·C+c], with the conventions of
 // JointLogLikelihood.
+//
+// A row whose joint is −Inf for every class (its squared distances
+// overflow) is scored again (farRow): each class's density as a scaled
+// number (GMM.farScaled), so that the classes compare order by order and
+// the posteriors are finite and sum to 1: far out along a direction x̃
+// the class whose widest component that way is the widest wins.
 func (m *MDA) LogProba(dst []float64, d *data.Dataset) []float64 {
 	nc := len(m.mix)
 	dst = m.JointLogLikelihood(dst, d)
 	for i := range d.N {
-		mathx.NormalizeLog(dst[i*nc : (i+1)*nc])
+		row := dst[i*nc : (i+1)*nc]
+		if mx := slices.Max(row); math.IsInf(mx, 0) || mx != mx {
+			m.farRow(row, d.Row(i))
+			continue
+		}
+		mathx.NormalizeLog(row)
 	}
 	return dst
+}
+
+// farRow writes the log-posteriors of the row x to out from the scaled
+// joint of each class c, log π_c + log p(x | c) (GMM.farScaled), by
+// mathx.NormalizeLogScaled; a class without a mixture gets −Inf.
+func (m *MDA) farRow(out, x []float64) {
+	s := make([]mathx.Scaled, len(m.mix))
+	c := mathx.RowScale(x).C
+	for k, g := range m.mix {
+		if g == nil {
+			s[k].Const = math.Inf(-1)
+			continue
+		}
+		s[k], _, _ = g.farScaled(make([]float64, g.m.k), x)
+		s[k].Const += m.logPri[k]
+	}
+	mathx.NormalizeLogScaled(out, s, c)
 }
 
 // Sample draws a class c with probability π_c and x from its mixture,

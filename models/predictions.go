@@ -53,7 +53,9 @@ func (p *Predictions) Rows() int {
 }
 
 // Predict returns the predictions of m for the rows of d, which follows
-// m's schema. A regression is a model that is not a classifier and has a
+// m's schema. The probabilities are finite, in [0, 1] and sum to 1 for
+// any finite row, however far out (the families score such rows again
+// with their large cells scaled out, see mathx.SoftmaxScaled). A regression is a model that is not a classifier and has a
 // method Predict(dst []float64, d *data.Dataset) []float64 but no
 // Components; a mixture has both. It returns ErrNoPredictions for a model
 // of none of these sorts, and the error of a model that refuses the rows:
@@ -119,7 +121,8 @@ type clusterer interface {
 
 // WriteCSV writes the predictions as CSV: the header Columns, then one
 // line per row, numbers in strconv's shortest round-trip form (the
-// fewest digits that read back to the same float64).
+// fewest digits that read back to the same float64). A regression's
+// prediction beyond float64's range (±Inf) is written clamped (Clamp).
 func (p *Predictions) WriteCSV(w io.Writer) error {
 	cw := csv.NewWriter(w)
 	if err := cw.Write(p.Columns); err != nil {
@@ -140,7 +143,7 @@ func (p *Predictions) WriteCSV(w io.Writer) error {
 // them.
 func (p *Predictions) record(rec []string, i int) {
 	if p.Labels == nil {
-		rec[0] = strconv.FormatFloat(p.Values[i], 'g', -1, 64)
+		rec[0] = strconv.FormatFloat(Clamp(p.Values[i]), 'g', -1, 64)
 		return
 	}
 	K := len(p.Labels)
@@ -156,6 +159,10 @@ func (p *Predictions) record(rec []string, i int) {
 // generative classifier's marginal over the classes k, by log-sum-exp,
 //
 //	log p(x_i) = log Σ_k exp(log p(x_i, y=k))
+//
+// A row whose density is below float64's range (a row far out: about
+// −1e600 at x = 1e300) gets −Inf, never NaN; gendisc score writes it as
+// Clamp(−Inf), −1.7976931348623157e+308, with a warning.
 func Density(m gendisc.Model) (func(d *data.Dataset) []float64, bool) {
 	switch m := m.(type) {
 	case interface {
@@ -180,17 +187,44 @@ func marginal(m gendisc.Generative, d *data.Dataset) []float64 {
 	return out
 }
 
+// Clamp returns v with ±Inf replaced by ±math.MaxFloat64, the finite
+// float64 nearest to it; NaN is returned as it is. A value that float64
+// cannot hold, such as the log-density of a row far out (about −1e600
+// at x = 1e300, which the library returns as −Inf) or a regression's
+// prediction beyond ±1.8e308, is written by gendisc (score, eval,
+// predict) as its Clamp, with a warning that says how many values were;
+// so no output carries −Inf or +Inf, and a column of scores stays one
+// of numbers, the clamped ones sorting as the least likely rows.
+func Clamp(v float64) float64 {
+	return max(-math.MaxFloat64, min(v, math.MaxFloat64))
+}
+
+// ClampAll clamps every value of x in place (Clamp) and returns how many
+// were infinite.
+func ClampAll(x []float64) int {
+	n := 0
+	for i, v := range x {
+		if math.IsInf(v, 0) {
+			x[i] = Clamp(v)
+			n++
+		}
+	}
+	return n
+}
+
 // ScoreColumns is the header of WriteScores.
 var ScoreColumns = []string{"log_p_nats", "log_p_bits"}
 
 // WriteScores writes the log densities as CSV, as gendisc score does: the
 // header ScoreColumns, then per row log p(x) in nats and in bits
-// (nats / ln 2), in strconv's shortest round-trip form.
+// (nats / ln 2), in strconv's shortest round-trip form, each clamped to
+// float64's range (Clamp: a density below it, −Inf, is written as
+// −1.7976931348623157e+308).
 func WriteScores(w io.Writer, scores []float64) error {
 	cw := csv.NewWriter(w)
 	cw.Write(ScoreColumns)
 	for _, v := range scores {
-		cw.Write([]string{strconv.FormatFloat(v, 'g', -1, 64), strconv.FormatFloat(v/math.Ln2, 'g', -1, 64)})
+		cw.Write([]string{strconv.FormatFloat(Clamp(v), 'g', -1, 64), strconv.FormatFloat(Clamp(v/math.Ln2), 'g', -1, 64)})
 	}
 	cw.Flush()
 	return cw.Error()

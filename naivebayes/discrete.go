@@ -550,7 +550,7 @@ func (m *Model) ClassWeights() []float64 { return slices.Clone(m.classWeight) }
 // feature's documents are not one per row; without them, d.Text nil, the
 // documents are missing) or dst has a length other than d.N·K.
 func (m *Model) LogProba(dst []float64, d *data.Dataset) []float64 {
-	return m.scores(dst, d, func(out []float64, k int, e []float64) { kernel.NormalizeLogRows(out, k, e, logProbaRow) })
+	return m.scores(dst, d, kernel.NormalizeLogRows, mathx.NormalizeLogScaled)
 }
 
 // logProbaRow normalises a row of joint log-likelihoods to
@@ -610,7 +610,7 @@ func (m *Model) ScoreSamples(dst []float64, d *data.Dataset) []float64 {
 // log-likelihoods become probabilities by kernel.SoftmaxRows while they are in
 // cache, and a row that no class can produce is all zeros.
 func (m *Model) Proba(dst []float64, d *data.Dataset) []float64 {
-	return m.scores(dst, d, func(out []float64, k int, e []float64) { kernel.SoftmaxRows(out, k, e, probaRow) })
+	return m.scores(dst, d, kernel.SoftmaxRows, mathx.SoftmaxScaled)
 }
 
 // probaRow turns a row of joint log-likelihoods into probabilities: the

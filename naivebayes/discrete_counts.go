@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/internal/mathx"
 )
 
 // countKind is the distribution of a bag of counts (numeric count
@@ -337,5 +338,35 @@ func (p *countPart) addLogLikelihood(dst []float64, d *data.Dataset, lo, hi int)
 				out[c] += x * b[c*V+t]
 			}
 		}
+	}
+}
+
+// addScaled adds the terms of row i as scaled numbers: the counts' x_t b_tk
+// split as c·(x̃_t b_tk) + d_t b_tk (mathx.Scale.Split about 0), so that
+// counts too large for their products compare the classes by Σ_t x̃_t b_tk;
+// Bernoulli's terms, bounded, whole.
+func (p *countPart) addScaled(s []mathx.Scaled, d *data.Dataset, i int, scale mathx.Scale) {
+	K, V, D := p.w.k, p.w.v, d.D()
+	whole := make([]float64, K)
+	if p.ck == countBernoulli {
+		p.addLogLikelihood(whole, d, i, i+1)
+	} else {
+		for t, j := range p.cols {
+			x := d.X[i*D+j]
+			if x != x || x == 0 {
+				continue
+			}
+			u, w := scale.Split(x, 0)
+			for c := range s {
+				if b := p.w.b[c*V+t]; u != 0 {
+					s[c].Lin += u * b
+				} else {
+					whole[c] += w * b
+				}
+			}
+		}
+	}
+	for c, v := range whole {
+		s[c].Const += v
 	}
 }

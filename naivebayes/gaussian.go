@@ -515,8 +515,12 @@ func (m *Gaussian) Classes() []string { return slices.Clone(m.schema.Classes()) 
 // LogProba writes log P(y = k | x_i) to dst[i·K + k] for every row i of d
 // and returns dst (allocated when nil): the joint log-likelihood
 // normalised by a stable log-sum-exp. Missing features are marginalised.
-// It panics if d's features differ from the model's schema by name, kind
-// or order, or dst has a length other than d.N·K.
+// A row so far out that its joint is below float64's range for every
+// class (about −1e600 at 1e300; JointLogLikelihood gives −Inf) is scored
+// again with its large cells scaled out (classifier.farRow): the class of
+// widest variance in the row's direction wins, as it does at smaller
+// scales. It panics if d's features differ from the model's schema by
+// name, kind or order, or dst has a length other than d.N·K.
 func (m *Gaussian) LogProba(dst []float64, d *data.Dataset) []float64 {
 	return m.joint(dst, d, true)
 }

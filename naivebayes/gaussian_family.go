@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/internal/mathx"
 )
 
 // gaussianFamily is the diagonal Gaussian part of a naive Bayes model,
@@ -90,4 +91,25 @@ func observedLogLikelihood(x, mu, h, c []float64) float64 {
 		}
 	}
 	return s
+}
+
+// addScaled adds the terms of the observed cells of row i as scaled
+// numbers: with x_j − μ_kj = c·x̃_j + d_j (mathx.Scale.Split),
+//
+//	c_kj − h_kj (x_j − μ_kj)² = −c²·h_kj x̃_j² − c·2h_kj x̃_j d_j + (c_kj − h_kj d_j²)
+func (g *gaussianFamily) addScaled(s []mathx.Scaled, ds *data.Dataset, i int, scale mathx.Scale) {
+	D := g.d
+	x := ds.X[i*D : (i+1)*D]
+	for k := range s {
+		mu, h, c := g.mu[k*D:(k+1)*D], g.h[k*D:(k+1)*D], g.c[k*D:(k+1)*D]
+		for j, v := range x {
+			if v != v {
+				continue
+			}
+			u, d := scale.Split(v, mu[j])
+			s[k].Quad -= h[j] * u * u
+			s[k].Lin -= 2 * h[j] * u * d
+			s[k].Const += c[j] - h[j]*d*d
+		}
+	}
 }

@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/internal/mathx"
 	"github.com/gendisc/gendisc/stats"
 )
 
@@ -91,4 +92,11 @@ func (p *gaussianPart) fit(pr *params, s *data.Schema, source string) error {
 func (p *gaussianPart) addLogLikelihood(dst []float64, d *data.Dataset, lo, hi int) {
 	x := p.gather(make([]float64, 0, (hi-lo)*len(p.cols)), d, lo, hi)
 	p.inner.addLogLikelihood(dst, &data.Dataset{Schema: p.sub, N: hi - lo, X: x}, 0, hi-lo)
+}
+
+// addScaled gathers the part's columns of row i and adds their Gaussian
+// terms as scaled numbers (gaussianFamily.addScaled).
+func (p *gaussianPart) addScaled(s []mathx.Scaled, d *data.Dataset, i int, scale mathx.Scale) {
+	x := p.gather(make([]float64, 0, len(p.cols)), d, i, i+1)
+	p.inner.(*gaussianFamily).addScaled(s, &data.Dataset{Schema: p.sub, N: 1, X: x}, 0, scale)
 }

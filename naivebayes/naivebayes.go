@@ -73,9 +73,9 @@ func (c *classifier) checkFeatures(d *data.Dataset) {
 // dst has the wrong length.
 func (c *classifier) joint(dst []float64, d *data.Dataset, normalise bool) []float64 {
 	if normalise {
-		return c.scores(dst, d, func(out []float64, k int, e []float64) { kernel.NormalizeLogRows(out, k, e, mathx.NormalizeLog) })
+		return c.scores(dst, d, kernel.NormalizeLogRows, mathx.NormalizeLogScaled)
 	}
-	return c.scores(dst, d, nil)
+	return c.scores(dst, d, nil, nil)
 }
 
 // proba writes P(y = k | x_i) to dst[i·K + k] as joint does, a chunk's
@@ -83,14 +83,17 @@ func (c *classifier) joint(dst []float64, d *data.Dataset, normalise bool) []flo
 // while they are in cache: the exponentials of its log-sum-exp serve
 // again, divided by their sum.
 func (c *classifier) proba(dst []float64, d *data.Dataset) []float64 {
-	return c.scores(dst, d, func(out []float64, k int, e []float64) { kernel.SoftmaxRows(out, k, e, mathx.Softmax) })
+	return c.scores(dst, d, kernel.SoftmaxRows, mathx.SoftmaxScaled)
 }
 
 // scores writes log p(x_i, y = k) to dst[i·K + k], allocating dst when
 // nil, and calls finish (unless nil) on each chunk of rows (K values
 // each) once they are complete, with scratch e of 3 values more, with
-// the panics of joint.
-func (c *classifier) scores(dst []float64, d *data.Dataset, finish func(out []float64, k int, e []float64)) []float64 {
+// the panics of joint. finish hands the rows whose joint is not finite
+// for any class, or holds a NaN, to its last argument, which scores them
+// again (farRow) and finishes them with farFinish.
+func (c *classifier) scores(dst []float64, d *data.Dataset, finish func(out []float64, k int, e []float64, other func(row []float64)),
+	farFinish func(dst []float64, s []mathx.Scaled, c float64) bool) []float64 {
 	k := len(c.logPrior)
 	c.checkFeatures(d)
 	if dst == nil {
@@ -107,16 +110,22 @@ func (c *classifier) scores(dst []float64, d *data.Dataset, finish func(out []fl
 	}
 	stream := len(dst) >= streamValues
 	parallel.For(d.N, 4*chunkRows, func(_, lo, hi int) {
-		var e, buf []float64
+		var e, buf, out []float64
+		var a int
+		// far scores again the row of out handed over by finish: row
+		// a + r of d.
+		far := func(row []float64) {
+			c.farRow(row, families, d, a+(cap(out)-cap(row))/k, farFinish)
+		}
 		if finish != nil {
 			e = make([]float64, min(chunkRows, hi-lo)*k+3) // len(out)+3, as finish asks
 		}
 		if stream {
 			buf = make([]float64, chunkRows*k)
 		}
-		for a := lo; a < hi; a += chunkRows {
+		for a = lo; a < hi; a += chunkRows {
 			b := min(hi, a+chunkRows)
-			out := dst[a*k : b*k]
+			out = dst[a*k : b*k]
 			if stream {
 				out = buf[:len(out)]
 			}
@@ -129,7 +138,7 @@ func (c *classifier) scores(dst []float64, d *data.Dataset, finish func(out []fl
 				f.addLogLikelihood(out, d, a, b)
 			}
 			if finish != nil {
-				finish(out, k, e)
+				finish(out, k, e, far)
 			}
 			if stream {
 				kernel.StreamCopy(dst[a*k:b*k], out)
@@ -137,6 +146,40 @@ func (c *classifier) scores(dst []float64, d *data.Dataset, finish func(out []fl
 		}
 	})
 	return dst
+}
+
+// farFamily is a family whose terms overflow for cells far out (the
+// Gaussian's quadratic forms, the counts' products): addScaled adds them
+// for row i of d and class k to s[k] as scaled numbers (mathx.Scaled) of
+// the row's scale.
+type farFamily interface {
+	addScaled(s []mathx.Scaled, d *data.Dataset, i int, scale mathx.Scale)
+}
+
+// farRow writes to out finish's result (mathx.SoftmaxScaled or
+// NormalizeLogScaled) for row i of d, whose joint log-likelihoods are not
+// finite for any class: every term overflowed. It scores the row again
+// as scaled numbers of its scale (mathx.RowScale), the farFamily terms
+// split by the size of their cells and the other families' added whole,
+// so that the classes are compared order by order (see
+// mathx.SoftmaxScaled): far out along a direction the class of least
+// Σ_j x̃_j²/σ²_kj wins, the widest where it matters. It allocates: such
+// rows are rare.
+func (c *classifier) farRow(out []float64, families []family, d *data.Dataset, i int, finish func(dst []float64, s []mathx.Scaled, c float64) bool) {
+	k := len(c.logPrior)
+	s, whole := make([]mathx.Scaled, k), make([]float64, k)
+	scale := mathx.RowScale(d.Row(i))
+	for _, f := range families {
+		if ff, ok := f.(farFamily); ok {
+			ff.addScaled(s, d, i, scale)
+			continue
+		}
+		f.addLogLikelihood(whole, d, i, i+1)
+	}
+	for j, lp := range c.logPrior {
+		s[j].Const += lp + whole[j]
+	}
+	finish(out, s, scale.C)
 }
 
 // streamValues is the size of the outputs, 16 MB, that scores computes

@@ -432,6 +432,23 @@ func (e *Encoder) EncodeRow(dst, x []float64) []float64 {
 	return dst
 }
 
+// EncodeRowScaled is EncodeRow for a row far out, of scale s
+// (mathx.RowScale): it writes the design row as s.C·scaled + whole, a
+// numeric cell's (x − Center)/Scale split by s.Split(x, Center) into
+// x̃/Scale and d/Scale, so that neither part overflows where EncodeRow's
+// would; the other columns go to whole as EncodeRow writes them, with
+// scaled 0. Both have length P().
+func (e *Encoder) EncodeRowScaled(scaled, whole, x []float64, s mathx.Scale) {
+	e.EncodeRow(whole, x)
+	for t, term := range e.terms {
+		scaled[t] = 0
+		if v := x[term.Feature]; term.Level < 0 && v == v {
+			u, d := s.Split(v, term.Center)
+			scaled[t], whole[t] = u/term.Scale, d/term.Scale
+		}
+	}
+}
+
 // Encode returns the design matrix of d, encoding row blocks on all cores.
 // d must have the encoder's schema layout; Encode panics if its number of
 // features differs.

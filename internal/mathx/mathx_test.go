@@ -116,3 +116,77 @@ func TestHasNaN(t *testing.T) {
 		}
 	}
 }
+
+// TestScaled checks the scaled softmax against hand-derived posteriors:
+// where c²ΔQ is beyond float64 the class of largest Q takes all; where
+// the Q tie, the linear parts, then the constants decide; at a small
+// scale the result is the softmax of the Values, and the log-sum-exp's
+// Value that of the Values.
+func TestScaled(t *testing.T) {
+	inf := math.Inf(1)
+	for _, c := range []struct {
+		name string
+		s    []Scaled
+		c    float64
+		want []float64
+	}{
+		{"quadratic decides", []Scaled{{-2, 5, 0}, {-1, -5, -100}}, 1e300, []float64{0, 1}},
+		{"quadratic tie, linear decides", []Scaled{{-1, 1, 50}, {-1, 2, 0}}, 1e300, []float64{0, 1}},
+		{"quadratic and linear tie, constants", []Scaled{{-1, 2, math.Log(1)}, {-1, 2, math.Log(3)}}, 1e300, []float64{0.25, 0.75}},
+		{"c²ΔQ finite", []Scaled{{-1e-300, 0, 0}, {-2e-300, 0, 0}}, 1e150, []float64{1 / (1 + math.Exp(-1)), 1 / (1 + math.E)}},
+		{"class left out", []Scaled{{-1, 0, -inf}, {-5, 0, 0}, {math.NaN(), 0, 0}}, 1e300, []float64{0, 1, 0}},
+		{"small scale", []Scaled{{-0.5, 1, 2}, {-0.25, 0, 1}}, 2, []float64{1 / (1 + math.Exp(-2)), 1 / (1 + math.Exp(2))}},
+	} {
+		got := make([]float64, len(c.s))
+		if !SoftmaxScaled(got, c.s, c.c) {
+			t.Errorf("%s: no score kept", c.name)
+		}
+		lg := make([]float64, len(c.s))
+		NormalizeLogScaled(lg, c.s, c.c)
+		for k, w := range c.want {
+			if math.Abs(got[k]-w) > 1e-15 || math.Abs(math.Exp(lg[k])-w) > 1e-15 {
+				t.Errorf("%s: probabilities %v, log %v, want %v", c.name, got, lg, c.want)
+				break
+			}
+		}
+	}
+	// At a small scale the parts are ordinary numbers.
+	s := []Scaled{{-0.5, 1, 2}, {-0.25, 0.5, 1}, {-1, 3, -1}}
+	const c = 3.0
+	v := make([]float64, len(s))
+	for k, x := range s {
+		v[k] = x.Value(c)
+	}
+	if got, want := LogSumExpScaled(make([]float64, 3), s, c).Value(c), LogSumExp(v); math.Abs(got-want) > 1e-14 {
+		t.Errorf("LogSumExpScaled: %v, want %v", got, want)
+	}
+	// Far out the value is beyond float64: −Inf, not NaN.
+	if got := LogSumExpScaled(make([]float64, 2), []Scaled{{-1, 0, 0}, {-2, 0, 0}}, 1e300).Value(1e300); !math.IsInf(got, -1) {
+		t.Errorf("LogSumExpScaled far out: %v, want -Inf", got)
+	}
+	// No score kept: a row no class can produce.
+	p := []float64{9, 9}
+	if SoftmaxScaled(p, []Scaled{{0, 0, -inf}, {0, 0, -inf}}, 1) || p[0] != 0 || p[1] != 0 {
+		t.Errorf("no score kept: %v", p)
+	}
+}
+
+// TestRowScale checks the scale and the split of a row's cells.
+func TestRowScale(t *testing.T) {
+	s := RowScale([]float64{3, -1e300, math.NaN(), 1e200})
+	if s.C != 1e300 || s.Tau != 0x1p400 {
+		t.Fatalf("RowScale: %+v", s)
+	}
+	if u, d := s.Split(-1e300, 2); u != -1 || d != -2 {
+		t.Errorf("Split(-1e300, 2) = %v, %v", u, d)
+	}
+	if u, d := s.Split(3, 2); u != 0 || d != 1 {
+		t.Errorf("Split(3, 2) = %v, %v", u, d)
+	}
+	if s := RowScale([]float64{0.5, 1e10}); s.C != 1e10 || s.Tau != 1e10*0x1p-26 {
+		t.Errorf("RowScale of 1e10: %+v", s)
+	}
+	if s := RowScale([]float64{0.5}); s.C != 1 {
+		t.Errorf("RowScale of small cells: %+v", s)
+	}
+}

@@ -81,7 +81,7 @@ func (o *evalOptions) run(env *Env) error {
 	}
 	var rep interface{ Text(io.Writer) error }
 	if isRegressor {
-		rep, err = evaluateRegression(r, d)
+		rep, err = evaluateRegression(env, r, d)
 	} else {
 		rep, err = metrics.Evaluate(c, d)
 	}
@@ -97,16 +97,37 @@ func (o *evalOptions) run(env *Env) error {
 // evaluateRegression applies r to d and evaluates its predictions of the
 // target d.Y with metrics.Regression, weighting the rows by d.Weight. A
 // row without its target value is an error positioned at its line.
-func evaluateRegression(r regressor, d *data.Dataset) (*metrics.RegressionReport, error) {
+//
+// A prediction beyond float64's range (±Inf) is taken as
+// ±1.7976931348623157e+308 (models.Clamp), with a warning, as predict
+// writes it; a figure that overflows then (an MSE, a log-likelihood) is
+// clamped the same way, with a warning that names it.
+func evaluateRegression(env *Env, r regressor, d *data.Dataset) (*metrics.RegressionReport, error) {
 	for i, y := range d.Y {
 		if math.IsNaN(y) {
 			return nil, d.RowError(i, "%w: eval needs the true value of every row", data.ErrMissingTarget)
 		}
 	}
-	rep, err := metrics.Regression(d.Y, r.Predict(nil, d), d.Weight)
+	pred := r.Predict(nil, d)
+	warnPredictionsBeyondRange(env, d, pred)
+	models.ClampAll(pred)
+	rep, err := metrics.Regression(d.Y, pred, d.Weight)
 	var re *metrics.RowError
 	if errors.As(err, &re) {
 		return nil, d.RowError(re.Row, "%w", re.Err)
 	}
-	return rep, err
+	if err != nil {
+		return nil, err
+	}
+	for _, f := range []struct {
+		name string
+		v    *float64
+	}{{"MSE", &rep.MSE}, {"RMSE", &rep.RMSE}, {"MAE", &rep.MAE}, {"R²", &rep.R2}, {"σ²", &rep.Sigma2},
+		{"log-likelihood", &rep.LogLikelihood}, {"mean log-likelihood", &rep.MeanLogLikelihood}} {
+		if math.IsInf(*f.v, 0) {
+			*f.v = models.Clamp(*f.v)
+			env.warnf("%s: the %s overflows float64: written as %v", d.Source, f.name, *f.v)
+		}
+	}
+	return rep, nil
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"io"
+	"math"
 
 	"github.com/gendisc/gendisc"
 	"github.com/gendisc/gendisc/data"
@@ -32,7 +33,12 @@ For a regression model (linear), the one column prediction holds the
 predicted value of the target.
 
 Probabilities are written with the fewest digits that read back to the same
-float64. The data is read with the model's schema: columns are matched by
+float64. They are finite, in [0, 1] and sum to 1 for any finite input, even
+a row so far out (1e300) that its likelihoods are beyond float64: such a
+row is scored again with its large cells scaled out, and goes to the class
+that wins far out in its direction (for Gaussian models the one of widest
+spread that way). A regression's prediction beyond float64's range is
+written as ±1.7976931348623157e+308, with a warning. The data is read with the model's schema: columns are matched by
 name and may come in any order, extra columns (the target among them) are
 ignored, and a missing feature column is an error. A category the model
 never saw is read as a missing value, which the model marginalises;
@@ -76,12 +82,31 @@ func (o *predictOptions) run(env *Env) error {
 	if err != nil {
 		return err
 	}
+	if p.Labels == nil {
+		warnPredictionsBeyondRange(env, d, p.Values)
+	}
 	return o.write(env, func(w io.Writer) error {
 		if p.Labels != nil {
 			stringColumns(w, p.Columns[0]) // the labels, for Parquet output
 		}
 		return p.WriteCSV(w)
 	})
+}
+
+// warnPredictionsBeyondRange warns of a regression's predictions beyond
+// float64's range (±Inf from the library), which predict writes, and
+// eval evaluates, as ±1.7976931348623157e+308 (models.Clamp).
+func warnPredictionsBeyondRange(env *Env, d *data.Dataset, pred []float64) {
+	n := 0
+	for _, v := range pred {
+		if math.IsInf(v, 0) {
+			n++
+		}
+	}
+	if n > 0 {
+		env.warnf("%s: %d of %s beyond float64's range (±1.8e308): taken as ±%v",
+			d.Source, n, count(len(pred), "prediction is", "predictions are"), math.MaxFloat64)
+	}
 }
 
 // write writes the output file (--out) with writeTo.

@@ -107,6 +107,7 @@ func (o *scoreOptions) run(env *Env) error {
 	}
 	warnEmptyDocuments(env, d)
 	scores := density(d)
+	warnBeyondRange(env, d, scores)
 	if o.out != "" {
 		out, err := env.createRows(o.out)
 		if err != nil {
@@ -149,14 +150,33 @@ func warnEmptyDocuments(env *Env, d *data.Dataset) {
 	}
 }
 
+// warnBeyondRange warns of the rows of d whose log-likelihood is below
+// float64's range (−Inf from the library: a row far out, about −1e600 at
+// x = 1e300), which score writes as −1.7976931348623157e+308
+// (models.Clamp); the mean and total, from the clamped values and
+// clamped too, are then upper bounds.
+func warnBeyondRange(env *Env, d *data.Dataset, scores []float64) {
+	n := 0
+	for _, v := range scores {
+		if math.IsInf(v, -1) {
+			n++
+		}
+	}
+	if n > 0 {
+		env.warnf("%s: %d of %s below -1.8e308, beyond float64: written as %v; the mean and total are upper bounds",
+			d.Source, n, count(len(scores), "row has a log-likelihood", "rows have a log-likelihood"), -math.MaxFloat64)
+	}
+}
+
 // summarize returns the number of rows, the total and the mean of the
-// scores, in nats and bits.
+// scores, in nats and bits, each clamped to float64's range
+// (models.Clamp) as the scores are written.
 func summarize(scores []float64) scoreSummary {
 	total := 0.0
 	for _, v := range scores {
-		total += v
+		total += models.Clamp(v)
 	}
-	mean := total / float64(len(scores))
-	return scoreSummary{Rows: len(scores), MeanNats: modelfile.Float(mean), MeanBits: modelfile.Float(mean / math.Ln2),
-		TotalNats: modelfile.Float(total), TotalBits: modelfile.Float(total / math.Ln2)}
+	mean := models.Clamp(total) / float64(len(scores))
+	return scoreSummary{Rows: len(scores), MeanNats: modelfile.Float(mean), MeanBits: modelfile.Float(models.Clamp(mean / math.Ln2)),
+		TotalNats: modelfile.Float(models.Clamp(total)), TotalBits: modelfile.Float(models.Clamp(total / math.Ln2))}
 }

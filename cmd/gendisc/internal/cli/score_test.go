@@ -243,3 +243,51 @@ func TestScoreUnseenWords(t *testing.T) {
 		}
 	}
 }
+
+// TestScoreAndPredictFarRows checks score and predict on rows so far out
+// that their log-likelihood is below float64's range: score writes
+// -1.7976931348623157e+308 in both columns and warns how many rows, its
+// JSON summary holds numbers only; predict writes finite probabilities,
+// the wider class winning far out. Before, score wrote -Inf and predict
+// NaN.
+func TestScoreAndPredictFarRows(t *testing.T) {
+	dir := t.TempDir()
+	train := filepath.Join(dir, "train.csv")
+	os.WriteFile(train, []byte("x,class\n0,a\n2,a\n4,b\n8,b\n12,b\n"), 0o644)
+	test := filepath.Join(dir, "test.csv")
+	os.WriteFile(test, []byte("x\n3\n1e300\n-1e200\n"), 0o644)
+	model := filepath.Join(dir, "m.json")
+	mustRun(t, "fit", "--data", train, "--model", "gaussian-nb", "--out", model)
+	r := runCLI(t, "", "score", "--model", model, "--data", test)
+	rows := readCSV(t, r.stdout)
+	if r.code != 0 || len(rows) != 4 {
+		t.Fatalf("exit %d, output:\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if v, err := strconv.ParseFloat(rows[1][0], 64); err != nil || math.IsInf(v, 0) || v != v {
+		t.Errorf("ordinary row: %q", rows[1])
+	}
+	for _, row := range rows[2:] {
+		if row[0] != "-1.7976931348623157e+308" || row[1] != "-1.7976931348623157e+308" {
+			t.Errorf("far row: %q, want -1.7976931348623157e+308 twice", row)
+		}
+	}
+	if !strings.Contains(r.stderr, "2 of 3 rows have a log-likelihood below -1.8e308") {
+		t.Errorf("stderr:\n%s", r.stderr)
+	}
+	js := mustRun(t, "score", "--model", model, "--data", test, "--json", "--quiet")
+	var summary map[string]any
+	if err := json.Unmarshal([]byte(js), &summary); err != nil {
+		t.Fatal(err)
+	}
+	for k, v := range summary {
+		if _, ok := v.(float64); !ok {
+			t.Errorf("summary %s = %v, not a number", k, v)
+		}
+	}
+	want := [][]string{{"prediction", "p_a", "p_b"}, nil, {"b", "0", "1"}, {"b", "0", "1"}}
+	for i, row := range readCSV(t, mustRun(t, "predict", "--model", model, "--data", test)) {
+		if want[i] != nil && strings.Join(row, ",") != strings.Join(want[i], ",") {
+			t.Errorf("predict row %d: %q, want %q", i, row, want[i])
+		}
+	}
+}
