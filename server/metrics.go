@@ -84,7 +84,9 @@ func (m *metrics) observe(model, endpoint string, code, rows int, seconds float6
 	}
 }
 
-// handler serves the metrics in Prometheus's text format.
+// handler serves the metrics in the format the request's Accept header
+// asks for: OpenMetrics text (application/openmetrics-text), else
+// Prometheus's text format 0.0.4.
 func (m *metrics) handler() http.Handler {
-	return promhttp.HandlerFor(m.reg, promhttp.HandlerOpts{})
+	return promhttp.HandlerFor(m.reg, promhttp.HandlerOpts{EnableOpenMetrics: true})
 }
