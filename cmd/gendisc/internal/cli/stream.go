@@ -63,6 +63,7 @@ func (o *fitOptions) fitChunks(env *Env) (modelfile.Persistent, error) {
 	var rows, chunks, dropped int
 	var last *data.Dataset // the latest chunk, for kindHint
 	opt := o.readOptions()
+	opt.Limits = env.limits
 	seq := func(yield func(*data.Dataset, error) bool) {
 		for d, err := range data.ReadChunks(in, source, opt, streamChunk) {
 			if err == nil {
