@@ -66,9 +66,13 @@ func tooLongErr(limit int) error {
 // overBudget is the error for a read of src that, at line (or row) line,
 // would hold need bytes, more than the budget.
 func overBudget(src string, line int, need, budget int64) *ParseError {
+	take := FormatSize(need) + ", "
+	if take == FormatSize(budget)+", " {
+		take = "" // they differ in decimals not shown
+	}
 	return &ParseError{File: src, Line: line,
-		Err: fmt.Errorf("%w: reading the data up to here would take %s, more than the budget of %s %s",
-			ErrMemory, FormatSize(need), FormatSize(budget), maxMemoryRemedy)}
+		Err: fmt.Errorf("%w: reading the data up to here would take %smore than the budget of %s %s",
+			ErrMemory, take, FormatSize(budget), maxMemoryRemedy)}
 }
 
 // maxRecord returns the record limit that l sets.
@@ -97,7 +101,9 @@ func (l Limits) maxMemory() int64 {
 // read for (a model's fit takes memory of its own) and to the rest of the
 // machine. Where none of these can be read (not Linux), it is -1: no
 // budget. It is computed once.
-var DefaultMaxMemory = sync.OnceValue(func() int64 {
+func DefaultMaxMemory() int64 { return defaultMaxMemory() }
+
+var defaultMaxMemory = sync.OnceValue(func() int64 {
 	total := memTotal()
 	for _, path := range []string{"/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory/memory.limit_in_bytes"} {
 		if b, err := os.ReadFile(path); err == nil {

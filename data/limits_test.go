@@ -273,16 +273,20 @@ func TestReadPlainLines(t *testing.T) {
 // passed.
 func TestReadText(t *testing.T) {
 	in := "a,b\n1,2\n" + strings.Repeat("3", 100) + "\n"
-	if b, err := ReadText(strings.NewReader(in), "t.csv", Limits{}); err != nil || string(b) != in {
+	if b, err := ReadText(strings.NewReader(in), "t.csv", Limits{}, 1); err != nil || string(b) != in {
 		t.Errorf("ReadText = %q, %v", b, err)
 	}
-	_, err := ReadText(strings.NewReader(in), "t.csv", Limits{MaxRecord: 100})
+	_, err := ReadText(strings.NewReader(in), "t.csv", Limits{MaxRecord: 100}, 1)
 	if want := "t.csv:3: record too long: more than 100 B in one record (raise Limits.MaxRecord)"; err == nil || err.Error() != want {
 		t.Errorf("err = %v, want %s", err, want)
 	}
-	_, err = ReadText(strings.NewReader(in), "t.csv", Limits{MaxMemory: 50})
-	if !errors.Is(err, ErrMemory) {
-		t.Errorf("err = %v, want the budget passed", err)
+	// 109 bytes, held three times.
+	if _, err := ReadText(strings.NewReader(in), "t.csv", Limits{MaxMemory: 327}, 3); err != nil {
+		t.Errorf("within the budget: %v", err)
+	}
+	_, err = ReadText(strings.NewReader(in), "t.csv", Limits{MaxMemory: 326}, 3)
+	if want := "t.csv:1: memory budget exceeded: reading the data up to here would take 327 B, more than the budget of 326 B (raise Limits.MaxMemory, or read the file in chunks with ReadChunks)"; err == nil || err.Error() != want {
+		t.Errorf("err = %v, want %s", err, want)
 	}
 }
 
@@ -393,4 +397,16 @@ func FuzzRecordLimit(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestDefaultMaxMemory: on a machine whose memory /proc/meminfo gives, the
+// default budget is positive and at most half of it.
+func TestDefaultMaxMemory(t *testing.T) {
+	total := memTotal()
+	if total <= 0 {
+		t.Skip("no /proc/meminfo")
+	}
+	if m := DefaultMaxMemory(); m <= 0 || m > total/2 {
+		t.Errorf("DefaultMaxMemory() = %d, MemTotal %d", m, total)
+	}
 }

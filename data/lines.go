@@ -89,19 +89,20 @@ func TextDataset(docs []string, source string, lines []int) *Dataset {
 }
 
 // ReadText reads the whole of in, the text of an Input (see Open), into
-// memory, for a reader of its own that needs all of it at once: a line
+// memory, for a reader of its own that needs all of it at once and holds
+// it copies times over (as bytes, a string, parsed records): a line
 // longer than lim.MaxRecord (its line end included) is a *ParseError
-// wrapping ErrTooLong, and more than lim.MaxMemory bytes in all one
-// wrapping ErrMemory, positioned at the line reached.
-func ReadText(in io.Reader, source string, lim Limits) ([]byte, error) {
+// wrapping ErrTooLong, and more than lim.MaxMemory bytes in all, counted
+// copies times, one wrapping ErrMemory, positioned at the line reached.
+func ReadText(in io.Reader, source string, lim Limits, copies int) ([]byte, error) {
 	maxRecord, budget := lim.maxRecord(), lim.maxMemory()
 	var b []byte
 	line, start := 1, 0 // the line being read, and its offset in b
 	buf := make([]byte, 64<<10)
 	for {
 		n, err := in.Read(buf)
-		if budget >= 0 && int64(len(b)+n) > budget {
-			return nil, overBudget(source, line, int64(len(b)+n), budget)
+		if need := int64(copies) * int64(len(b)+n); budget >= 0 && need > budget {
+			return nil, overBudget(source, line, need, budget)
 		}
 		b = append(b, buf[:n]...)
 		for p := len(b) - n; ; {

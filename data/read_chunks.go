@@ -97,7 +97,7 @@ func (r *reader) fixTypes(s *Schema) {
 			pl.mode = cellNumber
 		case pl.mode == cellString:
 			col := s.column(*pl)
-			r.cols[f].dict, r.cols[f].strs = nil, nil
+			r.cols[f].dict, r.cols[f].strs, r.cols[f].bytes = nil, nil, 0
 			for _, l := range col.Levels {
 				intern(&r.cols[f], l)
 			}

@@ -232,11 +232,7 @@ func runCommand(ctx context.Context, env *Env, cmd *Command, args []string) erro
 	if err := checkStdin(fs); err != nil {
 		return err
 	}
-	err := runner(ctx, env)
-	if stream := fs.Lookup("stream"); stream != nil && errors.Is(err, data.ErrMemory) {
-		err = &streamable{err, stream.Value.String() == "true"}
-	}
-	return err
+	return runner(ctx, env)
 }
 
 // dashed spells the flag name as the usage lines and help do: -n for a

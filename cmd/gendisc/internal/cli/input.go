@@ -140,9 +140,9 @@ func (f *sizeFlag) Set(s string) error {
 	return err
 }
 
-// streamable is an error of a command that has --stream whose data passed
-// the memory budget (data.ErrMemory): run without --stream, --stream is
-// the remedy that hints adds.
+// streamable is an error of fit of a kind that can stream whose data
+// passed the memory budget (data.ErrMemory): run without --stream,
+// --stream is the remedy that hints adds.
 type streamable struct {
 	error
 	streaming bool // run with --stream

@@ -159,6 +159,14 @@ func readNgramData(env *Env, name string, opt data.Options) (*data.Dataset, erro
 	return data.ReadLines(r, source, env.limits)
 }
 
+// plainText reports whether --data names plain text, which the language
+// model reads whole: a file whose name ends in .txt, or a bundled text
+// corpus.
+func plainText(name string) bool {
+	c, ok := datasets.CorpusInfo(name)
+	return strings.HasSuffix(name, ".txt") || ok && strings.HasSuffix(c.File, ".txt")
+}
+
 // openText opens what --data names when it is plain text (a file whose
 // name ends in .txt, or a bundled text corpus) or a bundled corpus in CSV;
 // r is nil for anything else.

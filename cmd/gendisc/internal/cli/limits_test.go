@@ -105,6 +105,12 @@ func TestMemoryBudgetFlag(t *testing.T) {
 			t.Errorf("%s: exit %d, stderr %q, want the budget passed and %s", c.args[:3], r.code, r.stderr, c.hint)
 		}
 	}
+	// A language model reads plain text whole: --stream is no remedy.
+	r := runCLI(t, "", "fit", "--model", "ngram", "--data", "tinyshakespeare", "--out", out, "--max-memory", "100KiB")
+	if want := "more than the budget of 100 KiB (this command holds all the data in memory: give it smaller files, or raise the budget with --max-memory SIZE)\n"; r.code != 1 ||
+		!strings.HasPrefix(r.stderr, "gendisc: tinyshakespeare:") || !strings.HasSuffix(r.stderr, want) {
+		t.Errorf("ngram: exit %d, stderr %q, want ...%s", r.code, r.stderr, want)
+	}
 	assertFiles(t, dir, "m.json", "rows.csv")
 	mustRun(t, "fit", "--model", "nb", "--data", data, "--out", out, "--max-memory", "64MiB")
 	mustRun(t, "fit", "--model", "nb", "--data", data, "--out", out, "--max-memory", "none")

@@ -123,16 +123,9 @@ func readRecords(r io.Reader, source string, limits data.Limits) (header []strin
 	if in.Format != data.CSV {
 		return nil, nil, 0, fmt.Errorf("%s: a %v file: split reads CSV and TSV (compressed or not)", source, in.Format)
 	}
-	// The file is held three times over, its bytes, a string and the
-	// records: its bytes may take a third of the budget.
-	lim := limits
-	if lim.MaxMemory == 0 {
-		lim.MaxMemory = data.DefaultMaxMemory()
-	}
-	if lim.MaxMemory > 0 {
-		lim.MaxMemory = max(1, lim.MaxMemory/3)
-	}
-	b, err := data.ReadText(in, source, lim)
+	// The file is held three times over: its bytes, a string and the
+	// records.
+	b, err := data.ReadText(in, source, limits, 3)
 	if err != nil {
 		return nil, nil, 0, err
 	}
