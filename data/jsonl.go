@@ -334,8 +334,17 @@ func (t *jsonTable) tooLong(lines int) error {
 	return tooLong(t.src, t.line+lines+1, t.maxLine)
 }
 
-// held returns the bytes of the input buffer.
-func (t *jsonTable) held() int64 { return int64(cap(t.buf)) }
+// held returns the bytes of the input buffer and of what its blocks parsed
+// from the last batch: cells of 16 bytes, line ends and numbers of 8, and
+// the texts of their arena.
+func (t *jsonTable) held() int64 {
+	n := int64(cap(t.buf))
+	for k := range t.parts {
+		p := &t.parts[k]
+		n += int64(16*cap(p.cells) + 8*(cap(p.ends)+cap(p.lines)) + cap(p.arena))
+	}
+	return n
+}
 
 // split divides the batch buf[:end] into blocks of whole lines.
 func (t *jsonTable) split(end int) {

@@ -410,3 +410,21 @@ func TestDefaultMaxMemory(t *testing.T) {
 		t.Errorf("DefaultMaxMemory() = %d, MemTotal %d", m, total)
 	}
 }
+
+// TestJSONBudgetCells: the budget counts the cells that the blocks of a
+// JSON-lines batch parsed (16 bytes each), not only the text: here the
+// text and the arrays fit in 2 MiB, the cells do not.
+func TestJSONBudgetCells(t *testing.T) {
+	var b strings.Builder
+	for i := range 20000 {
+		fmt.Fprintf(&b, `{"a":%d,"b":2,"c":3,"d":4,"y":"p"}`+"\n", i%10)
+	}
+	in := b.String()
+	_, err := Read(strings.NewReader(in), "c.jsonl", Options{Limits: Limits{MaxMemory: 2 << 20}})
+	if !errors.Is(err, ErrMemory) {
+		t.Errorf("%d bytes of text: err = %v, want the budget passed", len(in), err)
+	}
+	if _, err := Read(strings.NewReader(in), "c.jsonl", Options{Limits: Limits{MaxMemory: 8 << 20}}); err != nil {
+		t.Error(err)
+	}
+}
