@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"math"
 	"os"
 	"strings"
 
@@ -106,7 +105,7 @@ func limitFlags(fs *flag.FlagSet, lim *data.Limits) {
 		switch {
 		case err != nil:
 			return err
-		case n < 1 || n > math.MaxInt32*2:
+		case n < 1 || n > 4<<30:
 			return fmt.Errorf("want a size from 1B to 4GiB")
 		}
 		lim.MaxRecord = int(n)
