@@ -3,6 +3,7 @@ package data
 import (
 	"bytes"
 	"compress/bzip2"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -124,7 +125,16 @@ const sniffLen = 4096
 // as in could. A Parquet file needs random access: when in is an
 // io.ReaderAt or an io.Seeker its size is taken from it; otherwise (standard
 // input, a compressed Parquet file) it is read into memory.
+//
+// A Parquet file read into memory larger than the default memory budget
+// (DefaultMaxMemory) is an error wrapping ErrMemory.
 func Open(in io.Reader, source string) (*Input, error) {
+	return open(in, source, Limits{}.maxMemory())
+}
+
+// open is Open with a memory budget (-1 for none) for a Parquet file read
+// into memory.
+func open(in io.Reader, source string, budget int64) (*Input, error) {
 	size := inputSize(in)
 	head, rest, err := sniff(in, source)
 	if err != nil {
@@ -151,7 +161,7 @@ func Open(in io.Reader, source string) (*Input, error) {
 		if nested, _ := compression(inner); nested != "" {
 			return nil, fmt.Errorf("%s: %s inside %s: %w", source, nested, name, ErrFormat)
 		}
-		in, err := classify(inner, inRest, source)
+		in, err := classify(inner, inRest, source, budget)
 		if err != nil {
 			return nil, err
 		}
@@ -159,7 +169,7 @@ func Open(in io.Reader, source string) (*Input, error) {
 		in.length, in.packed, in.unpacked = size, packed, unpacked
 		return in, nil
 	}
-	input, err := classify(head, rest, source)
+	input, err := classify(head, rest, source, budget)
 	if err != nil {
 		return nil, err
 	}
@@ -229,10 +239,11 @@ var binaryFormats = []struct {
 }
 
 // classify tells the format of the (decompressed) input whose first
-// bytes are head; rest reads it from its start.
-func classify(head []byte, rest io.Reader, source string) (*Input, error) {
+// bytes are head; rest reads it from its start. budget bounds a Parquet
+// file read into memory (-1 for no bound).
+func classify(head []byte, rest io.Reader, source string, budget int64) (*Input, error) {
 	if bytes.HasPrefix(head, []byte("PAR1")) {
-		at, size, err := randomAccess(rest, source)
+		at, size, err := randomAccess(rest, source, budget)
 		if err != nil {
 			return nil, err
 		}
@@ -260,13 +271,31 @@ func classify(head []byte, rest io.Reader, source string) (*Input, error) {
 	if len(text) > 0 && text[0] == '{' {
 		return &Input{Reader: rest, Format: JSONLines}, nil
 	}
+	if jsonArray(text) {
+		line := 1 + bytes.Count(head[:len(head)-len(text)], []byte{'\n'})
+		return nil, &ParseError{File: source, Line: line,
+			Err: fmt.Errorf("%w: the line is a JSON array; in JSON lines each line must be a JSON object, {\"column\": value, ...}", ErrJSON)}
+	}
 	return &Input{Reader: rest, Format: CSV}, nil
+}
+
+// jsonArray reports whether the first line of text, which starts with
+// something other than white space, is a whole JSON array (such as
+// [1, "a"]): the start of JSON lines of arrays rather than objects, which
+// a header line of a CSV file is not.
+func jsonArray(text []byte) bool {
+	if len(text) == 0 || text[0] != '[' {
+		return false
+	}
+	line, _, _ := bytes.Cut(text, []byte{'\n'})
+	return json.Valid(line)
 }
 
 // randomAccess returns random access to the input r from its current
 // offset: r itself when it can seek (through seeks and reads when it is
-// not an io.ReaderAt), else its bytes in memory.
-func randomAccess(r io.Reader, source string) (io.ReaderAt, int64, error) {
+// not an io.ReaderAt), else its bytes in memory, at most budget of them
+// (-1 for no bound).
+func randomAccess(r io.Reader, source string, budget int64) (io.ReaderAt, int64, error) {
 	if s, start := seekStart(r); s != nil {
 		end, err := s.Seek(0, io.SeekEnd)
 		if err == nil {
@@ -280,9 +309,16 @@ func randomAccess(r io.Reader, source string) (io.ReaderAt, int64, error) {
 		}
 		return &seekReaderAt{s: r.(io.ReadSeeker), base: start}, end - start, nil
 	}
+	if budget >= 0 {
+		r = io.LimitReader(r, budget+1)
+	}
 	b, err := io.ReadAll(r)
 	if err != nil {
 		return nil, 0, fmt.Errorf("%s: %w", source, err)
+	}
+	if budget >= 0 && int64(len(b)) > budget {
+		return nil, 0, &ParseError{File: source, Err: fmt.Errorf("%w: a Parquet file that is compressed or not a regular file is read into memory, and this one is larger than the budget of %s %s",
+			ErrMemory, FormatSize(budget), maxMemoryRemedy)}
 	}
 	return bytes.NewReader(b), int64(len(b)), nil
 }

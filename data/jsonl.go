@@ -57,6 +57,11 @@ type jsonTable struct {
 	pending bool        // the first batch is parsed, not stored yet
 	scratch []byte
 	stamp   []uint32 // per field, the row (+1) that next stored last in it
+	maxLine int      // the most bytes of a line, its newline included
+	chunk   int      // the bytes after which a batch ends (but the first)
+	// checkMemory is the reader's: the error when more bytes would
+	// pass the memory budget.
+	checkMemory func(more int64) error
 }
 
 // jsonBlock is a block of whole lines of a batch and what parse read from
@@ -115,7 +120,9 @@ func openJSONLines(r *reader, in *Input) (*jsonTable, error) {
 	}
 	size = max(size, len(bom))
 	t := &jsonTable{in: in.Reader, src: r.src, input: in, blocks: r.cfg.blocks,
-		buf: make([]byte, 0, size), index: map[string]int{}}
+		buf: make([]byte, 0, size), index: map[string]int{},
+		maxLine: min(r.maxRecord, maxJSONOffset), chunk: r.cfg.chunk, checkMemory: r.checkMemory}
+	r.tab = t // for the memory budget, while the first batch is read
 	t.fill()
 	if bytes.HasPrefix(t.buf, bom) {
 		t.pos = len(bom)
@@ -164,7 +171,10 @@ func (t *jsonTable) next(r *reader) (more bool, err error) {
 	if all := t.input.expectedSize(); first && all > 0 && size > 0 && !t.eof {
 		r.reserve(int(float64(n) * float64(all) / float64(size) * 1.05))
 	}
-	i := r.addRows(n)
+	i, err := r.addRows(n)
+	if err != nil {
+		return false, err
+	}
 	if len(t.stamp) != len(r.header) {
 		t.stamp = make([]uint32, len(r.header))
 	}
@@ -229,13 +239,15 @@ func (t *jsonTable) fill() {
 	}
 }
 
-// maxJSONLine bounds the length of a line: the cells of a block keep
-// their offsets in 32 bits (jsonCell.a).
-var maxJSONLine = 1 << 32
+// maxJSONOffset bounds the length of a line whatever Limits.MaxRecord
+// says: the cells of a block keep their offsets in 32 bits (jsonCell.a).
+const maxJSONOffset = 1<<32 - 1
 
 // batch reads and parses the next batch: up to jsonBatch non-blank lines,
 // into t.parts[:t.used]; index gives the column of each key, nil for the
-// first batch.
+// first batch. Batches after the first also end once they hold chunk
+// bytes, so that their memory is bounded by the chunk's size and a line's
+// limit.
 func (t *jsonTable) batch(index map[string]int) error {
 	// Drop what the last batch read and find the lines of this one,
 	// reading more input (into a larger buffer when it is full) as
@@ -252,19 +264,16 @@ func (t *jsonTable) batch(index map[string]int) error {
 			if len(t.buf) > 0 && t.buf[len(t.buf)-1] != '\n' {
 				lines++
 			}
-			for q, k := 0, 0; len(t.buf) >= maxJSONLine && q < len(t.buf); k++ {
-				e := bytes.IndexByte(t.buf[q:], '\n')
-				if e < 0 {
-					e = len(t.buf) - q
-				}
-				if e >= maxJSONLine {
+			for q, k := 0, 0; len(t.buf) > t.maxLine && q < len(t.buf); k++ {
+				e := lineEnd(t.buf, q)
+				if e-q > t.maxLine {
 					return t.tooLong(k)
 				}
-				q += e + 1
+				q = e
 			}
 		}
 	}
-	for !all && recs < jsonBatch {
+	for !all && recs < jsonBatch && (index == nil || p < t.chunk) {
 		e := bytes.IndexByte(t.buf[p:], '\n')
 		switch {
 		case e >= 0:
@@ -273,11 +282,15 @@ func (t *jsonTable) batch(index map[string]int) error {
 			e = len(t.buf)
 		case t.eof || t.readErr != nil:
 		default:
-			if len(t.buf)-p >= maxJSONLine {
+			if len(t.buf)-p > t.maxLine {
 				return t.tooLong(lines)
 			}
 			if len(t.buf) == cap(t.buf) {
-				t.buf = append(make([]byte, 0, 2*cap(t.buf)), t.buf...)
+				c := doubled(cap(t.buf), p+t.maxLine+1)
+				if err := t.checkMemory(int64(c)); err != nil {
+					return err
+				}
+				t.buf = append(make([]byte, 0, c), t.buf...)
 			}
 			t.fill()
 			continue
@@ -285,7 +298,7 @@ func (t *jsonTable) batch(index map[string]int) error {
 		if e < 0 {
 			break
 		}
-		if e-p >= maxJSONLine {
+		if e-p > t.maxLine {
 			return t.tooLong(lines)
 		}
 		if !blankLine(t.buf[p:e]) {
@@ -316,9 +329,21 @@ func (t *jsonTable) batch(index map[string]int) error {
 }
 
 // tooLong is the error for the line after the batch's first lines, longer
-// than maxJSONLine.
+// than maxLine.
 func (t *jsonTable) tooLong(lines int) error {
-	return &ParseError{File: t.src, Line: t.line + lines + 1, Err: fmt.Errorf("%w: a line of more than %d bytes", ErrJSON, maxJSONLine-1)}
+	return tooLong(t.src, t.line+lines+1, t.maxLine)
+}
+
+// held returns the bytes of the input buffer and of what its blocks parsed
+// from the last batch: cells of 16 bytes, line ends and numbers of 8, and
+// the texts of their arena.
+func (t *jsonTable) held() int64 {
+	n := int64(cap(t.buf))
+	for k := range t.parts {
+		p := &t.parts[k]
+		n += int64(16*cap(p.cells) + 8*(cap(p.ends)+cap(p.lines)) + cap(p.arena))
+	}
+	return n
 }
 
 // split divides the batch buf[:end] into blocks of whole lines.
@@ -710,7 +735,11 @@ func (k *jsonBlock) parseSlow(line []byte, n int) error {
 	dec := json.NewDecoder(bytes.NewReader(line))
 	dec.UseNumber()
 	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
-		return fail("", fmt.Errorf("%w: the line does not start with {", ErrJSON))
+		what := "does not start with {"
+		if tok == json.Delim('[') {
+			what = "is a JSON array"
+		}
+		return fail("", fmt.Errorf("%w: the line %s; in JSON lines each line must be a JSON object, {\"column\": value, ...}", ErrJSON, what))
 	}
 	seen := map[int]bool{}
 	for dec.More() {

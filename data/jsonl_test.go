@@ -19,7 +19,7 @@ import (
 // reader by encoding/json's Decoder alone gave.
 var jsonReads = []struct{ in, want string }{
 	{`[1]`,
-		"t.jsonl:1: no data rows after the header"},
+		`t.jsonl:1: not a flat JSON object: the line is a JSON array; in JSON lines each line must be a JSON object, {"column": value, ...}`},
 	{`"a"`,
 		"t.jsonl:1: no data rows after the header"},
 	{`{"a":1`,
@@ -353,19 +353,17 @@ func TestJSONLinesBatches(t *testing.T) {
 	}
 }
 
-// TestJSONLineBound: a line longer than the cells' 32-bit offsets allow
-// (maxJSONLine, lowered here) is an error naming its line, not wrong
-// values.
+// TestJSONLineBound: a line longer than Limits.MaxRecord (lowered here;
+// a line can never pass the cells' 32-bit offsets) is an error naming its
+// line, not wrong values.
 func TestJSONLineBound(t *testing.T) {
-	defer func(n int) { maxJSONLine = n }(maxJSONLine)
-	maxJSONLine = 1 << 10
 	long := `{"a": 1, "b": "` + strings.Repeat("x", 2000) + `"}`
 	in := "{\"a\": 1, \"b\": \"y\"}\n" + long + "\n"
 	// Read whole, and (of unknown size) in a buffer that grows.
 	for _, r := range []io.Reader{strings.NewReader(in), struct{ io.Reader }{strings.NewReader(in)}} {
-		_, err := readInferred(r, "long.jsonl", Options{}, readConfig{chunk: 1 << 8})
+		_, err := readInferred(r, "long.jsonl", Options{Limits: Limits{MaxRecord: 1 << 10}}, readConfig{chunk: 1 << 8})
 		var pe *ParseError
-		if !errors.As(err, &pe) || pe.Line != 2 || !errors.Is(err, ErrJSON) || !strings.Contains(err.Error(), "a line of more than 1023 bytes") {
+		if !errors.As(err, &pe) || pe.Line != 2 || !errors.Is(err, ErrTooLong) || !strings.Contains(err.Error(), "long.jsonl:2: record too long: more than 1 KiB in one record") {
 			t.Errorf("%T: err = %v, want line 2's length refused", r, err)
 		}
 	}

@@ -1,6 +1,7 @@
 package data
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -191,7 +192,10 @@ func (t *parquetTable) next(r *reader) (more bool, err error) {
 			return false, t.groupError(r, f, fmt.Errorf("%d values for the row group's %d rows", cc.NumValues(), n))
 		}
 	}
-	lo := r.addRows(n)
+	lo, err := r.addRows(n)
+	if err != nil {
+		return false, err
+	}
 	for k := range n {
 		r.lines[lo+k] = r.groups[t.group-1] + k
 	}
@@ -232,6 +236,15 @@ func (t *parquetTable) next(r *reader) (more bool, err error) {
 		return false, first
 	}
 	return t.group < len(groups), nil
+}
+
+// held returns the bytes of the file when it was read into memory (see
+// Open), else 0.
+func (t *parquetTable) held() int64 {
+	if _, ok := t.at.(*bytes.Reader); ok {
+		return t.size
+	}
+	return 0
 }
 
 // buffer returns the buffer of n values for field f when its values are
@@ -455,6 +468,9 @@ func (t *parquetTable) put(r *reader, c *parquetColumn, f, i int, v parquet.Valu
 	case parquet.Boolean:
 		return r.putString(f, i, strconv.AppendBool((*text)[:0], v.Boolean()))
 	case parquet.ByteArray:
+		if len(v.ByteArray()) > r.maxRecord {
+			return r.cellError(i, f, tooLongErr(r.maxRecord))
+		}
 		return r.putString(f, i, v.ByteArray())
 	}
 	return t.groupError(r, f, fmt.Errorf("%w: physical type %v", ErrParquetType, c.kind))

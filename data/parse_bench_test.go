@@ -38,7 +38,7 @@ func BenchmarkParseBlock(b *testing.B) {
 	b.SetBytes(int64(len(c)))
 	defer reportCPU(b, len(c))()
 	for b.Loop() {
-		k := block{b: c, comma: ',', d: 50, x: x, y: y, lines: lines, plans: append([]fieldPlan(nil), plans...), stats: make([]colStats, 51)}
+		k := block{b: c, comma: ',', d: 50, x: x, y: y, lines: lines, plans: append([]fieldPlan(nil), plans...), stats: make([]colStats, 51), maxRecord: DefaultMaxRecord}
 		k.parse()
 		if k.err != nil || k.rows != nl {
 			b.Fatal(k.err, k.rows)

@@ -78,6 +78,9 @@ type block struct {
 	rows    int
 	err     error
 	scratch []byte
+	// maxRecord is the most bytes of a row (Limits.MaxRecord); 0 for
+	// no limit.
+	maxRecord int
 }
 
 // parse reads the rows of k.b, stopping at the first error (k.err).
@@ -97,6 +100,7 @@ func (k *block) parse() {
 		}
 		r := k.rows
 		k.lines[r] = line
+		start := p
 		x := k.x[r*k.d : (r+1)*k.d]
 		for f := 0; ; f++ {
 			if f == nf {
@@ -128,6 +132,10 @@ func (k *block) parse() {
 			}
 			if end == n || b[end] == '\n' {
 				p = min(end+1, n)
+				if k.maxRecord > 0 && p-start > k.maxRecord {
+					k.err = tooLong(k.src, k.lines[r], k.maxRecord)
+					return
+				}
 				line++
 				if f+1 < nf {
 					k.fieldCount(r, nf, f+1)

@@ -29,6 +29,8 @@ type Options struct {
 	// Comma is the delimiter; 0 detects it from the header line: the one
 	// of ',', '\t' and ';' that occurs most often outside quotes.
 	Comma rune
+	// Limits bound the longest record and the memory of the read.
+	Limits
 }
 
 // SchemaOptions says how ReadWithSchema reads a file.
@@ -51,6 +53,8 @@ type SchemaOptions struct {
 	// RequireTarget makes a file without the schema's target column an
 	// error; otherwise Dataset.Y is nil for such a file.
 	RequireTarget bool
+	// Limits bound the longest record and the memory of the read.
+	Limits
 }
 
 // ReadFile reads the file at path with Read; "-" reads standard input,
@@ -105,7 +109,11 @@ func ReadFile(path string, opt Options) (*Dataset, error) {
 // Errors are *ParseError values naming the line and column. Read parses
 // chunks of the input on all cores while it reads the next one; its memory
 // is about that of the Dataset plus two chunk buffers (32 MB each, less
-// for a smaller input).
+// for a smaller input). Options.Limits bound it: a record longer than
+// MaxRecord (64 MiB by default) is an error wrapping ErrTooLong, and a
+// read that would hold more than MaxMemory (half the machine's or the
+// control group's memory by default) stops with an error wrapping
+// ErrMemory, where ReadChunks would read the file in bounded memory.
 //
 // A column that holds numbers for a while and then a string gets the
 // earlier numbers back as text. Numbers written in their shortest form
@@ -145,6 +153,7 @@ func Read(r io.Reader, source string, opt Options) (*Dataset, error) {
 
 // readInferred is Read with a configuration.
 func readInferred(in io.Reader, source string, opt Options, cfg readConfig) (*Dataset, error) {
+	cfg.limits = opt.Limits
 	r, forced, err := startInferred(in, source, opt, cfg, (*reader).readRows)
 	if err != nil {
 		return nil, err
@@ -304,6 +313,7 @@ func ReadWithSchema(in io.Reader, source string, s *Schema, opt SchemaOptions) (
 
 // readSchema is ReadWithSchema with a configuration.
 func readSchema(in io.Reader, source string, s *Schema, opt SchemaOptions, cfg readConfig) (*Dataset, error) {
+	cfg.limits = opt.Limits
 	r, err := newReader(in, source, opt.Comma, cfg)
 	if err != nil {
 		return nil, err

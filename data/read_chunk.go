@@ -25,6 +25,7 @@ type readConfig struct {
 	// the full chunk size (the first chunk is the sample the types are
 	// inferred from).
 	perChunk bool
+	limits   Limits // of the Options
 }
 
 var defaultConfig = readConfig{chunk: 32 << 20} // as documented in Read and ReadChunks
@@ -43,6 +44,8 @@ type colState struct {
 	// closed says that strings not already in dict are unseen levels
 	// (a schema's categorical column read without Extend).
 	closed bool
+	// bytes counts the memory of dict and strs (stringBytes a string).
+	bytes int64
 	// inexact says that numbers not written in canonical form were
 	// turned into strings when the column turned out not to be numeric,
 	// so their text was lost.
@@ -88,6 +91,9 @@ type reader struct {
 	// groups, for a Parquet file, are the numbers (from 1) of the first
 	// row of each row group.
 	groups []int
+
+	maxRecord int   // Limits.MaxRecord
+	budget    int64 // Limits.MaxMemory, -1 for none
 }
 
 // newReader reads the header of in. comma 0 detects the delimiter.
@@ -96,12 +102,13 @@ func newReader(in io.Reader, src string, comma rune, cfg readConfig) (*reader, e
 	if err != nil {
 		return nil, err
 	}
-	input, err := Open(in, src)
+	budget := cfg.limits.maxMemory()
+	input, err := open(in, src, budget)
 	if err != nil {
 		return nil, err
 	}
 	in = input.Reader
-	r := &reader{in: in, src: src, cfg: cfg, input: input, line: 1}
+	r := &reader{in: in, src: src, cfg: cfg, input: input, line: 1, maxRecord: cfg.limits.maxRecord(), budget: budget}
 	if input.Format != CSV {
 		return r, r.openTable(input)
 	}
@@ -178,6 +185,35 @@ func (r *reader) resize(c int) {
 	r.buf = append(make([]byte, 0, max(c, len(r.buf))), r.buf...)
 }
 
+// doubled returns twice c, or most when that is less or not much more
+// (within half of it), so that a buffer doubling towards most does not
+// stop just short of it.
+func doubled(c, most int) int {
+	if c = 2 * c; most-c < c/2 {
+		return most
+	}
+	return c
+}
+
+// growRecord doubles the buffer, which holds no whole record from its
+// start, up to one byte more than a record's limit: a buffer of that size
+// that is full holds a record too long.
+func (r *reader) growRecord() error {
+	most := r.maxRecord + 1
+	if len(r.buf) >= most {
+		// The record starts after the blank lines at the start of
+		// the buffer.
+		blank := r.buf[:len(r.buf)-len(bytes.TrimLeft(r.buf, "\r\n"))]
+		return tooLong(r.src, r.line+bytes.Count(blank, []byte{'\n'}), r.maxRecord)
+	}
+	c := doubled(cap(r.buf), most)
+	if err := r.checkMemory(int64(c)); err != nil { // the old buffer and the new
+		return err
+	}
+	r.resize(c)
+	return nil
+}
+
 var bom = []byte("\xef\xbb\xbf")
 
 // readHeader skips a byte order mark and blank lines, finds the header
@@ -213,7 +249,12 @@ func (r *reader) readHeader(comma byte) error {
 		if end >= 0 || r.eof {
 			break
 		}
-		r.resize(2 * cap(r.buf))
+		if err := r.growRecord(); err != nil {
+			return err
+		}
+	}
+	if end > r.maxRecord || end < 0 && len(r.buf) > r.maxRecord {
+		return tooLong(r.src, r.line, r.maxRecord)
 	}
 	if end < 0 {
 		end = len(r.buf)
@@ -267,6 +308,15 @@ func (r *reader) readRows() error {
 // read before; more reports that input is left. A chunk is the rows that
 // end in the buffer (cfg.chunk bytes, grown for a longer row).
 func (r *reader) readChunk() (more bool, err error) {
+	more, err = r.readSome()
+	if err == nil {
+		err = r.checkMemory(0)
+	}
+	return more, err
+}
+
+// readSome is readChunk before the check of the memory budget.
+func (r *reader) readSome() (more bool, err error) {
 	if r.tab != nil {
 		return r.tab.next(r)
 	}
@@ -293,7 +343,9 @@ func (r *reader) readChunk() (more bool, err error) {
 			last = len(r.buf)
 		}
 		if last == 0 {
-			r.resize(2 * cap(r.buf))
+			if err := r.growRecord(); err != nil {
+				return false, err
+			}
 			continue
 		}
 		bounds := []int{0}
@@ -352,11 +404,13 @@ func (r *reader) parseChunk(c []byte, bounds []int) (lines int, err error) {
 			stats[f].flip = -1
 		}
 		blocks[i] = block{b: b, comma: r.comma, src: r.src, line0: line, d: r.d,
-			plans: slices.Clone(r.plans), stats: stats}
+			plans: slices.Clone(r.plans), stats: stats, maxRecord: r.maxRecord}
 		first[i+1] = first[i] + nl + 1
 		line += nl
 	}
-	r.grow(first[nb], len(c))
+	if err := r.grow(first[nb], len(c)); err != nil {
+		return 0, err
+	}
 	for i := range blocks {
 		k := &blocks[i]
 		lo, hi := first[i], first[i+1]
@@ -393,13 +447,24 @@ func (r *reader) parseChunk(c []byte, bounds []int) (lines int, err error) {
 // for the rows expected in the whole input (by the rows per byte of this
 // chunk, plus 5%), once when the size is known; otherwise, or when that
 // was too few, or when the arrays hold one chunk at a time,
-// geometrically.
-func (r *reader) grow(rows, chunkBytes int) {
+// geometrically. Growing holds the old arrays and the new at once: the
+// new ones are made as large as that leaves room for in the memory
+// budget, and when the rows do not fit the read stops (ErrMemory).
+func (r *reader) grow(rows, chunkBytes int) error {
 	if rows > cap(r.lines) {
 		c := max(rows, cap(r.lines)*5/4)
 		size := r.input.expectedSize()
 		if left := float64(size - r.offset - int64(chunkBytes)); size >= 0 && r.tab == nil && !r.cfg.perChunk && left > 0 {
 			c = max(c, rows+int(left*float64(rows-r.n)/float64(chunkBytes)*1.05))
+		}
+		if r.budget >= 0 {
+			perRow := int64(r.rowBytes())
+			if room := (r.budget - r.memoryUsed()) / perRow; int64(c) > room {
+				if int64(rows) > room {
+					return r.overBudget(r.memoryUsed() + int64(rows)*perRow)
+				}
+				c = int(room)
+			}
 		}
 		r.lines = hugepage.Clone(r.lines[:r.n], c)
 		r.x = hugepage.Clone(r.x[:r.n*r.d], c*r.d)
@@ -418,6 +483,65 @@ func (r *reader) grow(rows, chunkBytes int) {
 	if r.hasW {
 		r.w = r.w[:rows]
 	}
+	return nil
+}
+
+// rowBytes is the memory of a row in the arrays: its features, target,
+// weight and line.
+func (r *reader) rowBytes() int {
+	n := r.d + 1
+	if r.hasY {
+		n++
+	}
+	if r.hasW {
+		n++
+	}
+	return 8 * n
+}
+
+// stringBytes is the memory counted for a string of n bytes held in a
+// column's dictionary: its bytes, its header in strs and its map entry.
+func stringBytes(n int) int64 { return int64(n) + 64 }
+
+// memoryUsed returns the memory that the read holds, as the budget counts
+// it: the arrays, the strings of the columns' dictionaries, the input
+// buffers and what a Parquet or JSON-lines table holds (its buffer, a
+// Parquet file read into memory). The short-lived data of a chunk being
+// parsed (each block's own dictionary) is not counted: it is bounded by
+// the chunk's size.
+func (r *reader) memoryUsed() int64 {
+	n := 8 * int64(cap(r.lines)+cap(r.x)+cap(r.y)+cap(r.w))
+	n += int64(cap(r.buf) + cap(r.spare))
+	for f := range r.cols {
+		n += r.cols[f].bytes
+	}
+	if r.tab != nil {
+		n += r.tab.held()
+	}
+	return n
+}
+
+// checkMemory returns the error of a read that holds more than its budget
+// when it takes more bytes.
+func (r *reader) checkMemory(more int64) error {
+	if need := r.memoryUsed() + more; r.budget >= 0 && need > r.budget {
+		return r.overBudget(need)
+	}
+	return nil
+}
+
+// overBudget is the error of a read that would hold need bytes, past the
+// budget, positioned at the last row read (the line reached when there
+// is none).
+func (r *reader) overBudget(need int64) *ParseError {
+	if r.n == 0 || len(r.lines) < r.n {
+		return overBudget(r.src, r.line, need, r.budget)
+	}
+	e := overBudget(r.src, r.lines[r.n-1], need, r.budget)
+	if r.groups != nil {
+		e.RowGroup = groupOf(r.groups, e.Line)
+	}
+	return e
 }
 
 // compact moves the rows of each block next to those of the block before
@@ -564,6 +688,7 @@ func intern[S string | []byte](c *colState, s S) int32 {
 	}
 	id := int32(len(c.strs))
 	str := string(s)
+	c.bytes += stringBytes(len(str))
 	c.dict[str] = id
 	c.strs = append(c.strs, str)
 	return id

@@ -41,7 +41,7 @@ func ReadChunks(r io.Reader, source string, opt Options, size int) iter.Seq2[*Da
 
 // readChunks is ReadChunks with a configuration.
 func readChunks(in io.Reader, source string, opt Options, cfg readConfig) iter.Seq2[*Dataset, error] {
-	cfg.perChunk = true
+	cfg.perChunk, cfg.limits = true, opt.Limits
 	return func(yield func(*Dataset, error) bool) {
 		more := true
 		r, forced, err := startInferred(in, source, opt, cfg, func(r *reader) (err error) {
@@ -97,7 +97,7 @@ func (r *reader) fixTypes(s *Schema) {
 			pl.mode = cellNumber
 		case pl.mode == cellString:
 			col := s.column(*pl)
-			r.cols[f].dict, r.cols[f].strs = nil, nil
+			r.cols[f].dict, r.cols[f].strs, r.cols[f].bytes = nil, nil, 0
 			for _, l := range col.Levels {
 				intern(&r.cols[f], l)
 			}

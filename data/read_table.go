@@ -17,6 +17,9 @@ type table interface {
 	// next appends the next batch of rows; more reports that input is
 	// left.
 	next(r *reader) (more bool, err error)
+	// held returns the memory that the table holds besides the
+	// reader's arrays (see reader.memoryUsed).
+	held() int64
 }
 
 // openTable starts reading in, Parquet or JSON lines.
@@ -33,19 +36,26 @@ func (r *reader) openTable(in *Input) error {
 
 // addRows makes room for n more rows, numbered (or on the lines) pos[k]
 // in the source, and returns the index of the first.
-func (r *reader) addRows(n int) int {
+func (r *reader) addRows(n int) (int, error) {
 	i := r.n
-	r.grow(r.n+n, 0)
+	if err := r.grow(r.n+n, 0); err != nil {
+		return 0, err
+	}
 	r.n += n
-	return i
+	return i, nil
 }
 
 // reserve makes room for rows in all, when the whole input is read at
-// once, so that the arrays are allocated once.
+// once, so that the arrays are allocated once; within the memory budget,
+// the rows that do not fit being left to addRows to refuse.
 func (r *reader) reserve(rows int) {
 	if !r.cfg.perChunk && rows > cap(r.lines) {
-		r.grow(rows, 0)
-		r.grow(r.n, 0)
+		if r.budget >= 0 {
+			rows = int(min(int64(rows), (r.budget-r.memoryUsed())/int64(r.rowBytes())))
+		}
+		if rows > cap(r.lines) && r.grow(rows, 0) == nil {
+			_ = r.grow(r.n, 0)
+		}
 	}
 }
 

@@ -11,6 +11,8 @@ import (
 	"strings"
 
 	"golang.org/x/term"
+
+	"github.com/gendisc/gendisc/data"
 )
 
 // Exit statuses returned by Main.
@@ -39,6 +41,10 @@ type Env struct {
 	// terminal makes Stderr count as a terminal, whatever it is, for
 	// the tests of the progress lines (showProgress).
 	terminal bool
+
+	// limits are --max-record and --max-memory of the commands that
+	// read --data (limitFlags).
+	limits data.Limits
 }
 
 // showProgress reports whether progress lines and bars go to Stderr: when
@@ -187,8 +193,7 @@ func runCommand(ctx context.Context, env *Env, cmd *Command, args []string) erro
 	if args == nil {
 		args = []string{}
 	}
-	fs := newFlagSet(cmd, env)
-	runner := cmd.Flags(fs, args)
+	fs, runner := commandFlags(cmd, env, args)
 	var positional []string // the arguments of a command that takes them
 	for rest := args; ; {
 		if err := fs.Parse(rest); err != nil {
@@ -263,6 +268,19 @@ func suggestFlag(fs *flag.FlagSet, err error) string {
 	var names []string
 	fs.VisitAll(func(f *flag.Flag) { names = append(names, f.Name) })
 	return didYouMean(strings.TrimPrefix(name, "-"), names, dashed)
+}
+
+// commandFlags returns the flag set of cmd, holding its flags, those every
+// command takes (newFlagSet), and the limits of reading data for a
+// command that reads --data (limitFlags), with the runner that cmd.Flags
+// returns; args are as for cmd.Flags.
+func commandFlags(cmd *Command, env *Env, args []string) (*flag.FlagSet, Runner) {
+	fs := newFlagSet(cmd, env)
+	runner := cmd.Flags(fs, args)
+	if fs.Lookup("data") != nil {
+		limitFlags(fs, &env.limits)
+	}
+	return fs, runner
 }
 
 // newFlagSet returns a silent FlagSet for cmd holding the flags every

@@ -79,8 +79,7 @@ func completionSpec() *completion {
 	c := &completion{kinds: kindNames(), data: datasets.Names()}
 	for _, cmd := range commands {
 		cc := completionCommand{name: cmd.Name, short: cmd.Short}
-		fs := newFlagSet(cmd, &Env{})
-		cmd.Flags(fs, []string{}) // not nil: the commands that fit a kind define every kind's flags
+		fs, _ := commandFlags(cmd, &Env{}, []string{}) // not nil: the commands that fit a kind define every kind's flags
 		fs.VisitAll(func(f *flag.Flag) {
 			name, usage := flag.UnquoteUsage(f)
 			cf := completionFlag{name: f.Name, usage: usage}

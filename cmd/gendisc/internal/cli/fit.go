@@ -127,6 +127,9 @@ func (o *fitOptions) run(env *Env) error {
 		fit = o.fitChunks // stream.go
 	}
 	m, err := fit(env)
+	if errors.Is(err, data.ErrMemory) && o.streamable() {
+		return &streamable{err, o.newAcc != nil}
+	}
 	if err != nil {
 		return err
 	}

@@ -57,8 +57,7 @@ command.
 // printHelp writes the help of cmd: usage line, description, flags.
 func printHelp(w io.Writer, cmd *Command) {
 	fmt.Fprintf(w, "usage: gendisc %s\n\n%s\n", cmd.UsageLine, strings.TrimSpace(cmd.Long))
-	fs := newFlagSet(cmd, &Env{})
-	cmd.Flags(fs, nil)
+	fs, _ := commandFlags(cmd, &Env{}, nil)
 	fmt.Fprintf(w, "\nFlags:\n")
 	printFlags(w, fs)
 	if cmd.MoreHelp != nil {

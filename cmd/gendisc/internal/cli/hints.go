@@ -44,6 +44,19 @@ var hints = []hint{
 		return "use --model lda (one covariance matrix shared by the classes) or --model nb, or leave the class's rows out of the data",
 			errors.As(err, &r) && !r.ShrinkageHelps()
 	}},
+	{"(raise Limits.MaxRecord)", func(err error) (string, bool) {
+		return "(raise the limit with --max-record SIZE, such as --max-record 1GiB)", errors.Is(err, data.ErrTooLong)
+	}},
+	{"(raise Limits.MaxMemory, or read the file in chunks with ReadChunks)", func(err error) (string, bool) {
+		var s *streamable
+		switch {
+		case errors.As(err, &s) && s.streaming:
+			return "(raise the budget with --max-memory SIZE)", true
+		case errors.As(err, &s):
+			return "(fit --stream reads the data in chunks, in memory that does not grow with the file; or raise the budget with --max-memory SIZE)", true
+		}
+		return "(this command holds all the data in memory: give it smaller files, or raise the budget with --max-memory SIZE)", errors.Is(err, data.ErrMemory)
+	}},
 	{"set Config.Alpha > 0", func(err error) (string, bool) {
 		return "use --alpha > 0", errors.Is(err, naivebayes.ErrImpossible)
 	}},

@@ -42,6 +42,7 @@ func (env *Env) readData(name string, opt data.Options) (*data.Dataset, error) {
 		return nil, err
 	}
 	defer r.Close()
+	opt.Limits = env.limits
 	d, err := data.Read(r, source, opt)
 	if err == nil {
 		env.readWarnings(d)
@@ -71,6 +72,7 @@ func (env *Env) readWithSchema(name string, s *data.Schema, opt data.SchemaOptio
 		return nil, err
 	}
 	defer r.Close()
+	opt.Limits = env.limits
 	d, err := data.ReadWithSchema(r, source, s, opt)
 	if err != nil {
 		return nil, err
@@ -91,3 +93,58 @@ type dataFlags struct {
 }
 
 func (f *dataFlags) register(fs *flag.FlagSet) { f.options = modelflags.Data(fs) }
+
+// limitFlags defines --max-record and --max-memory, the limits of reading
+// data (data.Limits), on fs, setting lim.
+func limitFlags(fs *flag.FlagSet, lim *data.Limits) {
+	fs.Var((*sizeFlag)(&lim.MaxMemory), "max-memory",
+		"stop reading the data once it would take more than `SIZE` of memory, such as 8GiB, or none "+
+			"(default: half the machine's memory, or of the control group's limit when lower)")
+	fs.Func("max-record", "refuse data with a line or value longer than `SIZE`, such as 1GiB (default 64MiB)", func(s string) error {
+		n, err := data.ParseSize(s)
+		switch {
+		case err != nil:
+			return err
+		case n < 1 || n > 4<<30:
+			return fmt.Errorf("want a size from 1B to 4GiB")
+		}
+		lim.MaxRecord = int(n)
+		return nil
+	})
+}
+
+// sizeFlag is --max-memory: a size (data.ParseSize), or none (-1).
+type sizeFlag int64
+
+func (f *sizeFlag) String() string {
+	switch {
+	case *f < 0:
+		return "none"
+	case *f == 0:
+		return ""
+	}
+	return data.FormatSize(int64(*f))
+}
+
+func (f *sizeFlag) Set(s string) error {
+	if s == "none" {
+		*f = -1
+		return nil
+	}
+	n, err := data.ParseSize(s)
+	if err == nil && n == 0 {
+		err = fmt.Errorf("want a size > 0, or none")
+	}
+	*f = sizeFlag(n)
+	return err
+}
+
+// streamable is an error of fit of a kind that can stream whose data
+// passed the memory budget (data.ErrMemory): run without --stream,
+// --stream is the remedy that hints adds.
+type streamable struct {
+	error
+	streaming bool // run with --stream
+}
+
+func (e *streamable) Unwrap() error { return e.error }

@@ -118,18 +118,7 @@ func joinParagraphs(d *data.Dataset) *data.Dataset {
 		b.WriteString(line)
 	}
 	flush()
-	return textDataset(out, d.Source, nil)
-}
-
-// textDataset returns a data set of one text column, "text", holding docs,
-// without a target. lines, when not nil, gives each document's line.
-func textDataset(docs []string, source string, lines []int) *data.Dataset {
-	s := &data.Schema{Features: []data.Column{{Name: "text", Kind: data.Text}}}
-	x := make([]float64, len(docs))
-	for i := range x {
-		x[i] = math.NaN()
-	}
-	return &data.Dataset{Schema: s, N: len(docs), X: x, Text: [][]string{docs}, Source: source, Lines: lines}
+	return data.TextDataset(out, d.Source, nil)
 }
 
 // readTraining reads the training data named by --data for the kind: with
@@ -160,13 +149,22 @@ func readNgramData(env *Env, name string, opt data.Options) (*data.Dataset, erro
 		return d, err
 	}
 	defer r.Close()
+	opt.Limits = env.limits
 	if !isText {
 		return data.Read(r, source, opt)
 	}
 	if opt.Target != "" {
 		return nil, usagef("--target %s: %s is plain text, without columns", opt.Target, source)
 	}
-	return readLines(r, source)
+	return data.ReadLines(r, source, env.limits)
+}
+
+// plainText reports whether --data names plain text, which the language
+// model reads whole: a file whose name ends in .txt, or a bundled text
+// corpus.
+func plainText(name string) bool {
+	c, ok := datasets.CorpusInfo(name)
+	return strings.HasSuffix(name, ".txt") || ok && strings.HasSuffix(c.File, ".txt")
 }
 
 // openText opens what --data names when it is plain text (a file whose
@@ -191,23 +189,6 @@ func openText(env *Env, name string) (r io.ReadCloser, source string, isText boo
 	return r, name, strings.HasSuffix(c.File, ".txt"), err
 }
 
-// readLines reads plain text into a data set of one text column, a row
-// per line (a trailing carriage return removed), blank lines included.
-func readLines(r io.Reader, source string) (*data.Dataset, error) {
-	var docs []string
-	var lines []int
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 1<<16), 1<<26)
-	for n := 1; sc.Scan(); n++ {
-		docs = append(docs, strings.TrimSuffix(sc.Text(), "\r"))
-		lines = append(lines, n)
-	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("%s: %w", source, err)
-	}
-	return textDataset(docs, source, lines), nil
-}
-
 // readLMData reads the documents that score and eval apply a language
 // model to: plain text as readNgramData reads it, else with the model's
 // schema.
@@ -220,13 +201,14 @@ func readLMData(env *Env, name string, m ngram.LanguageModel, opt data.SchemaOpt
 		return env.readWithSchema(name, m.Schema(), opt)
 	}
 	defer r.Close()
+	opt.Limits = env.limits
 	if !isText {
 		return data.ReadWithSchema(r, source, m.Schema(), opt)
 	}
 	if opt.RequireTarget && m.Schema().Target != nil {
 		return nil, fmt.Errorf("%s: plain text has no class column %q", source, m.Schema().Target.Name)
 	}
-	d, err := readLines(r, source)
+	d, err := data.ReadLines(r, source, env.limits)
 	if err != nil {
 		return nil, err
 	}

@@ -64,7 +64,7 @@ func (o *splitOptions) run(env *Env) error {
 		return err
 	}
 	defer r.Close()
-	header, rows, comma, err := readRecords(r, source)
+	header, rows, comma, err := readRecords(r, source, env.limits)
 	if err != nil {
 		return err
 	}
@@ -115,7 +115,7 @@ func (o *splitOptions) run(env *Env) error {
 // readRecords reads a CSV or TSV file (tab-separated when the header has
 // a tab and no comma; a leading byte-order mark dropped): the header, the
 // rows, and the delimiter.
-func readRecords(r io.Reader, source string) (header []string, rows [][]string, comma rune, err error) {
+func readRecords(r io.Reader, source string, limits data.Limits) (header []string, rows [][]string, comma rune, err error) {
 	in, err := data.Open(r, source)
 	if err != nil {
 		return nil, nil, 0, err
@@ -123,7 +123,9 @@ func readRecords(r io.Reader, source string) (header []string, rows [][]string, 
 	if in.Format != data.CSV {
 		return nil, nil, 0, fmt.Errorf("%s: a %v file: split reads CSV and TSV (compressed or not)", source, in.Format)
 	}
-	b, err := io.ReadAll(in)
+	// The file is held three times over: its bytes, a string and the
+	// records.
+	b, err := data.ReadText(in, source, limits, 3)
 	if err != nil {
 		return nil, nil, 0, err
 	}

@@ -33,13 +33,21 @@ func (k *kind) canStream() bool { return k.accumulator != nil }
 // in sorted order.
 func streamableKinds() []string { return kindsWith((*kind).canStream) }
 
+// streamable reports whether fit --stream can read the data: the kind can
+// stream, and the data is not plain text, which a kind with its own
+// reader reads whole.
+func (o *fitOptions) streamable() bool {
+	k := kinds[o.model]
+	return k.canStream() && (k.read == nil || !plainText(o.data))
+}
+
 // fitChunks fits the model to the training data read in chunks with
 // data.ReadChunks (fit --stream): it adds them one at a time
 // (gendisc.AddChunks) to an empty accumulator of the kind, and shows the
 // progress on a terminal.
 func (o *fitOptions) fitChunks(env *Env) (modelfile.Persistent, error) {
 	defer debug.SetGCPercent(debug.SetGCPercent(streamGCPercent))
-	if kinds[o.model].read != nil && strings.HasSuffix(o.data, ".txt") {
+	if !o.streamable() {
 		// The kind reads plain text its own way, whole (readTraining).
 		return nil, fmt.Errorf("%s: plain text is read whole: fit it without --stream, and update a model with text in a table", o.data)
 	}
@@ -63,6 +71,7 @@ func (o *fitOptions) fitChunks(env *Env) (modelfile.Persistent, error) {
 	var rows, chunks, dropped int
 	var last *data.Dataset // the latest chunk, for kindHint
 	opt := o.readOptions()
+	opt.Limits = env.limits
 	seq := func(yield func(*data.Dataset, error) bool) {
 		for d, err := range data.ReadChunks(in, source, opt, streamChunk) {
 			if err == nil {
