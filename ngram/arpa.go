@@ -240,6 +240,10 @@ func (a *ARPA) Size() []int {
 	return n
 }
 
+// maxARPALine bounds a line of an ARPA file: an n-gram of at most
+// MaxOrder words, its numbers and any text before \data\.
+const maxARPALine = 1 << 20
+
 // ReadARPA reads a model in the ARPA format, or returns an error wrapping
 // ErrARPA that names the line. A document's tokens are its words
 // separated by white space, as ARPA tools read text, unless a line before
@@ -248,7 +252,7 @@ func (a *ARPA) Size() []int {
 // the model it was written from.
 func ReadARPA(r io.Reader) (*ARPA, error) {
 	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 1<<16), 1<<24)
+	sc.Buffer(make([]byte, 0, 1<<16), maxARPALine)
 	line := 0
 	fail := func(format string, args ...any) error {
 		return fmt.Errorf("%w: line %d: %s", ErrARPA, line, fmt.Sprintf(format, args...))
@@ -315,7 +319,9 @@ func ReadARPA(r io.Reader) (*ARPA, error) {
 			a.grams[section-1][strings.Join(f[1:section+1], " ")] = e
 		}
 	}
-	if err := sc.Err(); err != nil {
+	if err := sc.Err(); errors.Is(err, bufio.ErrTooLong) {
+		return nil, fmt.Errorf("%w: line %d: longer than %d bytes", ErrARPA, line+1, maxARPALine)
+	} else if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrARPA, err)
 	}
 	if !done || len(counts) == 0 {

@@ -117,3 +117,13 @@ func TestARPAModel(t *testing.T) {
 		t.Errorf("the same seed sampled %q, then %q", s, again)
 	}
 }
+
+// TestReadARPALongLine: a line longer than the reader takes is an error
+// that names it, not a silent truncation.
+func TestReadARPALongLine(t *testing.T) {
+	in := "\\data\\\nngram 1=2\n\n\\1-grams:\n-1\t<unk>\n-1\t" + strings.Repeat("a", maxARPALine) + "\n\\end\\\n"
+	_, err := ReadARPA(strings.NewReader(in))
+	if !errors.Is(err, ErrARPA) || !strings.Contains(err.Error(), "line 6: longer than") {
+		t.Errorf("error %v", err)
+	}
+}
