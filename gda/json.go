@@ -6,7 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	
+
 	"github.com/gendisc/gendisc/data"
 	"github.com/gendisc/gendisc/modelfile"
 	"github.com/gendisc/gendisc/stats"
