@@ -47,9 +47,12 @@ func (iv Interval) CheckValue(field string, v float64) error {
 
 // FieldError is a decoder's refusal of a value of the parameters: Value,
 // of the field Field (a path such as "classes[2].mean[0]"), lies outside
-// Domain. Its message is one line:
+// Domain, whose bounds are finite. Its message is one line,
 //
-//	classes[2].mean[0]: 1e308 is outside [-1e150, 1e150]: WHY
+//	classes[2].mean[0]: 1e308 is outside [-1e153, 1e153]: WHY
+//	classes[2].mean[0]: NaN is not a finite number
+//
+// the second for NaN and ±Inf, and for the domain of every finite number.
 type FieldError struct {
 	Field  string
 	Value  float64
@@ -58,6 +61,9 @@ type FieldError struct {
 
 func (e *FieldError) Error() string {
 	lo, hi := e.Domain.Lo, e.Domain.Hi
+	if math.IsNaN(e.Value) || math.IsInf(e.Value, 0) {
+		return fmt.Sprintf("%s: %s is not a finite number", e.Field, short(e.Value))
+	}
 	want := fmt.Sprintf("outside [%s, %s]", short(lo), short(hi))
 	switch {
 	case lo == -math.MaxFloat64 && hi == math.MaxFloat64:

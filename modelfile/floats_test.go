@@ -202,7 +202,8 @@ func TestFieldError(t *testing.T) {
 		{Finite.Check("w", []float64{0, math.NaN()}), "w[1]: NaN is not a finite number"},
 		{Finite.CheckValue("b", math.Inf(-1)), "b: -Inf is not a finite number"},
 		{NonNegative.CheckValue("alpha", -1), "alpha: -1 is not a finite number ≥ 0"},
-		{NonNegative.CheckValue("alpha", math.Inf(1)), "alpha: +Inf is not a finite number ≥ 0"},
+		{NonNegative.CheckValue("alpha", math.Inf(1)), "alpha: +Inf is not a finite number"},
+		{bounded.CheckValue("mean", math.NaN()), "mean: NaN is not a finite number"},
 		{Interval{Lo: 5e-324, Hi: 1}.CheckValue("p", 0), "p: 0 is outside [5e-324, 1]"},
 	} {
 		if tc.err == nil || tc.err.Error() != tc.want {
