@@ -3,6 +3,7 @@ package mixture
 import (
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/gendisc/gendisc"
@@ -63,5 +64,30 @@ func callsMixture(t *testing.T, m gendisc.Model, rows *data.Dataset) {
 		x, _ := m.Sample(nil, rng)
 		check("sample", x, false)
 		check("impute", m.Impute(nil, rows), false)
+	}
+}
+
+// TestFitTooLarge checks that a fit of data whose squares overflow
+// float64 says so, naming the feature, where k-means++ indexed its
+// candidates with -1 and panicked (every squared distance +Inf), and that
+// data just within the bound fits.
+func TestFitTooLarge(t *testing.T) {
+	for _, tc := range []struct {
+		scale float64
+		err   string
+	}{
+		{1e155, `feature "x0": 1e+155 is too large for float64 variances (beyond ±1e+153); rescale the column`},
+		{1e152, ""},
+	} {
+		x := []float64{1, 2, 3, 1, 2, 4, 7, 8, 9, 8, 7, 6, 3, 5, 2, 9, 8, 1}
+		for i := range x {
+			x[i] *= tc.scale
+		}
+		d := &data.Dataset{Schema: &data.Schema{Features: []data.Column{{Name: "x0", Kind: data.Numeric}, {Name: "x1", Kind: data.Numeric}}},
+			N: len(x) / 2, X: x}
+		_, err := Config{Components: 2}.Fit(d, rand.New(rand.NewPCG(1, 2)))
+		if tc.err == "" && err != nil || tc.err != "" && (err == nil || !strings.Contains(err.Error(), tc.err)) {
+			t.Errorf("data of scale %g: error %v, want %q", tc.scale, err, tc.err)
+		}
 	}
 }

@@ -1,6 +1,7 @@
 package ngram
 
 import (
+	"encoding/json"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -48,4 +49,36 @@ func FuzzNgramFile(f *testing.F) {
 			m.FrequentContexts(k, 3)
 		}
 	}})
+}
+
+// TestUnmarshalOutOfDomain checks the refusals of counts whose sums
+// overflow and of a smoothing that overflows, which gave NaN
+// probabilities.
+func TestUnmarshalOutOfDomain(t *testing.T) {
+	d := docs([]string{"a b a", "b c"}, []string{"x", "y"})
+	m, err := Config{Order: 2, Smoothing: Lidstone}.Fit(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	params, _ := m.MarshalJSON()
+	var p map[string]any
+	if err := json.Unmarshal(params, &p); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		edit func()
+		want string
+	}{
+		{func() { p["counts"].([]any)[0].([]any)[1] = 1 << 62 }, "counts[0][1]: 4611686018427387904: want a count ≥ 1, the counts of a class summing to at most 2^53"},
+		{func() { p["docs"].([]any)[1] = -1 }, "docs[1]: -1 is outside [0, 2^53]"},
+		{func() { p["alpha"] = 1e308 }, "ngram: invalid configuration: alpha 1e+308, want a positive number up to 1e+100"},
+	} {
+		json.Unmarshal(params, &p)
+		tc.edit()
+		b, _ := json.Marshal(p)
+		_, err := UnmarshalModel(d.Schema, b)
+		if want := "ngram: model parameters: " + tc.want; err == nil || err.Error() != want {
+			t.Errorf("error %v, want %s", err, want)
+		}
+	}
 }
