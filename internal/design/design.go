@@ -501,9 +501,10 @@ func (e *Encoder) MarshalJSON() ([]byte, error) {
 }
 
 // Unmarshal reads an encoder written by MarshalJSON for schema s, checking
-// that every column names a feature and level of s, that the numbers are
-// finite with positive scales, and that every text feature has one valid
-// vocabulary (text.UnmarshalVocabulary), after the dense columns.
+// that every column names a feature and level of s, that the centres and
+// fills lie within ±Bound and the scales in [1/Bound, Bound], and that
+// every text feature has one valid vocabulary (text.UnmarshalVocabulary),
+// after the dense columns.
 func Unmarshal(s *data.Schema, b []byte) (*Encoder, error) {
 	var in []termJSON
 	if err := json.Unmarshal(b, &in); err != nil {

@@ -12,9 +12,9 @@ import (
 // for the text features in order, their vocabularies: the encoder Fit
 // would return for data whose statistics gave these terms, for fits that
 // gather the statistics themselves (in parts, merged). It returns an
-// error when a term names no feature or level of s, when its numbers are
-// not finite or its scale not positive, or when the vocabularies do not
-// match the text features.
+// error when a term names no feature or level of s, when its centre or
+// fill lies beyond ±Bound or its scale outside [1/Bound, Bound], or when
+// the vocabularies do not match the text features.
 func New(s *data.Schema, terms []Term, vocabularies []*text.Vocabulary) (*Encoder, error) {
 	e := &Encoder{schema: s, terms: append([]Term(nil), terms...)}
 	for t, term := range terms {
