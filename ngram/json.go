@@ -110,10 +110,32 @@ func unmarshalModel(schema *data.Schema, params []byte) (*Model, error) {
 				return nil, fmt.Errorf("counts[%d][%d]: %d: want a count ≥ 1, the counts of a class summing to at most 2^53", k, e, n)
 			}
 			total += n
+			if g := keys[e*c.Order : (e+1)*c.Order]; !documentGram(g) {
+				return nil, fmt.Errorf("ngrams[%d][%d:%d]: %v is not an n-gram of a document (%s only first, %s only last)", k, e*c.Order, (e+1)*c.Order, g, Start, End)
+			}
 			if t.add(keys[e*c.Order:(e+1)*c.Order], n) != e {
 				return nil, fmt.Errorf("class %d: an n-gram twice", k)
 			}
 		}
 	}
 	return a.model(true)
+}
+
+// documentGram reports whether the n-gram g (word ids) is one that a
+// document gives: none or more Start, then at least one id, none of which
+// is Start and only the last of which may be End.
+func documentGram(g []int32) bool {
+	i := 0
+	for i < len(g) && g[i] == idStart {
+		i++
+	}
+	if i == len(g) {
+		return false
+	}
+	for p := i; p < len(g); p++ {
+		if g[p] == idStart || g[p] == idEnd && p != len(g)-1 {
+			return false
+		}
+	}
+	return true
 }
