@@ -174,11 +174,15 @@ func decodeStats(kind string, cfg Config, schema *data.Schema, field string, cla
 	if len(classes) != K {
 		return nil, fmt.Errorf("gda: %s parameters: %s: statistics of %d classes, the schema has %d", kind, field, len(classes), K)
 	}
-	s := stats.NewClasses(K, D, cfg.ShrinkageAuto)
 	for k, c := range classes {
+		// Before NewClasses allocates K·D² values for them: the
+		// file must hold them.
 		if err := c.check(D, cfg.ShrinkageAuto); err != nil {
 			return nil, fmt.Errorf("gda: %s parameters: %s[%d] (class %q): %w", kind, field, k, schema.Classes()[k], err)
 		}
+	}
+	s := stats.NewClasses(K, D, cfg.ShrinkageAuto)
+	for k, c := range classes {
 		sc := s.Class[k]
 		sc.N, sc.W = c.Rows, float64(c.Weight)
 		copy(sc.Mean, c.Mean)

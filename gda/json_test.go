@@ -3,6 +3,8 @@ package gda
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -139,5 +141,28 @@ func TestFitTooLarge(t *testing.T) {
 	_, err := LDAConfig{}.Fit(d)
 	if !errors.Is(err, ErrTooLarge) || !strings.Contains(err.Error(), `column "x0": values too large for float64: the variance within class "a" overflows`) {
 		t.Errorf("error %v, want ErrTooLarge for the variance of column x0", err)
+	}
+}
+
+// TestUnmarshalMemory checks that the decoder refuses statistics of the
+// wrong size before allocating the K·D² values the schema calls for: a
+// schema of 3,000 features (60 kB of JSON) made it allocate 216 MB for
+// three classes whose statistics the file did not hold.
+func TestUnmarshalMemory(t *testing.T) {
+	s := &data.Schema{Target: &data.Column{Name: "y", Kind: data.Categorical, Levels: []string{"a", "b", "c"}}}
+	for j := range 3000 {
+		s.Features = append(s.Features, data.Column{Name: fmt.Sprint("x", j), Kind: data.Numeric})
+	}
+	params := []byte(`{"estimator":"mle","em_max_iter":200,"em_tol":1e-8,"classes":[` +
+		`{"rows":5,"weight":5,"mean":[1],"scatter":[1]},{"rows":5,"weight":5,"mean":[1],"scatter":[1]},{"rows":5,"weight":5,"mean":[1],"scatter":[1]}]}`)
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	_, err := UnmarshalLDA(s, params)
+	runtime.ReadMemStats(&after)
+	if err == nil || !strings.Contains(err.Error(), "mean of 1 and scatter of 1 values, want 3000 and 9000000") {
+		t.Errorf("error %v, want one about the sizes", err)
+	}
+	if grew := after.TotalAlloc - before.TotalAlloc; grew > 20<<20 {
+		t.Errorf("UnmarshalLDA allocated %d MB", grew>>20)
 	}
 }

@@ -223,14 +223,16 @@ func checkMatrix(name string, rows []modelfile.Floats, r, c int) ([]float64, err
 	if len(rows) != r {
 		return nil, fmt.Errorf("%s: %d rows, want %d", name, len(rows), r)
 	}
-	out := make([]float64, 0, r*c)
-	for i, row := range rows {
+	for i, row := range rows { // before allocating r·c values: the file must hold them
 		if len(row) != c {
 			return nil, fmt.Errorf("%s[%d]: %d values, want %d", name, i, len(row), c)
 		}
 		if err := countDomain.Check(fmt.Sprintf("%s[%d]", name, i), row); err != nil {
 			return nil, err
 		}
+	}
+	out := make([]float64, 0, r*c)
+	for _, row := range rows {
 		out = append(out, row...)
 	}
 	return out, nil

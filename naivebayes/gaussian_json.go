@@ -96,21 +96,19 @@ func (g *gaussianJSON) moments(schema *data.Schema) (*stats.Moments, error) {
 	if len(g.ClassWeight) != K {
 		return nil, fmt.Errorf("%d class weights for %d classes", len(g.ClassWeight), K)
 	}
-	s := stats.NewMoments(K, D)
 	if err := countDomain.Check("class_weight", g.ClassWeight); err != nil {
 		return nil, err
 	}
-	copy(s.ClassWeight, g.ClassWeight)
-	for _, f := range []struct {
+	fields := []struct {
 		name   string
 		src    []modelfile.Floats
-		dst    []float64
 		domain modelfile.Interval
 	}{
-		{"weight", g.Weight, s.W, countDomain},
-		{"mean", g.Mean, s.M, meanDomain},
-		{"m2", g.M2, s.S, modelfile.NonNegative},
-	} {
+		{"weight", g.Weight, countDomain},
+		{"mean", g.Mean, meanDomain},
+		{"m2", g.M2, modelfile.NonNegative},
+	}
+	for _, f := range fields { // before allocating K·D values: the file must hold them
 		if len(f.src) != K {
 			return nil, fmt.Errorf("%s: %d rows for %d classes", f.name, len(f.src), K)
 		}
@@ -121,7 +119,13 @@ func (g *gaussianJSON) moments(schema *data.Schema) (*stats.Moments, error) {
 			if err := f.domain.Check(fmt.Sprintf("%s[%d]", f.name, k), row); err != nil {
 				return nil, err
 			}
-			copy(f.dst[k*D:], row)
+		}
+	}
+	s := stats.NewMoments(K, D)
+	copy(s.ClassWeight, g.ClassWeight)
+	for i, dst := range [][]float64{s.W, s.M, s.S} {
+		for k, row := range fields[i].src {
+			copy(dst[k*D:], row)
 		}
 	}
 	return s, nil

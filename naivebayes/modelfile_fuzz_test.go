@@ -1,8 +1,10 @@
 package naivebayes
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -174,5 +176,29 @@ func TestUnmarshalOutOfDomain(t *testing.T) {
 		if want := "naivebayes: model parameters: " + tc.want; err == nil || err.Error() != want {
 			t.Errorf("%v with %s: error %v,\nwant %s", tc.fam, tc.new, err, want)
 		}
+	}
+}
+
+// TestUnmarshalGaussianMemory checks that the decoder refuses statistics
+// of the wrong size before allocating the K·D values the schema calls
+// for: it allocated 24 MB for 1,000 classes and 1,000 features whose
+// statistics the file did not hold.
+func TestUnmarshalGaussianMemory(t *testing.T) {
+	s := &data.Schema{Target: &data.Column{Name: "y", Kind: data.Categorical}}
+	for j := range 1000 {
+		s.Features = append(s.Features, data.Column{Name: fmt.Sprint("x", j), Kind: data.Numeric})
+		s.Target.Levels = append(s.Target.Levels, fmt.Sprint("c", j))
+	}
+	weights := strings.Repeat("1,", 999) + "1"
+	params := []byte(`{"var_smoothing":1e-9,"variance":"class-feature","class_weight":[` + weights + `],"weight":[[1]],"mean":[[1]],"m2":[[1]]}`)
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	_, err := UnmarshalGaussian(s, params)
+	runtime.ReadMemStats(&after)
+	if err == nil || !strings.Contains(err.Error(), "weight: 1 rows for 1000 classes") {
+		t.Errorf("error %v, want one about the sizes", err)
+	}
+	if grew := after.TotalAlloc - before.TotalAlloc; grew > 8<<20 {
+		t.Errorf("UnmarshalGaussian allocated %d MB", grew>>20)
 	}
 }
