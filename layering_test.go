@@ -81,6 +81,7 @@ var layers = map[string]int{
 	"cmd/gendisc/modelflags":   layerCommand,
 
 	"internal/testsupport/conformance": layerNotChecked,
+	"internal/testsupport/modelfuzz":   layerNotChecked,
 	"internal/testsupport/refdata":     layerNotChecked,
 }
 

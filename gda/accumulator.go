@@ -321,7 +321,7 @@ func (a *Accumulator) UnmarshalBinary(b []byte) error {
 			return err
 		}
 		n.schema = e.Schema
-		if n.stats, err = decodeStats(e.Kind, cfg, e.Schema, e.Params.Classes); err != nil {
+		if n.stats, err = decodeStats(e.Kind, cfg, e.Schema, "classes", e.Params.Classes); err != nil {
 			return err
 		}
 		if n.inc, err = e.Params.Incomplete.rows(e.Schema); err != nil {

@@ -368,7 +368,7 @@ func (e *EStats) UnmarshalBinary(b []byte) error {
 		return err
 	}
 	n.schema = j.Schema
-	if n.stats, err = decodeStats(j.Kind, cfg, j.Schema, j.Params.Classes); err != nil {
+	if n.stats, err = decodeStats(j.Kind, cfg, j.Schema, "classes", j.Params.Classes); err != nil {
 		return err
 	}
 	if j.Start != nil {

@@ -32,7 +32,16 @@ var (
 	// ErrSchema: the data of an update or a merge does not match the
 	// model's schema (data.ErrSchema, wrapped by a *data.SchemaError).
 	ErrSchema = data.ErrSchema
+	// ErrTooLarge: values too large for float64: a variance or a class
+	// mean beyond maxMean, whose squares overflow, or for a model file,
+	// a quantity derived from its statistics that overflows.
+	ErrTooLarge = errors.New("values too large for float64")
 )
+
+// maxMean bounds the magnitude of a class mean: twice it, squared, is
+// below the largest float64, so that the between-class scatter
+// (μ_k − μ)(μ_k − μ)ᵀ stays finite.
+const maxMean = 1e153
 
 // checkRows checks what discriminant analysis needs of training rows:
 // those of every classifier (data.Dataset.CheckClassRows) and numeric
@@ -77,6 +86,9 @@ func checkStats(kind string, cfg Config, schema *data.Schema, s *stats.Classes, 
 	if n < 2 {
 		return &data.ParseError{File: source, Err: ErrOneClass}
 	}
+	if err := checkMagnitudes(schema, s, source); err != nil {
+		return err
+	}
 	p := s.D
 	shrunk := cfg.Shrinkage > 0 || cfg.ShrinkageAuto
 	if kind == KindLDA {
@@ -92,6 +104,34 @@ func checkStats(kind string, cfg Config, schema *data.Schema, s *stats.Classes, 
 		}
 		if c.N < need {
 			return &data.ParseError{File: source, Err: &TooFewRowsError{Kind: kind, Class: classes[k], Features: p, Need: need, Have: c.N}}
+		}
+	}
+	return nil
+}
+
+// checkMagnitudes returns an ErrTooLarge error naming the column when a
+// class mean lies beyond ±maxMean or a class's variance S_jj/W_k
+// overflows: data of magnitude about 1e154 or more, whose squares float64
+// cannot hold. The error says so, rather than that the variance is zero,
+// as the Cholesky factorisation would.
+func checkMagnitudes(schema *data.Schema, s *stats.Classes, source string) error {
+	p := s.D
+	for k, c := range s.Class {
+		for j := range p {
+			why := ""
+			switch v := c.S[j*p+j] / c.W; {
+			case math.Abs(c.Mean[j]) > maxMean:
+				why = fmt.Sprintf("the mean of class %q is %g, beyond ±%g", schema.Classes()[k], c.Mean[j], maxMean)
+			case math.IsInf(v, 0) || math.IsNaN(v):
+				why = fmt.Sprintf("the variance within class %q overflows", schema.Classes()[k])
+			default:
+				continue
+			}
+			return &data.ParseError{File: source, ColumnName: schema.Features[j].Name,
+				Err: fmt.Errorf("%w: %s; rescale the column (divide it by a power of ten)", ErrTooLarge, why)}
+		}
+		if !finite(c.S) || !finite(c.M3) || !finite(c.M4) {
+			return &data.ParseError{File: source, Err: fmt.Errorf("%w: the moments of class %q overflow", ErrTooLarge, schema.Classes()[k])}
 		}
 	}
 	return nil

@@ -114,7 +114,7 @@ func unmarshal(kind string, schema *data.Schema, params []byte) (*model, error) 
 	if err != nil {
 		return nil, err
 	}
-	s, err := decodeStats(kind, cfg, schema, p.Classes)
+	s, err := decodeStats(kind, cfg, schema, "classes", p.Classes)
 	if err != nil {
 		return nil, err
 	}
@@ -127,7 +127,7 @@ func unmarshal(kind string, schema *data.Schema, params []byte) (*model, error) 
 		return nil, fmt.Errorf("gda: %s parameters: the statistics of the complete rows and the incomplete rows come together", kind)
 	}
 	if p.Complete != nil {
-		if m.complete, err = decodeStats(kind, cfg, schema, p.Complete); err != nil {
+		if m.complete, err = decodeStats(kind, cfg, schema, "complete", p.Complete); err != nil {
 			return nil, err
 		}
 		if m.inc, err = p.Incomplete.rows(schema); err != nil {
@@ -167,32 +167,57 @@ func checkSchema(kind string, schema *data.Schema) error {
 	return nil
 }
 
-// decodeStats checks the saved statistics of the classes of schema and
-// returns them.
-func decodeStats(kind string, cfg Config, schema *data.Schema, classes []classJSON) (*stats.Classes, error) {
+// decodeStats checks the saved statistics of the classes of schema, the
+// field of the parameters named field, and returns them.
+func decodeStats(kind string, cfg Config, schema *data.Schema, field string, classes []classJSON) (*stats.Classes, error) {
 	K, D := len(schema.Classes()), len(schema.Features)
 	if len(classes) != K {
-		return nil, fmt.Errorf("gda: %s parameters: statistics of %d classes, the schema has %d", kind, len(classes), K)
+		return nil, fmt.Errorf("gda: %s parameters: %s: statistics of %d classes, the schema has %d", kind, field, len(classes), K)
+	}
+	for k, c := range classes {
+		// Before NewClasses allocates K·D² values for them: the
+		// file must hold them.
+		if err := c.check(D, cfg.ShrinkageAuto); err != nil {
+			return nil, fmt.Errorf("gda: %s parameters: %s[%d] (class %q): %w", kind, field, k, schema.Classes()[k], err)
+		}
 	}
 	s := stats.NewClasses(K, D, cfg.ShrinkageAuto)
 	for k, c := range classes {
-		if err := c.check(D, cfg.ShrinkageAuto); err != nil {
-			return nil, fmt.Errorf("gda: %s parameters: class %q: %w", kind, schema.Classes()[k], err)
-		}
 		sc := s.Class[k]
 		sc.N, sc.W = c.Rows, float64(c.Weight)
 		copy(sc.Mean, c.Mean)
 		copy(sc.S, c.Scatter)
 		copy(sc.M3, c.M3)
 		copy(sc.M4, c.M4)
+		if r := intensity(cfg, sc); !(r >= 0 && r <= 1) {
+			return nil, fmt.Errorf("gda: %s parameters: %s[%d] (class %q): the moments give the shrinkage intensity %v, outside [0, 1]",
+				kind, field, k, schema.Classes()[k], r)
+		}
 	}
 	return s, nil
 }
 
-// check validates the statistics of one class of dimension d.
+// meanDomain is the interval of the class means that a model can hold:
+// the squares of the differences of larger means, in the between-class
+// scatter, overflow float64. Fit refuses data whose means lie beyond it
+// (checkStats), as a model file that holds them is refused.
+var meanDomain = modelfile.Interval{Lo: -maxMean, Hi: maxMean,
+	Why: "the squared differences of larger means overflow float64"}
+
+// symmetryTol bounds the relative difference of the two triangles of a
+// scatter matrix.
+const symmetryTol = 1e-9
+
+// check validates the statistics of one class of dimension d: rows and
+// weight non-negative, means within meanDomain, a symmetric scatter
+// matrix with a non-negative diagonal, finite moments with non-negative
+// fourth ones.
 func (c *classJSON) check(d int, fourth bool) error {
-	if c.Rows < 0 || !(c.Weight >= 0) || math.IsInf(float64(c.Weight), 1) {
-		return fmt.Errorf("rows %d, weight %v: want non-negative numbers", c.Rows, c.Weight)
+	if c.Rows < 0 {
+		return fmt.Errorf("rows: %d is negative", c.Rows)
+	}
+	if err := modelfile.NonNegative.CheckValue("weight", float64(c.Weight)); err != nil {
+		return err
 	}
 	if len(c.Mean) != d || len(c.Scatter) != d*d {
 		return fmt.Errorf("mean of %d and scatter of %d values, want %d and %d", len(c.Mean), len(c.Scatter), d, d*d)
@@ -200,16 +225,25 @@ func (c *classJSON) check(d int, fourth bool) error {
 	if fourth != (c.M3 != nil) || fourth != (c.M4 != nil) || (fourth && (len(c.M3) != d*d || len(c.M4) != d*d)) {
 		return errors.New("third and fourth moments missing, unexpected or of the wrong size")
 	}
-	for _, v := range [][]float64{c.Mean, c.Scatter, c.M3, c.M4} {
-		for _, x := range v {
-			if math.IsNaN(x) || math.IsInf(x, 0) {
-				return errors.New("a statistic is not finite")
-			}
+	for _, err := range []error{meanDomain.Check("mean", c.Mean), modelfile.Finite.Check("scatter", c.Scatter),
+		modelfile.Finite.Check("m3", c.M3), modelfile.NonNegative.Check("m4", c.M4)} {
+		if err != nil {
+			return err
 		}
 	}
 	for j := range d {
-		if c.Scatter[j*d+j] < 0 {
-			return errors.New("a negative sum of squares")
+		if err := modelfile.NonNegative.CheckValue(fmt.Sprintf("scatter[%d]", j*d+j), c.Scatter[j*d+j]); err != nil {
+			return err
+		}
+		if v := c.Scatter[j*d+j] / float64(c.Weight); math.IsInf(v, 1) {
+			return fmt.Errorf("scatter[%d] / weight = %v / %v, a variance, overflows float64", j*d+j, c.Scatter[j*d+j], c.Weight)
+		}
+		for l := range j {
+			// EM leaves the two triangles apart by a rounding error.
+			a, b := c.Scatter[j*d+l], c.Scatter[l*d+j]
+			if math.Abs(a-b) > symmetryTol*max(math.Abs(a), math.Abs(b), math.Sqrt(c.Scatter[j*d+j]*c.Scatter[l*d+l])) {
+				return fmt.Errorf("scatter[%d] = %v and scatter[%d] = %v: the matrix is not symmetric", j*d+l, a, l*d+j, b)
+			}
 		}
 	}
 	return nil

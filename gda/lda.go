@@ -68,7 +68,9 @@ func newLDA(m *model, err error) (*LDA, error) {
 		return nil, err
 	}
 	l := &LDA{m: m}
-	l.discriminants()
+	if err := l.discriminants(); err != nil {
+		return nil, err
+	}
 	return l, nil
 }
 
@@ -209,7 +211,9 @@ func (m *LDA) LogisticForm() (w []float64, w0 float64, ok bool) {
 // relative to the model's covariance Σ: S_b v = λ Σ v, vᵀΣv = 1. With
 // Σ = UᵀU they are v = U⁻¹q for the eigenvectors q of U⁻ᵀ S_b U⁻¹. The
 // sign of each v is chosen to make its entry of largest magnitude positive.
-func (m *LDA) discriminants() {
+// It returns an ErrTooLarge error when U⁻ᵀ S_b U⁻¹ or the directions
+// overflow, which the statistics of a model file can make happen.
+func (m *LDA) discriminants() error {
 	s, p, K := m.m.stats, m.m.stats.D, len(m.m.prior)
 	mu := s.Total()
 	sb := make([]float64, p*p)
@@ -226,8 +230,8 @@ func (m *LDA) discriminants() {
 	f.solveLeft(sb, p)
 	blas64.Trsm(blas.Right, blas.NoTrans, 1, f.u, blas64.General{Rows: p, Cols: p, Stride: p, Data: sb})
 	var eig mat.EigenSym
-	if !eig.Factorize(mat.NewSymDense(p, sb), true) {
-		panic("gda: eigendecomposition of a symmetric matrix failed")
+	if !finite(sb) || !eig.Factorize(mat.NewSymDense(p, sb), true) {
+		return tooLarge("", "the between-class scatter relative to the covariance overflows")
 	}
 	vals := eig.Values(nil)
 	var q mat.Dense
@@ -264,7 +268,11 @@ func (m *LDA) discriminants() {
 			}
 		}
 	}
+	if !finite(v) || !finite(m.ratio) {
+		return tooLarge("", "the discriminant directions overflow")
+	}
 	m.scalings = v
+	return nil
 }
 
 // Components returns the largest number of discriminant coordinates,

@@ -105,6 +105,9 @@ func newModel(kind string, cfg Config, schema *data.Schema, s *stats.Classes, so
 	}
 	p := s.D
 	for ci, cov := range covariances(kind, cfg, s) {
+		if !finite(cov) {
+			return nil, tooLarge(source, "a covariance matrix (the scatter matrices divided by the weights) overflows")
+		}
 		f, zero, ok := factorize(cov, p, true)
 		if !ok {
 			return nil, singularError(kind, schema, ci, zero, source)
@@ -131,13 +134,37 @@ func newModel(kind string, cfg Config, schema *data.Schema, s *stats.Classes, so
 			m.comp[k] = ci
 			m.konst[k] = m.logPrior[k] - f.logDet/2 - float64(p)/2*log2Pi
 		}
+		if !finite(m.konst) || !finite(slices.Concat(c.nu...)) {
+			return nil, tooLarge(source, "the distances of the class means relative to the covariance overflow")
+		}
 		c.ls = newLaneSolver(f, c.nu)
 		m.comps = append(m.comps, c)
 	}
 	if kind == KindLDA {
 		m.linearForm()
+		if !finite(m.lin) || !finite(m.linB) {
+			return nil, tooLarge(source, "the linear form of the posterior overflows")
+		}
 	}
 	return m, nil
+}
+
+// tooLarge returns the ErrTooLarge error of a model whose statistics give
+// the quantity what (a sentence) that overflows float64: statistics no
+// fit of data gives, as checkMagnitudes refuses data whose squares
+// overflow, but a model file may hold.
+func tooLarge(source, what string) error {
+	return &data.ParseError{File: source, Err: fmt.Errorf("%w: %s", ErrTooLarge, what)}
+}
+
+// finite reports whether every value of x is finite.
+func finite(x []float64) bool {
+	for _, v := range x {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return false
+		}
+	}
+	return true
 }
 
 // linearForm computes the centred linear form of an LDA's posterior.

@@ -44,8 +44,10 @@ func (m *Model) MarshalJSON() ([]byte, error) {
 
 // UnmarshalLinear rebuilds a model from its schema and the parameters
 // MarshalJSON wrote, checking that the target is numeric, that there is
-// one weight per design column, and that the numbers are finite (but the
-// log-likelihood, +Inf for an exact fit with σ² = 0) with λ, σ² ≥ 0, and
+// one weight per design column, that the weights and the intercept lie
+// within ±design.Bound (1e100, see logistic.UnmarshalLogistic), and that
+// the numbers are finite (but the log-likelihood, +Inf for an exact fit
+// with σ² = 0) with λ, σ² ≥ 0, and
 // the statistics when there are (see fromState) with the model's λ. A
 // model without statistics predicts but cannot be updated or merged.
 func UnmarshalLinear(s *data.Schema, b []byte) (*Model, error) {
@@ -62,6 +64,12 @@ func UnmarshalLinear(s *data.Schema, b []byte) (*Model, error) {
 	}
 	if len(p.Weights) != enc.P() {
 		return nil, fmt.Errorf("linear: %d weights for %d design columns", len(p.Weights), enc.P())
+	}
+	if err := design.CoefficientDomain.Check("weights", p.Weights); err != nil {
+		return nil, fmt.Errorf("linear: %w", err)
+	}
+	if err := design.CoefficientDomain.CheckValue("intercept", float64(p.Intercept)); err != nil {
+		return nil, fmt.Errorf("linear: %w", err)
 	}
 	m := &Model{schema: s, enc: enc, theta: append(p.Weights, float64(p.Intercept)), lambda: float64(p.L2),
 		sigma2: float64(p.Sigma2), logLik: float64(p.LogLikelihood), r2: float64(p.R2)}

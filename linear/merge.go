@@ -244,6 +244,12 @@ func (a *Accumulator) finish() (*Model, error) {
 		resid[i] = floats.Dot(row[:q], theta) - row[q]
 	}
 	theta[P] += a.cols[1].shift // the target's column is y − c_y
+	for _, v := range theta {
+		// As UnmarshalLinear refuses, so that every model saved reads back.
+		if !design.CoefficientDomain.Holds(v) {
+			return nil, fmt.Errorf("values too large for the model: the coefficient %v is not a finite number within ±%g; rescale the target or the features", v, design.Bound)
+		}
+	}
 	rss, tss := floats.Dot(resid, resid), a.r[ns+1]*a.r[ns+1]
 	w := a.r[0] * a.r[0]
 	m := &Model{schema: a.schema, enc: enc, theta: theta, lambda: a.cfg.L2, stats: a.clone()}

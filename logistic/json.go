@@ -91,8 +91,12 @@ func (m *Model) MarshalJSON() ([]byte, error) {
 // UnmarshalLogistic rebuilds a model from its schema and the parameters
 // MarshalJSON wrote, checking that the schema has a categorical target with
 // at least two classes, that there is one weight vector for two classes
-// and one per class otherwise, each with one weight per design column, and
-// that every number is finite.
+// and one per class otherwise, each with one weight per design column,
+// that the design columns are valid (design.Unmarshal), and that every
+// weight and intercept lies within ±design.Bound (1e100): a magnitude no
+// fit produces, below which rows of numbers up to 1e100 get finite
+// scores, and so finite probabilities. A weight of 1e308 is finite, but
+// makes ordinary rows' scores overflow into NaN probabilities.
 func UnmarshalLogistic(s *data.Schema, b []byte) (*Model, error) {
 	if s == nil || s.Target == nil || s.Target.Kind != data.Categorical || len(s.Target.Levels) < 2 {
 		return nil, fmt.Errorf("logistic: the schema needs a categorical target with at least two classes")
@@ -119,7 +123,13 @@ func UnmarshalLogistic(s *data.Schema, b []byte) (*Model, error) {
 		if len(row) != P {
 			return nil, fmt.Errorf("logistic: weight vector %d has %d entries for %d design columns", c, len(row), P)
 		}
+		if err := design.CoefficientDomain.Check(fmt.Sprintf("weights[%d]", c), row); err != nil {
+			return nil, fmt.Errorf("logistic: %w", err)
+		}
 		theta = append(append(theta, row...), p.Intercepts[c])
+	}
+	if err := design.CoefficientDomain.Check("intercepts", p.Intercepts); err != nil {
+		return nil, fmt.Errorf("logistic: %w", err)
 	}
 	lambda := float64(p.L2)
 	if !(lambda >= 0) || math.IsInf(lambda, 0) {

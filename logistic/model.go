@@ -1,7 +1,7 @@
 package logistic
 
 import (
-	"errors"
+	"fmt"
 	"math"
 
 	"gonum.org/v1/gonum/floats"
@@ -248,11 +248,13 @@ func (m *Model) farRow(out, x, sp []float64) {
 	mathx.NormalizeLogScaled(out, s, scale.C)
 }
 
-// checkFinite guards the promise that a fit never returns NaN or Inf.
+// checkFinite guards the promise that a fit never returns NaN or Inf, nor
+// a weight beyond design.Bound, which no fit of data in sensible units
+// reaches and a model file may not hold.
 func (m *Model) checkFinite() error {
 	for _, v := range m.theta {
-		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return errors.New("logistic: the fit produced non-finite weights (numerical failure)")
+		if !design.CoefficientDomain.Holds(v) {
+			return fmt.Errorf("logistic: the fit produced the weight %v, not a finite number within ±%g (numerical failure)", v, design.Bound)
 		}
 	}
 	return nil

@@ -146,6 +146,13 @@ func prepareRows(d *data.Dataset, shard bool) (*layout, error) {
 	complete := false // some row has every feature observed
 	for i := range d.N {
 		row := d.Row(i)
+		for j, v := range row {
+			// The squared distances of k-means++ and the variances
+			// of larger values overflow; NaN and ±Inf fail no test.
+			if math.Abs(v) > meanDomain.Hi {
+				return nil, d.RowError(i, "mixture: feature %q: %v is too large for float64 variances (beyond ±%g); rescale the column", d.Schema.Features[j].Name, v, meanDomain.Hi)
+			}
+		}
 		if finiteRow(row) {
 			complete = true
 		} else {

@@ -126,7 +126,7 @@ func kmeansPlusPlus(x []float64, order []int, d, k int, rng *rand.Rand) []int {
 				cand[p] = min(closest[p], sqDist(row(p), c))
 				s += cand[p]
 			}
-			if s < bestPot {
+			if s < bestPot || bestP < 0 { // the first when every sum overflows
 				bestPot, bestP = s, id
 				copy(best, cand)
 			}

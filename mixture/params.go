@@ -3,6 +3,8 @@ package mixture
 import (
 	"fmt"
 	"math"
+
+	"github.com/gendisc/gendisc/modelfile"
 )
 
 // fromParams expands p, in the compact layout of cov, into a model of k
@@ -14,14 +16,14 @@ func fromParams(cov Covariance, k, d int, p *Params) (*model, error) {
 		return nil, fmt.Errorf("%s mixture of %d components in %d dimensions needs %d weights, %d means and %d covariance values, have %d, %d and %d",
 			cov, k, d, k, k*d, n, len(p.Weights), len(p.Means), len(p.Covariances))
 	}
-	if !finite(p.Weights) || !finite(p.Means) || !finite(p.Covariances) {
-		return nil, fmt.Errorf("parameters not finite")
+	for _, err := range []error{modelfile.NonNegative.Check("weights", p.Weights), meanDomain.Check("means", p.Means),
+		modelfile.Finite.Check("covariances", p.Covariances)} {
+		if err != nil {
+			return nil, err
+		}
 	}
 	sum := 0.0
 	for _, w := range p.Weights {
-		if w < 0 {
-			return nil, fmt.Errorf("negative weight %v", w)
-		}
 		sum += w
 	}
 	if math.Abs(sum-1) > 1e-9 {
@@ -59,6 +61,10 @@ func fromParams(cov Covariance, k, d int, p *Params) (*model, error) {
 	}
 	return m, nil
 }
+
+// meanDomain is the interval of the means of a mixture's components: the
+// squared differences of larger means overflow float64.
+var meanDomain = modelfile.Interval{Lo: -1e153, Hi: 1e153, Why: "the squared differences of larger means overflow float64"}
 
 // params returns m's parameters in the compact layout of its type.
 func (m *model) params() Params {

@@ -56,6 +56,12 @@ func (g *GMM) MarshalJSON() ([]byte, error) {
 	})
 }
 
+// figureDomain is the interval of the log-likelihoods and criteria that
+// a model file records: the log-likelihood of rows of finite density is
+// finite and far within it, and BIC and AIC, −2 log L plus a penalty, stay
+// finite.
+var figureDomain = modelfile.Interval{Lo: -1e300, Hi: 1e300, Why: "BIC and AIC of larger log-likelihoods overflow float64"}
+
 // UnmarshalGMM rebuilds a GMM from its schema and the parameters written by
 // MarshalJSON, checking them: a known covariance type, lengths that fit
 // the schema's numeric features, finite values, weights that sum to 1,
@@ -92,13 +98,22 @@ func UnmarshalGMM(schema *data.Schema, params []byte) (*GMM, error) {
 	switch {
 	case !(n > 0) || math.IsInf(n, 0):
 		return nil, fmt.Errorf("mixture: gmm model fitted on %v rows", n)
-	case p.Iterations < 0 || len(p.Trace) != p.Iterations+1 || !finite(p.Trace):
+	case p.Iterations < 0 || len(p.Trace) != p.Iterations+1:
 		return nil, fmt.Errorf("mixture: gmm model with %d iterations and a log-likelihood trace of %d values", p.Iterations, len(p.Trace))
-	case len(p.Restarts) == 0 || !finite(p.Restarts):
+	case len(p.Restarts) == 0:
 		return nil, fmt.Errorf("mixture: gmm model without the log-likelihoods of its restarts")
 	}
+	if err := figureDomain.Check("log_likelihood_trace", p.Trace); err != nil {
+		return nil, fmt.Errorf("mixture: gmm model: %w", err)
+	}
+	if err := figureDomain.Check("restart_log_likelihoods", p.Restarts); err != nil {
+		return nil, fmt.Errorf("mixture: gmm model: %w", err)
+	}
 	var cands []Candidate
-	for _, c := range p.Candidates {
+	for i, c := range p.Candidates {
+		if err := figureDomain.Check(fmt.Sprintf("candidates[%d]", i), []float64{float64(c.BIC), float64(c.AIC), float64(c.LogLik)}); err != nil {
+			return nil, fmt.Errorf("mixture: gmm model: %w", err)
+		}
 		cands = append(cands, Candidate{c.K, float64(c.BIC), float64(c.AIC), float64(c.LogLik)})
 	}
 	return newGMM(schema.Clone(), m, fitInfo{n: n, trace: p.Trace, restarts: p.Restarts,

@@ -34,7 +34,11 @@
 // is empty, truncated, foreign, from a newer version, or edited: the
 // checksum covers the values of format, version, kind, schema and params,
 // but not the white space between them, so a file may be re-indented but
-// not changed.
+// not changed. A UTF-8 byte order mark before the JSON, which some
+// editors add, is skipped: it is not part of the JSON text (RFC 8259 §8.1)
+// and, the checksum being computed on the values, leaves it unchanged.
+// The schema must name what it names once: distinct feature and target
+// names, distinct levels in each categorical column (the classes).
 //
 // Loading is done in two steps: Load returns the Envelope, whose Kind tells
 // which model package reads the parameters, and that package's Unmarshal
@@ -44,6 +48,11 @@
 //	if err != nil { ... }
 //	if err := env.Expect("gaussian-nb"); err != nil { ... }
 //	m, err := naivebayes.UnmarshalGaussian(env.Schema, env.Params)
+//
+// Each kind's decoder checks the meaning of the parameters: finite
+// values within their domain, consistent dimensions, parameters that give
+// finite probabilities. The checksum does not replace these checks: it
+// detects accidents, and anyone can write a file that passes it (Encode).
 //
 // Package registry takes both steps for a model file of any registered
 // kind (registry.Load), and package models registers every kind.

@@ -189,3 +189,31 @@ func FuzzFloatsDecode(f *testing.F) {
 		}
 	})
 }
+
+// TestFieldError checks the one-line messages of the refusals of Check and
+// CheckValue.
+func TestFieldError(t *testing.T) {
+	bounded := Interval{Lo: -1e150, Hi: 1e150, Why: "the squares of larger values overflow float64"}
+	for _, tc := range []struct {
+		err  error
+		want string
+	}{
+		{bounded.Check("means[2]", []float64{1, -3, 1e308}), "means[2][2]: 1e308 is outside [-1e150, 1e150]: the squares of larger values overflow float64"},
+		{Finite.Check("w", []float64{0, math.NaN()}), "w[1]: NaN is not a finite number"},
+		{Finite.CheckValue("b", math.Inf(-1)), "b: -Inf is not a finite number"},
+		{NonNegative.CheckValue("alpha", -1), "alpha: -1 is not a finite number ≥ 0"},
+		{NonNegative.CheckValue("alpha", math.Inf(1)), "alpha: +Inf is not a finite number"},
+		{bounded.CheckValue("mean", math.NaN()), "mean: NaN is not a finite number"},
+		{Interval{Lo: 5e-324, Hi: 1}.CheckValue("p", 0), "p: 0 is outside [5e-324, 1]"},
+	} {
+		if tc.err == nil || tc.err.Error() != tc.want {
+			t.Errorf("error %v, want %q", tc.err, tc.want)
+		}
+	}
+	if err := bounded.Check("x", []float64{-1e150, 0, 1e150}); err != nil {
+		t.Errorf("values at the bounds: %v", err)
+	}
+	if err := NonNegative.CheckValue("x", 0); err != nil {
+		t.Errorf("0 ≥ 0: %v", err)
+	}
+}

@@ -129,10 +129,26 @@ func encode(m Persistent) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("modelfile: encoding the parameters of the %s model: %w", kind, err)
 	}
+	return Encode(kind, schema, params)
+}
+
+// Encode returns the model file of a model of the given kind and schema
+// whose parameters are the JSON params, with its checksum: what Write
+// writes for a model whose MarshalJSON returns params. It is for programs
+// that make model files of their own, such as the fuzz tests of the model
+// families, which edit a file's parameters and need the file to pass the
+// checksum so that the kind's decoder reads them: the checksum guards
+// against accidents, not against a writer who means it, and a decoder
+// checks the meaning of what it reads.
+func Encode(kind string, schema *data.Schema, params []byte) ([]byte, error) {
+	if kind == "" || schema == nil {
+		return nil, errors.New("modelfile: a model file needs a kind and a schema")
+	}
+	var err error
 	var r rawEnvelope
 	var buf bytes.Buffer
 	if err := json.Compact(&buf, params); err != nil {
-		return nil, fmt.Errorf("modelfile: the %s model's MarshalJSON wrote invalid JSON: %v", kind, err)
+		return nil, fmt.Errorf("modelfile: the parameters of the %s model are not valid JSON: %v", kind, err)
 	}
 	r.Params = unescapeHTML(buf.Bytes())
 	// Strings and ints always encode.
@@ -250,6 +266,11 @@ func Read(r io.Reader, source string) (*Envelope, error) {
 	refuse := func(sentinel error, format string, args ...any) (*Envelope, error) {
 		return nil, &Error{File: source, Err: sentinel, Msg: fmt.Sprintf(format, args...)}
 	}
+	// A byte order mark, which some editors put at the start of a UTF-8
+	// file, is not part of the JSON text (RFC 8259 §8.1 lets a parser
+	// ignore it) and not covered by the checksum, which is computed on
+	// the values of the fields.
+	b = bytes.TrimPrefix(b, utf8BOM)
 	if len(bytes.TrimSpace(b)) == 0 {
 		return refuse(ErrEmpty, "empty file, not a gendisc model")
 	}
@@ -299,11 +320,47 @@ func Read(r io.Reader, source string) (*Envelope, error) {
 	if err := json.Unmarshal(raw.Schema, &e.Schema); err != nil {
 		return refuse(ErrMalformed, "invalid schema: %v", err)
 	}
+	if err := checkNames(e.Schema); err != nil {
+		return refuse(ErrMalformed, "invalid schema: %v", err)
+	}
 	var params bytes.Buffer
 	json.Compact(&params, raw.Params) // valid: part of a valid document
 	e.Params = params.Bytes()
 	e.Source = source
 	return &e, nil
+}
+
+// utf8BOM is the byte order mark U+FEFF in UTF-8.
+var utf8BOM = []byte("\uFEFF")
+
+// checkNames checks that the names of a schema identify what they name,
+// as the model and the data read for it take them to: the features and
+// the target have distinct names, and so have the levels of each
+// categorical column (the classes, for the target).
+func checkNames(s *data.Schema) error {
+	names := make(map[string]bool, len(s.Features)+1)
+	columns := slices.Clone(s.Features)
+	if s.Target != nil {
+		columns = append(columns, *s.Target)
+	}
+	for i, c := range columns {
+		what := "feature"
+		if i == len(s.Features) {
+			what = "target"
+		}
+		if names[c.Name] {
+			return fmt.Errorf("%s %q is named twice in the model's schema", what, c.Name)
+		}
+		names[c.Name] = true
+		levels := make(map[string]bool, len(c.Levels))
+		for _, l := range c.Levels {
+			if levels[l] {
+				return fmt.Errorf("%s %q has the level %q twice", what, c.Name, l)
+			}
+			levels[l] = true
+		}
+	}
+	return nil
 }
 
 // isPresent reports whether a field was in the file with a value other

@@ -244,6 +244,15 @@ func TestRefusals(t *testing.T) {
         "name": "age"`), ErrEdited, "checksum mismatch"},
 		{"edited checksum", edit(`"sha256:`, `"sha256:0`), ErrEdited, "checksum mismatch"},
 		{"bad schema", reseal(t, edit(`"kind": "text"`, `"kind": "txt"`)), ErrMalformed, `invalid schema: unknown column kind "txt"`},
+		{"feature twice", reseal(t, edit(`"name": "age"`, `"name": "petal_length"`)), ErrMalformed,
+			`invalid schema: feature "petal_length" is named twice in the model's schema`},
+		{"target a feature", reseal(t, edit(`"name": "income"`, `"name": "age"`)), ErrMalformed,
+			`invalid schema: target "age" is named twice in the model's schema`},
+		{"class twice", reseal(t, edit(`"levels": ["<=50K", ">50K"]`, `"levels": ["<=50K", "<=50K"]`)), ErrMalformed,
+			`invalid schema: target "income" has the level "<=50K" twice`},
+		{"level twice", reseal(t, edit(`"levels": ["blue", "red & green"]`, `"levels": ["blue", "blue"]`)), ErrMalformed,
+			`invalid schema: feature "colour" has the level "blue" twice`},
+		{"BOM then garbage", "\uFEFFx", ErrTruncated, "truncated or not a gendisc model file (line 1, column 1: invalid character 'x'"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			env, err := Read(strings.NewReader(tc.text), "dir/m.json")
@@ -261,6 +270,54 @@ func TestRefusals(t *testing.T) {
 	}
 }
 
+// TestByteOrderMark checks that a model file that an editor saved with a
+// UTF-8 byte order mark reads as the file without it: the mark is not
+// JSON, and the checksum covers the values of the fields, not the bytes.
+func TestByteOrderMark(t *testing.T) {
+	valid := write(t, testModel())
+	want, err := Read(bytes.NewReader(valid), "m.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := Read(bytes.NewReader(append([]byte("\uFEFF"), valid...)), "m.json")
+	if err != nil {
+		t.Fatalf("with a byte order mark: %v", err)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("with a byte order mark read %+v, want %+v", got, want)
+	}
+}
+
+// TestEncode checks that Encode of a model's kind, schema and parameters
+// gives the file that Write writes, and that an edited file made by
+// Encode passes the checksum with the edit.
+func TestEncode(t *testing.T) {
+	m := testModel()
+	params, _ := m.MarshalJSON()
+	got, err := Encode(m.Kind(), m.Schema(), params)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := write(t, m); !bytes.Equal(got, want) {
+		t.Errorf("Encode wrote\n%s\nwant, as Write,\n%s", got, want)
+	}
+	edited := bytes.Replace(unescapeHTML(params), []byte("1.462"), []byte("1e308"), 1)
+	b, err := Encode(m.Kind(), m.Schema(), edited)
+	if err != nil {
+		t.Fatal(err)
+	}
+	env, err := Read(bytes.NewReader(b), "m.json")
+	if err != nil {
+		t.Fatalf("reading the edited file: %v", err)
+	}
+	if !bytes.Equal(env.Params, edited) {
+		t.Errorf("params %s, want %s", env.Params, edited)
+	}
+	if _, err := Encode("", m.Schema(), params); err == nil {
+		t.Error("Encode without a kind: no error")
+	}
+}
+
 func TestWriteErrors(t *testing.T) {
 	broken := errors.New("broken model")
 	for _, tc := range []struct {
@@ -271,7 +328,7 @@ func TestWriteErrors(t *testing.T) {
 		{"marshal", &fakeModel{kind: "x", schema: &data.Schema{}, err: broken}, "encoding the parameters of the x model: broken model"},
 		{"no kind", &fakeModel{schema: &data.Schema{}}, "has no kind or no schema"},
 		{"no schema", &fakeModel{kind: "x"}, "has no kind or no schema"},
-		{"invalid JSON", rawModel{&Envelope{Kind: "x", Schema: &data.Schema{}, Params: []byte("{")}}, "MarshalJSON wrote invalid JSON"},
+		{"invalid JSON", rawModel{&Envelope{Kind: "x", Schema: &data.Schema{}, Params: []byte("{")}}, "the parameters of the x model are not valid JSON"},
 		{"bad schema", &fakeModel{kind: "x", schema: &data.Schema{Features: []data.Column{{Kind: 7}}}}, "encoding the schema of the x model"},
 	} {
 		var buf bytes.Buffer

@@ -81,6 +81,11 @@ func (t *TextModel) UnmarshalText(b []byte) error { return textModelNames.Unmars
 // NoAlpha as Config.Alpha means α = 0: no smoothing, maximum likelihood.
 const NoAlpha = -1
 
+// maxSmoothing bounds Config.Alpha and the variance smoothing: the sums of
+// counts and smoothing, or the smoothed variances, of larger values
+// overflow float64, and no useful model smooths that much.
+const maxSmoothing = 1e100
+
 // Config holds the hyperparameters of the count-based naive Bayes
 // variants (Bernoulli, multinomial, complement, categorical) and of mixed
 // naive Bayes. The zero value is mixed naive Bayes with Laplace smoothing
@@ -93,6 +98,7 @@ type Config struct {
 	// smoothing); NoAlpha means α = 0, maximum likelihood, under which a
 	// value or word never seen with a class has probability 0 (−Inf in
 	// log space) and can rule the class out. Complement needs α > 0.
+	// At most 1e100.
 	Alpha float64
 	// Binarize is the threshold of Bernoulli numeric features: x_j is
 	// present when x_j > Binarize (scikit-learn's binarize, default 0).
@@ -139,8 +145,8 @@ func (c Config) params() (params, error) {
 		p.alpha = 1
 	case c.Alpha == NoAlpha:
 		p.alpha = 0
-	case !(c.Alpha > 0) || math.IsInf(c.Alpha, 1):
-		return p, fmt.Errorf("naivebayes: alpha %v: want a finite number ≥ 0", c.Alpha)
+	case !(c.Alpha > 0 && c.Alpha <= maxSmoothing):
+		return p, fmt.Errorf("naivebayes: alpha %v: want a number in [0, %g]", c.Alpha, maxSmoothing)
 	}
 	if c.Family == Complement && p.alpha == 0 {
 		return p, errors.New("naivebayes: complement naive Bayes needs alpha > 0")

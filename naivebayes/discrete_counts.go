@@ -78,7 +78,12 @@ func logRatio(a, b float64) float64 {
 	if b == 0 {
 		return 0
 	}
-	return math.Log(a / b)
+	if r := a / b; r > 0 || a == 0 {
+		return math.Log(r)
+	}
+	// a/b underflowed (a tiny α over large counts): the difference of
+	// the logarithms is finite where the logarithm of 0 is not.
+	return math.Log(a) - math.Log(b)
 }
 
 // fitCounts derives the weights of a bag of counts of kind ck from its
@@ -130,7 +135,7 @@ func fitCounts(ck countKind, st *countStats, k int, alpha float64, norm bool) co
 			}
 			total := sum(comp)
 			for t, v := range comp {
-				comp[t] = math.Log(v / total)
+				comp[t] = logRatio(v, total)
 			}
 			scale := -1.0
 			if norm {

@@ -141,10 +141,18 @@ func unmarshalModel(schema *data.Schema, params []byte) (*Model, error) {
 	return m, m.fit("")
 }
 
-// params checks the saved settings and returns them.
+// params checks the saved settings and returns them. The file holds the
+// smoothing in effect, 0 for none: the markers NoAlpha and NoVarSmoothing,
+// negative, are Config's and not a file's.
 func (j *modelJSON) params() (params, error) {
 	fam, err := ParseFamily(j.Family)
 	if err != nil {
+		return params{}, err
+	}
+	if err := smoothingDomain.CheckValue("alpha", float64(j.Alpha)); err != nil {
+		return params{}, err
+	}
+	if err := smoothingDomain.CheckValue("var_smoothing", float64(j.VarSmoothing)); err != nil {
 		return params{}, err
 	}
 	c := Config{Family: fam, Alpha: float64(j.Alpha), Binarize: float64(j.Binarize), Norm: j.Norm, TextModel: j.TextModel,
@@ -184,15 +192,13 @@ func unmarshalAccumulator(schema *data.Schema, params []byte) (*Accumulator, err
 	if len(j.ClassWeight) != K {
 		return nil, fmt.Errorf("%d class weights for %d classes", len(j.ClassWeight), K)
 	}
-	for _, w := range j.ClassWeight {
-		if !nonNegative(w) {
-			return nil, fmt.Errorf("class weight %v", w)
-		}
+	if err := countDomain.Check("class_weight", j.ClassWeight); err != nil {
+		return nil, err
 	}
 	a.classWeight = j.ClassWeight
 	for i, pt := range parts {
 		if err := pt.restore(j.Parts[i], a.schema); err != nil {
-			return nil, err
+			return nil, fmt.Errorf("parts[%d]: %w", i, err)
 		}
 	}
 	a.parts = parts
@@ -206,25 +212,43 @@ func strictDecode(b []byte, v any) error {
 	return dec.Decode(v)
 }
 
-// checkMatrix checks that rows has r rows of c non-negative finite
-// values and returns them concatenated.
+// countDomain is the interval of a weighted count (a sum of row weights)
+// in a model file: non-negative, and small enough that the sums of a
+// model's counts, over up to 1e50 of them, stay finite.
+var countDomain = modelfile.Interval{Lo: 0, Hi: 1e250, Why: "the sums of larger counts overflow float64"}
+
+// checkMatrix checks that rows, the field name, has r rows of c counts
+// (countDomain) and returns them concatenated.
 func checkMatrix(name string, rows []modelfile.Floats, r, c int) ([]float64, error) {
 	if len(rows) != r {
 		return nil, fmt.Errorf("%s: %d rows, want %d", name, len(rows), r)
 	}
-	out := make([]float64, 0, r*c)
-	for i, row := range rows {
+	for i, row := range rows { // before allocating r·c values: the file must hold them
 		if len(row) != c {
-			return nil, fmt.Errorf("%s: row %d has %d values, want %d", name, i, len(row), c)
+			return nil, fmt.Errorf("%s[%d]: %d values, want %d", name, i, len(row), c)
 		}
-		for _, v := range row {
-			if !nonNegative(v) {
-				return nil, fmt.Errorf("%s: row %d has %v", name, i, v)
-			}
+		if err := countDomain.Check(fmt.Sprintf("%s[%d]", name, i), row); err != nil {
+			return nil, err
 		}
+	}
+	out := make([]float64, 0, r*c)
+	for _, row := range rows {
 		out = append(out, row...)
 	}
 	return out, nil
+}
+
+// checkSubcounts checks that no count of s, the field name, exceeds the
+// count at the same place in n: a Bernoulli count of presences cannot
+// exceed the count of the observations (within the rounding of the sums,
+// relative 1e-9).
+func checkSubcounts(name string, s, n []float64, c int) error {
+	for i, v := range s {
+		if v > n[i]*(1+1e-9) {
+			return fmt.Errorf("%s[%d][%d]: %v present of %v observed: more presences than observations", name, i/c, i%c, v, n[i])
+		}
+	}
+	return nil
 }
 
 // cut splits a k×v row-major matrix into its rows.
@@ -254,11 +278,16 @@ func (p *countPart) restore(b []byte, s *data.Schema) error {
 	}
 	K, V := len(s.Classes()), p.st.v
 	var err error
-	if p.st.s, err = checkMatrix("counts", j.S, K, V); err != nil {
+	if p.st.s, err = checkMatrix("s", j.S, K, V); err != nil {
 		return err
 	}
-	p.st.n, err = checkMatrix("observed", j.N, K, V)
-	return err
+	if p.st.n, err = checkMatrix("n", j.N, K, V); err != nil {
+		return err
+	}
+	if p.ck == countBernoulli {
+		return checkSubcounts("s", p.st.s, p.st.n, V)
+	}
+	return nil
 }
 
 // categoricalJSON holds N_kjv at [f][k][v].
@@ -287,7 +316,7 @@ func (p *categoricalPart) restore(b []byte, s *data.Schema) error {
 	K := len(s.Classes())
 	for f, col := range p.cols {
 		L := len(s.Features[col].Levels)
-		x, err := checkMatrix(fmt.Sprintf("level counts of %q", s.Features[col].Name), j.Counts[f], K, L)
+		x, err := checkMatrix(fmt.Sprintf("counts[%d] (feature %q)", f, s.Features[col].Name), j.Counts[f], K, L)
 		if err != nil {
 			return err
 		}
@@ -358,13 +387,25 @@ func (p *textPart) restore(b []byte, s *data.Schema) error {
 		return fmt.Errorf("text column %q: the term counts were made with other settings than the model's", s.Features[p.col].Name)
 	}
 	K := len(s.Classes())
-	x, err := checkMatrix("term counts", j.S, K, c.Len())
+	x, err := checkMatrix("s", j.S, K, c.Len())
 	if err != nil {
 		return err
 	}
-	docs, err := checkMatrix("documents", []modelfile.Floats{j.Docs}, 1, K)
-	if err != nil {
+	if err := countDomain.Check("docs", j.Docs); err != nil {
 		return err
+	}
+	if len(j.Docs) != K {
+		return fmt.Errorf("docs: %d values for %d classes", len(j.Docs), K)
+	}
+	docs := []float64(j.Docs)
+	if p.ck == countBernoulli {
+		n := make([]float64, len(x)) // each class's documents, for every term
+		for i := range n {
+			n[i] = docs[i/c.Len()]
+		}
+		if err := checkSubcounts("s", x, n, c.Len()); err != nil {
+			return err
+		}
 	}
 	p.counter, p.docs = c, docs
 	for k := range K {

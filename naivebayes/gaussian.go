@@ -120,8 +120,8 @@ func (c GaussianConfig) params() (gaussianParams, error) {
 		p.varSmoothing = DefaultVarSmoothing
 	case c.VarSmoothing == NoVarSmoothing:
 		p.varSmoothing = 0
-	case !(c.VarSmoothing > 0) || math.IsInf(c.VarSmoothing, 1):
-		return p, fmt.Errorf("naivebayes: var smoothing %v: want a finite number ≥ 0", c.VarSmoothing)
+	case !(c.VarSmoothing > 0 && c.VarSmoothing <= maxSmoothing):
+		return p, fmt.Errorf("naivebayes: var smoothing %v: want a number in [0, %g]", c.VarSmoothing, maxSmoothing)
 	}
 	if !varianceNames.Valid(c.Variance) {
 		return p, fmt.Errorf("naivebayes: unknown variance tying %d", int(c.Variance))

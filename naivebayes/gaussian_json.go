@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"math"
 
 	"github.com/gendisc/gendisc/data"
 	"github.com/gendisc/gendisc/modelfile"
@@ -70,8 +69,8 @@ func UnmarshalGaussian(schema *data.Schema, params []byte) (*Gaussian, error) {
 
 // params checks the saved settings and returns them.
 func (g *gaussianJSON) params() (gaussianParams, error) {
-	if !(g.VarSmoothing >= 0) || math.IsInf(g.VarSmoothing, 1) {
-		return gaussianParams{}, fmt.Errorf("naivebayes: gaussian-nb parameters: var smoothing %v", g.VarSmoothing)
+	if err := smoothingDomain.CheckValue("var_smoothing", g.VarSmoothing); err != nil {
+		return gaussianParams{}, fmt.Errorf("naivebayes: gaussian-nb parameters: %w", err)
 	}
 	prior, err := newClassPrior(g.PriorAlpha, g.ClassPrior)
 	if err != nil {
@@ -97,40 +96,45 @@ func (g *gaussianJSON) moments(schema *data.Schema) (*stats.Moments, error) {
 	if len(g.ClassWeight) != K {
 		return nil, fmt.Errorf("%d class weights for %d classes", len(g.ClassWeight), K)
 	}
-	s := stats.NewMoments(K, D)
-	for k, cw := range g.ClassWeight {
-		if !(cw >= 0) || math.IsInf(cw, 1) {
-			return nil, fmt.Errorf("class weight %v", cw)
-		}
-		s.ClassWeight[k] = cw
+	if err := countDomain.Check("class_weight", g.ClassWeight); err != nil {
+		return nil, err
 	}
-	for _, f := range []struct {
-		name string
-		src  []modelfile.Floats
-		dst  []float64
-		ok   func(float64) bool
+	fields := []struct {
+		name   string
+		src    []modelfile.Floats
+		domain modelfile.Interval
 	}{
-		{"weight", g.Weight, s.W, nonNegative},
-		{"mean", g.Mean, s.M, finite},
-		{"m2", g.M2, s.S, nonNegative},
-	} {
+		{"weight", g.Weight, countDomain},
+		{"mean", g.Mean, meanDomain},
+		{"m2", g.M2, modelfile.NonNegative},
+	}
+	for _, f := range fields { // before allocating K·D values: the file must hold them
 		if len(f.src) != K {
 			return nil, fmt.Errorf("%s: %d rows for %d classes", f.name, len(f.src), K)
 		}
 		for k, row := range f.src {
 			if len(row) != D {
-				return nil, fmt.Errorf("%s: %d values for %d features", f.name, len(row), D)
+				return nil, fmt.Errorf("%s[%d]: %d values for %d features", f.name, k, len(row), D)
 			}
-			for j, v := range row {
-				if !f.ok(v) {
-					return nil, fmt.Errorf("%s of class %d, feature %d: %v", f.name, k, j, v)
-				}
+			if err := f.domain.Check(fmt.Sprintf("%s[%d]", f.name, k), row); err != nil {
+				return nil, err
 			}
-			copy(f.dst[k*D:], row)
+		}
+	}
+	s := stats.NewMoments(K, D)
+	copy(s.ClassWeight, g.ClassWeight)
+	for i, dst := range [][]float64{s.W, s.M, s.S} {
+		for k, row := range fields[i].src {
+			copy(dst[k*D:], row)
 		}
 	}
 	return s, nil
 }
 
-func finite(v float64) bool      { return !math.IsInf(v, 0) && !math.IsNaN(v) }
-func nonNegative(v float64) bool { return v >= 0 && finite(v) }
+// meanDomain is the interval of the means of a model file: the squares
+// of the differences of larger values overflow float64.
+var meanDomain = modelfile.Interval{Lo: -1e153, Hi: 1e153, Why: "the squared differences of larger means overflow float64"}
+
+// smoothingDomain is the interval of the smoothing of a model file (alpha,
+// var_smoothing): 0 for none, and at most maxSmoothing.
+var smoothingDomain = modelfile.Interval{Lo: 0, Hi: maxSmoothing}

@@ -315,12 +315,16 @@ func (a *Accumulator) UnmarshalBinary(b []byte) error {
 			}
 			keys = append(keys, int32(id))
 		}
-		t := n.grams[k]
+		t, total := n.grams[k], uint64(0)
 		for e := 0; e < ng && r.err == nil; e++ {
 			copy(g, keys[e*c.Order:])
 			n := r.uvarint()
-			if n < 1 || n > math.MaxInt64 {
-				return fmt.Errorf("%w: n-gram count %d", ErrEncoding, n)
+			if n < 1 || n > maxTotal-total {
+				return fmt.Errorf("%w: n-gram count %d (the counts of a class sum to at most 2^53)", ErrEncoding, n)
+			}
+			total += n
+			if !documentGram(g) {
+				return fmt.Errorf("%w: %v is not an n-gram of a document", ErrEncoding, g)
 			}
 			if t.add(g, int64(n)) != e {
 				return fmt.Errorf("%w: an n-gram twice", ErrEncoding)

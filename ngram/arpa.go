@@ -296,8 +296,13 @@ func ReadARPA(r io.Reader) (*ARPA, error) {
 			if !ok || !ok2 || err1 != nil || err2 != nil || k != len(counts)+1 || n < 0 {
 				return nil, fail("want ngram %d=count, got %q", len(counts)+1, s)
 			}
+			if len(counts) == MaxOrder {
+				return nil, fail("more than %d orders", MaxOrder)
+			}
 			counts = append(counts, n)
-			a.grams = append(a.grams, make(map[string]arpaEntry, n))
+			// The count is the file's word: the map grows with the lines
+			// read, not with what the header announces.
+			a.grams = append(a.grams, make(map[string]arpaEntry, min(n, 1<<16)))
 		default:
 			f := strings.Fields(s)
 			if len(f) != section+1 && len(f) != section+2 {
@@ -305,18 +310,24 @@ func ReadARPA(r io.Reader) (*ARPA, error) {
 			}
 			var e arpaEntry
 			var err error
-			if e.logProb, err = strconv.ParseFloat(f[0], 64); err != nil {
-				return nil, fail("log probability %q", f[0])
+			// A log₁₀ probability is at most 0 (−inf for 0), a back-off
+			// weight any number or −inf (a weight of 0).
+			if e.logProb, err = strconv.ParseFloat(f[0], 64); err != nil || !(e.logProb <= 0) {
+				return nil, fail("log probability %q: want a number ≤ 0", f[0])
 			}
 			if len(f) == section+2 {
-				if e.backoff, err = strconv.ParseFloat(f[section+1], 64); err != nil {
-					return nil, fail("back-off weight %q", f[section+1])
+				if e.backoff, err = strconv.ParseFloat(f[section+1], 64); err != nil || math.IsNaN(e.backoff) || math.IsInf(e.backoff, 1) {
+					return nil, fail("back-off weight %q: want a number", f[section+1])
 				}
+			}
+			key := strings.Join(f[1:section+1], " ")
+			if _, dup := a.grams[section-1][key]; dup {
+				return nil, fail("the %d-gram %q is listed twice", section, key)
 			}
 			if section == 1 {
 				a.words = append(a.words, f[1])
 			}
-			a.grams[section-1][strings.Join(f[1:section+1], " ")] = e
+			a.grams[section-1][key] = e
 		}
 	}
 	if err := sc.Err(); errors.Is(err, bufio.ErrTooLong) {

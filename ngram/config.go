@@ -3,7 +3,6 @@ package ngram
 import (
 	"errors"
 	"fmt"
-	"math"
 
 	"github.com/gendisc/gendisc/data"
 )
@@ -99,7 +98,8 @@ type Config struct {
 	// Smoothing is how counts become probabilities; the zero value is
 	// KneserNey.
 	Smoothing Smoothing `json:"-"`
-	// Alpha is Lidstone's pseudo-count, > 0; 0 means 1 (Laplace).
+	// Alpha is Lidstone's pseudo-count, > 0 and at most 1e100; 0 means 1
+	// (Laplace).
 	Alpha float64 `json:"alpha"`
 	// MinCount keeps in the vocabulary the words seen at least MinCount
 	// times in the training text (all classes together); rarer ones
@@ -121,6 +121,10 @@ const MaxOrder = 10
 
 // normalized returns c with its defaults filled in, or an error wrapping
 // ErrConfig.
+// maxAlpha bounds Config.Alpha: the smoothed counts c + α·V of a larger
+// one overflow float64, and no useful model smooths that much.
+const maxAlpha = 1e100
+
 func (c Config) normalized() (Config, error) {
 	if c.Order == 0 {
 		c.Order = 3
@@ -136,8 +140,8 @@ func (c Config) normalized() (Config, error) {
 		return c, fmt.Errorf("%w: order %d, want 1 to %d", ErrConfig, c.Order, MaxOrder)
 	case c.Smoothing < 0 || c.Smoothing > MLE:
 		return c, fmt.Errorf("%w: %v", ErrConfig, c.Smoothing)
-	case !(c.Alpha > 0) || math.IsInf(c.Alpha, 0):
-		return c, fmt.Errorf("%w: alpha %v, want a positive number", ErrConfig, c.Alpha)
+	case !(c.Alpha > 0 && c.Alpha <= maxAlpha):
+		return c, fmt.Errorf("%w: alpha %v, want a positive number up to %g", ErrConfig, c.Alpha, maxAlpha)
 	case c.MinCount < 1:
 		return c, fmt.Errorf("%w: minimum count %d, want at least 1", ErrConfig, c.MinCount)
 	}

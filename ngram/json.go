@@ -39,8 +39,18 @@ func (m *Model) MarshalJSON() ([]byte, error) {
 	return json.Marshal(j)
 }
 
+// maxTotal bounds the documents and the sum of the n-gram counts of a
+// class in a model file: 2⁵³, below which float64 holds every count and
+// every sum of them exactly, and int64 sums cannot overflow.
+const maxTotal = 1 << 53
+
 // UnmarshalModel rebuilds a model from a model file's schema and the
-// parameters MarshalJSON wrote, checking them.
+// parameters MarshalJSON wrote, checking them: a valid configuration
+// (Config, with alpha at most 1e100), a word list that begins with the
+// special words and names no word twice, for every class of the schema
+// its documents and n-grams of the model's order over known words, each
+// n-gram once with a positive count, the counts of a class summing to at
+// most 2⁵³.
 func UnmarshalModel(schema *data.Schema, params []byte) (*Model, error) {
 	m, err := unmarshalModel(schema, params)
 	if err != nil {
@@ -85,8 +95,8 @@ func unmarshalModel(schema *data.Schema, params []byte) (*Model, error) {
 		if len(keys) != len(counts)*c.Order {
 			return nil, fmt.Errorf("class %d: %d ids for %d n-grams of order %d", k, len(keys), len(counts), c.Order)
 		}
-		if j.Docs[k] < 0 {
-			return nil, fmt.Errorf("class %d: %d documents", k, j.Docs[k])
+		if j.Docs[k] < 0 || j.Docs[k] > maxTotal {
+			return nil, fmt.Errorf("docs[%d]: %d is outside [0, 2^53]", k, j.Docs[k])
 		}
 		a.docs[k] = j.Docs[k]
 		for _, id := range keys {
@@ -94,10 +104,14 @@ func unmarshalModel(schema *data.Schema, params []byte) (*Model, error) {
 				return nil, fmt.Errorf("class %d: word id %d of %d words", k, id, len(a.words))
 			}
 		}
-		t := a.grams[k]
+		t, total := a.grams[k], int64(0)
 		for e, n := range counts {
-			if n < 1 {
-				return nil, fmt.Errorf("class %d: n-gram count %d", k, n)
+			if n < 1 || n > maxTotal-total {
+				return nil, fmt.Errorf("counts[%d][%d]: %d: want a count ≥ 1, the counts of a class summing to at most 2^53", k, e, n)
+			}
+			total += n
+			if g := keys[e*c.Order : (e+1)*c.Order]; !documentGram(g) {
+				return nil, fmt.Errorf("ngrams[%d][%d:%d]: %v is not an n-gram of a document (%s only first, %s only last)", k, e*c.Order, (e+1)*c.Order, g, Start, End)
 			}
 			if t.add(keys[e*c.Order:(e+1)*c.Order], n) != e {
 				return nil, fmt.Errorf("class %d: an n-gram twice", k)
@@ -105,4 +119,23 @@ func unmarshalModel(schema *data.Schema, params []byte) (*Model, error) {
 		}
 	}
 	return a.model(true)
+}
+
+// documentGram reports whether the n-gram g (word ids) is one that a
+// document gives: none or more Start, then at least one id, none of which
+// is Start and only the last of which may be End.
+func documentGram(g []int32) bool {
+	i := 0
+	for i < len(g) && g[i] == idStart {
+		i++
+	}
+	if i == len(g) {
+		return false
+	}
+	for p := i; p < len(g); p++ {
+		if g[p] == idStart || g[p] == idEnd && p != len(g)-1 {
+			return false
+		}
+	}
+	return true
 }

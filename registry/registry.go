@@ -22,6 +22,7 @@ import (
 	"io"
 	"os"
 	"reflect"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"sync"
@@ -64,7 +65,8 @@ var (
 
 // Register makes the kind named name known, with decode, which rebuilds a
 // fitted model of the kind from a model file's schema and parameters (and
-// checks them), as its decoder. M, the type of the models decode returns,
+// checks them), as its decoder. A panic in decode is recovered and
+// returned as a *PanicError (see there). M, the type of the models decode returns,
 // becomes the kind's Type. A family registers its kinds from an init
 // function:
 //
@@ -77,7 +79,12 @@ func Register[M gendisc.Model](name string, decode func(s *data.Schema, params [
 	if name == "" || decode == nil {
 		panic("registry: Register of a kind without a name or a decoder")
 	}
-	k := &Kind{Name: name, Type: reflect.TypeFor[M](), decode: func(s *data.Schema, params []byte) (gendisc.Model, error) {
+	k := &Kind{Name: name, Type: reflect.TypeFor[M](), decode: func(s *data.Schema, params []byte) (model gendisc.Model, err error) {
+		defer func() {
+			if v := recover(); v != nil {
+				model, err = nil, &PanicError{Kind: name, Value: v, Stack: debug.Stack()}
+			}
+		}()
 		m, err := decode(s, params)
 		if err != nil {
 			return nil, err // not a typed nil M in an interface
@@ -90,6 +97,23 @@ func Register[M gendisc.Model](name string, decode func(s *data.Schema, params [
 		panic("registry: model kind " + name + " registered twice")
 	}
 	kinds[name] = k
+}
+
+// PanicError is the error of a decoder that panicked, which Kind.Decode
+// (and so Decode, Load and Read) returns instead of letting the panic take
+// the program down: a net under the decoders' checks, so that no model
+// file can stop a command or a server that loads it. A decoder is meant to
+// refuse every invalid file with an error of its own, so a PanicError is a
+// bug of its kind's decoder, to be reported with Stack. The fuzz tests of
+// the families fail on it rather than take it for a refusal.
+type PanicError struct {
+	Kind  string // the kind whose decoder panicked
+	Value any    // the value passed to panic
+	Stack []byte // the stack of the panicking goroutine
+}
+
+func (e *PanicError) Error() string {
+	return fmt.Sprintf("the decoder of %s model files failed: %v (a bug in gendisc: please report it)", e.Kind, e.Value)
 }
 
 // Kinds returns the names of the registered kinds in sorted order.

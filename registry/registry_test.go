@@ -51,6 +51,10 @@ func init() {
 	registry.Register("registry-test-b", decodeAs("registry-test-b"))
 	registry.Register("registry-test-a", decodeAs("registry-test-a"))
 	registry.Register("registry-test-liar", decodeAs("registry-test-a")) // decodes models of another kind
+	registry.Register("registry-test-panic", func(s *data.Schema, params []byte) (*constModel, error) {
+		var v []float64
+		return nil, fmt.Errorf("never: %v", v[len(params)]) // an index out of range
+	})
 	registry.Register("registry-test-mergeable", func(s *data.Schema, params []byte) (*mergeableModel, error) {
 		return &mergeableModel{constModel{kind: "registry-test-mergeable", schema: s}}, nil
 	})
@@ -103,7 +107,7 @@ func TestKinds(t *testing.T) {
 			ours = append(ours, name)
 		}
 	}
-	want := []string{"registry-test-a", "registry-test-b", "registry-test-liar", "registry-test-mergeable"}
+	want := []string{"registry-test-a", "registry-test-b", "registry-test-liar", "registry-test-mergeable", "registry-test-panic"}
 	if !slices.Equal(ours, want) {
 		t.Errorf("Kinds() has %q, want %q", ours, want)
 	}
@@ -168,5 +172,27 @@ func TestRegisterPanics(t *testing.T) {
 			}()
 			c.register()
 		}()
+	}
+}
+
+// TestDecodePanic checks that a decoder's panic is recovered into a
+// *PanicError naming the file and the kind, so that a model file cannot
+// take down the program that loads it.
+func TestDecodePanic(t *testing.T) {
+	path := save(t, &constModel{kind: "registry-test-panic", schema: schema, Value: 1})
+	m, err := registry.Load(path)
+	if m != nil {
+		t.Errorf("Load = %v, want no model", m)
+	}
+	var pe *registry.PanicError
+	if !errors.As(err, &pe) {
+		t.Fatalf("Load: error %v, want a *registry.PanicError", err)
+	}
+	if pe.Kind != "registry-test-panic" || !bytes.Contains(pe.Stack, []byte("registry_test")) {
+		t.Errorf("PanicError{Kind: %q, Stack: %s}, want the kind and the stack of the decoder", pe.Kind, pe.Stack)
+	}
+	want := path + ": the decoder of registry-test-panic model files failed: runtime error: index out of range"
+	if msg := err.Error(); !strings.HasPrefix(msg, want) || strings.Contains(msg, "\n") {
+		t.Errorf("error %q, want one line beginning %q", msg, want)
 	}
 }

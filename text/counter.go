@@ -52,9 +52,7 @@ func NewCounter(cfg VectorizerConfig) (*Counter, error) {
 		return nil, err
 	}
 	stop, _ := stopList(cfg.StopWords)
-	c := &Counter{cfg: cfg, grams: cfg.NGrams.orDefault(), stop: stop, ids: newTermTable(0)}
-	c.row.grow(cfg.HashFeatures)
-	return c, nil
+	return &Counter{cfg: cfg, grams: cfg.NGrams.orDefault(), stop: stop, ids: newTermTable(0)}, nil
 }
 
 // Config returns the settings the Counter was made with.
@@ -128,6 +126,12 @@ func (c *Counter) Count(docs []string) *CSR {
 // count adds docs to the statistics and, when m is not nil, their rows to
 // m.
 func (c *Counter) count(docs []string, m *CSR) {
+	if c.cfg.Hashed() {
+		// On the first count, not in NewCounter: a Counter read from a
+		// model file (UnmarshalCounter) that claims 2³¹−1 columns
+		// takes no memory for them until it counts.
+		c.row.grow(c.cfg.HashFeatures)
+	}
 	for k, doc := range docs {
 		if m != nil && k == len(docs)/16 && k > 0 {
 			reserve(m, docs[:k], docs[k:])

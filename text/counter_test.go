@@ -3,6 +3,7 @@ package text
 import (
 	"encoding/json"
 	"math/rand/v2"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -368,4 +369,24 @@ func FuzzUnmarshal(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestUnmarshalCounterHashedMemory checks that reading the term counts of
+// hashed columns, which a model file may claim to be 2³¹−1, allocates
+// nothing in proportion to them: NewCounter reserved 8 bytes a column
+// (17 GB) before the model's statistics were checked against them.
+func TestUnmarshalCounterHashedMemory(t *testing.T) {
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	c, err := UnmarshalCounter([]byte(`{"config":{"hash_features":2147483647},"docs":3,"terms":[],"tf":[],"df":[]}`))
+	runtime.ReadMemStats(&after)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Len() != 2147483647 {
+		t.Errorf("Len() = %d, want 2147483647", c.Len())
+	}
+	if grew := after.TotalAlloc - before.TotalAlloc; grew > 1<<20 {
+		t.Errorf("UnmarshalCounter allocated %d bytes", grew)
+	}
 }

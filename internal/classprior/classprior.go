@@ -8,14 +8,18 @@ import (
 	"slices"
 )
 
+// MaxAlpha bounds the pseudo-count of the class prior: the sums W + α·K of
+// a larger one overflow float64.
+const MaxAlpha = 1e100
+
 // Check validates a class-prior setting: the pseudo-count alpha must be
-// finite and ≥ 0; fixed priors, when not nil, exclude alpha (which must be
+// in [0, MaxAlpha]; fixed priors, when not nil, exclude alpha (which must be
 // 0), must not be empty, must be positive and finite, and must sum to 1
 // within 1e-9. Classes are checked in sorted order, so the error is the
 // same from run to run.
 func Check(alpha float64, fixed map[string]float64) error {
-	if !(alpha >= 0) || math.IsInf(alpha, 1) {
-		return fmt.Errorf("prior alpha %v: want a finite number ≥ 0", alpha)
+	if !(alpha >= 0 && alpha <= MaxAlpha) {
+		return fmt.Errorf("prior alpha %v: want a number in [0, %g]", alpha, MaxAlpha)
 	}
 	if fixed == nil {
 		return nil

@@ -172,6 +172,10 @@ func Fit(d *data.Dataset, opt Options) (*Encoder, error) {
 		}
 		if term.Level < 0 {
 			standardize(term, a, opt.NoStandardize)
+			if err := term.check(); err != nil {
+				return nil, &data.ParseError{File: d.Source, ColumnName: d.Schema.Features[term.Feature].Name,
+					Err: fmt.Errorf("values too large or too small for the model: the column's %w; rescale it", err)}
+			}
 		}
 	}
 	e.complete = !anyMissing
@@ -514,9 +518,10 @@ func (e *Encoder) MarshalJSON() ([]byte, error) {
 }
 
 // Unmarshal reads an encoder written by MarshalJSON for schema s, checking
-// that every column names a feature and level of s, that the numbers are
-// finite with positive scales, and that every text feature has one valid
-// vocabulary (text.UnmarshalVocabulary), after the dense columns.
+// that every column names a feature and level of s, that the centres and
+// fills lie within ±Bound and the scales in [1/Bound, Bound], and that
+// every text feature has one valid vocabulary (text.UnmarshalVocabulary),
+// after the dense columns.
 func Unmarshal(s *data.Schema, b []byte) (*Encoder, error) {
 	var in []termJSON
 	if err := json.Unmarshal(b, &in); err != nil {
@@ -555,13 +560,8 @@ func Unmarshal(s *data.Schema, b []byte) (*Encoder, error) {
 				return nil, fmt.Errorf("design: column %d: feature %q has no level %q", t, c.Name, *tj.Level)
 			}
 		}
-		for _, v := range []float64{term.Center, term.Scale, term.Fill} {
-			if math.IsNaN(v) || math.IsInf(v, 0) {
-				return nil, fmt.Errorf("design: column %d (%s): non-finite number", t, c.Name)
-			}
-		}
-		if !(term.Scale > 0) {
-			return nil, fmt.Errorf("design: column %d (%s): scale %v is not positive", t, c.Name, term.Scale)
+		if err := term.check(); err != nil {
+			return nil, fmt.Errorf("design: column %d (%s): %w", t, c.Name, err)
 		}
 		e.terms = append(e.terms, term)
 	}

@@ -2,9 +2,9 @@ package design
 
 import (
 	"fmt"
-	"math"
 
 	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/modelfile"
 	"github.com/gendisc/gendisc/text"
 )
 
@@ -12,9 +12,9 @@ import (
 // for the text features in order, their vocabularies: the encoder Fit
 // would return for data whose statistics gave these terms, for fits that
 // gather the statistics themselves (in parts, merged). It returns an
-// error when a term names no feature or level of s, when its numbers are
-// not finite or its scale not positive, or when the vocabularies do not
-// match the text features.
+// error when a term names no feature or level of s, when its centre or
+// fill lies beyond ±Bound or its scale outside [1/Bound, Bound], or when
+// the vocabularies do not match the text features.
 func New(s *data.Schema, terms []Term, vocabularies []*text.Vocabulary) (*Encoder, error) {
 	e := &Encoder{schema: s, terms: append([]Term(nil), terms...)}
 	for t, term := range terms {
@@ -28,13 +28,8 @@ func New(s *data.Schema, terms []Term, vocabularies []*text.Vocabulary) (*Encode
 		case (term.Level >= 0) != (c.Kind == data.Categorical) || term.Level >= len(c.Levels):
 			return nil, fmt.Errorf("design: column %d: level %d of %s feature %q", t, term.Level, c.Kind, c.Name)
 		}
-		for _, v := range []float64{term.Center, term.Scale, term.Fill} {
-			if math.IsNaN(v) || math.IsInf(v, 0) {
-				return nil, fmt.Errorf("design: column %d (%s): non-finite number", t, c.Name)
-			}
-		}
-		if !(term.Scale > 0) {
-			return nil, fmt.Errorf("design: column %d (%s): scale %v is not positive", t, c.Name, term.Scale)
+		if err := term.check(); err != nil {
+			return nil, fmt.Errorf("design: column %d (%s): %w", t, c.Name, err)
 		}
 	}
 	for j, c := range s.Features {
@@ -51,4 +46,35 @@ func New(s *data.Schema, terms []Term, vocabularies []*text.Vocabulary) (*Encode
 	}
 	e.setDense()
 	return e, nil
+}
+
+// Bound bounds the parameters of a design column and the coefficients of
+// the models on the design (logistic, linear): centres, fills and
+// coefficients at most Bound in magnitude, scales in [1/Bound, Bound].
+// Then every row whose numbers are at most Bound in magnitude has
+// standardised values below 2·Bound² = 2e200 and, with coefficients of
+// the bound, a score Σ_t w_t z_t + b below 2e300 per term: finite for
+// designs of up to 1e7 columns. No fit of data of sensible units comes
+// near the bound; Fit refuses a column whose mean or standard deviation
+// lies beyond it, and a model file that holds such values is refused.
+const Bound = 1e100
+
+// The domains of the parameters of a design column and of a coefficient.
+var (
+	CoefficientDomain = modelfile.Interval{Lo: -Bound, Hi: Bound,
+		Why: "beyond, finite rows could get infinite or NaN scores (design.Bound)"}
+	scaleDomain = modelfile.Interval{Lo: 1 / Bound, Hi: Bound,
+		Why: "beyond, finite rows could get infinite or NaN scores (design.Bound)"}
+)
+
+// check checks the numbers of a term against their domains, the error
+// naming the field of the model file.
+func (t *Term) check() error {
+	for _, err := range []error{CoefficientDomain.CheckValue("center", t.Center), scaleDomain.CheckValue("scale", t.Scale),
+		CoefficientDomain.CheckValue("fill", t.Fill)} {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
