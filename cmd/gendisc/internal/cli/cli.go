@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/gendisc/gendisc/cmd/gendisc/modelflags"
 	"golang.org/x/term"
 )
 
@@ -172,6 +173,9 @@ func run(ctx context.Context, env *Env, args []string) error {
 		name = "version"
 	}
 	cmd := lookup(name)
+	if cmd == nil && strings.HasPrefix(name, "-") {
+		return flagsFirst(args)
+	}
 	if cmd == nil {
 		return &usageError{msg: fmt.Sprintf("unknown command %q%s", name, didYouMean(name, commandNames(), same))}
 	}
@@ -180,6 +184,19 @@ func run(ctx context.Context, env *Env, args []string) error {
 		ue.cmd = cmd
 	}
 	return err
+}
+
+// flagsFirst is the error for a command line that starts with a flag:
+// flags go after the command, and the message shows the command line in
+// that order when one of args is a command.
+func flagsFirst(args []string) error {
+	for i, a := range args {
+		if lookup(a) != nil {
+			moved := append([]string{"gendisc", a}, args[:i]...)
+			return &usageError{msg: "flags go after the command: " + strings.Join(append(moved, args[i+1:]...), " ")}
+		}
+	}
+	return &usageError{msg: fmt.Sprintf("%s is a flag: the command comes first (gendisc COMMAND [flags])", args[0])}
 }
 
 // runCommand parses the arguments of cmd and runs it.
@@ -210,6 +227,9 @@ func runCommand(ctx context.Context, env *Env, cmd *Command, args []string) erro
 		positional = append(positional, fs.Arg(0))
 		rest = fs.Args()[1:]
 	}
+	if err := checkRepeated(fs, args); err != nil {
+		return err
+	}
 	if cmd.Args {
 		fs.Parse(append([]string{"--"}, positional...)) // sets fs.Args() to them
 	}
@@ -228,6 +248,42 @@ func runCommand(ctx context.Context, env *Env, cmd *Command, args []string) erro
 		return err
 	}
 	return runner(ctx, env)
+}
+
+// checkRepeated returns a usage error for a flag of fs given twice in
+// args, the arguments that fs parsed: a flag holds one value, and taking
+// the last one silently would hide a mistake. Boolean flags and the list
+// flags (modelflags.List, which gather their values) may be repeated.
+func checkRepeated(fs *flag.FlagSet, args []string) error {
+	seen := map[string]bool{}
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			break
+		}
+		if len(a) < 2 || a[0] != '-' {
+			continue
+		}
+		name, _, hasValue := strings.Cut(strings.TrimPrefix(a[1:], "-"), "=")
+		f := fs.Lookup(name)
+		if f == nil {
+			continue
+		}
+		if b, ok := f.Value.(interface{ IsBoolFlag() bool }); ok && b.IsBoolFlag() {
+			continue
+		}
+		if !hasValue {
+			i++ // the value, whatever it looks like
+		}
+		if _, ok := f.Value.(*modelflags.List); ok {
+			continue
+		}
+		if seen[name] {
+			return usagef("%s given twice: it takes one value", dashed(name))
+		}
+		seen[name] = true
+	}
+	return nil
 }
 
 // dashed spells the flag name as the usage lines and help do: -n for a

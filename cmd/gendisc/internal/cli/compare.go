@@ -284,7 +284,7 @@ func (o *compareOptions) run(ctx context.Context, env *Env) error {
 	if err != nil {
 		return err
 	}
-	if err := res.WriteReports(o.out, compare.ReportInfo{Command: o.command, Version: buildVersion(), Formats: o.formats}); err != nil {
+	if err := res.WriteReports(o.out, compare.ReportInfo{Command: o.command, Version: gendiscVersion(), Formats: o.formats}); err != nil {
 		return err
 	}
 	if err := res.WriteSummary(env.Stdout); err != nil {

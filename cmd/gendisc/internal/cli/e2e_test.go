@@ -148,7 +148,7 @@ func TestDataFileFirst(t *testing.T) {
 		t.Errorf("--quiet --verbose: exit %d, stderr %q; want nothing", r.code, r.stderr)
 	}
 	r = runCLI(t, "", "fit", "--data", "no-such-data")
-	if r.code != 1 || !strings.Contains(r.stderr, "no-such-data: no such file, nor a bundled data set (adult, ") {
+	if r.code != 1 || !strings.Contains(r.stderr, "no-such-data: no such file, nor a bundled data set or corpus (adult, ") {
 		t.Errorf("fit --data no-such-data: exit %d, stderr %q", r.code, r.stderr)
 	}
 }

@@ -14,6 +14,15 @@ func help(env *Env, args []string) error {
 		printUsage(env.Stdout)
 		return nil
 	case 1:
+		if args[0] == "help" {
+			_, err := fmt.Fprint(env.Stdout, `usage: gendisc help [COMMAND]
+
+Help lists the commands, or prints the help of COMMAND: its usage line,
+what it does, an example and its flags. gendisc COMMAND --help prints the
+same.
+`)
+			return err
+		}
 		cmd := lookup(args[0])
 		if cmd == nil {
 			return &usageError{msg: fmt.Sprintf("unknown help topic %q%s", args[0], didYouMean(args[0], commandNames()[1:], same))}

@@ -1,9 +1,11 @@
 package cli
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"slices"
 	"strings"
 
@@ -89,6 +91,9 @@ func lookupKind(name string) (*kind, error) {
 	if k := kinds[name]; k != nil {
 		return k, nil
 	}
+	if hint := didYouMean(name, kindNames(), same); hint != "" {
+		return nil, fmt.Errorf("unknown model kind %q%s", name, hint)
+	}
 	return nil, fmt.Errorf("unknown model kind %q (kinds: %s)", name, strings.Join(kindNames(), ", "))
 }
 
@@ -104,6 +109,9 @@ func (env *Env) loadModel(path string) (*modelfile.Envelope, gendisc.Model, erro
 		e, err = modelfile.Read(env.Stdin, "<stdin>")
 	} else {
 		e, err = modelfile.Load(path)
+	}
+	if errors.Is(err, fs.ErrNotExist) && kinds[path] != nil {
+		return nil, nil, usagef("%s: no such file; %[1]s is a model kind, and gendisc fit --model %[1]s --data F --out %[1]s.json makes a model file of it", path)
 	}
 	if err != nil {
 		return nil, nil, err

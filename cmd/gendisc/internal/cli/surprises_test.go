@@ -1,0 +1,123 @@
+package cli
+
+import (
+	"path/filepath"
+	"runtime/debug"
+	"strings"
+	"testing"
+)
+
+// TestSmallSurprises checks the command lines of issue 27's smaller items:
+// each gives one line naming the mistake and the way out, with the exit
+// status of a misuse.
+func TestSmallSurprises(t *testing.T) {
+	dir := t.TempDir()
+	spam := writeTestFile(t, dir, "spam.csv", "text,class\nwin cash now,spam\nlunch at noon,ham\nfree cash prize,spam\nsee you at lunch,ham\n")
+	one, two := filepath.Join(dir, "one.json"), filepath.Join(dir, "two.json")
+	mustRun(t, "fit", "--data", spam, "--model", "nb", "--out", one)
+	mustRun(t, "fit", "--data", spam, "--model", "nb", "--ngrams", "1-2", "--out", two)
+	for _, tc := range []struct {
+		args   []string
+		code   int
+		stderr string // its first line
+	}{
+		{[]string{"--data", "iris", "fit"}, 2, "gendisc: flags go after the command: gendisc fit --data iris"},
+		{[]string{"--quiet", "--data", "iris", "eval", "--model", "m.json"}, 2, "gendisc: flags go after the command: gendisc eval --quiet --data iris --model m.json"},
+		{[]string{"--data", "iris"}, 2, "gendisc: --data is a flag: the command comes first (gendisc COMMAND [flags])"},
+		{[]string{"fit", "--data", "iris", "--model", "gausian-nb"}, 2, `gendisc fit: unknown model kind "gausian-nb" (did you mean gaussian-nb?)`},
+		{[]string{"predict", "--model", "nb", "--data", "iris"}, 2,
+			"gendisc predict: nb: no such file; nb is a model kind, and gendisc fit --model nb --data F --out nb.json makes a model file of it"},
+		{[]string{"fit", "--data", "iris", "--model", "nb", "--model", "qda"}, 2, "gendisc fit: --model given twice: it takes one value"},
+		{[]string{"predict", "--model", one, "--data=iris", "--data", "wine"}, 2, "gendisc predict: --data given twice: it takes one value"},
+		{[]string{"merge", one, two, "--out", filepath.Join(dir, "m.json")}, 1,
+			"gendisc: " + two + ": cannot be merged with " + one + `: naivebayes: cannot merge the statistics of nb into nb: other settings: text.ngrams {"max":0,"min":0} and {"max":2,"min":1}`},
+	} {
+		r := runCLI(t, "", tc.args...)
+		first, _, _ := strings.Cut(r.stderr, "\n")
+		if r.code != tc.code || first != tc.stderr || r.stdout != "" {
+			t.Errorf("gendisc %s: exit %d, stdout %q, stderr %q; want exit %d and the first line %q",
+				strings.Join(tc.args, " "), r.code, r.stdout, r.stderr, tc.code, tc.stderr)
+		}
+	}
+	// List flags gather their values: repeating them is no mistake.
+	mustRun(t, "fit", "--data", "iris", "--ignore", "sepallength", "--ignore", "sepalwidth", "--out", filepath.Join(dir, "two-features.json"))
+	if out := mustRun(t, "help", "help"); !strings.HasPrefix(out, "usage: gendisc help [COMMAND]\n") {
+		t.Errorf("gendisc help help: %q", out)
+	}
+}
+
+// TestEvalUnseenClass: a test row of a class the model was not trained on
+// counts as an error, with a warning naming the class; the other figures
+// are those of the other rows.
+func TestEvalUnseenClass(t *testing.T) {
+	dir := t.TempDir()
+	iris := mustRun(t, "datasets", "export", "iris", "--out", "-")
+	var two []string
+	for _, line := range strings.SplitAfter(iris, "\n") {
+		if !strings.HasSuffix(line, "Iris-virginica\n") {
+			two = append(two, line)
+		}
+	}
+	train := writeTestFile(t, dir, "two.csv", strings.Join(two, ""))
+	model := filepath.Join(dir, "two.json")
+	mustRun(t, "fit", "--data", train, "--model", "gaussian-nb", "--out", model)
+	r := runCLI(t, "", "eval", "--model", model, "--data", "iris")
+	want := "gendisc: warning: iris: 50 rows of classes the model has not seen, Iris-virginica (50): counted as errors in the accuracy and error, left out of the other figures and the row count\n"
+	// Setosa and versicolor are told apart without error: 100 of the 150
+	// rows are right.
+	if r.code != 0 || r.stderr != want || !strings.HasPrefix(r.stdout, "rows      100\naccuracy  0.6667\nerror     0.3333\n") {
+		t.Errorf("eval with a class unseen in training: exit %d, stderr %q, stdout:\n%s", r.code, r.stderr, r.stdout)
+	}
+	virginica := writeTestFile(t, dir, "virginica.csv", strings.Join(append([]string{two[0]}, strings.SplitAfter(iris, "\n")[101:151]...), ""))
+	r = runCLI(t, "", "eval", "--model", model, "--data", virginica)
+	if want := virginica + ": no row of a class the model knows: classes Iris-virginica (50) are not among the model's (Iris-setosa, Iris-versicolor)\n"; r.code != 1 || r.stderr != "gendisc: "+want {
+		t.Errorf("eval on classes the model has none of: exit %d, stderr %q", r.code, r.stderr)
+	}
+}
+
+// TestCompletionPowerShell checks the PowerShell script (pwsh cannot run
+// here): it registers a native completer for gendisc, with every command,
+// kind and bundled data set.
+func TestCompletionPowerShell(t *testing.T) {
+	out := mustRun(t, "completion", "powershell")
+	for _, want := range []string{
+		"Register-ArgumentCompleter -Native -CommandName gendisc -ScriptBlock {",
+		"$gendiscKinds = @('bernoulli-nb', ",
+		"'iris'",
+		"'tinyshakespeare'",
+		"\t'fit' = @{ Flags = @('--alpha', ",
+		"[System.Management.Automation.CompletionResult]::new(",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("completion powershell lacks %q", want)
+		}
+	}
+	for _, c := range commands {
+		if !strings.Contains(out, "\t'"+c.Name+"' = @{ Flags = @(") {
+			t.Errorf("completion powershell: no entry for %s", c.Name)
+		}
+	}
+	if strings.Count(out, "{") != strings.Count(out, "}") || strings.Count(out, "(") != strings.Count(out, ")") {
+		t.Error("completion powershell: unbalanced braces or parentheses")
+	}
+}
+
+// TestBuildVersion: the version shows the VCS stamp that go build records
+// in a clone, and a build without it says so.
+func TestBuildVersion(t *testing.T) {
+	bi := &debug.BuildInfo{Main: debug.Module{Version: "v0.0.0-20261128065617-b3ba093bf0f6"}, Settings: []debug.BuildSetting{
+		{Key: "vcs", Value: "git"},
+		{Key: "vcs.revision", Value: "b3ba093bf0f68f445497c2acbe26a7b45d151d28"},
+		{Key: "vcs.time", Value: "2026-11-28T06:56:17Z"},
+		{Key: "vcs.modified", Value: "true"},
+	}}
+	if got, want := buildVersion(bi), "v0.0.0-20261128065617-b3ba093bf0f6 (commit b3ba093bf0f6, 2026-11-28T06:56:17Z, modified)"; got != want {
+		t.Errorf("stamped: %q, want %q", got, want)
+	}
+	if got := buildVersion(&debug.BuildInfo{Main: debug.Module{Version: "(devel)"}}); got != "(devel)" {
+		t.Errorf("not stamped: %q", got)
+	}
+	if out := mustRun(t, "version"); !strings.Contains(out, "(commit ") && !strings.Contains(out, noStamp) {
+		t.Errorf("gendisc version: %q, want the commit or why there is none", out)
+	}
+}
