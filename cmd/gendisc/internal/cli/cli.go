@@ -40,6 +40,19 @@ type Env struct {
 	// terminal makes Stderr count as a terminal, whatever it is, for
 	// the tests of the progress lines (showProgress).
 	terminal bool
+
+	// stdoutTerminal makes Stdout count as a terminal, for the tests of
+	// the commands that refuse to write a model file to one.
+	stdoutTerminal bool
+}
+
+// stdoutIsTerminal reports whether Stdout is a terminal.
+func (env *Env) stdoutIsTerminal() bool {
+	if env.stdoutTerminal {
+		return true
+	}
+	f, ok := env.Stdout.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
 }
 
 // showProgress reports whether progress lines and bars go to Stderr: when
@@ -99,6 +112,11 @@ type Command struct {
 	// MoreHelp, when set, writes extra sections at the end of the help
 	// text (fit lists every model kind's flags).
 	MoreHelp func(w io.Writer)
+
+	// WritesModel marks a command that writes a model file to its --out,
+	// standard output by default: runCommand refuses to write it to a
+	// terminal, as gzip refuses compressed data.
+	WritesModel bool
 }
 
 // A Runner runs a command whose flags have been parsed.
@@ -246,6 +264,9 @@ func runCommand(ctx context.Context, env *Env, cmd *Command, args []string) erro
 	}
 	if err := checkStdin(fs); err != nil {
 		return err
+	}
+	if cmd.WritesModel && fs.Lookup("out").Value.String() == "-" && env.stdoutIsTerminal() {
+		return usagef("a model file is not written to a terminal: give --out M.json, or redirect standard output (> M.json)")
 	}
 	return runner(ctx, env)
 }

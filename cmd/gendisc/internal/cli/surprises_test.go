@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"bytes"
+	"context"
 	"path/filepath"
 	"runtime/debug"
 	"strings"
@@ -119,5 +121,29 @@ func TestBuildVersion(t *testing.T) {
 	}
 	if out := mustRun(t, "version"); !strings.Contains(out, "(commit ") && !strings.Contains(out, noStamp) {
 		t.Errorf("gendisc version: %q, want the commit or why there is none", out)
+	}
+}
+
+// TestModelNotToTerminal: fit, merge and update refuse to write a model
+// file to a terminal, before any work, with a hint; a pipe or a file
+// gets it.
+func TestModelNotToTerminal(t *testing.T) {
+	model := fitIris(t)
+	for _, args := range [][]string{
+		{"fit", "--data", "iris"},
+		{"fit", "--data", "iris", "--out", "-"},
+		{"merge", model, model},
+		{"update", "--model", model, "--data", "iris"},
+	} {
+		var stdout, stderr bytes.Buffer
+		env := &Env{Stdin: strings.NewReader(""), Stdout: &stdout, Stderr: &stderr, stdoutTerminal: true}
+		code := Main(context.Background(), env, args)
+		want := "gendisc " + args[0] + ": a model file is not written to a terminal: give --out M.json, or redirect standard output (> M.json)\n"
+		if first, _, _ := strings.Cut(stderr.String(), "\n"); code != 2 || first+"\n" != want || stdout.Len() > 0 {
+			t.Errorf("gendisc %s on a terminal: exit %d, stdout %d bytes, stderr %q; want exit 2 and %q", strings.Join(args, " "), code, stdout.Len(), stderr.String(), want)
+		}
+		if out := mustRun(t, args...); !strings.HasPrefix(out, "{") {
+			t.Errorf("gendisc %s into a pipe: %.40q, want the model's JSON", strings.Join(args, " "), out)
+		}
 	}
 }
