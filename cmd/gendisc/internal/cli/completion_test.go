@@ -36,7 +36,7 @@ func TestCompletionBash(t *testing.T) {
 		{"gendisc fit --data ir", "iris"},
 		{"gendisc fit --data tin", "tinyshakespeare"},
 		{"gendisc datasets export shakespeare_s", "shakespeare_speeches"},
-		{"gendisc balance --model gaussian", "gaussian-nb"},
+		{"gendisc balance --kind gaussian", "gaussian-nb"},
 		{"gendisc compare --models q", "qda"},
 		{"gendisc predict --model mod", "model.json"},
 		{"gendisc eval --data mo", "model.json"},

@@ -260,7 +260,7 @@ func TestWrongKindModelFile(t *testing.T) {
 	model := filepath.Join(dir, "logistic.json")
 	mustRun(t, "fit", "--data", "iris", "--model", "logistic", "--out", model)
 	for _, args := range [][]string{
-		{"impute", "--model-file", model, "--data", "iris"},
+		{"impute", "--model", model, "--data", "iris"},
 		{"sample", "--model", model, "-n", "3"},
 		{"transform", "--model", model, "--data", "iris"},
 		{"score", "--model", model, "--data", "iris"},
@@ -272,7 +272,7 @@ func TestWrongKindModelFile(t *testing.T) {
 			t.Errorf("%s: exit %d, stderr %q; want exit 1 and one line starting %q", args[0], r.code, r.stderr, want)
 		}
 	}
-	r := runCLI(t, "", "impute", "--model", "logistic", "--data", "iris", "--out", filepath.Join(dir, "out"))
+	r := runCLI(t, "", "impute", "--kind", "logistic", "--data", "iris", "--out", filepath.Join(dir, "out"))
 	if r.code != 2 || !strings.Contains(r.stderr, "a logistic model does not impute missing values") {
 		t.Errorf("impute --model logistic: exit %d, stderr %q; want exit 2", r.code, r.stderr)
 	}

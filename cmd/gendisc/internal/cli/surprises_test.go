@@ -147,3 +147,49 @@ func TestModelNotToTerminal(t *testing.T) {
 		}
 	}
 }
+
+// TestModelOrKind: impute and balance take a fitted model file with
+// --model, as every command but fit, or fit one with --kind; a kind given
+// to --model, or one whose models cannot do the work, is refused before
+// any data is read, with the way out.
+func TestModelOrKind(t *testing.T) {
+	dir := t.TempDir()
+	qda := filepath.Join(dir, "qda.json")
+	mustRun(t, "fit", "--data", "iris", "--model", "qda", "--out", qda)
+	// A fitted model and the same kind fitted on the same data balance
+	// alike.
+	if a, b := mustRun(t, "balance", "--data", "iris", "--model", qda, "--ratio", "1.2", "--seed", "5"), mustRun(t, "balance", "--data", "iris", "--kind", "qda", "--ratio", "1.2", "--seed", "5"); a != b || strings.Count(a, "\n") != 1+180 {
+		t.Errorf("balance --model qda.json and --kind qda: %d and %d lines, equal %v; want 181", strings.Count(a, "\n"), strings.Count(b, "\n"), a == b)
+	}
+	imputers := "bernoulli-nb, categorical-nb, complement-nb, gaussian-nb, gmm, lda, mda, multinomial-nb, nb, qda"
+	for _, tc := range []struct {
+		args []string
+		want string // the first line of stderr, exit 2
+	}{
+		{[]string{"impute", "--data", "iris", "--model", "qda"},
+			"gendisc impute: --model qda: no such file; --model takes a fitted model file, --kind qda fits a qda model on the data first"},
+		{[]string{"balance", "--data", "iris", "--model", "gaussian-nb"},
+			"gendisc balance: --model gaussian-nb: no such file; --model takes a fitted model file, --kind gaussian-nb fits a gaussian-nb model on the data first"},
+		{[]string{"impute", "--data", "iris", "--kind", "logistic"},
+			"gendisc impute: --kind logistic: a logistic model does not impute missing values (kinds that do: " + imputers + ")"},
+		{[]string{"impute", "--data", "wine", "--kind", "linear", "--target", "alcohol"},
+			"gendisc impute: --kind linear: a linear model does not impute missing values (kinds that do: " + imputers + ")"},
+		{[]string{"balance", "--data", "iris", "--kind", "gmm"},
+			"gendisc balance: --kind gmm: a gmm model does not draw rows of a class (kinds that do: bernoulli-nb, categorical-nb, complement-nb, gaussian-nb, lda, mda, multinomial-nb, nb, qda)"},
+		{[]string{"impute", "--data", "iris", "--kind", "gausian-nb"}, `gendisc impute: --kind: unknown model kind "gausian-nb" (did you mean gaussian-nb?)`},
+		{[]string{"balance", "--data", "iris"}, "gendisc balance: give either --model M.json, a fitted model, or --kind KIND, to fit one on the data first"},
+		{[]string{"balance", "--data", "iris", "--model", qda, "--shrinkage", "0.1"},
+			"gendisc balance: --shrinkage is a flag of a model kind: it goes with --kind KIND, not with --model M.json"},
+	} {
+		r := runCLI(t, "", tc.args...)
+		if first, _, _ := strings.Cut(r.stderr, "\n"); r.code != 2 || first != tc.want || strings.Contains(r.stderr, "gendisc impute`") {
+			t.Errorf("gendisc %s: exit %d, stderr %q; want exit 2 and %q", strings.Join(tc.args, " "), r.code, r.stderr, tc.want)
+		}
+	}
+	logistic := filepath.Join(dir, "logistic.json")
+	mustRun(t, "fit", "--data", "iris", "--model", "logistic", "--out", logistic)
+	r := runCLI(t, "", "balance", "--data", "iris", "--model", logistic)
+	if want := "gendisc: " + logistic + ": a logistic model does not draw rows of a class (kinds that do: "; r.code != 1 || !strings.HasPrefix(r.stderr, want) {
+		t.Errorf("balance --model logistic.json: exit %d, stderr %q; want exit 1 and %q", r.code, r.stderr, want)
+	}
+}
