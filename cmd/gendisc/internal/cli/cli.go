@@ -309,12 +309,7 @@ func checkRepeated(fs *flag.FlagSet, args []string) error {
 
 // dashed spells the flag name as the usage lines and help do: -n for a
 // one-letter name, --name otherwise.
-func dashed(name string) string {
-	if len(name) == 1 {
-		return "-" + name
-	}
-	return "--" + name
-}
+var dashed = modelflags.Dashed
 
 // flagNameRE finds the flag names in the errors of package flag, which
 // spells them -name ("flag provided but not defined: -name", "invalid

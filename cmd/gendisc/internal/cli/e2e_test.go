@@ -236,7 +236,8 @@ func TestBadInput(t *testing.T) {
 
 // TestUnseenClass checks that predict and score read a class the model
 // never saw as missing, since they do not need the labels, while eval
-// refuses it.
+// counts its rows as errors (TestEvalUnseenClass) and refuses data with
+// no row of a class the model knows.
 func TestUnseenClass(t *testing.T) {
 	model := fitIris(t)
 	in := filepath.Join(t.TempDir(), "x.csv")
@@ -247,7 +248,7 @@ func TestUnseenClass(t *testing.T) {
 		}
 	}
 	r := runCLI(t, "", "eval", "--model", model, "--data", in)
-	if want := in + `:2:5: column "class": class not among the schema's classes: "Iris-foo"`; r.code != 1 || !strings.Contains(r.stderr, want) {
+	if want := in + `: no row of a class the model knows: classes Iris-foo (1) are not among the model's (Iris-setosa, Iris-versicolor, Iris-virginica)`; r.code != 1 || !strings.Contains(r.stderr, want) {
 		t.Errorf("eval: exit %d, stderr %q; want exit 1 and %q", r.code, r.stderr, want)
 	}
 }

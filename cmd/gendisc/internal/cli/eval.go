@@ -85,6 +85,7 @@ func (o *evalOptions) run(env *Env) error {
 	}
 	var unseen *unseenClasses
 	if !isRegressor {
+		env.closeLevels(d, m.Schema())
 		if d, unseen, err = dropUnseenClasses(env, d, m.Schema()); err != nil {
 			return err
 		}

@@ -1,10 +1,11 @@
 package cli
 
 import (
-	"flag"
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/gendisc/gendisc/cmd/gendisc/modelflags"
 )
 
 // help runs "gendisc help [COMMAND]".
@@ -77,22 +78,5 @@ func printHelp(w io.Writer, cmd *Command) {
 	}
 }
 
-// printFlags writes the flags of fs in GNU style, as flag.PrintDefaults
-// does with one dash:
-//
-//	--name VALUE (-n VALUE for a one-letter name)
-//	      usage (default "x")
-func printFlags(w io.Writer, fs *flag.FlagSet) {
-	fs.VisitAll(func(f *flag.Flag) {
-		name, usage := flag.UnquoteUsage(f)
-		line := "  " + dashed(f.Name)
-		if name != "" {
-			line += " " + name
-		}
-		fmt.Fprintf(w, "%s\n        %s", line, strings.ReplaceAll(usage, "\n", "\n        "))
-		if d := f.DefValue; d != "" && d != "false" && d != "0" && d != "[]" {
-			fmt.Fprintf(w, " (default %s)", d)
-		}
-		fmt.Fprintln(w)
-	})
-}
+// printFlags writes the flags of fs as both commands do.
+var printFlags = modelflags.PrintFlags

@@ -79,22 +79,26 @@ func (env *Env) readWithSchema(name string, s *data.Schema, opt data.SchemaOptio
 	if err != nil {
 		return nil, err
 	}
-	if opt.Extend {
-		closeLevels(d, s)
-	}
+	env.noteUnseen(d, s)
+	return d, nil
+}
+
+// noteUnseen notes under --verbose the categories of d that the model's
+// schema s had not seen, which were read as missing.
+func (env *Env) noteUnseen(d *data.Dataset, s *data.Schema) {
 	for j, n := range d.Unseen {
 		if n > 0 {
-			env.verbosef("%s: column %q: %s not seen in training, read as missing", source, s.Features[j].Name, count(n, "value", "values"))
+			env.verbosef("%s: column %q: %s not seen in training, read as missing", d.Source, s.Features[j].Name, count(n, "value", "values"))
 		}
 	}
-	return d, nil
 }
 
 // closeLevels makes the cells of d, read with SchemaOptions.Extend, of a
 // category that s, the model's schema, lacks missing and counts them in
 // d.Unseen, as a reading without Extend does: only the classes stay
-// extended.
-func closeLevels(d *data.Dataset, s *data.Schema) {
+// extended (eval). It notes them under --verbose as readWithSchema does.
+func (env *Env) closeLevels(d *data.Dataset, s *data.Schema) {
+	defer env.noteUnseen(d, s)
 	D := d.D()
 	for j, c := range s.Features {
 		if c.Kind != data.Categorical {

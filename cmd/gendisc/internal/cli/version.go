@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"runtime/debug"
 
+	"github.com/gendisc/gendisc/cmd/gendisc/modelflags"
 	"github.com/gendisc/gendisc/modelfile"
 )
 
@@ -40,43 +41,12 @@ Example:
 	},
 }
 
-// buildVersion returns the version of the build bi (nil when the binary
-// has no build information): the module version, then the VCS stamp Go
-// records for a go build or go install in a clone, "(commit REV, DATE)"
-// with the first 12 digits of the revision, its commit time and
-// ", modified" for a tree with uncommitted changes. A build without the
-// stamp (go run, -buildvcs=false, a tree without .git) is "(devel)", to
-// which the version command adds noStamp.
-func buildVersion(bi *debug.BuildInfo) string {
-	if bi == nil {
-		return "(unknown)"
-	}
-	v := bi.Main.Version
-	var rev, date, modified string
-	for _, s := range bi.Settings {
-		switch s.Key {
-		case "vcs.revision":
-			rev = s.Value[:min(len(s.Value), 12)]
-		case "vcs.time":
-			date = ", " + s.Value
-		case "vcs.modified":
-			if s.Value == "true" {
-				modified = ", modified"
-			}
-		}
-	}
-	if rev != "" {
-		v += " (commit " + rev + date + modified + ")"
-	}
-	return v
-}
+// buildVersion is modelflags.BuildVersion, and noStamp
+// modelflags.NoStamp.
+var buildVersion, noStamp = modelflags.BuildVersion, modelflags.NoStamp
 
 // gendiscVersion is buildVersion of this binary.
 func gendiscVersion() string {
 	bi, _ := debug.ReadBuildInfo()
 	return buildVersion(bi)
 }
-
-// noStamp is what version adds to "(devel)", a build without the VCS
-// stamp.
-const noStamp = " (no VCS stamp: go build or go install in a clone records the commit; go run and -buildvcs=false do not)"
