@@ -57,9 +57,9 @@ gendisc version. --data NAME reads the
 file NAME, or the bundled data set NAME when there is no such file, or
 standard input for -. Exit status: 0 success, 1 failure of data or
 computation, 2 misuse (an unknown command or flag, an invalid flag value or
-combination of flags). fit, merge and update write the model file to
-standard output without --out, but not to a terminal: give --out M.json
-or redirect standard output (> M.json).
+combination of flags). fit, cluster, merge and update write the model
+file to standard output without --out, but not to a terminal: give --out
+M.json or redirect standard output (> M.json).
 
 Run "gendisc help COMMAND" or "gendisc COMMAND --help" for the details of a
 command.

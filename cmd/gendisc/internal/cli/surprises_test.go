@@ -124,7 +124,7 @@ func TestBuildVersion(t *testing.T) {
 	}
 }
 
-// TestModelNotToTerminal: fit, merge and update refuse to write a model
+// TestModelNotToTerminal: fit, cluster, merge and update refuse to write a model
 // file to a terminal, before any work, with a hint; a pipe or a file
 // gets it.
 func TestModelNotToTerminal(t *testing.T) {
@@ -134,6 +134,7 @@ func TestModelNotToTerminal(t *testing.T) {
 		{"fit", "--data", "iris", "--out", "-"},
 		{"merge", model, model},
 		{"update", "--model", model, "--data", "iris"},
+		{"cluster", "--data", "iris", "--target", "class", "--components", "2"},
 	} {
 		var stdout, stderr bytes.Buffer
 		env := &Env{Stdin: strings.NewReader(""), Stdout: &stdout, Stderr: &stderr, stdoutTerminal: true}
