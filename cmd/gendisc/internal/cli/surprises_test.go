@@ -70,6 +70,19 @@ func TestEvalUnseenClass(t *testing.T) {
 	if r.code != 0 || r.stderr != want || !strings.HasPrefix(r.stdout, "rows      100\naccuracy  0.6667\nerror     0.3333\n") {
 		t.Errorf("eval with a class unseen in training: exit %d, stderr %q, stdout:\n%s", r.code, r.stderr, r.stdout)
 	}
+	// A category the model has not seen stays a missing cell, as without
+	// unseen classes: only the classes are extended.
+	votes := filepath.Join(dir, "votes.json")
+	mustRun(t, "fit", "--data", "house_votes84", "--model", "categorical-nb", "--out", votes)
+	rows := strings.SplitAfter(mustRun(t, "datasets", "export", "house_votes84", "--out", "-"), "\n")
+	maybe := writeTestFile(t, dir, "maybe.csv", rows[0]+strings.Replace(rows[1], ",y,", ",maybe,", 1)+rows[2]+strings.Replace(rows[3], "democrat", "green", 1))
+	blank := writeTestFile(t, dir, "blank.csv", rows[0]+strings.Replace(rows[1], ",y,", ",,", 1)+rows[2])
+	r = runCLI(t, "", "eval", "--model", votes, "--data", maybe, "--json")
+	want = "gendisc: warning: " + maybe + ": 1 row of classes the model has not seen, green (1): counted as errors in the accuracy and error, left out of the other figures and the row count\n"
+	if withBlank := mustRun(t, "eval", "--model", votes, "--data", blank, "--json"); r.code != 0 || r.stderr != want || !strings.Contains(r.stdout, `"accuracy": 0.6666666666666666,`) ||
+		r.stdout[strings.Index(r.stdout, `"log_loss"`):] != withBlank[strings.Index(withBlank, `"log_loss"`):] {
+		t.Errorf("eval with an unseen category and an unseen class: exit %d, stderr %q, stdout\n%s\nwant the figures of\n%s", r.code, r.stderr, r.stdout, withBlank)
+	}
 	virginica := writeTestFile(t, dir, "virginica.csv", strings.Join(append([]string{two[0]}, strings.SplitAfter(iris, "\n")[101:151]...), ""))
 	r = runCLI(t, "", "eval", "--model", model, "--data", virginica)
 	if want := virginica + ": no row of a class the model knows: classes Iris-virginica (50) are not among the model's (Iris-setosa, Iris-versicolor)\n"; r.code != 1 || r.stderr != "gendisc: "+want {
