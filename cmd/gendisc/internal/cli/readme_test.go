@@ -9,12 +9,13 @@ import (
 
 // readmeMarker marks a code block of README.md that TestReadme runs: the
 // line "<!-- readme-test -->" before the block, or "<!-- readme-test
-// slow -->" for one that only runs without -short. A block is fenced
-// (```) or indented (a tab or four spaces). In a block of "$ gendisc ..."
-// lines, the lines after a command are its expected standard output, in
-// which a line "..." stands for any lines; in a block without "$", every
-// line is a command that must succeed. Commands may be joined by &&;
-// "# ..." ends a line.
+// slow -->" for one that only runs without -short; "<!-- readme-test
+// slow: gendisc CMD -->" makes the block the output of that command. A
+// block is fenced (```) or indented (a tab or four spaces). In a block of
+// "$ gendisc ..." lines, the lines after a command are its expected
+// standard output, in which a line "..." stands for any lines; in a block
+// without "$", every line is a command that must succeed. Commands may be
+// joined by &&; "# ..." ends a line.
 const readmeMarker = "<!-- readme-test"
 
 // readmeStep is a command line of README and the output it shows.
@@ -75,7 +76,8 @@ func readmeBlocks(t *testing.T, text string) []readmeBlock {
 		if !ok {
 			continue
 		}
-		b := readmeBlock{slow: strings.TrimSpace(strings.TrimSuffix(marker, "-->")) == "slow"}
+		kind, cmd, hasCmd := strings.Cut(strings.TrimSpace(strings.TrimSuffix(marker, "-->")), ":")
+		b := readmeBlock{slow: strings.TrimSpace(kind) == "slow"}
 		i++
 		for i < len(lines) && strings.TrimSpace(lines[i]) == "" {
 			i++
@@ -102,6 +104,9 @@ func readmeBlocks(t *testing.T, text string) []readmeBlock {
 			t.Fatalf("README line %d: a marker without a code block after it", i)
 		}
 		b.line = i - len(code) + 1
+		if hasCmd { // the block is the output of the marker's command
+			code = append([]string{"$ " + strings.TrimSpace(cmd)}, code...)
+		}
 		b.steps = readmeSteps(t, code)
 		blocks = append(blocks, b)
 	}
