@@ -43,6 +43,7 @@ import (
 	"github.com/gendisc/gendisc/beam/fit"
 	"github.com/gendisc/gendisc/cmd/gendisc/modelflags"
 	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/datasets"
 	"github.com/gendisc/gendisc/modelfile"
 	"github.com/gendisc/gendisc/registry"
 )
@@ -278,6 +279,18 @@ func flagsFirst(args []string) string {
 	return fmt.Sprintf("%s is a flag: the command comes first (gendisc-beam COMMAND [flags]; commands: %s)", args[0], commandNames())
 }
 
+// bundledHint adds to err, the error of CheckInput for the glob of
+// --data, how to write the bundled data set of that name to a file, which
+// gendisc-beam reads (gendisc's --data takes the names).
+func bundledHint(err error, glob string) error {
+	_, isData := datasets.Info(glob)
+	_, isCorpus := datasets.CorpusInfo(glob)
+	if isData || isCorpus {
+		return fmt.Errorf("%w (gendisc-beam reads files: gendisc datasets export %s --out %[2]s.csv writes the bundled one)", err, glob)
+	}
+	return err
+}
+
 // commandNames lists the commands for a message.
 func commandNames() string {
 	names := make([]string, len(commands))
@@ -452,7 +465,7 @@ func (o *fitOptions) run(ctx context.Context) error {
 		check = nil // the columns are the model's
 	}
 	if _, err := fit.CheckInput(ctx, o.data, check); err != nil {
-		return err
+		return bundledHint(err, o.data)
 	}
 	beam.Init()
 	opt := fit.Options{Read: read, Temp: o.out + ".schema.json"}

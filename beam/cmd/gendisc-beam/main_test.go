@@ -296,7 +296,9 @@ func TestErrorsBeforePipeline(t *testing.T) {
 		code int
 		want string // stderr's first line
 	}{
-		{[]string{"fit", "--data", "iris", "--model", "lda", "--out", out}, 1, `gendisc-beam: no files matching pattern "iris"`},
+		{[]string{"fit", "--data", "iris", "--model", "lda", "--out", out}, 1,
+			`gendisc-beam: no files matching pattern "iris" (gendisc-beam reads files: gendisc datasets export iris --out iris.csv writes the bundled one)`},
+		{[]string{"fit", "--data", "no-such-dir/part-*", "--model", "lda", "--out", out}, 1, `gendisc-beam: no files matching pattern "no-such-dir/part-*"`},
 		{[]string{"fit", "--data", glob, "--target", "klass", "--model", "lda", "--out", out}, 1,
 			"gendisc-beam: " + filepath.Join(dir, "part-0.csv") + `:1: column "klass": no such column; the columns are x1, x2, y`},
 		{[]string{"fit", "--data", glob, "--model", "lda", "--version", "--out", out}, 2, "gendisc-beam fit: flag provided but not defined: --version"},

@@ -49,7 +49,7 @@ func runApply(ctx context.Context, verb string, args []string) error {
 		return fmt.Errorf("--model: %w", err)
 	}
 	if _, err := fit.CheckInput(ctx, o.data, nil); err != nil {
-		return err
+		return bundledHint(err, o.data)
 	}
 	beam.Init()
 	return fit.Apply(ctx, beamx.Run, o.data, o.model, o.out, o.what)
