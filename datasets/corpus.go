@@ -14,15 +14,18 @@ import (
 // classes are not a last "class" column, kept apart from the catalog of
 // classification data sets.
 type Corpus struct {
-	Name     string // the name OpenCorpus takes, such as "tinyshakespeare"
-	File     string // the file's name, such as "tinyshakespeare.txt"
-	Bytes    int    // the size of the uncompressed file
-	License  string
-	Citation string
-	Source   string
-	Notes    string
-	SHA256   string // hex sha256 of the uncompressed file
+	Name     string `json:"name"`  // the name OpenCorpus takes, such as "tinyshakespeare"
+	File     string `json:"file"`  // the file's name, such as "tinyshakespeare.txt"
+	Bytes    int    `json:"bytes"` // the size of the uncompressed file
+	License  string `json:"license"`
+	Citation string `json:"citation"`
+	Source   string `json:"source"`
+	Notes    string `json:"notes"`
+	SHA256   string `json:"sha256"` // hex sha256 of the uncompressed file
 }
+
+// PlainText reports whether the corpus is plain text rather than CSV.
+func (c Corpus) PlainText() bool { return strings.HasSuffix(c.File, ".txt") }
 
 // The corpora, from the README of the shared datasets directory.
 var corpora = []Corpus{

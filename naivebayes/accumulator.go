@@ -5,6 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
+	"strings"
 
 	"github.com/gendisc/gendisc"
 	"github.com/gendisc/gendisc/data"
@@ -129,7 +132,58 @@ func sameSettings(kind string, a, b any) error {
 		return err
 	}
 	if !bytes.Equal(x, y) {
-		return &MergeError{Kind: kind, Other: kind, Reason: fmt.Sprintf("other settings: %s, the other's %s", x, y)}
+		return &MergeError{Kind: kind, Other: kind, Reason: "other settings: " + settingsDiff(x, y)}
 	}
 	return nil
+}
+
+// settingsDiff names the settings that differ between the JSON objects x
+// and y, with both values: "text.ngrams {"min":1,"max":1} and
+// {"min":1,"max":2}", joined by "; ". It descends into an object whose
+// members include an object, and shows a value of scalars whole, so that
+// a setting like --ngrams reads as one.
+func settingsDiff(x, y []byte) string {
+	var a, b any
+	if json.Unmarshal(x, &a) != nil || json.Unmarshal(y, &b) != nil {
+		return fmt.Sprintf("%s and %s", x, y)
+	}
+	var diffs []string
+	var walk func(path string, a, b any)
+	walk = func(path string, a, b any) {
+		ma, okA := a.(map[string]any)
+		mb, okB := b.(map[string]any)
+		if okA && okB && (path == "" || hasObject(ma) || hasObject(mb)) {
+			keys := slices.Sorted(maps.Keys(ma))
+			for k := range mb {
+				if _, ok := ma[k]; !ok {
+					keys = append(keys, k)
+				}
+			}
+			for _, k := range keys {
+				p := k
+				if path != "" {
+					p = path + "." + k
+				}
+				walk(p, ma[k], mb[k])
+			}
+			return
+		}
+		ja, _ := json.Marshal(a)
+		jb, _ := json.Marshal(b)
+		if !bytes.Equal(ja, jb) {
+			diffs = append(diffs, fmt.Sprintf("%s %s and %s", path, ja, jb))
+		}
+	}
+	walk("", a, b)
+	return strings.Join(diffs, "; ")
+}
+
+// hasObject reports whether a member of m is a JSON object.
+func hasObject(m map[string]any) bool {
+	for _, v := range m {
+		if _, ok := v.(map[string]any); ok {
+			return true
+		}
+	}
+	return false
 }

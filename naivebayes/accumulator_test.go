@@ -6,11 +6,13 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/gendisc/gendisc"
 	"github.com/gendisc/gendisc/data"
 	"github.com/gendisc/gendisc/internal/bundled"
+	"github.com/gendisc/gendisc/text"
 )
 
 var (
@@ -500,5 +502,20 @@ func TestDecodedAdd(t *testing.T) {
 		if got, want := encode(t, &dec), encode(t, orig); !bytes.Equal(got, want) {
 			t.Errorf("%v: decoded and added:\n%s\nwant\n%s", cfg.Family, got, want)
 		}
+	}
+}
+
+// TestSettingsDiff: two models of other settings are refused with the
+// setting that differs and both values, not the dump of every setting.
+func TestSettingsDiff(t *testing.T) {
+	one, _ := Config{Family: Multinomial, Alpha: 0.5}.NewAccumulator()
+	two, _ := Config{Family: Multinomial, Alpha: 1, Text: text.VectorizerConfig{NGrams: text.NGrams{Min: 1, Max: 2}}}.NewAccumulator()
+	err := one.Merge(two)
+	want := `other settings: alpha 0.5 and 1; text.ngrams {"max":0,"min":0} and {"max":2,"min":1}`
+	if err == nil || !strings.HasSuffix(err.Error(), want) {
+		t.Errorf("merge: %v, want an error ending %q", err, want)
+	}
+	if got := settingsDiff([]byte(`{"a":1,"b":{"c":[1]}}`), []byte(`{"a":1,"b":{"c":[2]},"d":true}`)); got != "b {\"c\":[1]} and {\"c\":[2]}; d null and true" {
+		t.Errorf("settingsDiff = %q", got)
 	}
 }

@@ -33,9 +33,9 @@ func parseFit(t *testing.T, args []string) (*fitOptions, error) {
 	t.Helper()
 	fs := flag.NewFlagSet("fit", flag.ContinueOnError)
 	fs.SetOutput(new(bytes.Buffer))
-	o, err := fitFlags(fs, args)
-	if err != nil {
-		return nil, err
+	o := fitFlags(fs, args)
+	if o.kindErr != nil {
+		return nil, o.kindErr
 	}
 	o.stderr = io.Discard
 	fs.VisitAll(func(f *flag.Flag) {

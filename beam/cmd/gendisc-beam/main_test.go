@@ -228,14 +228,102 @@ func TestFitFlagErrors(t *testing.T) {
 			"usage: --class-prior: not with --prior-alpha: a fixed class prior and a smoothed one exclude each other"},
 		{[]string{"--model", "logistic", "--alternate-sign"}, "usage: --stop-words: text: alternate signs apply to hashed columns only"},
 		// Invalid values of one flag, refused by the flag set's Parse.
-		{[]string{"--model", "bernoulli-nb", "--binarize", "NaN"}, `usage: invalid value "NaN" for flag -binarize: want a finite number`},
-		{[]string{"--model", "logistic", "--class-weight", "none"}, `usage: invalid value "none" for flag -class-weight: unknown class weight "none" (want balanced)`},
-		{[]string{"--model", "gmm", "--restarts", "0"}, `usage: invalid value "0" for flag -restarts: want a whole number ≥ 1`},
+		{[]string{"--model", "bernoulli-nb", "--binarize", "NaN"}, `usage: invalid value "NaN" for flag --binarize: want a finite number`},
+		{[]string{"--model", "logistic", "--class-weight", "none"}, `usage: invalid value "none" for flag --class-weight: unknown class weight "none" (want balanced)`},
+		{[]string{"--model", "gmm", "--restarts", "0"}, `usage: invalid value "0" for flag --restarts: want a whole number ≥ 1`},
 	} {
 		freshFlags(t)
 		err := run(context.Background(), "fit", append([]string{"--data", "no-such-dir/part-*", "--out", "m.json"}, c.args...), io.Discard)
 		if !errors.Is(err, errUsage) || err.Error() != c.want {
 			t.Errorf("%q: error %v, want %q", c.args, err, c.want)
 		}
+	}
+}
+
+// runMain runs Main on a fresh flag.CommandLine with args and returns its
+// exit status and output.
+func runMain(t *testing.T, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	freshFlags(t)
+	var out, errs bytes.Buffer
+	code = Main(context.Background(), args, &out, &errs)
+	return code, out.String(), errs.String()
+}
+
+// TestUsage checks gendisc-beam's help: its own usage first, Beam's
+// runner flags in a paragraph, every Beam flag behind --help-beam, the
+// help of a command without its required flags, and --version.
+func TestUsage(t *testing.T) {
+	code, out, errs := runMain(t, "--help")
+	if code != 0 || errs != "" || !strings.HasPrefix(out, "gendisc-beam fits gendisc's models with Apache Beam pipelines") ||
+		!strings.Contains(out, "\tfit      fit a model to the rows of every file of a glob and save it\n") ||
+		!strings.Contains(out, "--runner prism") || !strings.Contains(out, "--endpoint HOST:PORT") || !strings.Contains(out, "--environment_type LOOPBACK") ||
+		!strings.Contains(out, "gendisc-beam --help-beam lists every Beam flag.") || strings.Contains(out, "--dataflow_kms_key") || strings.Count(out, "\n") > 40 {
+		t.Errorf("--help: exit %d, stderr %q, stdout:\n%s", code, errs, out)
+	}
+	if code, out, _ := runMain(t, "--help-beam"); code != 0 || !strings.Contains(out, "  --runner string\n") || !strings.Contains(out, "  --dataflow_kms_key string\n") {
+		t.Errorf("--help-beam: exit %d, stdout:\n%.300s", code, out)
+	}
+	for _, args := range [][]string{{"fit", "--help"}, {"fit", "-h"}, {"help", "fit"}, {"fit", "--model", "qda", "--help"}} {
+		code, out, errs := runMain(t, args...)
+		if code != 0 || errs != "" || !strings.HasPrefix(out, "usage: gendisc-beam fit --data GLOB --model KIND [model flags] --out M.json [Beam flags]\n") ||
+			!strings.Contains(out, "\nFlags:\n") || !strings.Contains(out, "  --target column\n") {
+			t.Errorf("%q: exit %d, stderr %q, stdout:\n%s", args, code, errs, out)
+		}
+		if hasShrinkage := strings.Contains(out, "  --shrinkage r\n"); hasShrinkage != (len(args) == 4) {
+			t.Errorf("%q: the flags of --model qda listed: %v", args, hasShrinkage)
+		}
+	}
+	for _, args := range [][]string{{"--version"}, {"version"}} {
+		code, out, errs := runMain(t, args...)
+		if code != 0 || errs != "" || !strings.HasPrefix(out, "gendisc-beam ") || !strings.Contains(out, ", model files version 1, Apache Beam Go SDK v2.") {
+			t.Errorf("%q: exit %d, stderr %q, stdout %q", args, code, errs, out)
+		}
+	}
+}
+
+// TestErrorsBeforePipeline checks that a mistake is one line naming its
+// cause, found before any pipeline is built, with gendisc's exit status:
+// 2 for a misuse (with the usage line), 1 for input that does not do.
+func TestErrorsBeforePipeline(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "part-0.csv"), []byte("x1,x2,y\n1,2,a\n2,3,b\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	glob, out := filepath.Join(dir, "part-*"), filepath.Join(dir, "m.json")
+	for _, tc := range []struct {
+		args []string
+		code int
+		want string // stderr's first line
+	}{
+		{[]string{"fit", "--data", "iris", "--model", "lda", "--out", out}, 1,
+			`gendisc-beam: no files matching pattern "iris" (gendisc-beam reads files: gendisc datasets export iris --out iris.csv writes the bundled one)`},
+		{[]string{"fit", "--data", "no-such-dir/part-*", "--model", "lda", "--out", out}, 1, `gendisc-beam: no files matching pattern "no-such-dir/part-*"`},
+		{[]string{"fit", "--data", glob, "--target", "klass", "--model", "lda", "--out", out}, 1,
+			"gendisc-beam: " + filepath.Join(dir, "part-0.csv") + `:1: column "klass": no such column; the columns are x1, x2, y`},
+		{[]string{"fit", "--data", glob, "--model", "lda", "--version", "--out", out}, 2, "gendisc-beam fit: flag provided but not defined: --version"},
+		{[]string{"fit", "--data", glob, "--out", out}, 2, "gendisc-beam fit: missing --model KIND (bernoulli-nb, categorical-nb, complement-nb, gaussian-nb, gmm, lda, linear, logistic, multinomial-nb, nb, qda)"},
+		{[]string{"fit", "--data", glob, "--model", "lda", "--out", out, "--runner"}, 2, "gendisc-beam fit: flag needs an argument: --runner"},
+		{[]string{"fit", "--data", glob, filepath.Join(dir, "part-1.csv"), "--model", "lda", "--out", out}, 2,
+			`gendisc-beam fit: unexpected argument "` + filepath.Join(dir, "part-1.csv") + `" (all inputs are given by flags; quote a glob, --data 'DIR/part-*', so that the shell leaves it whole)`},
+		{[]string{"predict", "--model", filepath.Join(dir, "none.json"), "--data", glob, "--out", out}, 1,
+			`gendisc-beam: --model: no files matching pattern "` + filepath.Join(dir, "none.json") + `"`},
+		{[]string{"score", "--model", out, "--data", filepath.Join(dir, "none-*"), "--out", out}, 1,
+			`gendisc-beam: no files matching pattern "` + filepath.Join(dir, "none-*") + `"`},
+		{[]string{"frobnicate"}, 2, `gendisc-beam: unknown command "frobnicate" (commands: fit, predict, score, version)`},
+		{[]string{"--data", glob, "fit"}, 2, "gendisc-beam: flags go after the command: gendisc-beam fit --data " + glob},
+	} {
+		if tc.args[0] == "score" {
+			os.WriteFile(out, []byte("{}"), 0o644)
+		}
+		code, stdout, stderr := runMain(t, tc.args...)
+		first, _, _ := strings.Cut(stderr, "\n")
+		if code != tc.code || first != tc.want || stdout != "" || tc.code == 1 && strings.Count(stderr, "\n") != 1 {
+			t.Errorf("%q: exit %d, stdout %q, stderr %q; want exit %d and %q", tc.args, code, stdout, stderr, tc.code, tc.want)
+		}
+		if tc.code == 2 && tc.args[0] == "fit" && !strings.Contains(stderr, "\nusage: gendisc-beam fit ") {
+			t.Errorf("%q: no usage line in %q", tc.args, stderr)
+		}
+		os.Remove(out)
 	}
 }

@@ -33,18 +33,23 @@ func runApply(ctx context.Context, verb string, args []string) error {
 	if verb == "score" {
 		what = fit.Scores
 	}
-	fs := flag.CommandLine
-	o := applyFlags(fs, what)
-	if err := fs.Parse(args); err != nil {
-		return fmt.Errorf("%w: %v", errUsage, err)
+	var o *applyOptions
+	if err := parse(args, func(fs *flag.FlagSet) { o = applyFlags(fs, what) }); err != nil {
+		return err
 	}
 	switch {
 	case o.model == "" || o.model == "-":
-		return fmt.Errorf("%w: %s needs --model, a file", errUsage, verb)
+		return fmt.Errorf("%w: missing --model, a model file", errUsage)
 	case o.data == "":
-		return fmt.Errorf("%w: %s needs --data", errUsage, verb)
+		return fmt.Errorf("%w: missing --data", errUsage)
 	case o.out == "" || o.out == "-":
-		return fmt.Errorf("%w: %s needs --out, a prefix of file names", errUsage, verb)
+		return fmt.Errorf("%w: missing --out, a prefix of file names", errUsage)
+	}
+	if _, err := fit.CheckInput(ctx, o.model, nil); err != nil {
+		return fmt.Errorf("--model: %w", err)
+	}
+	if _, err := fit.CheckInput(ctx, o.data, nil); err != nil {
+		return bundledHint(err, o.data)
 	}
 	beam.Init()
 	return fit.Apply(ctx, beamx.Run, o.data, o.model, o.out, o.what)

@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/gendisc/gendisc/cmd/gendisc/modelflags"
 	"golang.org/x/term"
 
 	"github.com/gendisc/gendisc/data"
@@ -45,6 +46,18 @@ type Env struct {
 	// limits are --max-record and --max-memory of the commands that
 	// read --data (limitFlags).
 	limits data.Limits
+	// stdoutTerminal makes Stdout count as a terminal, for the tests of
+	// the commands that refuse to write a model file to one.
+	stdoutTerminal bool
+}
+
+// stdoutIsTerminal reports whether Stdout is a terminal.
+func (env *Env) stdoutIsTerminal() bool {
+	if env.stdoutTerminal {
+		return true
+	}
+	f, ok := env.Stdout.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
 }
 
 // showProgress reports whether progress lines and bars go to Stderr: when
@@ -104,6 +117,11 @@ type Command struct {
 	// MoreHelp, when set, writes extra sections at the end of the help
 	// text (fit lists every model kind's flags).
 	MoreHelp func(w io.Writer)
+
+	// WritesModel marks a command that writes a model file to its --out,
+	// standard output by default: runCommand refuses to write it to a
+	// terminal, as gzip refuses compressed data.
+	WritesModel bool
 }
 
 // A Runner runs a command whose flags have been parsed.
@@ -178,6 +196,9 @@ func run(ctx context.Context, env *Env, args []string) error {
 		name = "version"
 	}
 	cmd := lookup(name)
+	if cmd == nil && strings.HasPrefix(name, "-") {
+		return flagsFirst(args)
+	}
 	if cmd == nil {
 		return &usageError{msg: fmt.Sprintf("unknown command %q%s", name, didYouMean(name, commandNames(), same))}
 	}
@@ -186,6 +207,19 @@ func run(ctx context.Context, env *Env, args []string) error {
 		ue.cmd = cmd
 	}
 	return err
+}
+
+// flagsFirst is the error for a command line that starts with a flag:
+// flags go after the command, and the message shows the command line in
+// that order when one of args is a command.
+func flagsFirst(args []string) error {
+	for i, a := range args {
+		if lookup(a) != nil {
+			moved := append([]string{"gendisc", a}, args[:i]...)
+			return &usageError{msg: "flags go after the command: " + strings.Join(append(moved, args[i+1:]...), " ")}
+		}
+	}
+	return &usageError{msg: fmt.Sprintf("%s is a flag: the command comes first (gendisc COMMAND [flags])", args[0])}
 }
 
 // runCommand parses the arguments of cmd and runs it.
@@ -215,6 +249,9 @@ func runCommand(ctx context.Context, env *Env, cmd *Command, args []string) erro
 		positional = append(positional, fs.Arg(0))
 		rest = fs.Args()[1:]
 	}
+	if err := checkRepeated(fs, args); err != nil {
+		return err
+	}
 	if cmd.Args {
 		fs.Parse(append([]string{"--"}, positional...)) // sets fs.Args() to them
 	}
@@ -232,17 +269,51 @@ func runCommand(ctx context.Context, env *Env, cmd *Command, args []string) erro
 	if err := checkStdin(fs); err != nil {
 		return err
 	}
+	if cmd.WritesModel && fs.Lookup("out").Value.String() == "-" && env.stdoutIsTerminal() {
+		return usagef("a model file is not written to a terminal: give --out M.json, or redirect standard output (> M.json)")
+	}
 	return runner(ctx, env)
+}
+
+// checkRepeated returns a usage error for a flag of fs given twice in
+// args, the arguments that fs parsed: a flag holds one value, and taking
+// the last one silently would hide a mistake. Boolean flags and the list
+// flags (modelflags.List, which gather their values) may be repeated.
+func checkRepeated(fs *flag.FlagSet, args []string) error {
+	seen := map[string]bool{}
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			break
+		}
+		if len(a) < 2 || a[0] != '-' {
+			continue
+		}
+		name, _, hasValue := strings.Cut(strings.TrimPrefix(a[1:], "-"), "=")
+		f := fs.Lookup(name)
+		if f == nil {
+			continue
+		}
+		if b, ok := f.Value.(interface{ IsBoolFlag() bool }); ok && b.IsBoolFlag() {
+			continue
+		}
+		if !hasValue {
+			i++ // the value, whatever it looks like
+		}
+		if _, ok := f.Value.(*modelflags.List); ok {
+			continue
+		}
+		if seen[name] {
+			return usagef("%s given twice: it takes one value", dashed(name))
+		}
+		seen[name] = true
+	}
+	return nil
 }
 
 // dashed spells the flag name as the usage lines and help do: -n for a
 // one-letter name, --name otherwise.
-func dashed(name string) string {
-	if len(name) == 1 {
-		return "-" + name
-	}
-	return "--" + name
-}
+var dashed = modelflags.Dashed
 
 // flagNameRE finds the flag names in the errors of package flag, which
 // spells them -name ("flag provided but not defined: -name", "invalid

@@ -74,10 +74,10 @@ func TestBalanceClip(t *testing.T) {
 		t.Fatal(err)
 	}
 	const rows = 768 // pima's rows, then the synthetic ones
-	if bad := outOfRange(t, env.Schema, mustRun(t, "balance", "--data", "pima_indians_diabetes", "--model", "gaussian-nb"), rows); bad != 0 {
+	if bad := outOfRange(t, env.Schema, mustRun(t, "balance", "--data", "pima_indians_diabetes", "--kind", "gaussian-nb"), rows); bad != 0 {
 		t.Errorf("%d synthetic values outside the training range by default", bad)
 	}
-	if bad := outOfRange(t, env.Schema, mustRun(t, "balance", "--data", "pima_indians_diabetes", "--model", "gaussian-nb", "--clip=false"), rows); bad == 0 {
+	if bad := outOfRange(t, env.Schema, mustRun(t, "balance", "--data", "pima_indians_diabetes", "--kind", "gaussian-nb", "--clip=false"), rows); bad == 0 {
 		t.Error("no synthetic value outside the training range with --clip=false")
 	}
 }
@@ -107,14 +107,14 @@ func TestImputeClip(t *testing.T) {
 	}
 	// The imputation column comes first: shift the features by one.
 	s := &data.Schema{Features: append([]data.Column{{Name: "imputation", Kind: data.Categorical}}, env.Schema.Features...)}
-	args := []string{"impute", "--data", "breast_cancer_wisconsin", "--model-file", model, "--draws", "20", "--seed", "1"}
+	args := []string{"impute", "--data", "breast_cancer_wisconsin", "--model", model, "--draws", "20", "--seed", "1"}
 	if bad := outOfRange(t, s, mustRun(t, args...), 0); bad == 0 {
 		t.Fatal("no drawn value outside the training range without --clip: the test shows nothing")
 	}
 	if bad := outOfRange(t, s, mustRun(t, append(args, "--clip")...), 0); bad != 0 {
 		t.Errorf("%d drawn values outside the training range with --clip", bad)
 	}
-	r := runCLI(t, "", "impute", "--data", "breast_cancer_wisconsin", "--model-file", model, "--clip")
+	r := runCLI(t, "", "impute", "--data", "breast_cancer_wisconsin", "--model", model, "--clip")
 	if r.code != 2 || !strings.Contains(r.stderr, "--clip truncates drawn cells: it needs --draws K") {
 		t.Errorf("exit %d, stderr %q; want misuse", r.code, r.stderr)
 	}

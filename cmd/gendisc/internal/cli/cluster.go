@@ -55,7 +55,8 @@ restart and the EM iteration) is shown on a terminal unless --quiet.
 Example:
 
 	gendisc cluster --data iris --target class --components 1-6 --covariance diag --restarts 5 --out iris-gmm.json`,
-	Required: []string{"data"},
+	Required:    []string{"data"},
+	WritesModel: true,
 	Flags: func(fs *flag.FlagSet, args []string) Runner {
 		o := &clusterOptions{comp: componentsFlag{lo: defaultComponents, hi: defaultComponents}}
 		fs.StringVar(&o.data, "data", "", "the data: a CSV or TSV `file`, - for standard input, or a bundled data set's name")

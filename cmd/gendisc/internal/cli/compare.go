@@ -84,6 +84,9 @@ data set's columns (lda or qda on categorical or text columns, say) is not
 applicable to it: it is not run there, a note says why, and the data sets
 that lack some of the models get a report of their own in a subdirectory of
 --out named after the models they were run with, which index.html names.
+With one data set too, the models that apply are compared and a note says
+why the others were left out; compare fails only when fewer than two of
+the models apply to the data.
 
 The models take the flags of "gendisc fit" (see below): each flag goes to
 the models of --models that have it, and a flag that none of them has is an
@@ -118,17 +121,16 @@ Example:
 
 // compareOptions are the settings of one compare run.
 type compareOptions struct {
-	data, models  modelflags.List
-	defaultModels bool // --models not given
-	splits, jobs  int
-	sizes         sizesFlag
-	seed          uint64
-	out           string
-	formats       modelflags.List // further formats of the plots
-	read          dataFlags
-	kinds         map[string]*modelFlags // every kind, by name
-	passed        map[string]*passFlag   // the model flags, by name
-	command       string                 // the command line, for the report
+	data, models modelflags.List
+	splits, jobs int
+	sizes        sizesFlag
+	seed         uint64
+	out          string
+	formats      modelflags.List // further formats of the plots
+	read         dataFlags
+	kinds        map[string]*modelFlags // every kind, by name
+	passed       map[string]*passFlag   // the model flags, by name
+	command      string                 // the command line, for the report
 }
 
 // modelFlags are one kind's flags, parsed into a FlagSet of its own, and
@@ -268,9 +270,12 @@ func (o *compareOptions) run(ctx context.Context, env *Env) error {
 		models[l] = compare.Model{Name: name, Settings: o.settings(name),
 			Fit: func(d *data.Dataset) (gendisc.Model, error) { return fit(d) }}
 	}
-	e, err := compare.Plan(tasks, models, compare.PlanOptions{RequireTasks: len(o.data) > 0, RequireModels: !o.defaultModels, Describe: hinted})
+	e, err := compare.Plan(tasks, models, compare.PlanOptions{RequireTasks: len(o.data) > 0, Describe: hinted})
 	if err != nil {
 		return planError(err)
+	}
+	if len(e.Learners) < min(2, len(models)) {
+		return fmt.Errorf("--models: %s: compare needs two models that apply to the data", strings.Join(e.Notes, "; "))
 	}
 	cfg := compare.Config{Splits: o.splits, Sizes: o.sizes, Seed: o.seed, Jobs: o.jobs}
 	bar := env.compareBar()
@@ -284,7 +289,7 @@ func (o *compareOptions) run(ctx context.Context, env *Env) error {
 	if err != nil {
 		return err
 	}
-	if err := res.WriteReports(o.out, compare.ReportInfo{Command: o.command, Version: buildVersion(), Formats: o.formats}); err != nil {
+	if err := res.WriteReports(o.out, compare.ReportInfo{Command: o.command, Version: gendiscVersion(), Formats: o.formats}); err != nil {
 		return err
 	}
 	if err := res.WriteSummary(env.Stdout); err != nil {
@@ -300,14 +305,11 @@ func (o *compareOptions) run(ctx context.Context, env *Env) error {
 func planError(err error) error {
 	var (
 		nc *compare.NotClassifierError
-		mn *compare.ModelNotApplicableError
 		tn *compare.TaskNotApplicableError
 	)
 	switch {
 	case errors.As(err, &nc):
 		return usagef("--models: a %s model does not classify", nc.Model)
-	case errors.As(err, &mn):
-		return fmt.Errorf("--models %s applies to none of the data sets (%s: %s)", mn.Model, mn.Task, hinted(mn.Reason))
 	case errors.As(err, &tn):
 		return fmt.Errorf("%s: none of the models applies (%s)", tn.Task, tn.Why())
 	}
@@ -318,7 +320,7 @@ func planError(err error) error {
 // use, as misuse, and passes --seed to the models that take a seed.
 func (o *compareOptions) resolve() error {
 	if len(o.models) == 0 {
-		o.models, o.defaultModels = slices.Clone(defaultModels), true
+		o.models = slices.Clone(defaultModels)
 	}
 	switch {
 	case o.splits < 1:

@@ -181,10 +181,14 @@ func TestCompareBadInput(t *testing.T) {
 		{[]string{"--data", "iris", "--sizes", "1000"}, 1, "no training-set size fits"},
 		{[]string{"--data", "iris,sms_spam", "--models", "lda"}, 1, "sms_spam: none of the models applies"},
 		{[]string{"--data", "iris,iris"}, 2, "--data: iris appears twice"},
-		{[]string{"--data", "house_votes84", "--models", "lda,logistic"}, 1, "--models lda applies to none of the data sets"},
+		{[]string{"--data", "house_votes84", "--models", "lda,logistic"}, 1,
+			"gendisc: --models: lda not applicable to house_votes84: house_votes84: column \"handicapped-infants\": unsuitable feature kind: the column is categorical, discriminant analysis takes numeric features only; lda left out: it applies to none of the data sets: compare needs two models that apply to the data\n"},
 	} {
 		out := filepath.Join(t.TempDir(), "r")
 		args := append([]string{"compare", "--splits", "2", "--out", out}, tc.args...)
+		if slices.Contains(tc.args, "--splits") {
+			args = append([]string{"compare", "--out", out}, tc.args...)
+		}
 		r := runCLI(t, "", args...)
 		lines := strings.Count(strings.TrimSpace(r.stderr), "\n") + 1
 		if r.code != tc.code || !strings.Contains(r.stderr, tc.want) || tc.code == 1 && lines != 1 {
@@ -380,5 +384,25 @@ func TestCompareLibrary(t *testing.T) {
 				t.Errorf("%s: %s differs between the command and the library", name, file)
 			}
 		}
+	}
+}
+
+// TestCompareOneDataSetLeavesOut: on one data set, a model of --models
+// that does not apply is left out with a note saying why, and the others
+// are compared.
+func TestCompareOneDataSetLeavesOut(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "r")
+	r := runCLI(t, "", "compare", "--data", "house_votes84", "--models", "nb,lda,logistic", "--splits", "2", "--sizes", "30,100", "--out", out)
+	for _, want := range []string{
+		"error nb ", "error logistic ",
+		"note: lda not applicable to house_votes84: house_votes84: column \"handicapped-infants\": unsuitable feature kind: the column is categorical, discriminant analysis takes numeric features only\n",
+		"note: lda left out: it applies to none of the data sets\n",
+	} {
+		if r.code != 0 || !strings.Contains(r.stdout, want) {
+			t.Errorf("compare --data house_votes84 --models nb,lda,logistic: exit %d, stderr %q; stdout lacks %q:\n%s", r.code, r.stderr, want, r.stdout)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(out, "index.html")); err != nil {
+		t.Error(err)
 	}
 }

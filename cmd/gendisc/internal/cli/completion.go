@@ -7,31 +7,31 @@ import (
 	"io"
 	"slices"
 	"strings"
-
-	"github.com/gendisc/gendisc/datasets"
 )
 
 func init() { commands = append(commands, cmdCompletion) }
 
 // shells are the shells that completion writes scripts for.
-var shells = []string{"bash", "zsh", "fish"}
+var shells = []string{"bash", "zsh", "fish", "powershell"}
 
 var cmdCompletion = &Command{
 	Name:      "completion",
-	UsageLine: "completion bash|zsh|fish",
+	UsageLine: "completion bash|zsh|fish|powershell",
 	Short:     "print a shell completion script",
 	Long: `
 Completion prints a script that completes gendisc's command lines in the
 shell named: the commands, each command's flags, the model kinds after
 --model (fit, balance, impute) and --models (compare), the bundled data
 sets and the files after --data, files after the other flags that take a
-value. The zsh script loads the bash one through zsh's bashcompinit.
+value. The zsh script loads the bash one through zsh's bashcompinit; the
+PowerShell script registers a native argument completer.
 
 Example:
 
 	source <(gendisc completion bash)       # in ~/.bashrc
 	source <(gendisc completion zsh)        # in ~/.zshrc
-	gendisc completion fish > ~/.config/fish/completions/gendisc.fish`,
+	gendisc completion fish > ~/.config/fish/completions/gendisc.fish
+	gendisc completion powershell | Out-String | Invoke-Expression   # in $PROFILE`,
 	Args: true,
 	Flags: func(fs *flag.FlagSet, args []string) Runner {
 		return func(ctx context.Context, env *Env) error {
@@ -47,6 +47,8 @@ Example:
 					"if ! (( $+functions[compdef] )); then\n\tautoload -U +X compinit && compinit\nfi\n"+
 					"autoload -U +X bashcompinit && bashcompinit\n")
 				return spec.writeBash(env.Stdout)
+			case "powershell":
+				return spec.writePowerShell(env.Stdout)
 			}
 			return spec.writeFish(env.Stdout)
 		}
@@ -76,7 +78,7 @@ type completion struct {
 // flags for the commands that take --model KIND), the kinds and the
 // bundled data sets.
 func completionSpec() *completion {
-	c := &completion{kinds: kindNames(), data: datasets.Names()}
+	c := &completion{kinds: kindNames(), data: bundledNames()}
 	for _, cmd := range commands {
 		cc := completionCommand{name: cmd.Name, short: cmd.Short}
 		fs, _ := commandFlags(cmd, &Env{}, []string{}) // not nil: the commands that fit a kind define every kind's flags
@@ -200,6 +202,82 @@ func (c *completion) writeFish(w io.Writer) error {
 	_, err := io.WriteString(w, b.String())
 	return err
 }
+
+// writePowerShell writes a PowerShell script that registers a native
+// argument completer for gendisc, completing as the bash script does: the
+// command first, then its flags, the kinds after a flag that takes one,
+// the bundled data sets and files after --data, files after the other
+// flags that take a value, and the command's arguments.
+func (c *completion) writePowerShell(w io.Writer) error {
+	var b strings.Builder
+	names := make([]string, len(c.commands))
+	for i, cc := range c.commands {
+		names[i] = cc.name
+	}
+	b.WriteString("# PowerShell completion for gendisc (gendisc completion powershell).\n")
+	fmt.Fprintf(&b, "$gendiscKinds = @(%s)\n$gendiscData = @(%s)\n$gendiscCommands = @(%s)\n$gendiscSpec = @{\n",
+		psList(c.kinds), psList(c.data), psList(append(names, "--help", "--version")))
+	for _, cc := range c.commands {
+		var flags, valued, kindflags []string
+		for _, f := range cc.flags {
+			flags = append(flags, dashed(f.name))
+			switch f.value {
+			case "kind":
+				kindflags = append(kindflags, dashed(f.name))
+			case "file", "data":
+				valued = append(valued, dashed(f.name))
+			}
+		}
+		fmt.Fprintf(&b, "\t%s = @{ Flags = @(%s); Valued = @(%s); KindFlags = @(%s); Args = @(%s) }\n", psQuote(cc.name),
+			psList(append(flags, "--help")), psList(valued), psList(kindflags), psList(cc.args))
+	}
+	b.WriteString(`}
+Register-ArgumentCompleter -Native -CommandName gendisc -ScriptBlock {
+	param($wordToComplete, $commandAst, $cursorPosition)
+	$words = @($commandAst.CommandElements | ForEach-Object { $_.ToString() })
+	if ($wordToComplete -eq '') { $words += '' }
+	$files = { Get-ChildItem -Path "$wordToComplete*" -ErrorAction SilentlyContinue | ForEach-Object { $_.Name } }
+	if ($words.Count -le 2) {
+		$candidates = $gendiscCommands
+	} else {
+		$spec = $gendiscSpec[$words[1]]
+		$prev = $words[$words.Count - 2]
+		if ($null -eq $spec) {
+			$candidates = & $files
+		} elseif ($spec.KindFlags -contains $prev) {
+			$candidates = $gendiscKinds
+		} elseif ($prev -eq '--data' -and $spec.Valued -contains '--data') {
+			$candidates = @($gendiscData) + @(& $files)
+		} elseif ($spec.Valued -contains $prev) {
+			$candidates = & $files
+		} elseif ($wordToComplete -like '-*') {
+			$candidates = $spec.Flags
+		} elseif ($spec.Args.Count -gt 0) {
+			$candidates = $spec.Args
+		} else {
+			$candidates = & $files
+		}
+	}
+	$candidates | Where-Object { $_ -like "$wordToComplete*" } | ForEach-Object {
+		[System.Management.Automation.CompletionResult]::new($_, $_, 'ParameterValue', $_)
+	}
+}
+`)
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// psList writes words as the items of a PowerShell array, each quoted.
+func psList(words []string) string {
+	q := make([]string, len(words))
+	for i, w := range words {
+		q[i] = psQuote(w)
+	}
+	return strings.Join(q, ", ")
+}
+
+// psQuote quotes s for PowerShell in single quotes.
+func psQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
 
 // shQuote quotes s for a POSIX shell in single quotes.
 func shQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }

@@ -34,7 +34,9 @@ func TestCompletionBash(t *testing.T) {
 		{"gendisc fit --model l", "lda\nlinear\nlogistic"},
 		{"gendisc fit --model lda --covariance-e", "--covariance-estimator"},
 		{"gendisc fit --data ir", "iris"},
-		{"gendisc balance --model gaussian", "gaussian-nb"},
+		{"gendisc fit --data tin", "tinyshakespeare"},
+		{"gendisc datasets export shakespeare_s", "shakespeare_speeches"},
+		{"gendisc balance --kind gaussian", "gaussian-nb"},
 		{"gendisc compare --models q", "qda"},
 		{"gendisc predict --model mod", "model.json"},
 		{"gendisc eval --data mo", "model.json"},
@@ -108,7 +110,7 @@ func TestCompletionScripts(t *testing.T) {
 		}
 	}
 	for _, args := range [][]string{{"completion"}, {"completion", "tcsh"}, {"completion", "bash", "zsh"}} {
-		if r := runCLI(t, "", args...); r.code != exitUsage || !strings.HasPrefix(r.stderr, "gendisc completion: want one shell: bash, zsh, fish\n") {
+		if r := runCLI(t, "", args...); r.code != exitUsage || !strings.HasPrefix(r.stderr, "gendisc completion: want one shell: bash, zsh, fish, powershell\n") {
 			t.Errorf("gendisc %s: exit %d, stderr %q", strings.Join(args, " "), r.code, r.stderr)
 		}
 	}

@@ -148,7 +148,7 @@ func TestDataFileFirst(t *testing.T) {
 		t.Errorf("--quiet --verbose: exit %d, stderr %q; want nothing", r.code, r.stderr)
 	}
 	r = runCLI(t, "", "fit", "--data", "no-such-data")
-	if r.code != 1 || !strings.Contains(r.stderr, "no-such-data: no such file, nor a bundled data set (adult, ") {
+	if r.code != 1 || !strings.Contains(r.stderr, "no-such-data: no such file, nor a bundled data set or corpus (adult, ") {
 		t.Errorf("fit --data no-such-data: exit %d, stderr %q", r.code, r.stderr)
 	}
 }
@@ -236,7 +236,8 @@ func TestBadInput(t *testing.T) {
 
 // TestUnseenClass checks that predict and score read a class the model
 // never saw as missing, since they do not need the labels, while eval
-// refuses it.
+// counts its rows as errors (TestEvalUnseenClass) and refuses data with
+// no row of a class the model knows.
 func TestUnseenClass(t *testing.T) {
 	model := fitIris(t)
 	in := filepath.Join(t.TempDir(), "x.csv")
@@ -247,7 +248,7 @@ func TestUnseenClass(t *testing.T) {
 		}
 	}
 	r := runCLI(t, "", "eval", "--model", model, "--data", in)
-	if want := in + `:2:5: column "class": class not among the schema's classes: "Iris-foo"`; r.code != 1 || !strings.Contains(r.stderr, want) {
+	if want := in + `: no row of a class the model knows: classes Iris-foo (1) are not among the model's (Iris-setosa, Iris-versicolor, Iris-virginica)`; r.code != 1 || !strings.Contains(r.stderr, want) {
 		t.Errorf("eval: exit %d, stderr %q; want exit 1 and %q", r.code, r.stderr, want)
 	}
 }
@@ -260,7 +261,7 @@ func TestWrongKindModelFile(t *testing.T) {
 	model := filepath.Join(dir, "logistic.json")
 	mustRun(t, "fit", "--data", "iris", "--model", "logistic", "--out", model)
 	for _, args := range [][]string{
-		{"impute", "--model-file", model, "--data", "iris"},
+		{"impute", "--model", model, "--data", "iris"},
 		{"sample", "--model", model, "-n", "3"},
 		{"transform", "--model", model, "--data", "iris"},
 		{"score", "--model", model, "--data", "iris"},
@@ -272,7 +273,7 @@ func TestWrongKindModelFile(t *testing.T) {
 			t.Errorf("%s: exit %d, stderr %q; want exit 1 and one line starting %q", args[0], r.code, r.stderr, want)
 		}
 	}
-	r := runCLI(t, "", "impute", "--model", "logistic", "--data", "iris", "--out", filepath.Join(dir, "out"))
+	r := runCLI(t, "", "impute", "--kind", "logistic", "--data", "iris", "--out", filepath.Join(dir, "out"))
 	if r.code != 2 || !strings.Contains(r.stderr, "a logistic model does not impute missing values") {
 		t.Errorf("impute --model logistic: exit %d, stderr %q; want exit 2", r.code, r.stderr)
 	}

@@ -4,9 +4,12 @@ import (
 	"context"
 	"errors"
 	"flag"
-	"github.com/gendisc/gendisc/models"
+	"fmt"
 	"io"
 	"math"
+	"strings"
+
+	"github.com/gendisc/gendisc/models"
 
 	"github.com/gendisc/gendisc"
 	"github.com/gendisc/gendisc/data"
@@ -31,6 +34,13 @@ and type I error rate without negative rows, the precision of a class
 never predicted, the ROC AUC of a class absent from the data) is
 "undefined" (null with --json), and the macro and weighted averages leave
 it out.
+
+A row whose class the model has not seen (absent from its training data)
+cannot be predicted right: eval warns, naming such classes, counts those
+rows as errors in the accuracy and error (the weight predicted right over
+that of every row), and leaves them out of the other figures and of the
+row count, as scikit-learn's metrics do for classes outside their labels=
+argument.
 
 For a regression model (linear), eval compares the predicted values ŷ with
 the true ones y instead: RMSE, MSE, MAE, R² and the Gaussian
@@ -69,9 +79,16 @@ func (o *evalOptions) run(env *Env) error {
 	if !isClassifier && !isRegressor {
 		return wrongKind(o.model, e.Kind, "does not classify")
 	}
-	d, err := env.readWithSchema(o.data, m.Schema(), data.SchemaOptions{Weight: o.weight, RequireTarget: true})
+	d, err := env.readWithSchema(o.data, m.Schema(), data.SchemaOptions{Weight: o.weight, RequireTarget: true, Extend: !isRegressor})
 	if err != nil {
 		return err
+	}
+	var unseen *unseenClasses
+	if !isRegressor {
+		env.closeLevels(d, m.Schema())
+		if d, unseen, err = dropUnseenClasses(env, d, m.Schema()); err != nil {
+			return err
+		}
 	}
 	if err := models.CheckMissing(m, d); err != nil {
 		return err
@@ -83,7 +100,12 @@ func (o *evalOptions) run(env *Env) error {
 	if isRegressor {
 		rep, err = evaluateRegression(env, r, d)
 	} else {
-		rep, err = metrics.Evaluate(c, d)
+		var cr *metrics.Report
+		cr, err = metrics.Evaluate(c, d)
+		if err == nil {
+			unseen.countAsErrors(cr)
+		}
+		rep = cr
 	}
 	if err != nil {
 		return err
@@ -92,6 +114,69 @@ func (o *evalOptions) run(env *Env) error {
 		return rep.Text(env.Stdout)
 	}
 	return writeJSON(env.Stdout, rep)
+}
+
+// unseenClasses are the rows of eval's data whose class the model has not
+// seen, of total weight w.
+type unseenClasses struct{ w float64 }
+
+// dropUnseenClasses returns d, read with the classes of the model's schema
+// s extended, without its rows of classes that s lacks, its schema s; and
+// those rows, with a warning that names their classes. Such a row cannot
+// be predicted right: eval counts it as an error in the accuracy and the
+// error rate, and leaves it out of the other figures, as scikit-learn's
+// metrics do for labels outside labels=. Data of no class of the model is
+// an error.
+func dropUnseenClasses(env *Env, d *data.Dataset, s *data.Schema) (*data.Dataset, *unseenClasses, error) {
+	K := float64(len(s.Classes()))
+	var keep []int
+	counts := map[string]int{}
+	u := &unseenClasses{}
+	for i, y := range d.Y {
+		if !(y >= K) {
+			keep = append(keep, i)
+			continue
+		}
+		counts[d.Schema.Target.Levels[int(y)]]++
+		u.w += rowWeight(d, i)
+	}
+	if len(keep) == d.N {
+		d.Schema = s
+		return d, nil, nil
+	}
+	names := make([]string, 0, len(counts))
+	for _, c := range d.Schema.Target.Levels[len(s.Classes()):] {
+		names = append(names, fmt.Sprintf("%s (%d)", c, counts[c]))
+	}
+	if len(keep) == 0 {
+		return nil, nil, fmt.Errorf("%s: no row of a class the model knows: classes %s are not among the model's (%s)",
+			d.Source, strings.Join(names, ", "), strings.Join(s.Classes(), ", "))
+	}
+	env.warnf("%s: %s of classes the model has not seen, %s: counted as errors in the accuracy and error, left out of the other figures and the row count",
+		d.Source, count(d.N-len(keep), "row", "rows"), strings.Join(names, ", "))
+	sub := d.Subset(keep)
+	sub.Schema = s
+	return sub, u, nil
+}
+
+// rowWeight is the weight of row i of d: 1 without a weight column.
+func rowWeight(d *data.Dataset, i int) float64 {
+	if d.Weight == nil {
+		return 1
+	}
+	return d.Weight[i]
+}
+
+// countAsErrors counts the rows u as errors in the report r of the other
+// rows: the accuracy becomes the weight predicted right over the weight
+// of all the rows. The rest of r (its rows, total weight, the figures of
+// each class) stays that of the rows of the model's classes.
+func (u *unseenClasses) countAsErrors(r *metrics.Report) {
+	if u == nil {
+		return
+	}
+	r.Accuracy = r.Accuracy * r.TotalWeight / (r.TotalWeight + u.w)
+	r.Error = 1 - r.Accuracy
 }
 
 // evaluateRegression applies r to d and evaluates its predictions of the

@@ -59,8 +59,9 @@ The output file is written atomically: when fit fails, no file is left.
 Example:
 
 	gendisc fit --data iris --model gaussian-nb --variance feature --out iris.json`,
-	Required: []string{"data"},
-	Flags:    fitFlags,
+	Required:    []string{"data"},
+	Flags:       fitFlags,
+	WritesModel: true,
 	MoreHelp: func(w io.Writer) {
 		for _, name := range kindNames() {
 			k := kinds[name]

@@ -42,7 +42,7 @@ func (f *positiveDuration) Set(s string) error {
 
 // stdinFlags are the flags whose value - reads standard input: at most
 // one of them can have it.
-var stdinFlags = []string{"model", "model-file", "data"}
+var stdinFlags = []string{"model", "data"}
 
 // checkStdin returns a usage error when two flags of fs read standard
 // input.

@@ -54,8 +54,8 @@ func TestFormatsAsANewUser(t *testing.T) {
 		{"predict", "--model", model, "--data", p("iris.parquet")},
 		{"score", "--model", model, "--data", p("iris.jsonl")},
 		{"sample", "--model", model, "-n", "50", "--seed", "3"},
-		{"balance", "--model", "nb", "--data", p("iris.csv.gz"), "--ratio", "1", "--seed", "3"},
-		{"impute", "--model", "gaussian-nb", "--data", p("iris.parquet")},
+		{"balance", "--kind", "nb", "--data", p("iris.csv.gz"), "--ratio", "1", "--seed", "3"},
+		{"impute", "--kind", "gaussian-nb", "--data", p("iris.parquet")},
 	} {
 		mustRun(t, append(c, "--out", p(c[0]+".csv"))...)
 		mustRun(t, append(c, "--out", p(c[0]+".parquet"))...)

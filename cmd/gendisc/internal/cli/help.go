@@ -1,10 +1,11 @@
 package cli
 
 import (
-	"flag"
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/gendisc/gendisc/cmd/gendisc/modelflags"
 )
 
 // help runs "gendisc help [COMMAND]".
@@ -14,6 +15,15 @@ func help(env *Env, args []string) error {
 		printUsage(env.Stdout)
 		return nil
 	case 1:
+		if args[0] == "help" {
+			_, err := fmt.Fprint(env.Stdout, `usage: gendisc help [COMMAND]
+
+Help lists the commands, or prints the help of COMMAND: its usage line,
+what it does, an example and its flags. gendisc COMMAND --help prints the
+same.
+`)
+			return err
+		}
 		cmd := lookup(args[0])
 		if cmd == nil {
 			return &usageError{msg: fmt.Sprintf("unknown help topic %q%s", args[0], didYouMean(args[0], commandNames()[1:], same))}
@@ -47,7 +57,9 @@ gendisc version. --data NAME reads the
 file NAME, or the bundled data set NAME when there is no such file, or
 standard input for -. Exit status: 0 success, 1 failure of data or
 computation, 2 misuse (an unknown command or flag, an invalid flag value or
-combination of flags).
+combination of flags). fit, cluster, merge and update write the model
+file to standard output without --out, but not to a terminal: give --out
+M.json or redirect standard output (> M.json).
 
 Run "gendisc help COMMAND" or "gendisc COMMAND --help" for the details of a
 command.
@@ -65,22 +77,5 @@ func printHelp(w io.Writer, cmd *Command) {
 	}
 }
 
-// printFlags writes the flags of fs in GNU style, as flag.PrintDefaults
-// does with one dash:
-//
-//	--name VALUE (-n VALUE for a one-letter name)
-//	      usage (default "x")
-func printFlags(w io.Writer, fs *flag.FlagSet) {
-	fs.VisitAll(func(f *flag.Flag) {
-		name, usage := flag.UnquoteUsage(f)
-		line := "  " + dashed(f.Name)
-		if name != "" {
-			line += " " + name
-		}
-		fmt.Fprintf(w, "%s\n        %s", line, strings.ReplaceAll(usage, "\n", "\n        "))
-		if d := f.DefValue; d != "" && d != "false" && d != "0" && d != "[]" {
-			fmt.Fprintf(w, " (default %s)", d)
-		}
-		fmt.Fprintln(w)
-	})
-}
+// printFlags writes the flags of fs as both commands do.
+var printFlags = modelflags.PrintFlags

@@ -52,8 +52,9 @@ func TestHintsOfCommands(t *testing.T) {
 		{[]string{"fit", "--data", "ionosphere", "--model", "lda", "--out", "-"},
 			`ionosphere: column "V2": singular covariance matrix: the feature has zero variance within the classes; drop it or use shrinkage (--shrinkage r in (0, 1], or --shrinkage auto)`},
 		{[]string{"compare", "--data", "ionosphere", "--models", "nb,lda", "--sizes", "20,50"},
-			`--models lda applies to none of the data sets (ionosphere: ionosphere: column "V2": singular covariance matrix: ` +
-				`the feature has zero variance within the classes; drop it or use shrinkage (--shrinkage r in (0, 1], or --shrinkage auto))`},
+			`--models: lda not applicable to ionosphere: ionosphere: column "V2": singular covariance matrix: ` +
+				`the feature has zero variance within the classes; drop it or use shrinkage (--shrinkage r in (0, 1], or --shrinkage auto); ` +
+				`lda left out: it applies to none of the data sets: compare needs two models that apply to the data`},
 		{[]string{"fit", "--data", oneRow, "--model", "qda", "--target", "c", "--shrinkage", "auto", "--out", "-"},
 			`class "b" has 1; use --model lda (one covariance matrix shared by the classes) or --model nb, or leave the class's rows out of the data`},
 		{[]string{"fit", "--data", oneRow, "--model", "qda", "--target", "c", "--out", "-"},

@@ -3,7 +3,7 @@ package cli
 import (
 	"context"
 	"flag"
-	"math/rand/v2"
+	"reflect"
 
 	"github.com/gendisc/gendisc"
 	"github.com/gendisc/gendisc/data"
@@ -14,15 +14,16 @@ func init() { commands = append(commands, cmdImpute) }
 
 var cmdImpute = &Command{
 	Name:      "impute",
-	UsageLine: "impute --data F (--model KIND [model flags] | --model-file M.json) [data flags] [--draws K [--clip]] [--seed S] [--out G.csv]",
+	UsageLine: "impute --data F (--model M.json | --kind KIND [model flags]) [data flags] [--draws K [--clip]] [--seed S] [--out G.csv]",
 	Short:     "fill missing cells from a generative model: conditional expectations or random draws",
 	Long: `
 Impute fills every missing cell of a data set from a generative model and
 writes the completed data to --out, standard output by default. The model
-is either fitted to the data itself, with --model KIND and the data and
-model flags of gendisc fit (the fit handles the missing cells as each kind
-documents), or read from a model file with --model-file, the data then
-being read with the model's schema.
+is either a fitted model file, --model M.json (the data then read with the
+model's schema), or fitted to the data itself first, with --kind KIND and
+the data and model flags of gendisc fit (the fit handles the missing cells
+as each kind documents). A kind whose models do not impute is refused
+before any data is read; --kind lists those that do.
 
 By default a missing cell gets its conditional expectation given the
 observed cells of its row and the row's class, E[x_m | x_o, y]: for
@@ -52,79 +53,65 @@ written atomically.
 
 Example:
 
-	gendisc impute --data breast_cancer_wisconsin --model qda --out wisconsin-complete.csv
-	gendisc impute --data new.csv --model-file qda.json --draws 5 --seed 2 --out imputations.csv`,
+	gendisc impute --data breast_cancer_wisconsin --kind qda --out wisconsin-complete.csv
+	gendisc impute --data new.csv --model qda.json --draws 5 --seed 2 --out imputations.csv`,
 	Required: []string{"data"},
 	Flags: func(fs *flag.FlagSet, args []string) Runner {
-		o := &imputeOptions{}
+		o := &imputeOptions{src: modelSource{can: reflect.TypeFor[gendisc.Imputer](), does: "does not impute missing values"}}
 		fs.StringVar(&o.data, "data", "", "the data: a CSV or TSV `file`, - for standard input, or a bundled data set's name")
-		fs.StringVar(&o.model, "model", "", "fit a generative model of this `kind` to the data (gendisc help fit lists them with their flags)")
-		fs.StringVar(&o.modelFile, "model-file", "", "or use the model in this `file`")
+		o.src.register(fs, args)
 		fs.Var(&o.draws, "draws", "draw `K` random imputations instead of the conditional expectation")
 		fs.BoolVar(&o.clip, "clip", false, "with --draws: truncate drawn cells to their column's training range by rejection (default off)")
 		fs.StringVar(&o.out, "out", "-", "write the completed data to this `file`; - for standard output")
 		o.read.register(fs)
-		fit, seed, kindErr := kindFlags(fs, args)
 		return withOutFormat(fs, func(ctx context.Context, env *Env) error {
-			switch {
-			case kindErr != nil:
-				return usagef("%v", kindErr)
-			case (o.model == "") == (o.modelFile == ""):
-				return usagef("give either --model KIND or --model-file M.json")
-			case o.clip && o.draws <= 0:
+			if err := o.src.check(); err != nil {
+				return err
+			}
+			if o.clip && o.draws <= 0 {
 				return usagef("--clip truncates drawn cells: it needs --draws K")
 			}
-			if o.modelFile != "" {
-				var model string
-				fs.Visit(func(f *flag.Flag) {
-					if _, ok := f.Value.(otherKindFlag); ok {
-						model = f.Name
-					}
-				})
-				if model != "" {
-					return usagef("--%s is a flag of a model kind: it goes with --model KIND, not --model-file", model)
-				}
+			if o.src.kind != "" && o.draws > 0 && !kindDoes(o.src.kind, reflect.TypeFor[gendisc.RandImputer]()) {
+				return usagef("--kind %s: a %[1]s model does not draw missing values (--draws)", o.src.kind)
 			}
-			return o.run(env, fit, seed())
+			return o.run(env)
 		}, "out")
 	},
 }
 
 type imputeOptions struct {
-	data, model, modelFile, out string
-	draws                       countFlag
-	clip                        bool
-	read                        dataFlags
+	data, out string
+	src       modelSource
+	draws     countFlag
+	clip      bool
+	read      dataFlags
 }
 
-func (o *imputeOptions) run(env *Env, fit fitFunc, rng *rand.Rand) error {
+func (o *imputeOptions) run(env *Env) error {
 	var (
 		d   *data.Dataset
 		m   gendisc.Model
 		err error
 	)
-	if o.modelFile != "" {
-		if m, err = o.load(env); err != nil {
+	if o.src.file != "" {
+		if m, err = o.src.loaded(env); err != nil {
 			return err
 		}
 		d, err = env.readWithSchema(o.data, m.Schema(), data.SchemaOptions{Weight: o.read.options().Weight})
 	} else {
 		d, err = env.readData(o.data, o.read.options())
 		if err == nil {
-			m, err = fit(d)
+			m, err = o.src.fit(d)
 		}
 	}
 	if err != nil {
 		return err
 	}
-	im, ok := m.(gendisc.Imputer)
-	if !ok {
-		return o.cannot(m, "does not impute missing values")
-	}
+	im := m.(gendisc.Imputer)
 	if _, ok := m.(gendisc.RandImputer); !ok && o.draws > 0 {
-		return o.cannot(m, "does not draw missing values (--draws)")
+		return wrongKind(o.src.file, m.Kind(), "does not draw missing values (--draws)")
 	}
-	source := o.modelFile
+	source := o.src.file
 	if source == "" {
 		source = o.data
 	}
@@ -132,7 +119,7 @@ func (o *imputeOptions) run(env *Env, fit fitFunc, rng *rand.Rand) error {
 	if err != nil {
 		return err
 	}
-	ds, err := synth.Impute(d, im, int(o.draws), clip, rng)
+	ds, err := synth.Impute(d, im, int(o.draws), clip, o.src.seed())
 	if err != nil {
 		return err
 	}
@@ -147,22 +134,6 @@ func (o *imputeOptions) run(env *Env, fit fitFunc, rng *rand.Rand) error {
 		return err
 	}
 	return out.Commit()
-}
-
-// cannot is the error for a model that cannot do what impute asks: a
-// model file of the wrong kind is bad input (wrongKind, exit 1), a
-// --model KIND that cannot is a misuse (exit 2).
-func (o *imputeOptions) cannot(m gendisc.Model, what string) error {
-	if o.modelFile != "" {
-		return wrongKind(o.modelFile, m.Kind(), what)
-	}
-	return usagef("a %s model %s", m.Kind(), what)
-}
-
-// load reads the model of --model-file.
-func (o *imputeOptions) load(env *Env) (gendisc.Model, error) {
-	_, m, err := env.loadModel(o.modelFile)
-	return m, err
 }
 
 // countMissing returns the number of missing feature cells of d.

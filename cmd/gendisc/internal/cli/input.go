@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"math"
 	"os"
 	"strings"
 
@@ -28,11 +29,14 @@ func (env *Env) openData(name string) (r io.ReadCloser, source string, err error
 	if !errors.Is(err, fs.ErrNotExist) {
 		return nil, "", err
 	}
-	if _, ok := datasets.Info(name); ok {
-		r, err := datasets.Open(name)
-		return r, name, err
+	if c, ok := datasets.CorpusInfo(name); ok && c.PlainText() {
+		return nil, "", fmt.Errorf("%s: a bundled corpus of plain text, not a table: --model ngram reads it (gendisc fit --data %[1]s --model ngram)", name)
 	}
-	return nil, "", fmt.Errorf("%s: no such file, nor a bundled data set (%s)", name, strings.Join(datasets.Names(), ", "))
+	r, _, err = openBundled(name)
+	if err != nil {
+		return nil, "", fmt.Errorf("%s: no such file, nor a bundled data set or corpus (%s)", name, strings.Join(bundledNames(), ", "))
+	}
+	return r, name, nil
 }
 
 // readData reads the training data named by --data.
@@ -77,12 +81,41 @@ func (env *Env) readWithSchema(name string, s *data.Schema, opt data.SchemaOptio
 	if err != nil {
 		return nil, err
 	}
+	env.noteUnseen(d, s)
+	return d, nil
+}
+
+// noteUnseen notes under --verbose the categories of d that the model's
+// schema s had not seen, which were read as missing.
+func (env *Env) noteUnseen(d *data.Dataset, s *data.Schema) {
 	for j, n := range d.Unseen {
 		if n > 0 {
-			env.verbosef("%s: column %q: %s not seen in training, read as missing", source, s.Features[j].Name, count(n, "value", "values"))
+			env.verbosef("%s: column %q: %s not seen in training, read as missing", d.Source, s.Features[j].Name, count(n, "value", "values"))
 		}
 	}
-	return d, nil
+}
+
+// closeLevels makes the cells of d, read with SchemaOptions.Extend, of a
+// category that s, the model's schema, lacks missing and counts them in
+// d.Unseen, as a reading without Extend does: only the classes stay
+// extended (eval). It notes them under --verbose as readWithSchema does.
+func (env *Env) closeLevels(d *data.Dataset, s *data.Schema) {
+	defer env.noteUnseen(d, s)
+	D := d.D()
+	for j, c := range s.Features {
+		if c.Kind != data.Categorical {
+			continue
+		}
+		for i := range d.N {
+			if v := d.X[i*D+j]; v >= float64(len(c.Levels)) {
+				d.X[i*D+j] = math.NaN()
+				if d.Unseen == nil {
+					d.Unseen = make([]int, D)
+				}
+				d.Unseen[j]++
+			}
+		}
+	}
 }
 
 // dataFlags are the flags that say how to read training data

@@ -1,9 +1,11 @@
 package cli
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"slices"
 	"strings"
 
@@ -89,6 +91,9 @@ func lookupKind(name string) (*kind, error) {
 	if k := kinds[name]; k != nil {
 		return k, nil
 	}
+	if hint := didYouMean(name, kindNames(), same); hint != "" {
+		return nil, fmt.Errorf("unknown model kind %q%s", name, hint)
+	}
 	return nil, fmt.Errorf("unknown model kind %q (kinds: %s)", name, strings.Join(kindNames(), ", "))
 }
 
@@ -100,7 +105,11 @@ func (env *Env) loadModel(path string) (*modelfile.Envelope, gendisc.Model, erro
 	if path == "-" {
 		return models.ReadFile(env.Stdin, "<stdin>")
 	}
-	return models.LoadFile(path)
+	e, m, err := models.LoadFile(path)
+	if errors.Is(err, fs.ErrNotExist) && kinds[path] != nil {
+		return nil, nil, usagef("%s: no such file; %[1]s is a model kind, and gendisc fit --model %[1]s --data F --out %[1]s.json makes a model file of it", path)
+	}
+	return e, m, err
 }
 
 // wrongKind is the error for a model file whose kind cannot do what the

@@ -44,7 +44,8 @@ Example:
 	gendisc fit --data part1.csv --model lda --out part1.json
 	gendisc fit --data part2.csv --model lda --out part2.json
 	gendisc merge part1.json part2.json --out lda.json`,
-	Args: true,
+	Args:        true,
+	WritesModel: true,
 	Flags: func(fs *flag.FlagSet, args []string) Runner {
 		o := &mergeOptions{}
 		fs.StringVar(&o.out, "out", "-", "write the merged model to this `file`; - for standard output")

@@ -124,6 +124,21 @@ func outputFormat(path, format string) (rowFormat, error) {
 	return f, nil
 }
 
+// textFormat returns the format of a plain-text file written to path: its
+// bytes, compressed by gzip or zstd when the name ends in .gz or .zst. The
+// name ends in .txt, or has no extension; another is a misuse.
+func textFormat(path string) (rowFormat, error) {
+	var f rowFormat
+	name := path
+	if c, ok := rowCompressions[strings.ToLower(filepath.Ext(name))]; ok && path != "-" {
+		f.compression, name = c, strings.TrimSuffix(name, filepath.Ext(name))
+	}
+	if ext := strings.ToLower(filepath.Ext(name)); path != "-" && ext != "" && ext != ".txt" {
+		return f, usagef("%s: unknown extension %q for plain text: the known ones are .txt, optionally compressed as .gz or .zst", path, ext)
+	}
+	return f, nil
+}
+
 // withOutFormat defines --format on fs for a command that writes rows,
 // and returns run preceded by the checks of its value and of the formats
 // of the files of rows named by the flags outs (outputFormat), so that a

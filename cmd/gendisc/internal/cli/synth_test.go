@@ -16,10 +16,10 @@ func TestSynthGolden(t *testing.T) {
 	mustRun(t, "fit", "--data", "iris", "--model", "qda", "--out", qda)
 	golden(t, "sample_qda.csv", mustRun(t, "sample", "--model", qda, "-n", "6", "--seed", "3"))
 	golden(t, "sample_qda_class.csv", mustRun(t, "sample", "--model", qda, "-n", "3", "--class", "Iris-virginica", "--seed", "3"))
-	golden(t, "balance_nb.csv", mustRun(t, "balance", "--data", "testdata/balance_in.csv", "--model", "gaussian-nb", "--seed", "2"))
-	golden(t, "impute_qda.csv", mustRun(t, "impute", "--data", "testdata/impute_in.csv", "--model-file", qda))
-	golden(t, "impute_qda_draws.csv", mustRun(t, "impute", "--data", "testdata/impute_in.csv", "--model-file", qda, "--draws", "2", "--seed", "4"))
-	golden(t, "impute_mda.csv", mustRun(t, "impute", "--data", "testdata/impute_in.csv", "--model", "mda", "--components-per-class", "1"))
+	golden(t, "balance_nb.csv", mustRun(t, "balance", "--data", "testdata/balance_in.csv", "--kind", "gaussian-nb", "--seed", "2"))
+	golden(t, "impute_qda.csv", mustRun(t, "impute", "--data", "testdata/impute_in.csv", "--model", qda))
+	golden(t, "impute_qda_draws.csv", mustRun(t, "impute", "--data", "testdata/impute_in.csv", "--model", qda, "--draws", "2", "--seed", "4"))
+	golden(t, "impute_mda.csv", mustRun(t, "impute", "--data", "testdata/impute_in.csv", "--kind", "mda", "--components-per-class", "1"))
 }
 
 // TestSampleKinds draws from a model of every generative kind: the
@@ -78,16 +78,16 @@ func TestSynthMisuse(t *testing.T) {
 		{[]string{"sample", "--model", qda, "-n", "-3"}, 2, "-n"},
 		{[]string{"sample", "--model", qda, "-n", "3", "--class", "rose"}, 2, `"rose"`},
 		{[]string{"sample", "--model", logit, "-n", "3"}, 1, "does not draw"},
-		{[]string{"balance", "--data", "iris", "--model", "logistic"}, 2, "does not draw"},
-		{[]string{"balance", "--data", "iris", "--model", "gmm"}, 2, "does not draw"},
-		{[]string{"balance", "--data", "iris", "--model", "qda", "--ratio", "0"}, 2, "--ratio"},
-		{[]string{"balance", "--data", "iris", "--model", "qda", "--shrinkage", "auto", "--restarts", "2"}, 2, "restarts"},
+		{[]string{"balance", "--data", "iris", "--kind", "logistic"}, 2, "does not draw"},
+		{[]string{"balance", "--data", "iris", "--kind", "gmm"}, 2, "does not draw"},
+		{[]string{"balance", "--data", "iris", "--kind", "qda", "--ratio", "0"}, 2, "--ratio"},
+		{[]string{"balance", "--data", "iris", "--kind", "qda", "--shrinkage", "auto", "--restarts", "2"}, 2, "restarts"},
 		{[]string{"impute", "--data", "iris"}, 2, "either"},
-		{[]string{"impute", "--data", "iris", "--model", "qda", "--model-file", qda}, 2, "either"},
-		{[]string{"impute", "--data", "iris", "--model-file", qda, "--shrinkage", "auto"}, 2, "shrinkage"},
-		{[]string{"impute", "--data", "iris", "--model", "logistic"}, 2, "does not impute"},
-		{[]string{"impute", "--data", "testdata/balance_in.csv", "--model", "qda"}, 1, "balance_in.csv"},
-		{[]string{"impute", "--data", "wine", "--model-file", qda}, 1, "wine"},
+		{[]string{"impute", "--data", "iris", "--kind", "qda", "--model", qda}, 2, "either"},
+		{[]string{"impute", "--data", "iris", "--model", qda, "--shrinkage", "auto"}, 2, "shrinkage"},
+		{[]string{"impute", "--data", "iris", "--kind", "logistic"}, 2, "does not impute"},
+		{[]string{"impute", "--data", "testdata/balance_in.csv", "--kind", "qda"}, 1, "balance_in.csv"},
+		{[]string{"impute", "--data", "wine", "--model", qda}, 1, "wine"},
 	} {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
 			r := runCLI(t, "", append(tc.args, "--out", out)...)

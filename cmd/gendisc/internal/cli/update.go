@@ -44,7 +44,8 @@ Example:
 
 	gendisc fit --data jan.csv --model gaussian-nb --out model.json
 	gendisc update --model model.json --data feb.csv --out model.json`,
-	Required: []string{"model", "data"},
+	Required:    []string{"model", "data"},
+	WritesModel: true,
 	Flags: func(fs *flag.FlagSet, args []string) Runner {
 		o := &updateOptions{}
 		fs.StringVar(&o.model, "model", "", "the model `file` (from gendisc fit); - for standard input")

@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"runtime/debug"
 
+	"github.com/gendisc/gendisc/cmd/gendisc/modelflags"
 	"github.com/gendisc/gendisc/modelfile"
 )
 
@@ -19,8 +20,9 @@ var cmdVersion = &Command{
 	UsageLine: "version",
 	Short:     "print the version of gendisc and of its model files",
 	Long: `
-Version prints the version of the gendisc module (or "(devel)" for a build
-from a work tree, with the commit when the build recorded it), the version
+Version prints the version of the gendisc module with the commit and its
+date that go build and go install record in a clone (a build from a work
+tree without them says "(devel)" and why), the version
 of the model files it writes (it reads every version up to that one), and
 the Go release it was built with.
 
@@ -29,33 +31,22 @@ Example:
 	gendisc version`,
 	Flags: func(fs *flag.FlagSet, args []string) Runner {
 		return func(ctx context.Context, env *Env) error {
-			_, err := fmt.Fprintf(env.Stdout, "gendisc %s, model files version %d, %s\n", buildVersion(), modelfile.Version, runtime.Version())
+			v := gendiscVersion()
+			if v == "(devel)" {
+				v += noStamp
+			}
+			_, err := fmt.Fprintf(env.Stdout, "gendisc %s, model files version %d, %s\n", v, modelfile.Version, runtime.Version())
 			return err
 		}
 	},
 }
 
-// buildVersion returns the module version from the build information,
-// with the VCS revision (and "+modified" for a dirty tree) when recorded.
-func buildVersion() string {
-	bi, ok := debug.ReadBuildInfo()
-	if !ok {
-		return "(unknown)"
-	}
-	v := bi.Main.Version
-	var rev, modified string
-	for _, s := range bi.Settings {
-		switch s.Key {
-		case "vcs.revision":
-			rev = s.Value[:min(len(s.Value), 12)]
-		case "vcs.modified":
-			if s.Value == "true" {
-				modified = "+modified"
-			}
-		}
-	}
-	if rev != "" {
-		v += " " + rev + modified
-	}
-	return v
+// buildVersion is modelflags.BuildVersion, and noStamp
+// modelflags.NoStamp.
+var buildVersion, noStamp = modelflags.BuildVersion, modelflags.NoStamp
+
+// gendiscVersion is buildVersion of this binary.
+func gendiscVersion() string {
+	bi, _ := debug.ReadBuildInfo()
+	return buildVersion(bi)
 }
