@@ -158,7 +158,7 @@ var misuseCases = []struct {
 	{[]string{"sample", "--model", "MODEL", "-n", "2", "--temperature", "0", "--out", "OUT"}, `--temperature: want a finite number > 0`},
 	{[]string{"split", "--data", "iris", "--test", "2", "--train", "OUT", "--test-out", "OUT"}, `--test 2: want a fraction between 0 and 1`},
 	{[]string{"datasets", "--format", "foo"}, `--format and --out are flags of datasets export`},
-	{[]string{"datasets", "export", "iris", "--format", "foo", "--out", "OUT"}, `--format "foo": want csv, parquet or jsonl`},
+	{[]string{"datasets", "export", "iris", "--format", "foo", "--out", "OUT"}, `--format "foo": want csv, tsv, jsonl, parquet`},
 	{[]string{"export", "--model", "MODEL", "--format", "foo", "--out", "OUT"}, `--format "foo": the only format is arpa`},
 	{[]string{"serve", "--model", "MODEL", "--max-rows", "0"}, `--max-rows: want a whole number ≥ 1`},
 	{[]string{"serve", "--model", "MODEL", "--max-body", "-1"}, `--max-body: want a whole number ≥ 1`},

@@ -11,6 +11,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/gendisc/gendisc/data"
@@ -93,6 +94,14 @@ var (
 	rowCompressions = map[string]string{".gz": "gzip", ".zst": "zstd"}
 )
 
+// rowEncodingNames are the values of --format.
+var rowEncodingNames = []string{"csv", "tsv", "jsonl", "parquet"}
+
+// formatError is the misuse of a --format that is not one of them.
+func formatError(format string) error {
+	return usagef("--format %q: want %s", format, strings.Join(rowEncodingNames, ", "))
+}
+
 // knownExtensions is the list of outputFormat's extensions for messages.
 const knownExtensions = ".csv, .tsv, .jsonl (or .json, .ndjson) and .parquet, the text ones optionally compressed as .gz or .zst"
 
@@ -109,6 +118,8 @@ func outputFormat(path, format string) (rowFormat, error) {
 		f.compression, name = c, strings.TrimSuffix(name, filepath.Ext(name))
 	}
 	switch ext := strings.ToLower(filepath.Ext(name)); {
+	case format != "" && !slices.Contains(rowEncodingNames, format):
+		return f, formatError(format)
 	case format != "":
 		f.encoding = format
 	case path == "-" || ext == "":
@@ -146,10 +157,8 @@ func textFormat(path string) (rowFormat, error) {
 func withOutFormat(fs *flag.FlagSet, run Runner, outs ...string) Runner {
 	format := fs.String("format", "", "the `format` of the rows written: csv, tsv, jsonl or parquet (default: by the extension of the file, else csv)")
 	return func(ctx context.Context, env *Env) error {
-		switch *format {
-		case "", "csv", "tsv", "jsonl", "parquet":
-		default:
-			return usagef("--format %q: want csv, tsv, jsonl or parquet", *format)
+		if *format != "" && !slices.Contains(rowEncodingNames, *format) {
+			return formatError(*format)
 		}
 		for _, name := range outs {
 			if fl := fs.Lookup(name); fl != nil && fl.Value.String() != "" {
