@@ -42,6 +42,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -66,6 +67,12 @@ const (
 	DefaultWatchDelay        = 100 * time.Millisecond
 )
 
+// DefaultMaxInflight returns the default of Options.MaxInflight: twice
+// the CPUs the process may use (GOMAXPROCS), at least 4. The answers are
+// computed on the CPUs, so that more requests at once would only wait
+// longer and take more memory.
+func DefaultMaxInflight() int { return max(4, 2*runtime.GOMAXPROCS(0)) }
+
 // Options configure a Server. The zero value of a limit is its default.
 type Options struct {
 	// Models maps a model's name to its model file.
@@ -76,8 +83,17 @@ type Options struct {
 
 	// MaxBodyBytes is the largest request body, in bytes (8 MiB).
 	MaxBodyBytes int64
-	// MaxRows is the largest number of rows in a request (100,000).
+	// MaxRows is the largest number of rows in a request (100,000); a
+	// model of K classes takes at most MaxBodyBytes/(8(K+1)) rows, so
+	// that its predictions take at most MaxBodyBytes.
 	MaxRows int
+	// MaxInflight is the most requests with a body (predict, score,
+	// infer) answered at once (DefaultMaxInflight); one more waits up
+	// to a second for a place, then is answered 503 with Retry-After.
+	// Each takes at most 8·MaxBodyBytes while its body is read and
+	// decoded, so that together they take at most
+	// 8·MaxInflight·MaxBodyBytes.
+	MaxInflight int
 	// Token, when not empty, is the bearer token that every request but
 	// the health checks must carry (Authorization: Bearer <token>).
 	Token string
@@ -119,8 +135,9 @@ type Server struct {
 	mux     *http.ServeMux
 	metrics *metrics
 
-	models atomic.Pointer[map[string]*entry]
-	mu     sync.Mutex // serialises reloads
+	models   atomic.Pointer[map[string]*entry]
+	mu       sync.Mutex    // serialises reloads
+	inflight chan struct{} // a place for each request with a body answered
 }
 
 // New returns a Server of the models of opt, loaded and checked. It
@@ -295,13 +312,15 @@ func (s *Server) Models() []string { return slices.Sorted(maps.Keys(*s.models.Lo
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.mux.ServeHTTP(w, r) }
 
 // authorized reports whether r carries the bearer token, compared in
-// constant time.
+// constant time. The scheme's name is case-insensitive (RFC 7235): bearer
+// and BEARER are Bearer.
 func (s *Server) authorized(r *http.Request) bool {
 	if s.opt.Token == "" {
 		return true
 	}
-	got, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
-	return ok && subtle.ConstantTimeCompare([]byte(got), []byte(s.opt.Token)) == 1
+	scheme, got, ok := strings.Cut(r.Header.Get("Authorization"), " ")
+	got = strings.TrimLeft(got, " ")
+	return ok && strings.EqualFold(scheme, "Bearer") && subtle.ConstantTimeCompare([]byte(got), []byte(s.opt.Token)) == 1
 }
 
 // HTTPServer returns an http.Server of s with the timeouts of the options.
