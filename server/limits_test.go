@@ -114,7 +114,7 @@ func TestHostileBodies(t *testing.T) {
 		if code != c.status || !bytes.Contains(body, []byte(c.msg)) {
 			t.Errorf("%s: %d %.300s, want %d and %q", c.name, code, body, c.status, c.msg)
 		}
-		if n > decodeFactor*maxBody {
+		if n > decodeFactor*maxBody && !raceDetector {
 			t.Errorf("%s: %d bytes allocated, %.1f times the body limit, more than %d", c.name, n, float64(n)/maxBody, decodeFactor)
 		}
 		t.Logf("%-40s %d %6.2f × max-body", c.name, code, float64(n)/maxBody)
@@ -174,7 +174,7 @@ func TestLargestRequests(t *testing.T) {
 				err = newTable(e.model.Schema(), false).instances(buf.Bytes(), s.rowLimit(e))
 			}
 		})
-		if err != nil || dec > decodeFactor*maxBody {
+		if err != nil || dec > decodeFactor*maxBody && !raceDetector {
 			t.Errorf("%s: decoding: %v, %d bytes allocated, %.2f times the body limit", c.name, err, dec, float64(dec)/maxBody)
 		}
 		t.Logf("%-20s %d bytes in, %d out: decoding %5.2f × max-body, all %5.2f", c.name, len(c.body), len(body), float64(dec)/maxBody, float64(n)/maxBody)
@@ -198,7 +198,7 @@ func TestCSVCells(t *testing.T) {
 	var code int
 	var ans []byte
 	n := allocated(func() { code, ans = do(t, s, "POST", "/v1/models/votes/predict", "text/csv", []byte(body)) })
-	if code != 413 || !bytes.Contains(ans, []byte("cells")) || n > 2*uint64(opt.MaxBodyBytes) {
+	if code != 413 || !bytes.Contains(ans, []byte("cells")) || n > 2*uint64(opt.MaxBodyBytes) && !raceDetector {
 		t.Errorf("%d %.200s, %d bytes allocated", code, ans, n)
 	}
 }
