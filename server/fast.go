@@ -284,47 +284,51 @@ func (s *scanner) hex4() rune {
 func (s *scanner) number() (num []byte, integer bool) {
 	s.ws()
 	b, i := s.b, s.i
-	digits := func() bool {
-		j := i
-		for i < len(b) && '0' <= b[i] && b[i] <= '9' {
-			i++
-		}
-		return i > j
-	}
 	if i < len(b) && b[i] == '-' {
 		i++
 	}
 	switch {
 	case i < len(b) && b[i] == '0':
 		i++
-	case !digits():
+	case i < len(b) && '1' <= b[i] && b[i] <= '9':
+		i = digits(b, i+1)
+	default:
 		s.unexpected("a value")
 		return nil, false
 	}
 	integer = true
 	if i < len(b) && b[i] == '.' {
-		i++
-		integer = false
-		if !digits() {
-			s.i = i
+		j := digits(b, i+1)
+		if j == i+1 {
+			s.i = j
 			s.failf("a number without digits after its point")
 			return nil, false
 		}
+		i, integer = j, false
 	}
 	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
 		i++
-		integer = false
 		if i < len(b) && (b[i] == '+' || b[i] == '-') {
 			i++
 		}
-		if !digits() {
-			s.i = i
+		j := digits(b, i)
+		if j == i {
+			s.i = j
 			s.failf("a number without the digits of its exponent")
 			return nil, false
 		}
+		i, integer = j, false
 	}
 	num, s.i = b[s.i:i], i
 	return num, integer
+}
+
+// digits returns the end of the decimal digits of b from i.
+func digits(b []byte, i int) int {
+	for i < len(b) && '0' <= b[i] && b[i] <= '9' {
+		i++
+	}
+	return i
 }
 
 // literal reads true, false or null, and returns its first byte.
@@ -365,11 +369,17 @@ func (s *scanner) span() {
 		return
 	}
 	depth := 0
-	for ; s.i < len(s.b); s.i++ {
-		switch s.b[s.i] {
+	for b := s.b; s.i < len(b); s.i++ {
+		for s.i < len(b) && !spanStop[b[s.i]] { // numbers, commas, white space
+			s.i++
+		}
+		if s.i == len(b) {
+			break
+		}
+		switch b[s.i] {
 		case '"':
-			for s.i++; s.i < len(s.b) && s.b[s.i] != '"'; s.i++ {
-				if s.b[s.i] == '\\' {
+			for s.i++; s.i < len(b) && b[s.i] != '"'; s.i++ {
+				if b[s.i] == '\\' {
 					s.i++
 				}
 			}
@@ -384,6 +394,9 @@ func (s *scanner) span() {
 	}
 	s.failf("the body ends where ']' should be")
 }
+
+// spanStop marks the bytes that span looks at.
+var spanStop = [256]bool{'"': true, '[': true, ']': true, '{': true, '}': true}
 
 // elements reads an array, calling elem with the index of each element
 // and the scanner at it; elem reads the element.
