@@ -211,7 +211,8 @@ func (a *answer) flushFull() {
 	a.b = a.b[:0]
 }
 
-// close sends the rest of the answer.
+// close sends the rest of the answer. It is not deferred: a handler that
+// panics before it sends no 200.
 func (a *answer) close() {
 	if a.sent {
 		a.c.w.Write(a.b)

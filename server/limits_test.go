@@ -14,6 +14,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/models"
 )
 
 // allocated returns the bytes allocated while f runs (all goroutines).
@@ -340,5 +343,46 @@ func TestShapeMessage(t *testing.T) {
 	code, body := do(t, s, "POST", "/v2/models/iris/infer", "", []byte(`{"inputs":[{"name":"x","shape":[1,3],"datatype":"FP64","data":[1,2,3]}]}`))
 	if code != 400 || !bytes.Contains(body, []byte("shape [1 3] does not match the model's 4 features")) {
 		t.Errorf("%d %s", code, body)
+	}
+}
+
+// TestStreamedAnswer checks an answer longer than answerChunk, sent as it
+// is written: the CSV is gendisc predict's byte for byte, the JSON holds
+// every row, and neither has a Content-Length.
+func TestStreamedAnswer(t *testing.T) {
+	s := newServer(t, testOptions())
+	_, d := readData(t, "iris", "iris")
+	const n = 20_000
+	rows := make([][]float64, n)
+	for i := range rows {
+		k := i % d.N
+		rows[i] = d.X[k*4 : (k+1)*4]
+	}
+	body := mustJSON(t, map[string]any{"instances": rows})
+	X := make([]float64, 0, n*4)
+	for _, r := range rows {
+		X = append(X, r...)
+	}
+	p, err := models.Predict(s.model("iris").model, &data.Dataset{Schema: d.Schema, N: n, X: X})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want bytes.Buffer
+	p.WriteCSV(&want)
+	for _, accept := range []string{"text/csv", "application/json"} {
+		r := httptest.NewRequest("POST", "/v1/models/iris/predict", bytes.NewReader(body))
+		r.Header.Set("Accept", accept)
+		w := httptest.NewRecorder()
+		s.ServeHTTP(w, r)
+		if w.Code != 200 || w.Body.Len() < answerChunk || w.Header().Get("Content-Length") != "" {
+			t.Fatalf("%s: %d, %d bytes, Content-Length %q", accept, w.Code, w.Body.Len(), w.Header().Get("Content-Length"))
+		}
+		if accept == "text/csv" && !bytes.Equal(w.Body.Bytes(), want.Bytes()) {
+			t.Errorf("the streamed CSV differs from gendisc predict's")
+		}
+		var ans struct{ Predictions []map[string]any }
+		if accept != "text/csv" && (json.Unmarshal(w.Body.Bytes(), &ans) != nil || len(ans.Predictions) != n) {
+			t.Errorf("the streamed JSON: %d predictions", len(ans.Predictions))
+		}
 	}
 }

@@ -48,10 +48,10 @@ func (s *Server) predict(c *call) {
 		return
 	}
 	a := c.answer("application/json")
-	defer a.close()
 	if wantsCSV(c.r) {
 		a.contentType = "text/csv; charset=utf-8"
 		p.WriteCSV(a)
+		a.close()
 		return
 	}
 	a.b = rowHeader(a.b, e, d, p.Columns)
@@ -80,6 +80,7 @@ func (s *Server) predict(c *call) {
 		a.flushFull()
 	}
 	a.b = append(a.b, "]}\n"...)
+	a.close()
 }
 
 // score answers POST /v1/models/{name}/score.
@@ -102,10 +103,10 @@ func (s *Server) score(c *call) {
 	}
 	scores := e.density(d)
 	a := c.answer("application/json")
-	defer a.close()
 	if wantsCSV(c.r) {
 		a.contentType = "text/csv; charset=utf-8"
 		models.WriteScores(a, scores)
+		a.close()
 		return
 	}
 	a.b = rowHeader(a.b, e, d, models.ScoreColumns)
@@ -122,6 +123,7 @@ func (s *Server) score(c *call) {
 		a.flushFull()
 	}
 	a.b = append(a.b, "]}\n"...)
+	a.close()
 }
 
 // checkRows returns the error of rows that e's model refuses: negative

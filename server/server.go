@@ -25,6 +25,13 @@
 // answered with a 4xx status and a JSON object {"error": "..."}; a panic
 // in a handler is recovered, logged, counted and answered with 500.
 //
+// No request can take more memory than its limits allow: a body is read
+// and decoded in one pass straight into the rows, each limit checked
+// before anything of the size it bounds is allocated, in at most
+// 8·Options.MaxBodyBytes; at most Options.MaxInflight such requests are
+// answered at once (503 with Retry-After beyond), so that the server
+// takes at most 8·MaxInflight·MaxBodyBytes for them.
+//
 // Models are swapped atomically: a request uses the model that was served
 // when it started, to its end, and a model file that does not load is
 // refused (logged and counted) while the model it would have replaced
