@@ -370,7 +370,8 @@ func newTable(schema *data.Schema, bools bool) *table {
 	return t
 }
 
-// alloc makes room for n rows, in place: rows set by cell.
+// alloc makes the table n rows, whose cells cell sets (a request of
+// tensors, whose shape gives the rows).
 func (t *table) alloc(n int) {
 	t.d.N = n
 	t.d.X = make([]float64, n*t.D)
@@ -381,7 +382,8 @@ func (t *table) alloc(n int) {
 	}
 }
 
-// reserve makes room for n more rows appended by addRow.
+// reserve makes room, in an empty table, for n rows that addRow appends
+// (a request of rows, which come one by one).
 func (t *table) reserve(n int) {
 	t.d.X = make([]float64, 0, n*t.D)
 	for j, col := range t.d.Text {
