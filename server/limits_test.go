@@ -128,9 +128,11 @@ func TestHostileBodies(t *testing.T) {
 }
 
 // TestLargestRequests sends the largest good requests of each form,
-// bodies of nearly MaxBodyBytes: each is answered 200, and decoding it
-// allocates at most decodeFactor·MaxBodyBytes, the body included. It logs
-// what the whole request allocates, predictions and answer included.
+// bodies of nearly MaxBodyBytes: each is answered 200, and reading and
+// decoding it, chunked (without a Content-Length, the most costly),
+// allocates at most decodeFactor·MaxBodyBytes. It logs what the whole
+// request allocates, predictions and answer included (and the test's
+// recorder of the answer).
 func TestLargestRequests(t *testing.T) {
 	const maxBody = 1 << 20
 	opt := testOptions()
@@ -164,10 +166,11 @@ func TestLargestRequests(t *testing.T) {
 		model := strings.Split(c.path, "/")[3]
 		e := s.model(model)
 		var err error
+		// The body comes chunked, without a Content-Length: the worst.
+		r := httptest.NewRequest("POST", c.path, io.MultiReader(strings.NewReader(c.body)))
 		dec := allocated(func() {
 			buf := new(bytes.Buffer)
-			buf.Grow(len(c.body) + bytes.MinRead) // as readBody does with a Content-Length
-			buf.ReadFrom(strings.NewReader(c.body))
+			s.readBody(&call{w: httptest.NewRecorder(), r: r}, buf)
 			switch {
 			case c.ctype == "text/csv":
 				_, err = readCSV(buf.Bytes(), e.model.Schema(), s.rowLimit(e), maxBody)
@@ -383,6 +386,40 @@ func TestStreamedAnswer(t *testing.T) {
 		var ans struct{ Predictions []map[string]any }
 		if accept != "text/csv" && (json.Unmarshal(w.Body.Bytes(), &ans) != nil || len(ans.Predictions) != n) {
 			t.Errorf("the streamed JSON: %d predictions", len(ans.Predictions))
+		}
+	}
+}
+
+// TestReadBody checks what reading a body allocates: once its size with a
+// Content-Length, at most 1.7 times the limit without (a chunked body), and
+// that a body over the limit is refused either way.
+func TestReadBody(t *testing.T) {
+	const maxBody = 1 << 20
+	opt := testOptions()
+	opt.MaxBodyBytes = maxBody
+	s := newServer(t, opt)
+	text := strings.Repeat("x", maxBody-10)
+	for _, c := range []struct {
+		name   string
+		body   io.Reader
+		most   uint64
+		status int
+	}{
+		{"Content-Length", strings.NewReader(text), maxBody + maxBody/8, 0},
+		{"chunked", io.MultiReader(strings.NewReader(text)), 17 * maxBody / 10, 0},
+		{"over the limit", strings.NewReader(text + text), 17 * maxBody / 10, 413},
+		{"chunked over the limit", io.MultiReader(strings.NewReader(text + text)), 17 * maxBody / 10, 413},
+	} {
+		r := httptest.NewRequest("POST", "/v1/models/iris/predict", c.body)
+		w := httptest.NewRecorder()
+		var buf bytes.Buffer
+		ok := false
+		n := allocated(func() { ok = s.readBody(&call{w: w, r: r}, &buf) })
+		if ok != (c.status == 0) || !ok && w.Code != c.status || ok && buf.String() != text {
+			t.Errorf("%s: %v, status %d, %d bytes read", c.name, ok, w.Code, buf.Len())
+		}
+		if n > c.most && !raceDetector {
+			t.Errorf("%s: %d bytes allocated, %.2f times the limit", c.name, n, float64(n)/maxBody)
 		}
 	}
 }
