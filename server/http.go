@@ -1,9 +1,11 @@
 package server
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"mime"
 	"net/http"
 	"runtime/debug"
@@ -28,6 +30,10 @@ type handlerFunc func(s *Server, c *call)
 // routes builds the mux of s.
 func (s *Server) routes() {
 	mux := http.NewServeMux()
+	if s.opt.MaxInflight <= 0 {
+		s.opt.MaxInflight = DefaultMaxInflight()
+	}
+	s.inflight = make(chan struct{}, s.opt.MaxInflight)
 	handle := func(pattern, method, endpoint string, h handlerFunc, public bool) {
 		mux.HandleFunc(pattern, func(w http.ResponseWriter, r *http.Request) {
 			s.serve(w, r, method, endpoint, h, public)
@@ -85,9 +91,159 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request, method, endpoint 
 	case method != "" && r.Method != method && !(method == "GET" && r.Method == "HEAD"):
 		w.Header().Set("Allow", method)
 		c.fail(http.StatusMethodNotAllowed, "method %s not allowed on %s: use %s", r.Method, r.URL.Path, method)
+	case method == "POST" && r.ContentLength > s.opt.MaxBodyBytes:
+		// Before the body is read, so that a client that waits for
+		// 100 Continue (Expect: 100-continue) is not sent it.
+		c.fail(http.StatusRequestEntityTooLarge, "the request body (Content-Length %d) is larger than the limit of %d bytes", r.ContentLength, s.opt.MaxBodyBytes)
+	case method == "POST":
+		if !s.acquire(r) {
+			w.Header().Set("Retry-After", "1")
+			c.fail(http.StatusServiceUnavailable, "the server is answering %d requests, its limit (--max-inflight): retry later", s.opt.MaxInflight)
+			return
+		}
+		defer s.release()
+		h(s, c)
 	default:
 		h(s, c)
 	}
+}
+
+// decodeFactor bounds the memory a request takes while its body is read
+// and decoded: at most decodeFactor·Options.MaxBodyBytes (TestHostileBodies
+// and TestLargestRequests measure it). The body itself takes one
+// MaxBodyBytes; its rows at most four more (8 bytes a cell, and a cell
+// takes two bytes of the body or more); text cells and the scanner's
+// bookkeeping the rest.
+const decodeFactor = 8
+
+// inflightWait is how long a request waits for a place among the
+// requests in flight before it is answered 503.
+const inflightWait = time.Second
+
+// acquire takes a place among the requests in flight (which read a
+// body), waiting at most inflightWait, and reports whether it got one.
+func (s *Server) acquire(r *http.Request) bool {
+	select {
+	case s.inflight <- struct{}{}:
+	default:
+		t := time.NewTimer(inflightWait)
+		defer t.Stop()
+		select {
+		case s.inflight <- struct{}{}:
+		case <-t.C:
+			return false
+		case <-r.Context().Done():
+			return false
+		}
+	}
+	s.metrics.inflight.Inc()
+	return true
+}
+
+// release gives back the place of a request in flight.
+func (s *Server) release() {
+	s.metrics.inflight.Dec()
+	<-s.inflight
+}
+
+// readBody reads the request body into buf, at most
+// Options.MaxBodyBytes of it, or answers the error and returns false.
+// With a Content-Length, buf is grown once to hold it; without, it grows
+// fourfold, never past the limit, so that reading a body allocates at
+// most 1.7 times the limit (4/3 of it, then the limit).
+func (s *Server) readBody(c *call, buf *bytes.Buffer) bool {
+	limit := int(s.opt.MaxBodyBytes) + 1 // one byte more tells a body over the limit
+	r := http.MaxBytesReader(c.w, c.r.Body, s.opt.MaxBodyBytes)
+	b := buf.AvailableBuffer()
+	if n := c.r.ContentLength; n > 0 && n <= s.opt.MaxBodyBytes && cap(b) < int(n)+1 {
+		b = make([]byte, 0, n+1) // read without growing: +1 for the end
+	}
+	for {
+		if len(b) == cap(b) {
+			size := min(max(4*cap(b), bytes.MinRead), limit)
+			if limit-size < size/2 {
+				size = limit // rather than one more step of a few bytes
+			}
+			bigger := make([]byte, len(b), size)
+			b = bigger[:copy(bigger, b)]
+		}
+		n, err := r.Read(b[len(b):cap(b)])
+		b = b[:len(b)+n]
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			c.failBody(err, s.opt.MaxBodyBytes)
+			return false
+		}
+	}
+	*buf = *bytes.NewBuffer(b) // pooled with its storage
+	return true
+}
+
+// rowLimit returns the most rows of a request for e: Options.MaxRows,
+// and fewer for a model of many classes, so that its predictions (8
+// bytes per class and row, and 8 more per row) take at most four times
+// Options.MaxBodyBytes, as its rows do:
+//
+//	min(MaxRows, MaxBodyBytes / (2·(K+1)))   for K classes (K = 0 for a regression).
+func (s *Server) rowLimit(e *entry) int {
+	return max(1, min(s.opt.MaxRows, int(s.opt.MaxBodyBytes/int64(2*(len(e.labels)+1)))))
+}
+
+// answerChunk is the size of the pieces of a long answer: an answer
+// that grows past it is sent as it is written (chunked), so that an
+// answer takes no more memory than this however many rows it has.
+const answerChunk = 1 << 20
+
+// answer is the body of a successful answer being written: sent in one
+// piece with its Content-Length when shorter than answerChunk, else in
+// pieces. Its Write serves the CSV writers.
+type answer struct {
+	c           *call
+	contentType string
+	buf         *bytes.Buffer
+	b           []byte
+	sent        bool // the header is sent
+}
+
+// answer starts the answer of c, of the content type.
+func (c *call) answer(contentType string) *answer {
+	buf := getBuf()
+	return &answer{c: c, contentType: contentType, buf: buf, b: buf.AvailableBuffer()}
+}
+
+func (a *answer) Write(p []byte) (int, error) {
+	a.b = append(a.b, p...)
+	a.flushFull()
+	return len(p), nil
+}
+
+// flushFull sends what is written once it reaches answerChunk.
+func (a *answer) flushFull() {
+	if len(a.b) < answerChunk {
+		return
+	}
+	if !a.sent {
+		a.c.status = http.StatusOK
+		a.c.w.Header().Set("Content-Type", a.contentType)
+		a.c.w.WriteHeader(http.StatusOK)
+		a.sent = true
+	}
+	a.c.w.Write(a.b)
+	a.b = a.b[:0]
+}
+
+// close sends the rest of the answer. It is not deferred: a handler that
+// panics before it sends no 200.
+func (a *answer) close() {
+	if a.sent {
+		a.c.w.Write(a.b)
+	} else {
+		a.c.write(http.StatusOK, a.contentType, a.b)
+	}
+	*a.buf = *bytes.NewBuffer(a.b[:0]) // keep the grown buffer for the next answer
+	putBuf(a.buf)
 }
 
 // entry returns the model the request names ({name}, and {version} when

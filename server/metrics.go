@@ -21,6 +21,7 @@ type metrics struct {
 	loadTime  *prometheus.GaugeVec     // model
 	reloads   *prometheus.CounterVec   // result
 	panics    prometheus.Counter
+	inflight  prometheus.Gauge
 	unseenTot *prometheus.CounterVec // model
 }
 
@@ -50,6 +51,9 @@ func newMetrics() *metrics {
 		panics: prometheus.NewCounter(prometheus.CounterOpts{
 			Name: "gendisc_panics_total", Help: "Panics recovered in request handlers.",
 		}),
+		inflight: prometheus.NewGauge(prometheus.GaugeOpts{
+			Name: "gendisc_requests_in_flight", Help: "Requests with a body (predict, score, infer) being answered; at most --max-inflight.",
+		}),
 		unseenTot: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "gendisc_unseen_categories_total", Help: "Categories not seen in training, read as missing, by model.",
 		}, []string{"model"}),
@@ -57,7 +61,7 @@ func newMetrics() *metrics {
 	m.reloads.WithLabelValues("success")
 	m.reloads.WithLabelValues("failure")
 	m.reloads.WithLabelValues("panic")
-	m.reg.MustRegister(m.requests, m.latency, m.rows, m.info, m.loadTime, m.reloads, m.panics, m.unseenTot,
+	m.reg.MustRegister(m.requests, m.latency, m.rows, m.info, m.loadTime, m.reloads, m.panics, m.inflight, m.unseenTot,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
 }

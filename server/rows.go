@@ -3,8 +3,8 @@ package server
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
-	"io"
 	"math"
 	"net/http"
 	"strconv"
@@ -47,20 +47,20 @@ func (s *Server) predict(c *call) {
 		c.fail(http.StatusBadRequest, "model %q (%s) %v", e.name, e.kind, err)
 		return
 	}
+	a := c.answer("application/json")
 	if wantsCSV(c.r) {
-		var b bytes.Buffer
-		p.WriteCSV(&b)
-		c.write(http.StatusOK, "text/csv; charset=utf-8", b.Bytes())
+		a.contentType = "text/csv; charset=utf-8"
+		p.WriteCSV(a)
+		a.close()
 		return
 	}
-	out := getBuf()
-	defer putBuf(out)
-	b := rowHeader(out.AvailableBuffer(), e, d, p.Columns)
-	b = append(b, `,"predictions":[`...)
+	a.b = rowHeader(a.b, e, d, p.Columns)
+	a.b = append(a.b, `,"predictions":[`...)
 	keys := quoted(p.Columns)
 	lab := quoted(p.Labels)
 	K := len(p.Labels)
 	for i := range p.Rows() {
+		b := a.b
 		if i > 0 {
 			b = append(b, ',')
 		}
@@ -76,11 +76,11 @@ func (s *Server) predict(c *call) {
 				b = appendNumber(b, v)
 			}
 		}
-		b = append(b, '}')
+		a.b = append(b, '}')
+		a.flushFull()
 	}
-	b = append(b, "]}\n"...)
-	c.write(http.StatusOK, "application/json", b)
-	*out = *bytes.NewBuffer(b[:0]) // keep the grown buffer for the next answer
+	a.b = append(a.b, "]}\n"...)
+	a.close()
 }
 
 // score answers POST /v1/models/{name}/score.
@@ -102,25 +102,28 @@ func (s *Server) score(c *call) {
 		return
 	}
 	scores := e.density(d)
+	a := c.answer("application/json")
 	if wantsCSV(c.r) {
-		var b bytes.Buffer
-		models.WriteScores(&b, scores)
-		c.write(http.StatusOK, "text/csv; charset=utf-8", b.Bytes())
+		a.contentType = "text/csv; charset=utf-8"
+		models.WriteScores(a, scores)
+		a.close()
 		return
 	}
-	b := rowHeader(make([]byte, 0, 256+d.N*64), e, d, models.ScoreColumns)
-	b = append(b, `,"scores":[`...)
+	a.b = rowHeader(a.b, e, d, models.ScoreColumns)
+	a.b = append(a.b, `,"scores":[`...)
 	for i, v := range scores {
 		if i > 0 {
-			b = append(b, ',')
+			a.b = append(a.b, ',')
 		}
-		b = append(b, `{"log_p_nats":`...)
-		b = appendNumber(b, v)
-		b = append(b, `,"log_p_bits":`...)
-		b = appendNumber(b, v/math.Ln2)
-		b = append(b, '}')
+		a.b = append(a.b, `{"log_p_nats":`...)
+		a.b = appendNumber(a.b, v)
+		a.b = append(a.b, `,"log_p_bits":`...)
+		a.b = appendNumber(a.b, v/math.Ln2)
+		a.b = append(a.b, '}')
+		a.flushFull()
 	}
-	c.write(http.StatusOK, "application/json", append(b, "]}\n"...))
+	a.b = append(a.b, "]}\n"...)
+	a.close()
 }
 
 // checkRows returns the error of rows that e's model refuses: negative
@@ -213,41 +216,26 @@ func (s *Server) readRows(c *call, e *entry) (*data.Dataset, bool) {
 		c.fail(http.StatusUnsupportedMediaType, "bad Content-Type %q: %v", c.r.Header.Get("Content-Type"), err)
 		return nil, false
 	}
-	body := http.MaxBytesReader(c.w, c.r.Body, s.opt.MaxBodyBytes)
-	var (
-		d  *data.Dataset
-		ok bool
-	)
-	switch mt {
-	case "text/csv":
-		b, err := io.ReadAll(body)
-		if err != nil {
-			c.failBody(err, s.opt.MaxBodyBytes)
-			return nil, false
-		}
-		d, err = data.ReadWithSchema(bytes.NewReader(b), "request", e.model.Schema(), data.SchemaOptions{UnseenClassMissing: true})
-		if err != nil {
-			c.fail(http.StatusUnprocessableEntity, "%v", err)
-			return nil, false
-		}
-	case "", "application/json":
-		buf := getBuf()
-		defer putBuf(buf)
-		if _, err := buf.ReadFrom(body); err != nil {
-			c.failBody(err, s.opt.MaxBodyBytes)
-			return nil, false
-		}
-		if d, ok = fastInstances(buf.Bytes(), e.model.Schema()); !ok {
-			if d, ok = s.readInstances(c, buf.Bytes(), e.model.Schema()); !ok {
-				return nil, false
-			}
-		}
-	default:
+	if mt != "" && mt != "application/json" && mt != "text/csv" {
 		c.fail(http.StatusUnsupportedMediaType, "Content-Type %s is not accepted: send application/json or text/csv", mt)
 		return nil, false
 	}
-	if d.N > s.opt.MaxRows {
-		c.fail(http.StatusRequestEntityTooLarge, "%d rows, more than the limit of %d rows per request", d.N, s.opt.MaxRows)
+	body := getBuf()
+	defer putBuf(body)
+	if !s.readBody(c, body) {
+		return nil, false
+	}
+	limit := s.rowLimit(e)
+	var d *data.Dataset
+	if mt == "text/csv" {
+		d, err = readCSV(body.Bytes(), e.model.Schema(), limit, s.opt.MaxBodyBytes)
+	} else {
+		t := newTable(e.model.Schema(), false)
+		err = t.instances(body.Bytes(), limit)
+		d = &t.d
+	}
+	if err != nil {
+		c.fail(errorStatus(err), "%v", err)
 		return nil, false
 	}
 	if d.N == 0 {
@@ -257,6 +245,82 @@ func (s *Server) readRows(c *call, e *entry) (*data.Dataset, bool) {
 	c.rows = d.N
 	s.countUnseen(e, d)
 	return d, true
+}
+
+// errorStatus returns the status that answers an error of reading a
+// request's rows: 400 for a body that is not JSON (or not of the shape
+// the endpoint takes), 413 for too many rows, 415 for a CSV body that is
+// not plain CSV, 422 for rows that do not fit the model's schema.
+func errorStatus(err error) int {
+	if _, ok := errors.AsType[*jsonError](err); ok {
+		return http.StatusBadRequest
+	}
+	if _, ok := errors.AsType[*tooManyError](err); ok || errors.Is(err, errTooManyCells) {
+		return http.StatusRequestEntityTooLarge
+	}
+	if errors.Is(err, errNotCSV) {
+		return http.StatusUnsupportedMediaType
+	}
+	return http.StatusUnprocessableEntity
+}
+
+// errNotCSV: a text/csv body that is compressed or of another format.
+var errNotCSV = errors.New("not plain CSV")
+
+// errTooManyCells: a CSV body of more cells than the limit.
+var errTooManyCells = errors.New("too many cells")
+
+// tooManyError is a request of n rows (0 when unknown: decoding stopped
+// at the first row past the limit), more than the limit.
+type tooManyError struct{ n, limit int }
+
+func (e *tooManyError) Error() string {
+	if e.n > 0 {
+		return fmt.Sprintf("%d rows, more than the limit of %d rows per request", e.n, e.limit)
+	}
+	return fmt.Sprintf("more than the limit of %d rows per request", e.limit)
+}
+
+// readCSV reads a CSV body with the schema. It refuses a compressed body
+// or a file format other than CSV (which would take memory out of
+// proportion to the body), and before it reads them, counting the lines
+// that are not blank outside quotes, a body of more than limit rows or
+// more than maxBody/2 cells (rows × features; a JSON body cannot hold
+// more, each value and its comma taking two bytes or more).
+func readCSV(b []byte, schema *data.Schema, limit int, maxBody int64) (*data.Dataset, error) {
+	in, err := data.Open(bytes.NewReader(b), "request")
+	if err != nil {
+		return nil, err
+	}
+	if in.Compression != "" || in.Format != data.CSV {
+		return nil, fmt.Errorf("the body is %s %v, %w: send the rows uncompressed", in.Compression, in.Format, errNotCSV)
+	}
+	lines, quoted, blank := 0, false, true
+	for _, c := range b {
+		switch {
+		case c == '"':
+			quoted = !quoted
+		case c == '\n' && !quoted:
+			if !blank {
+				lines++
+			}
+			blank = true
+			continue
+		case c == '\r':
+			continue
+		}
+		blank = false
+	}
+	if !blank {
+		lines++
+	}
+	if lines > limit+1 { // the header and the rows
+		return nil, &tooManyError{0, limit}
+	}
+	if D := len(schema.Features); int64(lines-1)*int64(D) > maxBody/2 {
+		return nil, fmt.Errorf("%w: %d rows of %d features, more than the limit of %d cells (half the body limit)", errTooManyCells, lines-1, D, maxBody/2)
+	}
+	return data.ReadWithSchema(bytes.NewReader(b), "request", schema, data.SchemaOptions{UnseenClassMissing: true})
 }
 
 // countUnseen adds the categories of d not seen in training to the
@@ -271,80 +335,288 @@ func (s *Server) countUnseen(e *entry, d *data.Dataset) {
 	}
 }
 
-// readInstances reads the JSON body {"instances": [...]} with the schema
-// (when fastInstances does not),
-// or answers the error and returns false. Rows that are arrays of numbers
-// for a model of numeric features are read straight into the data set;
-// others go through data.Schema.Rows.
-func (s *Server) readInstances(c *call, body []byte, schema *data.Schema) (*data.Dataset, bool) {
-	var req struct {
-		Instances json.RawMessage `json:"instances"`
-	}
-	dec := json.NewDecoder(bytes.NewReader(body))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&req); err != nil {
-		c.fail(http.StatusBadRequest, "malformed JSON: %v", err)
-		return nil, false
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		c.fail(http.StatusBadRequest, "malformed JSON: more after the object")
-		return nil, false
-	}
-	tooMany := func(n int) bool {
-		if n > s.opt.MaxRows {
-			c.fail(http.StatusRequestEntityTooLarge, "%d rows, more than the limit of %d rows per request", n, s.opt.MaxRows)
-		}
-		return n > s.opt.MaxRows
-	}
-	if D := len(schema.Features); allNumeric(schema) && D > 0 {
-		if X, ok := scanFloats(req.Instances, nil, D, true); ok {
-			if tooMany(len(X) / D) {
-				return nil, false
-			}
-			return &data.Dataset{Schema: schema, N: len(X) / D, X: X}, true
-		}
-	}
-	var instances []any
-	if len(req.Instances) > 0 {
-		dec = json.NewDecoder(bytes.NewReader(req.Instances))
-		dec.UseNumber()
-		if err := dec.Decode(&instances); err != nil {
-			c.fail(http.StatusBadRequest, "malformed JSON: instances: %v", err)
-			return nil, false
-		}
-	}
-	if tooMany(len(instances)) {
-		return nil, false
-	}
-	d, err := records(schema, instances)
-	if err != nil {
-		c.fail(http.StatusUnprocessableEntity, "%v", err)
-		return nil, false
-	}
-	return d, true
+// table is the data set that a request's rows are read into, cell by
+// cell, with the schema of the model: the values of data.Schema.Rows,
+// with its errors (*data.FieldError).
+type table struct {
+	d     data.Dataset
+	D     int
+	keys  *keyIndex // the features' names, then the target's
+	seen  []bool    // which keys a row object held
+	bools bool      // BOOL values: 1 and 0 in a numeric column, "true" and "false" in a categorical one (v2)
 }
 
-// records returns the data set of the instances, each an object keyed by
-// column name or an array of the features in the schema's order
-// (data.Schema.Rows).
-func records(s *data.Schema, instances []any) (*data.Dataset, error) {
-	recs := make([]map[string]any, len(instances))
-	for i, inst := range instances {
-		switch v := inst.(type) {
-		case map[string]any:
-			recs[i] = v
-		case []any:
-			if len(v) != len(s.Features) {
-				return nil, fmt.Errorf("instance %d: an array of %d values, want one per feature, %d, in the schema's order", i, len(v), len(s.Features))
+// newTable returns an empty table of the schema; bools admits true and
+// false as values.
+func newTable(schema *data.Schema, bools bool) *table {
+	D := len(schema.Features)
+	names := make([]string, D, D+1)
+	for j := range schema.Features {
+		names[j] = schema.Features[j].Name
+	}
+	if schema.Target != nil {
+		names = append(names, schema.Target.Name)
+	}
+	t := &table{d: data.Dataset{Schema: schema}, D: D, keys: newKeyIndex(names...), bools: bools}
+	t.seen = make([]bool, len(names))
+	for j := range schema.Features {
+		if schema.Features[j].Kind == data.Text {
+			if t.d.Text == nil {
+				t.d.Text = make([][]string, D)
 			}
-			rec := make(map[string]any, len(v))
-			for j, x := range v {
-				rec[s.Features[j].Name] = x
-			}
-			recs[i] = rec
-		default:
-			return nil, fmt.Errorf("instance %d is neither an object nor an array", i)
+			t.d.Text[j] = []string{}
 		}
 	}
-	return s.Rows(recs)
+	return t
+}
+
+// alloc makes the table n rows, whose cells cell sets (a request of
+// tensors, whose shape gives the rows).
+func (t *table) alloc(n int) {
+	t.d.N = n
+	t.d.X = make([]float64, n*t.D)
+	for j, col := range t.d.Text {
+		if col != nil {
+			t.d.Text[j] = make([]string, n)
+		}
+	}
+}
+
+// reserve makes room, in an empty table, for n rows that addRow appends
+// (a request of rows, which come one by one).
+func (t *table) reserve(n int) {
+	t.d.X = make([]float64, 0, n*t.D)
+	for j, col := range t.d.Text {
+		if col != nil {
+			t.d.Text[j] = make([]string, 0, n)
+		}
+	}
+}
+
+// addRow appends a row, its cells to be set by cell.
+func (t *table) addRow() {
+	t.d.N++
+	t.d.X = append(t.d.X, make([]float64, t.D)...)
+	for j, col := range t.d.Text {
+		if col != nil {
+			t.d.Text[j] = append(col, "")
+		}
+	}
+	if t.d.Y != nil {
+		t.d.Y = append(t.d.Y, math.NaN())
+	}
+}
+
+// column returns the column j: a feature, or the target for j = D.
+func (t *table) column(j int) *data.Column {
+	if j == t.D {
+		return t.d.Schema.Target
+	}
+	return &t.d.Schema.Features[j]
+}
+
+// cell reads the value at s into row i of column j (the target for
+// j = D), as data.Schema.Rows reads it: a number for a numeric column, a
+// string for a categorical or text one, null for a missing cell; a
+// category not among the levels is missing and counted in Unseen. An
+// error is a *data.FieldError in s.err.
+func (t *table) cell(s *scanner, i, j int) {
+	// The common cell first: a number of a numeric feature.
+	if s.ws(); j < t.D && s.i < len(s.b) && (s.b[s.i] == '-' || '0' <= s.b[s.i] && s.b[s.i] <= '9') && t.d.Schema.Features[j].Kind == data.Numeric {
+		num, _ := s.number()
+		if s.err != nil {
+			return
+		}
+		if x, ok := exactFloat(num); ok {
+			t.d.X[i*t.D+j] = x
+			return
+		}
+		s.i -= len(num)
+	}
+	t.anyCell(s, i, j)
+}
+
+// anyCell is cell for any value and column.
+func (t *table) anyCell(s *scanner, i, j int) {
+	c := t.column(j)
+	wrong := func(format string, args ...any) {
+		s.fail(&data.FieldError{Row: i, Field: c.Name,
+			Err: fmt.Errorf("%w: %s (the column is %s)", data.ErrFieldType, fmt.Sprintf(format, args...), c.Kind)})
+	}
+	x := math.NaN()
+	switch s.peek() {
+	case '"':
+		v := s.str()
+		switch {
+		case s.err != nil:
+			return
+		case c.Kind == data.Numeric:
+			wrong("the string %q, want a number", v)
+			return
+		case c.Kind == data.Text:
+			t.d.Text[j][i] = string(v)
+		default:
+			x = t.level(s, i, j, v)
+		}
+	case 'n', 't', 'f':
+		lit := s.literal()
+		word := "true"
+		if lit == 'f' {
+			word = "false"
+		}
+		switch {
+		case lit == 'n' || lit == 0:
+		case t.bools && c.Kind == data.Numeric && lit == 't':
+			x = 1
+		case t.bools && c.Kind == data.Numeric:
+			x = 0
+		case t.bools && c.Kind == data.Categorical:
+			x = t.level(s, i, j, []byte(word))
+		case c.Kind == data.Numeric:
+			wrong("%s, want a number", word)
+			return
+		default:
+			wrong("%s, want a string", word)
+			return
+		}
+	case '[', '{':
+		s.skip()
+		wrong("an array or an object, want a single value")
+		return
+	default:
+		num, _ := s.number()
+		if s.err != nil {
+			return
+		}
+		if c.Kind != data.Numeric {
+			wrong("the number %s, want a string", num)
+			return
+		}
+		if v, ok := exactFloat(num); ok {
+			x = v
+		} else {
+			x, _ = strconv.ParseFloat(string(num), 64) // ±Inf out of range
+		}
+		if math.IsInf(x, 0) {
+			s.fail(&data.FieldError{Row: i, Field: c.Name, Err: fmt.Errorf("%w: %s", data.ErrInfinite, num)})
+			return
+		}
+	}
+	if j == t.D {
+		if t.d.Y == nil {
+			t.d.Y = make([]float64, t.d.N, cap(t.d.X)/max(1, t.D))
+			for k := range t.d.Y {
+				t.d.Y[k] = math.NaN()
+			}
+		}
+		t.d.Y[i] = x
+		return
+	}
+	t.d.X[i*t.D+j] = x
+}
+
+// level returns the index of v among the levels of the categorical
+// column j, or NaN, counted as unseen, when it is not one; a class not
+// among the target's is an error (data.ErrUnseenClass).
+func (t *table) level(s *scanner, i, j int, v []byte) float64 {
+	c := t.column(j)
+	for k, l := range c.Levels {
+		if l == string(v) {
+			return float64(k)
+		}
+	}
+	if j == t.D {
+		s.fail(&data.FieldError{Row: i, Field: c.Name, Err: fmt.Errorf("%w: %q", data.ErrUnseenClass, v)})
+		return math.NaN()
+	}
+	if t.d.Unseen == nil {
+		t.d.Unseen = make([]int, t.D)
+	}
+	t.d.Unseen[j]++
+	return math.NaN()
+}
+
+var instancesKey = newKeyIndex("instances")
+
+// instances reads the body {"instances": [...]} into the rows of t, at
+// most limit of them: decoding stops at the row past the limit.
+func (t *table) instances(b []byte, limit int) error {
+	s := &scanner{b: b}
+	s.fields(instancesKey, nil, func(k int, key []byte) {
+		switch {
+		case k < 0:
+			s.failf("unknown field %q", key)
+		case s.peek() == 'n':
+			s.literal()
+		default:
+			t.rows(s, limit)
+		}
+	})
+	s.end()
+	return s.err
+}
+
+// rows reads the array of the instances.
+func (t *table) rows(s *scanner, limit int) {
+	// Room for the rows the rest of the body can hold: each row opens
+	// with its own '[' or '{', and takes at least 2D+1 bytes (an array
+	// of D values; an object of D fields takes more).
+	if s.peek() == '[' {
+		rest := s.b[s.i+1:]
+		t.reserve(min(limit, bytes.Count(rest, []byte{'['})+bytes.Count(rest, []byte{'{'}), len(rest)/(2*t.D+1)+1))
+	}
+	s.elements(func(i int) {
+		if i == limit {
+			s.fail(&tooManyError{0, limit})
+			return
+		}
+		t.addRow()
+		switch s.peek() {
+		case '[':
+			t.arrayRow(s, i)
+		case '{':
+			t.objectRow(s, i)
+		default:
+			s.skip()
+			s.fail(fmt.Errorf("instance %d is neither an object nor an array", i))
+		}
+	})
+}
+
+// arrayRow reads row i, an array of one value per feature in the
+// schema's order.
+func (t *table) arrayRow(s *scanner, i int) {
+	n := 0
+	s.elements(func(j int) {
+		if j == t.D {
+			s.fail(fmt.Errorf("instance %d: an array of more than %d values, want one per feature, %d, in the schema's order", i, t.D, t.D))
+			return
+		}
+		t.cell(s, i, j)
+		n++
+	})
+	if s.err == nil && n != t.D {
+		s.fail(fmt.Errorf("instance %d: an array of %d values, want one per feature, %d, in the schema's order", i, n, t.D))
+	}
+}
+
+// objectRow reads row i, an object of every feature by name and maybe
+// the target.
+func (t *table) objectRow(s *scanner, i int) {
+	s.fields(t.keys, t.seen, func(k int, key []byte) {
+		if k < 0 {
+			s.fail(&data.FieldError{Row: i, Field: string(key), Err: data.ErrUnknownField})
+			return
+		}
+		t.cell(s, i, k)
+	})
+	if s.err != nil {
+		return
+	}
+	for j, ok := range t.seen[:t.D] {
+		if !ok {
+			s.fail(&data.FieldError{Row: i, Field: t.column(j).Name, Err: data.ErrMissingField})
+			return
+		}
+	}
 }

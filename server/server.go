@@ -25,6 +25,13 @@
 // answered with a 4xx status and a JSON object {"error": "..."}; a panic
 // in a handler is recovered, logged, counted and answered with 500.
 //
+// No request can take more memory than its limits allow: a body is read
+// and decoded in one pass straight into the rows, each limit checked
+// before anything of the size it bounds is allocated, in at most
+// 8·Options.MaxBodyBytes; at most Options.MaxInflight such requests are
+// answered at once (503 with Retry-After beyond), so that the server
+// takes at most 8·MaxInflight·MaxBodyBytes for them.
+//
 // Models are swapped atomically: a request uses the model that was served
 // when it started, to its end, and a model file that does not load is
 // refused (logged and counted) while the model it would have replaced
@@ -43,6 +50,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"runtime"
 	"runtime/debug"
 	"slices"
 	"strings"
@@ -53,6 +61,7 @@ import (
 	"github.com/gendisc/gendisc"
 	"github.com/gendisc/gendisc/data"
 	"github.com/gendisc/gendisc/models"
+	"github.com/gendisc/gendisc/registry"
 )
 
 // Defaults of Options.
@@ -67,6 +76,12 @@ const (
 	DefaultWatchDelay        = 100 * time.Millisecond
 )
 
+// DefaultMaxInflight returns the default of Options.MaxInflight: twice
+// the CPUs the process may use (GOMAXPROCS), at least 4. The answers are
+// computed on the CPUs, so that more requests at once would only wait
+// longer and take more memory.
+func DefaultMaxInflight() int { return max(4, 2*runtime.GOMAXPROCS(0)) }
+
 // Options configure a Server. The zero value of a limit is its default.
 type Options struct {
 	// Models maps a model's name to its model file.
@@ -77,8 +92,17 @@ type Options struct {
 
 	// MaxBodyBytes is the largest request body, in bytes (8 MiB).
 	MaxBodyBytes int64
-	// MaxRows is the largest number of rows in a request (100,000).
+	// MaxRows is the largest number of rows in a request (100,000); a
+	// model of K classes takes at most MaxBodyBytes/(8(K+1)) rows, so
+	// that its predictions take at most MaxBodyBytes.
 	MaxRows int
+	// MaxInflight is the most requests with a body (predict, score,
+	// infer) answered at once (DefaultMaxInflight); one more waits up
+	// to a second for a place, then is answered 503 with Retry-After.
+	// Each takes at most 8·MaxBodyBytes while its body is read and
+	// decoded, so that together they take at most
+	// 8·MaxInflight·MaxBodyBytes.
+	MaxInflight int
 	// Token, when not empty, is the bearer token that every request but
 	// the health checks must carry (Authorization: Bearer <token>).
 	Token string
@@ -129,6 +153,8 @@ type Server struct {
 	// reloaded receives a value after a reload, for Watch to resolve the
 	// paths it watches anew.
 	reloaded chan struct{}
+	// inflight holds a place for each request with a body being answered.
+	inflight chan struct{}
 }
 
 // New returns a Server of the models of opt, loaded and checked. It
@@ -245,7 +271,8 @@ func modelName(file string) (string, bool) {
 // load reads and checks the model file at path: its envelope and
 // checksum, its parameters, and that the model predicts or scores. A
 // panic while it does (a bug of a kind's decoder, which must refuse every
-// file it cannot serve with an error) is recovered as a *panicError.
+// file it cannot serve with an error) is recovered as a *panicError, as is
+// a decoder's panic that the registry recovered (registry.PanicError).
 func load(name, path string) (e *entry, err error) {
 	defer func() {
 		if r := recover(); r != nil {
@@ -253,6 +280,10 @@ func load(name, path string) (e *entry, err error) {
 		}
 	}()
 	env, m, err := models.LoadFile(path)
+	if pe, ok := errors.AsType[*registry.PanicError](err); ok {
+		// The registry recovered the decoder's panic: a panic all the same.
+		return nil, &panicError{path: path, value: pe.Value, stack: pe.Stack}
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -386,13 +417,15 @@ func (s *Server) Models() []string { return slices.Sorted(maps.Keys(*s.models.Lo
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.mux.ServeHTTP(w, r) }
 
 // authorized reports whether r carries the bearer token, compared in
-// constant time.
+// constant time. The scheme's name is case-insensitive (RFC 7235): bearer
+// and BEARER are Bearer.
 func (s *Server) authorized(r *http.Request) bool {
 	if s.opt.Token == "" {
 		return true
 	}
-	got, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
-	return ok && subtle.ConstantTimeCompare([]byte(got), []byte(s.opt.Token)) == 1
+	scheme, got, ok := strings.Cut(r.Header.Get("Authorization"), " ")
+	got = strings.TrimLeft(got, " ")
+	return ok && strings.EqualFold(scheme, "Bearer") && subtle.ConstantTimeCompare([]byte(got), []byte(s.opt.Token)) == 1
 }
 
 // HTTPServer returns an http.Server of s with the timeouts of the options.

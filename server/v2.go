@@ -1,11 +1,9 @@
 package server
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"runtime/debug"
 	"slices"
@@ -129,29 +127,26 @@ func version() string {
 	return "(devel)"
 }
 
-// tensor is an input tensor of an inference request.
-type tensor struct {
-	Name       string          `json:"name"`
-	Shape      []int           `json:"shape"`
-	Datatype   string          `json:"datatype"`
-	Parameters map[string]any  `json:"parameters"`
-	Data       json.RawMessage `json:"data"`
-
-	// The numbers of Data when the fast path read it (fastInfer), and
-	// the length of its rows when they are nested, else 0.
-	floats []float64
-	rowLen int
-}
-
+// inferRequest is an inference request but its inputs, which are read
+// into a table.
 type inferRequest struct {
-	ID         string         `json:"id"`
-	Parameters map[string]any `json:"parameters"`
-	Inputs     []tensor       `json:"inputs"`
-	Outputs    []struct {
-		Name       string         `json:"name"`
-		Parameters map[string]any `json:"parameters"`
-	} `json:"outputs"`
+	id           string
+	binaryOutput bool     // the parameter binary_data_output
+	outputs      []output // the outputs asked for, nil for the default ones
 }
+
+var (
+	inferKeys  = newKeyIndex("id", "parameters", "inputs", "outputs")
+	tensorKeys = newKeyIndex("name", "shape", "datatype", "parameters", "data")
+	outputKeys = newKeyIndex("name", "parameters")
+)
+
+// maxShape is the most dimensions of a tensor's shape; maxOutputs the
+// most outputs a request may name.
+const (
+	maxShape   = 8
+	maxOutputs = 16
+)
 
 // infer answers POST /v2/models/{name}/infer.
 func (s *Server) infer(c *call) {
@@ -165,58 +160,29 @@ func (s *Server) infer(c *call) {
 	}
 	body := getBuf()
 	defer putBuf(body)
-	if _, err := body.ReadFrom(http.MaxBytesReader(c.w, c.r.Body, s.opt.MaxBodyBytes)); err != nil {
-		c.failBody(err, s.opt.MaxBodyBytes)
+	if !s.readBody(c, body) {
 		return
 	}
-	var req inferRequest
-	if !fastInfer(body.Bytes(), &req, len(e.model.Schema().Features)) {
-		req = inferRequest{}
-		dec := json.NewDecoder(bytes.NewReader(body.Bytes()))
-		dec.DisallowUnknownFields()
-		if err := dec.Decode(&req); err != nil {
-			c.fail(http.StatusBadRequest, "malformed JSON: %v", err)
-			return
-		}
-		if _, err := dec.Token(); err != io.EOF {
-			c.fail(http.StatusBadRequest, "malformed JSON: more after the object")
-			return
-		}
-	}
-	if binary(req.Parameters, "binary_data_output") {
-		c.fail(http.StatusBadRequest, "binary tensor data is not supported: ask for JSON outputs")
-		return
-	}
-	// The outputs asked for.
-	avail := outputs(e)
-	var want []output
-	for _, ro := range req.Outputs {
-		i := slices.IndexFunc(avail, func(o output) bool { return o.Name == ro.Name })
-		if i < 0 {
-			c.fail(http.StatusBadRequest, "model %q has no output %q (outputs: %s)", e.name, ro.Name, outputNames(avail))
-			return
-		}
-		if binary(ro.Parameters, "binary_data") {
-			c.fail(http.StatusBadRequest, "output %q: binary tensor data is not supported", ro.Name)
-			return
-		}
-		want = append(want, avail[i])
-	}
-	if want == nil {
-		for _, o := range avail {
-			if o.byDefault {
-				want = append(want, o)
-			}
-		}
-	}
-	d, err := s.tensors(e, req.Inputs)
+	req, d, err := s.readInfer(body.Bytes(), e)
 	if err != nil {
 		status := http.StatusBadRequest
-		if errors.Is(err, errTooMany) {
+		if errorStatus(err) == http.StatusRequestEntityTooLarge {
 			status = http.StatusRequestEntityTooLarge
 		}
 		c.fail(status, "%v", err)
 		return
+	}
+	if req.binaryOutput {
+		c.fail(http.StatusBadRequest, "binary tensor data is not supported: ask for JSON outputs")
+		return
+	}
+	want := req.outputs
+	if want == nil {
+		for _, o := range outputs(e) {
+			if o.byDefault {
+				want = append(want, o)
+			}
+		}
 	}
 	c.rows = d.N
 	s.countUnseen(e, d)
@@ -232,15 +198,14 @@ func (s *Server) infer(c *call) {
 			return
 		}
 	}
-	out := getBuf()
-	defer putBuf(out)
-	b := append(out.AvailableBuffer(), `{"model_name":`...)
+	a := c.answer("application/json")
+	b := append(a.b, `{"model_name":`...)
 	b = strconv.AppendQuote(b, e.name)
 	b = append(b, `,"model_version":`...)
 	b = strconv.AppendQuote(b, e.version)
-	if req.ID != "" {
+	if req.id != "" {
 		b = append(b, `,"id":`...)
-		id, _ := json.Marshal(req.ID)
+		id, _ := json.Marshal(req.id)
 		b = append(b, id...)
 	}
 	if u := unseen(d); u != nil {
@@ -252,12 +217,12 @@ func (s *Server) infer(c *call) {
 		b = strconv.AppendInt(b, int64(n), 10)
 		b = append(b, '}')
 	}
-	b = append(b, `,"outputs":[`...)
+	a.b = append(b, `,"outputs":[`...)
 	for i, o := range want {
 		if i > 0 {
-			b = append(b, ',')
+			a.b = append(a.b, ',')
 		}
-		b = append(b, `{"name":"`...)
+		b := append(a.b, `{"name":"`...)
 		b = append(b, o.Name...)
 		b = append(b, `","datatype":"`...)
 		b = append(b, o.Datatype...)
@@ -267,50 +232,115 @@ func (s *Server) infer(c *call) {
 			b = append(b, ',')
 			b = strconv.AppendInt(b, int64(o.Shape[1]), 10)
 		}
-		b = append(b, `],"data":[`...)
+		a.b = append(b, `],"data":[`...)
 		switch o.Name {
 		case "label":
 			lab := quoted(p.Labels)
 			for i, k := range p.Best {
 				if i > 0 {
-					b = append(b, ',')
+					a.b = append(a.b, ',')
 				}
-				b = append(b, lab[k]...)
+				a.b = append(a.b, lab[k]...)
+				a.flushFull()
 			}
 		case "component":
 			for i, k := range p.Best {
 				if i > 0 {
-					b = append(b, ',')
+					a.b = append(a.b, ',')
 				}
-				b = strconv.AppendInt(b, int64(k), 10)
+				a.b = strconv.AppendInt(a.b, int64(k), 10)
+				a.flushFull()
 			}
 		case "proba", "prediction":
-			b = appendNumbers(b, p.Values)
+			a.numbers(p.Values)
 		case "log_likelihood":
-			b = appendNumbers(b, e.density(d))
+			a.numbers(e.density(d))
 		}
-		b = append(b, "]}"...)
+		a.b = append(a.b, "]}"...)
 	}
-	b = append(b, "]}\n"...)
-	c.write(http.StatusOK, "application/json", b)
-	*out = *bytes.NewBuffer(b[:0]) // keep the grown buffer for the next answer
+	a.b = append(a.b, "]}\n"...)
+	a.close()
 }
 
-// appendNumbers appends the values, comma-separated, with appendNumber.
-func appendNumbers(b []byte, v []float64) []byte {
+// numbers appends the values, comma-separated, with appendNumber.
+func (a *answer) numbers(v []float64) {
 	for i, x := range v {
 		if i > 0 {
-			b = append(b, ',')
+			a.b = append(a.b, ',')
 		}
-		b = appendNumber(b, x)
+		a.b = appendNumber(a.b, x)
+		a.flushFull()
 	}
-	return b
 }
 
-// binary reports whether the parameters ask for binary tensor data.
-func binary(params map[string]any, key string) bool {
-	v, ok := params[key]
-	return ok && v != false
+// readInfer reads an inference request for e's model, its inputs into
+// the rows of a data set, with the limits of s.
+func (s *Server) readInfer(b []byte, e *entry) (*inferRequest, *data.Dataset, error) {
+	req := &inferRequest{}
+	in := &inputs{t: newTable(e.model.Schema(), true), limit: s.rowLimit(e), body: len(b), n: -1}
+	in.seen = make([]bool, in.t.D)
+	avail := outputs(e)
+	sc := &scanner{b: b}
+	sc.fields(inferKeys, nil, func(k int, key []byte) {
+		switch {
+		case k < 0:
+			sc.failf("unknown field %q", key)
+		case sc.null():
+		case k == 0:
+			req.id = string(sc.str())
+		case k == 1:
+			req.binaryOutput = sc.binary("binary_data_output")
+		case k == 2:
+			sc.elements(func(int) { in.tensor(sc) })
+		case k == 3:
+			sc.elements(func(i int) { req.output(sc, e, avail, i) })
+		}
+	})
+	sc.end()
+	switch {
+	case sc.err != nil:
+		return nil, nil, sc.err
+	case in.count == 0:
+		return nil, nil, errors.New("no inputs")
+	case !in.whole:
+		if j := slices.Index(in.seen, false); j >= 0 {
+			return nil, nil, fmt.Errorf("input %q is missing (inputs: one per feature, as the model's metadata lists)", in.t.column(j).Name)
+		}
+	}
+	return req, &in.t.d, nil
+}
+
+// output reads the output i that a request asks for, one of avail.
+func (req *inferRequest) output(s *scanner, e *entry, avail []output, i int) {
+	if i == maxOutputs {
+		s.fail(fmt.Errorf("more than %d outputs asked for", maxOutputs))
+		return
+	}
+	var name string
+	binary := false
+	s.fields(outputKeys, nil, func(k int, key []byte) {
+		switch {
+		case k < 0:
+			s.failf("unknown field %q", key)
+		case s.null():
+		case k == 0:
+			name = string(s.str())
+		case k == 1:
+			binary = s.binary("binary_data")
+		}
+	})
+	if s.err != nil {
+		return
+	}
+	j := slices.IndexFunc(avail, func(o output) bool { return o.Name == name })
+	switch {
+	case j < 0:
+		s.fail(fmt.Errorf("model %q has no output %q (outputs: %s)", e.name, name, outputNames(avail)))
+	case binary:
+		s.fail(fmt.Errorf("output %q: binary tensor data is not supported", name))
+	default:
+		req.outputs = append(req.outputs, avail[j])
+	}
 }
 
 func outputNames(out []output) string {
@@ -321,147 +351,230 @@ func outputNames(out []output) string {
 	return strings.Join(names, ", ")
 }
 
-// errTooMany: a request of more rows than the limit.
-var errTooMany = errors.New("too many rows")
-
-// tensors returns the data set of the input tensors of an inference
-// request for e's model.
-func (s *Server) tensors(e *entry, inputs []tensor) (*data.Dataset, error) {
-	schema := e.model.Schema()
-	D := len(schema.Features)
-	if len(inputs) == 0 {
-		return nil, errors.New("no inputs")
+// null reads a null and reports whether it was one.
+func (s *scanner) null() bool {
+	if s.peek() == 'n' {
+		s.literal()
+		return true
 	}
-	if d := s.numeric(schema, inputs); d != nil {
-		return d, nil
-	}
-	type column struct {
-		j    int   // the feature
-		vals []any // one per row
-	}
-	var cols []column
-	n := -1
-	if t := &inputs[0]; len(inputs) == 1 && len(t.Shape) == 2 && t.Shape[1] == D && (D > 1 || schema.Feature(t.Name) < 0) {
-		// One tensor [n, d] of the features in the schema's order.
-		vals, err := values(t)
-		if err != nil {
-			return nil, err
-		}
-		n = t.Shape[0]
-		for j := range schema.Features {
-			if schema.Features[j].Kind != data.Numeric {
-				return nil, fmt.Errorf("input %q: a tensor of every feature needs numeric features, and feature %q is %s: send one tensor per feature", t.Name, schema.Features[j].Name, schema.Features[j].Kind)
-			}
-			if err := checkType(t, &schema.Features[j]); err != nil {
-				return nil, err
-			}
-			col := column{j: j, vals: make([]any, n)}
-			for i := range n {
-				col.vals[i] = vals[i*D+j]
-			}
-			cols = append(cols, col)
-		}
-	} else {
-		seen := make([]bool, D)
-		for k := range inputs {
-			t := &inputs[k]
-			j := schema.Feature(t.Name)
-			if j < 0 {
-				return nil, fmt.Errorf("input %q: the model has no feature of that name (inputs: one per feature, as the model's metadata lists)", t.Name)
-			}
-			if seen[j] {
-				return nil, fmt.Errorf("input %q given twice", t.Name)
-			}
-			seen[j] = true
-			if len(t.Shape) == 0 || len(t.Shape) > 2 || len(t.Shape) == 2 && t.Shape[1] != 1 {
-				return nil, fmt.Errorf("input %q: shape %v, want [n] or [n, 1]", t.Name, t.Shape)
-			}
-			if n >= 0 && t.Shape[0] != n {
-				return nil, fmt.Errorf("input %q: %d rows, but the inputs before have %d", t.Name, t.Shape[0], n)
-			}
-			n = t.Shape[0]
-			if err := checkType(t, &schema.Features[j]); err != nil {
-				return nil, err
-			}
-			vals, err := values(t)
-			if err != nil {
-				return nil, err
-			}
-			cols = append(cols, column{j: j, vals: vals})
-		}
-		if i := slices.Index(seen, false); i >= 0 {
-			return nil, fmt.Errorf("input %q is missing (inputs: one per feature, as the model's metadata lists)", schema.Features[i].Name)
-		}
-	}
-	if n > s.opt.MaxRows {
-		return nil, fmt.Errorf("%w: %d rows, more than the limit of %d rows per request", errTooMany, n, s.opt.MaxRows)
-	}
-	if n <= 0 {
-		return nil, errors.New("no rows")
-	}
-	recs := make([]map[string]any, n)
-	for i := range recs {
-		recs[i] = make(map[string]any, D)
-	}
-	for _, col := range cols {
-		c := &schema.Features[col.j]
-		for i, v := range col.vals {
-			if b, ok := v.(bool); ok {
-				switch {
-				case c.Kind == data.Numeric && b:
-					v = 1.0
-				case c.Kind == data.Numeric:
-					v = 0.0
-				default:
-					v = strconv.FormatBool(b)
-				}
-			}
-			recs[i][c.Name] = v
-		}
-	}
-	return schema.Rows(recs)
+	return false
 }
 
-// numeric returns the data set of the inputs when every feature is
-// numeric and the inputs are numeric tensors of the forms tensors takes
-// whose data are all numbers, read straight into the rows; otherwise nil,
-// and tensors reads them, with the checks and the errors of every value
-// (data.Schema.Rows). The data set is the one Rows would return.
-func (s *Server) numeric(schema *data.Schema, inputs []tensor) *data.Dataset {
-	D := len(schema.Features)
-	if !allNumeric(schema) {
-		return nil
+// binary reads a parameters object and reports whether it asks for
+// binary data by key: the key given with any value but false.
+func (s *scanner) binary(key string) bool {
+	found := false
+	s.members(func(k []byte) {
+		if string(k) == key && s.peek() != 'f' {
+			found = true
+		}
+		s.skip()
+	})
+	return found
+}
+
+// shape reads the shape of a tensor, sizes that are integers.
+func (s *scanner) shape() []int {
+	shape := make([]int, 0, 2)
+	s.elements(func(i int) {
+		if i == maxShape {
+			s.failf("a shape of more than %d dimensions", maxShape)
+			return
+		}
+		num, integer := s.number()
+		if s.err != nil {
+			return
+		}
+		n, err := strconv.Atoi(string(num))
+		if !integer || err != nil {
+			s.failf("the size %s in a shape is not an integer of 64 bits", num)
+			return
+		}
+		shape = append(shape, n)
+	})
+	return shape
+}
+
+// leaves reads an array of values, flat or nested, calling leaf with the
+// scanner at each value.
+func (s *scanner) leaves(leaf func()) {
+	if !s.next('[') {
+		s.unexpected("an array")
+		return
 	}
-	for k := range inputs {
-		if t := &inputs[k]; !numericType(t.Datatype) || len(t.Shape) == 0 || t.Shape[0] <= 0 || t.Shape[0] > s.opt.MaxRows || t.Parameters != nil {
-			return nil
+	if !s.enter() {
+		return
+	}
+	if !s.next(']') {
+		for s.err == nil {
+			if s.peek() == '[' {
+				s.leaves(leaf)
+			} else {
+				leaf()
+			}
+			if !s.comma() {
+				break
+			}
 		}
 	}
-	n := inputs[0].Shape[0]
-	X := make([]float64, n*D)
-	if t := &inputs[0]; len(inputs) == 1 && len(t.Shape) == 2 && t.Shape[1] == D && (D > 1 || schema.Feature(t.Name) < 0) {
-		if !tensorFloats(t, X, D) {
-			return nil
+	s.depth--
+}
+
+// inputs reads the input tensors of a request into the rows of a table:
+// one tensor of shape [n] (or [n, 1]) per feature, or when every feature
+// is numeric one tensor [n, D] of them in the schema's order.
+type inputs struct {
+	t     *table
+	limit int    // the most rows
+	body  int    // the body's length, which bounds the values it holds
+	n     int    // the rows, -1 before the first tensor
+	count int    // the tensors read
+	whole bool   // the one tensor [n, D] is read
+	seen  []bool // the features read
+}
+
+// tensorHead is what a tensor says of its data.
+type tensorHead struct {
+	name, datatype string
+	shape          []int
+	given          int  // bits 1, 2, 4: name, shape and datatype given
+	binary         bool // binary_data_size given
+}
+
+// tensor reads a tensor. Its data are read when its name, shape and
+// datatype are known: at once when they come first, else after the
+// tensor, from where the data start.
+func (in *inputs) tensor(s *scanner) {
+	h := tensorHead{}
+	dataAt, read := -1, false
+	s.fields(tensorKeys, nil, func(k int, key []byte) {
+		switch k {
+		case 0:
+			h.name, h.given = string(s.str()), h.given|1
+		case 1:
+			h.shape, h.given = s.shape(), h.given|2
+		case 2:
+			h.datatype, h.given = string(s.str()), h.given|4
+		case 3:
+			if !s.null() {
+				h.binary = s.binary("binary_data_size")
+			}
+		case 4:
+			if h.given == 7 && !h.binary {
+				in.data(s, &h)
+				read = true
+			} else {
+				dataAt = s.i
+				s.span() // checked when read
+			}
+		default:
+			s.failf("unknown field %q", key)
 		}
-		return &data.Dataset{Schema: schema, N: n, X: X}
+	})
+	switch {
+	case s.err != nil || read:
+	case dataAt < 0:
+		s.fail(fmt.Errorf("input %q has no data", h.name))
+	default:
+		end := s.i
+		s.i = dataAt
+		in.data(s, &h)
+		s.i = end
 	}
-	if len(inputs) != D {
-		return nil
+}
+
+// data reads the data of the tensor h at s into the rows of the table,
+// after the checks of its name, shape and datatype: its rows at most the
+// limit, and its values at most what the body can hold (a value and its
+// comma take two bytes or more), before anything of their size is
+// allocated; then as many values as the shape says.
+func (in *inputs) data(s *scanner, h *tensorHead) {
+	schema := in.t.d.Schema
+	D := in.t.D
+	fail := func(format string, args ...any) {
+		s.fail(fmt.Errorf("input %q: %s", h.name, fmt.Sprintf(format, args...)))
 	}
-	col := make([]float64, n)
-	seen := make([]bool, D)
-	for k := range inputs {
-		t := &inputs[k]
-		j := schema.Feature(t.Name)
-		if j < 0 || seen[j] || t.Shape[0] != n || len(t.Shape) > 2 || len(t.Shape) == 2 && t.Shape[1] != 1 || !tensorFloats(t, col, 1) {
-			return nil
+	if h.binary {
+		fail("binary tensor data is not supported")
+		return
+	}
+	j := schema.Feature(h.name)
+	width := 1
+	switch {
+	case in.count == 0 && len(h.shape) == 2 && h.shape[1] == D && (D > 1 || j < 0):
+		in.whole, width = true, D
+	case in.whole:
+		fail("a tensor [n, %d] of every feature goes alone, without other inputs", D)
+	case j < 0 && len(h.shape) == 2 && h.shape[1] != 1:
+		fail("shape %v does not match the model's %d features: send one tensor [n, %d] of the features in the schema's order, or one tensor [n] per feature", h.shape, D, D)
+	case j < 0:
+		fail("the model has no feature of that name (inputs: one per feature, as the model's metadata lists)")
+	case in.seen[j]:
+		s.fail(fmt.Errorf("input %q given twice", h.name))
+	case len(h.shape) == 0 || len(h.shape) > 2 || len(h.shape) == 2 && h.shape[1] != 1:
+		fail("shape %v, want [n] or [n, 1]", h.shape)
+	}
+	if s.err != nil {
+		return
+	}
+	n := h.shape[0]
+	switch {
+	case n < 0:
+		fail("shape %v has a negative size", h.shape)
+	case in.n >= 0 && n != in.n:
+		fail("%d rows, but the inputs before have %d", n, in.n)
+	case n > in.limit:
+		s.fail(&tooManyError{n, in.limit})
+	case n == 0:
+		s.fail(errors.New("no rows"))
+	case n*D > (in.body+1)/2:
+		fail("shape %v: %d rows of %d features are %d values, more than a body of %d bytes holds", h.shape, n, D, n*D, in.body)
+	}
+	if s.err != nil {
+		return
+	}
+	for jj := range schema.Features {
+		c := &schema.Features[jj]
+		switch {
+		case !in.whole && jj != j:
+			continue
+		case in.whole && c.Kind != data.Numeric:
+			fail("a tensor of every feature needs numeric features, and feature %q is %s: send one tensor per feature", c.Name, c.Kind)
+		default:
+			s.fail(checkType(h, c))
 		}
-		seen[j] = true
-		for i, x := range col {
-			X[i*D+j] = x
+		if s.err != nil {
+			return
 		}
 	}
-	return &data.Dataset{Schema: schema, N: n, X: X}
+	if in.n < 0 {
+		in.n = n
+		in.t.alloc(n)
+	}
+	k, total := 0, n*width
+	row, col := 0, j // of value k
+	if in.whole {
+		col = 0
+	}
+	s.leaves(func() {
+		if k == total {
+			fail("more values than shape %v holds, %d", h.shape, total)
+			return
+		}
+		in.t.cell(s, row, col)
+		if k++; !in.whole {
+			row++
+		} else if col++; col == D {
+			row, col = row+1, 0
+		}
+	})
+	if s.err == nil && k != total {
+		fail("%d values, but shape %v holds %d", k, h.shape, total)
+	}
+	for jj := range in.seen {
+		in.seen[jj] = in.seen[jj] || in.whole || jj == j
+	}
+	in.count++
 }
 
 // numericType reports whether a v2 datatype is a number's.
@@ -473,117 +586,20 @@ func numericType(dt string) bool {
 	return false
 }
 
-// allNumeric reports whether every feature of the schema is numeric.
-func allNumeric(schema *data.Schema) bool {
-	for j := range schema.Features {
-		if schema.Features[j].Kind != data.Numeric {
-			return false
-		}
-	}
-	return true
-}
-
-// readFloats reads the JSON array b, flat or of rows of k numbers, into
-// dst, and reports whether it held len(dst) finite numbers and nothing
-// else (scanFloats).
-func readFloats(b []byte, dst []float64, k int) bool {
-	v, ok := scanFloats(b, dst[:0], k, false)
-	return ok && len(v) == len(dst)
-}
-
-// scanFloats appends to dst the numbers of the JSON array b, flat (unless
-// nested is set) or of rows of k numbers, and reports whether b held
-// finite numbers and nothing else. b is valid JSON (the request decoded),
-// so that a value starting with a digit or a minus sign is a number of
-// JSON's grammar.
-func scanFloats(b []byte, dst []float64, k int, nested bool) ([]float64, bool) {
-	depth, inRow := 0, 0
-	for i := 0; i < len(b); i++ {
-		switch c := b[i]; {
-		case c == '[':
-			if depth++; depth > 2 {
-				return dst, false
-			}
-			inRow = 0
-		case c == ']':
-			if depth == 2 && inRow != k {
-				return dst, false
-			}
-			depth--
-		case c == ',' || c == ' ' || c == '\t' || c == '\n' || c == '\r':
-		case c == '-' || '0' <= c && c <= '9':
-			j := i + 1
-			for j < len(b) && (b[j] >= '0' && b[j] <= '9' || b[j] == '.' || b[j] == 'e' || b[j] == 'E' || b[j] == '+' || b[j] == '-') {
-				j++
-			}
-			x, err := strconv.ParseFloat(string(b[i:j]), 64)
-			if err != nil || depth == 0 || nested && depth != 2 {
-				return dst, false // ±Inf out of range: the errors of the slow path
-			}
-			dst = append(dst, x)
-			inRow++
-			i = j - 1
-		default:
-			return dst, false // a string, true, false, null or an object
-		}
-	}
-	return dst, depth == 0 && len(b) > 0 && b[0] == '['
-}
-
 // checkType returns an error when the datatype of t does not suit the
 // column c.
-func checkType(t *tensor, c *data.Column) error {
+func checkType(t *tensorHead, c *data.Column) error {
 	ok := false
 	switch {
-	case numericType(t.Datatype):
+	case numericType(t.datatype):
 		ok = c.Kind == data.Numeric
-	case t.Datatype == "BOOL":
+	case t.datatype == "BOOL":
 		ok = c.Kind == data.Numeric || c.Kind == data.Categorical && slices.Contains(c.Levels, "true")
-	case t.Datatype == "BYTES":
+	case t.datatype == "BYTES":
 		ok = c.Kind != data.Numeric
 	}
 	if !ok {
-		return fmt.Errorf("input %q: datatype %q, want %s (the column is %s)", t.Name, t.Datatype, datatype(c), c.Kind)
+		return fmt.Errorf("input %q: datatype %q, want %s (the column is %s)", t.name, t.datatype, datatype(c), c.Kind)
 	}
 	return nil
-}
-
-// values returns the data of t, flattened in row-major order, checked
-// against its shape.
-func values(t *tensor) ([]any, error) {
-	if binary(t.Parameters, "binary_data_size") {
-		return nil, fmt.Errorf("input %q: binary tensor data is not supported", t.Name)
-	}
-	size := 1
-	for _, n := range t.Shape {
-		if n < 0 {
-			return nil, fmt.Errorf("input %q: shape %v has a negative size", t.Name, t.Shape)
-		}
-		if n > 0 && size > 1<<40/n {
-			return nil, fmt.Errorf("input %q: shape %v is too large", t.Name, t.Shape)
-		}
-		size *= n
-	}
-	dec := json.NewDecoder(bytes.NewReader(t.Data))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
-		return nil, fmt.Errorf("input %q: data: %v", t.Name, err)
-	}
-	flat := make([]any, 0, size)
-	var flatten func(v any)
-	flatten = func(v any) {
-		if a, ok := v.([]any); ok {
-			for _, x := range a {
-				flatten(x)
-			}
-			return
-		}
-		flat = append(flat, v)
-	}
-	flatten(v)
-	if len(flat) != size {
-		return nil, fmt.Errorf("input %q: %d values, but shape %v holds %d", t.Name, len(flat), t.Shape, size)
-	}
-	return flat, nil
 }

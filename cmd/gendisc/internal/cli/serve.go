@@ -58,11 +58,36 @@ At the start, a --model file that does not load stops serve; a file of a
 file, say) is skipped with a warning, and serve stops only when no model
 at all loads.
 
-Serve listens on loopback unless --addr says otherwise. With --token-file,
-every request but the health checks needs the header
-Authorization: Bearer <the file's first line>; with --tls-cert and
---tls-key it serves HTTPS. Logs go to standard error (--log-json for JSON
-lines, --access-log for a line per request).
+Serve listens on loopback unless --addr says otherwise; it warns at start
+when it listens on another address without --token-file. With
+--token-file, every request but the health checks needs the header
+Authorization: Bearer <the file's first line> (the scheme in any case);
+with --tls-cert and --tls-key it serves HTTPS. Logs go to standard error
+(--log-json for JSON lines, --access-log for a line per request, --quiet
+for warnings and errors only).
+
+Limits. What one request can cost is bounded by --max-body (default 8 MiB):
+reading and decoding a body takes at most 8 x max-body of memory (64 MiB),
+its rows at most 4 x (a cell is 8 bytes and takes 2 bytes of JSON or
+more), its predictions at most 4 x more, and an answer past 1 MiB is sent
+as it is written. The server as a whole answers at most --max-inflight
+requests with a body at once, so that they take at most
+8 x max-inflight x max-body (512 MiB with the defaults on 4 CPUs). When a
+limit is reached:
+
+	--max-body BYTES     a larger body: 413, before it is read (no 100 Continue)
+	--max-rows N         more rows (default 100,000; a model of K classes takes
+	                     at most max-body/(2(K+1)) rows): 413, decoding stops there
+	--max-inflight N     more requests at once (default twice the CPUs, at least 4):
+	                     the request waits up to 1 s, then 503 with Retry-After: 1
+	(fixed)              a CSV body of more than max-body/2 cells: 413; a compressed
+	                     body: 415; JSON nested deeper than 32, a key twice in an
+	                     object, invalid UTF-8, more than 1,000 keys in parameters,
+	                     a tensor shape of more values than the body holds: 400
+
+Raise --max-body for larger batches (and with it the memory above), or
+lower --max-inflight on a small machine. Health checks, metadata and
+/metrics are never refused for load.
 
 Example:
 
@@ -70,7 +95,7 @@ Example:
 	gendisc serve --model iris.json --addr 127.0.0.1:8080`,
 	Flags: func(fs *flag.FlagSet, args []string) Runner {
 		o := &serveOptions{opt: server.Options{
-			MaxBodyBytes: server.DefaultMaxBodyBytes, MaxRows: server.DefaultMaxRows,
+			MaxBodyBytes: server.DefaultMaxBodyBytes, MaxRows: server.DefaultMaxRows, MaxInflight: server.DefaultMaxInflight(),
 			ReadHeaderTimeout: server.DefaultReadHeaderTimeout, ReadTimeout: server.DefaultReadTimeout,
 			WriteTimeout: server.DefaultWriteTimeout, IdleTimeout: server.DefaultIdleTimeout,
 			ShutdownTimeout: server.DefaultShutdownTimeout,
@@ -81,6 +106,7 @@ Example:
 		fs.StringVar(&o.addr, "addr", "127.0.0.1:8080", "listen on this `host:port`")
 		fs.Var(modelflags.AtLeast(&o.opt.MaxBodyBytes, 1), "max-body", "the largest request body, in `bytes`")
 		fs.Var(modelflags.AtLeast(&o.opt.MaxRows, 1), "max-rows", "the most `rows` in one request")
+		fs.Var(modelflags.AtLeast(&o.opt.MaxInflight, 1), "max-inflight", "answer at most `n` requests with a body at once; more get 503 with Retry-After")
 		fs.Var((*positiveDuration)(&o.opt.ReadHeaderTimeout), "read-header-timeout", "the `duration` to read a request's headers")
 		fs.Var((*positiveDuration)(&o.opt.ReadTimeout), "read-timeout", "the `duration` to read a whole request")
 		fs.Var((*positiveDuration)(&o.opt.WriteTimeout), "write-timeout", "the `duration` from the end of a request's headers to the end of its answer")
@@ -134,9 +160,13 @@ func (o *serveOptions) run(ctx context.Context, env *Env) error {
 			return fmt.Errorf("%s: the token file is empty", o.tokenFile)
 		}
 	}
-	var h slog.Handler = slog.NewTextHandler(env.Stderr, nil)
+	logOpt := &slog.HandlerOptions{}
+	if env.Quiet {
+		logOpt.Level = slog.LevelWarn // warnings and errors only
+	}
+	var h slog.Handler = slog.NewTextHandler(env.Stderr, logOpt)
 	if o.logJSON {
-		h = slog.NewJSONHandler(env.Stderr, nil)
+		h = slog.NewJSONHandler(env.Stderr, logOpt)
 	}
 	o.opt.Logger = slog.New(h)
 	// SIGHUP is caught from before the models load: one sent during the
@@ -151,6 +181,9 @@ func (o *serveOptions) run(ctx context.Context, env *Env) error {
 	ln, err := net.Listen("tcp", o.addr)
 	if err != nil {
 		return err
+	}
+	if a, ok := ln.Addr().(*net.TCPAddr); ok && !a.IP.IsLoopback() && o.opt.Token == "" {
+		o.opt.Logger.Warn("listening on a non-loopback address without --token-file: anyone who reaches it can use the models", "addr", ln.Addr().String())
 	}
 	ctx, stop := signal.NotifyContext(ctx, syscall.SIGINT, syscall.SIGTERM)
 	defer stop()

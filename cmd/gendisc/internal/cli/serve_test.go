@@ -131,3 +131,41 @@ func TestServeCommand(t *testing.T) {
 		t.Errorf("serve without models: exit %d", r.code)
 	}
 }
+
+// TestServeQuietWarns runs gendisc serve --quiet on every interface
+// without a token: it warns once that anyone can use the models, and
+// logs nothing else, no INFO line, while it answers a request.
+func TestServeQuietWarns(t *testing.T) {
+	dir := t.TempDir()
+	model := filepath.Join(dir, "iris.json")
+	mustRun(t, "fit", "--data", "iris", "--out", model, "--quiet")
+	var stderr lockedBuffer
+	env := &Env{Stdin: strings.NewReader(""), Stdout: io.Discard, Stderr: &stderr}
+	ctx, cancel := context.WithCancel(context.Background())
+	exit := make(chan int, 1)
+	go func() {
+		exit <- Main(ctx, env, []string{"serve", "--model", model, "--addr", ":0", "--quiet", "--access-log"})
+	}()
+	var port string
+	for deadline := time.Now().Add(10 * time.Second); port == ""; time.Sleep(5 * time.Millisecond) {
+		if m := regexp.MustCompile(`addr=\S*:(\d+)`).FindStringSubmatch(stderr.String()); m != nil {
+			port = m[1]
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no warning: %s", stderr.String())
+		}
+	}
+	resp, err := http.Get("http://127.0.0.1:" + port + "/v2/health/ready")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	cancel()
+	if code := <-exit; code != 0 {
+		t.Errorf("exit %d: %s", code, stderr.String())
+	}
+	lines := strings.Split(strings.TrimSpace(stderr.String()), "\n")
+	if len(lines) != 1 || !strings.Contains(lines[0], "level=WARN") || !strings.Contains(lines[0], "without --token-file") {
+		t.Errorf("--quiet on every interface: want one warning, got\n%s", stderr.String())
+	}
+}
