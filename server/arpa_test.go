@@ -51,6 +51,9 @@ func TestServeARPA(t *testing.T) {
 			t.Errorf("%q: %v, want %v", doc, got.Scores[i].Nats, want)
 		}
 	}
+	if _, meta := do(t, s, "GET", "/v2/models/lm", "", nil); !bytes.Contains(meta, []byte(`"platform":"gendisc_arpa"`)) {
+		t.Errorf("metadata: %s", meta)
+	}
 	code, out = do(t, s, "GET", "/v1/models", "", nil)
 	if code != http.StatusOK || !bytes.Contains(out, []byte(`"kind":"arpa"`)) || !bytes.Contains(out, []byte(`"version":"sha256:`)) {
 		t.Errorf("models: %d %s", code, out)

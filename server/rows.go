@@ -110,6 +110,12 @@ func (s *Server) score(c *call) {
 		return
 	}
 	a.b = rowHeader(a.b, e, d, models.ScoreColumns)
+	if n := models.ClampAll(scores); n > 0 {
+		// Log densities below float64's range, written as its largest
+		// magnitude: the rows' count says so.
+		a.b = append(a.b, `,"clamped":`...)
+		a.b = strconv.AppendInt(a.b, int64(n), 10)
+	}
 	a.b = append(a.b, `,"scores":[`...)
 	for i, v := range scores {
 		if i > 0 {
@@ -183,19 +189,15 @@ func quoted(names []string) [][]byte {
 	return out
 }
 
-// appendNumber appends v as JSON: the digits of strconv.FormatFloat(v,
-// 'g', -1, 64), which JSON reads as a number, and NaN, +Inf and -Inf,
-// which JSON has no number for, as the strings "NaN", "+Inf" and "-Inf".
+// appendNumber appends v as a JSON number: the digits of
+// strconv.FormatFloat(v, 'g', -1, 64), ±Inf as float64's largest
+// magnitude (models.Clamp: the answers count such values as "clamped"),
+// and NaN, which no model answers for a finite row, as null.
 func appendNumber(b []byte, v float64) []byte {
-	switch {
-	case math.IsNaN(v):
-		return append(b, `"NaN"`...)
-	case math.IsInf(v, 1):
-		return append(b, `"+Inf"`...)
-	case math.IsInf(v, -1):
-		return append(b, `"-Inf"`...)
+	if math.IsNaN(v) {
+		return append(b, "null"...) // no model answers NaN for a finite row
 	}
-	return strconv.AppendFloat(b, v, 'g', -1, 64)
+	return strconv.AppendFloat(b, models.Clamp(v), 'g', -1, 64)
 }
 
 // wantsCSV reports whether the request asks for CSV (Accept: text/csv).

@@ -127,6 +127,7 @@ type Options struct {
 type entry struct {
 	name, path string
 	kind       string
+	format     string // the model file's format: modelfile.Format, or another (arpa)
 	version    string // the model file's checksum
 	loaded     time.Time
 	model      gendisc.Model
@@ -287,7 +288,7 @@ func load(name, path string) (e *entry, err error) {
 	if err != nil {
 		return nil, err
 	}
-	e = &entry{name: name, path: path, kind: env.Kind, version: env.Checksum, loaded: time.Now(), model: m}
+	e = &entry{name: name, path: path, kind: env.Kind, format: env.Format, version: env.Checksum, loaded: time.Now(), model: m}
 	e.density, _ = models.Density(m)
 	if p, err := predictNone(m); err == nil {
 		e.first, e.labels = p.Columns[0], p.Labels

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/modelfile"
 	"github.com/gendisc/gendisc/models"
 )
 
@@ -31,8 +32,16 @@ import (
 // The binary tensor extension is not supported: a request for binary data
 // (the parameters binary_data and binary_data_output) is refused.
 
-// platform is the platform of the model metadata.
-const platform = "gendisc"
+// platform returns the platform of the model metadata, in the protocol's
+// form <project>_<format>: gendisc_json for a gendisc model file,
+// gendisc_<format> for a file of another format a kind reads
+// (gendisc_arpa).
+func platform(e *entry) string {
+	if e.format == modelfile.Format {
+		return "gendisc_json"
+	}
+	return "gendisc_" + e.format
+}
 
 // tensorMeta is the metadata of an input or output.
 type tensorMeta struct {
@@ -89,7 +98,7 @@ func metadata(e *entry) ([]byte, error) {
 		// the columns of proba.
 		Kind    string   `json:"kind"`
 		Classes []string `json:"classes,omitempty"`
-	}{Name: e.name, Versions: []string{e.version}, Platform: platform, Kind: e.kind, Classes: s.Classes()}
+	}{Name: e.name, Versions: []string{e.version}, Platform: platform(e), Kind: e.kind, Classes: s.Classes()}
 	for j := range s.Features {
 		c := &s.Features[j]
 		meta.Inputs = append(meta.Inputs, tensorMeta{Name: c.Name, Datatype: datatype(c), Shape: []int{-1}})
@@ -192,11 +201,18 @@ func (s *Server) infer(c *call) {
 		return
 	}
 	var p *models.Predictions
+	clamped := 0 // values beyond float64, written as its largest
 	if predicting {
 		if p, err = models.Predict(e.model, d); err != nil {
 			c.fail(http.StatusBadRequest, "%v", err)
 			return
 		}
+		clamped += models.ClampAll(p.Values)
+	}
+	var ll []float64
+	if slices.ContainsFunc(want, func(o output) bool { return o.Name == "log_likelihood" }) {
+		ll = e.density(d)
+		clamped += models.ClampAll(ll)
 	}
 	a := c.answer("application/json")
 	b := append(a.b, `{"model_name":`...)
@@ -208,15 +224,7 @@ func (s *Server) infer(c *call) {
 		id, _ := json.Marshal(req.id)
 		b = append(b, id...)
 	}
-	if u := unseen(d); u != nil {
-		n := 0
-		for _, k := range u {
-			n += k
-		}
-		b = append(b, `,"parameters":{"unseen":`...)
-		b = strconv.AppendInt(b, int64(n), 10)
-		b = append(b, '}')
-	}
+	b = appendParameters(b, unseen(d), clamped)
 	a.b = append(b, `,"outputs":[`...)
 	for i, o := range want {
 		if i > 0 {
@@ -254,12 +262,40 @@ func (s *Server) infer(c *call) {
 		case "proba", "prediction":
 			a.numbers(p.Values)
 		case "log_likelihood":
-			a.numbers(e.density(d))
+			a.numbers(ll)
 		}
 		a.b = append(a.b, "]}"...)
 	}
 	a.b = append(a.b, "]}\n"...)
 	a.close()
+}
+
+// appendParameters appends the response's parameters, when there are
+// any: "unseen", the count of categorical values that are not levels of
+// the model, read as missing, and "clamped", the count of values beyond
+// float64 (log-likelihoods below about −1.8e308, regression predictions
+// out of range) that the answer holds as float64's largest magnitude.
+func appendParameters(b []byte, unseen map[string]int, clamped int) []byte {
+	n := 0
+	for _, k := range unseen {
+		n += k
+	}
+	if n == 0 && clamped == 0 {
+		return b
+	}
+	b = append(b, `,"parameters":{`...)
+	if n > 0 {
+		b = append(b, `"unseen":`...)
+		b = strconv.AppendInt(b, int64(n), 10)
+	}
+	if clamped > 0 {
+		if n > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, `"clamped":`...)
+		b = strconv.AppendInt(b, int64(clamped), 10)
+	}
+	return append(b, '}')
 }
 
 // numbers appends the values, comma-separated, with appendNumber.
@@ -284,7 +320,7 @@ func (s *Server) readInfer(b []byte, e *entry) (*inferRequest, *data.Dataset, er
 	sc.fields(inferKeys, nil, func(k int, key []byte) {
 		switch {
 		case k < 0:
-			sc.failf("unknown field %q", key)
+			sc.skip() // the protocol's schema allows other members
 		case sc.null():
 		case k == 0:
 			req.id = string(sc.str())
@@ -321,7 +357,7 @@ func (req *inferRequest) output(s *scanner, e *entry, avail []output, i int) {
 	s.fields(outputKeys, nil, func(k int, key []byte) {
 		switch {
 		case k < 0:
-			s.failf("unknown field %q", key)
+			s.skip() // the protocol's schema allows other members
 		case s.null():
 		case k == 0:
 			name = string(s.str())
@@ -468,7 +504,7 @@ func (in *inputs) tensor(s *scanner) {
 				s.span() // checked when read
 			}
 		default:
-			s.failf("unknown field %q", key)
+			s.skip() // the protocol's schema allows other members
 		}
 	})
 	switch {
