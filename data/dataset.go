@@ -1,6 +1,9 @@
 package data
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+)
 
 // Dataset is a table of rows in contiguous storage: the features of row i
 // are X[i*D : (i+1)*D], D = len(Schema.Features), as float64 with NaN for a
@@ -42,6 +45,40 @@ type Dataset struct {
 	// the schema's levels (a categorical column read with a fixed schema);
 	// they are stored as missing. Nil when there were none.
 	Unseen []int
+	// UnseenValues[j] holds a few of those values (up to
+	// MaxUnseenValues, the first met), for a message; nil with Unseen.
+	UnseenValues [][]string
+	// Booleans[j] counts the cells of feature j that held true or false
+	// where the schema's levels are a boolean pair of other spelling
+	// (Column.BooleanLevel), and were read as those levels. Nil when
+	// there were none.
+	Booleans []int
+}
+
+// MaxUnseenValues is how many of a column's unseen values a data set
+// keeps (Dataset.UnseenValues).
+const MaxUnseenValues = 3
+
+// CountUnseen counts in Unseen a cell of feature j whose value v is not a
+// level of the schema, and keeps v in UnseenValues when it is one of the
+// first. For readers of rows.
+func (d *Dataset) CountUnseen(j int, v string) {
+	if d.Unseen == nil {
+		d.Unseen, d.UnseenValues = make([]int, d.D()), make([][]string, d.D())
+	}
+	d.Unseen[j]++
+	if ex := d.UnseenValues[j]; len(ex) < MaxUnseenValues && !slices.Contains(ex, v) {
+		d.UnseenValues[j] = append(ex, v)
+	}
+}
+
+// CountBoolean counts in Booleans a cell of feature j read as a level of
+// a boolean pair (Column.BooleanLevel). For readers of rows.
+func (d *Dataset) CountBoolean(j int) {
+	if d.Booleans == nil {
+		d.Booleans = make([]int, d.D())
+	}
+	d.Booleans[j]++
 }
 
 // D is the number of feature columns.

@@ -19,6 +19,7 @@ var (
 	ErrDuplicate     = errors.New("duplicate column name")
 	ErrWeight        = errors.New("weight must be a finite number >= 0")
 	ErrUnseenClass   = errors.New("class not among the schema's classes")
+	ErrUnseenLevel   = errors.New("not a level of the model's column")
 	// ErrNotClassification: a classifier's data set has no categorical
 	// target (Dataset.CheckClassRows).
 	ErrNotClassification = errors.New("not a classification data set: the target is not categorical")

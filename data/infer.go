@@ -77,11 +77,17 @@ func (r *reader) withSchema(s *Schema, extend bool) (*Dataset, error) {
 				// beyond the levels handed out.
 				col.Levels = slices.Clip(r.cols[f].strs)
 			}
-			if n := r.cols[f].unseen; n > 0 && pl.dst == destX {
+			if c := &r.cols[f]; c.unseen > 0 && pl.dst == destX {
 				if d.Unseen == nil {
-					d.Unseen = make([]int, len(s.Features))
+					d.Unseen, d.UnseenValues = make([]int, len(s.Features)), make([][]string, len(s.Features))
 				}
-				d.Unseen[pl.j] = n
+				d.Unseen[pl.j], d.UnseenValues[pl.j] = c.unseen, c.unseenValues
+			}
+			if n := r.cols[f].booleans; n > 0 && pl.dst == destX {
+				if d.Booleans == nil {
+					d.Booleans = make([]int, len(s.Features))
+				}
+				d.Booleans[pl.j] = n
 			}
 		}
 	}

@@ -45,6 +45,13 @@ type SchemaOptions struct {
 	Extend bool
 	// Comma is the delimiter, as in Options.
 	Comma rune
+	// UnseenError makes a categorical value that is not among a
+	// feature's levels an error (ErrUnseenLevel, naming the file, line
+	// and column) rather than a missing value counted in Dataset.Unseen.
+	// Either way true and false are read as the levels of a boolean pair
+	// of another spelling (Column.BooleanLevel), counted in
+	// Dataset.Booleans.
+	UnseenError bool
 	// UnseenClassMissing reads a class that is not among the schema's
 	// classes as a missing target (NaN in Y) rather than as an error
 	// (ErrUnseenClass), for uses that do not need the labels, such as
@@ -321,7 +328,7 @@ func readSchema(in io.Reader, source string, s *Schema, opt SchemaOptions, cfg r
 	nf := len(r.header)
 	r.plans = make([]fieldPlan, nf)
 	r.cols = make([]colState, nf)
-	r.unseenClassMissing = opt.UnseenClassMissing
+	r.unseenClassMissing, r.unseenError = opt.UnseenClassMissing, opt.UnseenError
 	for f, name := range r.header {
 		r.plans[f] = fieldPlan{name: name, mode: cellSkip}
 	}
@@ -343,7 +350,7 @@ func readSchema(in io.Reader, source string, s *Schema, opt SchemaOptions, cfg r
 			for _, l := range col.Levels {
 				intern(c, l)
 			}
-			c.closed = !opt.Extend
+			c.closed, c.level = !opt.Extend, col
 		}
 		r.plans[f] = pl
 		return nil

@@ -8,6 +8,7 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"strings"
 	"sync/atomic"
 	"unicode/utf8"
 
@@ -51,6 +52,51 @@ type colState struct {
 	// so their text was lost.
 	inexact bool
 	unseen  int // cells with an unseen level
+	// unseenValues are the first of those values (MaxUnseenValues).
+	unseenValues []string
+	// level is the schema's column of a closed field, for the levels of
+	// a boolean pair (Column.BooleanLevel); booleans counts the cells
+	// read as them.
+	level    *Column
+	booleans int
+}
+
+// unseenLevel handles the value s of field f, row i, that is not a level
+// of its closed column c: the level of a boolean pair that s stands for,
+// or a missing value counted as unseen, or the error of an unseen class
+// (unless unseenClassMissing) or, with unseenError, of an unseen level.
+// It returns the level's id, or −1 for a missing value.
+func (r *reader) unseenLevel(f, i int, s string) (int32, error) {
+	c, pl := &r.cols[f], &r.plans[f]
+	if c.level != nil {
+		if k := c.level.BooleanLevel(s); k >= 0 {
+			c.booleans++
+			return int32(k), nil
+		}
+	}
+	switch {
+	case pl.dst == destY && !r.unseenClassMissing:
+		return -1, r.cellError(i, f, fmt.Errorf("%w: %q", ErrUnseenClass, s))
+	case pl.dst == destX && r.unseenError:
+		return -1, r.cellError(i, f, fmt.Errorf("%w: %q (the model's levels: %s)", ErrUnseenLevel, s, levelList(c.level)))
+	}
+	c.unseen++
+	if len(c.unseenValues) < MaxUnseenValues && !slices.Contains(c.unseenValues, s) {
+		c.unseenValues = append(c.unseenValues, s)
+	}
+	return -1, nil
+}
+
+// levelList lists the first levels of c for a message.
+func levelList(c *Column) string {
+	if c == nil {
+		return ""
+	}
+	const most = 10
+	if len(c.Levels) > most {
+		return strings.Join(c.Levels[:most], ", ") + fmt.Sprintf(", ... (%d in all)", len(c.Levels))
+	}
+	return strings.Join(c.Levels, ", ")
 }
 
 // reader reads a delimited file in chunks: each chunk ends at a row
@@ -77,6 +123,9 @@ type reader struct {
 	d     int // features
 	hasY  bool
 	hasW  bool
+	// unseenError makes an unseen level of a feature an error
+	// (SchemaOptions.UnseenError).
+	unseenError bool
 	// unseenClassMissing reads an unseen class as a missing target
 	// (SchemaOptions.UnseenClassMissing).
 	unseenClassMissing bool
@@ -643,8 +692,7 @@ func (r *reader) numbersToText(f, lo, hi int, flags uint8) {
 
 // remap replaces the block ids of rows [lo, hi) of field f, strings strs,
 // by the column's ids. A string the column does not admit is an unseen
-// level: a missing value counted in Unseen, or for the target an error
-// (a missing value with unseenClassMissing).
+// level (unseenLevel).
 func (r *reader) remap(f int, strs []string, lo, hi int) error {
 	if len(strs) == 0 {
 		return nil
@@ -653,23 +701,23 @@ func (r *reader) remap(f int, strs []string, lo, hi int) error {
 	for k, s := range strs {
 		ids[k] = intern(&r.cols[f], s)
 	}
-	c := &r.cols[f]
 	for i := lo; i < hi; i++ {
 		v := r.get(f, i)
 		if v != v {
 			continue
 		}
 		id := ids[int(v)]
-		if id >= 0 {
+		if id < 0 {
+			var err error
+			if id, err = r.unseenLevel(f, i, strs[int(v)]); err != nil {
+				return err
+			}
+		}
+		if id < 0 {
+			r.set(f, i, math.NaN())
+		} else {
 			r.set(f, i, float64(id))
-			continue
 		}
-		if r.plans[f].dst == destY && !r.unseenClassMissing {
-			return &ParseError{File: r.src, Line: r.lines[i], Column: f + 1, ColumnName: r.plans[f].name,
-				Err: fmt.Errorf("%w: %q", ErrUnseenClass, strs[int(v)])}
-		}
-		r.set(f, i, math.NaN())
-		c.unseen++
 	}
 	return nil
 }

@@ -153,12 +153,14 @@ func (r *reader) putString(f, i int, s []byte) error {
 		id = intern(c, s)
 	}
 	if id < 0 {
-		if pl.dst == destY && !r.unseenClassMissing {
-			return r.cellError(i, f, fmt.Errorf("%w: %q", ErrUnseenClass, s))
+		var err error
+		if id, err = r.unseenLevel(f, i, string(s)); err != nil {
+			return err
 		}
-		c.unseen++
-		r.set(f, i, math.NaN())
-		return nil
+		if id < 0 {
+			r.set(f, i, math.NaN())
+			return nil
+		}
 	}
 	r.set(f, i, float64(id))
 	return nil

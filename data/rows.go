@@ -100,11 +100,13 @@ func (s *Schema) Rows(records []map[string]any) (*Dataset, error) {
 				d.Text[j][i], x = str, math.NaN()
 			case c.Kind == Categorical && v != nil:
 				if x = float64(c.Level(str)); x < 0 {
-					x = math.NaN()
-					if d.Unseen == nil {
-						d.Unseen = make([]int, D)
+					if k := c.BooleanLevel(str); k >= 0 {
+						x = float64(k)
+						d.CountBoolean(j)
+					} else {
+						x = math.NaN()
+						d.CountUnseen(j, str)
 					}
-					d.Unseen[j]++
 				}
 			}
 			d.X[i*D+j] = x

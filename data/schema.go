@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 
 	"github.com/gendisc/gendisc/internal/enum"
 )
@@ -137,6 +138,40 @@ func setRanges(d *Dataset) {
 
 // Level returns the index of the level named s, or -1.
 func (c *Column) Level(s string) int { return slices.Index(c.Levels, s) }
+
+// booleanPairs are the spellings of a boolean pair, true's level first,
+// in lower case.
+var booleanPairs = [][2]string{{"true", "false"}, {"t", "f"}, {"yes", "no"}, {"y", "n"}, {"1", "0"}}
+
+// BooleanLevel returns the index of the level that s, true or false in
+// any case (as Parquet and JSON write booleans), stands for in a column
+// whose two levels are a boolean pair in another spelling: t and f, yes
+// and no, y and n, 1 and 0 (any case), true's level for true. It returns
+// −1 for another s or another column.
+func (c *Column) BooleanLevel(s string) int {
+	var b int // 0 for true, 1 for false
+	switch {
+	case strings.EqualFold(s, "true"):
+	case strings.EqualFold(s, "false"):
+		b = 1
+	default:
+		return -1
+	}
+	if len(c.Levels) != 2 {
+		return -1
+	}
+	for _, p := range booleanPairs {
+		for k := range 2 {
+			if strings.EqualFold(c.Levels[k], p[0]) && strings.EqualFold(c.Levels[1-k], p[1]) {
+				if b == 0 {
+					return k
+				}
+				return 1 - k
+			}
+		}
+	}
+	return -1
+}
 
 // Schema is the layout of a data set: its feature columns, in order, and
 // its target. A model keeps the schema of its training data.

@@ -518,8 +518,10 @@ func (t *table) anyCell(s *scanner, i, j int) {
 }
 
 // level returns the index of v among the levels of the categorical
-// column j, or NaN, counted as unseen, when it is not one; a class not
-// among the target's is an error (data.ErrUnseenClass).
+// column j, the level that true or false stands for in a column of a
+// boolean pair (data.Column.BooleanLevel), or NaN, counted as unseen,
+// when it is neither; a class not among the target's is an error
+// (data.ErrUnseenClass).
 func (t *table) level(s *scanner, i, j int, v []byte) float64 {
 	c := t.column(j)
 	for k, l := range c.Levels {
@@ -531,10 +533,11 @@ func (t *table) level(s *scanner, i, j int, v []byte) float64 {
 		s.fail(&data.FieldError{Row: i, Field: c.Name, Err: fmt.Errorf("%w: %q", data.ErrUnseenClass, v)})
 		return math.NaN()
 	}
-	if t.d.Unseen == nil {
-		t.d.Unseen = make([]int, t.D)
+	if k := c.BooleanLevel(string(v)); k >= 0 {
+		t.d.CountBoolean(j)
+		return float64(k)
 	}
-	t.d.Unseen[j]++
+	t.d.CountUnseen(j, string(v))
 	return math.NaN()
 }
 

@@ -16,9 +16,10 @@ import (
 func init() { commands = append(commands, cmdBalance) }
 
 var cmdBalance = &Command{
-	Name:      "balance",
-	UsageLine: "balance --data F (--model M.json | --kind KIND [model flags]) [data flags] [--ratio R] [--clip=false] [--seed S] [--out B.csv]",
-	Short:     "append synthetic rows of the smaller classes, drawn from a generative model",
+	ReadsWithModel: true,
+	Name:           "balance",
+	UsageLine:      "balance --data F (--model M.json | --kind KIND [model flags]) [data flags] [--ratio R] [--clip=false] [--seed S] [--out B.csv]",
+	Short:          "append synthetic rows of the smaller classes, drawn from a generative model",
 	Long: `
 Balance writes a data set to --out, standard output by default, followed
 by synthetic rows of the smaller classes drawn from a generative model's

@@ -46,6 +46,9 @@ type Env struct {
 	// limits are --max-record and --max-memory of the commands that
 	// read --data (limitFlags).
 	limits data.Limits
+	// unseen is --unseen of the commands that read data with a model's
+	// schema: warn (""), missing or error.
+	unseen string
 	// stdoutTerminal makes Stdout count as a terminal, for the tests of
 	// the commands that refuse to write a model file to one.
 	stdoutTerminal bool
@@ -122,6 +125,10 @@ type Command struct {
 	// standard output by default: runCommand refuses to write it to a
 	// terminal, as gzip refuses compressed data.
 	WritesModel bool
+
+	// ReadsWithModel marks a command that reads --data with a fitted
+	// model's schema: it takes --unseen (unseenFlag).
+	ReadsWithModel bool
 }
 
 // A Runner runs a command whose flags have been parsed.
@@ -350,6 +357,9 @@ func commandFlags(cmd *Command, env *Env, args []string) (*flag.FlagSet, Runner)
 	runner := cmd.Flags(fs, args)
 	if fs.Lookup("data") != nil {
 		limitFlags(fs, &env.limits)
+	}
+	if cmd.ReadsWithModel {
+		unseenFlag(fs, &env.unseen)
 	}
 	return fs, runner
 }

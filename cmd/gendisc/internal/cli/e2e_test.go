@@ -452,26 +452,28 @@ func TestEveryKind(t *testing.T) {
 }
 
 // TestPredictUnseenVerbose checks that a category never seen in training
-// is read as missing and counted under --verbose.
+// is read as missing and counted: a warning, or with --unseen missing a
+// note under --verbose.
 func TestPredictUnseenVerbose(t *testing.T) {
 	dir := t.TempDir()
 	train, test, model := filepath.Join(dir, "train.csv"), filepath.Join(dir, "test.csv"), filepath.Join(dir, "m.json")
 	os.WriteFile(train, []byte("color,x,class\nred,1,a\nblue,2,b\nred,1.5,a\nblue,2.5,b\nred,3,b\nblue,0.5,a\n"), 0o644)
 	os.WriteFile(test, []byte("color,x\ngreen,1\nred,2\ngreen,3\n"), 0o644)
 	mustRun(t, "fit", "--data", train, "--model", "logistic", "--out", model)
-	r := runCLI(t, "", "predict", "--model", model, "--data", test, "--verbose")
-	if want := test + `: column "color": 2 values not seen in training, read as missing` + "\n"; r.code != 0 || r.stderr != "gendisc: "+want {
+	const tail = ` of the model (green; the model has blue, red): treated as missing (--unseen error refuses them)` + "\n"
+	r := runCLI(t, "", "predict", "--model", model, "--data", test, "--unseen", "missing", "--verbose")
+	if want := test + `: column "color": 2 values are not levels` + tail; r.code != 0 || r.stderr != "gendisc: "+want {
 		t.Errorf("exit %d, stderr %q; want gendisc: %q", r.code, r.stderr, want)
 	}
 	if strings.Count(r.stdout, "\n") != 4 {
 		t.Errorf("predictions:\n%s", r.stdout)
 	}
-	if r := runCLI(t, "", "predict", "--model", model, "--data", test); r.stderr != "" {
-		t.Errorf("without --verbose, stderr %q", r.stderr)
+	if r := runCLI(t, "", "predict", "--model", model, "--data", test, "--unseen", "missing"); r.stderr != "" {
+		t.Errorf("--unseen missing without --verbose, stderr %q", r.stderr)
 	}
 	os.WriteFile(test, []byte("color,x\ngreen,1\nred,2\n"), 0o644)
-	r = runCLI(t, "", "predict", "--model", model, "--data", test, "--verbose")
-	if want := test + `: column "color": 1 value not seen in training, read as missing` + "\n"; r.code != 0 || r.stderr != "gendisc: "+want {
-		t.Errorf("one unseen value: exit %d, stderr %q; want gendisc: %q", r.code, r.stderr, want)
+	r = runCLI(t, "", "predict", "--model", model, "--data", test)
+	if want := test + `: column "color": 1 value is not a level` + tail; r.code != 0 || r.stderr != "gendisc: warning: "+want {
+		t.Errorf("one unseen value: exit %d, stderr %q; want gendisc: warning: %q", r.code, r.stderr, want)
 	}
 }

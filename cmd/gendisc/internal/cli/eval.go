@@ -17,9 +17,10 @@ import (
 )
 
 var cmdEval = &Command{
-	Name:      "eval",
-	UsageLine: "eval --model M.json --data F [--json]",
-	Short:     "evaluate a model's predictions against the true classes (or values)",
+	ReadsWithModel: true,
+	Name:           "eval",
+	UsageLine:      "eval --model M.json --data F [--json]",
+	Short:          "evaluate a model's predictions against the true classes (or values)",
 	Long: `
 Eval applies a fitted model to a data set that holds the target column and
 compares the predicted probabilities with the true classes: accuracy and
@@ -85,7 +86,9 @@ func (o *evalOptions) run(env *Env) error {
 	}
 	var unseen *unseenClasses
 	if !isRegressor {
-		env.closeLevels(d, m.Schema())
+		if err := env.closeLevels(d, m.Schema()); err != nil {
+			return err
+		}
 		if d, unseen, err = dropUnseenClasses(env, d, m.Schema()); err != nil {
 			return err
 		}

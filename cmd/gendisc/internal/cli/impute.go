@@ -13,9 +13,10 @@ import (
 func init() { commands = append(commands, cmdImpute) }
 
 var cmdImpute = &Command{
-	Name:      "impute",
-	UsageLine: "impute --data F (--model M.json | --kind KIND [model flags]) [data flags] [--draws K [--clip]] [--seed S] [--out G.csv]",
-	Short:     "fill missing cells from a generative model: conditional expectations or random draws",
+	ReadsWithModel: true,
+	Name:           "impute",
+	UsageLine:      "impute --data F (--model M.json | --kind KIND [model flags]) [data flags] [--draws K [--clip]] [--seed S] [--out G.csv]",
+	Short:          "fill missing cells from a generative model: conditional expectations or random draws",
 	Long: `
 Impute fills every missing cell of a data set from a generative model and
 writes the completed data to --out, standard output by default. The model

@@ -68,8 +68,9 @@ func (env *Env) readWarnings(d *data.Dataset) {
 }
 
 // readWithSchema reads the data named by --data with the layout of a
-// model's schema, and notes under --verbose the categories the model had
-// not seen, which are read as missing.
+// model's schema, as --unseen says: a category the model has not seen is
+// a warning (noteUnseen) and a missing value, only a missing value, or an
+// error.
 func (env *Env) readWithSchema(name string, s *data.Schema, opt data.SchemaOptions) (*data.Dataset, error) {
 	r, source, err := env.openData(name)
 	if err != nil {
@@ -77,6 +78,7 @@ func (env *Env) readWithSchema(name string, s *data.Schema, opt data.SchemaOptio
 	}
 	defer r.Close()
 	opt.Limits = env.limits
+	opt.UnseenError = env.unseen == "error"
 	d, err := data.ReadWithSchema(r, source, s, opt)
 	if err != nil {
 		return nil, err
@@ -85,37 +87,96 @@ func (env *Env) readWithSchema(name string, s *data.Schema, opt data.SchemaOptio
 	return d, nil
 }
 
-// noteUnseen notes under --verbose the categories of d that the model's
-// schema s had not seen, which were read as missing.
+// noteUnseen says, once per column, which categories of d the model's
+// schema s had not seen (read as missing), with their count and the first
+// of them: a warning, or with --unseen missing a note under --verbose;
+// and which true and false values were read as the levels of a boolean
+// pair (data.Column.BooleanLevel).
 func (env *Env) noteUnseen(d *data.Dataset, s *data.Schema) {
-	for j, n := range d.Unseen {
-		if n > 0 {
-			env.verbosef("%s: column %q: %s not seen in training, read as missing", d.Source, s.Features[j].Name, count(n, "value", "values"))
-		}
+	say := env.warnf
+	if env.unseen == "missing" {
+		say = env.verbosef
 	}
+	for j, n := range d.Unseen {
+		if n == 0 {
+			continue
+		}
+		c := &s.Features[j]
+		var ex []string
+		if d.UnseenValues != nil {
+			ex = d.UnseenValues[j]
+		}
+		more := ""
+		if len(ex) >= data.MaxUnseenValues && n > len(ex) {
+			more = ", ..." // maybe others
+		}
+		say("%s: column %q: %s of the model (%s%s; the model has %s): treated as missing (--unseen error refuses them)",
+			d.Source, c.Name, count(n, "value is not a level", "values are not levels"), strings.Join(ex, ", "), more, levelNames(c))
+	}
+	for j, n := range d.Booleans {
+		if n == 0 {
+			continue
+		}
+		c := &s.Features[j]
+		say("%s: column %q: %s true and false read as the model's levels %s and %s", d.Source, c.Name,
+			count(n, "value", "values"), c.Levels[c.BooleanLevel("true")], c.Levels[c.BooleanLevel("false")])
+	}
+}
+
+// levelNames lists the first levels of c for a message.
+func levelNames(c *data.Column) string {
+	const most = 8
+	if len(c.Levels) > most {
+		return strings.Join(c.Levels[:most], ", ") + fmt.Sprintf(", ... (%d levels)", len(c.Levels))
+	}
+	return strings.Join(c.Levels, ", ")
+}
+
+// unseenFlag defines --unseen: what a command does with a categorical
+// value that the model has not seen.
+func unseenFlag(fs *flag.FlagSet, policy *string) {
+	fs.Func("unseen", "a category the model has not seen: `warn` (read as missing, with a warning; the default), missing (read as missing) or error", func(s string) error {
+		switch s {
+		case "warn", "missing", "error":
+			*policy = s
+			return nil
+		}
+		return errors.New("want warn, missing or error")
+	})
 }
 
 // closeLevels makes the cells of d, read with SchemaOptions.Extend, of a
 // category that s, the model's schema, lacks missing and counts them in
 // d.Unseen, as a reading without Extend does: only the classes stay
-// extended (eval). It notes them under --verbose as readWithSchema does.
-func (env *Env) closeLevels(d *data.Dataset, s *data.Schema) {
-	defer env.noteUnseen(d, s)
+// extended (eval). It reads true and false as a boolean pair's levels,
+// refuses the others with --unseen error, and notes them as
+// readWithSchema does.
+func (env *Env) closeLevels(d *data.Dataset, s *data.Schema) error {
 	D := d.D()
 	for j, c := range s.Features {
 		if c.Kind != data.Categorical {
 			continue
 		}
 		for i := range d.N {
-			if v := d.X[i*D+j]; v >= float64(len(c.Levels)) {
+			v := d.X[i*D+j]
+			if !(v >= float64(len(c.Levels))) {
+				continue
+			}
+			str := d.Schema.Features[j].Levels[int(v)]
+			switch k := c.BooleanLevel(str); {
+			case k >= 0:
+				d.X[i*D+j] = float64(k)
+				d.CountBoolean(j)
+			case env.unseen == "error":
+				return d.CellError(i, j, fmt.Errorf("%w: %q (the model's levels: %s)", data.ErrUnseenLevel, str, levelNames(&s.Features[j])))
+			default:
 				d.X[i*D+j] = math.NaN()
-				if d.Unseen == nil {
-					d.Unseen = make([]int, D)
-				}
-				d.Unseen[j]++
+				d.CountUnseen(j, str)
 			}
 		}
 	}
+	env.noteUnseen(d, s)
+	return nil
 }
 
 // dataFlags are the flags that say how to read training data

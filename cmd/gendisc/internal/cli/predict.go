@@ -13,9 +13,10 @@ import (
 )
 
 var cmdPredict = &Command{
-	Name:      "predict",
-	UsageLine: "predict --model M.json --data F [--out P.csv]",
-	Short:     "predict the class (or cluster, or value) of every row of a data set",
+	ReadsWithModel: true,
+	Name:           "predict",
+	UsageLine:      "predict --model M.json --data F [--out P.csv]",
+	Short:          "predict the class (or cluster, or value) of every row of a data set",
 	Long: `
 Predict applies a fitted model to the rows of a data set and writes a CSV
 file with one row per input row: the predicted class (the most probable

@@ -14,9 +14,10 @@ import (
 func init() { commands = append(commands, cmdScore) }
 
 var cmdScore = &Command{
-	Name:      "score",
-	UsageLine: "score --model M.json --data F [--out S.csv] [--json]",
-	Short:     "log-likelihood of every row under a generative model (an anomaly score)",
+	ReadsWithModel: true,
+	Name:           "score",
+	UsageLine:      "score --model M.json --data F [--out S.csv] [--json]",
+	Short:          "log-likelihood of every row under a generative model (an anomaly score)",
 	Long: `
 Score writes the log-likelihood of every row of a data set under a fitted
 generative model: the log of the density p(x) of the row's features, in

@@ -78,7 +78,8 @@ func TestEvalUnseenClass(t *testing.T) {
 	maybe := writeTestFile(t, dir, "maybe.csv", rows[0]+strings.Replace(rows[1], ",y,", ",maybe,", 1)+rows[2]+strings.Replace(rows[3], "democrat", "green", 1))
 	blank := writeTestFile(t, dir, "blank.csv", rows[0]+strings.Replace(rows[1], ",y,", ",,", 1)+rows[2])
 	r = runCLI(t, "", "eval", "--model", votes, "--data", maybe, "--json")
-	want = "gendisc: warning: " + maybe + ": 1 row of classes the model has not seen, green (1): counted as errors in the accuracy and error, left out of the other figures and the row count\n"
+	want = "gendisc: warning: " + maybe + `: column "water-project-cost-sharing": 1 value is not a level of the model (maybe; the model has n, y): treated as missing (--unseen error refuses them)` + "\n" +
+		"gendisc: warning: " + maybe + ": 1 row of classes the model has not seen, green (1): counted as errors in the accuracy and error, left out of the other figures and the row count\n"
 	if withBlank := mustRun(t, "eval", "--model", votes, "--data", blank, "--json"); r.code != 0 || r.stderr != want || !strings.Contains(r.stdout, `"accuracy": 0.6666666666666666,`) ||
 		r.stdout[strings.Index(r.stdout, `"log_loss"`):] != withBlank[strings.Index(withBlank, `"log_loss"`):] {
 		t.Errorf("eval with an unseen category and an unseen class: exit %d, stderr %q, stdout\n%s\nwant the figures of\n%s", r.code, r.stderr, r.stdout, withBlank)

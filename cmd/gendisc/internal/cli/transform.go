@@ -15,9 +15,10 @@ import (
 func init() { commands = append(commands, cmdTransform) }
 
 var cmdTransform = &Command{
-	Name:      "transform",
-	UsageLine: "transform --model LDA.json --data F [--components N] [--out T.csv]",
-	Short:     "project rows onto the discriminant coordinates of an LDA model, for plotting",
+	ReadsWithModel: true,
+	Name:           "transform",
+	UsageLine:      "transform --model LDA.json --data F [--components N] [--out T.csv]",
+	Short:          "project rows onto the discriminant coordinates of an LDA model, for plotting",
 	Long: `
 Transform writes the discriminant coordinates of every row of a data set
 under a fitted LDA model: the projections t_a = v_aᵀx on the directions

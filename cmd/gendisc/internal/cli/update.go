@@ -15,9 +15,10 @@ import (
 func init() { commands = append(commands, cmdUpdate) }
 
 var cmdUpdate = &Command{
-	Name:      "update",
-	UsageLine: "update --model M.json --data F [--weight COLUMN] [--out M2.json]",
-	Short:     "add training data to a fitted generative model",
+	ReadsWithModel: true,
+	Name:           "update",
+	UsageLine:      "update --model M.json --data F [--weight COLUMN] [--out M2.json]",
+	Short:          "add training data to a fitted generative model",
 	Long: `
 Update reads a fitted model and more training data, and writes the model
 fitted on its original training data and the new rows together, without
