@@ -98,7 +98,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request, method, endpoint 
 	case method == "POST":
 		if !s.acquire(r) {
 			w.Header().Set("Retry-After", "1")
-			c.fail(http.StatusServiceUnavailable, "the server is answering %d requests, its limit (--max-inflight): retry later", s.opt.MaxInflight)
+			c.fail(http.StatusServiceUnavailable, "the server is answering %d requests, its limit: retry later", s.opt.MaxInflight)
 			return
 		}
 		defer s.release()

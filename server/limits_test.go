@@ -280,7 +280,7 @@ func TestInflightLimit(t *testing.T) {
 	}
 	b, _ := io.ReadAll(resp.Body)
 	resp.Body.Close()
-	if resp.StatusCode != 503 || resp.Header.Get("Retry-After") == "" || !bytes.Contains(b, []byte("--max-inflight")) {
+	if resp.StatusCode != 503 || resp.Header.Get("Retry-After") == "" || !bytes.Contains(b, []byte("its limit: retry later")) {
 		t.Errorf("one request more: %d %q %s, want 503 with Retry-After", resp.StatusCode, resp.Header.Get("Retry-After"), b)
 	}
 	if waited := time.Since(start); waited < inflightWait/2 {

@@ -52,7 +52,7 @@ func newMetrics() *metrics {
 			Name: "gendisc_panics_total", Help: "Panics recovered in request handlers.",
 		}),
 		inflight: prometheus.NewGauge(prometheus.GaugeOpts{
-			Name: "gendisc_requests_in_flight", Help: "Requests with a body (predict, score, infer) being answered; at most --max-inflight.",
+			Name: "gendisc_requests_in_flight", Help: "Requests with a body (predict, score, infer) being answered; at most the in-flight limit (Options.MaxInflight).",
 		}),
 		unseenTot: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "gendisc_unseen_categories_total", Help: "Categories not seen in training, read as missing, by model.",
