@@ -132,7 +132,7 @@ func parquetType(t parquet.Type) (unsigned bool, logical parquetLogical, refused
 		if v, ok := lt.Value.(*format.IntType); ok {
 			return !v.IsSigned, logical, ""
 		}
-		if logical, refused = parquetLogicalType(lt, t.Kind()); logical.kind != logicalNone || refused != "" {
+		if logical, refused = parquetLogicalType(lt, t.Kind(), t.Length()); logical.kind != logicalNone || refused != "" {
 			return false, logical, refused
 		}
 	}

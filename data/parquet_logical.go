@@ -40,6 +40,11 @@ const namedRemedy = "(name it in Options.Numeric or Options.Categorical, or in O
 // each value holds at least scale digits.
 const maxDecimalScale = 1000
 
+// maxDecimalBytes bounds the bytes of a DECIMAL's unscaled integer (a
+// precision of about 2.4 digits a byte: 16 bytes hold DECIMAL(38)), so
+// that its decimal text costs little.
+const maxDecimalBytes = 64
+
 // parquetLogical is how the values of a column of a logical type are
 // converted (kind logicalNone: they are not).
 type parquetLogical struct {
@@ -59,16 +64,20 @@ func (l parquetLogical) named() bool {
 	return l.kind == logicalDate || l.kind == logicalTime || l.kind == logicalTimestamp
 }
 
-// parquetLogicalType returns how the column of logical type lt and
-// physical kind k is read, or the reason it is refused.
-func parquetLogicalType(lt *format.LogicalType, k parquet.Kind) (l parquetLogical, refused string) {
+// parquetLogicalType returns how the column of logical type lt, physical
+// kind k and length bytes (of a FIXED_LEN_BYTE_ARRAY) is read, or the
+// reason it is refused.
+func parquetLogicalType(lt *format.LogicalType, k parquet.Kind, length int) (l parquetLogical, refused string) {
 	switch v := lt.Value.(type) {
 	case *format.DecimalType:
 		if k != parquet.Int32 && k != parquet.Int64 && k != parquet.FixedLenByteArray && k != parquet.ByteArray {
 			return l, fmt.Sprintf("a DECIMAL of physical type %v", k)
 		}
 		if v.Scale < 0 || v.Scale > maxDecimalScale {
-			return l, fmt.Sprintf("a DECIMAL of scale %d", v.Scale)
+			return l, fmt.Sprintf("a DECIMAL of scale %d (at most %d is read)", v.Scale, maxDecimalScale)
+		}
+		if k == parquet.FixedLenByteArray && length > maxDecimalBytes {
+			return l, fmt.Sprintf("a DECIMAL of %d bytes (at most %d are read)", length, maxDecimalBytes)
 		}
 		return parquetLogical{kind: logicalDecimal, scale: int(v.Scale)}, ""
 	case *format.DateType:
@@ -128,6 +137,9 @@ func (l parquetLogical) what() string {
 // logicalKind). text is scratch space.
 func (t *parquetTable) putLogical(r *reader, c *parquetColumn, f, i int, v parquet.Value, text *[]byte) error {
 	l := c.logical
+	if (c.kind == parquet.ByteArray || c.kind == parquet.FixedLenByteArray) && len(v.ByteArray()) > maxDecimalBytes {
+		return r.cellError(i, f, fmt.Errorf("a DECIMAL of %d bytes: at most %d are read", len(v.ByteArray()), maxDecimalBytes))
+	}
 	if r.plans[f].mode == cellString {
 		*text = l.appendText((*text)[:0], c.kind, v)
 		return r.putString(f, i, *text)

@@ -1,6 +1,7 @@
 package data
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"math"
@@ -183,5 +184,40 @@ func TestParquetDecimalText(t *testing.T) {
 		if got := string(l.appendDecimal(nil, c.kind, c.v)); got != c.want {
 			t.Errorf("%v %v scale %d: %s, want %s", c.kind, c.v, c.scale, got, c.want)
 		}
+	}
+}
+
+// TestParquetByteArrayDecimal reads a DECIMAL of BYTE_ARRAY values (which
+// DuckDB does not write), as a numeric target, of widths up to the limit,
+// and refuses a wider one by row and column.
+func TestParquetByteArrayDecimal(t *testing.T) {
+	write := func(vals ...[]byte) []byte {
+		schema := parquet.NewSchema("t", parquet.Group{"d": parquet.Optional(parquet.Decimal(3, 200, parquet.ByteArrayType))})
+		var buf bytes.Buffer
+		w := parquet.NewWriter(&buf, schema)
+		for _, v := range vals {
+			val := parquet.ValueOf(nil).Level(0, 0, 0)
+			if v != nil {
+				val = parquet.ByteArrayValue(v).Level(0, 1, 0)
+			}
+			if _, err := w.WriteRows([]parquet.Row{{val}}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := w.Close(); err != nil {
+			t.Fatal(err)
+		}
+		return buf.Bytes()
+	}
+	wide := append([]byte{0xff}, make([]byte, maxDecimalBytes-1)...) // −2^504
+	d, err := Read(bytes.NewReader(write([]byte{0x30, 0x39}, nil, []byte{0xcf, 0xc7}, wide)), "d.parquet", Options{NumericTarget: true})
+	want, _ := new(big.Rat).SetFrac(new(big.Int).Neg(new(big.Int).Lsh(big.NewInt(1), 8*maxDecimalBytes-8)), big.NewInt(1000)).Float64()
+	if err != nil || !sameFloats(d.Y, []float64{12.345, math.NaN(), -12.345, want}) {
+		t.Errorf("%v %v", d, err)
+	}
+	_, err = Read(bytes.NewReader(write([]byte{1}, make([]byte, maxDecimalBytes+1))), "d.parquet", Options{NumericTarget: true})
+	var pe *ParseError
+	if !errors.As(err, &pe) || pe.ColumnName != "d" || pe.Line != 2 || !strings.Contains(err.Error(), "a DECIMAL of 65 bytes: at most 64 are read") {
+		t.Errorf("too wide: %v", err)
 	}
 }
