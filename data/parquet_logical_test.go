@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/parquet-go/parquet-go"
+	"github.com/parquet-go/parquet-go/deprecated"
 )
 
 // logicalColumns are the columns of testdata/duckdb/logical.parquet
@@ -219,5 +220,26 @@ func TestParquetByteArrayDecimal(t *testing.T) {
 	var pe *ParseError
 	if !errors.As(err, &pe) || pe.ColumnName != "d" || pe.Line != 2 || !strings.Contains(err.Error(), "a DECIMAL of 65 bytes: at most 64 are read") {
 		t.Errorf("too wide: %v", err)
+	}
+}
+
+// TestParquetInt96Refused: an INT96 timestamp is refused, naming the
+// column and why, unless ignored.
+func TestParquetInt96Refused(t *testing.T) {
+	schema := parquet.NewSchema("t", parquet.Group{"t": parquet.Leaf(parquet.Int96Type), "x": parquet.Leaf(parquet.DoubleType)})
+	var buf bytes.Buffer
+	w := parquet.NewWriter(&buf, schema)
+	if _, err := w.WriteRows([]parquet.Row{{parquet.Int96Value(deprecated.Int96{1, 2, 2440588}).Level(0, 0, 0), parquet.DoubleValue(1).Level(0, 0, 1)}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	_, err := Read(bytes.NewReader(buf.Bytes()), "t.parquet", Options{NumericTarget: true, Numeric: []string{"t"}})
+	if want := `t.parquet: column "t": column type not read: the column is INT96 (a legacy timestamp of no stated time zone: write it as a TIMESTAMP); numbers, strings and booleans are read (ignore the column to read the others)`; err == nil || err.Error() != want {
+		t.Errorf("error %v\nwant %s", err, want)
+	}
+	if d, err := Read(bytes.NewReader(buf.Bytes()), "t.parquet", Options{NumericTarget: true, Ignore: []string{"t"}}); err != nil || d.Y[0] != 1 {
+		t.Errorf("t ignored: %v", err)
 	}
 }
