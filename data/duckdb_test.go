@@ -157,11 +157,12 @@ func checkDictionary(t *testing.T, path, name string) {
 	}
 }
 
-// TestDuckDBRefused: dates, timestamps, decimals, lists and structs are
-// refused by name unless ignored.
+// TestDuckDBRefused: lists and structs are refused by name unless
+// ignored, and so are a date and a timestamp named neither numeric nor
+// categorical; a decimal is read.
 func TestDuckDBRefused(t *testing.T) {
 	const path = "testdata/duckdb/refused.parquet"
-	ignore := []string{"day", "ts", "price", "list", "rec"}
+	ignore := []string{"day", "ts", "list", "rec"}
 	for k, name := range ignore {
 		_, err := ReadFile(path, Options{Ignore: slices.Delete(slices.Clone(ignore), k, k+1)})
 		var pe *ParseError
@@ -170,8 +171,12 @@ func TestDuckDBRefused(t *testing.T) {
 		}
 	}
 	d, err := ReadFile(path, Options{Ignore: ignore})
-	if err != nil || d.N != 1 || d.X[0] != 1 {
+	if err != nil || d.N != 1 || !slices.Equal(d.X, []float64{1, 12.34}) {
 		t.Errorf("with the others ignored: %v", err)
+	}
+	d, err = ReadFile(path, Options{Ignore: ignore[2:], Numeric: []string{"day"}, Categorical: []string{"ts", "price"}})
+	if err != nil || d.X[1] != 19724 || d.Schema.Features[2].Levels[0] != "2024-01-02T03:04:05" || d.Schema.Features[3].Levels[0] != "12.34" {
+		t.Errorf("day numeric, ts and price categorical: %v", err)
 	}
 }
 

@@ -18,8 +18,9 @@ import (
 )
 
 // ErrParquetType is wrapped by the error for a Parquet column of a type
-// that is not read (a date, a timestamp, a decimal, a nested or repeated
-// column, ...), unless the column is ignored.
+// that is not read (a nested or repeated column, an INT96 or INTERVAL,
+// ...), unless the column is ignored, and for a DATE, TIME or TIMESTAMP
+// column that is not named numeric or categorical (see logicalKind).
 var ErrParquetType = errors.New("column type not read")
 
 // parquetTable reads a Parquet file one row group at a time.
@@ -51,6 +52,9 @@ type parquetColumn struct {
 	unsigned bool
 	// optional: the column may hold nulls (it has definition levels).
 	optional bool
+	// logical: how the values of a DECIMAL, DATE, TIME or TIMESTAMP are
+	// converted.
+	logical parquetLogical
 	// refused says why the column is not read ("" when it is); it is an
 	// error only when the column is not ignored.
 	refused string
@@ -86,7 +90,7 @@ func openParquet(r *reader, in *Input) (t *parquetTable, err error) {
 			c.refused = "a repeated column (a list)"
 		default:
 			c.kind = fl.Type().Kind()
-			c.unsigned, c.refused = parquetType(fl.Type())
+			c.unsigned, c.logical, c.refused = parquetType(fl.Type())
 		}
 		t.cols = append(t.cols, c)
 		r.header = append(r.header, c.name)
@@ -113,45 +117,39 @@ func openParquet(r *reader, in *Input) (t *parquetTable, err error) {
 }
 
 // parquetType tells how a leaf column of type t is read: unsigned
-// integers, or refused with the reason.
-func parquetType(t parquet.Type) (unsigned bool, refused string) {
-	switch t.Kind() {
-	case parquet.Int96:
-		return false, "INT96 (a timestamp)"
-	case parquet.FixedLenByteArray:
-		return false, "FIXED_LEN_BYTE_ARRAY"
+// integers, a logical type converted, or refused with the reason.
+//
+// INT96, a deprecated timestamp, is refused: writers disagree on its time
+// zone (UTC for Spark, local time for Impala and Hive), so any reading of
+// it would be a guess; a TIMESTAMP says which it is. (parquet-go turns
+// the converted types DATE, TIME_* and TIMESTAMP_* into their logical
+// types, and a DECIMAL too when the file gives its scale.)
+func parquetType(t parquet.Type) (unsigned bool, logical parquetLogical, refused string) {
+	if t.Kind() == parquet.Int96 {
+		return false, logical, "INT96 (a legacy timestamp of no stated time zone: write it as a TIMESTAMP)"
 	}
 	if lt := t.LogicalType(); lt != nil {
-		switch v := lt.Value.(type) {
-		case *format.DateType:
-			return false, "a DATE"
-		case *format.TimeType:
-			return false, "a TIME"
-		case *format.TimestampType:
-			return false, "a TIMESTAMP"
-		case *format.DecimalType:
-			return false, "a DECIMAL"
-		case *format.IntType:
-			return !v.IsSigned, ""
+		if v, ok := lt.Value.(*format.IntType); ok {
+			return !v.IsSigned, logical, ""
+		}
+		if logical, refused = parquetLogicalType(lt, t.Kind(), t.Length()); logical.kind != logicalNone || refused != "" {
+			return false, logical, refused
 		}
 	}
 	if ct := t.ConvertedType(); ct != nil {
 		switch *ct {
-		case deprecated.Date:
-			return false, "a DATE"
-		case deprecated.TimeMillis, deprecated.TimeMicros:
-			return false, "a TIME"
-		case deprecated.TimestampMillis, deprecated.TimestampMicros:
-			return false, "a TIMESTAMP"
 		case deprecated.Decimal:
-			return false, "a DECIMAL"
+			return false, logical, "a DECIMAL without its scale"
 		case deprecated.Interval:
-			return false, "an INTERVAL"
+			return false, logical, "an INTERVAL"
 		case deprecated.Uint8, deprecated.Uint16, deprecated.Uint32, deprecated.Uint64:
-			return true, ""
+			return true, logical, ""
 		}
 	}
-	return false, ""
+	if t.Kind() == parquet.FixedLenByteArray {
+		return false, logical, "FIXED_LEN_BYTE_ARRAY"
+	}
+	return false, logical, ""
 }
 
 // recoverParquet turns a panic of the Parquet decoder on a corrupt file
@@ -175,9 +173,14 @@ func (t *parquetTable) next(r *reader) (more bool, err error) {
 	g := groups[t.group]
 	t.group++
 	for f, c := range t.cols {
-		if c.refused != "" && r.plans[f].mode != cellSkip {
+		switch mode := r.plans[f].mode; {
+		case mode == cellSkip:
+		case c.refused != "":
 			return false, &ParseError{File: t.src, ColumnName: c.name,
 				Err: fmt.Errorf("%w: the column is %s; numbers, strings and booleans are read (ignore the column to read the others)", ErrParquetType, c.refused)}
+		case c.logical.named() && mode == cellInfer:
+			return false, &ParseError{File: t.src, ColumnName: c.name,
+				Err: fmt.Errorf("%w: the column is %s when named so, or ignored %s", ErrParquetType, c.logical.what(), namedRemedy)}
 		}
 	}
 	// The rows are allocated before they are read: a corrupt count
@@ -251,7 +254,7 @@ func (t *parquetTable) held() int64 {
 // numbers for a feature (see readColumn), else nil.
 func (t *parquetTable) buffer(r *reader, f, n int) []float64 {
 	c, pl := &t.cols[f], &r.plans[f]
-	if pl.dst != destX || pl.mode != cellInfer && pl.mode != cellNumber || c.unsigned ||
+	if pl.dst != destX || pl.mode != cellInfer && pl.mode != cellNumber || c.unsigned || c.logical.kind != logicalNone ||
 		c.kind != parquet.Double && c.kind != parquet.Int64 && c.kind != parquet.Int32 {
 		return nil
 	}
@@ -445,6 +448,9 @@ func (t *parquetTable) put(r *reader, c *parquetColumn, f, i int, v parquet.Valu
 	if v.IsNull() {
 		r.putMissing(f, i)
 		return nil
+	}
+	if c.logical.kind != logicalNone {
+		return t.putLogical(r, c, f, i, v, text)
 	}
 	switch c.kind {
 	case parquet.Double:

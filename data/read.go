@@ -140,9 +140,14 @@ func ReadFile(path string, opt Options) (*Dataset, error) {
 // and BYTE_ARRAY values (dictionary-encoded or not) strings, read as a CSV
 // cell of that text is (a missing-value token is missing; a column of
 // strings is categorical or text), and a null is missing. NaN is missing;
-// an infinite number is as in CSV. A date, time, timestamp, decimal,
-// INT96, FIXED_LEN_BYTE_ARRAY, nested or repeated column is an error
-// wrapping ErrParquetType unless it is ignored. The file is read a row
+// an infinite number is as in CSV. A DECIMAL is the float64 nearest its
+// exact value, or its text ("12.30") when Options.Categorical names it. A
+// DATE, TIME or TIMESTAMP is read only when named (see logicalKind): in
+// Options.Numeric as days or seconds since the epoch (since midnight for
+// a TIME), in Options.Categorical as ISO 8601 text; named neither way,
+// it is an error wrapping ErrParquetType. An INT96, INTERVAL, other
+// FIXED_LEN_BYTE_ARRAY, nested or repeated column is an error wrapping
+// ErrParquetType unless it is ignored. The file is read a row
 // group at a time, its columns in parallel; errors name the row group and
 // the row (ParseError.RowGroup), Dataset.Lines hold the rows' numbers in
 // the file and Dataset.RowGroups the first row of each row group.

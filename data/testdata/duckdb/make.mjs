@@ -12,7 +12,11 @@
 // chunks.parquet is 2,500 rows in two row groups, snappy-compressed;
 // lz4.parquet is types.parquet's rows and those of its formulas up to
 // 10,000, LZ4_RAW-compressed in DuckDB's default row groups (a file that
-// parquet-go alone does not read: see data/parquet_lz4.go).
+// parquet-go alone does not read: see data/parquet_lz4.go);
+// logical.parquet is 400 rows by formulas that TestDuckDBLogical repeats
+// of DATE, TIME, TIMESTAMP in milli-, micro- and nanoseconds with and
+// without a time zone, and DECIMAL(9,2), (18,4) and (38,6) (INT32, INT64
+// and FIXED_LEN_BYTE_ARRAY), with nulls, before and after 1970.
 import { DuckDBInstance } from '@duckdb/node-api';
 
 const db = await DuckDBInstance.create(':memory:');
@@ -61,3 +65,16 @@ await c.run(`INSERT INTO t SELECT
   CASE WHEN i % 2 = 0 THEN 'a' ELSE 'b' END
   FROM range(5000, 10000) r(i) ORDER BY i`);
 await c.run(`COPY (SELECT * FROM t) TO 'lz4.parquet' (FORMAT PARQUET, COMPRESSION LZ4_RAW, PRESERVE_ORDER true)`);
+await c.run(`SET TimeZone = 'UTC'`);
+await c.run(`COPY (SELECT
+  CASE WHEN i % 7 = 0 THEN NULL ELSE DATE '1970-01-01' + ((i - 200) * 97)::INTEGER END AS day,
+  CASE WHEN i % 11 = 0 THEN NULL ELSE '00:00:00'::TIME + to_microseconds((i * 1234567891) % 86400000000) END AS tod,
+  CASE WHEN i % 13 = 0 THEN NULL ELSE make_timestamp(((i - 200) * 12345678901 + i) * 1000)::TIMESTAMP_MS END AS ts_ms,
+  CASE WHEN i % 5 = 0 THEN NULL ELSE make_timestamp((i - 200) * 12345678901234 + i * 7) END AS ts_us,
+  CASE WHEN i % 17 = 0 THEN NULL ELSE make_timestamp_ns(((i - 200) * 12345678901234 + i * 7) * 1000 + i * 13 % 1000) END AS ts_ns,
+  CASE WHEN i % 19 = 0 THEN NULL ELSE make_timestamp((i - 200) * 12345678901234 + i * 7)::TIMESTAMPTZ END AS ts_tz,
+  CASE WHEN i % 23 = 0 THEN NULL ELSE (((i - 200) * 49999 % 10000000)::VARCHAR || '.' || lpad((i * 7 % 100)::VARCHAR, 2, '0'))::DECIMAL(9,2) END AS dec9,
+  CASE WHEN i % 29 = 0 THEN NULL ELSE (((i - 200) * 123456789012)::VARCHAR || '.' || lpad((i * 37 % 10000)::VARCHAR, 4, '0'))::DECIMAL(18,4) END AS dec18,
+  CASE WHEN i % 31 = 0 THEN NULL ELSE (((i - 200)::HUGEINT * 123456789012345678901)::VARCHAR || '.' || lpad((i * 1234567 % 1000000)::VARCHAR, 6, '0'))::DECIMAL(38,6) END AS dec38,
+  CASE WHEN i % 2 = 0 THEN 'a' ELSE 'b' END AS class
+  FROM range(400) r(i) ORDER BY i) TO 'logical.parquet' (FORMAT PARQUET, PRESERVE_ORDER true)`);

@@ -44,6 +44,15 @@ var hints = []hint{
 		return "use --model lda (one covariance matrix shared by the classes) or --model nb, or leave the class's rows out of the data",
 			errors.As(err, &r) && !r.ShrinkageHelps()
 	}},
+	{"(name it in Options.Numeric or Options.Categorical, or in Options.Ignore)", func(err error) (string, bool) {
+		var pe *data.ParseError
+		if !errors.Is(err, data.ErrParquetType) || !errors.As(err, &pe) || pe.ColumnName == "" {
+			return "", false
+		}
+		col := pe.ColumnName
+		return "(name it in --numeric " + col + " or --categorical " + col + ", or --ignore " + col + ")",
+			strings.Contains(err.Error(), "(name it in Options.Numeric or Options.Categorical, or in Options.Ignore)")
+	}},
 	{"(raise Limits.MaxRecord)", func(err error) (string, bool) {
 		return "(raise the limit with --max-record SIZE, such as --max-record 1GiB)", errors.Is(err, data.ErrTooLong)
 	}},
