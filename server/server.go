@@ -20,6 +20,10 @@
 //	GET  /v1/models                          the models served
 //	GET  /metrics                            Prometheus metrics
 //
+// Server.GRPCServer and Server.ServeGRPC serve the protocol's gRPC
+// service (inference.GRPCInferenceService) beside them, answering as the
+// REST endpoints do, with the same limits, token and metrics (grpc.go).
+//
 // The v2 paths also answer under /v2/models/{name}/versions/{version},
 // where the version is the model file's checksum. Bad requests are
 // answered with a 4xx status and a JSON object {"error": "..."}; a panic
