@@ -164,10 +164,15 @@ func (s *Server) intercept(ctx context.Context, req any, info *grpc.UnaryServerI
 			s.log.Error("panic answering a request", "method", "gRPC", "path", info.FullMethod, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
 			resp, err = nil, &statusError{http.StatusInternalServerError, "internal error"}
 		}
-		c.status = http.StatusOK
-		if se, ok := errors.AsType[*statusError](err); ok {
+		se, ok := errors.AsType[*statusError](err)
+		switch {
+		case err == nil:
+			c.status = http.StatusOK
+		case ok:
 			c.status = se.status
 			err = status.Error(grpcCode(se.status), se.msg)
+		default: // not an error of the service's
+			c.status = http.StatusInternalServerError
 		}
 		elapsed := time.Since(start)
 		s.metrics.observe(c.model, c.endpoint, c.status, c.rows, elapsed.Seconds())

@@ -377,7 +377,9 @@ func TestGRPCErrors(t *testing.T) {
 		{"raw BYTES cut", &oippb.ModelInferRequest{ModelName: "sms", Inputs: []*oippb.ModelInferRequest_InferInputTensor{{Name: "text", Datatype: "BYTES", Shape: []int64{1}}}, RawInputContents: [][]byte{{9, 0, 0, 0, 'a'}}}, codes.InvalidArgument, "past the end"},
 		{"unknown output", &oippb.ModelInferRequest{ModelName: "iris", Inputs: iris("FP64", []int64{1, 4}, four).Inputs, Outputs: []*oippb.ModelInferRequest_InferRequestedOutputTensor{{Name: "nope"}}}, codes.InvalidArgument, `has no output "nope"`},
 		{"rows past the limit", iris("FP64", []int64{6, 4}, &oippb.InferTensorContents{Fp64Contents: make([]float64, 24)}), codes.ResourceExhausted, "more than the limit of 5 rows"},
-		{"a shape beyond the message", iris("FP64", []int64{5, 1 << 40}, four), codes.InvalidArgument, "does not match"},
+		{"a shape of another width", iris("FP64", []int64{5, 1 << 40}, four), codes.InvalidArgument, "does not match"},
+		{"rows of more cells than the message holds", &oippb.ModelInferRequest{ModelName: "votes", Inputs: []*oippb.ModelInferRequest_InferInputTensor{{Name: "handicapped-infants", Datatype: "BYTES", Shape: []int64{5},
+			Contents: &oippb.InferTensorContents{BytesContents: make([][]byte, 5)}}}}, codes.InvalidArgument, "more than a request of"},
 		{"FP16", iris("FP16", []int64{1, 4}, nil), codes.InvalidArgument, "FP16 is not supported"},
 	} {
 		_, err := client.ModelInfer(ctx, c.req)
@@ -550,4 +552,34 @@ func TestServeGRPCTLS(t *testing.T) {
 	if err := <-served; err != nil {
 		t.Error(err)
 	}
+}
+
+// FuzzGRPCInfer feeds ModelInfer's reader tensors of any name, datatype,
+// shape and raw contents, for a numeric, a categorical and a text model:
+// it must refuse them with an error or read as many rows as the shape
+// says, never panic. Longer: go test -fuzz FuzzGRPCInfer -fuzztime 60s ./server
+func FuzzGRPCInfer(f *testing.F) {
+	s := newServer(f, testOptions())
+	f.Add("iris", "x", "FP64", int64(1), int64(4), make([]byte, 32))
+	f.Add("iris", "x", "INT8", int64(2), int64(4), []byte{1, 2, 3, 4, 5, 6, 7, 8})
+	f.Add("iris", "sepallength", "FP32", int64(1), int64(0), []byte{0, 0, 0x80, 0x7f})
+	f.Add("sms", "text", "BYTES", int64(2), int64(1), []byte{1, 0, 0, 0, 'a', 0, 0, 0, 0})
+	f.Add("votes", "crime", "BYTES", int64(1), int64(0), []byte{1, 0, 0, 0, 'y'})
+	f.Add("votes", "crime", "BOOL", int64(1), int64(-1), []byte{1})
+	f.Fuzz(func(t *testing.T, model, name, datatype string, n, width int64, raw []byte) {
+		e := s.model(model)
+		if e == nil {
+			return
+		}
+		shape := []int64{n}
+		if width >= 0 {
+			shape = append(shape, width)
+		}
+		req := &oippb.ModelInferRequest{ModelName: model, RawInputContents: [][]byte{raw},
+			Inputs: []*oippb.ModelInferRequest_InferInputTensor{{Name: name, Datatype: datatype, Shape: shape}}}
+		_, d, err := s.readInferGRPC(req, e)
+		if err == nil && (int64(d.N) != n || len(d.X) != d.N*len(d.Schema.Features)) {
+			t.Errorf("shape %v: %d rows, %d cells", shape, d.N, len(d.X))
+		}
+	})
 }
