@@ -59,7 +59,9 @@ import (
 // bounds the calls computed at once, not the messages being decoded; a
 // message's decoding takes memory in proportion to it (protobuf's own, at
 // most about 12 bytes per byte received for the smallest BYTES
-// elements).
+// elements). An answer is one message, built whole where REST sends its
+// answer in 1 MiB pieces: its memory is about three times that of the
+// predictions (the outputs, the message, its encoding).
 
 // grpcEndpoints names the endpoint of each method in the metrics.
 var grpcEndpoints = map[string]string{
