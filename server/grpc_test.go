@@ -181,7 +181,7 @@ func TestGRPCInferMatchesREST(t *testing.T) {
 	}
 }
 
-// TestGRPCDatatypes checks the numeric datatypes, typed and raw, against
+// TestGRPCDatatypes checks the numeric datatypes and BOOL, typed and raw, against
 // REST's answer to the same numbers, the tensor [n, D] of every feature,
 // the parameters unseen and clamped, and a missing categorical cell.
 func TestGRPCDatatypes(t *testing.T) {
@@ -248,7 +248,30 @@ func TestGRPCDatatypes(t *testing.T) {
 		}
 	}
 
-	// BOOL and BYTES of the votes model: "y"/"n" levels, an unseen level
+	// BOOL, typed and raw, against REST's true and false: 1 and 0 in a
+	// numeric column.
+	bools := []bool{true, false, true, false, false, true, true, true}
+	var jb []any
+	var rb []byte
+	for _, b := range bools {
+		jb = append(jb, b)
+		rb = append(rb, map[bool]byte{false: 0, true: 1}[b])
+	}
+	want = restInfer(t, s, "iris", map[string]any{"inputs": []map[string]any{{"name": "x", "datatype": "BOOL", "shape": []int{2, 4}, "data": jb}}})
+	for _, req := range []*oippb.ModelInferRequest{
+		{ModelName: "iris", Inputs: []*oippb.ModelInferRequest_InferInputTensor{{Name: "x", Datatype: "BOOL", Shape: []int64{2, 4}, Contents: &oippb.InferTensorContents{BoolContents: bools}}}},
+		{ModelName: "iris", Inputs: []*oippb.ModelInferRequest_InferInputTensor{{Name: "x", Datatype: "BOOL", Shape: []int64{2, 4}}}, RawInputContents: [][]byte{rb}},
+	} {
+		resp, err := client.ModelInfer(ctx, req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := asJSON(resp); !reflect.DeepEqual(got, want) {
+			t.Errorf("BOOL (raw %v):\ngRPC %v\nREST %v", req.RawInputContents != nil, got, want)
+		}
+	}
+
+	// BYTES of the votes model: "y"/"n" levels, an unseen level
 	// ("maybe", counted in the parameters) and a missing cell (empty).
 	votes := s.model("votes").model.Schema()
 	var jins []map[string]any
