@@ -22,7 +22,7 @@ func init() { commands = append(commands, cmdServe) }
 var cmdServe = &Command{
 	Name:      "serve",
 	UsageLine: "serve --model M.json [--model N.json ...] [--name NAME ...] [--models DIR] [--addr HOST:PORT] [--grpc-addr HOST:PORT]",
-	Short:     "serve models over HTTP: Open Inference Protocol v2, rows as JSON or CSV, metrics",
+	Short:     "serve models over HTTP (and gRPC): Open Inference Protocol v2, rows as JSON or CSV, metrics",
 	Long: `
 Serve answers prediction requests over HTTP for the models given with
 --model (repeat it), each under its file name without .json or the --name
