@@ -35,15 +35,16 @@ var layerNames = [...]string{"base", "data", "root", "core", "family", "use", "c
 // layer. A new package must be added here: the test fails on a package it
 // does not know, so that every package has its place.
 var layers = map[string]int{
-	"internal/atomicfile": layerBase,
-	"internal/classprior": layerBase,
-	"internal/enum":       layerBase,
-	"internal/hugepage":   layerBase,
-	"internal/kernel":     layerBase,
-	"internal/mathx":      layerBase,
-	"internal/openblas":   layerBase,
-	"internal/parallel":   layerBase,
-	"internal/randx":      layerBase,
+	"internal/atomicfile":   layerBase,
+	"internal/classprior":   layerBase,
+	"internal/enum":         layerBase,
+	"internal/hugepage":     layerBase,
+	"internal/kernel":       layerBase,
+	"internal/mathx":        layerBase,
+	"internal/openblas":     layerBase,
+	"internal/parallel":     layerBase,
+	"internal/randx":        layerBase,
+	"server/internal/oippb": layerBase, // the generated messages of the Open Inference Protocol's gRPC service
 
 	"data":                  layerData,
 	"datasets":              layerData,

@@ -2,6 +2,7 @@ package server
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -85,7 +86,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request, method, endpoint 
 		}
 	}()
 	switch {
-	case !public && !s.authorized(r):
+	case !public && !s.authorized(r.Header.Get("Authorization")):
 		w.Header().Set("WWW-Authenticate", `Bearer realm="gendisc"`)
 		c.fail(http.StatusUnauthorized, "a bearer token is required (Authorization: Bearer <token>)")
 	case method != "" && r.Method != method && !(method == "GET" && r.Method == "HEAD"):
@@ -96,7 +97,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request, method, endpoint 
 		// 100 Continue (Expect: 100-continue) is not sent it.
 		c.fail(http.StatusRequestEntityTooLarge, "the request body (Content-Length %d) is larger than the limit of %d bytes", r.ContentLength, s.opt.MaxBodyBytes)
 	case method == "POST":
-		if !s.acquire(r) {
+		if !s.acquire(r.Context()) {
 			w.Header().Set("Retry-After", "1")
 			c.fail(http.StatusServiceUnavailable, "the server is answering %d requests, its limit: retry later", s.opt.MaxInflight)
 			return
@@ -122,7 +123,7 @@ const inflightWait = time.Second
 
 // acquire takes a place among the requests in flight (which read a
 // body), waiting at most inflightWait, and reports whether it got one.
-func (s *Server) acquire(r *http.Request) bool {
+func (s *Server) acquire(ctx context.Context) bool {
 	select {
 	case s.inflight <- struct{}{}:
 	default:
@@ -132,7 +133,7 @@ func (s *Server) acquire(r *http.Request) bool {
 		case s.inflight <- struct{}{}:
 		case <-t.C:
 			return false
-		case <-r.Context().Done():
+		case <-ctx.Done():
 			return false
 		}
 	}
@@ -249,17 +250,12 @@ func (a *answer) close() {
 // entry returns the model the request names ({name}, and {version} when
 // the path has one), or answers 404 and returns nil.
 func (c *call) entry(s *Server) *entry {
-	name := c.r.PathValue("name")
-	e := s.model(name)
-	if e == nil {
-		c.fail(http.StatusNotFound, "no model named %q", name)
+	e, err := s.lookup(c.r.PathValue("name"), c.r.PathValue("version"))
+	if err != nil {
+		c.fail(err.status, "%s", err.msg)
 		return nil
 	}
-	if v := c.r.PathValue("version"); v != "" && v != e.version {
-		c.fail(http.StatusNotFound, "model %q has no version %q (it serves %s)", name, v, e.version)
-		return nil
-	}
-	c.model = name
+	c.model = e.name
 	return e
 }
 

@@ -66,7 +66,7 @@ func hostile(maxBody int) []struct {
 		{"huge shape BYTES", "/v2/models/votes/infer", "", `{"inputs":[{"name":"crime","shape":[80000000000],"datatype":"BYTES","data":["y"]}]}`, 413, "more than the limit"},
 		{"shape of 10^9", "/v2/models/iris/infer", "", `{"inputs":[{"name":"sepallength","shape":[1000000000],"datatype":"FP64","data":[1]}]}`, 413, "more than the limit"},
 		{"shape of 5·10^6", "/v2/models/iris/infer", "", `{"inputs":[{"name":"sepallength","shape":[5000000],"datatype":"FP64","data":[1]}]}`, 413, "more than the limit"},
-		{"shape within the rows, beyond the body", "/v2/models/iris/infer", "", tensor("[9000,4]", "FP64", "[1,2,3,4]"), 400, "more than a body"},
+		{"shape within the rows, beyond the body", "/v2/models/iris/infer", "", tensor("[9000,4]", "FP64", "[1,2,3,4]"), 400, "more than a request"},
 		{"a shape of arrays", "/v2/models/iris/infer", "", tensor("[[1,2]]", "FP64", "[1,2,3,4]"), 400, "malformed JSON"},
 		{"shape of many dimensions", "/v2/models/iris/infer", "", tensor(fill(`[`, "1", ",", `]`)[:maxBody/2]+"]", "FP64", "[1]"), 400, "dimensions"},
 		{"empty objects", "/v1/models/iris/predict", "application/json", fill(`{"instances":[`, "{}", ",", "]}"), 422, "missing field"},

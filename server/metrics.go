@@ -29,7 +29,7 @@ func newMetrics() *metrics {
 	m := &metrics{
 		reg: prometheus.NewRegistry(),
 		requests: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "gendisc_requests_total", Help: "Requests answered, by model, endpoint and HTTP status code.",
+			Name: "gendisc_requests_total", Help: "Requests answered, by model, endpoint and HTTP status code (for a gRPC call, endpoint grpc_*, the status REST answers for the same error).",
 		}, []string{"model", "endpoint", "code"}),
 		latency: prometheus.NewHistogramVec(prometheus.HistogramOpts{
 			Name: "gendisc_request_duration_seconds", Help: "Time to answer a request, by endpoint.",

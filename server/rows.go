@@ -440,70 +440,115 @@ func (t *table) cell(s *scanner, i, j int) {
 
 // anyCell is cell for any value and column.
 func (t *table) anyCell(s *scanner, i, j int) {
-	c := t.column(j)
-	wrong := func(format string, args ...any) {
-		s.fail(&data.FieldError{Row: i, Field: c.Name,
-			Err: fmt.Errorf("%w: %s (the column is %s)", data.ErrFieldType, fmt.Sprintf(format, args...), c.Kind)})
-	}
-	x := math.NaN()
+	var err error
 	switch s.peek() {
 	case '"':
 		v := s.str()
-		switch {
-		case s.err != nil:
+		if s.err != nil {
 			return
-		case c.Kind == data.Numeric:
-			wrong("the string %q, want a number", v)
-			return
-		case c.Kind == data.Text:
-			t.d.Text[j][i] = string(v)
-		default:
-			x = t.level(s, i, j, v)
 		}
+		err = t.setString(i, j, v)
 	case 'n', 't', 'f':
-		lit := s.literal()
-		word := "true"
-		if lit == 'f' {
-			word = "false"
-		}
-		switch {
-		case lit == 'n' || lit == 0:
-		case t.bools && c.Kind == data.Numeric && lit == 't':
-			x = 1
-		case t.bools && c.Kind == data.Numeric:
-			x = 0
-		case t.bools && c.Kind == data.Categorical:
-			x = t.level(s, i, j, []byte(word))
-		case c.Kind == data.Numeric:
-			wrong("%s, want a number", word)
-			return
+		switch lit := s.literal(); lit {
+		case 'n', 0:
+			err = t.setNumber(i, j, math.NaN())
 		default:
-			wrong("%s, want a string", word)
-			return
+			err = t.setBool(i, j, lit == 't')
 		}
 	case '[', '{':
 		s.skip()
-		wrong("an array or an object, want a single value")
-		return
+		err = t.wrong(i, j, "an array or an object, want a single value")
 	default:
 		num, _ := s.number()
 		if s.err != nil {
 			return
 		}
-		if c.Kind != data.Numeric {
-			wrong("the number %s, want a string", num)
-			return
+		if t.column(j).Kind != data.Numeric {
+			err = t.wrong(i, j, "the number %s, want a string", num)
+			break
 		}
-		if v, ok := exactFloat(num); ok {
-			x = v
-		} else {
+		x, ok := exactFloat(num)
+		if !ok {
 			x, _ = strconv.ParseFloat(string(num), 64) // ±Inf out of range
 		}
 		if math.IsInf(x, 0) {
-			s.fail(&data.FieldError{Row: i, Field: c.Name, Err: fmt.Errorf("%w: %s", data.ErrInfinite, num)})
-			return
+			err = &data.FieldError{Row: i, Field: t.column(j).Name, Err: fmt.Errorf("%w: %s", data.ErrInfinite, num)}
+			break
 		}
+		err = t.setNumber(i, j, x)
 	}
+	if err != nil {
+		s.fail(err)
+	}
+}
+
+// The setters of a cell, whatever the request's encoding (JSON, or the
+// typed values of a gRPC request): each sets row i of column j (the
+// target for j = D) as data.Schema.Rows reads the value, or returns a
+// *data.FieldError.
+
+// setNumber sets a number, NaN for a missing cell (of any column).
+func (t *table) setNumber(i, j int, x float64) error {
+	c := t.column(j)
+	switch {
+	case math.IsNaN(x):
+	case c.Kind != data.Numeric:
+		return t.wrong(i, j, "the number %s, want a string", strconv.FormatFloat(x, 'g', -1, 64))
+	case math.IsInf(x, 0):
+		return &data.FieldError{Row: i, Field: c.Name, Err: fmt.Errorf("%w: %v", data.ErrInfinite, x)}
+	}
+	return t.set(i, j, x)
+}
+
+// setString sets a string: a category, or a text.
+func (t *table) setString(i, j int, v []byte) error {
+	switch c := t.column(j); c.Kind {
+	case data.Numeric:
+		return t.wrong(i, j, "the string %q, want a number", v)
+	case data.Text:
+		t.d.Text[j][i] = string(v)
+		return t.set(i, j, math.NaN())
+	}
+	x, err := t.level(i, j, v)
+	if err != nil {
+		return err
+	}
+	return t.set(i, j, x)
+}
+
+// setBool sets a boolean: 1 or 0 in a numeric column and the level
+// "true" or "false" in a categorical one, when the table admits
+// booleans (t.bools).
+func (t *table) setBool(i, j int, b bool) error {
+	word := "false"
+	if b {
+		word = "true"
+	}
+	c := t.column(j)
+	switch {
+	case t.bools && c.Kind == data.Numeric && b:
+		return t.set(i, j, 1)
+	case t.bools && c.Kind == data.Numeric:
+		return t.set(i, j, 0)
+	case t.bools && c.Kind == data.Categorical:
+		return t.setString(i, j, []byte(word))
+	case c.Kind == data.Numeric:
+		return t.wrong(i, j, "%s, want a number", word)
+	}
+	return t.wrong(i, j, "%s, want a string", word)
+}
+
+// wrong returns the error of a value of the wrong type in row i of
+// column j.
+func (t *table) wrong(i, j int, format string, args ...any) error {
+	c := t.column(j)
+	return &data.FieldError{Row: i, Field: c.Name,
+		Err: fmt.Errorf("%w: %s (the column is %s)", data.ErrFieldType, fmt.Sprintf(format, args...), c.Kind)}
+}
+
+// set sets the value x, a number or a level's index, of row i of column
+// j.
+func (t *table) set(i, j int, x float64) error {
 	if j == t.D {
 		if t.d.Y == nil {
 			t.d.Y = make([]float64, t.d.N, cap(t.d.X)/max(1, t.D))
@@ -512,9 +557,10 @@ func (t *table) anyCell(s *scanner, i, j int) {
 			}
 		}
 		t.d.Y[i] = x
-		return
+		return nil
 	}
 	t.d.X[i*t.D+j] = x
+	return nil
 }
 
 // level returns the index of v among the levels of the categorical
@@ -522,23 +568,22 @@ func (t *table) anyCell(s *scanner, i, j int) {
 // boolean pair (data.Column.BooleanLevel), or NaN, counted as unseen,
 // when it is neither; a class not among the target's is an error
 // (data.ErrUnseenClass).
-func (t *table) level(s *scanner, i, j int, v []byte) float64 {
+func (t *table) level(i, j int, v []byte) (float64, error) {
 	c := t.column(j)
 	for k, l := range c.Levels {
 		if l == string(v) {
-			return float64(k)
+			return float64(k), nil
 		}
 	}
 	if j == t.D {
-		s.fail(&data.FieldError{Row: i, Field: c.Name, Err: fmt.Errorf("%w: %q", data.ErrUnseenClass, v)})
-		return math.NaN()
+		return math.NaN(), &data.FieldError{Row: i, Field: c.Name, Err: fmt.Errorf("%w: %q", data.ErrUnseenClass, v)}
 	}
 	if k := c.BooleanLevel(string(v)); k >= 0 {
 		t.d.CountBoolean(j)
-		return float64(k)
+		return float64(k), nil
 	}
 	t.d.CountUnseen(j, string(v))
-	return math.NaN()
+	return math.NaN(), nil
 }
 
 var instancesKey = newKeyIndex("instances")

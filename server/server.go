@@ -20,6 +20,10 @@
 //	GET  /v1/models                          the models served
 //	GET  /metrics                            Prometheus metrics
 //
+// Server.GRPCServer and Server.ServeGRPC serve the protocol's gRPC
+// service (inference.GRPCInferenceService) beside them, answering as the
+// REST endpoints do, with the same limits, token and metrics (grpc.go).
+//
 // The v2 paths also answer under /v2/models/{name}/versions/{version},
 // where the version is the model file's checksum. Bad requests are
 // answered with a 4xx status and a JSON object {"error": "..."}; a panic
@@ -408,6 +412,28 @@ func refusedMsg(msg string, old *entry) string {
 	return msg
 }
 
+// lookup returns the model served under name, of the version when it is
+// not empty, or the error of one not served (404).
+func (s *Server) lookup(name, version string) (*entry, *statusError) {
+	e := s.model(name)
+	if e == nil {
+		return nil, &statusError{http.StatusNotFound, fmt.Sprintf("no model named %q", name)}
+	}
+	if version != "" && version != e.version {
+		return nil, &statusError{http.StatusNotFound, fmt.Sprintf("model %q has no version %q (it serves %s)", name, version, e.version)}
+	}
+	return e, nil
+}
+
+// statusError is the error of a request, answered with its HTTP status
+// over REST and with the gRPC code of that status (grpcCode) over gRPC.
+type statusError struct {
+	status int
+	msg    string
+}
+
+func (e *statusError) Error() string { return e.msg }
+
 // model returns the model served under name, or nil.
 func (s *Server) model(name string) *entry { return (*s.models.Load())[name] }
 
@@ -417,14 +443,15 @@ func (s *Server) Models() []string { return slices.Sorted(maps.Keys(*s.models.Lo
 // ServeHTTP answers a request.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.mux.ServeHTTP(w, r) }
 
-// authorized reports whether r carries the bearer token, compared in
-// constant time. The scheme's name is case-insensitive (RFC 7235): bearer
-// and BEARER are Bearer.
-func (s *Server) authorized(r *http.Request) bool {
+// authorized reports whether the value of an Authorization header (or
+// of the gRPC metadata authorization) carries the bearer token, compared
+// in constant time. The scheme's name is case-insensitive (RFC 7235):
+// bearer and BEARER are Bearer.
+func (s *Server) authorized(authorization string) bool {
 	if s.opt.Token == "" {
 		return true
 	}
-	scheme, got, ok := strings.Cut(r.Header.Get("Authorization"), " ")
+	scheme, got, ok := strings.Cut(authorization, " ")
 	got = strings.TrimLeft(got, " ")
 	return ok && strings.EqualFold(scheme, "Bearer") && subtle.ConstantTimeCompare([]byte(got), []byte(s.opt.Token)) == 1
 }

@@ -85,20 +85,23 @@ func datatype(c *data.Column) string {
 	return "BYTES"
 }
 
-// metadata returns the v2 model metadata of e, as JSON.
-func metadata(e *entry) ([]byte, error) {
+// modelMeta is the v2 model metadata of a model.
+type modelMeta struct {
+	Name     string       `json:"name"`
+	Versions []string     `json:"versions"`
+	Platform string       `json:"platform"`
+	Inputs   []tensorMeta `json:"inputs"`
+	Outputs  []tensorMeta `json:"outputs"`
+	// Extensions (REST only): the model's kind and its classes in the
+	// order of the columns of proba.
+	Kind    string   `json:"kind"`
+	Classes []string `json:"classes,omitempty"`
+}
+
+// newModelMeta returns the v2 model metadata of e.
+func newModelMeta(e *entry) *modelMeta {
 	s := e.model.Schema()
-	meta := struct {
-		Name     string       `json:"name"`
-		Versions []string     `json:"versions"`
-		Platform string       `json:"platform"`
-		Inputs   []tensorMeta `json:"inputs"`
-		Outputs  []tensorMeta `json:"outputs"`
-		// Extensions: the model's kind and its classes in the order of
-		// the columns of proba.
-		Kind    string   `json:"kind"`
-		Classes []string `json:"classes,omitempty"`
-	}{Name: e.name, Versions: []string{e.version}, Platform: platform(e), Kind: e.kind, Classes: s.Classes()}
+	meta := &modelMeta{Name: e.name, Versions: []string{e.version}, Platform: platform(e), Kind: e.kind, Classes: s.Classes()}
 	for j := range s.Features {
 		c := &s.Features[j]
 		meta.Inputs = append(meta.Inputs, tensorMeta{Name: c.Name, Datatype: datatype(c), Shape: []int{-1}})
@@ -106,7 +109,12 @@ func metadata(e *entry) ([]byte, error) {
 	for _, o := range outputs(e) {
 		meta.Outputs = append(meta.Outputs, o.tensorMeta)
 	}
-	b, err := json.Marshal(meta)
+	return meta
+}
+
+// metadata returns the v2 model metadata of e, as JSON.
+func metadata(e *entry) ([]byte, error) {
+	b, err := json.Marshal(newModelMeta(e))
 	return append(b, '\n'), err
 }
 
@@ -157,7 +165,9 @@ const (
 	maxOutputs = 16
 )
 
-// infer answers POST /v2/models/{name}/infer.
+// infer answers POST /v2/models/{name}/infer: the request decoded
+// (readInfer), the answer computed (s.inference, which the gRPC
+// ModelInfer shares) and encoded (writeInfer).
 func (s *Server) infer(c *call) {
 	e := c.entry(s)
 	if e == nil {
@@ -185,48 +195,71 @@ func (s *Server) infer(c *call) {
 		c.fail(http.StatusBadRequest, "binary tensor data is not supported: ask for JSON outputs")
 		return
 	}
-	want := req.outputs
-	if want == nil {
-		for _, o := range outputs(e) {
-			if o.byDefault {
-				want = append(want, o)
-			}
-		}
-	}
 	c.rows = d.N
-	s.countUnseen(e, d)
-	predicting := slices.ContainsFunc(want, func(o output) bool { return o.Name != "log_likelihood" })
-	if err := checkRows(e, d, predicting); err != nil {
+	inf, err := s.inference(e, d, req.outputs)
+	if err != nil {
 		c.fail(http.StatusBadRequest, "%v", err)
 		return
 	}
-	var p *models.Predictions
-	clamped := 0 // values beyond float64, written as its largest
-	if predicting {
-		if p, err = models.Predict(e.model, d); err != nil {
-			c.fail(http.StatusBadRequest, "%v", err)
-			return
+	writeInfer(c.answer("application/json"), e, req.id, d.N, inf)
+}
+
+// inference is the answer to an inference request, computed.
+type inference struct {
+	want    []output            // the outputs answered
+	p       *models.Predictions // nil when no output needs them
+	ll      []float64           // the log-likelihoods, nil unless asked for
+	unseen  map[string]int      // the categories not levels of the model, by column
+	clamped int                 // values beyond float64, held as its largest magnitude
+}
+
+// inference computes the outputs asked for (nil: the default ones) of
+// e's model for the rows d, counting their unseen categories in the
+// metrics. An error is the rows' (a bad request).
+func (s *Server) inference(e *entry, d *data.Dataset, asked []output) (*inference, error) {
+	inf := &inference{want: asked, unseen: unseen(d)}
+	if inf.want == nil {
+		for _, o := range outputs(e) {
+			if o.byDefault {
+				inf.want = append(inf.want, o)
+			}
 		}
-		clamped += models.ClampAll(p.Values)
 	}
-	var ll []float64
-	if slices.ContainsFunc(want, func(o output) bool { return o.Name == "log_likelihood" }) {
-		ll = e.density(d)
-		clamped += models.ClampAll(ll)
+	s.countUnseen(e, d)
+	predicting := slices.ContainsFunc(inf.want, func(o output) bool { return o.Name != "log_likelihood" })
+	if err := checkRows(e, d, predicting); err != nil {
+		return nil, err
 	}
-	a := c.answer("application/json")
+	if predicting {
+		p, err := models.Predict(e.model, d)
+		if err != nil {
+			return nil, err
+		}
+		inf.p = p
+		inf.clamped += models.ClampAll(p.Values)
+	}
+	if slices.ContainsFunc(inf.want, func(o output) bool { return o.Name == "log_likelihood" }) {
+		inf.ll = e.density(d)
+		inf.clamped += models.ClampAll(inf.ll)
+	}
+	return inf, nil
+}
+
+// writeInfer writes the JSON answer of inf for n rows of e's model to a
+// and sends it.
+func writeInfer(a *answer, e *entry, id string, n int, inf *inference) {
 	b := append(a.b, `{"model_name":`...)
 	b = strconv.AppendQuote(b, e.name)
 	b = append(b, `,"model_version":`...)
 	b = strconv.AppendQuote(b, e.version)
-	if req.id != "" {
+	if id != "" {
 		b = append(b, `,"id":`...)
-		id, _ := json.Marshal(req.id)
-		b = append(b, id...)
+		idb, _ := json.Marshal(id)
+		b = append(b, idb...)
 	}
-	b = appendParameters(b, unseen(d), clamped)
+	b = appendParameters(b, inf.unseen, inf.clamped)
 	a.b = append(b, `,"outputs":[`...)
-	for i, o := range want {
+	for i, o := range inf.want {
 		if i > 0 {
 			a.b = append(a.b, ',')
 		}
@@ -235,7 +268,7 @@ func (s *Server) infer(c *call) {
 		b = append(b, `","datatype":"`...)
 		b = append(b, o.Datatype...)
 		b = append(b, `","shape":[`...)
-		b = strconv.AppendInt(b, int64(d.N), 10)
+		b = strconv.AppendInt(b, int64(n), 10)
 		if len(o.Shape) == 2 {
 			b = append(b, ',')
 			b = strconv.AppendInt(b, int64(o.Shape[1]), 10)
@@ -243,8 +276,8 @@ func (s *Server) infer(c *call) {
 		a.b = append(b, `],"data":[`...)
 		switch o.Name {
 		case "label":
-			lab := quoted(p.Labels)
-			for i, k := range p.Best {
+			lab := quoted(inf.p.Labels)
+			for i, k := range inf.p.Best {
 				if i > 0 {
 					a.b = append(a.b, ',')
 				}
@@ -252,7 +285,7 @@ func (s *Server) infer(c *call) {
 				a.flushFull()
 			}
 		case "component":
-			for i, k := range p.Best {
+			for i, k := range inf.p.Best {
 				if i > 0 {
 					a.b = append(a.b, ',')
 				}
@@ -260,9 +293,9 @@ func (s *Server) infer(c *call) {
 				a.flushFull()
 			}
 		case "proba", "prediction":
-			a.numbers(p.Values)
+			a.numbers(inf.p.Values)
 		case "log_likelihood":
-			a.numbers(ll)
+			a.numbers(inf.ll)
 		}
 		a.b = append(a.b, "]}"...)
 	}
@@ -313,8 +346,7 @@ func (a *answer) numbers(v []float64) {
 // the rows of a data set, with the limits of s.
 func (s *Server) readInfer(b []byte, e *entry) (*inferRequest, *data.Dataset, error) {
 	req := &inferRequest{}
-	in := &inputs{t: newTable(e.model.Schema(), true), limit: s.rowLimit(e), body: len(b), n: -1}
-	in.seen = make([]bool, in.t.D)
+	in := s.newInputs(e, len(b), 2)
 	avail := outputs(e)
 	sc := &scanner{b: b}
 	sc.fields(inferKeys, nil, func(k int, key []byte) {
@@ -336,14 +368,28 @@ func (s *Server) readInfer(b []byte, e *entry) (*inferRequest, *data.Dataset, er
 	switch {
 	case sc.err != nil:
 		return nil, nil, sc.err
-	case in.count == 0:
-		return nil, nil, errors.New("no inputs")
-	case !in.whole:
-		if j := slices.Index(in.seen, false); j >= 0 {
-			return nil, nil, fmt.Errorf("input %q is missing (inputs: one per feature, as the model's metadata lists)", in.t.column(j).Name)
-		}
 	}
-	return req, &in.t.d, nil
+	d, err := in.dataset()
+	return req, d, err
+}
+
+// newInputs returns the reader of the input tensors of a request of size
+// bytes for e's model, in which a value takes at least valueBytes.
+func (s *Server) newInputs(e *entry, size, valueBytes int) *inputs {
+	in := &inputs{t: newTable(e.model.Schema(), true), limit: s.rowLimit(e), size: size, valueBytes: valueBytes, n: -1}
+	in.seen = make([]bool, in.t.D)
+	return in
+}
+
+// dataset returns the rows read, or the error of inputs missing.
+func (in *inputs) dataset() (*data.Dataset, error) {
+	if in.count == 0 {
+		return nil, errors.New("no inputs")
+	}
+	if j := slices.Index(in.seen, false); j >= 0 && !in.whole {
+		return nil, fmt.Errorf("input %q is missing (inputs: one per feature, as the model's metadata lists)", in.t.column(j).Name)
+	}
+	return &in.t.d, nil
 }
 
 // output reads the output i that a request asks for, one of avail.
@@ -368,15 +414,24 @@ func (req *inferRequest) output(s *scanner, e *entry, avail []output, i int) {
 	if s.err != nil {
 		return
 	}
-	j := slices.IndexFunc(avail, func(o output) bool { return o.Name == name })
+	o, err := findOutput(e, avail, name)
 	switch {
-	case j < 0:
-		s.fail(fmt.Errorf("model %q has no output %q (outputs: %s)", e.name, name, outputNames(avail)))
+	case err != nil:
+		s.fail(err)
 	case binary:
 		s.fail(fmt.Errorf("output %q: binary tensor data is not supported", name))
 	default:
-		req.outputs = append(req.outputs, avail[j])
+		req.outputs = append(req.outputs, o)
 	}
+}
+
+// findOutput returns the output of e's model of the name, one of avail.
+func findOutput(e *entry, avail []output, name string) (output, error) {
+	j := slices.IndexFunc(avail, func(o output) bool { return o.Name == name })
+	if j < 0 {
+		return output{}, fmt.Errorf("model %q has no output %q (outputs: %s)", e.name, name, outputNames(avail))
+	}
+	return avail[j], nil
 }
 
 func outputNames(out []output) string {
@@ -460,13 +515,14 @@ func (s *scanner) leaves(leaf func()) {
 // one tensor of shape [n] (or [n, 1]) per feature, or when every feature
 // is numeric one tensor [n, D] of them in the schema's order.
 type inputs struct {
-	t     *table
-	limit int    // the most rows
-	body  int    // the body's length, which bounds the values it holds
-	n     int    // the rows, -1 before the first tensor
-	count int    // the tensors read
-	whole bool   // the one tensor [n, D] is read
-	seen  []bool // the features read
+	t          *table
+	limit      int    // the most rows
+	size       int    // the request's size in bytes, which bounds the values it holds
+	valueBytes int    // the fewest bytes a value takes in the request: 2 in JSON (a value and its comma), 1 in protobuf
+	n          int    // the rows, -1 before the first tensor
+	count      int    // the tensors read
+	whole      bool   // the one tensor [n, D] is read
+	seen       []bool // the features read
 }
 
 // tensorHead is what a tensor says of its data.
@@ -520,19 +576,40 @@ func (in *inputs) tensor(s *scanner) {
 }
 
 // data reads the data of the tensor h at s into the rows of the table,
-// after the checks of its name, shape and datatype: its rows at most the
-// limit, and its values at most what the body can hold (a value and its
-// comma take two bytes or more), before anything of their size is
-// allocated; then as many values as the shape says.
+// as many values as its shape says.
 func (in *inputs) data(s *scanner, h *tensorHead) {
+	v, err := in.begin(h, -1)
+	if err != nil {
+		s.fail(err)
+		return
+	}
+	s.leaves(func() {
+		i, j, err := v.next()
+		if err != nil {
+			s.fail(err)
+			return
+		}
+		in.t.cell(s, i, j)
+	})
+	if s.err == nil {
+		s.fail(v.end())
+	}
+}
+
+// begin checks the tensor h, of count values (-1 when not known before
+// they are read), against the model and the tensors before: its name,
+// shape and datatype, its rows at most the limit, and its values at most
+// what the request can hold, before anything of their size is allocated.
+// At the first tensor it allocates the table's rows. It returns the
+// cursor of the tensor's values.
+func (in *inputs) begin(h *tensorHead, count int) (*values, error) {
 	schema := in.t.d.Schema
 	D := in.t.D
-	fail := func(format string, args ...any) {
-		s.fail(fmt.Errorf("input %q: %s", h.name, fmt.Sprintf(format, args...)))
+	fail := func(format string, args ...any) error {
+		return fmt.Errorf("input %q: %s", h.name, fmt.Sprintf(format, args...))
 	}
 	if h.binary {
-		fail("binary tensor data is not supported")
-		return
+		return nil, fail("binary tensor data is not supported")
 	}
 	j := schema.Feature(h.name)
 	width := 1
@@ -540,34 +617,30 @@ func (in *inputs) data(s *scanner, h *tensorHead) {
 	case in.count == 0 && len(h.shape) == 2 && h.shape[1] == D && (D > 1 || j < 0):
 		in.whole, width = true, D
 	case in.whole:
-		fail("a tensor [n, %d] of every feature goes alone, without other inputs", D)
+		return nil, fail("a tensor [n, %d] of every feature goes alone, without other inputs", D)
 	case j < 0 && len(h.shape) == 2 && h.shape[1] != 1:
-		fail("shape %v does not match the model's %d features: send one tensor [n, %d] of the features in the schema's order, or one tensor [n] per feature", h.shape, D, D)
+		return nil, fail("shape %v does not match the model's %d features: send one tensor [n, %d] of the features in the schema's order, or one tensor [n] per feature", h.shape, D, D)
 	case j < 0:
-		fail("the model has no feature of that name (inputs: one per feature, as the model's metadata lists)")
+		return nil, fail("the model has no feature of that name (inputs: one per feature, as the model's metadata lists)")
 	case in.seen[j]:
-		s.fail(fmt.Errorf("input %q given twice", h.name))
+		return nil, fmt.Errorf("input %q given twice", h.name)
 	case len(h.shape) == 0 || len(h.shape) > 2 || len(h.shape) == 2 && h.shape[1] != 1:
-		fail("shape %v, want [n] or [n, 1]", h.shape)
-	}
-	if s.err != nil {
-		return
+		return nil, fail("shape %v, want [n] or [n, 1]", h.shape)
 	}
 	n := h.shape[0]
 	switch {
 	case n < 0:
-		fail("shape %v has a negative size", h.shape)
+		return nil, fail("shape %v has a negative size", h.shape)
 	case in.n >= 0 && n != in.n:
-		fail("%d rows, but the inputs before have %d", n, in.n)
+		return nil, fail("%d rows, but the inputs before have %d", n, in.n)
 	case n > in.limit:
-		s.fail(&tooManyError{n, in.limit})
+		return nil, &tooManyError{n, in.limit}
 	case n == 0:
-		s.fail(errors.New("no rows"))
-	case n*D > (in.body+1)/2:
-		fail("shape %v: %d rows of %d features are %d values, more than a body of %d bytes holds", h.shape, n, D, n*D, in.body)
-	}
-	if s.err != nil {
-		return
+		return nil, errors.New("no rows")
+	case n*D > (in.size+in.valueBytes-1)/in.valueBytes:
+		return nil, fail("shape %v: %d rows of %d features are %d values, more than a request of %d bytes holds", h.shape, n, D, n*D, in.size)
+	case count >= 0 && count != n*width:
+		return nil, fail("%d values, but shape %v holds %d", count, h.shape, n*width)
 	}
 	for jj := range schema.Features {
 		c := &schema.Features[jj]
@@ -575,42 +648,59 @@ func (in *inputs) data(s *scanner, h *tensorHead) {
 		case !in.whole && jj != j:
 			continue
 		case in.whole && c.Kind != data.Numeric:
-			fail("a tensor of every feature needs numeric features, and feature %q is %s: send one tensor per feature", c.Name, c.Kind)
-		default:
-			s.fail(checkType(h, c))
+			return nil, fail("a tensor of every feature needs numeric features, and feature %q is %s: send one tensor per feature", c.Name, c.Kind)
 		}
-		if s.err != nil {
-			return
+		if err := checkType(h, c); err != nil {
+			return nil, err
 		}
 	}
 	if in.n < 0 {
 		in.n = n
 		in.t.alloc(n)
 	}
-	k, total := 0, n*width
-	row, col := 0, j // of value k
+	v := &values{in: in, h: h, j: j, total: n * width, col: j}
 	if in.whole {
-		col = 0
+		v.col = 0
 	}
-	s.leaves(func() {
-		if k == total {
-			fail("more values than shape %v holds, %d", h.shape, total)
-			return
-		}
-		in.t.cell(s, row, col)
-		if k++; !in.whole {
-			row++
-		} else if col++; col == D {
-			row, col = row+1, 0
-		}
-	})
-	if s.err == nil && k != total {
-		fail("%d values, but shape %v holds %d", k, h.shape, total)
+	return v, nil
+}
+
+// values walks the cells of a tensor's values, in row-major order.
+type values struct {
+	in       *inputs
+	h        *tensorHead
+	j        int // the tensor's feature, -1 for the tensor of every feature
+	k, total int // the values read and the shape's
+	row, col int // the cell of value k
+}
+
+// next returns the cell of the next value, or an error when the shape
+// holds no more.
+func (v *values) next() (row, col int, err error) {
+	if v.k == v.total {
+		return 0, 0, fmt.Errorf("input %q: more values than shape %v holds, %d", v.h.name, v.h.shape, v.total)
 	}
-	for jj := range in.seen {
-		in.seen[jj] = in.seen[jj] || in.whole || jj == j
+	row, col = v.row, v.col
+	v.k++
+	if !v.in.whole {
+		v.row++
+	} else if v.col++; v.col == v.in.t.D {
+		v.row, v.col = v.row+1, 0
 	}
-	in.count++
+	return row, col, nil
+}
+
+// end checks that the shape's values were all read, and records the
+// tensor's features as read.
+func (v *values) end() error {
+	if v.k != v.total {
+		return fmt.Errorf("input %q: %d values, but shape %v holds %d", v.h.name, v.k, v.h.shape, v.total)
+	}
+	for jj := range v.in.seen {
+		v.in.seen[jj] = v.in.seen[jj] || v.in.whole || jj == v.j
+	}
+	v.in.count++
+	return nil
 }
 
 // numericType reports whether a v2 datatype is a number's.

@@ -21,8 +21,8 @@ func init() { commands = append(commands, cmdServe) }
 
 var cmdServe = &Command{
 	Name:      "serve",
-	UsageLine: "serve --model M.json [--model N.json ...] [--name NAME ...] [--models DIR] [--addr HOST:PORT]",
-	Short:     "serve models over HTTP: Open Inference Protocol v2, rows as JSON or CSV, metrics",
+	UsageLine: "serve --model M.json [--model N.json ...] [--name NAME ...] [--models DIR] [--addr HOST:PORT] [--grpc-addr HOST:PORT]",
+	Short:     "serve models over HTTP (and gRPC): Open Inference Protocol v2, rows as JSON or CSV, metrics",
 	Long: `
 Serve answers prediction requests over HTTP for the models given with
 --model (repeat it), each under its file name without .json or the --name
@@ -39,6 +39,20 @@ repositories --models (repeat it). The endpoints:
 	POST /v1/models/NAME/score        the log density of rows, as gendisc score
 	GET  /v1/models                   the models served
 	GET  /metrics                     Prometheus metrics
+
+With --grpc-addr, serve also answers the Open Inference Protocol's gRPC
+service (inference.GRPCInferenceService: ServerLive, ServerReady,
+ModelReady, ServerMetadata, ModelMetadata, ModelInfer) on that second
+address (a port alone, --grpc-addr 9000, is 127.0.0.1:9000), as the v2
+REST endpoints answer: the same models, metadata, predictions, limits,
+token (metadata authorization: Bearer <token>), TLS, metrics (endpoints
+grpc_*) and access log. Values come in the contents field of their
+datatype or in raw_input_contents (little-endian; BYTES as a 4-byte
+length and its bytes); an empty BYTES element of a categorical column
+is a missing cell, and FP16 is refused. Errors have the gRPC code of
+REST's status: NotFound (404), InvalidArgument (400), ResourceExhausted
+(413, and a message over --max-body), Unavailable (503),
+Unauthenticated (401).
 
 A bad request is answered with a 4xx status and {"error": "..."}. The model
 files are watched: a file saved over (gendisc writes by atomic rename) is
@@ -59,7 +73,7 @@ file, say) is skipped with a warning, and serve stops only when no model
 at all loads.
 
 Serve listens on loopback unless --addr says otherwise; it warns at start
-when it listens on another address without --token-file. With
+when it (or --grpc-addr) listens on another address without --token-file. With
 --token-file, every request but the health checks needs the header
 Authorization: Bearer <the file's first line> (the scheme in any case);
 with --tls-cert and --tls-key it serves HTTPS. Logs go to standard error
@@ -104,6 +118,7 @@ Example:
 		fs.Var(&o.names, "name", "serve the --model in the same place under this `name` (default: the file name without .json)")
 		fs.Var(&o.dirs, "models", "serve every model file *.json in this `directory`, watching it for files added and removed")
 		fs.StringVar(&o.addr, "addr", "127.0.0.1:8080", "listen on this `host:port`")
+		fs.StringVar(&o.grpcAddr, "grpc-addr", "", "also serve the Open Inference Protocol's gRPC service on this `host:port` (a port alone: on loopback)")
 		fs.Var(modelflags.AtLeast(&o.opt.MaxBodyBytes, 1), "max-body", "the largest request body, in `bytes`")
 		fs.Var(modelflags.AtLeast(&o.opt.MaxRows, 1), "max-rows", "the most `rows` in one request")
 		fs.Var(modelflags.AtLeast(&o.opt.MaxInflight, 1), "max-inflight", "answer at most `n` requests with a body at once; more get 503 with Retry-After")
@@ -123,7 +138,8 @@ Example:
 
 type serveOptions struct {
 	models, names, dirs        modelflags.List
-	addr, tokenFile, cert, key string
+	addr, grpcAddr             string
+	tokenFile, cert, key       string
 	logJSON                    bool
 	opt                        server.Options
 }
@@ -178,12 +194,20 @@ func (o *serveOptions) run(ctx context.Context, env *Env) error {
 	if err != nil {
 		return err
 	}
-	ln, err := net.Listen("tcp", o.addr)
+	ln, err := o.listen(o.addr)
 	if err != nil {
 		return err
 	}
-	if a, ok := ln.Addr().(*net.TCPAddr); ok && !a.IP.IsLoopback() && o.opt.Token == "" {
-		o.opt.Logger.Warn("listening on a non-loopback address without --token-file: anyone who reaches it can use the models", "addr", ln.Addr().String())
+	var gln net.Listener
+	if o.grpcAddr != "" {
+		addr := o.grpcAddr
+		if !strings.Contains(addr, ":") { // a port alone
+			addr = net.JoinHostPort("127.0.0.1", addr)
+		}
+		if gln, err = o.listen(addr); err != nil {
+			ln.Close()
+			return fmt.Errorf("--grpc-addr: %w", err)
+		}
 	}
 	ctx, stop := signal.NotifyContext(ctx, syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
@@ -212,7 +236,38 @@ func (o *serveOptions) run(ctx context.Context, env *Env) error {
 	}
 	o.opt.Logger.Info("serving", "url", scheme+"://"+ln.Addr().String(), "models", s.Models())
 	start := time.Now()
-	err = s.Serve(ctx, ln, o.cert, o.key)
+	// The two servers stop together: at a signal, or when one of them
+	// fails.
+	both, cancel := context.WithCancel(ctx)
+	defer cancel()
+	grpcDone := make(chan error, 1)
+	if gln != nil {
+		o.opt.Logger.Info("serving gRPC", "addr", gln.Addr().String(), "tls", o.cert != "")
+		go func() {
+			defer cancel()
+			grpcDone <- s.ServeGRPC(both, gln, o.cert, o.key)
+		}()
+	} else {
+		grpcDone <- nil
+	}
+	err = s.Serve(both, ln, o.cert, o.key)
+	cancel()
+	if gerr := <-grpcDone; err == nil && gerr != nil {
+		err = fmt.Errorf("gRPC: %w", gerr)
+	}
 	o.opt.Logger.Info("stopped", "uptime", time.Since(start).Round(time.Second))
 	return err
+}
+
+// listen listens on addr, warning when it is not a loopback address and
+// no token is required.
+func (o *serveOptions) listen(addr string) (net.Listener, error) {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, err
+	}
+	if a, ok := ln.Addr().(*net.TCPAddr); ok && !a.IP.IsLoopback() && o.opt.Token == "" {
+		o.opt.Logger.Warn("listening on a non-loopback address without --token-file: anyone who reaches it can use the models", "addr", ln.Addr().String())
+	}
+	return ln, nil
 }
