@@ -137,11 +137,11 @@ Example:
 }
 
 type serveOptions struct {
-	models, names, dirs        modelflags.List
-	addr, grpcAddr             string
-	tokenFile, cert, key       string
-	logJSON                    bool
-	opt                        server.Options
+	models, names, dirs  modelflags.List
+	addr, grpcAddr       string
+	tokenFile, cert, key string
+	logJSON              bool
+	opt                  server.Options
 }
 
 func (o *serveOptions) run(ctx context.Context, env *Env) error {
