@@ -3,6 +3,7 @@ package server
 import (
 	"net/http"
 	"strconv"
+	"strings"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
@@ -66,22 +67,27 @@ func newMetrics() *metrics {
 	return m
 }
 
+// label returns s as a label value: Prometheus's client panics on one
+// that is not valid UTF-8, which a model's name (its file's) may be, so
+// the bytes that are not are replaced by U+FFFD.
+func label(s string) string { return strings.ToValidUTF8(s, "\uFFFD") }
+
 // loaded records that e is served.
 func (m *metrics) loaded(e *entry) {
-	m.info.DeletePartialMatch(prometheus.Labels{"model": e.name})
-	m.info.WithLabelValues(e.name, e.kind, e.version).Set(1)
-	m.loadTime.WithLabelValues(e.name).Set(float64(e.loaded.UnixNano()) / 1e9)
+	m.info.DeletePartialMatch(prometheus.Labels{"model": label(e.name)})
+	m.info.WithLabelValues(label(e.name), label(e.kind), label(e.version)).Set(1)
+	m.loadTime.WithLabelValues(label(e.name)).Set(float64(e.loaded.UnixNano()) / 1e9)
 }
 
 // unloaded records that e is no longer served.
 func (m *metrics) unloaded(e *entry) {
-	m.info.DeletePartialMatch(prometheus.Labels{"model": e.name})
-	m.loadTime.DeleteLabelValues(e.name)
+	m.info.DeletePartialMatch(prometheus.Labels{"model": label(e.name)})
+	m.loadTime.DeleteLabelValues(label(e.name))
 }
 
 // observe records a request answered.
 func (m *metrics) observe(model, endpoint string, code, rows int, seconds float64) {
-	m.requests.WithLabelValues(model, endpoint, strconv.Itoa(code)).Inc()
+	m.requests.WithLabelValues(label(model), endpoint, strconv.Itoa(code)).Inc()
 	m.latency.WithLabelValues(endpoint).Observe(seconds)
 	if rows > 0 {
 		m.rows.WithLabelValues(endpoint).Observe(float64(rows))

@@ -151,9 +151,9 @@ func checkRows(e *entry, d *data.Dataset, predicting bool) error {
 // model, its version, the columns and the unseen categories of d.
 func rowHeader(b []byte, e *entry, d *data.Dataset, columns []string) []byte {
 	b = append(b, `{"model_name":`...)
-	b = strconv.AppendQuote(b, e.name)
+	b = appendString(b, e.name)
 	b = append(b, `,"model_version":`...)
-	b = strconv.AppendQuote(b, e.version)
+	b = appendString(b, e.version)
 	cols, _ := json.Marshal(columns)
 	b = append(b, `,"columns":`...)
 	b = append(b, cols...)
@@ -187,6 +187,14 @@ func quoted(names []string) [][]byte {
 		out[i], _ = json.Marshal(n)
 	}
 	return out
+}
+
+// appendString appends s as a JSON string (encoding/json's: invalid
+// UTF-8 as U+FFFD), which strconv.AppendQuote is not for every s (its
+// \x7f and \xff escapes are Go's, not JSON's).
+func appendString(b []byte, s string) []byte {
+	q, _ := json.Marshal(s)
+	return append(b, q...)
 }
 
 // appendNumber appends v as a JSON number: the digits of
@@ -333,7 +341,7 @@ func (s *Server) countUnseen(e *entry, d *data.Dataset) {
 		n += k
 	}
 	if n > 0 {
-		s.metrics.unseenTot.WithLabelValues(e.name).Add(float64(n))
+		s.metrics.unseenTot.WithLabelValues(label(e.name)).Add(float64(n))
 	}
 }
 

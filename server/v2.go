@@ -249,9 +249,9 @@ func (s *Server) inference(e *entry, d *data.Dataset, asked []output) (*inferenc
 // and sends it.
 func writeInfer(a *answer, e *entry, id string, n int, inf *inference) {
 	b := append(a.b, `{"model_name":`...)
-	b = strconv.AppendQuote(b, e.name)
+	b = appendString(b, e.name)
 	b = append(b, `,"model_version":`...)
-	b = strconv.AppendQuote(b, e.version)
+	b = appendString(b, e.version)
 	if id != "" {
 		b = append(b, `,"id":`...)
 		idb, _ := json.Marshal(id)
