@@ -13,8 +13,6 @@ import (
 	"github.com/gendisc/gendisc/synth"
 )
 
-func init() { commands = append(commands, cmdBalance) }
-
 var cmdBalance = &Command{
 	ReadsWithModel: true,
 	Name:           "balance",

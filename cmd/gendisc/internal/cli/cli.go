@@ -134,10 +134,23 @@ type Command struct {
 // A Runner runs a command whose flags have been parsed.
 type Runner func(ctx context.Context, env *Env) error
 
-// commands lists the commands in the order "gendisc help" shows them. A
-// command in a file of its own may append itself from an init function:
-// package variables are initialised before any init function runs.
-var commands = []*Command{cmdFit, cmdPredict, cmdEval, cmdInspect, cmdDatasets}
+// commands lists the commands in the order "gendisc help" shows them:
+// fitting, applying a model, drawing from one, comparing and data, the
+// server, the tools. It is set by an init function rather than in its
+// declaration because the help of the commands reads it (an
+// initialisation cycle otherwise).
+var commands []*Command
+
+func init() {
+	commands = []*Command{
+		cmdFit, cmdUpdate, cmdMerge, cmdCluster,
+		cmdPredict, cmdEval, cmdScore, cmdInspect, cmdTransform,
+		cmdSample, cmdImpute, cmdBalance,
+		cmdCompare, cmdSplit, cmdDatasets, cmdExport,
+		cmdServe,
+		cmdCompletion, cmdVersion,
+	}
+}
 
 func lookup(name string) *Command {
 	for _, c := range commands {

@@ -15,7 +15,6 @@ import (
 
 // The command list is set by cli.go's init, which runs before this file's
 // (files initialise in name order).
-func init() { commands = append(commands, cmdCluster) }
 
 var cmdCluster = &Command{
 	Name:      "cluster",

@@ -25,7 +25,6 @@ import (
 
 // The command list is set by cli.go's init, which runs before this file's
 // (files initialise in name order).
-func init() { commands = append(commands, cmdCompare) }
 
 // defaultModels are the models compare runs without --models: the
 // generative-discriminative pair of Ng and Jordan.

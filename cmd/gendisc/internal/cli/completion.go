@@ -9,8 +9,6 @@ import (
 	"strings"
 )
 
-func init() { commands = append(commands, cmdCompletion) }
-
 // shells are the shells that completion writes scripts for.
 var shells = []string{"bash", "zsh", "fish", "powershell"}
 

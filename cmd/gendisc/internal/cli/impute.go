@@ -10,8 +10,6 @@ import (
 	"github.com/gendisc/gendisc/synth"
 )
 
-func init() { commands = append(commands, cmdImpute) }
-
 var cmdImpute = &Command{
 	ReadsWithModel: true,
 	Name:           "impute",

@@ -573,8 +573,6 @@ func (r *ngramReport) writeText(w io.Writer) error {
 	return nil
 }
 
-func init() { commands = append(commands, cmdExport) }
-
 var cmdExport = &Command{
 	Name:      "export",
 	UsageLine: "export --model M.json --format arpa [--class C] [--out M.arpa]",

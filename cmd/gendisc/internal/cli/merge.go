@@ -11,8 +11,6 @@ import (
 	"github.com/gendisc/gendisc"
 )
 
-func init() { commands = append(commands, cmdMerge) }
-
 var cmdMerge = &Command{
 	Name:      "merge",
 	UsageLine: "merge M1.json M2.json ... [--out M.json] [--allow-duplicates]",

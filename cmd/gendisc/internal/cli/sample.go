@@ -15,8 +15,6 @@ import (
 	"github.com/gendisc/gendisc/synth"
 )
 
-func init() { commands = append(commands, cmdSample) }
-
 var cmdSample = &Command{
 	Name:      "sample",
 	UsageLine: "sample --model M.json -n N [--class C] [--clip] [--seed S] [--out S.csv]",

@@ -11,8 +11,6 @@ import (
 	"github.com/gendisc/gendisc/models"
 )
 
-func init() { commands = append(commands, cmdScore) }
-
 var cmdScore = &Command{
 	ReadsWithModel: true,
 	Name:           "score",

@@ -17,8 +17,6 @@ import (
 	"github.com/gendisc/gendisc/server"
 )
 
-func init() { commands = append(commands, cmdServe) }
-
 var cmdServe = &Command{
 	Name:      "serve",
 	UsageLine: "serve --model M.json [--model N.json ...] [--name NAME ...] [--models DIR] [--addr HOST:PORT] [--grpc-addr HOST:PORT]",

@@ -14,8 +14,6 @@ import (
 	"github.com/gendisc/gendisc/data"
 )
 
-func init() { commands = append(commands, cmdSplit) }
-
 var cmdSplit = &Command{
 	Name:      "split",
 	UsageLine: "split --data F [--target NAME] [--test 0.2] [--seed S] --train A.csv --test-out B.csv",

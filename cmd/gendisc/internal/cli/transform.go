@@ -12,8 +12,6 @@ import (
 	"github.com/gendisc/gendisc/gda"
 )
 
-func init() { commands = append(commands, cmdTransform) }
-
 var cmdTransform = &Command{
 	ReadsWithModel: true,
 	Name:           "transform",

@@ -12,8 +12,6 @@ import (
 	"github.com/gendisc/gendisc/registry"
 )
 
-func init() { commands = append(commands, cmdUpdate) }
-
 var cmdUpdate = &Command{
 	ReadsWithModel: true,
 	Name:           "update",

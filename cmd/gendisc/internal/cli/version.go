@@ -13,7 +13,6 @@ import (
 
 // version is listed last: files initialise in name order, and this one
 // comes after the other commands' files.
-func init() { commands = append(commands, cmdVersion) }
 
 var cmdVersion = &Command{
 	Name:      "version",
