@@ -9,6 +9,7 @@ import (
 
 	"github.com/gendisc/gendisc"
 	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/gauss"
 	"github.com/gendisc/gendisc/modelfile"
 	"github.com/gendisc/gendisc/stats"
 )
@@ -165,7 +166,7 @@ func (a *Accumulator) logLikelihood(means, covs [][]float64) (float64, error) {
 			v[j] = c.Mean[j] - means[k][j]
 		}
 		f.solve(v)
-		ll -= (c.W*(float64(p)*log2Pi+f.logDet) + tr + c.W*sumSq(v)) / 2
+		ll -= (c.W*(float64(p)*gauss.Log2Pi+f.logDet) + tr + c.W*sumSq(v)) / 2
 	}
 	for r := range a.inc.n() {
 		x, k := a.inc.x[r*p:(r+1)*p], int(a.inc.y[r])

@@ -10,6 +10,7 @@ import (
 	"gonum.org/v1/gonum/floats"
 
 	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/gauss"
 	"github.com/gendisc/gendisc/internal/classprior"
 	"github.com/gendisc/gendisc/internal/hugepage"
 	"github.com/gendisc/gendisc/internal/kernel"
@@ -23,9 +24,6 @@ const (
 	KindLDA = "lda"
 	KindQDA = "qda"
 )
-
-// log2Pi is log(2π).
-var log2Pi = math.Log(2 * math.Pi)
 
 // component is one covariance matrix of a model with the classes that
 // share it: LDA has one component for all classes, QDA one per class. For
@@ -132,7 +130,7 @@ func newModel(kind string, cfg Config, schema *data.Schema, s *stats.Classes, so
 			f.solve(nu)
 			c.nu[a] = nu
 			m.comp[k] = ci
-			m.konst[k] = m.logPrior[k] - f.logDet/2 - float64(p)/2*log2Pi
+			m.konst[k] = m.logPrior[k] - f.logDet/2 - float64(p)/2*gauss.Log2Pi
 		}
 		if !finite(m.konst) || !finite(slices.Concat(c.nu...)) {
 			return nil, tooLarge(source, "the distances of the class means relative to the covariance overflow")
