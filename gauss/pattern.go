@@ -38,9 +38,10 @@ type Pattern struct {
 }
 
 // Pattern returns the Pattern of the observed dimensions obs (increasing),
-// cached (up to MaxCachedPatterns): the rows of one pattern share it. It returns
-// ErrNotPositiveDefinite when Λ_mm is not numerically positive definite,
-// which a well-conditioned Σ does not give. It panics if obs is not
+// cached (up to MaxCachedPatterns): the rows of one pattern share it. A Λ_mm
+// that is not numerically positive definite (a nearly singular Σ) is
+// computed from Σ_oo instead (computeFromSigma); it returns
+// ErrNotPositiveDefinite only when Σ_oo does not factor either. It panics if obs is not
 // increasing within 0 … p−1.
 func (c *Cov) Pattern(obs []int) (*Pattern, error) {
 	var buf [64]byte
@@ -190,7 +191,7 @@ func (pat *Pattern) compute(chol bool) error {
 	}
 	t, ok := lapack64.Potrf(blas64.Symmetric{Uplo: blas.Lower, N: q, Stride: q, Data: r})
 	if !ok {
-		return ErrNotPositiveDefinite
+		return pat.computeFromSigma(chol)
 	}
 	logDet := c.logDet
 	for j := range q {
@@ -204,7 +205,7 @@ func (pat *Pattern) compute(chol bool) error {
 	}
 	lapack64.Potrs(t, blas64.General{Rows: q, Cols: o, Stride: o, Data: pat.a})
 	if _, ok := lapack64.Potri(t); !ok {
-		return ErrNotPositiveDefinite
+		return pat.computeFromSigma(chol)
 	}
 	for j := range q {
 		for l := range j {
@@ -213,16 +214,79 @@ func (pat *Pattern) compute(chol bool) error {
 		pat.cvar[j] = r[j*q+j]
 	}
 	if math.IsNaN(logDet) || math.IsInf(logDet, 0) {
-		return ErrNotPositiveDefinite
+		return pat.computeFromSigma(chol)
 	}
 	pat.logDetO = logDet
-	if chol {
-		pat.lc = make([]float64, q*q)
-		if !condChol(pat.lc, r, q) {
-			return ErrNotPositiveDefinite
+	pat.keepCondChol(chol)
+	return nil
+}
+
+// computeFromSigma computes A, C and log |Σ_oo| from Σ itself, for a Σ
+// whose precision's block Λ_mm is not numerically positive definite (a
+// nearly singular Σ): Σ_oo = L_o L_oᵀ, a principal submatrix of a positive
+// definite Σ (positive definite, and no worse conditioned), then
+//
+//	A = Σ_mo Σ_oo⁻¹,  C = Σ_mm − A Σ_om.
+//
+// It returns ErrNotPositiveDefinite only when Σ_oo does not factor.
+func (pat *Pattern) computeFromSigma(chol bool) error {
+	c := pat.cov
+	d, q, o := c.p, len(pat.Mis), len(pat.Obs)
+	soo := make([]float64, o*o)
+	for a, i := range pat.Obs {
+		for b, j := range pat.Obs {
+			soo[a*o+b] = c.sigma[i*d+j]
 		}
 	}
+	t, ok := lapack64.Potrf(blas64.Symmetric{Uplo: blas.Lower, N: o, Stride: o, Data: soo})
+	if !ok {
+		return ErrNotPositiveDefinite
+	}
+	logDet := 0.0
+	for a := range o {
+		logDet += 2 * math.Log(soo[a*o+a])
+	}
+	if math.IsNaN(logDet) || math.IsInf(logDet, 0) {
+		return ErrNotPositiveDefinite
+	}
+	x := make([]float64, o*q) // Σ_oo⁻¹ Σ_om, o×q
+	for a, i := range pat.Obs {
+		for b, j := range pat.Mis {
+			x[a*q+b] = c.sigma[i*d+j]
+		}
+	}
+	lapack64.Potrs(t, blas64.General{Rows: o, Cols: q, Stride: q, Data: x})
+	for b := range q {
+		for a := range o {
+			pat.a[b*o+a] = x[a*q+b]
+		}
+	}
+	for b, mb := range pat.Mis {
+		for e, me := range pat.Mis[:b+1] {
+			v := c.sigma[mb*d+me]
+			for a, i := range pat.Obs {
+				v -= pat.a[b*o+a] * c.sigma[i*d+me]
+			}
+			pat.c[b*q+e], pat.c[e*q+b] = v, v
+		}
+		pat.cvar[b] = max(pat.c[b*q+b], 0)
+	}
+	pat.logDetO = logDet
+	pat.keepCondChol(chol)
 	return nil
+}
+
+// keepCondChol keeps L_C, the Cholesky factor of C, when chol is set and
+// C is numerically positive definite; otherwise L_C stays nil and
+// CondRand factors C when it draws (see there).
+func (pat *Pattern) keepCondChol(chol bool) {
+	pat.lc = nil
+	if q := len(pat.Mis); chol {
+		lc := make([]float64, q*q)
+		if condChol(lc, pat.c, q) {
+			pat.lc = lc
+		}
+	}
 }
 
 // condChol writes the Cholesky factor L_C of the q×q matrix c to l (q×q,
@@ -286,19 +350,20 @@ func (pat *Pattern) CondRand(dst, x, mu []float64, rng *rand.Rand) {
 	for b := range z {
 		z[b] = rng.NormFloat64()
 	}
-	if pat.cov.diag {
+	lc := pat.lc
+	if !pat.cov.diag && lc == nil { // a Pattern of PatternTo, or a C that did not factor
+		if lc = make([]float64, q*q); !condChol(lc, pat.c, q) {
+			lc = nil // C numerically singular (a nearly singular Σ)
+		}
+	}
+	if lc != nil {
+		lowerMul(z, lc, q, false)
+	} else {
+		// A diagonal Σ, or a numerically singular C: the draw keeps the
+		// conditional variances (all there is to a diagonal C).
 		for b, v := range pat.cvar {
 			z[b] *= math.Sqrt(v)
 		}
-	} else {
-		lc := pat.lc
-		if lc == nil { // a Pattern of PatternTo
-			lc = make([]float64, q*q)
-			if !condChol(lc, pat.c, q) {
-				panic("gauss: conditional covariance not positive definite")
-			}
-		}
-		lowerMul(z, lc, q, false)
 	}
 	pat.CondMean(dst, x, mu)
 	for b, j := range pat.Mis {
