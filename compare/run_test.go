@@ -59,14 +59,14 @@ func TestCrossoverPairs(t *testing.T) {
 		return []float64{m, m}
 	})
 	want := []Crossover{
-		{Generative: "g1", Discriminative: "d1", M: 2, P: 0, GapM: 2, Gap: .2 - .1},
-		{Generative: "g1", Discriminative: "d2", M: 1, P: 0, GapM: 2, Gap: .2 - .15},
+		{Generative: "g1", Discriminative: "d1", M: 2, P: 0, ClearFrom: 2, GapM: 2, Gap: .2 - .1},
+		{Generative: "g1", Discriminative: "d2", M: 1, P: 0, ClearFrom: 1, GapM: 2, Gap: .2 - .15},
 		{Generative: "g2", Discriminative: "d1", M: 0, P: 1, GapM: 2, Gap: .05 - .1},
 		{Generative: "g2", Discriminative: "d2", M: 0, P: 1, GapM: 2, Gap: .05 - .15},
 	}
 	if !slices.EqualFunc(got, want, func(a, b Crossover) bool {
 		return a.Generative == b.Generative && a.Discriminative == b.Discriminative && a.M == b.M &&
-			a.P == b.P && a.GapM == b.GapM && closeTo(a.Gap, b.Gap, 1e-15)
+			a.P == b.P && a.ClearFrom == b.ClearFrom && a.GapM == b.GapM && closeTo(a.Gap, b.Gap, 1e-15)
 	}) {
 		t.Errorf("crossovers = %v, want %v", got, want)
 	}
@@ -129,18 +129,19 @@ func TestCrossoverSignificance(t *testing.T) {
 		m         int
 		p         float64
 		gapM      int
-		clear     bool
+		clearFrom int
 	}{
-		// m* = 2; the tests at sizes 2, 3 and 4 give p1, p2 and 0.
-		{"no fallbacks", nil, 2, p2, 4, false},
-		// Size 3 fell back: P is the larger of p1 and 0.
-		{"a fallback after m*", []int{2}, 2, p1, 4, true},
+		// m* = 2; the tests at sizes 2, 3 and 4 give p1 < 0.05, p2 > 0.05
+		// and 0: the means cross at 2, the crossover is clear from 4.
+		{"no fallbacks", nil, 2, p2, 4, 4},
+		// Size 3 fell back: P is the larger of p1 and 0, clear from m*.
+		{"a fallback after m*", []int{2}, 2, p1, 4, 2},
 		// Sizes 3 and 4 fell back: m* = 2, and so is the gap's size.
-		{"fallbacks at the end", []int{2, 3}, 2, p1, 2, true},
+		{"fallbacks at the end", []int{2, 3}, 2, p1, 2, 2},
 	} {
 		x := crossovers(ls, curve(c.fallbacks...), errs)[0]
-		if x.M != c.m || math.Abs(x.P-c.p) > 1e-12*c.p || x.GapM != c.gapM || x.Clear() != c.clear {
-			t.Errorf("%s: m* %d, P %.17g, gap at %d, clear %v; want %d, %.17g, %d, %v", c.name, x.M, x.P, x.GapM, x.Clear(), c.m, c.p, c.gapM, c.clear)
+		if x.M != c.m || math.Abs(x.P-c.p) > 1e-12*c.p || x.GapM != c.gapM || x.ClearFrom != c.clearFrom || x.Clear() != (c.clearFrom > 0) {
+			t.Errorf("%s: m* %d, P %.17g, gap at %d, clear from %d; want %d, %.17g, %d, %d", c.name, x.M, x.P, x.GapM, x.ClearFrom, c.m, c.p, c.gapM, c.clearFrom)
 		}
 		if want := .1 + sum3(diffs[c.gapM-1])/3 - .1; math.Abs(x.Gap-want) > 1e-15 {
 			t.Errorf("%s: gap %g, want %g", c.name, x.Gap, want)
