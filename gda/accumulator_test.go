@@ -397,15 +397,15 @@ func TestAccumulatorErrors(t *testing.T) {
 	if err := a.Add(d); err != nil {
 		t.Fatal(err)
 	}
-	var me *MergeError
+	var me *gendisc.MergeError
 	for _, o := range []*Accumulator{newAcc(t, KindQDA, Config{}), newAcc(t, KindLDA, Config{Shrinkage: 0.5}),
 		newAcc(t, KindLDA, Config{Estimator: Unbiased}), newAcc(t, KindLDA, Config{MaxIter: 3})} {
-		if err := a.Merge(o); !errors.As(err, &me) || !errors.Is(err, ErrMerge) {
-			t.Errorf("merge of %s %+v: %v, want a *MergeError", o.kind, o.cfg, err)
+		if err := a.Merge(o); !errors.As(err, &me) || !errors.Is(err, gendisc.ErrMerge) {
+			t.Errorf("merge of %s %+v: %v, want a *gendisc.MergeError", o.kind, o.cfg, err)
 		}
 	}
 	if err := a.Merge(nil); !errors.As(err, &me) {
-		t.Errorf("merge of nil: %v, want a *MergeError", err)
+		t.Errorf("merge of nil: %v, want a *gendisc.MergeError", err)
 	}
 	other := bundled.Load(t, "wine", data.Options{})
 	if err := a.Add(other); !errors.Is(err, ErrSchema) || !errors.Is(err, data.ErrSchema) {

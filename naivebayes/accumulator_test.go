@@ -300,7 +300,7 @@ func mustGaussianJSON(t *testing.T, m *Gaussian) []byte {
 	return b
 }
 
-// TestMergeRefuses: another kind or other settings are a *MergeError, a
+// TestMergeRefuses: another kind or other settings are a *gendisc.MergeError, a
 // schema with other features a *data.SchemaError; the accumulator is
 // unchanged.
 func TestMergeRefuses(t *testing.T) {
@@ -336,9 +336,9 @@ func TestMergeRefuses(t *testing.T) {
 		{"multinomial ← nb", multi, mixed},
 		{"multinomial ← other alpha", multi, alpha},
 	} {
-		var me *MergeError
-		if err := c.a.Merge(c.o); !errors.As(err, &me) || !errors.Is(err, ErrMerge) || me.Other != otherKind(c.o) {
-			t.Errorf("%s: %v, want a *MergeError", c.name, err)
+		var me *gendisc.MergeError
+		if err := c.a.Merge(c.o); !errors.As(err, &me) || !errors.Is(err, gendisc.ErrMerge) || me.Other != otherKind(c.o) {
+			t.Errorf("%s: %v, want a *gendisc.MergeError", c.name, err)
 		}
 	}
 	var se *data.SchemaError
@@ -348,7 +348,7 @@ func TestMergeRefuses(t *testing.T) {
 	if !bytes.Equal(encode(t, g), before) {
 		t.Errorf("a refused merge changed the accumulator")
 	}
-	if err := g.UnmarshalBinary(encode(t, multi)); !errors.Is(err, ErrMerge) {
+	if err := g.UnmarshalBinary(encode(t, multi)); !errors.Is(err, gendisc.ErrMerge) {
 		t.Errorf("decoding a multinomial-nb accumulator as gaussian-nb: %v", err)
 	}
 }
