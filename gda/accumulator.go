@@ -154,19 +154,14 @@ func (a *Accumulator) Merge(o gendisc.Accumulator) error {
 	}
 	a.schema = s
 	a.stats.Grow(len(s.Classes()))
-	class := func(k int) int {
-		if r.Target == nil {
-			return k
-		}
-		return r.Target[k]
-	}
-	for k, c := range b.stats.Class {
-		a.stats.Class[class(k)].Merge(c)
-	}
+	a.stats.MergeRemap(b.stats, r.Target)
 	a.inc.x = append(a.inc.x, b.inc.x...)
 	a.inc.w = append(a.inc.w, b.inc.w...)
 	for _, y := range b.inc.y {
-		a.inc.y = append(a.inc.y, float64(class(int(y))))
+		if r.Target != nil {
+			y = float64(r.Target[int(y)])
+		}
+		a.inc.y = append(a.inc.y, y)
 	}
 	return nil
 }

@@ -10,7 +10,6 @@ import (
 
 	"github.com/gendisc/gendisc"
 	"github.com/gendisc/gendisc/data"
-	"github.com/gendisc/gendisc/stats"
 )
 
 // mergeError returns the *gendisc.MergeError of naive Bayes: the
@@ -88,23 +87,6 @@ func remapped(m []int, i int) int {
 		return i
 	}
 	return m[i]
-}
-
-// mergeMoments adds o, whose class c is class remapped(to, c) of s, to s,
-// which has K ≥ o.K() classes, by Chan's formula (stats.Moments.Merge).
-func mergeMoments(s, o *stats.Moments, to []int) {
-	if to != nil || o.K() != s.K() {
-		p := stats.NewMoments(s.K(), o.D)
-		for c, w := range o.ClassWeight {
-			k := remapped(to, c)
-			p.ClassWeight[k] = w
-			copy(p.W[k*o.D:(k+1)*o.D], o.W[c*o.D:(c+1)*o.D])
-			copy(p.M[k*o.D:(k+1)*o.D], o.M[c*o.D:(c+1)*o.D])
-			copy(p.S[k*o.D:(k+1)*o.D], o.S[c*o.D:(c+1)*o.D])
-		}
-		o = p
-	}
-	s.Merge(o)
 }
 
 // sameSettings returns a *gendisc.MergeError unless the settings a and b (the

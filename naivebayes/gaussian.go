@@ -303,7 +303,7 @@ func (a *GaussianAccumulator) merge(t *data.Schema, s *stats.Moments, source str
 	}
 	a.schema = schema
 	a.stats.Grow(len(schema.Classes()))
-	mergeMoments(a.stats, s, r.Target)
+	a.stats.MergeRemap(s, r.Target)
 	return nil
 }
 
