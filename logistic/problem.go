@@ -577,4 +577,3 @@ func sigmoid(t float64) float64 {
 	e := math.Exp(t)
 	return e / (1 + e)
 }
-
