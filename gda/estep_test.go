@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/gendisc/gendisc"
 	"github.com/gendisc/gendisc/data"
 	"github.com/gendisc/gendisc/internal/bundled"
 )
@@ -172,7 +173,7 @@ func TestEStatsErrors(t *testing.T) {
 	}
 	ea, _ := a.EStep(nil)
 	eb, _ := b.EStep(nil)
-	var me *MergeError
+	var me *gendisc.MergeError
 	if err := ea.Merge(eb); !errors.As(err, &me) {
 		t.Errorf("merge of another configuration: %v", err)
 	}

@@ -143,10 +143,7 @@ func covariances(kind string, cfg Config, s *stats.Classes) [][]float64 {
 	p, K := s.D, s.K()
 	shrunk := make([][]float64, K)
 	for k, c := range s.Class {
-		cov := make([]float64, p*p)
-		for i, v := range c.S {
-			cov[i] = v / c.W
-		}
+		cov := c.Covariance(nil)
 		shrink(cov, p, cfg, c)
 		shrunk[k] = cov
 	}

@@ -21,16 +21,6 @@ import (
 // a new fit can update it.
 var ErrNoStatistics = errors.New("linear: the model holds no statistics to update or merge (it was saved without them): fit it again")
 
-// ConfigError is returned by Accumulator.Merge for statistics gathered
-// under another configuration.
-type ConfigError struct {
-	Have, Other Config
-}
-
-func (e *ConfigError) Error() string {
-	return fmt.Sprintf("linear: cannot merge statistics gathered with %+v into statistics gathered with %+v", e.Other, e.Have)
-}
-
 // role says what a column of the accumulated matrix holds.
 type role uint8
 

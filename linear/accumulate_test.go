@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/gendisc/gendisc"
@@ -219,7 +220,7 @@ func finish(t *testing.T, a gendisc.Accumulator) *Model {
 	return m.(*Model)
 }
 
-// TestMergeErrors: another configuration is a *ConfigError; a model file
+// TestMergeErrors: another configuration is a *gendisc.MergeError; a model file
 // without statistics still predicts, and its accumulator refuses to
 // update or merge with ErrNoStatistics; bad encodings are refused.
 func TestMergeErrors(t *testing.T) {
@@ -232,8 +233,8 @@ func TestMergeErrors(t *testing.T) {
 	if err := b.Add(d); err != nil {
 		t.Fatal(err)
 	}
-	var ce *ConfigError
-	if err := a.Merge(b); !errors.As(err, &ce) || ce.Other.L2 != 2 {
+	var me *gendisc.MergeError
+	if err := a.Merge(b); !errors.As(err, &me) || !strings.Contains(me.Reason, "L2:2 ") {
 		t.Errorf("merging another configuration: %v", err)
 	}
 	m, err := Config{}.Fit(d)

@@ -374,14 +374,14 @@ func (a *Accumulator) extend(t *data.Schema, source string) (*data.Schema, *data
 }
 
 // Merge adds the statistics of o, an *Accumulator with the same settings
-// (a *MergeError otherwise) whose schema has the accumulator's features
+// (a *gendisc.MergeError otherwise) whose schema has the accumulator's features
 // (a *data.ParseError wrapping a *data.SchemaError otherwise). Classes,
 // category levels and words that only o has are appended, o's indices
 // renumbered. o is unchanged.
 func (a *Accumulator) Merge(o gendisc.Accumulator) error {
 	b, ok := o.(*Accumulator)
 	if !ok || b.kind() != a.kind() {
-		return &MergeError{Kind: a.kind(), Other: otherKind(o), Reason: "another kind of model"}
+		return mergeError(a.kind(), otherKind(o), "another kind of model")
 	}
 	if err := sameSettings(a.kind(), a.settings(), b.settings()); err != nil {
 		return err

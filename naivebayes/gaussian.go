@@ -270,13 +270,13 @@ func (a *GaussianAccumulator) Add(d *data.Dataset) error {
 }
 
 // Merge adds the statistics of o, a *GaussianAccumulator with the same
-// settings (a *MergeError otherwise) whose schema has the accumulator's
+// settings (a *gendisc.MergeError otherwise) whose schema has the accumulator's
 // features (a *data.ParseError wrapping a *data.SchemaError otherwise).
 // Classes that only o has are appended. o is unchanged.
 func (a *GaussianAccumulator) Merge(o gendisc.Accumulator) error {
 	b, ok := o.(*GaussianAccumulator)
 	if !ok {
-		return &MergeError{Kind: a.kind(), Other: otherKind(o), Reason: "another kind of model"}
+		return mergeError(a.kind(), otherKind(o), "another kind of model")
 	}
 	if err := sameSettings(a.kind(), a.settings(), b.settings()); err != nil {
 		return err
@@ -303,7 +303,7 @@ func (a *GaussianAccumulator) merge(t *data.Schema, s *stats.Moments, source str
 	}
 	a.schema = schema
 	a.stats.Grow(len(schema.Classes()))
-	mergeMoments(a.stats, s, r.Target)
+	a.stats.MergeRemap(s, r.Target)
 	return nil
 }
 

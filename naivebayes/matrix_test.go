@@ -9,6 +9,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/gendisc/gendisc"
 	"github.com/gendisc/gendisc/data"
 	"github.com/gendisc/gendisc/internal/bundled"
 	"github.com/gendisc/gendisc/text"
@@ -457,13 +458,13 @@ func TestMatrixMerge(t *testing.T) {
 		}
 	}
 	m := fitMatrix(t, Config{Family: Multinomial}, x, y, benchClasses, nil)
-	var me *MergeError
+	var me *gendisc.MergeError
 	if _, err := m.Merge(fitMatrix(t, Config{Family: Bernoulli}, x, y, benchClasses, nil)); !errors.As(err, &me) {
-		t.Errorf("merging bernoulli-nb into multinomial-nb: %v, want a *MergeError", err)
+		t.Errorf("merging bernoulli-nb into multinomial-nb: %v, want a *gendisc.MergeError", err)
 	}
 	narrow := *x
 	narrow.Cols++
 	if _, err := m.Merge(fitMatrix(t, Config{Family: Multinomial}, &narrow, y, benchClasses, nil)); !errors.As(err, &me) {
-		t.Errorf("merging a model of other columns: %v, want a *MergeError", err)
+		t.Errorf("merging a model of other columns: %v, want a *gendisc.MergeError", err)
 	}
 }

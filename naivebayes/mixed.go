@@ -70,7 +70,7 @@ func (p *gaussianPart) add(d *data.Dataset, k int) error {
 // merge adds o's moments by Chan's formula, its classes renumbered by r.
 func (p *gaussianPart) merge(o part, r *data.Remap, s *data.Schema) error {
 	p.st.Grow(len(s.Classes()))
-	mergeMoments(p.st, o.(*gaussianPart).st, r.Target)
+	p.st.MergeRemap(o.(*gaussianPart).st, r.Target)
 	return nil
 }
 

@@ -13,6 +13,7 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/fileio"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
+	"github.com/gendisc/gendisc"
 	"github.com/gendisc/gendisc/data"
 	"github.com/gendisc/gendisc/logistic"
 	"github.com/gendisc/gendisc/mixture"
@@ -179,7 +180,9 @@ func (fn *PassFn) AddInput(acc []byte, f fileio.ReadableFile) ([]byte, error) {
 	var s stats
 	switch fn.Stage {
 	case stageSetup, stagePass:
-		d = labelled(d)
+		// The rows without a target are left out as gendisc fit leaves
+		// them out; a worker has no standard error to count them on.
+		d, _ = gendisc.Labelled(d)
 	}
 	switch fn.Stage {
 	case stageEStep:
@@ -237,21 +240,6 @@ func (fn *PassFn) ExtractOutput(acc []byte) ([]byte, error) {
 		return nil, fmt.Errorf("fit: no rows")
 	}
 	return acc, nil
-}
-
-// labelled returns d without its rows whose target is missing, which
-// gendisc fit leaves out of a fit that learns from the target.
-func labelled(d *data.Dataset) *data.Dataset {
-	var keep []int
-	for i, y := range d.Y {
-		if y == y {
-			keep = append(keep, i)
-		}
-	}
-	if len(keep) == d.N {
-		return d
-	}
-	return d.Subset(keep)
 }
 
 // readWithSchema reads the file f whole with data.ReadWithSchema.

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gendisc/gendisc"
 	"github.com/gendisc/gendisc/data"
 	"github.com/gendisc/gendisc/logistic"
 	"github.com/gendisc/gendisc/mixture"
@@ -89,7 +90,11 @@ func TestFitLogistic(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			want, err := cfg.Fit(labelled(d))
+			d, dropped := gendisc.Labelled(d)
+			if dropped != 3 {
+				t.Errorf("%d rows without a label, want 3", dropped)
+			}
+			want, err := cfg.Fit(d)
 			if err != nil {
 				t.Fatal(err)
 			}

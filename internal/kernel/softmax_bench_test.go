@@ -5,6 +5,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/gendisc/gendisc/internal/mathx"
 )
 
 // BenchmarkSoftmaxRows times SoftmaxRows on a chunk of 256 rows of 10
@@ -22,6 +24,29 @@ func BenchmarkSoftmaxRows(b *testing.B) {
 	for b.Loop() {
 		copy(y, x)
 		SoftmaxRows(y, k, e, nil)
+	}
+	b.ReportMetric(float64(cpuTime()-start)/float64(b.N*rows), "cpu-ns/row")
+}
+
+// BenchmarkSoftmaxRowsMathx is BenchmarkSoftmaxRows with mathx.Softmax on
+// each row, the portable one-row softmax: the side-by-side measure of
+// why SoftmaxRows, hand-written, is kept for the batch paths
+//
+//	go test ./internal/kernel -run '^$' -bench 'SoftmaxRows' -count 3
+func BenchmarkSoftmaxRowsMathx(b *testing.B) {
+	const rows, k = 256, 10
+	rng := rand.New(rand.NewPCG(1, 1))
+	x := make([]float64, rows*k)
+	for i := range x {
+		x[i] = -70 + 3*rng.NormFloat64()
+	}
+	y := make([]float64, len(x))
+	start := cpuTime()
+	for b.Loop() {
+		copy(y, x)
+		for r := 0; r < len(y); r += k {
+			mathx.Softmax(y[r : r+k])
+		}
 	}
 	b.ReportMetric(float64(cpuTime()-start)/float64(b.N*rows), "cpu-ns/row")
 }

@@ -160,22 +160,14 @@ func (o *fitOptions) fitAll(env *Env) (modelfile.Persistent, error) {
 }
 
 // dropUnlabelled returns d without its rows whose target is missing, and
-// their number: every kind that learns from the target leaves them out,
-// the one rule of fit (gmm, which leaves the target out, keeps them).
+// their number (gendisc.Labelled): every kind that learns from the target
+// leaves them out, the one rule of fit (gmm, which leaves the target out,
+// keeps them).
 func (o *fitOptions) dropUnlabelled(d *data.Dataset) (*data.Dataset, int) {
-	if o.model == mixture.Kind || d.Y == nil {
+	if o.model == mixture.Kind {
 		return d, 0
 	}
-	var keep []int
-	for i, y := range d.Y {
-		if y == y {
-			keep = append(keep, i)
-		}
-	}
-	if len(keep) == d.N {
-		return d, 0
-	}
-	return d.Subset(keep), d.N - len(keep)
+	return gendisc.Labelled(d)
 }
 
 // noteUnlabelled says on standard error, unless --quiet, how many rows
