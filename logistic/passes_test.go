@@ -9,6 +9,7 @@ import (
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/gendisc/gendisc"
 	"github.com/gendisc/gendisc/data"
 	"github.com/gendisc/gendisc/internal/bundled"
 	"github.com/gendisc/gendisc/logistic"
@@ -254,7 +255,7 @@ func TestPassErrors(t *testing.T) {
 	d := withBins(bundled.Load(t, "wine", data.Options{}), 0)
 	a, _ := logistic.Config{L2: 1}.NewSetup()
 	b, _ := logistic.Config{L2: 2}.NewSetup()
-	var ce *logistic.ConfigError
+	var ce *gendisc.MergeError
 	if err := a.Merge(b); !errors.As(err, &ce) {
 		t.Errorf("merging another λ: %v", err)
 	}
