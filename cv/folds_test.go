@@ -36,7 +36,7 @@ func TestStratifiedAllotment(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := counts(f, y, 2);  !slices.EqualFunc(got, want, slices.Equal) {
+		if got := counts(f, y, 2); !slices.EqualFunc(got, want, slices.Equal) {
 			t.Fatalf("seed %d: per-fold class counts %v, want %v", seed, got, want)
 		}
 	}
