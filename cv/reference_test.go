@@ -28,7 +28,9 @@ const (
 	regressionFolds = "testdata/wine_folds.csv"
 )
 
-func classData(t *testing.T) *data.Dataset { return bundled.Load(t, "pima_indians_diabetes", data.Options{}) }
+func classData(t *testing.T) *data.Dataset {
+	return bundled.Load(t, "pima_indians_diabetes", data.Options{})
+}
 
 func regressionData(t *testing.T) *data.Dataset {
 	return bundled.Load(t, "wine", data.Options{Target: "alcohol", NumericTarget: true, Ignore: []string{"class"}})
@@ -105,8 +107,12 @@ type sklearnReference struct {
 //	LinearRegression()                               linear.Config{}
 var referenceCases = map[string]func(d *data.Dataset) (gendisc.Model, error){
 	"GaussianNB": func(d *data.Dataset) (gendisc.Model, error) { return model(naivebayes.GaussianConfig{}.Fit(d)) },
-	"LDA":        func(d *data.Dataset) (gendisc.Model, error) { return model(gda.LDAConfig{Estimator: gda.Unbiased}.Fit(d)) },
-	"QDA":        func(d *data.Dataset) (gendisc.Model, error) { return model(gda.QDAConfig{Estimator: gda.Unbiased}.Fit(d)) },
+	"LDA": func(d *data.Dataset) (gendisc.Model, error) {
+		return model(gda.LDAConfig{Estimator: gda.Unbiased}.Fit(d))
+	},
+	"QDA": func(d *data.Dataset) (gendisc.Model, error) {
+		return model(gda.QDAConfig{Estimator: gda.Unbiased}.Fit(d))
+	},
 	"LogisticRegression": func(d *data.Dataset) (gendisc.Model, error) {
 		return model(logistic.Config{L2: 1, Tol: 1e-12}.Fit(d))
 	},
