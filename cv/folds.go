@@ -51,6 +51,17 @@ func (f Folds) Split(k int) (train, test []int) {
 	return train, test
 }
 
+// Rows returns the rows of fold k, in row order.
+func (f Folds) Rows(k int) []int {
+	var rows []int
+	for i, v := range f {
+		if v == k {
+			rows = append(rows, i)
+		}
+	}
+	return rows
+}
+
 // newRand returns the generator of the assignments drawn with seed: PCG
 // seeded with (seed, 0x9e3779b97f4a7c15).
 func newRand(seed uint64) *rand.Rand {

@@ -117,31 +117,33 @@ func (r *Runner) Run(d *data.Dataset, repeats ...Folds) (*Result, error) {
 	var wg sync.WaitGroup
 	for range min(workers, len(jobs)) {
 		wg.Go(func() {
+			var test *data.Dataset // the fold's rows, in storage reused from fold to fold
 			for {
 				j := int(next.Add(1)) - 1
 				if j >= len(jobs) || failed.Load() {
 					return
 				}
 				rep, k := jobs[j].repeat, jobs[j].fold
-				train, test := repeats[rep].Split(k)
 				var m gendisc.Model
 				var err error
 				if accs != nil {
 					m, err = accs[rep][k].Model()
 					accs[rep][k] = nil
 				} else {
+					train, _ := repeats[rep].Split(k)
 					m, err = r.Fit(d.Subset(train))
 				}
+				test = d.SubsetInto(test, repeats[rep].Rows(k))
 				var rp Report
 				if err == nil {
-					rp, err = Evaluate(m, d.Subset(test))
+					rp, err = Evaluate(m, test)
 				}
 				if err != nil {
 					errs[j] = r.inRepeat(rep, len(repeats), fmt.Errorf("fold %d: %w", k, err))
 					failed.Store(true)
 					return
 				}
-				res.Folds[j] = FoldResult{Repeat: rep, Fold: k, Rows: len(test), Report: rp}
+				res.Folds[j] = FoldResult{Repeat: rep, Fold: k, Rows: test.N, Report: rp}
 				if r.Progress != nil {
 					mu.Lock()
 					r.Progress(int(done.Add(1)), len(jobs))
