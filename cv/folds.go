@@ -7,6 +7,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+
+	"github.com/gendisc/gendisc/data"
 )
 
 // Folds assigns every row of a data set to a fold: Folds[i] is the 0-based
@@ -229,6 +231,29 @@ func GroupKFold(groups []string, k int, seed uint64) (Folds, error) {
 		out[i] = foldOf[g]
 	}
 	return out, nil
+}
+
+// Assign returns the k-fold assignment for d that suits its target: with
+// groups (one label per row, nil for none) GroupKFold; for classes (a
+// categorical target) Stratified, a row without its class being an error
+// positioned at its line; otherwise (a numeric target, or none, as a
+// language model's text) KFold.
+func Assign(d *data.Dataset, k int, groups []string, seed uint64) (Folds, error) {
+	switch {
+	case groups != nil:
+		if len(groups) != d.N {
+			return nil, fmt.Errorf("cv: %d group labels for %d rows", len(groups), d.N)
+		}
+		return GroupKFold(groups, k, seed)
+	case d.Schema.Classes() != nil && d.Y != nil:
+		for i, y := range d.Y {
+			if math.IsNaN(y) {
+				return nil, d.RowError(i, "%w: every row needs its class to be assigned a stratified fold", data.ErrMissingTarget)
+			}
+		}
+		return Stratified(d.Y, k, seed)
+	}
+	return KFold(d.N, k, seed)
 }
 
 // Repeat returns r assignments drawn by assign with the seeds seed,

@@ -3,6 +3,7 @@ package cv
 import (
 	"bytes"
 	"errors"
+	"math"
 	"slices"
 	"strings"
 	"testing"
@@ -237,4 +238,29 @@ func FuzzReadFolds(f *testing.F) {
 			t.Fatalf("round trip: %v, %v", again, err)
 		}
 	})
+}
+
+func TestAssign(t *testing.T) {
+	s := &data.Schema{Features: []data.Column{{Name: "x"}}, Target: &data.Column{Name: "y", Kind: data.Categorical, Levels: []string{"a", "b"}}}
+	d := &data.Dataset{Schema: s, N: 6, X: make([]float64, 6), Y: []float64{0, 0, 0, 1, 1, 1}, Source: "d.csv", Lines: []int{2, 3, 4, 5, 6, 7}}
+	f, err := Assign(d, 3, nil, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want, _ := Stratified(d.Y, 3, 1); !slices.Equal(f, want) {
+		t.Errorf("classes: %v, want the stratified %v", f, want)
+	}
+	g, err := Assign(d, 2, []string{"p", "p", "q", "q", "r", "r"}, 1)
+	if err != nil || g[0] != g[1] || g[2] != g[3] || g[4] != g[5] {
+		t.Errorf("groups: %v, %v", g, err)
+	}
+	d.Y[4] = math.NaN()
+	if _, err := Assign(d, 3, nil, 1); err == nil || !strings.Contains(err.Error(), "d.csv:6") {
+		t.Errorf("a row without its class: %v", err)
+	}
+	d.Schema = &data.Schema{Features: s.Features, Target: &data.Column{Name: "y"}}
+	d.Y = []float64{1.5, 2, 3, 4, 5, 6}
+	if f, err := Assign(d, 3, nil, 1); err != nil || !slices.Equal(f.Sizes(), []int{2, 2, 2}) {
+		t.Errorf("numeric target: %v, %v", f, err)
+	}
 }

@@ -41,7 +41,8 @@ type FoldResult struct {
 }
 
 // Result is a cross-validation: the evaluation of every fold of every
-// repeat, in order, and the warnings of Check.
+// repeat, in order, and the warnings of Check and of the fold models
+// (gendisc.Warner), each naming its fold.
 type Result struct {
 	Folds    []FoldResult
 	Warnings []string
@@ -84,10 +85,7 @@ func (r *Runner) Run(d *data.Dataset, repeats ...Folds) (*Result, error) {
 			return nil, r.inRepeat(rep, len(repeats), err)
 		}
 		for _, s := range w {
-			if len(repeats) > 1 {
-				s = fmt.Sprintf("repeat %d: %s", rep, s)
-			}
-			res.Warnings = append(res.Warnings, s)
+			res.Warnings = append(res.Warnings, r.inRepeatText(rep, len(repeats), s))
 		}
 		for k := range f.K() {
 			jobs = append(jobs, job{rep, k})
@@ -107,6 +105,7 @@ func (r *Runner) Run(d *data.Dataset, repeats ...Folds) (*Result, error) {
 	}
 	res.Folds = make([]FoldResult, len(jobs))
 	errs := make([]error, len(jobs))
+	warnings := make([][]string, len(jobs))
 	var next, done atomic.Int64
 	var failed atomic.Bool
 	var mu sync.Mutex
@@ -144,6 +143,11 @@ func (r *Runner) Run(d *data.Dataset, repeats ...Folds) (*Result, error) {
 					return
 				}
 				res.Folds[j] = FoldResult{Repeat: rep, Fold: k, Rows: test.N, Report: rp}
+				if w, ok := m.(gendisc.Warner); ok {
+					for _, s := range w.Warnings() {
+						warnings[j] = append(warnings[j], r.inRepeatText(rep, len(repeats), fmt.Sprintf("fold %d: %s", k, s)))
+					}
+				}
 				if r.Progress != nil {
 					mu.Lock()
 					r.Progress(int(done.Add(1)), len(jobs))
@@ -153,10 +157,11 @@ func (r *Runner) Run(d *data.Dataset, repeats ...Folds) (*Result, error) {
 		})
 	}
 	wg.Wait()
-	for _, err := range errs {
+	for j, err := range errs {
 		if err != nil {
 			return nil, err
 		}
+		res.Warnings = append(res.Warnings, warnings[j]...)
 	}
 	return res, nil
 }
@@ -167,6 +172,15 @@ func (r *Runner) inRepeat(rep, repeats int, err error) error {
 		return err
 	}
 	return fmt.Errorf("repeat %d: %w", rep, err)
+}
+
+// inRepeatText prefixes the message s with its repeat when there are
+// several.
+func (r *Runner) inRepeatText(rep, repeats int, s string) string {
+	if repeats == 1 {
+		return s
+	}
+	return fmt.Sprintf("repeat %d: %s", rep, s)
 }
 
 // Summary returns the mean and standard error of every figure of the

@@ -173,3 +173,27 @@ func TestRunErrorNamesFold(t *testing.T) {
 		t.Errorf("class in one fold: %v", err)
 	}
 }
+
+// warning is a classifier with a warning.
+type warning struct{ gendisc.Classifier }
+
+func (warning) Warnings() []string { return []string{"something odd"} }
+
+// TestRunModelWarnings checks that the fold models' warnings reach the
+// result, each naming its fold (and repeat), in fold order.
+func TestRunModelWarnings(t *testing.T) {
+	d := bundled.Load(t, "iris", data.Options{})
+	folds, _ := Repeat(2, 0, func(seed uint64) (Folds, error) { return Stratified(d.Y, 2, seed) })
+	r := &Runner{Fit: func(d *data.Dataset) (gendisc.Model, error) {
+		m, err := logistic.Config{}.Fit(d)
+		return warning{m}, err
+	}}
+	res, err := r.Run(d, folds...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"repeat 0: fold 0: something odd", "repeat 0: fold 1: something odd", "repeat 1: fold 0: something odd", "repeat 1: fold 1: something odd"}
+	if !slices.Equal(res.Warnings, want) {
+		t.Errorf("warnings %q, want %q", res.Warnings, want)
+	}
+}
