@@ -185,7 +185,7 @@ func LeaveOneOutGaussianNB(cfg naivebayes.GaussianConfig, d *data.Dataset) ([]fl
 				}
 				nk--
 			}
-			jll[k] = math.Log(prior(cfg, fixed, n, k, c))
+			jll[k] = math.Log(prior(cfg.PriorAlpha, fixedPrior(cfg.ClassPrior, fixed), n, k, c))
 			for j := range D {
 				v := s[j]/nk + eps
 				if !(v > 0) {
@@ -203,11 +203,20 @@ func LeaveOneOutGaussianNB(cfg naivebayes.GaussianConfig, d *data.Dataset) ([]fl
 	return out, nil
 }
 
-// prior returns class k's prior without a row of class c: fixed (the
-// model's priors) under ClassPrior, else (n_k − [k = c] + α)/(n − 1 + αK)
-// from the class counts n (n[K] the total).
-func prior(cfg naivebayes.GaussianConfig, fixed, n []float64, k, c int) float64 {
-	if cfg.ClassPrior != nil {
+// fixedPrior returns the model's priors when the configuration fixes
+// them (classPrior not nil), else nil.
+func fixedPrior(classPrior map[string]float64, priors []float64) []float64 {
+	if classPrior == nil {
+		return nil
+	}
+	return priors
+}
+
+// prior returns class k's prior without a row of class c: fixed[k] when
+// the prior is fixed, else (n_k − [k = c] + α)/(n − 1 + αK) from the class
+// counts n (n[K] the total).
+func prior(alpha float64, fixed, n []float64, k, c int) float64 {
+	if fixed != nil {
 		return fixed[k]
 	}
 	K := len(n) - 1
@@ -215,5 +224,5 @@ func prior(cfg naivebayes.GaussianConfig, fixed, n []float64, k, c int) float64 
 	if k == c {
 		nk--
 	}
-	return (nk + cfg.PriorAlpha) / (n[K] - 1 + cfg.PriorAlpha*float64(K))
+	return (nk + alpha) / (n[K] - 1 + alpha*float64(K))
 }

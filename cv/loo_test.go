@@ -6,6 +6,7 @@ import (
 
 	"github.com/gendisc/gendisc"
 	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/gda"
 	"github.com/gendisc/gendisc/internal/bundled"
 	"github.com/gendisc/gendisc/linear"
 	"github.com/gendisc/gendisc/naivebayes"
@@ -77,5 +78,37 @@ func TestLeaveOneOutGaussianNB(t *testing.T) {
 	d := head(bundled.Load(t, "iris", data.Options{}), 51) // one row of the second class
 	if _, err := LeaveOneOutGaussianNB(naivebayes.GaussianConfig{}, d); !errors.Is(err, ErrDowndate) {
 		t.Errorf("a class of one row: %v", err)
+	}
+}
+
+func TestLeaveOneOutDiscriminants(t *testing.T) {
+	iris := bundled.Load(t, "iris", data.Options{})
+	for _, c := range []struct {
+		name string
+		loo  func(d *data.Dataset) ([]float64, error)
+		fit  func(d *data.Dataset) (gendisc.Model, error)
+	}{
+		{"lda", func(d *data.Dataset) ([]float64, error) { return LeaveOneOutLDA(gda.LDAConfig{}, d) },
+			func(d *data.Dataset) (gendisc.Model, error) { return model(gda.LDAConfig{}.Fit(d)) }},
+		{"lda unbiased alpha", func(d *data.Dataset) ([]float64, error) {
+			return LeaveOneOutLDA(gda.LDAConfig{Estimator: gda.Unbiased, PriorAlpha: 3}, d)
+		}, func(d *data.Dataset) (gendisc.Model, error) {
+			return model(gda.LDAConfig{Estimator: gda.Unbiased, PriorAlpha: 3}.Fit(d))
+		}},
+		{"qda", func(d *data.Dataset) ([]float64, error) { return LeaveOneOutQDA(gda.QDAConfig{}, d) },
+			func(d *data.Dataset) (gendisc.Model, error) { return model(gda.QDAConfig{}.Fit(d)) }},
+		{"qda unbiased", func(d *data.Dataset) ([]float64, error) { return LeaveOneOutQDA(gda.QDAConfig{Estimator: gda.Unbiased}, d) },
+			func(d *data.Dataset) (gendisc.Model, error) { return model(gda.QDAConfig{Estimator: gda.Unbiased}.Fit(d)) }},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			got, err := c.loo(iris)
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkLOO(t, got, looRefit(t, iris, c.fit))
+		})
+	}
+	if _, err := LeaveOneOutLDA(gda.LDAConfig{Shrinkage: 0.5}, iris); !errors.Is(err, ErrDowndate) {
+		t.Errorf("shrinkage: %v", err)
 	}
 }
