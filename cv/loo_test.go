@@ -97,8 +97,12 @@ func TestLeaveOneOutDiscriminants(t *testing.T) {
 		}},
 		{"qda", func(d *data.Dataset) ([]float64, error) { return LeaveOneOutQDA(gda.QDAConfig{}, d) },
 			func(d *data.Dataset) (gendisc.Model, error) { return model(gda.QDAConfig{}.Fit(d)) }},
-		{"qda unbiased", func(d *data.Dataset) ([]float64, error) { return LeaveOneOutQDA(gda.QDAConfig{Estimator: gda.Unbiased}, d) },
-			func(d *data.Dataset) (gendisc.Model, error) { return model(gda.QDAConfig{Estimator: gda.Unbiased}.Fit(d)) }},
+		{"qda unbiased", func(d *data.Dataset) ([]float64, error) {
+			return LeaveOneOutQDA(gda.QDAConfig{Estimator: gda.Unbiased}, d)
+		},
+			func(d *data.Dataset) (gendisc.Model, error) {
+				return model(gda.QDAConfig{Estimator: gda.Unbiased}.Fit(d))
+			}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			got, err := c.loo(iris)
