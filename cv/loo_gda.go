@@ -27,9 +27,9 @@ import (
 //
 //	(x_i − μ_k')ᵀ S'⁻¹ (x_i − μ_k') = ‖b‖² + β (bᵀa)² / (1 − β‖a‖²),
 //
-// and L⁻¹(x_i − μ_k') = L⁻¹x_i − L⁻¹μ_k' needs one triangular solve per
-// row, L⁻¹μ_k being computed once: O(p²) per row for p features, so the
-// n models take O(n p²), the order of one fit.
+// and L⁻¹(x_i − μ_k') = L⁻¹x_i − L⁻¹μ_k', L⁻¹μ_k being computed once and
+// L⁻¹x_i for blocks of rows in one matrix product: O(p²) per row for p
+// features, so the n models take O(n p²), the order of one fit.
 //
 // It covers LDA without shrinkage on numeric features without missing
 // cells or weights; other cases, a row that is the only one of its class
@@ -39,13 +39,13 @@ func LeaveOneOutLDA(cfg gda.LDAConfig, d *data.Dataset) ([]float64, error) {
 	if err != nil {
 		return nil, err
 	}
-	return leaveOneOutGDA(gda.Config(cfg), d, m.Priors(), true)
+	return leaveOneOutGDA(gda.Config(cfg), d, m.Priors(), m.Means(), [][]float64{m.Covariance()})
 }
 
 // LeaveOneOutQDA is LeaveOneOutLDA for quadratic discriminant analysis:
 // each class has its scatter S_k, factored once; leaving out row i of
 // class c downdates S_c alone (det S_c' = det S_c · (1 − β‖a‖²), the
-// matrix determinant lemma; K triangular solves per row), and the
+// matrix determinant lemma; K products L_k⁻¹x_i per row), and the
 // discriminants are
 // log π_k − ½ log det Σ_k' − ½ (x_i − μ_k')ᵀ Σ_k'⁻¹ (x_i − μ_k') with
 // Σ_k' = S_k'/(n_k' ) (MLE) or S_k'/(n_k' − 1) (Unbiased), n_k' the rows
@@ -55,11 +55,19 @@ func LeaveOneOutQDA(cfg gda.QDAConfig, d *data.Dataset) ([]float64, error) {
 	if err != nil {
 		return nil, err
 	}
-	return leaveOneOutGDA(gda.Config(cfg), d, m.Priors(), false)
+	return leaveOneOutGDA(gda.Config(cfg), d, m.Priors(), m.Means(), m.Covariances())
 }
 
-// leaveOneOutGDA computes LeaveOneOutLDA (pooled) and LeaveOneOutQDA.
-func leaveOneOutGDA(cfg gda.Config, d *data.Dataset, priors []float64, pooled bool) ([]float64, error) {
+// looBlock is how many rows leave-one-out of discriminant analysis
+// solves against a factor at once, in one matrix product.
+const looBlock = 4096
+
+// leaveOneOutGDA computes LeaveOneOutLDA and LeaveOneOutQDA from the
+// fitted priors, means and covariances (one, pooled, for LDA; one per
+// class for QDA), the scatter matrices being the covariances times their
+// divisors.
+func leaveOneOutGDA(cfg gda.Config, d *data.Dataset, priors []float64, means, covs [][]float64) ([]float64, error) {
+	pooled := len(covs) == 1
 	if cfg.Shrinkage != 0 || cfg.ShrinkageAuto || d.Weight != nil {
 		return nil, fmt.Errorf("cv: %w: discriminant analysis with shrinkage or row weights", ErrDowndate)
 	}
@@ -75,108 +83,91 @@ func leaveOneOutGDA(cfg gda.Config, d *data.Dataset, priors []float64, pooled bo
 		}
 	}
 	n := make([]float64, K+1)
+	for _, y := range d.Y {
+		n[int(y)]++
+		n[K]++
+	}
 	mean := make([]*mat.VecDense, K)
 	for k := range mean {
-		mean[k] = mat.NewVecDense(p, nil)
+		mean[k] = mat.NewVecDense(p, means[k])
 	}
-	for i := range d.N {
-		k := int(d.Y[i])
-		n[k]++
-		n[K]++
-		mean[k].AddVec(mean[k], mat.NewVecDense(p, d.Row(i)))
-	}
-	for k := range K {
-		mean[k].ScaleVec(1/n[k], mean[k])
-	}
-	// The scatter matrices, one pooled or one per class, as U Uᵀ of the
-	// centred rows U (p × rows).
 	group := func(k int) int {
 		if pooled {
 			return 0
 		}
 		return k
 	}
-	centred := make([][]float64, K)
-	for k := range K {
-		if group(k) == k {
-			rows := n[k]
-			if pooled {
-				rows = n[K]
-			}
-			centred[k] = make([]float64, 0, int(rows)*p)
-		}
-	}
-	for i := range d.N {
-		k := int(d.Y[i])
-		for j, x := range d.Row(i) {
-			centred[group(k)] = append(centred[group(k)], x-mean[k].AtVec(j))
-		}
-	}
-	scatter := make([]*mat.SymDense, K)
-	for k := range scatter {
-		if group(k) != k {
-			scatter[k] = scatter[0]
-			continue
-		}
-		scatter[k] = mat.NewSymDense(p, nil)
-		rows := len(centred[k]) / p
-		scatter[k].SymOuterK(1, mat.NewDense(rows, p, centred[k]).T())
-	}
-	chol := make([]*lower, K)
-	for k := range chol {
-		if pooled && k > 0 {
-			chol[k] = chol[0]
-			continue
-		}
-		var c mat.Cholesky
-		if !c.Factorize(scatter[k]) {
-			return nil, fmt.Errorf("cv: %s: %w: a scatter matrix is singular", d.Source, ErrDowndate)
-		}
-		chol[k] = newLower(&c)
-	}
-	// divisor returns the divisor of class k's scatter (the pooled one's
-	// when pooled) without a row.
 	unbiased := cfg.Estimator == gda.Unbiased
-	divisor := func(nk float64) float64 {
+	// divisor returns the divisor of class k's covariance (the pooled
+	// one's when pooled), nk the class's rows and total all rows.
+	divisor := func(nk, total float64) float64 {
 		switch {
 		case pooled && unbiased:
-			return n[K] - 1 - float64(K)
+			return total - float64(K)
 		case pooled:
-			return n[K] - 1
+			return total
 		case unbiased:
 			return nk - 1
 		}
 		return nk
 	}
-	// lm[k] = L⁻¹ μ_k under the factor that class k uses.
-	lm := make([][]float64, K)
-	for k := range lm {
-		lm[k] = slices.Clone(mean[k].RawVector().Data)
-		chol[k].solve(lm[k])
+	scatter := make([]*mat.SymDense, K)
+	for k := range scatter {
+		if group(k) != k {
+			continue
+		}
+		scatter[k] = mat.NewSymDense(p, slices.Clone(covs[k]))
+		scatter[k].ScaleSym(divisor(n[k], n[K]), scatter[k])
 	}
+	// Each factor's inverse transposed, L⁻ᵀ, so that a block of rows X
+	// (rows × p) gives L⁻¹x_i for all its rows as X L⁻ᵀ, one matrix
+	// product; lm[k] = L⁻¹ μ_k; logDets[k] = log det S_k.
+	linvT := make([]mat.Matrix, K)
 	logDets := make([]float64, K)
-	for k, f := range chol {
-		logDets[k] = f.logDet()
+	lm := make([][]float64, K)
+	for k := range K {
+		if group(k) != k {
+			linvT[k], logDets[k] = linvT[0], logDets[0]
+		} else {
+			var c mat.Cholesky
+			if !c.Factorize(scatter[k]) {
+				return nil, fmt.Errorf("cv: %s: %w: a scatter matrix is singular", d.Source, ErrDowndate)
+			}
+			var l, inv mat.TriDense
+			c.LTo(&l)
+			if err := inv.InverseTri(&l); err != nil {
+				return nil, fmt.Errorf("cv: %s: %w: %v", d.Source, ErrDowndate, err)
+			}
+			linvT[k], logDets[k] = inv.T(), c.LogDet()
+		}
+		v := mat.NewVecDense(p, nil)
+		v.MulVec(linvT[k].T(), mean[k])
+		lm[k] = v.RawVector().Data
 	}
 	fixed := fixedPrior(cfg.ClassPrior, priors)
 	out := make([]float64, d.N*K)
 	jll := make([]float64, K)
 	y := make([][]float64, K)
-	for k := range y {
-		y[k] = make([]float64, p)
-	}
+	blocks := make([]*mat.Dense, K)
 	for i := range d.N {
-		c, x := int(d.Y[i]), d.Row(i)
+		c := int(d.Y[i])
 		if n[c] < 2 {
 			return nil, d.RowError(i, "cv: %w: the row is the only one of its class", ErrDowndate)
 		}
-		for k := range K {
-			if k == 0 || !pooled {
-				copy(y[k], x)
-				chol[k].solve(y[k])
-			} else {
-				y[k] = y[0]
+		if lo := i - i%looBlock; i == lo { // the next block's L⁻¹x_i
+			hi := min(lo+looBlock, d.N)
+			xb := mat.NewDense(hi-lo, p, d.X[lo*p:hi*p])
+			for k := range K {
+				if group(k) == k {
+					blocks[k] = mat.NewDense(hi-lo, p, nil)
+					blocks[k].Mul(xb, linvT[k])
+				} else {
+					blocks[k] = blocks[0]
+				}
 			}
+		}
+		for k := range K {
+			y[k] = blocks[k].RawRowView(i % looBlock)
 		}
 		// a = L⁻¹u, u = x − μ_c; S' = S − β u uᵀ with β = n_c/(n_c − 1).
 		beta := n[c] / (n[c] - 1)
@@ -211,7 +202,7 @@ func leaveOneOutGDA(cfg gda.Config, d *data.Dataset, priors []float64, pooled bo
 				nk--
 				logDet += math.Log(den)
 			}
-			dv := divisor(nk)
+			dv := divisor(nk, n[K]-1)
 			jll[k] = math.Log(prior(cfg.PriorAlpha, fixed, n, k, c)) - 0.5*dv*q
 			if !pooled {
 				jll[k] -= 0.5 * (logDet - float64(p)*math.Log(dv))
@@ -223,45 +214,4 @@ func leaveOneOutGDA(cfg gda.Config, d *data.Dataset, priors []float64, pooled bo
 		}
 	}
 	return out, nil
-}
-
-// lower is a lower-triangular Cholesky factor L (S = L Lᵀ) of a p × p
-// matrix, row-major.
-type lower struct {
-	p int
-	l []float64
-}
-
-func newLower(c *mat.Cholesky) *lower {
-	var t mat.TriDense
-	c.LTo(&t)
-	p, _ := t.Triangle()
-	f := &lower{p: p, l: make([]float64, p*p)}
-	for i := range p {
-		for j := range i + 1 {
-			f.l[i*p+j] = t.At(i, j)
-		}
-	}
-	return f
-}
-
-// solve overwrites r with L⁻¹ r, solving L y = r forward.
-func (f *lower) solve(r []float64) {
-	p, l := f.p, f.l
-	for i := range p {
-		v := r[i]
-		for j, lij := range l[i*p : i*p+i] {
-			v -= lij * r[j]
-		}
-		r[i] = v / l[i*p+i]
-	}
-}
-
-// logDet returns log det(L Lᵀ) = 2 Σ_k log L_kk.
-func (f *lower) logDet() float64 {
-	s := 0.0
-	for k := range f.p {
-		s += math.Log(f.l[k*f.p+k])
-	}
-	return 2 * s
 }
