@@ -68,6 +68,7 @@ var layers = map[string]int{
 	"ngram":      layerFamily,
 
 	"compare": layerUse,
+	"cv":      layerUse,
 	"metrics": layerUse,
 	"models":  layerUse,
 	"server":  layerUse,

@@ -124,40 +124,65 @@ func (d *Dataset) position(e *ParseError) *ParseError {
 
 // Subset returns a new Dataset holding rows idx of d, in that order, with the
 // same schema (shared, not copied).
-func (d *Dataset) Subset(idx []int) *Dataset {
-	D := d.D()
-	s := &Dataset{Schema: d.Schema, N: len(idx), X: make([]float64, len(idx)*D), Source: d.Source, Columns: d.Columns, RowGroups: d.RowGroups}
-	for k, i := range idx {
-		copy(s.X[k*D:(k+1)*D], d.X[i*D:(i+1)*D])
+func (d *Dataset) Subset(idx []int) *Dataset { return d.SubsetInto(nil, idx) }
+
+// SubsetInto is Subset writing into dst, whose storage (X, Y, Weight,
+// Text, Lines) it reuses where its capacity suffices, so that a loop over
+// many subsets allocates once; dst nil allocates a new Dataset. The
+// result is dst (or the new Dataset), its other fields reset to those of
+// a subset of d. dst must not share storage with d.
+func (d *Dataset) SubsetInto(dst *Dataset, idx []int) *Dataset {
+	if dst == nil {
+		dst = &Dataset{}
 	}
-	pick := func(v []float64) []float64 {
+	D := d.D()
+	*dst = Dataset{Schema: d.Schema, N: len(idx), X: resize(dst.X, len(idx)*D), Source: d.Source, Columns: d.Columns, RowGroups: d.RowGroups,
+		Y: dst.Y, Weight: dst.Weight, Text: dst.Text, Lines: dst.Lines}
+	for k, i := range idx {
+		copy(dst.X[k*D:(k+1)*D], d.X[i*D:(i+1)*D])
+	}
+	pick := func(out, v []float64) []float64 {
 		if v == nil {
 			return nil
 		}
-		out := make([]float64, len(idx))
+		out = resize(out, len(idx))
 		for k, i := range idx {
 			out[k] = v[i]
 		}
 		return out
 	}
-	s.Y, s.Weight = pick(d.Y), pick(d.Weight)
-	if d.Text != nil {
-		s.Text = make([][]string, len(d.Text))
+	dst.Y, dst.Weight = pick(dst.Y, d.Y), pick(dst.Weight, d.Weight)
+	if d.Text == nil {
+		dst.Text = nil
+	} else {
+		dst.Text = resize(dst.Text, len(d.Text))
 		for j, col := range d.Text {
 			if col == nil {
+				dst.Text[j] = nil
 				continue
 			}
-			s.Text[j] = make([]string, len(idx))
+			dst.Text[j] = resize(dst.Text[j], len(idx))
 			for k, i := range idx {
-				s.Text[j][k] = col[i]
+				dst.Text[j][k] = col[i]
 			}
 		}
 	}
-	if d.Lines != nil {
-		s.Lines = make([]int, len(idx))
+	if d.Lines == nil {
+		dst.Lines = nil
+	} else {
+		dst.Lines = resize(dst.Lines, len(idx))
 		for k, i := range idx {
-			s.Lines[k] = d.Lines[i]
+			dst.Lines[k] = d.Lines[i]
 		}
 	}
-	return s
+	return dst
+}
+
+// resize returns s with length n: s itself when its capacity suffices,
+// else a new slice.
+func resize[T any](s []T, n int) []T {
+	if cap(s) >= n {
+		return s[:n]
+	}
+	return make([]T, n)
 }

@@ -219,59 +219,6 @@ func readLMData(env *Env, name string, m ngram.LanguageModel, opt data.SchemaOpt
 	return d, nil
 }
 
-// lmScores holds, per document, log P in nats and the tokens predicted.
-type lmScores struct {
-	logp   []float64
-	tokens []int
-}
-
-// scoreDocs scores the documents of d under m: the marginal over the
-// classes (class −1) or the class of each row (byClass).
-func scoreDocs(m ngram.LanguageModel, d *data.Dataset, byClass bool) lmScores {
-	s := lmScores{logp: make([]float64, d.N), tokens: make([]int, d.N)}
-	for i, doc := range d.Text[m.Column()] {
-		k := -1
-		if byClass {
-			k = int(d.Y[i])
-		}
-		s.logp[i], s.tokens[i] = m.LogProb(doc, k)
-	}
-	return s
-}
-
-// lmSummary is the totals of a language model's scores: cross-entropy H
-// in bits per token and perplexity 2^H over the documents and the End
-// symbols they predict.
-type lmSummary struct {
-	Documents    int             `json:"documents"`
-	Tokens       int             `json:"tokens"`
-	TotalNats    modelfile.Float `json:"total_log_prob_nats"`
-	TotalBits    modelfile.Float `json:"total_log_prob_bits"`
-	CrossEntropy modelfile.Float `json:"cross_entropy_bits_per_token"`
-	Perplexity   modelfile.Float `json:"perplexity"`
-}
-
-func summarizeLM(logp []float64, tokens []int) lmSummary {
-	var s lmSummary
-	total := 0.0
-	for i, v := range logp {
-		if tokens[i] > 0 { // an empty document is none
-			s.Documents++
-		}
-		total += v
-		s.Tokens += tokens[i]
-	}
-	s.TotalNats, s.TotalBits = modelfile.Float(total), modelfile.Float(total/math.Ln2)
-	h := -total / math.Ln2 / float64(s.Tokens)
-	s.CrossEntropy, s.Perplexity = modelfile.Float(h), modelfile.Float(math.Exp2(h))
-	return s
-}
-
-func (s lmSummary) text() string {
-	return fmt.Sprintf("%d documents, %d tokens: log-probability %s nats (%s bits), cross-entropy %s bits per token, perplexity %s",
-		s.Documents, s.Tokens, num(float64(s.TotalNats)), num(float64(s.TotalBits)), num(float64(s.CrossEntropy)), num(float64(s.Perplexity)))
-}
-
 // scoreLanguageModel runs score for a language model and reports whether
 // m is one: per document its log-probability in nats and bits, its tokens
 // (words and the end), bits per token and perplexity; the totals on
@@ -285,7 +232,7 @@ func scoreLanguageModel(env *Env, o *scoreOptions, m gendisc.Model) (bool, error
 	if err != nil {
 		return true, err
 	}
-	s := scoreDocs(lm, d, false)
+	logp, tokens := metrics.ScoreDocuments(lm, d, false)
 	if o.out != "" {
 		out, err := env.createRows(o.out)
 		if err != nil {
@@ -294,14 +241,14 @@ func scoreLanguageModel(env *Env, o *scoreOptions, m gendisc.Model) (bool, error
 		defer out.Abort()
 		w := bufio.NewWriter(out)
 		fmt.Fprintln(w, "log_p_nats,log_p_bits,tokens,bits_per_token,perplexity")
-		for i, v := range s.logp {
+		for i, v := range logp {
 			bits := v / math.Ln2
-			if s.tokens[i] == 0 { // an empty document: no tokens to average over
+			if tokens[i] == 0 { // an empty document: no tokens to average over
 				fmt.Fprintf(w, "0,0,0,,\n")
 				continue
 			}
-			h := -bits / float64(s.tokens[i])
-			fmt.Fprintf(w, "%s,%s,%d,%s,%s\n", fmtFloat(v), fmtFloat(bits), s.tokens[i], fmtFloat(h), fmtFloat(math.Exp2(h)))
+			h := -bits / float64(tokens[i])
+			fmt.Fprintf(w, "%s,%s,%d,%s,%s\n", fmtFloat(v), fmtFloat(bits), tokens[i], fmtFloat(h), fmtFloat(math.Exp2(h)))
 		}
 		if err := w.Flush(); err != nil {
 			return true, err
@@ -310,28 +257,17 @@ func scoreLanguageModel(env *Env, o *scoreOptions, m gendisc.Model) (bool, error
 			return true, err
 		}
 	}
-	sum := summarizeLM(s.logp, s.tokens)
+	sum := metrics.SummarizeLanguageModel(logp, tokens)
 	if o.json {
 		return true, writeJSON(env.Stdout, sum)
 	}
 	if !env.Quiet {
-		fmt.Fprintf(env.Stderr, "gendisc: score: %s\n", sum.text())
+		fmt.Fprintf(env.Stderr, "gendisc: score: %s\n", sum)
 	}
 	return true, nil
 }
 
 func fmtFloat(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
-
-// lmEval is what eval reports of a language model: the cross-entropy and
-// perplexity of the held-out documents (under their own class's model
-// when the model has classes, overall and per class) and, with classes,
-// the classification report.
-type lmEval struct {
-	Overall  lmSummary            `json:"language_model"`
-	PerClass map[string]lmSummary `json:"per_class,omitempty"`
-	Report   *metrics.Report      `json:"classification,omitempty"`
-	classes  []string
-}
 
 // evalLanguageModel runs eval for a language model and reports whether m
 // is one.
@@ -345,56 +281,14 @@ func evalLanguageModel(env *Env, o *evalOptions, m gendisc.Model) (bool, error) 
 	if err != nil {
 		return true, err
 	}
-	rep := &lmEval{}
-	if c, ok := m.(gendisc.Classifier); ok && hasClasses {
-		for i, y := range d.Y {
-			if math.IsNaN(y) {
-				return true, d.RowError(i, "%w: eval needs the true class of every row", data.ErrMissingTarget)
-			}
-		}
-		if rep.Report, err = metrics.Evaluate(c, d); err != nil {
-			return true, err
-		}
-	}
-	s := scoreDocs(lm, d, hasClasses)
-	rep.Overall = summarizeLM(s.logp, s.tokens)
-	if hasClasses {
-		rep.classes = lm.Classes()
-		rep.PerClass = map[string]lmSummary{}
-		for k, c := range rep.classes {
-			var lp []float64
-			var tok []int
-			for i, y := range d.Y {
-				if int(y) == k {
-					lp, tok = append(lp, s.logp[i]), append(tok, s.tokens[i])
-				}
-			}
-			if len(lp) > 0 {
-				rep.PerClass[c] = summarizeLM(lp, tok)
-			}
-		}
+	rep, err := metrics.EvaluateLanguageModel(lm, d)
+	if err != nil {
+		return true, err
 	}
 	if o.json {
 		return true, writeJSON(env.Stdout, rep)
 	}
 	return true, rep.Text(env.Stdout)
-}
-
-func (r *lmEval) Text(w io.Writer) error {
-	fmt.Fprintf(w, "language model: %s\n", r.Overall.text())
-	if r.PerClass != nil {
-		fmt.Fprintf(w, "(each document under its own class's model)\n")
-		for _, c := range r.classes {
-			if s, ok := r.PerClass[c]; ok {
-				fmt.Fprintf(w, "  %s: %s\n", c, s.text())
-			}
-		}
-	}
-	if r.Report == nil {
-		return nil
-	}
-	fmt.Fprintln(w)
-	return r.Report.Text(w)
 }
 
 // lmSampleFlags are sample's flags for language models.
