@@ -111,12 +111,11 @@ func (m *LDA) LogProba(dst []float64, d *data.Dataset) []float64 {
 	return m.m.joint(dst, d, logProbaOut)
 }
 
-// Proba writes P(y = k | x_i) to dst[i·K + k], the exponential of
-// LogProba up to rounding, with its conventions: for each row, the
-// exponentials exp(l_k − m) of the scores l_k of the linear form less
-// their maximum m, divided by their sum (kernel.SoftmaxRows, on a chunk
-// of rows while it is in cache). A class more than 708 below the largest
-// gets 0.
+// Proba writes P(y = k | x_i) to dst[i·K + k], bit for bit the
+// exponential of what LogProba writes (gendisc.BatchProba), with its
+// conventions: each chunk of rows is normalised as by LogProba and
+// exponentiated while it is in cache (kernel.ProbaRows), at a fraction of
+// the cost of a math.Exp per value.
 func (m *LDA) Proba(dst []float64, d *data.Dataset) []float64 { return m.m.joint(dst, d, probaOut) }
 
 // JointLogLikelihood writes log p(x_i, y = k) to dst[i·K + k]

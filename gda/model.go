@@ -274,7 +274,7 @@ func (m *model) joint(dst []float64, d *data.Dataset, o output) []float64 {
 		// any class (farPosterior), from its cells in x.
 		far := func(row []float64) {
 			r := (cap(out) - cap(row)) / K
-			m.farPosterior(row, x[r*p:(r+1)*p], o)
+			m.farPosterior(row, x[r*p:(r+1)*p])
 		}
 		for a := lo; a < hi; a += chunkRows {
 			b := min(hi, a+chunkRows)
@@ -309,7 +309,7 @@ func (m *model) joint(dst []float64, d *data.Dataset, o output) []float64 {
 			case logProbaOut:
 				kernel.NormalizeLogRows(out, K, z, far)
 			case probaOut:
-				kernel.SoftmaxRows(out, K, z, far)
+				kernel.ProbaRows(out, K, z, far)
 			}
 		}
 	})
@@ -347,24 +347,21 @@ func (m *model) normalise(row []float64) {
 	}
 }
 
-// farPosterior writes to out the posteriors P(y = k | x) of the row x
-// (log-posteriors for logProbaOut), a row so far out that its joint
-// log-likelihoods are −Inf for every class: the quadratic forms overflow.
-// It scores the row again with the scaled log-densities of the Gaussian
-// core (gauss.Pattern.LogPdfScaled, the row's missing cells marginalised
-// as by marginals), whose differences float64 holds, and normalises them
-// with mathx.SoftmaxScaled (or NormalizeLogScaled). Far out along a
+// farPosterior writes to out the log-posteriors log P(y = k | x) of the
+// row x (for logProbaOut and probaOut, whose kernel.ProbaRows takes
+// their exponentials), a row so far out that its joint log-likelihoods
+// are −Inf for every class: the quadratic forms overflow. It scores the
+// row again with the scaled log-densities of the Gaussian core
+// (gauss.Pattern.LogPdfScaled, the row's missing cells marginalised as by
+// marginals), whose differences float64 holds, and normalises them with
+// mathx.NormalizeLogScaled. Far out along a
 // direction x̃ the class of least ‖L_k⁻¹x̃‖² wins (the covariance under
 // which the row is least unlikely); classes tied there (LDA's, which
 // share Σ) by the linear term, xᵀΣ⁻¹μ_k; then by the rest. It allocates:
 // such rows are rare.
-func (m *model) farPosterior(out, x []float64, o output) {
+func (m *model) farPosterior(out, x []float64) {
 	s, c := m.farJoint(x)
-	if o == logProbaOut {
-		mathx.NormalizeLogScaled(out, s, c)
-		return
-	}
-	mathx.SoftmaxScaled(out, s, c)
+	mathx.NormalizeLogScaled(out, s, c)
 }
 
 // farJoint returns the joint log-likelihoods log π_k + log N(x_o; μ_ko,

@@ -9,6 +9,7 @@ import (
 
 	"github.com/gendisc/gendisc"
 	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/internal/kernel"
 	"github.com/gendisc/gendisc/internal/mathx"
 )
 
@@ -55,43 +56,86 @@ func (p *Predictions) Rows() int {
 // Predict returns the predictions of m for the rows of d, which follows
 // m's schema. The probabilities are finite, in [0, 1] and sum to 1 for
 // any finite row, however far out (the families score such rows again
-// with their large cells scaled out, see mathx.SoftmaxScaled). A regression is a model that is not a classifier and has a
-// method Predict(dst []float64, d *data.Dataset) []float64 but no
-// Components; a mixture has both. It returns ErrNoPredictions for a model
-// of none of these sorts, and the error of a model that refuses the rows:
-// one fitted on complete rows only refuses a missing cell as its fit did
-// (a method CheckMissing(*data.Dataset) error, as logistic.Model has).
+// with their large cells scaled out, see mathx.SoftmaxScaled). A
+// classifier's are bit for bit the exponentials of its LogProba (see
+// Posteriors); a gendisc.Clusterer's are its responsibilities; a
+// gendisc.Regressor (a model that is neither) has its predicted values.
+// It returns ErrNoPredictions for a model of none of these sorts, and
+// the error of a model that refuses the rows: one fitted on complete rows
+// only (gendisc.MissingChecker) refuses a missing cell as its fit did.
 func Predict(m gendisc.Model, d *data.Dataset) (*Predictions, error) {
 	if err := CheckMissing(m, d); err != nil {
 		return nil, err
 	}
 	switch m := m.(type) {
 	case gendisc.Classifier:
-		labels := m.Classes()
-		proba := m.LogProba(nil, d)
-		best := gendisc.ArgmaxRows(nil, proba, len(labels)) // gendisc.Predict, sharing LogProba
-		for i, v := range proba {
-			proba[i] = math.Exp(v)
-		}
-		return newPredictions("prediction", labels, best, proba), nil
-	case clusterer:
+		proba, best := Posteriors(m, d)
+		return newPredictions("prediction", m.Classes(), best, proba), nil
+	case gendisc.Clusterer:
 		labels := make([]string, m.Components())
 		for k := range labels {
 			labels[k] = strconv.Itoa(k)
 		}
 		proba := m.Predict(nil, d)
 		return newPredictions("cluster", labels, gendisc.ArgmaxRows(nil, proba, len(labels)), proba), nil
-	case regressor:
+	case gendisc.Regressor:
 		return &Predictions{Columns: []string{"prediction"}, Values: m.Predict(nil, d)}, nil
 	}
 	return nil, ErrNoPredictions
 }
 
+// Posteriors returns P(y = k | x_i) for every row i of d and class k of c
+// (at proba[i·K + k]), bit for bit the exponentials math.Exp of what
+// c.LogProba writes, and the most probable class of each row, bit for
+// bit gendisc.Predict's (the first largest log-probability). It is the
+// one prediction path of gendisc predict and serve: a gendisc.BatchProba
+// computes the posteriors in one pass over the rows (Proba), and the
+// classes are the largest of each row, but for the rare rows where two
+// classes' posteriors are equal while their log-probabilities may not
+// be (exp rounds nearby values to one), whose LogProba is computed again
+// to break the tie as gendisc.Predict does; for other classifiers, the
+// exponentials of LogProba by kernel.Exp, math.Exp four values at a time.
+func Posteriors(c gendisc.Classifier, d *data.Dataset) (proba []float64, best []int) {
+	K := len(c.Classes())
+	b, ok := c.(gendisc.BatchProba)
+	if !ok {
+		proba = c.LogProba(nil, d)
+		best = gendisc.ArgmaxRows(nil, proba, K)
+		kernel.Exp(proba)
+		return proba, best
+	}
+	proba = b.Proba(nil, d)
+	best, tied := argmaxTied(proba, K)
+	if len(tied) > 0 {
+		lp := c.LogProba(nil, d.Subset(tied))
+		for j, k := range gendisc.ArgmaxRows(nil, lp, K) {
+			best[tied[j]] = k
+		}
+	}
+	return proba, best
+}
+
+// argmaxTied returns gendisc.ArgmaxRows of the K-column matrix p and the
+// rows whose largest value is held by another column too.
+func argmaxTied(p []float64, K int) (best, tied []int) {
+	best = gendisc.ArgmaxRows(nil, p, K)
+	for i, k := range best {
+		row := p[i*K : (i+1)*K]
+		for j, v := range row {
+			if v == row[k] && j != k {
+				tied = append(tied, i)
+				break
+			}
+		}
+	}
+	return best, tied
+}
+
 // CheckMissing applies to the rows d the rule of m on missing cells: nil
 // for a model that takes them (marginalises or imputes them), the model's
-// error for one fitted on complete rows only.
+// error for one fitted on complete rows only (gendisc.MissingChecker).
 func CheckMissing(m gendisc.Model, d *data.Dataset) error {
-	if c, ok := m.(interface{ CheckMissing(*data.Dataset) error }); ok {
+	if c, ok := m.(gendisc.MissingChecker); ok {
 		return c.CheckMissing(d)
 	}
 	return nil
@@ -104,19 +148,6 @@ func newPredictions(first string, labels []string, best []int, proba []float64) 
 		cols[k+1] = "p_" + c
 	}
 	return &Predictions{Columns: cols, Labels: labels, Best: best, Values: proba}
-}
-
-// regressor is a fitted regression model: Predict writes the predicted
-// target value of row i to dst[i].
-type regressor interface {
-	Predict(dst []float64, d *data.Dataset) []float64
-}
-
-// clusterer is a fitted mixture model: Predict writes the responsibility
-// of each component k for row i, P(k | x_i), to dst[i·K + k].
-type clusterer interface {
-	Components() int
-	Predict(dst []float64, d *data.Dataset) []float64
 }
 
 // WriteCSV writes the predictions as CSV: the header Columns, then one
@@ -155,7 +186,7 @@ func (p *Predictions) record(rec []string, i int) {
 
 // Density returns the function that gives the log density log p(x_i) of
 // every row of a data set under m, and whether m has one: a mixture's own
-// (a method ScoreSamples(dst []float64, d *data.Dataset) []float64), or a
+// (gendisc.Density), or a
 // generative classifier's marginal over the classes k, by log-sum-exp,
 //
 //	log p(x_i) = log Σ_k exp(log p(x_i, y=k))
@@ -165,9 +196,7 @@ func (p *Predictions) record(rec []string, i int) {
 // Clamp(−Inf), −1.7976931348623157e+308, with a warning.
 func Density(m gendisc.Model) (func(d *data.Dataset) []float64, bool) {
 	switch m := m.(type) {
-	case interface {
-		ScoreSamples(dst []float64, d *data.Dataset) []float64
-	}:
+	case gendisc.Density:
 		return func(d *data.Dataset) []float64 { return m.ScoreSamples(nil, d) }, true
 	case gendisc.Generative:
 		return func(d *data.Dataset) []float64 { return marginal(m, d) }, true

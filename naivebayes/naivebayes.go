@@ -79,11 +79,11 @@ func (c *classifier) joint(dst []float64, d *data.Dataset, normalise bool) []flo
 }
 
 // proba writes P(y = k | x_i) to dst[i·K + k] as joint does, a chunk's
-// joint log-likelihoods turned into probabilities by kernel.SoftmaxRows
-// while they are in cache: the exponentials of its log-sum-exp serve
-// again, divided by their sum.
+// joint log-likelihoods normalised and exponentiated by kernel.ProbaRows
+// while they are in cache: bit for bit the exponentials of what joint
+// writes with normalise set.
 func (c *classifier) proba(dst []float64, d *data.Dataset) []float64 {
-	return c.scores(dst, d, kernel.SoftmaxRows, mathx.SoftmaxScaled)
+	return c.scores(dst, d, kernel.ProbaRows, mathx.NormalizeLogScaled)
 }
 
 // scores writes log p(x_i, y = k) to dst[i·K + k], allocating dst when
@@ -156,9 +156,9 @@ type farFamily interface {
 	addScaled(s []mathx.Scaled, d *data.Dataset, i int, scale mathx.Scale)
 }
 
-// farRow writes to out finish's result (mathx.SoftmaxScaled or
-// NormalizeLogScaled) for row i of d, whose joint log-likelihoods are not
-// finite for any class: every term overflowed. It scores the row again
+// farRow writes to out finish's result (mathx.NormalizeLogScaled) for
+// row i of d, whose joint log-likelihoods are not finite for any class:
+// every term overflowed. It scores the row again
 // as scaled numbers of its scale (mathx.RowScale), the farFamily terms
 // split by the size of their cells and the other families' added whole,
 // so that the classes are compared order by order (see

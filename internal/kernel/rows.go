@@ -32,6 +32,21 @@ func NormalizeLogRows(x []float64, k int, e []float64, other func(row []float64)
 	}
 }
 
+// ProbaRows turns each row of k joint log-likelihoods of x into
+// probabilities that are, bit for bit, the exponentials of what
+// NormalizeLogRows writes,
+//
+//	x_i ← exp((x_i − m) − log Σ_l exp(x_l − m)),  m = max_l x_l
+//
+// NormalizeLogRows then Exp on x while it is in cache: the posteriors of
+// a classifier's Proba, exactly exp of its LogProba. other, as for
+// NormalizeLogRows, writes log-probabilities (the exponentials are taken
+// after it).
+func ProbaRows(x []float64, k int, e []float64, other func(row []float64)) {
+	NormalizeLogRows(x, k, e, other)
+	Exp(x[:len(x)/max(k, 1)*k])
+}
+
 // SoftmaxRows is mathx.Softmax on each row of k values of x,
 //
 //	x_i ← exp(x_i − m) / Σ_l exp(x_l − m),  m = max_l x_l

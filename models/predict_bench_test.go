@@ -1,0 +1,70 @@
+package models_test
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"strconv"
+	"testing"
+
+	"github.com/gendisc/gendisc"
+	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/gda"
+	"github.com/gendisc/gendisc/models"
+	"github.com/gendisc/gendisc/naivebayes"
+)
+
+// gaussianClasses returns n rows of D features from K overlapping
+// Gaussian classes (class k's feature j is N(0.3·((j+k) mod 3), 1)), the
+// classes drawn uniformly, with a fixed seed.
+func gaussianClasses(n, D, K int, seed uint64) *data.Dataset {
+	rng := rand.New(rand.NewPCG(seed, 1))
+	features := make([]string, D)
+	for j := range features {
+		features[j] = "x" + strconv.Itoa(j)
+	}
+	classes := make([]string, K)
+	for k := range classes {
+		classes[k] = "c" + strconv.Itoa(k)
+	}
+	x, y := make([]float64, n*D), make([]int, n)
+	for i := range y {
+		k := rng.IntN(K)
+		y[i] = k
+		for j := range D {
+			x[i*D+j] = 0.3*float64((j+k)%3) + rng.NormFloat64()
+		}
+	}
+	return data.FromMatrix(features, x, classes, y)
+}
+
+// BenchmarkPredict times models.Predict, the table that gendisc predict
+// and serve answer, of Gaussian naive Bayes, LDA and QDA on 1,000,000
+// rows of 20 features and 5 classes (fitted on 20,000 other rows):
+//
+//	go test -bench BenchmarkPredict -count 5 -run '^$' ./models
+func BenchmarkPredict(b *testing.B) {
+	const n, D, K = 1_000_000, 20, 5
+	train, test := gaussianClasses(20_000, D, K, 1), gaussianClasses(n, D, K, 2)
+	fits := []struct {
+		name string
+		fit  func(*data.Dataset) (gendisc.Model, error)
+	}{
+		{"gaussian-nb", func(d *data.Dataset) (gendisc.Model, error) { return naivebayes.GaussianConfig{}.Fit(d) }},
+		{"lda", func(d *data.Dataset) (gendisc.Model, error) { return gda.LDAConfig{}.Fit(d) }},
+		{"qda", func(d *data.Dataset) (gendisc.Model, error) { return gda.QDAConfig{}.Fit(d) }},
+	}
+	for _, f := range fits {
+		m, err := f.fit(train)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(fmt.Sprintf("%s/%dx%dx%d", f.name, n, D, K), func(b *testing.B) {
+			b.SetBytes(int64(n * D * 8))
+			for b.Loop() {
+				if _, err := models.Predict(m, test); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
