@@ -108,7 +108,7 @@ func (m *LDA) Config() LDAConfig { return LDAConfig(m.m.cfg) }
 // d's features differ from the model's schema by name, kind or order, or
 // dst has the wrong length.
 func (m *LDA) LogProba(dst []float64, d *data.Dataset) []float64 {
-	return m.m.joint(dst, d, logProbaOut)
+	return m.m.joint(dst, nil, d, logProbaOut)
 }
 
 // Proba writes P(y = k | x_i) to dst[i·K + k], bit for bit the
@@ -116,13 +116,15 @@ func (m *LDA) LogProba(dst []float64, d *data.Dataset) []float64 {
 // conventions: each chunk of rows is normalised as by LogProba and
 // exponentiated while it is in cache (kernel.ProbaRows), at a fraction of
 // the cost of a math.Exp per value.
-func (m *LDA) Proba(dst []float64, d *data.Dataset) []float64 { return m.m.joint(dst, d, probaOut) }
+func (m *LDA) Proba(dst []float64, d *data.Dataset) []float64 {
+	return m.m.joint(dst, nil, d, probaOut)
+}
 
 // JointLogLikelihood writes log p(x_i, y = k) to dst[i·K + k]
 // (gendisc.Generative), missing features marginalised; −Inf where it is
 // below float64's range (a row far out: about −1e600 at 1e300).
 func (m *LDA) JointLogLikelihood(dst []float64, d *data.Dataset) []float64 {
-	return m.m.joint(dst, d, jointOut)
+	return m.m.joint(dst, nil, d, jointOut)
 }
 
 // Priors returns the class priors π_k.

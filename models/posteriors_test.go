@@ -186,3 +186,70 @@ func TestPosteriorsTies(t *testing.T) {
 	}
 	sameBits(t, "ties", p.Values, m.LogProba(nil, d))
 }
+
+// TestPredictDensity checks that models.PredictDensity answers, bit for
+// bit, what models.Predict and models.Density answer apart, for the
+// gendisc.JointProba families (Gaussian naive Bayes and QDA, whose joint
+// it computes once), LDA (whose posteriors come from its linear form,
+// asked twice) and nb (whose density is its own ScoreSamples), on iris,
+// noisy copies with missing cells and rows far out; and that ProbaJoint's
+// joint is JointLogLikelihood's.
+func TestPredictDensity(t *testing.T) {
+	iris := readIris(t, data.Options{})
+	fits := []struct {
+		name  string
+		fit   func(*data.Dataset) (gendisc.Generative, error)
+		joint bool
+	}{
+		{"gaussian-nb", func(d *data.Dataset) (gendisc.Generative, error) { return naivebayes.GaussianConfig{}.Fit(d) }, true},
+		{"qda", func(d *data.Dataset) (gendisc.Generative, error) { return gda.QDAConfig{}.Fit(d) }, true},
+		{"lda", func(d *data.Dataset) (gendisc.Generative, error) { return gda.LDAConfig{}.Fit(d) }, false},
+		{"nb", func(d *data.Dataset) (gendisc.Generative, error) { return naivebayes.Config{}.Fit(d) }, false},
+	}
+	sets := map[string]*data.Dataset{
+		"iris":          iris,
+		"noisy missing": noisyRows(iris, 5_000, 0.3, true),
+		"far":           withRows(iris, farRows(false)),
+	}
+	for _, f := range fits {
+		m, err := f.fit(iris)
+		if err != nil {
+			t.Fatalf("%s: %v", f.name, err)
+		}
+		j, ok := m.(gendisc.JointProba)
+		if ok != f.joint {
+			t.Errorf("%s: a gendisc.JointProba: %v, want %v", f.name, ok, f.joint)
+		}
+		density, _ := models.Density(m)
+		for name, d := range sets {
+			what := f.name + " on " + name
+			p, ll, err := models.PredictDensity(m, d)
+			if err != nil {
+				t.Fatalf("%s: %v", what, err)
+			}
+			want, err := models.Predict(m, d)
+			if err != nil {
+				t.Fatalf("%s: %v", what, err)
+			}
+			if !slices.Equal(p.Best, want.Best) || !bitsEqual(p.Values, want.Values) || !slices.Equal(p.Columns, want.Columns) {
+				t.Fatalf("%s: predictions differ from models.Predict's", what)
+			}
+			if !bitsEqual(ll, density(d)) {
+				t.Fatalf("%s: log densities differ from models.Density's", what)
+			}
+			if ok {
+				K := len(m.Classes())
+				proba, joint := make([]float64, d.N*K), make([]float64, d.N*K)
+				j.ProbaJoint(proba, joint, d)
+				if !bitsEqual(joint, m.JointLogLikelihood(nil, d)) || !bitsEqual(proba, j.Proba(nil, d)) {
+					t.Fatalf("%s: ProbaJoint differs from JointLogLikelihood and Proba", what)
+				}
+			}
+		}
+	}
+}
+
+// bitsEqual reports whether a and b hold the same float64s bit for bit.
+func bitsEqual(a, b []float64) bool {
+	return slices.EqualFunc(a, b, func(x, y float64) bool { return math.Float64bits(x) == math.Float64bits(y) })
+}

@@ -105,30 +105,71 @@ func Posteriors(c gendisc.Classifier, d *data.Dataset) (proba []float64, best []
 		return proba, best
 	}
 	proba = b.Proba(nil, d)
-	best, tied := argmaxTied(proba, K)
+	return proba, classes(c, d, proba)
+}
+
+// classes returns the most probable class of each row of d under c from
+// its posteriors proba, bit for bit exp(c.LogProba): the column of the
+// largest of each row, but for the rows where another column holds the
+// same value (or the first is NaN), whose LogProba is computed again to
+// break the tie as gendisc.Predict does (gendisc.ArgmaxRows).
+func classes(c gendisc.Classifier, d *data.Dataset, proba []float64) []int {
+	K := len(c.Classes())
+	best := make([]int, len(proba)/K)
+	var tied []int
+	for i := range best {
+		row := proba[i*K : (i+1)*K]
+		k, top := 0, row[0]
+		tie := top != top // a NaN first: ArgmaxRows skips it
+		for j, v := range row[1:] {
+			switch {
+			case v > top:
+				k, top, tie = j+1, v, false
+			case v == top:
+				tie = true
+			}
+		}
+		best[i] = k
+		if tie {
+			tied = append(tied, i)
+		}
+	}
 	if len(tied) > 0 {
 		lp := c.LogProba(nil, d.Subset(tied))
 		for j, k := range gendisc.ArgmaxRows(nil, lp, K) {
 			best[tied[j]] = k
 		}
 	}
-	return proba, best
+	return best
 }
 
-// argmaxTied returns gendisc.ArgmaxRows of the K-column matrix p and the
-// rows whose largest value is held by another column too.
-func argmaxTied(p []float64, K int) (best, tied []int) {
-	best = gendisc.ArgmaxRows(nil, p, K)
-	for i, k := range best {
-		row := p[i*K : (i+1)*K]
-		for j, v := range row {
-			if v == row[k] && j != k {
-				tied = append(tied, i)
-				break
+// PredictDensity returns Predict's predictions for the rows of d and the
+// log densities log p(x_i) of Density's function (nil for a model
+// without a density), bit for bit as the two give them, as serve answers
+// a request for both: a gendisc.JointProba's joint log-likelihoods are
+// computed once (ProbaJoint), the posteriors and the density, their
+// log-sum-exp, derived from them; other models are asked twice.
+func PredictDensity(m gendisc.Model, d *data.Dataset) (*Predictions, []float64, error) {
+	if j, ok := m.(gendisc.JointProba); ok {
+		if _, own := m.(gendisc.Density); !own {
+			if err := CheckMissing(m, d); err != nil {
+				return nil, nil, err
 			}
+			labels := j.Classes()
+			proba, joint := make([]float64, d.N*len(labels)), make([]float64, d.N*len(labels))
+			j.ProbaJoint(proba, joint, d)
+			p := newPredictions("prediction", labels, classes(j, d, proba), proba)
+			return p, logSumExpRows(joint, len(labels)), nil
 		}
 	}
-	return best, tied
+	p, err := Predict(m, d)
+	if err != nil {
+		return nil, nil, err
+	}
+	if density, ok := Density(m); ok {
+		return p, density(d), nil
+	}
+	return p, nil, nil
 }
 
 // CheckMissing applies to the rows d the rule of m on missing cells: nil
@@ -207,9 +248,13 @@ func Density(m gendisc.Model) (func(d *data.Dataset) []float64, bool) {
 // marginal returns the log density of every row of d under a generative
 // classifier, summed over the classes.
 func marginal(m gendisc.Generative, d *data.Dataset) []float64 {
-	joint := m.JointLogLikelihood(nil, d)
-	K := len(m.Classes())
-	out := make([]float64, d.N)
+	return logSumExpRows(m.JointLogLikelihood(nil, d), len(m.Classes()))
+}
+
+// logSumExpRows returns log Σ_k exp(joint[i·K + k]) of every row i of
+// the K-column matrix joint (mathx.LogSumExp).
+func logSumExpRows(joint []float64, K int) []float64 {
+	out := make([]float64, len(joint)/K)
 	for i := range out {
 		out[i] = mathx.LogSumExp(joint[i*K : (i+1)*K])
 	}

@@ -540,6 +540,15 @@ func (m *Gaussian) Proba(dst []float64, d *data.Dataset) []float64 {
 	return m.proba(dst, d)
 }
 
+// ProbaJoint writes P(y = k | x_i) to proba[i·K + k] as Proba does and
+// log p(x_i, y = k) to joint[i·K + k] as JointLogLikelihood does, bit for
+// bit both, computing the joint once (gendisc.JointProba): the
+// predictions and the log-likelihoods of the same rows. It panics as
+// Proba does, or if joint's length is not proba's.
+func (m *Gaussian) ProbaJoint(proba, joint []float64, d *data.Dataset) {
+	m.probaJoint(proba, joint, d)
+}
+
 // Config returns the settings the model was fitted with, defaults
 // applied; fitting the same data with them gives the same model.
 func (m *Gaussian) Config() GaussianConfig {
