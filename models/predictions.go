@@ -11,6 +11,7 @@ import (
 	"github.com/gendisc/gendisc/data"
 	"github.com/gendisc/gendisc/internal/kernel"
 	"github.com/gendisc/gendisc/internal/mathx"
+	"github.com/gendisc/gendisc/internal/parallel"
 )
 
 // ErrNoPredictions: the model neither classifies, clusters nor regresses.
@@ -116,21 +117,28 @@ func Posteriors(c gendisc.Classifier, d *data.Dataset) (proba []float64, best []
 func classes(c gendisc.Classifier, d *data.Dataset, proba []float64) []int {
 	K := len(c.Classes())
 	best := make([]int, len(proba)/K)
-	var tied []int
-	for i := range best {
-		row := proba[i*K : (i+1)*K]
-		k, top := 0, row[0]
-		tie := top != top // a NaN first: ArgmaxRows skips it
-		for j, v := range row[1:] {
-			switch {
-			case v > top:
-				k, top, tie = j+1, v, false
-			case v == top:
-				tie = true
+	// The rows on both cores, a tied row's class k marked as −1 − k.
+	parallel.For(len(best), 1<<14, func(_, lo, hi int) {
+		for i := lo; i < hi; i++ {
+			row := proba[i*K : (i+1)*K]
+			k, top := 0, row[0]
+			tie := top != top // a NaN first: ArgmaxRows skips it
+			for j, v := range row[1:] {
+				switch {
+				case v > top:
+					k, top, tie = j+1, v, false
+				case v == top:
+					tie = true
+				}
+			}
+			if best[i] = k; tie {
+				best[i] = -1 - k
 			}
 		}
-		best[i] = k
-		if tie {
+	})
+	var tied []int
+	for i, k := range best {
+		if k < 0 {
 			tied = append(tied, i)
 		}
 	}
