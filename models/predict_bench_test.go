@@ -43,7 +43,8 @@ func gaussianClasses(n, D, K int, seed uint64) *data.Dataset {
 
 // BenchmarkPredict times models.Predict, the table that gendisc predict
 // and serve answer, of Gaussian naive Bayes, LDA and QDA on 1,000,000
-// rows of 20 features and 5 classes (fitted on 20,000 other rows), in
+// rows of 20 features and 5 classes, and on 1,000 rows (a request to
+// serve), fitted on 20,000 other rows, in
 // wall time and in CPU time (cpu-ms/op, user and system of every thread:
 // the figure that a loaded machine moves least):
 //
@@ -51,6 +52,7 @@ func gaussianClasses(n, D, K int, seed uint64) *data.Dataset {
 func BenchmarkPredict(b *testing.B) {
 	const n, D, K = 1_000_000, 20, 5
 	train, test := gaussianClasses(20_000, D, K, 1), gaussianClasses(n, D, K, 2)
+	small := gaussianClasses(1000, D, K, 3) // a request to serve
 	fits := []struct {
 		name string
 		fit  func(*data.Dataset) (gendisc.Model, error)
@@ -64,16 +66,18 @@ func BenchmarkPredict(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		b.Run(fmt.Sprintf("%s/%dx%dx%d", f.name, n, D, K), func(b *testing.B) {
-			b.SetBytes(int64(n * D * 8))
-			start := cpuTime()
-			for b.Loop() {
-				if _, err := models.Predict(m, test); err != nil {
-					b.Fatal(err)
+		for _, d := range []*data.Dataset{small, test} {
+			b.Run(fmt.Sprintf("%s/%dx%dx%d", f.name, d.N, D, K), func(b *testing.B) {
+				b.SetBytes(int64(d.N * D * 8))
+				start := cpuTime()
+				for b.Loop() {
+					if _, err := models.Predict(m, d); err != nil {
+						b.Fatal(err)
+					}
 				}
-			}
-			b.ReportMetric(float64(cpuTime()-start)/float64(time.Millisecond)/float64(b.N), "cpu-ms/op")
-		})
+				b.ReportMetric(float64(cpuTime()-start)/float64(time.Millisecond)/float64(b.N), "cpu-ms/op")
+			})
+		}
 	}
 }
 
