@@ -556,7 +556,7 @@ func (m *Model) ClassWeights() []float64 { return slices.Clone(m.classWeight) }
 // feature's documents are not one per row; without them, d.Text nil, the
 // documents are missing) or dst has a length other than d.N·K.
 func (m *Model) LogProba(dst []float64, d *data.Dataset) []float64 {
-	return m.scores(dst, d, kernel.NormalizeLogRows, mathx.NormalizeLogScaled)
+	return m.scores(dst, nil, d, kernel.NormalizeLogRows, mathx.NormalizeLogScaled)
 }
 
 // logProbaRow normalises a row of joint log-likelihoods to
@@ -611,12 +611,13 @@ func (m *Model) ScoreSamples(dst []float64, d *data.Dataset) []float64 {
 	return dst
 }
 
-// Proba writes P(y = k | x_i) to dst[i·K + k], the exponential of
-// LogProba (up to rounding), with its conventions: each row's joint
-// log-likelihoods become probabilities by kernel.SoftmaxRows while they are in
-// cache, and a row that no class can produce is all zeros.
+// Proba writes P(y = k | x_i) to dst[i·K + k], bit for bit the
+// exponential of what LogProba writes (gendisc.BatchProba), with its
+// conventions: each chunk of rows is normalised and exponentiated by
+// kernel.ProbaRows while it is in cache, and a row that no class can
+// produce is all zeros.
 func (m *Model) Proba(dst []float64, d *data.Dataset) []float64 {
-	return m.scores(dst, d, kernel.SoftmaxRows, mathx.SoftmaxScaled)
+	return m.scores(dst, nil, d, kernel.ProbaRows, mathx.NormalizeLogScaled)
 }
 
 // probaRow turns a row of joint log-likelihoods into probabilities: the

@@ -531,14 +531,22 @@ func (m *Gaussian) JointLogLikelihood(dst []float64, d *data.Dataset) []float64 
 	return m.joint(dst, d, false)
 }
 
-// Proba writes P(y = k | x_i) to dst[i·K + k], the exponential of
-// LogProba up to rounding, with its conventions: for each row, the
-// exponentials exp(l_k − m) of its joint log-likelihoods l_k less their
-// maximum m divided by their sum (kernel.SoftmaxRows, on a chunk of rows
-// at a time), which LogProba's log-sum-exp computes too. A class whose
-// log-probability is −Inf, or more than 708 below the largest, gets 0.
+// Proba writes P(y = k | x_i) to dst[i·K + k], bit for bit the
+// exponential of what LogProba writes (gendisc.BatchProba), with its
+// conventions: each chunk of rows is normalised as by LogProba and
+// exponentiated while it is in cache (kernel.ProbaRows), at a fraction of
+// the cost of a math.Exp per value.
 func (m *Gaussian) Proba(dst []float64, d *data.Dataset) []float64 {
 	return m.proba(dst, d)
+}
+
+// ProbaJoint writes P(y = k | x_i) to proba[i·K + k] as Proba does and
+// log p(x_i, y = k) to joint[i·K + k] as JointLogLikelihood does, bit for
+// bit both, computing the joint once (gendisc.JointProba): the
+// predictions and the log-likelihoods of the same rows. It panics as
+// Proba does, or if joint's length is not proba's.
+func (m *Gaussian) ProbaJoint(proba, joint []float64, d *data.Dataset) {
+	m.probaJoint(proba, joint, d)
 }
 
 // Config returns the settings the model was fitted with, defaults

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"strconv"
 
+	"github.com/gendisc/gendisc"
 	"github.com/gendisc/gendisc/data"
 	"github.com/gendisc/gendisc/models"
 )
@@ -136,12 +137,12 @@ func (s *Server) score(c *call) {
 // counts for the count models, and, when predicting, rows that no class
 // can produce.
 func checkRows(e *entry, d *data.Dataset, predicting bool) error {
-	if m, ok := e.model.(interface{ CheckCounts(*data.Dataset) error }); ok {
+	if m, ok := e.model.(gendisc.CountChecker); ok {
 		if err := m.CheckCounts(d); err != nil {
 			return err
 		}
 	}
-	if m, ok := e.model.(interface{ Impossible(*data.Dataset) error }); ok && predicting {
+	if m, ok := e.model.(gendisc.ImpossibleChecker); ok && predicting {
 		return m.Impossible(d)
 	}
 	return nil

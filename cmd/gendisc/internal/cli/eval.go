@@ -190,7 +190,7 @@ func (u *unseenClasses) countAsErrors(r *metrics.Report) {
 // ±1.7976931348623157e+308 (models.Clamp), with a warning, as predict
 // writes it; a figure that overflows then (an MSE, a log-likelihood) is
 // clamped the same way, with a warning that names it.
-func evaluateRegression(env *Env, r regressor, d *data.Dataset) (*metrics.RegressionReport, error) {
+func evaluateRegression(env *Env, r gendisc.Regressor, d *data.Dataset) (*metrics.RegressionReport, error) {
 	for i, y := range d.Y {
 		if math.IsNaN(y) {
 			return nil, d.RowError(i, "%w: eval needs the true value of every row", data.ErrMissingTarget)

@@ -123,17 +123,12 @@ func (o *predictOptions) write(env *Env, writeTo func(io.Writer) error) error {
 	return out.Commit()
 }
 
-// regressor is a fitted regression model: Predict writes the predicted
-// target value of row i to dst[i]. (A clusterer has a method of the same
-// signature: the kind's regression property tells them apart.)
-type regressor interface {
-	Predict(dst []float64, d *data.Dataset) []float64
-}
-
-// asRegressor returns m, a model of the kind named, as a regressor when
-// the kind is a regression.
-func asRegressor(kind string, m gendisc.Model) (regressor, bool) {
-	r, ok := m.(regressor)
+// asRegressor returns m, a model of the kind named, as a
+// gendisc.Regressor when the kind is a regression. (A gendisc.Clusterer
+// has a method Predict of the same signature: the kind's regression
+// property tells them apart.)
+func asRegressor(kind string, m gendisc.Model) (gendisc.Regressor, bool) {
+	r, ok := m.(gendisc.Regressor)
 	k := kinds[kind]
 	return r, ok && k != nil && k.regression
 }
