@@ -50,6 +50,8 @@ var layers = map[string]int{
 	"datasets":              layerData,
 	"datasets/internal/gen": layerData,
 	"internal/bundled":      layerData,
+	"seq":                   layerData,
+	"seqio":                 layerData,
 	"text":                  layerData,
 
 	"":          layerRoot,
@@ -65,6 +67,7 @@ var layers = map[string]int{
 	"logistic":   layerFamily,
 	"mixture":    layerFamily,
 	"naivebayes": layerFamily,
+	"hmm":        layerFamily,
 	"ngram":      layerFamily,
 
 	"compare": layerUse,
