@@ -1,0 +1,206 @@
+package hmm
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/modelfile"
+	"github.com/gendisc/gendisc/seq"
+)
+
+// MaxTags bounds the tag set: an order-2 model holds (T+1)³ transition
+// probabilities (8 million for 200 tags).
+const MaxTags = 200
+
+// maxCount bounds each count in a model file, so that sums stay exact
+// whole numbers for counted models and finite for all.
+const maxCount = 1 << 53
+
+// modelJSON is the parameters of a model file: the configuration, the
+// vocabulary and the counts (the tag set is the schema's target), from
+// which the probabilities are derived on loading.
+type modelJSON struct {
+	Order         int              `json:"order"`
+	Transitions   string           `json:"transitions"`
+	Alpha         modelfile.Float  `json:"alpha"`
+	EmissionAlpha modelfile.Float  `json:"emission_alpha"`
+	Unknown       string           `json:"unknown"`
+	MaxSuffix     int              `json:"max_suffix"`
+	Rare          int              `json:"rare"`
+	NoEnd         bool             `json:"no_end"`
+	Beam          modelfile.Float  `json:"beam"`
+	Words         []string         `json:"words"`
+	TransIndex    []int            `json:"trans_index"` // (a·(T+1) + b)·(T+1) + c, increasing
+	TransCount    modelfile.Floats `json:"trans_count"`
+	EmitWord      []int32          `json:"emit_word"` // by word, then tag, increasing
+	EmitTag       []int32          `json:"emit_tag"`
+	EmitCount     modelfile.Floats `json:"emit_count"`
+}
+
+func encode(cfg Config, sc *seq.Schema, c *counts) modelJSON {
+	j := modelJSON{Order: cfg.Order, Transitions: cfg.Transitions.String(), Alpha: modelfile.Float(cfg.Alpha),
+		EmissionAlpha: modelfile.Float(cfg.EmissionAlpha), Unknown: cfg.Unknown.String(), MaxSuffix: cfg.MaxSuffix,
+		Rare: cfg.Rare, NoEnd: cfg.NoEnd, Beam: modelfile.Float(cfg.Beam), Words: sc.Words}
+	for i, n := range c.trans {
+		if n != 0 {
+			j.TransIndex = append(j.TransIndex, i)
+			j.TransCount = append(j.TransCount, n)
+		}
+	}
+	for _, e := range c.emit {
+		j.EmitWord = append(j.EmitWord, e.Word)
+		j.EmitTag = append(j.EmitTag, e.Tag)
+		j.EmitCount = append(j.EmitCount, e.N)
+	}
+	return j
+}
+
+// MarshalJSON writes the model's parameters for a model file.
+func (m *Model) MarshalJSON() ([]byte, error) { return json.Marshal(encode(m.cfg, m.schema, &m.c)) }
+
+// UnmarshalModel reads the model of a model file: the schema s (the tag
+// set as its target's levels) and the parameters of MarshalJSON, every
+// field checked.
+func UnmarshalModel(s *data.Schema, params []byte) (*Model, error) {
+	cfg, sc, c, err := decode(s, params)
+	if err != nil {
+		return nil, err
+	}
+	if len(c.emit) == 0 {
+		return nil, fmt.Errorf("hmm: %w", ErrNoData)
+	}
+	return newModel(cfg, sc, c)
+}
+
+// decode reads and checks a schema and parameters.
+func decode(s *data.Schema, params []byte) (Config, *seq.Schema, counts, error) {
+	cfg, sc, c, err := decodeUnchecked(s, params)
+	if err != nil {
+		err = fmt.Errorf("hmm: %w", err)
+	}
+	return cfg, sc, c, err
+}
+
+func decodeUnchecked(s *data.Schema, params []byte) (Config, *seq.Schema, counts, error) {
+	var c counts
+	if s == nil || len(s.Features) != 1 || s.Features[0].Kind != data.Text || s.Target == nil || s.Target.Kind != data.Categorical {
+		return Config{}, nil, c, errors.New("the schema is not that of sentences: one text column and a categorical target, the tags")
+	}
+	tags := s.Target.Levels
+	if len(tags) > MaxTags {
+		return Config{}, nil, c, fmt.Errorf("%d tags, more than %d", len(tags), MaxTags)
+	}
+	if !seq.Sorted(tags) || slices.Contains(tags, boundary) {
+		return Config{}, nil, c, errors.New("the tags are not sorted, distinct and non-empty")
+	}
+	var j modelJSON
+	dec := json.NewDecoder(bytes.NewReader(params))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&j); err != nil {
+		return Config{}, nil, c, err
+	}
+	transitions, err := ParseSmoothing(j.Transitions)
+	if err != nil {
+		return Config{}, nil, c, err
+	}
+	unknown, err := ParseUnknown(j.Unknown)
+	if err != nil {
+		return Config{}, nil, c, err
+	}
+	cfg := Config{Order: j.Order, Transitions: transitions, Alpha: float64(j.Alpha), EmissionAlpha: float64(j.EmissionAlpha),
+		Unknown: unknown, MaxSuffix: j.MaxSuffix, Rare: j.Rare, NoEnd: j.NoEnd, Beam: float64(j.Beam)}
+	if filled, err := cfg.withDefaults(); err != nil || filled != cfg {
+		return Config{}, nil, c, fmt.Errorf("configuration %+v: not a fitted model's (%v)", cfg, err)
+	}
+	if !seq.Sorted(j.Words) {
+		return Config{}, nil, c, errors.New("the words are not sorted and distinct")
+	}
+	T, V := len(tags), len(j.Words)
+	c = newCounts(T)
+	if len(j.TransIndex) != len(j.TransCount) {
+		return Config{}, nil, c, fmt.Errorf("%d transition indices, %d counts", len(j.TransIndex), len(j.TransCount))
+	}
+	for i, k := range j.TransIndex {
+		n := j.TransCount[i]
+		if k < 0 || k >= len(c.trans) || (i > 0 && k <= j.TransIndex[i-1]) {
+			return Config{}, nil, c, fmt.Errorf("transition index %d: out of range or order", k)
+		}
+		t, b, a := k%(T+1), k/(T+1)%(T+1), k/(T+1)/(T+1)
+		if (b == T && a != T) || (b == T && t == T) {
+			return Config{}, nil, c, fmt.Errorf("transition index %d: not a trigram of a sentence", k)
+		}
+		if err := checkCount(n); err != nil {
+			return Config{}, nil, c, fmt.Errorf("transition count %v: %w", n, err)
+		}
+		c.trans[k] = n
+	}
+	if len(j.EmitWord) != len(j.EmitTag) || len(j.EmitWord) != len(j.EmitCount) {
+		return Config{}, nil, c, errors.New("the emission words, tags and counts differ in length")
+	}
+	c.emit = make([]emission, len(j.EmitWord))
+	for i := range j.EmitWord {
+		e := emission{Word: j.EmitWord[i], Tag: j.EmitTag[i], N: j.EmitCount[i]}
+		if e.Word < 0 || int(e.Word) >= V || e.Tag < 0 || int(e.Tag) >= T {
+			return Config{}, nil, c, fmt.Errorf("emission of word %d with tag %d: out of range", e.Word, e.Tag)
+		}
+		if i > 0 && (e.Word < c.emit[i-1].Word || (e.Word == c.emit[i-1].Word && e.Tag <= c.emit[i-1].Tag)) {
+			return Config{}, nil, c, errors.New("the emissions are not in order of word and tag")
+		}
+		if i > 0 && e.Word > c.emit[i-1].Word+1 || i == 0 && e.Word != 0 {
+			return Config{}, nil, c, fmt.Errorf("word %d of the vocabulary has no count", c.emit[max(i-1, 0)].Word+1)
+		}
+		if err := checkCount(e.N); err != nil {
+			return Config{}, nil, c, fmt.Errorf("emission count %v: %w", e.N, err)
+		}
+		c.emit[i] = e
+	}
+	if len(c.emit) > 0 && int(c.emit[len(c.emit)-1].Word) != V-1 || len(c.emit) == 0 && V > 0 {
+		return Config{}, nil, c, errors.New("the last words of the vocabulary have no count")
+	}
+	return cfg, &seq.Schema{Tags: slices.Clone(tags), Words: j.Words}, c, nil
+}
+
+// checkCount returns the error of a count that is not a positive finite
+// number of at most maxCount.
+func checkCount(n float64) error {
+	if !(n > 0 && n <= maxCount) || math.IsInf(n, 0) {
+		return fmt.Errorf("not in (0, %g]", float64(maxCount))
+	}
+	return nil
+}
+
+// accumulatorJSON is the encoding of an Accumulator.
+type accumulatorJSON struct {
+	Schema *data.Schema     `json:"schema"`
+	Params json.RawMessage `json:"params"`
+}
+
+// MarshalBinary encodes the accumulator: its configuration and counts.
+func (a *Accumulator) MarshalBinary() ([]byte, error) {
+	sc, c := a.counts()
+	params, err := json.Marshal(encode(a.cfg, sc, &c))
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(accumulatorJSON{Schema: tableSchema(sc.Tags), Params: params})
+}
+
+// UnmarshalBinary decodes an encoding of MarshalBinary into a, checking
+// every field as UnmarshalModel does.
+func (a *Accumulator) UnmarshalBinary(b []byte) error {
+	var j accumulatorJSON
+	if err := json.Unmarshal(b, &j); err != nil {
+		return fmt.Errorf("hmm: accumulator: %w", err)
+	}
+	cfg, sc, c, err := decode(j.Schema, j.Params)
+	if err != nil {
+		return err
+	}
+	*a = *accumulator(cfg, sc, &c)
+	return nil
+}

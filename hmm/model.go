@@ -1,0 +1,346 @@
+package hmm
+
+import (
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/gendisc/gendisc"
+	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/seq"
+)
+
+// Model is a fitted hidden Markov model tagger. It keeps its counts (so
+// that it merges and updates, gendisc.Mergeable) and the probabilities
+// derived from them. It is immutable and safe for concurrent use.
+type Model struct {
+	cfg    Config
+	schema *seq.Schema
+	words  map[string]int32
+	c      counts
+	T      int
+
+	// logTrans[c.tri(a, b, t)] is log P(t | a, b), the end being t = T;
+	// for order 1 it does not depend on a. trans holds the probabilities.
+	logTrans, trans []float64
+	// lambdas are the interpolation weights λ1, λ2 (, λ3) of
+	// Interpolated transitions, nil for AddAlpha.
+	lambdas []float64
+	// logEmit[w·T + t] is log P(w | t) of the known word w.
+	logEmit []float64
+	// candidates[w] are the tags that can emit the known word w (all
+	// when EmissionAlpha > 0).
+	candidates [][]int32
+	allTags    []int32
+	// logNew is log P(w | t) of a new word under Uniform.
+	logNew []float64
+	suffix *suffixModel
+}
+
+// newModel derives the probabilities of the counts c over the schema sc.
+func newModel(cfg Config, sc *seq.Schema, c counts) (*Model, error) {
+	T := len(sc.Tags)
+	m := &Model{cfg: cfg, schema: sc, words: make(map[string]int32, len(sc.Words)), c: c, T: T}
+	for i, w := range sc.Words {
+		m.words[w] = int32(i)
+	}
+	m.allTags = make([]int32, T)
+	for t := range m.allTags {
+		m.allTags[t] = int32(t)
+	}
+	m.deriveTransitions()
+	m.deriveEmissions()
+	return m, nil
+}
+
+// targets reports whether the tag t (T: the end) can follow the context
+// whose last tag is b (T: the start).
+func (m *Model) target(b, t int) bool {
+	if t < m.T {
+		return true
+	}
+	return b < m.T && !m.cfg.NoEnd
+}
+
+// deriveTransitions sets logTrans and trans from the counts.
+func (m *Model) deriveTransitions() {
+	T, c := m.T, &m.c
+	B := T + 1
+	// bi[b·B + t] and uni[t] are the bigram and unigram counts, summed
+	// from the trigrams.
+	bi, uni := make([]float64, B*B), make([]float64, B)
+	for a := range B {
+		for b := range B {
+			for t := range B {
+				n := c.trans[c.tri(a, b, t)]
+				bi[b*B+t] += n
+				uni[t] += n
+			}
+		}
+	}
+	m.logTrans, m.trans = make([]float64, B*B*B), make([]float64, B*B*B)
+	var lambda []float64
+	if m.cfg.Transitions == Interpolated {
+		lambda = m.deletedInterpolation(bi, uni)
+		m.lambdas = lambda
+	}
+	p1, p2, p3 := make([]float64, B), make([]float64, B), make([]float64, B)
+	for b := range B {
+		ml(p1, uni, func(t int) bool { return m.target(b, t) })
+		ml(p2, bi[b*B:(b+1)*B], func(t int) bool { return m.target(b, t) }, p1)
+		for a := range B {
+			row := c.trans[c.tri(a, b, 0) : c.tri(a, b, 0)+B]
+			p := m.trans[c.tri(a, b, 0) : c.tri(a, b, 0)+B]
+			valid := func(t int) bool { return m.target(b, t) }
+			switch {
+			case m.cfg.Transitions == AddAlpha && m.cfg.Order == 1:
+				addAlpha(p, bi[b*B:(b+1)*B], m.cfg.Alpha, valid)
+			case m.cfg.Transitions == AddAlpha:
+				addAlpha(p, row, m.cfg.Alpha, valid)
+			case m.cfg.Order == 1:
+				for t := range B {
+					p[t] = lambda[0]*p1[t] + lambda[1]*p2[t]
+				}
+			default:
+				ml(p3, row, valid, p2)
+				for t := range B {
+					p[t] = lambda[0]*p1[t] + lambda[1]*p2[t] + lambda[2]*p3[t]
+				}
+			}
+			for t := range B {
+				m.logTrans[c.tri(a, b, t)] = math.Log(p[t])
+			}
+		}
+	}
+}
+
+// addAlpha sets p[t] = (n[t] + α)/(Σ n + α N) over the N tags t that
+// valid admits (1/N when the denominator is 0), 0 for the others.
+func addAlpha(p, n []float64, alpha float64, valid func(int) bool) {
+	sum, N := 0.0, 0.0
+	for t, x := range n {
+		if valid(t) {
+			sum += x
+			N++
+		}
+	}
+	for t, x := range n {
+		switch {
+		case !valid(t):
+			p[t] = 0
+		case sum+alpha*N == 0:
+			p[t] = 1 / N
+		default:
+			p[t] = (x + alpha) / (sum + alpha*N)
+		}
+	}
+}
+
+// ml sets p to the maximum-likelihood estimate n[t]/Σ n over the tags
+// that valid admits; when the sum is 0, to lower (the next lower order's
+// estimate), or uniform when there is none.
+func ml(p, n []float64, valid func(int) bool, lower ...[]float64) {
+	sum, N := 0.0, 0.0
+	for t, x := range n {
+		if valid(t) {
+			sum += x
+			N++
+		}
+	}
+	for t, x := range n {
+		switch {
+		case !valid(t):
+			p[t] = 0
+		case sum > 0:
+			p[t] = x / sum
+		case len(lower) > 0:
+			p[t] = lower[0][t]
+		default:
+			p[t] = 1 / N
+		}
+	}
+}
+
+// deletedInterpolation returns TnT's weights λ (Brants 2000, Figure 1):
+// each trigram a, b, t of count f > 0 adds f to the λ of the estimate
+// that predicts it best without it,
+//
+//	(f(a,b,t) − 1)/(f(a,b) − 1),  (f(b,t) − 1)/(f(b) − 1),  (f(t) − 1)/(N − 1)
+//
+// (0 where a denominator is 0, ties going to the lower order), then the
+// λ are normalised to sum to one. For order 1 the bigrams take the place
+// of the trigrams.
+func (m *Model) deletedInterpolation(bi, uni []float64) []float64 {
+	T, c := m.T, &m.c
+	B := T + 1
+	N := 0.0
+	for _, n := range uni {
+		N += n
+	}
+	ratio := func(f, d float64) float64 {
+		if d-1 > 0 {
+			return (f - 1) / (d - 1)
+		}
+		return 0
+	}
+	ctx := make([]float64, B)
+	for b := range B {
+		for t := range B {
+			ctx[b] += bi[b*B+t]
+		}
+	}
+	lambda := make([]float64, m.cfg.Order+1)
+	best := func(f float64, x ...float64) {
+		k := 0
+		for i := range x {
+			if x[i] > x[k] {
+				k = i
+			}
+		}
+		lambda[k] += f
+	}
+	if m.cfg.Order == 1 {
+		for b := range B {
+			for t := range B {
+				if f := bi[b*B+t]; f > 0 {
+					best(f, ratio(uni[t], N), ratio(f, ctx[b]))
+				}
+			}
+		}
+	} else {
+		for a := range B {
+			for b := range B {
+				ctx2 := 0.0
+				for t := range B {
+					ctx2 += c.trans[c.tri(a, b, t)]
+				}
+				for t := range B {
+					if f := c.trans[c.tri(a, b, t)]; f > 0 {
+						best(f, ratio(uni[t], N), ratio(bi[b*B+t], ctx[b]), ratio(f, ctx2))
+					}
+				}
+			}
+		}
+	}
+	sum := 0.0
+	for _, l := range lambda {
+		sum += l
+	}
+	for i := range lambda {
+		if sum > 0 {
+			lambda[i] /= sum
+		} else {
+			lambda[i] = 1 / float64(len(lambda))
+		}
+	}
+	return lambda
+}
+
+// deriveEmissions sets the emission probabilities of the known words and
+// the model of the new ones.
+func (m *Model) deriveEmissions() {
+	T, V := m.T, len(m.schema.Words)
+	tagCount := make([]float64, T)
+	for _, e := range m.c.emit {
+		tagCount[e.Tag] += e.N
+	}
+	if m.cfg.Unknown == Suffixes {
+		m.suffix = newSuffixModel(m, tagCount)
+	}
+	alpha := m.cfg.EmissionAlpha
+	m.logEmit = make([]float64, V*T)
+	m.logNew = make([]float64, T)
+	for t := range T {
+		m.logNew[t] = math.Log(alpha / (tagCount[t] + alpha*float64(V)))
+		zero := m.logNew[t]
+		if tagCount[t]+alpha*float64(V) == 0 {
+			zero = math.Inf(-1)
+		}
+		for w := range V {
+			m.logEmit[w*T+t] = zero
+		}
+	}
+	for _, e := range m.c.emit {
+		m.logEmit[int(e.Word)*T+int(e.Tag)] = math.Log((e.N + alpha) / (tagCount[e.Tag] + alpha*float64(V)))
+	}
+	m.candidates = make([][]int32, V)
+	for w := range V {
+		for t := range T {
+			if !math.IsInf(m.logEmit[w*T+t], -1) {
+				m.candidates[w] = append(m.candidates[w], int32(t))
+			}
+		}
+		if len(m.candidates[w]) == T {
+			m.candidates[w] = m.allTags
+		}
+	}
+}
+
+// emissions writes log P(w_i | t) of the tokens to e[i·T + t] and returns
+// e (nil: allocated) with each token's candidate tags: those of a
+// non-zero probability, or all tags when there are none. Under Suffixes,
+// a new first word of a sentence whose lower case is known takes the
+// emissions of its lower case.
+func (m *Model) emissions(e []float64, tokens []string) ([]float64, [][]int32) {
+	T := m.T
+	e = slices.Grow(e[:0], len(tokens)*T)[:len(tokens)*T]
+	cand := make([][]int32, len(tokens))
+	for i, w := range tokens {
+		row := e[i*T : (i+1)*T]
+		k, ok := m.words[w]
+		if !ok && i == 0 && m.suffix != nil {
+			k, ok = m.words[strings.ToLower(w)]
+		}
+		if ok {
+			copy(row, m.logEmit[int(k)*T:int(k+1)*T])
+			cand[i] = m.candidates[k]
+		} else if m.suffix != nil {
+			m.suffix.logEmit(row, w, m.wordClass(w))
+			cand[i] = m.allTags
+		} else {
+			copy(row, m.logNew)
+			cand[i] = m.allTags
+		}
+		if len(cand[i]) == 0 {
+			cand[i] = m.allTags
+		}
+	}
+	return e, cand
+}
+
+// Kind returns "hmm".
+func (m *Model) Kind() string { return Kind }
+
+// Config returns the model's configuration, its defaults filled in.
+func (m *Model) Config() Config { return m.cfg }
+
+// Tags returns the tag set, sorted.
+func (m *Model) Tags() []string { return slices.Clone(m.schema.Tags) }
+
+// SeqSchema returns the tag set and the vocabulary of the training data.
+func (m *Model) SeqSchema() *seq.Schema {
+	return &seq.Schema{Tags: slices.Clone(m.schema.Tags), Words: slices.Clone(m.schema.Words)}
+}
+
+// tokensColumn names the one feature of Schema.
+const tokensColumn = "tokens"
+
+// Schema returns the layout of the data in the terms of tables: one text
+// column, "tokens" (a sentence), and the target "tags", categorical, whose
+// levels are the tag set. The vocabulary is in the model's parameters
+// (SeqSchema).
+func (m *Model) Schema() *data.Schema { return tableSchema(m.schema.Tags) }
+
+func tableSchema(tags []string) *data.Schema {
+	return &data.Schema{
+		Features: []data.Column{{Name: tokensColumn, Kind: data.Text}},
+		Target:   &data.Column{Name: "tags", Kind: data.Categorical, Levels: slices.Clone(tags)},
+	}
+}
+
+// Lambdas returns the interpolation weights λ1, λ2 (, λ3) of Interpolated
+// transitions, nil for AddAlpha.
+func (m *Model) Lambdas() []float64 { return slices.Clone(m.lambdas) }
+
+// Accumulator returns an accumulator that holds the model's counts.
+func (m *Model) Accumulator() gendisc.Accumulator { return accumulator(m.cfg, m.schema, &m.c) }

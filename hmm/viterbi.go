@@ -1,0 +1,150 @@
+package hmm
+
+import (
+	"math"
+)
+
+// The states of the search are keys k = a·T + b: the last two tags a, b
+// (a = T, the start, before the second tag). An order-1 model keys its
+// states by the last tag alone, k = T·T + b, its transitions not
+// depending on a.
+
+// next returns the key of the state after the state k on the tag t.
+func (m *Model) next(k, t int) int {
+	if m.cfg.Order == 1 {
+		return m.T*m.T + t
+	}
+	return k%m.T*m.T + t
+}
+
+// transFrom returns the offset in logTrans and trans of the row of the
+// state k: the tags after its two last tags.
+func (m *Model) transFrom(k int) int { return m.c.tri(k/m.T, k%m.T, 0) }
+
+// startRow is the offset of the row of the start, before the first tag.
+func (m *Model) startRow() int { return m.c.tri(m.T, m.T, 0) }
+
+// firstKey returns the key of the state of the first tag t.
+func (m *Model) firstKey(t int) int { return m.T*m.T + t }
+
+// node is a state of the Viterbi search at a position: its key, its
+// score and the index of its best predecessor among the previous
+// position's nodes.
+type node struct {
+	key   int32
+	back  int32
+	score float64
+}
+
+// Tag returns the most likely tags of the tokens (Viterbi, in log
+// space): the tag sequence that maximises
+//
+//	log P(t_1 … t_n, w_1 … w_n) = Σ_i log P(t_i | t_{i−2}, t_{i−1}) + log P(w_i | t_i) + log P(end | t_{n−1}, t_n)
+//
+// (order 1: P(t_i | t_{i−1})), pruned by Config.Beam for order 2. It
+// returns nil for no tokens.
+func (m *Model) Tag(tokens []string) []string {
+	idx := m.TagIndices(nil, tokens)
+	tags := make([]string, len(idx))
+	for i, t := range idx {
+		tags[i] = m.schema.Tags[t]
+	}
+	return tags
+}
+
+// TagIndices writes the indices in Tags of the most likely tags of the
+// tokens (see Tag) to dst (grown as needed) and returns it.
+func (m *Model) TagIndices(dst []int, tokens []string) []int {
+	n := len(tokens)
+	dst = dst[:0]
+	if n == 0 {
+		return dst
+	}
+	T := m.T
+	e, cand := m.emissions(nil, tokens)
+	keys := (T + 1) * T
+	stamp := make([]int32, keys) // position + 1 at which a key was reached
+	at := make([]int32, keys)    // its index in the position's nodes
+	var nodes []node             // of all positions, one after another
+	start := make([]int, n+1)    // the nodes of position i are nodes[start[i]:start[i+1]]
+	row := m.startRow()
+	for _, t := range cand[0] {
+		nodes = append(nodes, node{key: int32(m.firstKey(int(t))), back: -1, score: m.logTrans[row+int(t)] + e[int(t)]})
+	}
+	beam := m.cfg.Order == 2 && m.cfg.Beam != NoBeam
+	for i := 1; i <= n; i++ {
+		nodes = prune(nodes, start[i-1], beam, m.cfg.Beam)
+		start[i] = len(nodes)
+		if i == n {
+			break
+		}
+		for j := start[i-1]; j < start[i]; j++ {
+			p := nodes[j]
+			from := m.transFrom(int(p.key))
+			for _, t := range cand[i] {
+				v := p.score + m.logTrans[from+int(t)]
+				k := m.next(int(p.key), int(t))
+				if stamp[k] != int32(i+1) {
+					stamp[k], at[k] = int32(i+1), int32(len(nodes))
+					nodes = append(nodes, node{key: int32(k), back: int32(j), score: v})
+				} else if q := &nodes[at[k]]; v > q.score {
+					q.back, q.score = int32(j), v
+				}
+			}
+		}
+		for j := start[i]; j < len(nodes); j++ {
+			nodes[j].score += e[i*T+int(nodes[j].key)%T]
+		}
+	}
+	best, bestScore := -1, math.Inf(-1)
+	for j := start[n-1]; j < start[n]; j++ {
+		v := nodes[j].score
+		if !m.cfg.NoEnd {
+			v += m.logTrans[m.transFrom(int(nodes[j].key))+T]
+		}
+		if best < 0 || v > bestScore {
+			best, bestScore = j, v
+		}
+	}
+	dst = append(dst, make([]int, n)...)
+	for i, j := n-1, best; i >= 0; i-- {
+		dst[i] = int(nodes[j].key) % T
+		j = int(nodes[j].back)
+	}
+	return dst
+}
+
+// prune removes from nodes[from:] those whose score is more than beam
+// below the best (when on), keeping the order, and returns nodes. The
+// back indices of later nodes are not yet set, so removal is safe.
+func prune(nodes []node, from int, on bool, beam float64) []node {
+	if !on {
+		return nodes
+	}
+	best := math.Inf(-1)
+	for _, p := range nodes[from:] {
+		best = max(best, p.score)
+	}
+	kept := nodes[:from]
+	for _, p := range nodes[from:] {
+		if p.score >= best-beam {
+			kept = append(kept, p)
+		}
+	}
+	return kept
+}
+
+// JointLogProb returns log P(t_1 … t_n, w_1 … w_n) of the tokens with
+// the tags (indices in Tags), the quantity that Tag maximises.
+func (m *Model) JointLogProb(tokens []string, tags []int) float64 {
+	e, _ := m.emissions(nil, tokens)
+	lp, a, b := 0.0, m.T, m.T
+	for i, t := range tags {
+		lp += m.logTrans[m.c.tri(a, b, t)] + e[i*m.T+t]
+		a, b = b, t
+	}
+	if !m.cfg.NoEnd && len(tags) > 0 {
+		lp += m.logTrans[m.c.tri(a, b, m.T)]
+	}
+	return lp
+}
