@@ -194,4 +194,3 @@ func (c Config) withDefaults() (Config, error) {
 	}
 	return c, nil
 }
-

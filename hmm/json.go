@@ -176,7 +176,7 @@ func checkCount(n float64) error {
 
 // accumulatorJSON is the encoding of an Accumulator.
 type accumulatorJSON struct {
-	Schema *data.Schema     `json:"schema"`
+	Schema *data.Schema    `json:"schema"`
 	Params json.RawMessage `json:"params"`
 }
 
