@@ -6,6 +6,9 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/gendisc/gendisc"
 	"github.com/gendisc/gendisc/data"
@@ -44,14 +47,42 @@ func newCounts(T int) counts {
 // tri returns the index in trans of the trigram a, b, c.
 func (c *counts) tri(a, b, t int) int { return (a*(c.T+1)+b)*(c.T+1) + t }
 
-// boundary is the tag of the boundary of a sentence in an Accumulator's
-// keys: no tag is empty (AddSentences refuses it).
+// boundary is the state of the boundary of a sentence in an
+// Accumulator's keys: no tag is empty (AddSentences refuses it).
 const boundary = ""
 
-// trigram is three tags, boundary at a sentence's ends.
+// capMark ends the name of the state of a tag on a capitalised word
+// (TnT's capitalisation flag); no tag holds a NUL byte (AddSentences
+// refuses it).
+const capMark = "\x00^"
+
+// stateName returns the name of the state of the tag on the word: the
+// tag, or the tag and capMark when the word is capitalised and the
+// configuration keeps capitalisation.
+func (c Config) stateName(tag, word string) string {
+	if !c.NoCapitalization && capitalised(word) {
+		return tag + capMark
+	}
+	return tag
+}
+
+// splitState returns the tag of a state's name and whether it is that
+// of a capitalised word.
+func splitState(name string) (tag string, cap bool) {
+	tag, cap = strings.CutSuffix(name, capMark)
+	return tag, cap
+}
+
+// capitalised reports whether the word's first letter is upper case.
+func capitalised(w string) bool {
+	r, _ := utf8.DecodeRuneInString(w)
+	return unicode.IsUpper(r)
+}
+
+// trigram is three states, boundary at a sentence's ends.
 type trigram [3]string
 
-// wordTag is a word with its tag.
+// wordTag is a word with its state.
 type wordTag struct{ word, tag string }
 
 // Accumulator is the partial fit of a model: the counts of the tagged
@@ -76,7 +107,7 @@ var (
 	ErrNoTokens = errors.New("sentence without tokens")
 	ErrUntagged = errors.New("sentence without tags: a fit by counting takes tagged sentences (Baum–Welch takes untagged ones)")
 	ErrTags     = errors.New("number of tags differs from the number of tokens")
-	ErrEmptyTag = errors.New("empty tag")
+	ErrEmptyTag = errors.New("empty tag, or a tag with a NUL byte")
 	ErrNoData   = errors.New("no tagged sentence")
 )
 
@@ -114,7 +145,7 @@ func checkSentence(s seq.Sentence, i int, tagged bool) error {
 		err = ErrUntagged
 	case len(s.Tags) != len(s.Tokens):
 		err = fmt.Errorf("%w: %d tags, %d tokens", ErrTags, len(s.Tags), len(s.Tokens))
-	case slices.Contains(s.Tags, boundary):
+	case slices.ContainsFunc(s.Tags, func(t string) bool { return t == boundary || strings.Contains(t, "\x00") }):
 		err = ErrEmptyTag
 	}
 	if err == nil {
@@ -138,7 +169,8 @@ func (a *Accumulator) AddSentences(sentences []seq.Sentence) error {
 	}
 	for _, s := range sentences {
 		p, q := boundary, boundary
-		for j, t := range s.Tags {
+		for j, tag := range s.Tags {
+			t := a.cfg.stateName(tag, s.Tokens[j])
 			a.trans[trigram{p, q, t}]++
 			a.emit[wordTag{s.Tokens[j], t}]++
 			p, q = q, t
@@ -176,16 +208,19 @@ func (a *Accumulator) model() (*Model, error) {
 	if len(a.emit) == 0 {
 		return nil, ErrNoData
 	}
-	sc, c := a.counts()
-	if len(sc.Tags) > MaxTags {
-		return nil, fmt.Errorf("hmm: %d tags, more than %d", len(sc.Tags), MaxTags)
+	sp, c := a.counts()
+	if len(sp.states) > MaxTags {
+		return nil, fmt.Errorf("hmm: %d states (tags, by capitalisation), more than %d", len(sp.states), MaxTags)
 	}
-	return newModel(a.cfg, sc, c)
+	return newModel(a.cfg, sp, c)
 }
 
-// counts returns the schema of the accumulator's tags and words, sorted,
-// and its counts over them.
-func (a *Accumulator) counts() (*seq.Schema, counts) {
+// space is the states and the words of a model, each sorted.
+type space struct{ states, words []string }
+
+// counts returns the accumulator's states and words, and its counts over
+// them.
+func (a *Accumulator) counts() (space, counts) {
 	tagSet, wordSet := map[string]bool{}, map[string]bool{}
 	for k := range a.emit {
 		tagSet[k.tag], wordSet[k.word] = true, true
@@ -197,9 +232,9 @@ func (a *Accumulator) counts() (*seq.Schema, counts) {
 			}
 		}
 	}
-	sc := &seq.Schema{Tags: slices.Sorted(maps.Keys(tagSet)), Words: slices.Sorted(maps.Keys(wordSet))}
-	tags, words := seq.Index(sc.Tags), seq.Index(sc.Words)
-	T := len(sc.Tags)
+	sp := space{states: slices.Sorted(maps.Keys(tagSet)), words: slices.Sorted(maps.Keys(wordSet))}
+	tags, words := seq.Index(sp.states), seq.Index(sp.words)
+	T := len(sp.states)
 	index := func(t string) int {
 		if t == boundary {
 			return T
@@ -215,17 +250,17 @@ func (a *Accumulator) counts() (*seq.Schema, counts) {
 		c.emit = append(c.emit, emission{Word: int32(words[k.word]), Tag: int32(tags[k.tag]), N: n})
 	}
 	slices.SortFunc(c.emit, func(x, y emission) int { return cmp.Or(cmp.Compare(x.Word, y.Word), cmp.Compare(x.Tag, y.Tag)) })
-	return sc, c
+	return sp, c
 }
 
-// accumulator returns the accumulator of the counts c over the schema sc.
-func accumulator(cfg Config, sc *seq.Schema, c *counts) *Accumulator {
+// accumulator returns the accumulator of the counts c over sp.
+func accumulator(cfg Config, sp space, c *counts) *Accumulator {
 	a := &Accumulator{cfg: cfg, trans: map[trigram]float64{}, emit: make(map[wordTag]float64, len(c.emit))}
 	name := func(t int) string {
 		if t == c.T {
 			return boundary
 		}
-		return sc.Tags[t]
+		return sp.states[t]
 	}
 	for i, n := range c.trans {
 		if n != 0 {
@@ -235,7 +270,7 @@ func accumulator(cfg Config, sc *seq.Schema, c *counts) *Accumulator {
 		}
 	}
 	for _, e := range c.emit {
-		a.emit[wordTag{sc.Words[e.Word], sc.Tags[e.Tag]}] = e.N
+		a.emit[wordTag{sp.words[e.Word], sp.states[e.Tag]}] = e.N
 	}
 	return a
 }

@@ -166,10 +166,10 @@ func (m *Model) Marginals(tokens []string) [][]float64 {
 	l.backward()
 	out := make([][]float64, l.n)
 	for i := range out {
-		out[i] = make([]float64, m.T)
+		out[i] = make([]float64, len(m.tags))
 		lo, hi := m.keys(i)
 		for k := lo; k < hi; k++ {
-			out[i][k%m.T] += l.alpha[i*l.K+k] * l.beta[i*l.K+k]
+			out[i][m.stateTag[k%m.T]] += l.alpha[i*l.K+k] * l.beta[i*l.K+k]
 		}
 	}
 	return out

@@ -25,27 +25,51 @@ const maxCount = 1 << 53
 // vocabulary and the counts (the tag set is the schema's target), from
 // which the probabilities are derived on loading.
 type modelJSON struct {
-	Order         int              `json:"order"`
-	Transitions   string           `json:"transitions"`
-	Alpha         modelfile.Float  `json:"alpha"`
-	EmissionAlpha modelfile.Float  `json:"emission_alpha"`
-	Unknown       string           `json:"unknown"`
-	MaxSuffix     int              `json:"max_suffix"`
-	Rare          int              `json:"rare"`
-	NoEnd         bool             `json:"no_end"`
-	Beam          modelfile.Float  `json:"beam"`
-	Words         []string         `json:"words"`
-	TransIndex    []int            `json:"trans_index"` // (a·(T+1) + b)·(T+1) + c, increasing
-	TransCount    modelfile.Floats `json:"trans_count"`
-	EmitWord      []int32          `json:"emit_word"` // by word, then tag, increasing
-	EmitTag       []int32          `json:"emit_tag"`
-	EmitCount     modelfile.Floats `json:"emit_count"`
+	Order         int             `json:"order"`
+	Transitions   string          `json:"transitions"`
+	Alpha         modelfile.Float `json:"alpha"`
+	EmissionAlpha modelfile.Float `json:"emission_alpha"`
+	Unknown       string          `json:"unknown"`
+	MaxSuffix     int             `json:"max_suffix"`
+	Rare          int             `json:"rare"`
+	ThetaFactor   modelfile.Float `json:"theta_factor"`
+	NoCap         bool            `json:"no_capitalization"`
+	NoEnd         bool            `json:"no_end"`
+	Beam          modelfile.Float `json:"beam"`
+	Words         []string        `json:"words"`
+	// The states are those of the tag StateTag[s] (in the schema's
+	// target), on capitalised words where StateCap[s].
+	StateTag   []int            `json:"state_tag"`
+	StateCap   []bool           `json:"state_cap"`
+	TransIndex []int            `json:"trans_index"` // (a·(T+1) + b)·(T+1) + c, increasing
+	TransCount modelfile.Floats `json:"trans_count"`
+	EmitWord   []int32          `json:"emit_word"` // by word, then tag, increasing
+	EmitTag    []int32          `json:"emit_tag"`
+	EmitCount  modelfile.Floats `json:"emit_count"`
 }
 
-func encode(cfg Config, sc *seq.Schema, c *counts) modelJSON {
+// tagsOf returns the tags of states, sorted.
+func tagsOf(states []string) []string {
+	tags := make([]string, len(states))
+	for i, s := range states {
+		tags[i], _ = splitState(s)
+	}
+	slices.Sort(tags)
+	return slices.Compact(tags)
+}
+
+func encode(cfg Config, sp space, c *counts) (*data.Schema, modelJSON) {
 	j := modelJSON{Order: cfg.Order, Transitions: cfg.Transitions.String(), Alpha: modelfile.Float(cfg.Alpha),
 		EmissionAlpha: modelfile.Float(cfg.EmissionAlpha), Unknown: cfg.Unknown.String(), MaxSuffix: cfg.MaxSuffix,
-		Rare: cfg.Rare, NoEnd: cfg.NoEnd, Beam: modelfile.Float(cfg.Beam), Words: sc.Words}
+		Rare: cfg.Rare, ThetaFactor: modelfile.Float(cfg.ThetaFactor), NoCap: cfg.NoCapitalization, NoEnd: cfg.NoEnd,
+		Beam: modelfile.Float(cfg.Beam), Words: sp.words}
+	tags := tagsOf(sp.states)
+	for _, name := range sp.states {
+		tag, cap := splitState(name)
+		t, _ := slices.BinarySearch(tags, tag)
+		j.StateTag = append(j.StateTag, t)
+		j.StateCap = append(j.StateCap, cap)
+	}
 	for i, n := range c.trans {
 		if n != 0 {
 			j.TransIndex = append(j.TransIndex, i)
@@ -57,112 +81,133 @@ func encode(cfg Config, sc *seq.Schema, c *counts) modelJSON {
 		j.EmitTag = append(j.EmitTag, e.Tag)
 		j.EmitCount = append(j.EmitCount, e.N)
 	}
-	return j
+	return tableSchema(tags), j
 }
 
 // MarshalJSON writes the model's parameters for a model file.
-func (m *Model) MarshalJSON() ([]byte, error) { return json.Marshal(encode(m.cfg, m.schema, &m.c)) }
+func (m *Model) MarshalJSON() ([]byte, error) {
+	_, j := encode(m.cfg, m.sp, &m.c)
+	return json.Marshal(j)
+}
 
 // UnmarshalModel reads the model of a model file: the schema s (the tag
 // set as its target's levels) and the parameters of MarshalJSON, every
 // field checked.
 func UnmarshalModel(s *data.Schema, params []byte) (*Model, error) {
-	cfg, sc, c, err := decode(s, params)
+	cfg, sp, c, err := decode(s, params)
 	if err != nil {
 		return nil, err
 	}
 	if len(c.emit) == 0 {
 		return nil, fmt.Errorf("hmm: %w", ErrNoData)
 	}
-	return newModel(cfg, sc, c)
+	return newModel(cfg, sp, c)
 }
 
 // decode reads and checks a schema and parameters.
-func decode(s *data.Schema, params []byte) (Config, *seq.Schema, counts, error) {
-	cfg, sc, c, err := decodeUnchecked(s, params)
+func decode(s *data.Schema, params []byte) (Config, space, counts, error) {
+	cfg, sp, c, err := decodeUnchecked(s, params)
 	if err != nil {
 		err = fmt.Errorf("hmm: %w", err)
 	}
-	return cfg, sc, c, err
+	return cfg, sp, c, err
 }
 
-func decodeUnchecked(s *data.Schema, params []byte) (Config, *seq.Schema, counts, error) {
+func decodeUnchecked(s *data.Schema, params []byte) (Config, space, counts, error) {
+	var sp space
 	var c counts
 	if s == nil || len(s.Features) != 1 || s.Features[0].Kind != data.Text || s.Target == nil || s.Target.Kind != data.Categorical {
-		return Config{}, nil, c, errors.New("the schema is not that of sentences: one text column and a categorical target, the tags")
+		return Config{}, sp, c, errors.New("the schema is not that of sentences: one text column and a categorical target, the tags")
 	}
 	tags := s.Target.Levels
 	if len(tags) > MaxTags {
-		return Config{}, nil, c, fmt.Errorf("%d tags, more than %d", len(tags), MaxTags)
+		return Config{}, sp, c, fmt.Errorf("%d tags, more than %d", len(tags), MaxTags)
 	}
 	if !seq.Sorted(tags) || slices.Contains(tags, boundary) {
-		return Config{}, nil, c, errors.New("the tags are not sorted, distinct and non-empty")
+		return Config{}, sp, c, errors.New("the tags are not sorted, distinct and non-empty")
 	}
 	var j modelJSON
 	dec := json.NewDecoder(bytes.NewReader(params))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&j); err != nil {
-		return Config{}, nil, c, err
+		return Config{}, sp, c, err
 	}
 	transitions, err := ParseSmoothing(j.Transitions)
 	if err != nil {
-		return Config{}, nil, c, err
+		return Config{}, sp, c, err
 	}
 	unknown, err := ParseUnknown(j.Unknown)
 	if err != nil {
-		return Config{}, nil, c, err
+		return Config{}, sp, c, err
 	}
 	cfg := Config{Order: j.Order, Transitions: transitions, Alpha: float64(j.Alpha), EmissionAlpha: float64(j.EmissionAlpha),
-		Unknown: unknown, MaxSuffix: j.MaxSuffix, Rare: j.Rare, NoEnd: j.NoEnd, Beam: float64(j.Beam)}
+		Unknown: unknown, MaxSuffix: j.MaxSuffix, Rare: j.Rare, ThetaFactor: float64(j.ThetaFactor),
+		NoCapitalization: j.NoCap, NoEnd: j.NoEnd, Beam: float64(j.Beam)}
 	if filled, err := cfg.withDefaults(); err != nil || filled != cfg {
-		return Config{}, nil, c, fmt.Errorf("configuration %+v: not a fitted model's (%v)", cfg, err)
+		return Config{}, sp, c, fmt.Errorf("configuration %+v: not a fitted model's (%v)", cfg, err)
 	}
 	if !seq.Sorted(j.Words) {
-		return Config{}, nil, c, errors.New("the words are not sorted and distinct")
+		return Config{}, sp, c, errors.New("the words are not sorted and distinct")
 	}
-	T, V := len(tags), len(j.Words)
+	if len(j.StateTag) != len(j.StateCap) || len(j.StateTag) > MaxTags {
+		return Config{}, sp, c, fmt.Errorf("%d state tags, %d capitalisation flags (at most %d)", len(j.StateTag), len(j.StateCap), MaxTags)
+	}
+	states := make([]string, len(j.StateTag))
+	for i, t := range j.StateTag {
+		if t < 0 || t >= len(tags) || (j.StateCap[i] && cfg.NoCapitalization) {
+			return Config{}, sp, c, fmt.Errorf("state %d: tag %d out of range, or capitalised without capitalisation", i, t)
+		}
+		states[i] = tags[t]
+		if j.StateCap[i] {
+			states[i] += capMark
+		}
+	}
+	if !seq.Sorted(states) || !slices.Equal(tagsOf(states), tags) {
+		return Config{}, sp, c, errors.New("the states are not sorted and distinct, or leave out a tag")
+	}
+	T, V := len(states), len(j.Words)
 	c = newCounts(T)
 	if len(j.TransIndex) != len(j.TransCount) {
-		return Config{}, nil, c, fmt.Errorf("%d transition indices, %d counts", len(j.TransIndex), len(j.TransCount))
+		return Config{}, sp, c, fmt.Errorf("%d transition indices, %d counts", len(j.TransIndex), len(j.TransCount))
 	}
 	for i, k := range j.TransIndex {
 		n := j.TransCount[i]
 		if k < 0 || k >= len(c.trans) || (i > 0 && k <= j.TransIndex[i-1]) {
-			return Config{}, nil, c, fmt.Errorf("transition index %d: out of range or order", k)
+			return Config{}, sp, c, fmt.Errorf("transition index %d: out of range or order", k)
 		}
 		t, b, a := k%(T+1), k/(T+1)%(T+1), k/(T+1)/(T+1)
 		if (b == T && a != T) || (b == T && t == T) {
-			return Config{}, nil, c, fmt.Errorf("transition index %d: not a trigram of a sentence", k)
+			return Config{}, sp, c, fmt.Errorf("transition index %d: not a trigram of a sentence", k)
 		}
 		if err := checkCount(n); err != nil {
-			return Config{}, nil, c, fmt.Errorf("transition count %v: %w", n, err)
+			return Config{}, sp, c, fmt.Errorf("transition count %v: %w", n, err)
 		}
 		c.trans[k] = n
 	}
 	if len(j.EmitWord) != len(j.EmitTag) || len(j.EmitWord) != len(j.EmitCount) {
-		return Config{}, nil, c, errors.New("the emission words, tags and counts differ in length")
+		return Config{}, sp, c, errors.New("the emission words, tags and counts differ in length")
 	}
 	c.emit = make([]emission, len(j.EmitWord))
 	for i := range j.EmitWord {
 		e := emission{Word: j.EmitWord[i], Tag: j.EmitTag[i], N: j.EmitCount[i]}
 		if e.Word < 0 || int(e.Word) >= V || e.Tag < 0 || int(e.Tag) >= T {
-			return Config{}, nil, c, fmt.Errorf("emission of word %d with tag %d: out of range", e.Word, e.Tag)
+			return Config{}, sp, c, fmt.Errorf("emission of word %d with tag %d: out of range", e.Word, e.Tag)
 		}
 		if i > 0 && (e.Word < c.emit[i-1].Word || (e.Word == c.emit[i-1].Word && e.Tag <= c.emit[i-1].Tag)) {
-			return Config{}, nil, c, errors.New("the emissions are not in order of word and tag")
+			return Config{}, sp, c, errors.New("the emissions are not in order of word and tag")
 		}
 		if i > 0 && e.Word > c.emit[i-1].Word+1 || i == 0 && e.Word != 0 {
-			return Config{}, nil, c, fmt.Errorf("word %d of the vocabulary has no count", c.emit[max(i-1, 0)].Word+1)
+			return Config{}, sp, c, fmt.Errorf("word %d of the vocabulary has no count", c.emit[max(i-1, 0)].Word+1)
 		}
 		if err := checkCount(e.N); err != nil {
-			return Config{}, nil, c, fmt.Errorf("emission count %v: %w", e.N, err)
+			return Config{}, sp, c, fmt.Errorf("emission count %v: %w", e.N, err)
 		}
 		c.emit[i] = e
 	}
 	if len(c.emit) > 0 && int(c.emit[len(c.emit)-1].Word) != V-1 || len(c.emit) == 0 && V > 0 {
-		return Config{}, nil, c, errors.New("the last words of the vocabulary have no count")
+		return Config{}, sp, c, errors.New("the last words of the vocabulary have no count")
 	}
-	return cfg, &seq.Schema{Tags: slices.Clone(tags), Words: j.Words}, c, nil
+	return cfg, space{states: states, words: j.Words}, c, nil
 }
 
 // checkCount returns the error of a count that is not a positive finite
@@ -182,12 +227,13 @@ type accumulatorJSON struct {
 
 // MarshalBinary encodes the accumulator: its configuration and counts.
 func (a *Accumulator) MarshalBinary() ([]byte, error) {
-	sc, c := a.counts()
-	params, err := json.Marshal(encode(a.cfg, sc, &c))
+	sp, c := a.counts()
+	schema, j := encode(a.cfg, sp, &c)
+	params, err := json.Marshal(j)
 	if err != nil {
 		return nil, err
 	}
-	return json.Marshal(accumulatorJSON{Schema: tableSchema(sc.Tags), Params: params})
+	return json.Marshal(accumulatorJSON{Schema: schema, Params: params})
 }
 
 // UnmarshalBinary decodes an encoding of MarshalBinary into a, checking
@@ -197,10 +243,10 @@ func (a *Accumulator) UnmarshalBinary(b []byte) error {
 	if err := json.Unmarshal(b, &j); err != nil {
 		return fmt.Errorf("hmm: accumulator: %w", err)
 	}
-	cfg, sc, c, err := decode(j.Schema, j.Params)
+	cfg, sp, c, err := decode(j.Schema, j.Params)
 	if err != nil {
 		return err
 	}
-	*a = *accumulator(cfg, sc, &c)
+	*a = *accumulator(cfg, sp, &c)
 	return nil
 }

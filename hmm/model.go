@@ -14,11 +14,16 @@ import (
 // that it merges and updates, gendisc.Mergeable) and the probabilities
 // derived from them. It is immutable and safe for concurrent use.
 type Model struct {
-	cfg    Config
-	schema *seq.Schema
-	words  map[string]int32
-	c      counts
-	T      int
+	cfg Config
+	// tags are the tag set, sorted; sp are the states (a tag, or a tag on
+	// a capitalised word: see Config.NoCapitalization) and the words;
+	// stateTag[s] is the index in tags of the state s.
+	tags     []string
+	sp       space
+	stateTag []int
+	words    map[string]int32
+	c        counts
+	T        int // the number of states
 
 	// logTrans[c.tri(a, b, t)] is log P(t | a, b), the end being t = T;
 	// for order 1 it does not depend on a. trans holds the probabilities.
@@ -37,12 +42,24 @@ type Model struct {
 	suffix *suffixModel
 }
 
-// newModel derives the probabilities of the counts c over the schema sc.
-func newModel(cfg Config, sc *seq.Schema, c counts) (*Model, error) {
-	T := len(sc.Tags)
-	m := &Model{cfg: cfg, schema: sc, words: make(map[string]int32, len(sc.Words)), c: c, T: T}
-	for i, w := range sc.Words {
+// newModel derives the probabilities of the counts c over sp.
+func newModel(cfg Config, sp space, c counts) (*Model, error) {
+	T := len(sp.states)
+	m := &Model{cfg: cfg, sp: sp, words: make(map[string]int32, len(sp.words)), c: c, T: T, stateTag: make([]int, T)}
+	for i, w := range sp.words {
 		m.words[w] = int32(i)
+	}
+	for _, name := range sp.states {
+		tag, _ := splitState(name)
+		if len(m.tags) == 0 || m.tags[len(m.tags)-1] != tag {
+			m.tags = append(m.tags, tag)
+		}
+	}
+	slices.Sort(m.tags)
+	m.tags = slices.Compact(m.tags)
+	for s, name := range sp.states {
+		tag, _ := splitState(name)
+		m.stateTag[s], _ = slices.BinarySearch(m.tags, tag)
 	}
 	m.allTags = make([]int32, T)
 	for t := range m.allTags {
@@ -239,7 +256,7 @@ func (m *Model) deletedInterpolation(bi, uni []float64) []float64 {
 // deriveEmissions sets the emission probabilities of the known words and
 // the model of the new ones.
 func (m *Model) deriveEmissions() {
-	T, V := m.T, len(m.schema.Words)
+	T, V := m.T, len(m.sp.words)
 	tagCount := make([]float64, T)
 	for _, e := range m.c.emit {
 		tagCount[e.Tag] += e.N
@@ -279,8 +296,8 @@ func (m *Model) deriveEmissions() {
 // emissions writes log P(w_i | t) of the tokens to e[i·T + t] and returns
 // e (nil: allocated) with each token's candidate tags: those of a
 // non-zero probability, or all tags when there are none. Under Suffixes,
-// a new first word of a sentence whose lower case is known takes the
-// emissions of its lower case.
+// a new word whose lower case is known takes the emissions of its lower
+// case (a capital that begins a sentence or a title).
 func (m *Model) emissions(e []float64, tokens []string) ([]float64, [][]int32) {
 	T := m.T
 	e = slices.Grow(e[:0], len(tokens)*T)[:len(tokens)*T]
@@ -288,7 +305,7 @@ func (m *Model) emissions(e []float64, tokens []string) ([]float64, [][]int32) {
 	for i, w := range tokens {
 		row := e[i*T : (i+1)*T]
 		k, ok := m.words[w]
-		if !ok && i == 0 && m.suffix != nil {
+		if !ok && m.suffix != nil {
 			k, ok = m.words[strings.ToLower(w)]
 		}
 		if ok {
@@ -315,11 +332,11 @@ func (m *Model) Kind() string { return Kind }
 func (m *Model) Config() Config { return m.cfg }
 
 // Tags returns the tag set, sorted.
-func (m *Model) Tags() []string { return slices.Clone(m.schema.Tags) }
+func (m *Model) Tags() []string { return slices.Clone(m.tags) }
 
 // SeqSchema returns the tag set and the vocabulary of the training data.
 func (m *Model) SeqSchema() *seq.Schema {
-	return &seq.Schema{Tags: slices.Clone(m.schema.Tags), Words: slices.Clone(m.schema.Words)}
+	return &seq.Schema{Tags: slices.Clone(m.tags), Words: slices.Clone(m.sp.words)}
 }
 
 // tokensColumn names the one feature of Schema.
@@ -329,7 +346,7 @@ const tokensColumn = "tokens"
 // column, "tokens" (a sentence), and the target "tags", categorical, whose
 // levels are the tag set. The vocabulary is in the model's parameters
 // (SeqSchema).
-func (m *Model) Schema() *data.Schema { return tableSchema(m.schema.Tags) }
+func (m *Model) Schema() *data.Schema { return tableSchema(m.tags) }
 
 func tableSchema(tags []string) *data.Schema {
 	return &data.Schema{
@@ -343,4 +360,4 @@ func tableSchema(tags []string) *data.Schema {
 func (m *Model) Lambdas() []float64 { return slices.Clone(m.lambdas) }
 
 // Accumulator returns an accumulator that holds the model's counts.
-func (m *Model) Accumulator() gendisc.Accumulator { return accumulator(m.cfg, m.schema, &m.c) }
+func (m *Model) Accumulator() gendisc.Accumulator { return accumulator(m.cfg, m.sp, &m.c) }

@@ -82,7 +82,7 @@ func newSuffixModel(m *Model, tagCount []float64) *suffixModel {
 			once++
 		}
 		if n <= float64(m.cfg.Rare) {
-			w := m.schema.Words[emit[i].Word]
+			w := m.sp.words[emit[i].Word]
 			class := string(rune('0' + m.wordClass(w)))
 			suffixes(w, s.maxSuffix, func(suffix string) bool {
 				key := class + suffix
@@ -112,7 +112,7 @@ func newSuffixModel(m *Model, tagCount []float64) *suffixModel {
 			ss += (x - mean) * (x - mean)
 		}
 		if T > 1 {
-			s.theta[class] = math.Sqrt(ss / float64(T-1))
+			s.theta[class] = math.Sqrt(ss/float64(T-1)) * m.cfg.ThetaFactor
 		}
 	}
 	return s

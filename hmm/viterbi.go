@@ -2,6 +2,7 @@ package hmm
 
 import (
 	"math"
+	"slices"
 )
 
 // The states of the search are keys k = a·T + b: the last two tags a, b
@@ -44,10 +45,10 @@ type node struct {
 // (order 1: P(t_i | t_{i−1})), pruned by Config.Beam for order 2. It
 // returns nil for no tokens.
 func (m *Model) Tag(tokens []string) []string {
-	idx := m.TagIndices(nil, tokens)
-	tags := make([]string, len(idx))
-	for i, t := range idx {
-		tags[i] = m.schema.Tags[t]
+	states := m.viterbi(nil, tokens)
+	tags := make([]string, len(states))
+	for i, s := range states {
+		tags[i] = m.tags[m.stateTag[s]]
 	}
 	return tags
 }
@@ -55,6 +56,16 @@ func (m *Model) Tag(tokens []string) []string {
 // TagIndices writes the indices in Tags of the most likely tags of the
 // tokens (see Tag) to dst (grown as needed) and returns it.
 func (m *Model) TagIndices(dst []int, tokens []string) []int {
+	dst = m.viterbi(dst, tokens)
+	for i, s := range dst {
+		dst[i] = m.stateTag[s]
+	}
+	return dst
+}
+
+// viterbi writes the most likely states of the tokens to dst and
+// returns it.
+func (m *Model) viterbi(dst []int, tokens []string) []int {
 	n := len(tokens)
 	dst = dst[:0]
 	if n == 0 {
@@ -135,8 +146,22 @@ func prune(nodes []node, from int, on bool, beam float64) []node {
 }
 
 // JointLogProb returns log P(t_1 … t_n, w_1 … w_n) of the tokens with
-// the tags (indices in Tags), the quantity that Tag maximises.
-func (m *Model) JointLogProb(tokens []string, tags []int) float64 {
+// the tags, the quantity that Tag maximises; −Inf for a tag that the
+// model does not have (on a word of that capitalisation).
+func (m *Model) JointLogProb(tokens, tags []string) float64 {
+	states := make([]int, len(tags))
+	for i, tag := range tags {
+		s, ok := slices.BinarySearch(m.sp.states, m.cfg.stateName(tag, tokens[i]))
+		if !ok {
+			return math.Inf(-1)
+		}
+		states[i] = s
+	}
+	return m.jointLogProb(tokens, states)
+}
+
+// jointLogProb is JointLogProb of states.
+func (m *Model) jointLogProb(tokens []string, tags []int) float64 {
 	e, _ := m.emissions(nil, tokens)
 	lp, a, b := 0.0, m.T, m.T
 	for i, t := range tags {
