@@ -249,8 +249,13 @@ func (a *Accumulator) counts() (space, counts) {
 	for k, n := range a.emit {
 		c.emit = append(c.emit, emission{Word: int32(words[k.word]), Tag: int32(tags[k.tag]), N: n})
 	}
-	slices.SortFunc(c.emit, func(x, y emission) int { return cmp.Or(cmp.Compare(x.Word, y.Word), cmp.Compare(x.Tag, y.Tag)) })
+	sortEmissions(c.emit)
 	return sp, c
+}
+
+// sortEmissions sorts emissions by word and tag.
+func sortEmissions(emit []emission) {
+	slices.SortFunc(emit, func(x, y emission) int { return cmp.Or(cmp.Compare(x.Word, y.Word), cmp.Compare(x.Tag, y.Tag)) })
 }
 
 // accumulator returns the accumulator of the counts c over sp.
