@@ -72,6 +72,7 @@ var layers = map[string]int{
 
 	"compare": layerUse,
 	"metrics": layerUse,
+	"metrics/seqeval": layerUse,
 	"models":  layerUse,
 	"server":  layerUse,
 	"synth":   layerUse,
