@@ -70,12 +70,12 @@ var layers = map[string]int{
 	"hmm":        layerFamily,
 	"ngram":      layerFamily,
 
-	"compare": layerUse,
-	"metrics": layerUse,
+	"compare":         layerUse,
+	"metrics":         layerUse,
 	"metrics/seqeval": layerUse,
-	"models":  layerUse,
-	"server":  layerUse,
-	"synth":   layerUse,
+	"models":          layerUse,
+	"server":          layerUse,
+	"synth":           layerUse,
 
 	"bench/cmd/benchgo":        layerCommand,
 	"bench/cmd/benchngram":     layerCommand,

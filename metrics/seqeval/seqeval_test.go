@@ -50,7 +50,9 @@ func TestEvaluate(t *testing.T) {
 	}
 }
 
-func same(a, b float64) bool { return a == b || math.IsNaN(a) && math.IsNaN(b) || math.Abs(a-b) < 1e-15 }
+func same(a, b float64) bool {
+	return a == b || math.IsNaN(a) && math.IsNaN(b) || math.Abs(a-b) < 1e-15
+}
 
 // TestSpans checks span counts derived by hand from conlleval's rules.
 func TestSpans(t *testing.T) {
