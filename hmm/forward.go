@@ -44,7 +44,11 @@ func (m *Model) forward(tokens []string, keep bool) *lattice {
 	T, n := m.T, len(tokens)
 	K := (T + 1) * T
 	l := &lattice{m: m, n: n, K: K, scale: make([]float64, n)}
-	e, _ := m.emissions(nil, tokens)
+	emit, _ := m.emissions(nil, tokens)
+	e := make([]float64, n*T)
+	for i, row := range emit {
+		copy(e[i*T:], row)
+	}
 	l.eps = e
 	rows := 2
 	if keep {

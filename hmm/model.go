@@ -4,6 +4,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/gendisc/gendisc"
 	"github.com/gendisc/gendisc/data"
@@ -40,6 +41,7 @@ type Model struct {
 	// logNew is log P(w | t) of a new word under Uniform.
 	logNew []float64
 	suffix *suffixModel
+	pool   sync.Pool // of *workspace
 }
 
 // newModel derives the probabilities of the counts c over sp.
@@ -293,36 +295,54 @@ func (m *Model) deriveEmissions() {
 	}
 }
 
-// emissions writes log P(w_i | t) of the tokens to e[i·T + t] and returns
-// e (nil: allocated) with each token's candidate tags: those of a
-// non-zero probability, or all tags when there are none. Under Suffixes,
+// emissions returns the rows log P(w_i | t) of the tokens (those of the
+// known words shared with the model: read-only), in the memory of ws
+// (nil: allocated), with each token's candidate states: those of a
+// non-zero probability, or all states when there are none. Under Suffixes,
 // a new word whose lower case is known takes the emissions of its lower
 // case (a capital that begins a sentence or a title).
-func (m *Model) emissions(e []float64, tokens []string) ([]float64, [][]int32) {
+func (m *Model) emissions(ws *workspace, tokens []string) ([][]float64, [][]int32) {
 	T := m.T
-	e = slices.Grow(e[:0], len(tokens)*T)[:len(tokens)*T]
-	cand := make([][]int32, len(tokens))
+	if ws == nil {
+		ws = &workspace{}
+	}
+	rows := slices.Grow(ws.rows[:0], len(tokens))[:len(tokens)]
+	cand := slices.Grow(ws.cand[:0], len(tokens))[:len(tokens)]
+	e, buf := ws.e[:0], ws.buf[:0]
+	defer func() { ws.rows, ws.e, ws.cand, ws.buf = rows, e, cand, buf }()
 	for i, w := range tokens {
-		row := e[i*T : (i+1)*T]
 		k, ok := m.words[w]
+		lowerKnown := false
 		if !ok && m.suffix != nil {
 			k, ok = m.words[strings.ToLower(w)]
+			lowerKnown = ok
 		}
 		if ok {
-			copy(row, m.logEmit[int(k)*T:int(k+1)*T])
+			rows[i] = m.logEmit[int(k)*T : int(k+1)*T : int(k+1)*T]
 			cand[i] = m.candidates[k]
-		} else if m.suffix != nil {
-			m.suffix.logEmit(row, w, m.wordClass(w))
-			cand[i] = m.allTags
 		} else {
-			copy(row, m.logNew)
-			cand[i] = m.allTags
+			from := len(e)
+			e = slices.Grow(e, T)[:from+T]
+			row := e[from : from+T : from+T]
+			if m.suffix != nil {
+				m.suffix.logEmit(row, w, classOf(w, lowerKnown))
+			} else {
+				copy(row, m.logNew)
+			}
+			rows[i] = row
+			at := len(buf)
+			for t, x := range row {
+				if !math.IsInf(x, -1) {
+					buf = append(buf, int32(t))
+				}
+			}
+			cand[i] = buf[at:len(buf):len(buf)]
 		}
 		if len(cand[i]) == 0 {
 			cand[i] = m.allTags
 		}
 	}
-	return e, cand
+	return rows, cand
 }
 
 // Kind returns "hmm".

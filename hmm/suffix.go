@@ -27,11 +27,15 @@ type suffixModel struct {
 // capital first letter (unless the word in lower case is known: a
 // capital that begins a sentence) plus 2 for a digit anywhere.
 func (m *Model) wordClass(w string) byte {
+	_, lowerKnown := m.words[strings.ToLower(w)]
+	return classOf(w, lowerKnown)
+}
+
+// classOf is wordClass of a word whose lower case is known or not.
+func classOf(w string, lowerKnown bool) byte {
 	var c byte
-	if r, _ := utf8.DecodeRuneInString(w); unicode.IsUpper(r) {
-		if _, known := m.words[strings.ToLower(w)]; !known {
-			c = 1
-		}
+	if capitalised(w) && !lowerKnown {
+		c = 1
 	}
 	for _, r := range w {
 		if unicode.IsDigit(r) {
@@ -138,23 +142,44 @@ func normalised(n []float64) []float64 {
 // posterior returns P(t | suffix(w)) of the word w of the class (nil
 // when the class has no rare word).
 func (s *suffixModel) posterior(w string, class byte) []float64 {
-	key := string(rune('0' + class))
 	theta := s.theta[class]
+	// key holds the class's digit and then w: the key of the suffix
+	// w[end:] is key[end:] with the digit moved to key[end].
+	key := make([]byte, 1+len(w))
+	copy(key[1:], w)
+	digit := '0' + class
 	var p []float64
-	suffixes(w, s.maxSuffix, func(suffix string) bool {
-		row := s.counts[key+suffix]
-		if row == nil {
-			return false
-		}
-		q := normalised(row)
-		if p != nil {
-			for t := range q {
-				q[t] = (q[t] + theta*p[t]) / (1 + theta)
+	end := len(w)
+	for i := 0; i <= s.maxSuffix; i++ {
+		if i > 0 {
+			if end == 0 {
+				break
 			}
+			_, size := utf8.DecodeLastRuneInString(w[:end])
+			end -= size
 		}
-		p = q
-		return true
-	})
+		saved := key[end]
+		key[end] = digit
+		row := s.counts[string(key[end:])]
+		key[end] = saved
+		if row == nil {
+			break
+		}
+		sum := 0.0
+		for _, x := range row {
+			sum += x
+		}
+		if p == nil {
+			p = make([]float64, len(row))
+			for t, x := range row {
+				p[t] = x / sum
+			}
+			continue
+		}
+		for t, x := range row {
+			p[t] = (x/sum + theta*p[t]) / (1 + theta)
+		}
+	}
 	return p
 }
 

@@ -72,15 +72,18 @@ func (m *Model) viterbi(dst []int, tokens []string) []int {
 		return dst
 	}
 	T := m.T
-	e, cand := m.emissions(nil, tokens)
-	keys := (T + 1) * T
-	stamp := make([]int32, keys) // position + 1 at which a key was reached
-	at := make([]int32, keys)    // its index in the position's nodes
-	var nodes []node             // of all positions, one after another
-	start := make([]int, n+1)    // the nodes of position i are nodes[start[i]:start[i+1]]
+	ws := m.workspace()
+	defer m.pool.Put(ws)
+	e, cand := m.emissions(ws, tokens)
+	// stamp[k] is the generation at which the key k was reached, at[k]
+	// its index in the position's nodes; the nodes of position i are
+	// nodes[start[i]:start[i+1]].
+	stamp, at := ws.stamp, ws.at
+	nodes := ws.nodes[:0]
+	start := slices.Grow(ws.start[:0], n+1)[:n+1]
 	row := m.startRow()
 	for _, t := range cand[0] {
-		nodes = append(nodes, node{key: int32(m.firstKey(int(t))), back: -1, score: m.logTrans[row+int(t)] + e[int(t)]})
+		nodes = append(nodes, node{key: int32(m.firstKey(int(t))), back: -1, score: m.logTrans[row+int(t)] + e[0][t]})
 	}
 	beam := m.cfg.Order == 2 && m.cfg.Beam != NoBeam
 	for i := 1; i <= n; i++ {
@@ -89,14 +92,15 @@ func (m *Model) viterbi(dst []int, tokens []string) []int {
 		if i == n {
 			break
 		}
+		gen := ws.nextGeneration()
 		for j := start[i-1]; j < start[i]; j++ {
 			p := nodes[j]
 			from := m.transFrom(int(p.key))
 			for _, t := range cand[i] {
 				v := p.score + m.logTrans[from+int(t)]
 				k := m.next(int(p.key), int(t))
-				if stamp[k] != int32(i+1) {
-					stamp[k], at[k] = int32(i+1), int32(len(nodes))
+				if stamp[k] != gen {
+					stamp[k], at[k] = gen, int32(len(nodes))
 					nodes = append(nodes, node{key: int32(k), back: int32(j), score: v})
 				} else if q := &nodes[at[k]]; v > q.score {
 					q.back, q.score = int32(j), v
@@ -104,7 +108,7 @@ func (m *Model) viterbi(dst []int, tokens []string) []int {
 			}
 		}
 		for j := start[i]; j < len(nodes); j++ {
-			nodes[j].score += e[i*T+int(nodes[j].key)%T]
+			nodes[j].score += e[i][int(nodes[j].key)%T]
 		}
 	}
 	best, bestScore := -1, math.Inf(-1)
@@ -122,7 +126,40 @@ func (m *Model) viterbi(dst []int, tokens []string) []int {
 		dst[i] = int(nodes[j].key) % T
 		j = int(nodes[j].back)
 	}
+	ws.nodes, ws.start = nodes, start
 	return dst
+}
+
+// workspace is the memory of a Viterbi search, reused through Model.pool.
+type workspace struct {
+	rows  [][]float64 // the emissions of each token
+	e     []float64   // those of the new words
+	cand  [][]int32   // the candidate states of each token
+	buf   []int32     // the candidates of new words
+	stamp []int32
+	at    []int32
+	gen   int32
+	nodes []node
+	start []int
+}
+
+// workspace returns a workspace for m from its pool.
+func (m *Model) workspace() *workspace {
+	if ws, ok := m.pool.Get().(*workspace); ok {
+		return ws
+	}
+	keys := (m.T + 1) * m.T
+	return &workspace{stamp: make([]int32, keys), at: make([]int32, keys)}
+}
+
+// nextGeneration returns a generation that no stamp holds.
+func (ws *workspace) nextGeneration() int32 {
+	if ws.gen == math.MaxInt32 {
+		clear(ws.stamp)
+		ws.gen = 0
+	}
+	ws.gen++
+	return ws.gen
 }
 
 // prune removes from nodes[from:] those whose score is more than beam
@@ -165,7 +202,7 @@ func (m *Model) jointLogProb(tokens []string, tags []int) float64 {
 	e, _ := m.emissions(nil, tokens)
 	lp, a, b := 0.0, m.T, m.T
 	for i, t := range tags {
-		lp += m.logTrans[m.c.tri(a, b, t)] + e[i*m.T+t]
+		lp += m.logTrans[m.c.tri(a, b, t)] + e[i][t]
 		a, b = b, t
 	}
 	if !m.cfg.NoEnd && len(tags) > 0 {
