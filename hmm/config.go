@@ -139,6 +139,17 @@ type Config struct {
 	// capitalised (Brants 2000, section 2.4): the transitions see the
 	// capitalisation of the previous words.
 	NoCapitalization bool
+	// Context is κ of the context-dependent emissions of order 2 (as
+	// HunPos's, Halácsy et al. 2007): a known word w after the state b in
+	// the state c emits with
+	//
+	//	P(w | b, c) = (c(b, c, w) + κ P(w | c)) / (c(b, c) + κ)
+	//
+	// a distribution over the known words for every pair b, c that
+	// leans on P(w | c) where the pair is rare. 0 means 1000 (EWT dev:
+	// 93.35% against 92.93% without); NoContext emits with P(w | c)
+	// alone. Order 1 always does. At most MaxAlpha.
+	Context float64
 	// NoEnd leaves out the transition to the end of the sentence, as
 	// NLTK's tagger does: a sentence may then end after any tag.
 	NoEnd bool
@@ -152,6 +163,10 @@ type Config struct {
 // NoBeam as Config.Beam keeps every state of the Viterbi search.
 const NoBeam = -1
 
+// NoContext as Config.Context leaves out the context-dependent
+// emissions.
+const NoContext = -1
+
 // MaxAlpha bounds Config.Alpha and EmissionAlpha.
 const MaxAlpha = 1e6
 
@@ -160,6 +175,7 @@ const (
 	defaultMaxSuffix   = 10
 	defaultRare        = 10
 	defaultThetaFactor = 10
+	defaultContext     = 1000
 	maxMaxSuffix       = 100
 )
 
@@ -184,6 +200,9 @@ func (c Config) withDefaults() (Config, error) {
 	if c.Beam == 0 {
 		c.Beam = defaultBeam
 	}
+	if c.Context == 0 {
+		c.Context = defaultContext
+	}
 	if c.ThetaFactor == 0 {
 		c.ThetaFactor = defaultThetaFactor
 	}
@@ -202,6 +221,8 @@ func (c Config) withDefaults() (Config, error) {
 		return c, fmt.Errorf("%w: max suffix %d (1 to %d)", ErrConfig, c.MaxSuffix, maxMaxSuffix)
 	case !(c.ThetaFactor > 0 && c.ThetaFactor <= MaxAlpha):
 		return c, fmt.Errorf("%w: theta factor %v (positive, at most %g)", ErrConfig, c.ThetaFactor, float64(MaxAlpha))
+	case !(c.Context > 0 && c.Context <= MaxAlpha) && c.Context != NoContext:
+		return c, fmt.Errorf("%w: context %v (positive, at most %g, or NoContext)", ErrConfig, c.Context, float64(MaxAlpha))
 	case c.Rare < 0:
 		return c, fmt.Errorf("%w: rare %d (at least 1)", ErrConfig, c.Rare)
 	case !(c.Beam > 0 && c.Beam <= math.MaxFloat64) && c.Beam != NoBeam:

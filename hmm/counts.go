@@ -30,6 +30,17 @@ type counts struct {
 	// emit are the numbers of the words with each tag, sorted by word
 	// and tag, each positive.
 	emit []emission
+	// ctx are the numbers of the words with each tag after each tag
+	// (Prev = T at the start), sorted by word, tag and previous tag, each
+	// positive: the counts of Config.Context.
+	ctx []contextCount
+}
+
+// contextCount is the number N of the word Word with the state Tag after
+// the state Prev.
+type contextCount struct {
+	Word, Prev, Tag int32
+	N               float64
 }
 
 // emission is the number N of the word of index Word with the tag of
@@ -85,6 +96,9 @@ type trigram [3]string
 // wordTag is a word with its state.
 type wordTag struct{ word, tag string }
 
+// wordContext is a word with its state and the state before.
+type wordContext struct{ word, prev, tag string }
+
 // Accumulator is the partial fit of a model: the counts of the tagged
 // sentences added and merged so far, kept by tag and word so that
 // accumulators of shards with other tags and words merge. Fitting
@@ -96,6 +110,7 @@ type Accumulator struct {
 	cfg   Config
 	trans map[trigram]float64
 	emit  map[wordTag]float64
+	ctx   map[wordContext]float64
 }
 
 // ErrNotSequences is the error of Accumulator.Add: an HMM is fitted on
@@ -117,7 +132,7 @@ func (c Config) NewAccumulator() (*Accumulator, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Accumulator{cfg: cfg, trans: map[trigram]float64{}, emit: map[wordTag]float64{}}, nil
+	return &Accumulator{cfg: cfg, trans: map[trigram]float64{}, emit: map[wordTag]float64{}, ctx: map[wordContext]float64{}}, nil
 }
 
 // Fit returns the model of the tagged sentences, counted (see
@@ -173,6 +188,7 @@ func (a *Accumulator) AddSentences(sentences []seq.Sentence) error {
 			t := a.cfg.stateName(tag, s.Tokens[j])
 			a.trans[trigram{p, q, t}]++
 			a.emit[wordTag{s.Tokens[j], t}]++
+			a.ctx[wordContext{s.Tokens[j], q, t}]++
 			p, q = q, t
 		}
 		a.trans[trigram{p, q, boundary}]++
@@ -192,11 +208,30 @@ func (a *Accumulator) Merge(o gendisc.Accumulator) error {
 	if a.cfg != b.cfg {
 		return fmt.Errorf("hmm: cannot merge the counts of configuration %+v into those of %+v", b.cfg, a.cfg)
 	}
-	for k, n := range b.trans {
-		a.trans[k] += n
+	if err := mergeInto(a.trans, b.trans, false); err != nil {
+		return err
 	}
-	for k, n := range b.emit {
-		a.emit[k] += n
+	if err := mergeInto(a.emit, b.emit, false); err != nil {
+		return err
+	}
+	if err := mergeInto(a.ctx, b.ctx, false); err != nil {
+		return err
+	}
+	mergeInto(a.trans, b.trans, true)
+	mergeInto(a.emit, b.emit, true)
+	mergeInto(a.ctx, b.ctx, true)
+	return nil
+}
+
+// mergeInto adds the counts of b to a when add, or else returns an error
+// if a sum would exceed the largest count of a model file.
+func mergeInto[K comparable](a, b map[K]float64, add bool) error {
+	for k, n := range b {
+		if add {
+			a[k] += n
+		} else if a[k]+n > maxCount {
+			return fmt.Errorf("hmm: merged counts above %g", float64(maxCount))
+		}
 	}
 	return nil
 }
@@ -250,7 +285,19 @@ func (a *Accumulator) counts() (space, counts) {
 		c.emit = append(c.emit, emission{Word: int32(words[k.word]), Tag: int32(tags[k.tag]), N: n})
 	}
 	sortEmissions(c.emit)
+	c.ctx = make([]contextCount, 0, len(a.ctx))
+	for k, n := range a.ctx {
+		c.ctx = append(c.ctx, contextCount{Word: int32(words[k.word]), Prev: int32(index(k.prev)), Tag: int32(tags[k.tag]), N: n})
+	}
+	sortContexts(c.ctx)
 	return sp, c
+}
+
+// sortContexts sorts context counts by word, tag and previous tag.
+func sortContexts(ctx []contextCount) {
+	slices.SortFunc(ctx, func(x, y contextCount) int {
+		return cmp.Or(cmp.Compare(x.Word, y.Word), cmp.Compare(x.Tag, y.Tag), cmp.Compare(x.Prev, y.Prev))
+	})
 }
 
 // sortEmissions sorts emissions by word and tag.
@@ -260,7 +307,7 @@ func sortEmissions(emit []emission) {
 
 // accumulator returns the accumulator of the counts c over sp.
 func accumulator(cfg Config, sp space, c *counts) *Accumulator {
-	a := &Accumulator{cfg: cfg, trans: map[trigram]float64{}, emit: make(map[wordTag]float64, len(c.emit))}
+	a := &Accumulator{cfg: cfg, trans: map[trigram]float64{}, emit: make(map[wordTag]float64, len(c.emit)), ctx: make(map[wordContext]float64, len(c.ctx))}
 	name := func(t int) string {
 		if t == c.T {
 			return boundary
@@ -276,6 +323,9 @@ func accumulator(cfg Config, sp space, c *counts) *Accumulator {
 	}
 	for _, e := range c.emit {
 		a.emit[wordTag{sp.words[e.Word], sp.states[e.Tag]}] = e.N
+	}
+	for _, e := range c.ctx {
+		a.ctx[wordContext{sp.words[e.Word], name(int(e.Prev)), sp.states[e.Tag]}] = e.N
 	}
 	return a
 }

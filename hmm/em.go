@@ -46,15 +46,15 @@ type Iteration struct {
 
 // ErrEMConfig is wrapped by the errors of a configuration that Baum–Welch
 // cannot take.
-var ErrEMConfig = errors.New("Baum–Welch needs add-alpha transitions and no capitalisation states")
+var ErrEMConfig = errors.New("Baum–Welch needs add-alpha transitions, no capitalisation states and (order 2) no context-dependent emissions")
 
 // FitEM fits the model by Baum–Welch (expectation–maximisation): the
 // counts of the tagged sentences are kept as they are and the expected
 // counts of the untagged ones, under the current model, are added to
 // them at every iteration (semi-supervised; unsupervised without tagged
 // sentences). The smoothing must be AddAlpha, for which the update is
-// the maximum a posteriori estimate under a Dirichlet prior, and
-// NoCapitalization must be set. With every sentence tagged it returns the
+// the maximum a posteriori estimate under a Dirichlet prior,
+// NoCapitalization must be set, and Context be NoContext for order 2. With every sentence tagged it returns the
 // counted model. Of several restarts it keeps the model of the highest
 // objective.
 func (c Config) FitEM(tagged, untagged []seq.Sentence, em EM) (*Model, error) {
@@ -62,7 +62,7 @@ func (c Config) FitEM(tagged, untagged []seq.Sentence, em EM) (*Model, error) {
 	if err != nil {
 		return nil, err
 	}
-	if cfg.Transitions != AddAlpha || !cfg.NoCapitalization {
+	if cfg.Transitions != AddAlpha || !cfg.NoCapitalization || (cfg.Order == 2 && cfg.Context != NoContext) {
 		return nil, ErrEMConfig
 	}
 	for i, s := range untagged {
@@ -163,6 +163,16 @@ func reindexWords(c counts, acc *Accumulator, sp space) counts {
 		out.emit = append(out.emit, emission{Word: int32(words[k.word]), Tag: int32(states[k.tag]), N: n})
 	}
 	sortEmissions(out.emit)
+	index := func(t string) int32 {
+		if t == boundary {
+			return int32(c.T)
+		}
+		return int32(states[t])
+	}
+	for k, n := range acc.ctx {
+		out.ctx = append(out.ctx, contextCount{Word: int32(words[k.word]), Prev: index(k.prev), Tag: index(k.tag), N: n})
+	}
+	sortContexts(out.ctx)
 	return out
 }
 
@@ -187,7 +197,7 @@ func randomCounts(rng *rand.Rand, fixed counts, sp space, untagged []seq.Sentenc
 			}
 		}
 	}
-	c := counts{T: T, trans: slices.Clone(fixed.trans), emit: sparseEmissions(dense, T)}
+	c := counts{T: T, trans: slices.Clone(fixed.trans), emit: sparseEmissions(dense, T), ctx: fixed.ctx}
 	scale := float64(len(untagged)) / float64(T)
 	for a := range T + 1 {
 		for b := range T + 1 {
@@ -239,7 +249,7 @@ func (m *Model) expectedCounts(fixed counts, tagged, untagged []seq.Sentence) (c
 		}
 		ll += m.jointLogProb(s.Tokens, states)
 	}
-	out := counts{T: T, trans: slices.Clone(fixed.trans)}
+	out := counts{T: T, trans: slices.Clone(fixed.trans), ctx: fixed.ctx}
 	dense := denseEmissions(fixed, len(m.sp.words))
 	for _, s := range untagged {
 		l := m.forward(s.Tokens, true)

@@ -12,7 +12,7 @@ import (
 
 // emConfig is an add-α configuration that Baum–Welch takes.
 func emConfig(order int) Config {
-	return Config{Order: order, Transitions: AddAlpha, Alpha: 0.1, EmissionAlpha: 0.01, NoCapitalization: true}
+	return Config{Order: order, Transitions: AddAlpha, Alpha: 0.1, EmissionAlpha: 0.01, NoCapitalization: true, Context: NoContext}
 }
 
 // untag returns the sentences without their tags.

@@ -14,12 +14,25 @@ type lattice struct {
 	m     *Model
 	n, K  int
 	eps   []float64 // ε_i(t) = P(w_i | t) / max_t P(w_i | t)
+	base  [][]float64
+	ids   []int32
 	alpha []float64 // n × K
 	beta  []float64 // n × K, when computed
 	scale []float64 // s_i
 	// logP is log p(w_1 … w_n): Σ log s_i + Σ log max_t P(w_i | t) + log Σ_k α̂_{n−1}(k) P(end | k).
 	logP float64
 	zEnd float64
+}
+
+// rho returns P(w_i | b, c)/P(w_i | c) at position i in the state of
+// key = b·T + c: 1 without context emissions.
+func (l *lattice) rho(i, key int) float64 {
+	m := l.m
+	if !m.useCtx || l.ids[i] < 0 {
+		return 1
+	}
+	base := l.base[i][key%m.T]
+	return math.Exp(m.ctxEmit(l.ids[i], key, base) - base)
 }
 
 // keys returns the range of the keys of the states at position i.
@@ -44,12 +57,13 @@ func (m *Model) forward(tokens []string, keep bool) *lattice {
 	T, n := m.T, len(tokens)
 	K := (T + 1) * T
 	l := &lattice{m: m, n: n, K: K, scale: make([]float64, n)}
-	emit, _ := m.emissions(nil, tokens)
+	emit, _, ids := m.emissions(nil, tokens)
+	l.ids = ids
 	e := make([]float64, n*T)
 	for i, row := range emit {
 		copy(e[i*T:], row)
 	}
-	l.eps = e
+	l.eps, l.base = e, emit
 	rows := 2
 	if keep {
 		rows = n
@@ -96,6 +110,14 @@ func (m *Model) forward(tokens []string, keep bool) *lattice {
 				}
 			}
 		}
+		if m.useCtx {
+			lo, hi := m.keys(i)
+			for k := lo; k < hi; k++ {
+				if a[k] != 0 {
+					a[k] *= l.rho(i, k)
+				}
+			}
+		}
 		s := 0.0
 		for _, x := range a {
 			s += x
@@ -136,7 +158,8 @@ func (l *lattice) backward() {
 		for k := lo; k < hi; k++ {
 			from, sum := m.transFrom(k), 0.0
 			for t, et := range eps {
-				sum += m.trans[from+t] * et * b[m.next(k, t)]
+				k2 := m.next(k, t)
+				sum += m.trans[from+t] * et * l.rho(i, k2) * b[k2]
 			}
 			prev[k] = sum / l.scale[i]
 		}

@@ -33,6 +33,7 @@ type modelJSON struct {
 	MaxSuffix     int             `json:"max_suffix"`
 	Rare          int             `json:"rare"`
 	ThetaFactor   modelfile.Float `json:"theta_factor"`
+	Context       modelfile.Float `json:"context"`
 	NoCap         bool            `json:"no_capitalization"`
 	NoEnd         bool            `json:"no_end"`
 	Beam          modelfile.Float `json:"beam"`
@@ -46,6 +47,12 @@ type modelJSON struct {
 	EmitWord   []int32          `json:"emit_word"` // by word, then tag, increasing
 	EmitTag    []int32          `json:"emit_tag"`
 	EmitCount  modelfile.Floats `json:"emit_count"`
+	// The words with their state after the state ContextPrev (the
+	// number of states: the start), by word, state and previous state.
+	ContextWord  []int32          `json:"context_word"`
+	ContextPrev  []int32          `json:"context_prev"`
+	ContextTag   []int32          `json:"context_tag"`
+	ContextCount modelfile.Floats `json:"context_count"`
 }
 
 // tagsOf returns the tags of states, sorted.
@@ -61,7 +68,8 @@ func tagsOf(states []string) []string {
 func encode(cfg Config, sp space, c *counts) (*data.Schema, modelJSON) {
 	j := modelJSON{Order: cfg.Order, Transitions: cfg.Transitions.String(), Alpha: modelfile.Float(cfg.Alpha),
 		EmissionAlpha: modelfile.Float(cfg.EmissionAlpha), Unknown: cfg.Unknown.String(), MaxSuffix: cfg.MaxSuffix,
-		Rare: cfg.Rare, ThetaFactor: modelfile.Float(cfg.ThetaFactor), NoCap: cfg.NoCapitalization, NoEnd: cfg.NoEnd,
+		Rare: cfg.Rare, ThetaFactor: modelfile.Float(cfg.ThetaFactor), Context: modelfile.Float(cfg.Context),
+		NoCap: cfg.NoCapitalization, NoEnd: cfg.NoEnd,
 		Beam: modelfile.Float(cfg.Beam), Words: sp.words}
 	tags := tagsOf(sp.states)
 	for _, name := range sp.states {
@@ -80,6 +88,12 @@ func encode(cfg Config, sp space, c *counts) (*data.Schema, modelJSON) {
 		j.EmitWord = append(j.EmitWord, e.Word)
 		j.EmitTag = append(j.EmitTag, e.Tag)
 		j.EmitCount = append(j.EmitCount, e.N)
+	}
+	for _, e := range c.ctx {
+		j.ContextWord = append(j.ContextWord, e.Word)
+		j.ContextPrev = append(j.ContextPrev, e.Prev)
+		j.ContextTag = append(j.ContextTag, e.Tag)
+		j.ContextCount = append(j.ContextCount, e.N)
 	}
 	return tableSchema(tags), j
 }
@@ -141,7 +155,7 @@ func decodeUnchecked(s *data.Schema, params []byte) (Config, space, counts, erro
 		return Config{}, sp, c, err
 	}
 	cfg := Config{Order: j.Order, Transitions: transitions, Alpha: float64(j.Alpha), EmissionAlpha: float64(j.EmissionAlpha),
-		Unknown: unknown, MaxSuffix: j.MaxSuffix, Rare: j.Rare, ThetaFactor: float64(j.ThetaFactor),
+		Unknown: unknown, MaxSuffix: j.MaxSuffix, Rare: j.Rare, ThetaFactor: float64(j.ThetaFactor), Context: float64(j.Context),
 		NoCapitalization: j.NoCap, NoEnd: j.NoEnd, Beam: float64(j.Beam)}
 	if filled, err := cfg.withDefaults(); err != nil || filled != cfg {
 		return Config{}, sp, c, fmt.Errorf("configuration %+v: not a fitted model's (%v)", cfg, err)
@@ -206,6 +220,27 @@ func decodeUnchecked(s *data.Schema, params []byte) (Config, space, counts, erro
 	}
 	if len(c.emit) > 0 && int(c.emit[len(c.emit)-1].Word) != V-1 || len(c.emit) == 0 && V > 0 {
 		return Config{}, sp, c, errors.New("the last words of the vocabulary have no count")
+	}
+	n := len(j.ContextWord)
+	if len(j.ContextPrev) != n || len(j.ContextTag) != n || len(j.ContextCount) != n {
+		return Config{}, sp, c, errors.New("the context words, previous states, states and counts differ in length")
+	}
+	c.ctx = make([]contextCount, n)
+	for i := range n {
+		e := contextCount{Word: j.ContextWord[i], Prev: j.ContextPrev[i], Tag: j.ContextTag[i], N: j.ContextCount[i]}
+		if e.Word < 0 || int(e.Word) >= V || e.Prev < 0 || int(e.Prev) > T || e.Tag < 0 || int(e.Tag) >= T {
+			return Config{}, sp, c, fmt.Errorf("context count of word %d, state %d after %d: out of range", e.Word, e.Tag, e.Prev)
+		}
+		if i > 0 {
+			p := c.ctx[i-1]
+			if e.Word < p.Word || e.Word == p.Word && (e.Tag < p.Tag || e.Tag == p.Tag && e.Prev <= p.Prev) {
+				return Config{}, sp, c, errors.New("the context counts are not in order of word, state and previous state")
+			}
+		}
+		if err := checkCount(e.N); err != nil {
+			return Config{}, sp, c, fmt.Errorf("context count %v: %w", e.N, err)
+		}
+		c.ctx[i] = e
 	}
 	return cfg, space{states: states, words: j.Words}, c, nil
 }

@@ -41,7 +41,20 @@ type Model struct {
 	// logNew is log P(w | t) of a new word under Uniform.
 	logNew []float64
 	suffix *suffixModel
-	pool   sync.Pool // of *workspace
+	// The context-dependent emissions (Config.Context, order 2):
+	// ctxOf[w] are the keys (b·T + c: the state c after b) of the known
+	// word w with their counts, ctxLogTotal[key] is log(c(b, c) + κ).
+	useCtx      bool
+	ctxOf       [][]keyCount
+	ctxLogTotal []float64
+	logKappa    float64
+	pool        sync.Pool // of *workspace
+}
+
+// keyCount is a count of a key of the Viterbi search.
+type keyCount struct {
+	key int32
+	n   float64
 }
 
 // newModel derives the probabilities of the counts c over sp.
@@ -69,7 +82,46 @@ func newModel(cfg Config, sp space, c counts) (*Model, error) {
 	}
 	m.deriveTransitions()
 	m.deriveEmissions()
+	m.deriveContexts()
 	return m, nil
+}
+
+// deriveContexts sets the tables of the context-dependent emissions.
+func (m *Model) deriveContexts() {
+	if m.cfg.Order != 2 || m.cfg.Context == NoContext {
+		return
+	}
+	T := m.T
+	m.useCtx, m.logKappa = true, math.Log(m.cfg.Context)
+	m.ctxOf = make([][]keyCount, len(m.sp.words))
+	total := make([]float64, (T+1)*T)
+	for _, e := range m.c.ctx {
+		key := int32(int(e.Prev)*T + int(e.Tag))
+		m.ctxOf[e.Word] = append(m.ctxOf[e.Word], keyCount{key, e.N})
+		total[key] += e.N
+	}
+	for _, list := range m.ctxOf {
+		slices.SortFunc(list, func(a, b keyCount) int { return int(a.key - b.key) })
+	}
+	m.ctxLogTotal = make([]float64, len(total))
+	for k, n := range total {
+		m.ctxLogTotal[k] = math.Log(n + m.cfg.Context)
+	}
+}
+
+// ctxEmit returns log P(w | b, c) of the word of index w (−1: a new
+// word) in the state of key = b·T + c whose emission P(w | c) is base
+// (see Config.Context); base when the model has no context emissions.
+func (m *Model) ctxEmit(w int32, key int, base float64) float64 {
+	if !m.useCtx || w < 0 {
+		return base
+	}
+	list := m.ctxOf[w]
+	i, found := slices.BinarySearchFunc(list, int32(key), func(a keyCount, k int32) int { return int(a.key - k) })
+	if !found {
+		return m.logKappa + base - m.ctxLogTotal[key]
+	}
+	return math.Log(list[i].n+m.cfg.Context*math.Exp(base)) - m.ctxLogTotal[key]
 }
 
 // targets reports whether the tag t (T: the end) can follow the context
@@ -297,21 +349,27 @@ func (m *Model) deriveEmissions() {
 
 // emissions returns the rows log P(w_i | t) of the tokens (those of the
 // known words shared with the model: read-only), in the memory of ws
-// (nil: allocated), with each token's candidate states: those of a
-// non-zero probability, or all states when there are none. Under Suffixes,
+// (nil: allocated), with each token's candidate states (those of a
+// non-zero probability, or all states when there are none) and its index
+// in the vocabulary (−1 for a new word). Under Suffixes,
 // a new word whose lower case is known takes the emissions of its lower
 // case (a capital that begins a sentence or a title).
-func (m *Model) emissions(ws *workspace, tokens []string) ([][]float64, [][]int32) {
+func (m *Model) emissions(ws *workspace, tokens []string) ([][]float64, [][]int32, []int32) {
 	T := m.T
 	if ws == nil {
 		ws = &workspace{}
 	}
+	ids := slices.Grow(ws.ids[:0], len(tokens))[:len(tokens)]
 	rows := slices.Grow(ws.rows[:0], len(tokens))[:len(tokens)]
 	cand := slices.Grow(ws.cand[:0], len(tokens))[:len(tokens)]
 	e, buf := ws.e[:0], ws.buf[:0]
-	defer func() { ws.rows, ws.e, ws.cand, ws.buf = rows, e, cand, buf }()
+	defer func() { ws.ids, ws.rows, ws.e, ws.cand, ws.buf = ids, rows, e, cand, buf }()
 	for i, w := range tokens {
 		k, ok := m.words[w]
+		ids[i] = -1
+		if ok {
+			ids[i] = k
+		}
 		lowerKnown := false
 		if !ok && m.suffix != nil {
 			k, ok = m.words[strings.ToLower(w)]
@@ -342,7 +400,7 @@ func (m *Model) emissions(ws *workspace, tokens []string) ([][]float64, [][]int3
 			cand[i] = m.allTags
 		}
 	}
-	return rows, cand
+	return rows, cand, ids
 }
 
 // Kind returns "hmm".

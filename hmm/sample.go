@@ -48,7 +48,7 @@ func (m *Model) Sample(rng *rand.Rand, prompt Prompt, maxLen int) (seq.Sentence,
 		if !ok {
 			return s, fmt.Errorf("hmm: prompt tag %q: not a tag of the model (%d tags)", tag, len(m.tags))
 		}
-		push(state, m.drawWord(rng, state))
+		push(state, m.drawWord(rng, b, state))
 	}
 	weights := make([]float64, m.T+1)
 	for len(s.Tokens) < maxLen {
@@ -61,7 +61,7 @@ func (m *Model) Sample(rng *rand.Rand, prompt Prompt, maxLen int) (seq.Sentence,
 		if state < 0 || state == m.T {
 			break
 		}
-		push(state, m.drawWord(rng, state))
+		push(state, m.drawWord(rng, b, state))
 	}
 	return s, nil
 }
@@ -76,11 +76,11 @@ func (m *Model) stateOf(tag string) (int, bool) {
 	return slices.Index(m.stateTag, t), true
 }
 
-// drawWord draws a known word in proportion to P(w | state).
-func (m *Model) drawWord(rng *rand.Rand, state int) string {
+// drawWord draws a known word in proportion to P(w | prev, state).
+func (m *Model) drawWord(rng *rand.Rand, prev, state int) string {
 	weights := make([]float64, len(m.sp.words))
 	for w := range weights {
-		weights[w] = math.Exp(m.logEmit[w*m.T+state])
+		weights[w] = math.Exp(m.ctxEmit(int32(w), prev*m.T+state, m.logEmit[w*m.T+state]))
 	}
 	if w := draw(rng, weights); w >= 0 {
 		return m.sp.words[w]

@@ -74,7 +74,7 @@ func (m *Model) viterbi(dst []int, tokens []string) []int {
 	T := m.T
 	ws := m.workspace()
 	defer m.pool.Put(ws)
-	e, cand := m.emissions(ws, tokens)
+	e, cand, ids := m.emissions(ws, tokens)
 	// stamp[k] is the generation at which the key k was reached, at[k]
 	// its index in the position's nodes; the nodes of position i are
 	// nodes[start[i]:start[i+1]].
@@ -83,7 +83,8 @@ func (m *Model) viterbi(dst []int, tokens []string) []int {
 	start := slices.Grow(ws.start[:0], n+1)[:n+1]
 	row := m.startRow()
 	for _, t := range cand[0] {
-		nodes = append(nodes, node{key: int32(m.firstKey(int(t))), back: -1, score: m.logTrans[row+int(t)] + e[0][t]})
+		k := m.firstKey(int(t))
+		nodes = append(nodes, node{key: int32(k), back: -1, score: m.logTrans[row+int(t)] + m.ctxEmit(ids[0], k, e[0][t])})
 	}
 	beam := m.cfg.Order == 2 && m.cfg.Beam != NoBeam
 	for i := 1; i <= n; i++ {
@@ -108,7 +109,7 @@ func (m *Model) viterbi(dst []int, tokens []string) []int {
 			}
 		}
 		for j := start[i]; j < len(nodes); j++ {
-			nodes[j].score += e[i][int(nodes[j].key)%T]
+			nodes[j].score += m.ctxEmit(ids[i], int(nodes[j].key), e[i][int(nodes[j].key)%T])
 		}
 	}
 	best, bestScore := -1, math.Inf(-1)
@@ -132,6 +133,7 @@ func (m *Model) viterbi(dst []int, tokens []string) []int {
 
 // workspace is the memory of a Viterbi search, reused through Model.pool.
 type workspace struct {
+	ids   []int32     // the tokens' indices in the vocabulary
 	rows  [][]float64 // the emissions of each token
 	e     []float64   // those of the new words
 	cand  [][]int32   // the candidate states of each token
@@ -199,10 +201,10 @@ func (m *Model) JointLogProb(tokens, tags []string) float64 {
 
 // jointLogProb is JointLogProb of states.
 func (m *Model) jointLogProb(tokens []string, tags []int) float64 {
-	e, _ := m.emissions(nil, tokens)
+	e, _, ids := m.emissions(nil, tokens)
 	lp, a, b := 0.0, m.T, m.T
 	for i, t := range tags {
-		lp += m.logTrans[m.c.tri(a, b, t)] + e[i][t]
+		lp += m.logTrans[m.c.tri(a, b, t)] + m.ctxEmit(ids[i], b*m.T+t, e[i][t])
 		a, b = b, t
 	}
 	if !m.cfg.NoEnd && len(tags) > 0 {
@@ -210,3 +212,4 @@ func (m *Model) jointLogProb(tokens []string, tags []int) float64 {
 	}
 	return lp
 }
+
