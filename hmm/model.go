@@ -51,10 +51,11 @@ type Model struct {
 	pool        sync.Pool // of *workspace
 }
 
-// keyCount is a count of a key of the Viterbi search.
+// keyCount is a key of the Viterbi search with, for a word, its log
+// P(w | b, c).
 type keyCount struct {
-	key int32
-	n   float64
+	key  int32
+	logP float64
 }
 
 // newModel derives the probabilities of the counts c over sp.
@@ -96,22 +97,26 @@ func (m *Model) deriveContexts() {
 	m.ctxOf = make([][]keyCount, len(m.sp.words))
 	total := make([]float64, (T+1)*T)
 	for _, e := range m.c.ctx {
-		key := int32(int(e.Prev)*T + int(e.Tag))
-		m.ctxOf[e.Word] = append(m.ctxOf[e.Word], keyCount{key, e.N})
-		total[key] += e.N
-	}
-	for _, list := range m.ctxOf {
-		slices.SortFunc(list, func(a, b keyCount) int { return int(a.key - b.key) })
+		total[int(e.Prev)*T+int(e.Tag)] += e.N
 	}
 	m.ctxLogTotal = make([]float64, len(total))
 	for k, n := range total {
 		m.ctxLogTotal[k] = math.Log(n + m.cfg.Context)
 	}
+	for _, e := range m.c.ctx {
+		key := int(e.Prev)*T + int(e.Tag)
+		p := e.N + m.cfg.Context*math.Exp(m.logEmit[int(e.Word)*T+int(e.Tag)])
+		m.ctxOf[e.Word] = append(m.ctxOf[e.Word], keyCount{int32(key), math.Log(p) - m.ctxLogTotal[key]})
+	}
+	for _, list := range m.ctxOf {
+		slices.SortFunc(list, func(a, b keyCount) int { return int(a.key - b.key) })
+	}
 }
 
 // ctxEmit returns log P(w | b, c) of the word of index w (−1: a new
-// word) in the state of key = b·T + c whose emission P(w | c) is base
-// (see Config.Context); base when the model has no context emissions.
+// word) in the state of key = b·T + c whose emission log P(w | c) is base
+// (that of the model for a known word: see Config.Context); base when the
+// model has no context emissions.
 func (m *Model) ctxEmit(w int32, key int, base float64) float64 {
 	if !m.useCtx || w < 0 {
 		return base
@@ -121,7 +126,7 @@ func (m *Model) ctxEmit(w int32, key int, base float64) float64 {
 	if !found {
 		return m.logKappa + base - m.ctxLogTotal[key]
 	}
-	return math.Log(list[i].n+m.cfg.Context*math.Exp(base)) - m.ctxLogTotal[key]
+	return list[i].logP
 }
 
 // targets reports whether the tag t (T: the end) can follow the context

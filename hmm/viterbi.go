@@ -212,4 +212,3 @@ func (m *Model) jointLogProb(tokens []string, tags []int) float64 {
 	}
 	return lp
 }
-
