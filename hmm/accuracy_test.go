@@ -46,6 +46,7 @@ func TestAccuracyEWT(t *testing.T) {
 		min  float64
 	}{
 		{"order 2, interpolated, suffixes", Config{}, 0.93},
+		{"order 2, no context emissions", Config{Context: NoContext}, 0},
 		{"order 1, add-alpha 0.1 (NLTK)", nltkConfig(0.1), 0},
 		{"order 1, interpolated, suffixes", Config{Order: 1}, 0},
 	} {
