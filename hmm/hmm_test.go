@@ -183,3 +183,20 @@ func TestLongSentence(t *testing.T) {
 		}
 	}
 }
+
+// TestTagAll checks that tagging in parallel gives each sentence's Tag.
+func TestTagAll(t *testing.T) {
+	m, err := Config{}.Fit(toy)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sentences [][]string
+	for i := range 100 {
+		sentences = append(sentences, toy[i%len(toy)].Tokens[:1+i%3])
+	}
+	for i, tags := range m.TagAll(sentences) {
+		if want := m.Tag(sentences[i]); !slices.Equal(tags, want) {
+			t.Fatalf("sentence %d: %q, Tag %q", i, tags, want)
+		}
+	}
+}

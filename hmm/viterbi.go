@@ -3,6 +3,10 @@ package hmm
 import (
 	"math"
 	"slices"
+	"sync"
+	"sync/atomic"
+
+	"github.com/gendisc/gendisc/internal/parallel"
 )
 
 // The states of the search are keys k = a·T + b: the last two tags a, b
@@ -212,3 +216,33 @@ func (m *Model) jointLogProb(tokens []string, tags []int) float64 {
 	}
 	return lp
 }
+
+// TagAll returns the most likely tags (Tag) of each sentence, tagging
+// the sentences in parallel on the available cores: each takes the next
+// block of tagAllBlock sentences until none is left, so that long
+// sentences and a busy core do not hold the others back.
+func (m *Model) TagAll(sentences [][]string) [][]string {
+	out := make([][]string, len(sentences))
+	var next atomic.Int64
+	workers := min(parallel.Workers(), (len(sentences)+tagAllBlock-1)/tagAllBlock)
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			for {
+				lo := int(next.Add(tagAllBlock)) - tagAllBlock
+				if lo >= len(sentences) {
+					return
+				}
+				for i := lo; i < min(lo+tagAllBlock, len(sentences)); i++ {
+					out[i] = m.Tag(sentences[i])
+				}
+			}
+		})
+	}
+	wg.Wait()
+	return out
+}
+
+// tagAllBlock is the number of sentences that a goroutine of TagAll
+// takes at a time.
+const tagAllBlock = 16
