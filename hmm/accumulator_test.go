@@ -141,3 +141,29 @@ func TestAccumulatorRefusals(t *testing.T) {
 		t.Errorf("order 3: %v", err)
 	}
 }
+
+// TestSilentState checks that a state that emits no word (a tag of
+// Baum–Welch's EM.Tags that no count reaches) gives no NaN.
+func TestSilentState(t *testing.T) {
+	m, err := emConfig(1).FitEM(toy, nil, EM{Tags: []string{"ZZZ"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, x := range append(slices.Clone(m.logNew), m.logEmit...) {
+		if math.IsNaN(x) {
+			t.Fatal("NaN emission")
+		}
+	}
+	m2, err := Config{Order: 1, Transitions: AddAlpha, Unknown: Uniform, NoCapitalization: true}.FitEM(toy, nil, EM{Tags: []string{"ZZZ"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, x := range m2.logNew {
+		if math.IsNaN(x) {
+			t.Fatal("NaN emission of a new word without α")
+		}
+	}
+	if lp := m2.LogProb([]string{"the", "zebra"}); math.IsNaN(lp) {
+		t.Fatal("NaN log p")
+	}
+}

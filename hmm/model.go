@@ -327,13 +327,12 @@ func (m *Model) deriveEmissions() {
 	m.logEmit = make([]float64, V*T)
 	m.logNew = make([]float64, T)
 	for t := range T {
-		m.logNew[t] = math.Log(alpha / (tagCount[t] + alpha*float64(V)))
-		zero := m.logNew[t]
-		if tagCount[t]+alpha*float64(V) == 0 {
-			zero = math.Inf(-1)
+		m.logNew[t] = math.Inf(-1) // a state that emitted nothing emits nothing
+		if d := tagCount[t] + alpha*float64(V); d > 0 {
+			m.logNew[t] = math.Log(alpha / d)
 		}
 		for w := range V {
-			m.logEmit[w*T+t] = zero
+			m.logEmit[w*T+t] = m.logNew[t]
 		}
 	}
 	for _, e := range m.c.emit {
