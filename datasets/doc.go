@@ -12,6 +12,13 @@
 // data sets: rows, features, classes with their counts, missing cells,
 // source and citation, and the sha256 of the CSV text.
 //
+// Beside the classification data sets are corpora (Corpora, OpenCorpus)
+// for language models and treebanks (Treebanks, OpenTreebank) for
+// sequence models: the English Web Treebank of Universal Dependencies in
+// CoNLL-U, training part "ud_english_ewt" and development part
+// "ud_english_ewt_dev" (CC BY-SA 4.0; cite the Citation of each), which
+// package seqio reads.
+//
 // # Citation
 //
 // The data come from the UCI Machine Learning Repository (UCICitation) by

@@ -6,7 +6,26 @@ import (
 
 	"github.com/gendisc/gendisc/data"
 	"github.com/gendisc/gendisc/datasets"
+	"github.com/gendisc/gendisc/seq"
+	"github.com/gendisc/gendisc/seqio"
 )
+
+// Treebank reads the bundled treebank name (such as "ud_english_ewt") with
+// seqio.Read and options opt, its source being name. It stops the test
+// with tb.Fatal if the treebank does not exist or does not read.
+func Treebank(tb testing.TB, name string, opt seqio.Options) *seq.Corpus {
+	tb.Helper()
+	r, err := datasets.OpenTreebank(name)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer r.Close()
+	c, err := seqio.Read(r, name+".conllu", opt)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return c
+}
 
 // Load reads the bundled data set name with data.Read and options opt (the
 // zero Options take the last column as the class), its source being name.
