@@ -1,0 +1,96 @@
+package crf
+
+import (
+	"fmt"
+	"slices"
+)
+
+// Model is a fitted linear-chain CRF.
+type Model struct {
+	fs       *features
+	w        []float64 // state weights in fs's order, then transitions
+	tr       *transitions
+	iters    int
+	warnings []string
+}
+
+func newModel(fs *features, w []float64) *Model {
+	return &Model{fs: fs, w: w, tr: fs.transitions(w)}
+}
+
+// Labels returns the labels in the model's order (that of Marginals).
+func (m *Model) Labels() []string { return slices.Clone(m.fs.labels) }
+
+// Iterations returns the number of iterations of the fit.
+func (m *Model) Iterations() int { return m.iters }
+
+// Warnings returns how a fit that did not converge ended, one line each
+// (gendisc.Warner), or nil.
+func (m *Model) Warnings() []string { return slices.Clone(m.warnings) }
+
+// NumFeatures returns the number of features (weights) of the model.
+func (m *Model) NumFeatures() int { return m.fs.nFeatures }
+
+// prepare encodes one sequence and computes its state scores into a
+// workspace. Attributes the model does not know are left out.
+func (m *Model) prepare(s Sequence) (*encoded, *workspace) {
+	e := m.fs.encode([]Sequence{s})
+	ws := &workspace{}
+	ws.grow(len(s.Items), len(m.fs.labels))
+	m.fs.stateScores(ws, e, 0, len(s.Items), m.w)
+	return e, ws
+}
+
+// Tag returns the most probable labels of items (Viterbi), nil for no
+// items.
+func (m *Model) Tag(items []Item) []string {
+	if len(items) == 0 {
+		return nil
+	}
+	_, ws := m.prepare(Sequence{Items: items})
+	path := make([]int32, len(items))
+	viterbi(path, ws, len(items), len(m.fs.labels), m.tr)
+	out := make([]string, len(items))
+	for t, y := range path {
+		out[t] = m.fs.labels[y]
+	}
+	return out
+}
+
+// Marginals returns P(y_t = y | x) at [t·L + y] for the L = len(Labels())
+// labels, by forward–backward.
+func (m *Model) Marginals(items []Item) []float64 {
+	if len(items) == 0 {
+		return nil
+	}
+	_, ws := m.prepare(Sequence{Items: items})
+	L := len(m.fs.labels)
+	forwardBackward(ws, len(items), L, m.tr, nil)
+	return slices.Clone(ws.marg[:len(items)*L])
+}
+
+// LogProb returns log p(y | x) of the labelled sequence s (natural log):
+// an error for a sequence without items, labels that do not match the
+// items, or a label the model does not know.
+func (m *Model) LogProb(s Sequence) (float64, error) {
+	if len(s.Items) == 0 {
+		return 0, fmt.Errorf("a sequence without items")
+	}
+	if len(s.Labels) != len(s.Items) {
+		return 0, fmt.Errorf("%d labels for %d items", len(s.Labels), len(s.Items))
+	}
+	e, ws := m.prepare(s)
+	L := len(m.fs.labels)
+	score := 0.0
+	for t, y := range e.labels {
+		if y < 0 {
+			return 0, fmt.Errorf("item %d: label %q not seen in training", t+1, s.Labels[t])
+		}
+		score += ws.state[t*L+int(y)]
+		if t > 0 {
+			score += m.tr.logT[int(e.labels[t-1])*L+int(y)]
+		}
+	}
+	logZ, _ := forwardBackward(ws, len(s.Items), L, m.tr, nil)
+	return score - logZ, nil
+}
