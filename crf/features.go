@@ -50,14 +50,27 @@ func (e *encoded) maxLen() int {
 // first occurrence, as CRFsuite numbers them, a state feature for each
 // attribute–label pair that occurs (every pair with allStates) and a
 // transition feature for each label bigram that occurs (every bigram with
-// allTransitions).
-func buildFeatures(seqs []Sequence, allStates, allTransitions bool) *features {
+// allTransitions). Attributes that occur in fewer than minFreq items get
+// none: they are unknown to the model.
+func buildFeatures(seqs []Sequence, allStates, allTransitions bool, minFreq int) *features {
 	fs := &features{labelID: map[string]int32{}, attrID: map[string]int32{}}
+	freq := map[string]int{}
+	if minFreq > 1 {
+		for _, s := range seqs {
+			for _, item := range s.Items {
+				for _, a := range item {
+					freq[a.Name]++
+				}
+			}
+		}
+	}
 	for _, s := range seqs {
 		for t, item := range s.Items {
 			fs.intern(&fs.labels, fs.labelID, s.Labels[t])
 			for _, a := range item {
-				fs.intern(&fs.attrs, fs.attrID, a.Name)
+				if minFreq <= 1 || freq[a.Name] >= minFreq {
+					fs.intern(&fs.attrs, fs.attrID, a.Name)
+				}
 			}
 		}
 	}
@@ -69,7 +82,10 @@ func buildFeatures(seqs []Sequence, allStates, allTransitions bool) *features {
 		for t, item := range s.Items {
 			y := fs.labelID[s.Labels[t]]
 			for _, a := range item {
-				id := fs.attrID[a.Name]
+				id, ok := fs.attrID[a.Name]
+				if !ok {
+					continue
+				}
 				if pairs[id] == nil {
 					pairs[id] = map[int32]bool{}
 				}

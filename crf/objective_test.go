@@ -9,7 +9,7 @@ import (
 
 func tinyProblem(c2 float64, jobs int, allStates, allTrans bool) *problem {
 	seqs := tinySeqs()
-	fs := buildFeatures(seqs, allStates, allTrans)
+	fs := buildFeatures(seqs, allStates, allTrans, 0)
 	return newProblem(fs, fs.encode(seqs), c2, jobs)
 }
 
@@ -48,7 +48,7 @@ func TestEvalSameBitsAnyJobs(t *testing.T) {
 	for range 50 {
 		seqs = append(seqs, tinySeqs()...)
 	}
-	fs := buildFeatures(seqs, false, false)
+	fs := buildFeatures(seqs, false, false, 0)
 	e := fs.encode(seqs)
 	rng := rand.New(rand.NewPCG(7, 8))
 	w := make([]float64, fs.nFeatures)

@@ -55,7 +55,7 @@ func TestReferenceObjective(t *testing.T) {
 		}
 		seqs = append(seqs, s)
 	}
-	fs := buildFeatures(seqs, false, false)
+	fs := buildFeatures(seqs, false, false, 0)
 	if want := len(ref.State) + len(ref.Transitions); fs.nFeatures != want {
 		t.Fatalf("%d features, the reference has %d", fs.nFeatures, want)
 	}

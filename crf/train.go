@@ -32,6 +32,9 @@ type Config struct {
 	// only those seen in training; AllTransitions a transition feature of
 	// every label bigram.
 	AllStates, AllTransitions bool
+	// MinFreq drops the attributes that occur in fewer than MinFreq
+	// items of the training data (0 or 1 keeps all).
+	MinFreq int
 	// Jobs is the number of goroutines of the gradient pass (0: every
 	// core). The fitted model does not depend on it.
 	Jobs int
@@ -69,6 +72,8 @@ func (c Config) check() error {
 		return fmt.Errorf("delta = %v: want a number ≥ 0", c.Delta)
 	case c.MaxIter < 0:
 		return fmt.Errorf("max-iter = %d: want an integer ≥ 0", c.MaxIter)
+	case c.MinFreq < 0:
+		return fmt.Errorf("min-freq = %d: want an integer ≥ 0", c.MinFreq)
 	case c.Memory < 1:
 		return fmt.Errorf("memory = %d: want an integer ≥ 1", c.Memory)
 	case c.MaxLinesearch < 1:
@@ -87,7 +92,7 @@ func Fit(seqs []Sequence, cfg Config) (*Model, error) {
 	if err := checkTraining(seqs); err != nil {
 		return nil, err
 	}
-	fs := buildFeatures(seqs, cfg.AllStates, cfg.AllTransitions)
+	fs := buildFeatures(seqs, cfg.AllStates, cfg.AllTransitions, cfg.MinFreq)
 	p := newProblem(fs, fs.encode(seqs), cfg.C2, cfg.Jobs)
 	w := make([]float64, fs.nFeatures)
 	set := lbfgsSettings{c1: cfg.C1, memory: cfg.Memory, epsilon: cfg.Epsilon, period: cfg.Period, delta: cfg.Delta,
