@@ -12,6 +12,9 @@ type Model struct {
 	tr       *transitions
 	iters    int
 	warnings []string
+	// templates make the items of a sentence of tokens; nil for a model
+	// trained on items (CRFsuite's data).
+	templates *Templates
 }
 
 func newModel(fs *features, w []float64) *Model {
@@ -93,4 +96,18 @@ func (m *Model) LogProb(s Sequence) (float64, error) {
 	}
 	logZ, _ := forwardBackward(ws, len(s.Items), L, m.tr, nil)
 	return score - logZ, nil
+}
+
+// Templates returns the templates that make the items of a sentence of
+// tokens, or nil for a model trained on items given as such.
+func (m *Model) Templates() *Templates { return m.templates }
+
+// TagTokens returns the most probable tags of a sentence of tokens, whose
+// items the model's templates make: an error for a model without
+// templates.
+func (m *Model) TagTokens(tokens []string) ([]string, error) {
+	if m.templates == nil {
+		return nil, fmt.Errorf("the model was trained on items, not on tokens: tag items")
+	}
+	return m.Tag(m.templates.Items(tokens)), nil
 }

@@ -113,3 +113,22 @@ func Fit(seqs []Sequence, cfg Config) (*Model, error) {
 	}
 	return m, nil
 }
+
+// FitTokens trains a CRF on tagged sentences, tokens[i] with tags[i], the
+// items made by tp; the model keeps tp, so that TagTokens tags sentences
+// of tokens.
+func FitTokens(tokens, tags [][]string, tp *Templates, cfg Config) (*Model, error) {
+	if len(tokens) != len(tags) {
+		return nil, fmt.Errorf("%d sentences with %d tag sequences", len(tokens), len(tags))
+	}
+	seqs := make([]Sequence, len(tokens))
+	for i := range tokens {
+		seqs[i] = Sequence{Items: tp.Items(tokens[i]), Labels: tags[i]}
+	}
+	m, err := Fit(seqs, cfg)
+	if err != nil {
+		return nil, err
+	}
+	m.templates = tp
+	return m, nil
+}
