@@ -62,34 +62,65 @@ func (fs *features) stateScores(ws *workspace, e *encoded, b, end int, w []float
 			a, v := e.attr[k], e.val[k]
 			lo, hi := fs.start[a], fs.start[a+1]
 			labels, weights := fs.label[lo:hi], w[lo:hi]
-			for j, y := range labels {
-				row[y] += v * weights[j]
+			weights = weights[:len(labels)]
+			if v == 1 {
+				for j, y := range labels {
+					row[y] += weights[j]
+				}
+			} else {
+				for j, y := range labels {
+					row[y] += v * weights[j]
+				}
 			}
 		}
 	}
 }
 
 // forwardBackward computes, from ws.state for a sequence of T items, the
-// marginals P(y_t = y | x) into ws.marg, adds the pair marginals
-// Σ_t P(y_{t−1} = y′, y_t = y | x) to pairs[y′·L + y] unless pairs is nil,
-// and returns log Z(x). It takes the scaled path and falls back to log
-// space when a normaliser underflows; logSpace reports which.
-func forwardBackward(ws *workspace, T, L int, tr *transitions, pairs []float64) (logZ float64, logSpace bool) {
-	if logZ, ok := scaledForwardBackward(ws, T, L, tr, pairs); ok {
+// marginals P(y_t = y | x) into ws.marg and returns log Z(x). Unless acc
+// is nil it adds the pair marginals Σ_t P(y_{t−1} = y′, y_t = y | x) at
+// y′·L + y to acc: on the scaled path without their constant factor
+// E(y′, y) = tr.expT[y′·L + y] to acc.outer, on the log path whole to
+// acc.pairs (pairMarginals combines them). It takes the scaled path and
+// falls back to log space when a normaliser underflows; logSpace reports
+// which.
+func forwardBackward(ws *workspace, T, L int, tr *transitions, acc *pairAcc) (logZ float64, logSpace bool) {
+	if logZ, ok := scaledForwardBackward(ws, T, L, tr, acc); ok {
 		return logZ, false
 	}
-	return logForwardBackward(ws, T, L, tr, pairs), true
+	if acc == nil {
+		return logForwardBackward(ws, T, L, tr, nil), true
+	}
+	return logForwardBackward(ws, T, L, tr, acc.pairs), true
+}
+
+// pairAcc accumulates pair marginals over sequences (forwardBackward).
+type pairAcc struct{ outer, pairs []float64 }
+
+func newPairAcc(L int) *pairAcc {
+	return &pairAcc{outer: make([]float64, L*L), pairs: make([]float64, L*L)}
+}
+
+// pairMarginals returns E ⊙ outer + pairs, the sums of the pair marginals.
+func (acc *pairAcc) pairMarginals(tr *transitions) []float64 {
+	out := make([]float64, len(acc.pairs))
+	for i := range out {
+		out[i] = tr.expT[i]*acc.outer[i] + acc.pairs[i]
+	}
+	return out
 }
 
 // scaledForwardBackward is forward–backward with scaling: α_t is
 // normalised by c_t = Σ_y α̃_t(y), β_t by c_{t+1}, so that
 // P(y_t = y) = α_t(y) β_t(y) and
-// P(y_{t−1} = y′, y_t = y) = α_{t−1}(y′) E(y′, y) S_t(y) β_t(y) / c_t with the
-// shifted potentials E = exp(λ − shift) and S_t = exp(s_t − shift_t). ok is
-// false, and pairs untouched, when some c_t is not a normal positive number.
-func scaledForwardBackward(ws *workspace, T, L int, tr *transitions, pairs []float64) (logZ float64, ok bool) {
+// P(y_{t−1} = y′, y_t = y) = E(y′, y) · α_{t−1}(y′) u_t(y), u_t(y) =
+// S_t(y) β_t(y) / c_t, with the shifted potentials E = exp(λ − shift) and
+// S_t = exp(s_t − shift_t). ok is false, and acc untouched, when some c_t
+// is not a normal positive number.
+func scaledForwardBackward(ws *workspace, T, L int, tr *transitions, acc *pairAcc) (logZ float64, ok bool) {
 	for t := range T {
 		row, ex := ws.state[t*L:(t+1)*L], ws.expState[t*L:(t+1)*L]
+		ex = ex[:len(row)]
 		m := math.Inf(-1)
 		for _, s := range row {
 			m = max(m, s)
@@ -106,11 +137,13 @@ func scaledForwardBackward(ws *workspace, T, L int, tr *transitions, pairs []flo
 	}
 	for t := 1; t < T; t++ {
 		prev, cur, ex := alpha[(t-1)*L:t*L], alpha[t*L:(t+1)*L], ws.expState[t*L:(t+1)*L]
+		ex = ex[:len(cur)]
 		clear(cur)
 		for yp, a := range prev {
 			row := tr.expT[yp*L : (yp+1)*L]
-			for y, e := range row {
-				cur[y] += a * e
+			row = row[:len(cur)]
+			for y := range cur {
+				cur[y] += a * row[y]
 			}
 		}
 		for y := range cur {
@@ -126,9 +159,9 @@ func scaledForwardBackward(ws *workspace, T, L int, tr *transitions, pairs []flo
 		last[y] = 1
 	}
 	for t := T - 1; t >= 1; t-- {
-		// u(y) = S_t(y) β_t(y) / c_t serves β_{t−1} and the pairs (t−1, t).
 		u := ws.marg[t*L : (t+1)*L]
 		b, ex := beta[t*L:(t+1)*L], ws.expState[t*L:(t+1)*L]
+		b, ex = b[:len(u)], ex[:len(u)]
 		inv := 1 / ws.scale[t]
 		for y := range u {
 			u[y] = ex[y] * b[y] * inv
@@ -136,21 +169,26 @@ func scaledForwardBackward(ws *workspace, T, L int, tr *transitions, pairs []flo
 		prevA, prevB := alpha[(t-1)*L:t*L], beta[(t-1)*L:t*L]
 		for yp := range prevB {
 			row := tr.expT[yp*L : (yp+1)*L]
+			row = row[:len(u)]
 			s := 0.0
-			for y, e := range row {
-				s += e * u[y]
+			for y := range u {
+				s += row[y] * u[y]
 			}
 			prevB[yp] = s
-			if pairs != nil {
-				a, out := prevA[yp], pairs[yp*L:(yp+1)*L]
-				for y, e := range row {
-					out[y] += a * e * u[y]
+		}
+		if acc != nil {
+			for yp, a := range prevA {
+				out := acc.outer[yp*L : (yp+1)*L]
+				out = out[:len(u)]
+				for y := range u {
+					out[y] += a * u[y]
 				}
 			}
 		}
 	}
 	for t := range T {
 		a, b, m := alpha[t*L:(t+1)*L], beta[t*L:(t+1)*L], ws.marg[t*L:(t+1)*L]
+		a, b = a[:len(m)], b[:len(m)]
 		for y := range m {
 			m[y] = a[y] * b[y]
 		}

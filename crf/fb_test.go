@@ -100,8 +100,9 @@ func TestForwardBackwardBruteForce(t *testing.T) {
 			L := 3
 			ws, tr := randomPotentials(rng, T, L, c.scale)
 			wantZ, wantMarg, wantPairs, wantPath, wantScore := bruteForce(ws, T, L, tr)
-			pairs := make([]float64, L*L)
-			logZ, logSpace := forwardBackward(ws, T, L, tr, pairs)
+			acc := newPairAcc(L)
+			logZ, logSpace := forwardBackward(ws, T, L, tr, acc)
+			pairs := acc.pairMarginals(tr)
 			if T > 1 && logSpace != c.logSpace {
 				t.Errorf("scale %v, T %d: log space %v, want %v", c.scale, T, logSpace, c.logSpace)
 			}
@@ -140,8 +141,9 @@ func TestScaledEqualsLogSpace(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	T, L := 400, 7
 	ws, tr := randomPotentials(rng, T, L, 3)
-	pairs := make([]float64, L*L)
-	z1, ok := scaledForwardBackward(ws, T, L, tr, pairs)
+	acc := newPairAcc(L)
+	z1, ok := scaledForwardBackward(ws, T, L, tr, acc)
+	pairs := acc.pairMarginals(tr)
 	if ok {
 		m1 := append([]float64(nil), ws.marg[:T*L]...)
 		pairs2 := make([]float64, L*L)

@@ -113,13 +113,13 @@ func (p *problem) chunk(ws *workspace, c int, w []float64, tr *transitions) floa
 	L := len(fs.labels)
 	buf := p.buffers[c]
 	clear(buf)
-	pairs := make([]float64, L*L)
+	acc := newPairAcc(L)
 	sum := 0.0
 	for i := p.chunks[c]; i < p.chunks[c+1]; i++ {
 		b, end := e.seqStart[i], e.seqStart[i+1]
 		T := end - b
 		fs.stateScores(ws, e, b, end, w)
-		logZ, logSpace := forwardBackward(ws, T, L, tr, pairs)
+		logZ, logSpace := forwardBackward(ws, T, L, tr, acc)
 		if logSpace {
 			p.logFall.Add(1)
 		}
@@ -129,13 +129,21 @@ func (p *problem) chunk(ws *workspace, c int, w []float64, tr *transitions) floa
 			for k := e.itemStart[t]; k < e.itemStart[t+1]; k++ {
 				a, v := e.attr[k], e.val[k]
 				lo, hi := fs.start[a], fs.start[a+1]
-				out := buf[lo:hi]
-				for j, y := range fs.label[lo:hi] {
-					out[j] += v * marg[y]
+				out, labels := buf[lo:hi], fs.label[lo:hi]
+				out = out[:len(labels)]
+				if v == 1 {
+					for j, y := range labels {
+						out[j] += marg[y]
+					}
+				} else {
+					for j, y := range labels {
+						out[j] += v * marg[y]
+					}
 				}
 			}
 		}
 	}
+	pairs := acc.pairMarginals(tr)
 	for i, f := range fs.trans {
 		if f >= 0 {
 			buf[f] += pairs[i]
