@@ -152,3 +152,38 @@ func TestFitRejects(t *testing.T) {
 		t.Errorf("LogProb of an unknown label: %v", err)
 	}
 }
+
+// TestPerceptron checks that the averaged perceptron learns the tiny data
+// set, and the averaging on one sequence by hand: one mistake at step
+// c = 1, none at c = 2, gives w̄ = Δw − 1·Δw/3 = 2Δw/3.
+func TestPerceptron(t *testing.T) {
+	cfg := DefaultConfig()
+	cfg.Perceptron = true
+	m, err := Fit(tinySeqs(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range tinySeqs() {
+		if got := m.Tag(s.Items); !slices.Equal(got, s.Labels) {
+			t.Errorf("Tag = %q, want %q", got, s.Labels)
+		}
+	}
+	// One item, labels A (first) and B: w = 0 tags A (ties to the
+	// smaller label); for a sequence labelled B the first epoch makes
+	// one mistake, the second none.
+	seqs := []Sequence{{Items: []Item{{{"x", 1}}}, Labels: []string{"A"}}, {Items: []Item{{{"x", 1}, {"y", 2}}}, Labels: []string{"B"}}}
+	fs := buildFeatures(seqs, false, false, 0)
+	e := fs.encode(seqs[1:])
+	w, epochs := fitPerceptron(fs, e, 10, 1)
+	if epochs != 2 {
+		t.Errorf("%d epochs, want 2", epochs)
+	}
+	// Epoch 1 (c = 1), a mistake: Δ(x, B) = +1, Δ(x, A) = −1,
+	// Δ(y, B) = +2; epoch 2 (c = 2) right; c ends at 3.
+	want := map[[2]string]float64{{"x", "B"}: 2.0 / 3, {"x", "A"}: -2.0 / 3, {"y", "B"}: 4.0 / 3}
+	for k, v := range want {
+		if got := w[fs.stateFeature(fs.attrID[k[0]], fs.labelID[k[1]])]; math.Abs(got-v) > 1e-15 {
+			t.Errorf("w̄(%s, %s) = %v, want %v", k[0], k[1], got, v)
+		}
+	}
+}
