@@ -152,7 +152,8 @@ func minimise(eval func(w, g []float64) float64, w []float64, set lbfgsSettings)
 // moreThuente searches along d from xp (where f is finit and the gradient
 // is in g) with gonum's Moré–Thuente line search and libLBFGS's constants,
 // leaving the accepted point in w and its gradient in g; it returns f there
-// and the number of evaluations.
+// and the number of evaluations. A step that satisfies the strong Wolfe
+// conditions at the last allowed trial is accepted (libLBFGS refuses it).
 func moreThuente(eval func(w, g []float64) float64, w, g, d, xp []float64, finit, step float64, maxTrials int) (float64, int, error) {
 	dginit := floats.Dot(g, d)
 	if !(dginit < 0) {
