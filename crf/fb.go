@@ -287,15 +287,24 @@ func viterbi(path []int32, ws *workspace, T, L int, tr *transitions) float64 {
 	delta := ws.alpha
 	copy(delta[:L], ws.state[:L])
 	for t := 1; t < T; t++ {
-		for y := range L {
-			best, arg := math.Inf(-1), int32(0)
-			for yp := range L {
-				if v := delta[(t-1)*L+yp] + tr.logT[yp*L+y]; v > best {
-					best, arg = v, int32(yp)
+		prev, cur, back := delta[(t-1)*L:t*L], delta[t*L:(t+1)*L], ws.back[t*L:(t+1)*L]
+		back = back[:len(cur)]
+		for y := range cur {
+			cur[y], back[y] = math.Inf(-1), 0
+		}
+		for yp, d := range prev {
+			row := tr.logT[yp*L : (yp+1)*L]
+			row = row[:len(cur)]
+			for y := range cur {
+				if v := d + row[y]; v > cur[y] {
+					cur[y], back[y] = v, int32(yp)
 				}
 			}
-			delta[t*L+y] = best + ws.state[t*L+y]
-			ws.back[t*L+y] = arg
+		}
+		st := ws.state[t*L : (t+1)*L]
+		st = st[:len(cur)]
+		for y := range cur {
+			cur[y] += st[y]
 		}
 	}
 	best, arg := math.Inf(-1), int32(0)

@@ -3,6 +3,7 @@ package crf
 import (
 	"fmt"
 	"slices"
+	"sync"
 )
 
 // Model is a fitted linear-chain CRF.
@@ -15,6 +16,7 @@ type Model struct {
 	// templates make the items of a sentence of tokens; nil for a model
 	// trained on items (CRFsuite's data).
 	templates *Templates
+	pool      sync.Pool // *workspace
 }
 
 func newModel(fs *features, w []float64) *Model {
@@ -35,24 +37,51 @@ func (m *Model) Warnings() []string { return slices.Clone(m.warnings) }
 func (m *Model) NumFeatures() int { return m.fs.nFeatures }
 
 // prepare encodes one sequence and computes its state scores into a
-// workspace. Attributes the model does not know are left out.
+// workspace (which the caller returns to m.pool). Attributes the model does
+// not know are left out.
 func (m *Model) prepare(s Sequence) (*encoded, *workspace) {
 	e := m.fs.encode([]Sequence{s})
-	ws := &workspace{}
-	ws.grow(len(s.Items), len(m.fs.labels))
+	ws := m.workspace(len(s.Items))
 	m.fs.stateScores(ws, e, 0, len(s.Items), m.w)
 	return e, ws
 }
 
+// workspace returns a workspace for T items from m.pool.
+func (m *Model) workspace(T int) *workspace {
+	ws, _ := m.pool.Get().(*workspace)
+	if ws == nil {
+		ws = &workspace{}
+	}
+	ws.grow(T, len(m.fs.labels))
+	return ws
+}
+
 // Tag returns the most probable labels of items (Viterbi), nil for no
-// items.
+// items. It is safe for concurrent use.
 func (m *Model) Tag(items []Item) []string {
 	if len(items) == 0 {
 		return nil
 	}
-	_, ws := m.prepare(Sequence{Items: items})
-	path := make([]int32, len(items))
-	viterbi(path, ws, len(items), len(m.fs.labels), m.tr)
+	T, L := len(items), len(m.fs.labels)
+	ws := m.workspace(T)
+	defer m.pool.Put(ws)
+	for t, item := range items {
+		row := ws.state[t*L : (t+1)*L]
+		clear(row)
+		for _, a := range item {
+			id, ok := m.fs.attrID[a.Name]
+			if !ok {
+				continue
+			}
+			lo, hi := m.fs.start[id], m.fs.start[id+1]
+			weights := m.w[lo:hi]
+			for j, y := range m.fs.label[lo:hi] {
+				row[y] += a.Value * weights[j]
+			}
+		}
+	}
+	path := make([]int32, T)
+	viterbi(path, ws, T, L, m.tr)
 	out := make([]string, len(items))
 	for t, y := range path {
 		out[t] = m.fs.labels[y]
@@ -67,6 +96,7 @@ func (m *Model) Marginals(items []Item) []float64 {
 		return nil
 	}
 	_, ws := m.prepare(Sequence{Items: items})
+	defer m.pool.Put(ws)
 	L := len(m.fs.labels)
 	forwardBackward(ws, len(items), L, m.tr, nil)
 	return slices.Clone(ws.marg[:len(items)*L])
@@ -83,6 +113,7 @@ func (m *Model) LogProb(s Sequence) (float64, error) {
 		return 0, fmt.Errorf("%d labels for %d items", len(s.Labels), len(s.Items))
 	}
 	e, ws := m.prepare(s)
+	defer m.pool.Put(ws)
 	L := len(m.fs.labels)
 	score := 0.0
 	for t, y := range e.labels {
