@@ -50,3 +50,46 @@ func TestReadDataErrors(t *testing.T) {
 		}
 	}
 }
+
+// FuzzReadData checks that ReadData refuses with one line or reads
+// sequences that WriteData writes and ReadData reads back the same.
+// Longer:
+//
+//	go test -run '^$' -fuzz FuzzReadData -fuzztime 60s ./crf
+func FuzzReadData(f *testing.F) {
+	f.Add("N\tw=a\tbias\nV\tb:0.5\n\nD\ta\\:b\\\\c:-2\n")
+	f.Add("N\tx:1e999\n")
+	f.Add("\n\n\tonly\n")
+	f.Fuzz(func(t *testing.T, input string) {
+		seqs, err := ReadData(strings.NewReader(input), "f")
+		if err != nil {
+			if strings.Contains(err.Error(), "\n") {
+				t.Fatalf("a refusal of more than one line: %q", err)
+			}
+			return
+		}
+		var buf bytes.Buffer
+		if err := WriteData(&buf, seqs); err != nil {
+			return // a name with a line break cannot come from ReadData; others can't be written
+		}
+		again, err := ReadData(&buf, "again")
+		if err != nil {
+			t.Fatalf("%v reading back\n%s", err, buf.String())
+		}
+		if !reflect.DeepEqual(normaliseEmpty(again), normaliseEmpty(seqs)) {
+			t.Fatalf("read back %v, want %v", again, seqs)
+		}
+	})
+}
+
+// normaliseEmpty makes empty items nil, as ReadData may give either.
+func normaliseEmpty(seqs []Sequence) []Sequence {
+	for i := range seqs {
+		for t := range seqs[i].Items {
+			if len(seqs[i].Items[t]) == 0 {
+				seqs[i].Items[t] = nil
+			}
+		}
+	}
+	return seqs
+}
