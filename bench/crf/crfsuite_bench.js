@@ -45,7 +45,8 @@ const tagger = new Tagger();
 tagger.open(modelFile);
 let correct = 0, tokens = 0;
 t0 = process.hrtime.bigint();
-const results = dev.map((s) => tagger.tag(s.xs).result);
+// tag() returns the array of tags (index.d.ts declares {probability, result}).
+const results = dev.map((s) => { const r = tagger.tag(s.xs); return Array.isArray(r) ? r : r.result; });
 const tagSec = Number(process.hrtime.bigint() - t0) / 1e9;
 dev.forEach((s, i) => s.ys.forEach((y, t) => { tokens++; if (results[i][t] === y) correct++; }));
 console.log(JSON.stringify({ train_seconds: trainSec, tag_seconds: tagSec, tokens_per_second: tokens / tagSec,
