@@ -7,7 +7,9 @@ DIR holds crfsuite.log (CRFsuite's training log, then one JSON line),
 gendisc.log (benchcrf's per-iteration lines), gendisc.json and load.txt.
 Exits 1 when a check of issue 30 fails: iterations within 20%, dev
 accuracy within 0.2 points of CRFsuite's and at least 94%, tagging
-throughput at least CRFsuite's, seconds per iteration at most CRFsuite's.
+throughput at least CRFsuite's, wall seconds per iteration at most
+CRFsuite's. The table has CPU seconds per iteration beside them: on a
+loaded machine the wall times measure the share each process got.
 """
 import json
 import re
@@ -23,13 +25,18 @@ def main(d):
     cs_features = next(int(m.group(1)) for l in crf_log if (m := re.match(r"Number of features: (\d+)", l)))
     go = json.loads(open(f"{d}/gendisc.json").read())
     go_lines = [re.search(r"seconds ([0-9.]+), CPU seconds ([0-9.]+)", l) for l in open(f"{d}/gendisc.log")]
-    go_wall = [float(m.group(1)) for m in go_lines if m]
     go_cpu = [float(m.group(2)) for m in go_lines if m]
+    # CRFsuite's per-iteration seconds are clock(), its CPU time: equal to
+    # the wall time on an idle machine only. The wall time per iteration of
+    # both is the training's wall time over the iterations (CRFsuite's
+    # includes its feature generation, about a second).
+    cs_wall_iter = cs["train_seconds"] / len(cs_iter_sec)
+    go_wall_iter = go["train_seconds"] / go["iterations"]
     rows = [
         ("features", cs_features, go["features"]),
         ("iterations", len(cs_iter_sec), go["iterations"]),
         ("training seconds (wall)", cs["train_seconds"], go["train_seconds"]),
-        ("s/iteration, median (CRFsuite: CPU)", statistics.median(cs_iter_sec), statistics.median(go_wall[1:])),
+        ("wall s/iteration (training / iterations)", cs_wall_iter, go_wall_iter),
         ("CPU s/iteration, median", statistics.median(cs_iter_sec), statistics.median(go_cpu[1:])),
         ("tagging seconds (wall)", cs["tag_seconds"], go["tag_seconds"]),
         ("tagging tokens/s", cs["tokens_per_second"], go["tokens_per_second"]),
@@ -44,8 +51,7 @@ def main(d):
         ("accuracy within 0.2 points", abs(go["accuracy"] - cs["accuracy"]) <= 0.002),
         ("accuracy at least 94%", go["accuracy"] >= 0.94),
         ("tagging throughput at least CRFsuite's", go["tokens_per_second"] >= cs["tokens_per_second"]),
-        ("seconds per iteration at most CRFsuite's (wall against its CPU)",
-         statistics.median(go_wall[1:]) <= statistics.median(cs_iter_sec)),
+        ("wall seconds per iteration at most CRFsuite's", go_wall_iter <= cs_wall_iter),
     ]
     for name, ok in checks:
         print(f"{'ok  ' if ok else 'FAIL'} {name}")
