@@ -165,3 +165,28 @@ func TestScaledEqualsLogSpace(t *testing.T) {
 		t.Fatal("the scaled path failed on moderate weights")
 	}
 }
+
+// TestLongSequenceNoUnderflow checks a sequence of 10,000 items, where
+// unscaled α would underflow many times over: the scaled path runs, its
+// marginals sum to 1 and log Z agrees with log space to 1e-9.
+func TestLongSequenceNoUnderflow(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	T, L := 10000, 5
+	ws, tr := randomPotentials(rng, T, L, 2)
+	z, ok := scaledForwardBackward(ws, T, L, tr, nil)
+	if !ok {
+		t.Fatal("the scaled path failed")
+	}
+	for tt := range T {
+		sum := 0.0
+		for _, p := range ws.marg[tt*L : (tt+1)*L] {
+			sum += p
+		}
+		if math.Abs(sum-1) > 1e-12 {
+			t.Fatalf("item %d: marginals sum to %v", tt, sum)
+		}
+	}
+	if zl := logForwardBackward(ws, T, L, tr, nil); !closeRel(z, zl, 1e-9) {
+		t.Errorf("log Z %v (scaled) and %v (log space)", z, zl)
+	}
+}
