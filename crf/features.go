@@ -75,7 +75,7 @@ func buildFeatures(seqs []Sequence, allStates, allTransitions bool, minFreq int)
 		}
 	}
 	L := len(fs.labels)
-	pairs := make([]map[int32]bool, len(fs.attrs))
+	pairs := make([][]int32, len(fs.attrs)) // the labels seen with each attribute
 	seenTrans := make([]bool, L*L)
 	for _, s := range seqs {
 		prev := int32(-1)
@@ -86,10 +86,9 @@ func buildFeatures(seqs []Sequence, allStates, allTransitions bool, minFreq int)
 				if !ok {
 					continue
 				}
-				if pairs[id] == nil {
-					pairs[id] = map[int32]bool{}
+				if !slices.Contains(pairs[id], y) {
+					pairs[id] = append(pairs[id], y)
 				}
-				pairs[id][y] = true
 			}
 			if prev >= 0 {
 				seenTrans[int(prev)*L+int(y)] = true
@@ -104,7 +103,8 @@ func buildFeatures(seqs []Sequence, allStates, allTransitions bool, minFreq int)
 				fs.label = append(fs.label, y)
 			}
 		} else {
-			fs.label = append(fs.label, slices.Sorted(mapKeys(pairs[a]))...)
+			slices.Sort(pairs[a])
+			fs.label = append(fs.label, pairs[a]...)
 		}
 		fs.start[a+1] = int32(len(fs.label))
 	}
@@ -119,16 +119,6 @@ func buildFeatures(seqs []Sequence, allStates, allTransitions bool, minFreq int)
 	}
 	fs.nFeatures = n
 	return fs
-}
-
-func mapKeys(m map[int32]bool) func(yield func(int32) bool) {
-	return func(yield func(int32) bool) {
-		for k := range m {
-			if !yield(k) {
-				return
-			}
-		}
-	}
 }
 
 func (fs *features) intern(names *[]string, ids map[string]int32, name string) {
