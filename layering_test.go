@@ -62,6 +62,7 @@ var layers = map[string]int{
 	"internal/design": layerCore,
 	"stats":           layerCore,
 
+	"crf":        layerFamily,
 	"gda":        layerFamily,
 	"linear":     layerFamily,
 	"logistic":   layerFamily,
@@ -78,6 +79,7 @@ var layers = map[string]int{
 	"server":          layerUse,
 	"synth":           layerUse,
 
+	"bench/cmd/benchcrf":       layerCommand,
 	"bench/cmd/benchgo":        layerCommand,
 	"bench/cmd/benchngram":     layerCommand,
 	"bench/cmd/genstream":      layerCommand,

@@ -1,6 +1,6 @@
 // Package models loads model files of every kind that gendisc fits.
 // Importing it imports every model family (naivebayes, gda, logistic,
-// linear, mixture), which register their kinds with package registry, so
+// linear, mixture, ngram, crf), which register their kinds with package registry, so
 // that one call reads any model file:
 //
 //	m, err := models.Load("iris.json")
@@ -17,6 +17,7 @@ import (
 	"io"
 
 	"github.com/gendisc/gendisc"
+	_ "github.com/gendisc/gendisc/crf"
 	_ "github.com/gendisc/gendisc/gda"
 	_ "github.com/gendisc/gendisc/linear"
 	_ "github.com/gendisc/gendisc/logistic"
