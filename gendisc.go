@@ -19,7 +19,7 @@ import (
 
 // Model is anything fitted on a data.Dataset: it remembers the schema of the
 // data it was fitted on, so new data can be read and encoded the same way
-// (data.ReadWithSchema).
+// (dataio.ReadWithSchema).
 type Model interface {
 	// Kind is the model's name in model files and on the command line,
 	// such as "gaussian-nb".

@@ -102,11 +102,11 @@ func (r *Range) union(o *Range) *Range {
 	return &Range{Min: min(r.Min, o.Min), Max: max(r.Max, o.Max)}
 }
 
-// setRanges sets the Range of every numeric feature of d's schema to the
+// SetRanges sets the Range of every numeric feature of d's schema to the
 // interval of its observed values in d's rows (empty without one), widened
 // by the range it had (the ranges of earlier chunks, or of a model's
 // training rows, in a schema read with Extend).
-func setRanges(d *Dataset) {
+func (d *Dataset) SetRanges() {
 	D := d.D()
 	lo, hi := make([]float64, D), make([]float64, D)
 	for j := range D {

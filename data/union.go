@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math"
 	"slices"
+
+	"github.com/gendisc/gendisc/internal/cell"
 )
 
 // Union returns the schema that Read infers for the rows of two files
@@ -80,7 +82,7 @@ func unionColumn(o, f *Column) {
 // sortedLevels returns the distinct strings strs in the order of Read's
 // levels: numerically when every one is a number, otherwise bytewise.
 func sortedLevels(strs []string) []string {
-	order := levelOrder(strs)
+	order := LevelOrder(strs)
 	levels := make([]string, len(strs))
 	for k, id := range order {
 		levels[k] = strs[id]
@@ -88,14 +90,14 @@ func sortedLevels(strs []string) []string {
 	return levels
 }
 
-// levelOrder returns the indices of the distinct strings strs in the order
+// LevelOrder returns the indices of the distinct strings strs in the order
 // of Read's levels: numerically when every one is a number (a finite one),
 // otherwise bytewise; numbers that compare equal are ordered bytewise.
-func levelOrder(strs []string) []int {
+func LevelOrder(strs []string) []int {
 	nums := make([]float64, len(strs))
 	numeric := true
 	for k, s := range strs {
-		v, ok, _ := parseCell([]byte(s))
+		v, ok, _ := cell.Parse([]byte(s))
 		numeric = numeric && ok && !math.IsInf(v, 0)
 		nums[k] = v
 	}

@@ -1,8 +1,7 @@
-package data
+package dataio
 
 import (
 	"bytes"
-	"compress/bzip2"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -10,9 +9,8 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/klauspost/compress/gzip"
-	"github.com/klauspost/compress/zstd"
-	"github.com/ulikunitz/xz"
+	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/dataio/compress"
 )
 
 // Format is a file format that the readers of this package tell by the
@@ -140,7 +138,7 @@ func open(in io.Reader, source string, budget int64) (*Input, error) {
 	if err != nil {
 		return nil, err
 	}
-	if name, dec := compression(head); dec != nil {
+	if name, dec := compress.Method(head); dec != nil {
 		var packed, unpacked *counter
 		if size > 0 {
 			packed = &counter{r: rest}
@@ -158,7 +156,7 @@ func open(in io.Reader, source string, budget int64) (*Input, error) {
 		if err != nil {
 			return nil, err
 		}
-		if nested, _ := compression(inner); nested != "" {
+		if nested, _ := compress.Method(inner); nested != "" {
 			return nil, fmt.Errorf("%s: %s inside %s: %w", source, nested, name, ErrFormat)
 		}
 		in, err := classify(inner, inRest, source, budget)
@@ -194,26 +192,6 @@ func sniff(in io.Reader, source string) (head []byte, rest io.Reader, err error)
 		return head, in, nil
 	}
 	return head, io.MultiReader(bytes.NewReader(head), in), nil
-}
-
-// compression returns the name of the compression head starts with and
-// its decompressor, or "" and nil.
-func compression(head []byte) (string, func(io.Reader) (io.Reader, error)) {
-	switch {
-	case bytes.HasPrefix(head, []byte{0x1f, 0x8b}):
-		return "gzip", func(r io.Reader) (io.Reader, error) { return gzip.NewReader(r) }
-	case bytes.HasPrefix(head, []byte{0x28, 0xb5, 0x2f, 0xfd}):
-		// One goroutine: the decoder then holds none that would need
-		// closing.
-		return "zstd", func(r io.Reader) (io.Reader, error) {
-			return zstd.NewReader(r, zstd.WithDecoderConcurrency(1), zstd.WithDecoderLowmem(false))
-		}
-	case len(head) >= 4 && bytes.HasPrefix(head, []byte("BZh")) && head[3] >= '1' && head[3] <= '9':
-		return "bzip2", func(r io.Reader) (io.Reader, error) { return bzip2.NewReader(r), nil }
-	case bytes.HasPrefix(head, []byte{0xfd, '7', 'z', 'X', 'Z', 0}):
-		return "xz", func(r io.Reader) (io.Reader, error) { return xz.NewReader(r) }
-	}
-	return "", nil
 }
 
 // binaryFormats are the magic numbers of formats that are not data
@@ -273,7 +251,7 @@ func classify(head []byte, rest io.Reader, source string, budget int64) (*Input,
 	}
 	if jsonArray(text) {
 		line := 1 + bytes.Count(head[:len(head)-len(text)], []byte{'\n'})
-		return nil, &ParseError{File: source, Line: line,
+		return nil, &data.ParseError{File: source, Line: line,
 			Err: fmt.Errorf("%w: the line is a JSON array; in JSON lines each line must be a JSON object, {\"column\": value, ...}", ErrJSON)}
 	}
 	return &Input{Reader: rest, Format: CSV}, nil
@@ -317,7 +295,7 @@ func randomAccess(r io.Reader, source string, budget int64) (io.ReaderAt, int64,
 		return nil, 0, fmt.Errorf("%s: %w", source, err)
 	}
 	if budget >= 0 && int64(len(b)) > budget {
-		return nil, 0, &ParseError{File: source, Err: fmt.Errorf("%w: a Parquet file that is compressed or not a regular file is read into memory, and this one is larger than the budget of %s %s",
+		return nil, 0, &data.ParseError{File: source, Err: fmt.Errorf("%w: a Parquet file that is compressed or not a regular file is read into memory, and this one is larger than the budget of %s %s",
 			ErrMemory, FormatSize(budget), maxMemoryRemedy)}
 	}
 	return bytes.NewReader(b), int64(len(b)), nil

@@ -1,4 +1,4 @@
-package data
+package dataio
 
 import (
 	"errors"
@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gendisc/gendisc/data"
 	"github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/format"
 )
@@ -31,8 +32,8 @@ func TestDuckDB(t *testing.T) {
 	if got := strings.Join(kinds, " "); got != wantKinds {
 		t.Fatalf("columns %s\nwant %s", got, wantKinds)
 	}
-	if d.N != 5000 || !slices.Equal(d.RowGroups, []int{1, 2049, 4097}) || d.Lines[4999] != 5000 {
-		t.Fatalf("%d rows, row groups %v", d.N, d.RowGroups)
+	if d.N != 5000 || !slices.Equal(d.Source.RowGroups, []int{1, 2049, 4097}) || d.Source.Lines[4999] != 5000 {
+		t.Fatalf("%d rows, row groups %v", d.N, d.Source.RowGroups)
 	}
 	if got := d.Schema.Features[7].Levels; !slices.Equal(got, []string{"blue", "green", "red"}) {
 		t.Errorf("color levels %q", got)
@@ -57,14 +58,14 @@ func TestDuckDB(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if e.Schema.Target.Name != "i32" || e.Y[0] != 7 || e.Weight[0] != 200 || e.Schema.Features[3].Kind != Categorical ||
+	if e.Schema.Target.Name != "i32" || e.Y[0] != 7 || e.Weight[0] != 200 || e.Schema.Features[3].Kind != data.Categorical ||
 		e.Schema.Features[3].Levels[int(e.X[3])] != "3" || e.Text[5][0] != "red" {
 		t.Errorf("forced types: schema %+v, row 0 %v", e.Schema, e.Row(0))
 	}
 	// An error in the third row group names it.
 	_, err = ReadFile(path, Options{Numeric: []string{"color"}})
-	var pe *ParseError
-	if !errors.As(err, &pe) || !errors.Is(err, ErrNotNumber) || pe.Line != 1 || pe.RowGroup != 1 || pe.ColumnName != "color" {
+	var pe *data.ParseError
+	if !errors.As(err, &pe) || !errors.Is(err, data.ErrNotNumber) || pe.Line != 1 || pe.RowGroup != 1 || pe.ColumnName != "color" {
 		t.Errorf("color as numbers: %v", err)
 	}
 	if want := path + `: row group 1, row 1: column "color": not a number: "red"`; err == nil || err.Error() != want {
@@ -72,7 +73,7 @@ func TestDuckDB(t *testing.T) {
 	}
 	for _, w := range []string{"flt", "i64"} {
 		_, err = ReadFile(path, Options{Weight: w})
-		if !errors.As(err, &pe) || !errors.Is(err, ErrWeight) || pe.Line != 2 || pe.ColumnName != w {
+		if !errors.As(err, &pe) || !errors.Is(err, data.ErrWeight) || pe.Line != 2 || pe.ColumnName != w {
 			t.Errorf("negative weight in %s: %v", w, err)
 		}
 	}
@@ -80,7 +81,7 @@ func TestDuckDB(t *testing.T) {
 
 // checkDuckDBFormulas checks rows from to d.N of d, read from a file of
 // make.mjs, against the formulas that made them.
-func checkDuckDBFormulas(t *testing.T, d *Dataset, from int) {
+func checkDuckDBFormulas(t *testing.T, d *data.Dataset, from int) {
 	t.Helper()
 	orNaN := func(null bool, v float64) float64 {
 		if null {
@@ -165,7 +166,7 @@ func TestDuckDBRefused(t *testing.T) {
 	ignore := []string{"day", "ts", "list", "rec"}
 	for k, name := range ignore {
 		_, err := ReadFile(path, Options{Ignore: slices.Delete(slices.Clone(ignore), k, k+1)})
-		var pe *ParseError
+		var pe *data.ParseError
 		if !errors.As(err, &pe) || pe.ColumnName != name || !errors.Is(err, ErrParquetType) {
 			t.Errorf("%s: %v", name, err)
 		}
@@ -195,7 +196,7 @@ func TestDuckDBChunks(t *testing.T) {
 		}
 		for k := range d.N {
 			i := n + k
-			if d.X[2*k] != float64(i)/8 || d.X[2*k+1] != float64(i%7) || d.Schema.Target.Levels[int(d.Y[k])] != map[bool]string{true: "p", false: "q"}[i%3 == 0] || d.Lines[k] != i+1 {
+			if d.X[2*k] != float64(i)/8 || d.X[2*k+1] != float64(i%7) || d.Schema.Target.Levels[int(d.Y[k])] != map[bool]string{true: "p", false: "q"}[i%3 == 0] || d.Source.Lines[k] != i+1 {
 				t.Fatalf("row %d: %v %v", i, d.Row(k), d.Y[k])
 			}
 		}

@@ -1,4 +1,4 @@
-package data
+package dataio
 
 import (
 	"encoding/json"
@@ -7,24 +7,26 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/gendisc/gendisc/data"
 )
 
-func extendSchemas() (*Schema, *Schema) {
-	s := &Schema{
-		Features: []Column{
-			{Name: "x", Kind: Numeric, Integral: true},
-			{Name: "c", Kind: Categorical, Levels: []string{"a", "b"}},
-			{Name: "t", Kind: Text},
+func extendSchemas() (*data.Schema, *data.Schema) {
+	s := &data.Schema{
+		Features: []data.Column{
+			{Name: "x", Kind: data.Numeric, Integral: true},
+			{Name: "c", Kind: data.Categorical, Levels: []string{"a", "b"}},
+			{Name: "t", Kind: data.Text},
 		},
-		Target: &Column{Name: "y", Kind: Categorical, Levels: []string{"no", "yes"}},
+		Target: &data.Column{Name: "y", Kind: data.Categorical, Levels: []string{"no", "yes"}},
 	}
-	t := &Schema{
-		Features: []Column{
-			{Name: "x", Kind: Numeric},
-			{Name: "c", Kind: Categorical, Levels: []string{"b", "c"}},
-			{Name: "t", Kind: Text},
+	t := &data.Schema{
+		Features: []data.Column{
+			{Name: "x", Kind: data.Numeric},
+			{Name: "c", Kind: data.Categorical, Levels: []string{"b", "c"}},
+			{Name: "t", Kind: data.Text},
 		},
-		Target: &Column{Name: "y", Kind: Categorical, Levels: []string{"maybe", "yes"}},
+		Target: &data.Column{Name: "y", Kind: data.Categorical, Levels: []string{"maybe", "yes"}},
 	}
 	return s, t
 }
@@ -52,7 +54,7 @@ func TestExtendUnion(t *testing.T) {
 		t.Errorf("remap %v, target %v", r.Features, r.Target)
 	}
 	nan := math.NaN()
-	d := &Dataset{Schema: u, N: 2, X: []float64{1, 0, nan, 2, nan, nan}, Y: []float64{0, nan}, Text: [][]string{nil, nil, {"a", "b"}}}
+	d := &data.Dataset{Schema: u, N: 2, X: []float64{1, 0, nan, 2, nan, nan}, Y: []float64{0, nan}, Text: [][]string{nil, nil, {"a", "b"}}}
 	e := r.Apply(d, got)
 	if e.Schema != got || !same(e.X, []float64{1, 1, nan, 2, nan, nan}) || !same(e.Y, []float64{2, nan}) {
 		t.Errorf("Apply: X %v, Y %v", e.X, e.Y)
@@ -66,13 +68,13 @@ func TestExtendUnion(t *testing.T) {
 // of both, and nil when one side lacks it (a model file from before ranges
 // were kept).
 func TestExtendRange(t *testing.T) {
-	a := &Schema{Features: []Column{{Name: "x", Kind: Numeric, Range: &Range{-1, 2}}}}
-	b := &Schema{Features: []Column{{Name: "x", Kind: Numeric, Range: &Range{0, 5}}}}
+	a := &data.Schema{Features: []data.Column{{Name: "x", Kind: data.Numeric, Range: &data.Range{Min: -1, Max: 2}}}}
+	b := &data.Schema{Features: []data.Column{{Name: "x", Kind: data.Numeric, Range: &data.Range{Min: 0, Max: 5}}}}
 	got, _, err := a.Extend(b)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r := got.Features[0].Range; r == nil || *r != (Range{-1, 5}) {
+	if r := got.Features[0].Range; r == nil || *r != (data.Range{Min: -1, Max: 5}) {
 		t.Errorf("range %v, want {-1 5}", r)
 	}
 	if a.Features[0].Range.Max != 2 {
@@ -103,7 +105,7 @@ func TestExtendPrefixIsIdentity(t *testing.T) {
 	if want := []string{"a", "b", "z"}; !slices.Equal(got.Features[1].Levels, want) {
 		t.Errorf("levels %q, want %q", got.Features[1].Levels, want)
 	}
-	d := &Dataset{Schema: u, N: 1, X: []float64{1, 2, math.NaN()}}
+	d := &data.Dataset{Schema: u, N: 1, X: []float64{1, 2, math.NaN()}}
 	if e := r.Apply(d, got); &e.X[0] != &d.X[0] || e.Schema != got {
 		t.Error("Apply of the identity copied the rows or kept the old schema")
 	}
@@ -112,23 +114,23 @@ func TestExtendPrefixIsIdentity(t *testing.T) {
 func TestExtendErrors(t *testing.T) {
 	for _, tc := range []struct {
 		name   string
-		change func(*Schema)
+		change func(*data.Schema)
 		want   string
 	}{
-		{"feature count", func(u *Schema) { u.Features = u.Features[:2] }, "schemas do not match: 2 features, want 3"},
-		{"name", func(u *Schema) { u.Features[0].Name = "z" }, `schemas do not match: feature "z": feature 1 is "z", want "x"`},
-		{"kind", func(u *Schema) { u.Features[2].Kind = Categorical }, `schemas do not match: feature "t": categorical, want text`},
-		{"target name", func(u *Schema) { u.Target.Name = "label" }, `schemas do not match: target "label": want "y"`},
-		{"no target", func(u *Schema) { u.Target = nil }, `schemas do not match: target "y": present in one schema only`},
-		{"target kind", func(u *Schema) { u.Target.Kind = Numeric; u.Target.Levels = nil }, `schemas do not match: target "y": numeric, want categorical`},
+		{"feature count", func(u *data.Schema) { u.Features = u.Features[:2] }, "schemas do not match: 2 features, want 3"},
+		{"name", func(u *data.Schema) { u.Features[0].Name = "z" }, `schemas do not match: feature "z": feature 1 is "z", want "x"`},
+		{"kind", func(u *data.Schema) { u.Features[2].Kind = data.Categorical }, `schemas do not match: feature "t": categorical, want text`},
+		{"target name", func(u *data.Schema) { u.Target.Name = "label" }, `schemas do not match: target "label": want "y"`},
+		{"no target", func(u *data.Schema) { u.Target = nil }, `schemas do not match: target "y": present in one schema only`},
+		{"target kind", func(u *data.Schema) { u.Target.Kind = data.Numeric; u.Target.Levels = nil }, `schemas do not match: target "y": numeric, want categorical`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s, _ := extendSchemas()
 			u := s.Clone()
 			tc.change(u)
 			_, _, err := s.Extend(u)
-			var se *SchemaError
-			if !errors.As(err, &se) || !errors.Is(err, ErrSchema) || err.Error() != tc.want {
+			var se *data.SchemaError
+			if !errors.As(err, &se) || !errors.Is(err, data.ErrSchema) || err.Error() != tc.want {
 				t.Errorf("error %v, want %q", err, tc.want)
 			}
 		})
@@ -138,7 +140,7 @@ func TestExtendErrors(t *testing.T) {
 // TestRangeJSON: a range is written as [min, max] and read back; other
 // arrays are refused.
 func TestRangeJSON(t *testing.T) {
-	c := Column{Name: "x", Kind: Numeric, Range: &Range{-1.5, 2}}
+	c := data.Column{Name: "x", Kind: data.Numeric, Range: &data.Range{Min: -1.5, Max: 2}}
 	b, err := json.Marshal(c)
 	if err != nil {
 		t.Fatal(err)
@@ -146,7 +148,7 @@ func TestRangeJSON(t *testing.T) {
 	if want := `{"name":"x","kind":"numeric","range":[-1.5,2]}`; string(b) != want {
 		t.Errorf("%s, want %s", b, want)
 	}
-	var back Column
+	var back data.Column
 	if err := json.Unmarshal(b, &back); err != nil || *back.Range != *c.Range {
 		t.Errorf("read back %+v, %v", back.Range, err)
 	}
@@ -166,19 +168,19 @@ func TestRangeEmpty(t *testing.T) {
 		t.Fatal(err)
 	}
 	first, last := chunks[0].Schema.Features[0].Range, chunks[len(chunks)-1].Schema.Features[0].Range
-	if first == nil || !first.Empty() || last == nil || *last != (Range{3, 4}) {
+	if first == nil || !first.Empty() || last == nil || *last != (data.Range{Min: 3, Max: 4}) {
 		t.Errorf("ranges of a, first and last chunk: %v, %v; want empty and [3 4]", first, last)
 	}
-	b, _ := json.Marshal(Column{Name: "a", Kind: Numeric, Range: first})
+	b, _ := json.Marshal(data.Column{Name: "a", Kind: data.Numeric, Range: first})
 	if want := `{"name":"a","kind":"numeric","range":[]}`; string(b) != want {
 		t.Errorf("%s, want %s", b, want)
 	}
-	var back Column
+	var back data.Column
 	if err := json.Unmarshal(b, &back); err != nil || back.Range == nil || !back.Range.Empty() {
 		t.Errorf("empty range read back as %v, %v", back.Range, err)
 	}
 	u, _, err := chunks[0].Schema.Extend(chunks[len(chunks)-1].Schema)
-	if err != nil || *u.Features[0].Range != (Range{3, 4}) {
+	if err != nil || *u.Features[0].Range != (data.Range{Min: 3, Max: 4}) {
 		t.Errorf("empty ∪ [3 4] = %v, %v", u.Features[0].Range, err)
 	}
 }

@@ -1,4 +1,4 @@
-package data
+package dataio
 
 import (
 	"bytes"
@@ -7,6 +7,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/gendisc/gendisc/data"
 )
 
 // FuzzParquet reads arbitrary bytes as Parquet, seeded with files that
@@ -36,7 +38,7 @@ func FuzzParquet(f *testing.F) {
 		for k := 0; err != nil && k < 16; k++ {
 			// A date or time named neither way: named numeric and
 			// categorical in turn.
-			var pe *ParseError
+			var pe *data.ParseError
 			if !errors.As(err, &pe) || !strings.HasSuffix(err.Error(), namedRemedy) {
 				return
 			}

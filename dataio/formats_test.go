@@ -1,4 +1,4 @@
-package data
+package dataio
 
 import (
 	"bytes"
@@ -17,6 +17,7 @@ import (
 	"github.com/parquet-go/parquet-go"
 	"github.com/ulikunitz/xz"
 
+	"github.com/gendisc/gendisc/data"
 	"github.com/gendisc/gendisc/datasets"
 )
 
@@ -55,15 +56,15 @@ var compressions = map[string]func(t testing.TB, b []byte) []byte{
 }
 
 // encodings write d in each format that the readers read.
-var encodings = map[string]func(t testing.TB, d *Dataset) []byte{
-	"parquet": func(t testing.TB, d *Dataset) []byte {
+var encodings = map[string]func(t testing.TB, d *data.Dataset) []byte{
+	"parquet": func(t testing.TB, d *data.Dataset) []byte {
 		var buf bytes.Buffer
 		if err := WriteParquet(&buf, d, ""); err != nil {
 			t.Fatal(err)
 		}
 		return buf.Bytes()
 	},
-	"jsonl": func(t testing.TB, d *Dataset) []byte {
+	"jsonl": func(t testing.TB, d *data.Dataset) []byte {
 		var buf bytes.Buffer
 		if err := WriteJSONLines(&buf, d, ""); err != nil {
 			t.Fatal(err)
@@ -100,8 +101,8 @@ func TestFormatsRoundTrip(t *testing.T) {
 				if diff := datasetDiff(want, got); diff != "" {
 					t.Fatalf("%s: %s", what, diff)
 				}
-				if len(got.Warnings) != len(want.Warnings) {
-					t.Errorf("%s: warnings %v, want %v", what, got.Warnings, want.Warnings)
+				if len(got.Source.Warnings) != len(want.Source.Warnings) {
+					t.Errorf("%s: warnings %v, want %v", what, got.Source.Warnings, want.Source.Warnings)
 				}
 				got, err = ReadWithSchema(bytes.NewReader(b), name, want.Schema, SchemaOptions{RequireTarget: true})
 				if err != nil {
@@ -138,7 +139,7 @@ func TestParquetChunks(t *testing.T) {
 	for i := range want.N {
 		for j, c := range want.Schema.Features {
 			a, b := want.X[i*want.D()+j], got.X[i*got.D()+j]
-			if c.Kind == Categorical && a == a && b == b {
+			if c.Kind == data.Categorical && a == a && b == b {
 				if c.Levels[int(a)] != got.Schema.Features[j].Levels[int(b)] {
 					t.Fatalf("row %d column %s: %s vs %s", i, c.Name, c.Levels[int(a)], got.Schema.Features[j].Levels[int(b)])
 				}
@@ -147,8 +148,8 @@ func TestParquetChunks(t *testing.T) {
 			}
 		}
 	}
-	if chunks[1].Lines[0] != parquetRowGroup+1 || chunks[1].RowGroups[1] != parquetRowGroup+1 {
-		t.Errorf("second chunk: first row %d, row groups %v", chunks[1].Lines[0], chunks[1].RowGroups)
+	if chunks[1].Source.Lines[0] != parquetRowGroup+1 || chunks[1].Source.RowGroups[1] != parquetRowGroup+1 {
+		t.Errorf("second chunk: first row %d, row groups %v", chunks[1].Source.Lines[0], chunks[1].Source.RowGroups)
 	}
 	err = chunks[1].CellError(0, 0, errors.New("bad"))
 	if want := `t.csv: row group 2, row 10001: column "age": bad`; err.Error() != want {
@@ -177,8 +178,8 @@ func TestCompressedErrors(t *testing.T) {
 	src := []byte("a,b,class\n1,2,x\n3,4,y\n5,\"6,z\n")
 	for comp, z := range compressions {
 		_, err := Read(bytes.NewReader(z(t, src)), "f", Options{})
-		var pe *ParseError
-		if !errors.As(err, &pe) || pe.Line != 4 || pe.Column != 2 || !errors.Is(err, ErrQuote) {
+		var pe *data.ParseError
+		if !errors.As(err, &pe) || pe.Line != 4 || pe.Column != 2 || !errors.Is(err, data.ErrQuote) {
 			t.Errorf("%s: error %v, want a bad quote at line 4, column 2", comp, err)
 		}
 		b := z(t, bytes.Repeat([]byte("a,b,class\n1,2,x\n"), 100))
@@ -365,8 +366,8 @@ func TestParquetPlainNumbers(t *testing.T) {
 	}
 	rows[1234].A = math.Inf(-1)
 	_, err = Read(bytes.NewReader(write(rows)), "x.parquet", opt)
-	var pe *ParseError
-	if !errors.As(err, &pe) || !errors.Is(err, ErrInfinite) || pe.ColumnName != "a" || pe.Line != 1235 {
+	var pe *data.ParseError
+	if !errors.As(err, &pe) || !errors.Is(err, data.ErrInfinite) || pe.ColumnName != "a" || pe.Line != 1235 {
 		t.Fatalf("an infinite number: %v, want ErrInfinite at column a, row 1235", err)
 	}
 }

@@ -1,44 +1,47 @@
-package data
+package dataio
 
 import (
 	"fmt"
 	"math"
 	"slices"
+
+	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/internal/cell"
 )
 
 // inferred builds the Dataset of Read: a column still numeric at the end
 // is Numeric, a string column is Categorical or Text (forced, or by
 // looksLikeText), the target is Categorical unless read as a number.
-func (r *reader) inferred(forced map[int]Kind) (*Dataset, error) {
+func (r *reader) inferred(forced map[int]data.Kind) (*data.Dataset, error) {
 	if err := r.finalErrors(); err != nil {
 		return nil, err
 	}
-	d := r.dataset(&Schema{})
+	d := r.dataset(&data.Schema{})
 	for f, pl := range r.plans {
 		if pl.mode == cellSkip || pl.dst == destW {
 			continue
 		}
-		col := Column{Name: pl.name}
+		col := data.Column{Name: pl.name}
 		switch pl.mode {
 		case cellInfer, cellNumber:
 			col.Integral = r.cols[f].integral()
 		case cellString:
 			kind, ok := forced[f]
 			if !ok {
-				kind = Categorical
+				kind = data.Categorical
 				if pl.dst == destX && r.looksLikeText(f) {
-					kind = Text
+					kind = data.Text
 				}
 			}
 			col.Kind = kind
 			switch {
-			case kind == Text:
+			case kind == data.Text:
 				r.toText(d, f)
 			case ok || pl.dst != destX:
 				col.Levels = r.sortLevels(f)
 			default:
 				if w := r.mostlyNumeric(f); w != nil {
-					d.Warnings = append(d.Warnings, w)
+					d.Source.Warnings = append(d.Source.Warnings, w)
 				}
 				col.Levels = r.sortLevels(f)
 			}
@@ -49,13 +52,13 @@ func (r *reader) inferred(forced map[int]Kind) (*Dataset, error) {
 			d.Schema.Features = append(d.Schema.Features, col)
 		}
 	}
-	setRanges(d)
+	d.SetRanges()
 	return d, nil
 }
 
 // withSchema builds the Dataset of ReadWithSchema: the schema s, or with
 // extend a clone of it with the new levels appended.
-func (r *reader) withSchema(s *Schema, extend bool) (*Dataset, error) {
+func (r *reader) withSchema(s *data.Schema, extend bool) (*data.Dataset, error) {
 	if err := r.finalErrors(); err != nil {
 		return nil, err
 	}
@@ -67,32 +70,33 @@ func (r *reader) withSchema(s *Schema, extend bool) (*Dataset, error) {
 		if pl.mode == cellSkip || pl.dst == destW {
 			continue
 		}
-		col := s.column(pl)
+		col := schemaColumn(s, pl)
 		switch col.Kind {
-		case Text:
+		case data.Text:
 			r.toText(d, f)
-		case Categorical:
+		case data.Categorical:
 			if extend {
 				// Clipped: the reader of ReadChunks appends to strs
 				// beyond the levels handed out.
 				col.Levels = slices.Clip(r.cols[f].strs)
 			}
 			if c := &r.cols[f]; c.unseen > 0 && pl.dst == destX {
-				if d.Unseen == nil {
-					d.Unseen, d.UnseenValues = make([]int, len(s.Features)), make([][]string, len(s.Features))
+				p := &d.Source
+				if p.Unseen == nil {
+					p.Unseen, p.UnseenValues = make([]int, len(s.Features)), make([][]string, len(s.Features))
 				}
-				d.Unseen[pl.j], d.UnseenValues[pl.j] = c.unseen, c.unseenValues
+				p.Unseen[pl.j], p.UnseenValues[pl.j] = c.unseen, c.unseenValues
 			}
 			if n := r.cols[f].booleans; n > 0 && pl.dst == destX {
-				if d.Booleans == nil {
-					d.Booleans = make([]int, len(s.Features))
+				if d.Source.Booleans == nil {
+					d.Source.Booleans = make([]int, len(s.Features))
 				}
-				d.Booleans[pl.j] = n
+				d.Source.Booleans[pl.j] = n
 			}
 		}
 	}
 	if extend {
-		setRanges(d)
+		d.SetRanges()
 	}
 	return d, nil
 }
@@ -101,9 +105,9 @@ func (r *reader) withSchema(s *Schema, extend bool) (*Dataset, error) {
 // number of a column that stayed numeric.
 func (r *reader) finalErrors() error {
 	if r.n == 0 {
-		return &ParseError{File: r.src, Line: r.headerLine, Err: ErrNoRows}
+		return &data.ParseError{File: r.src, Line: r.headerLine, Err: data.ErrNoRows}
 	}
-	var first *ParseError
+	var first *data.ParseError
 	for f, pl := range r.plans {
 		e := r.cols[f].inf
 		if pl.mode != cellInfer || e == nil {
@@ -120,18 +124,18 @@ func (r *reader) finalErrors() error {
 }
 
 // dataset wraps the arrays read.
-func (r *reader) dataset(s *Schema) *Dataset {
-	d := &Dataset{Schema: s, N: r.n, X: r.x, Source: r.src, Lines: r.lines, RowGroups: r.groups}
+func (r *reader) dataset(s *data.Schema) *data.Dataset {
+	d := &data.Dataset{Schema: s, N: r.n, X: r.x,
+		Source: data.Provenance{Name: r.src, Lines: r.lines, RowGroups: r.groups, Columns: make([]int, r.d)}}
 	if r.hasY {
 		d.Y = r.y
 	}
 	if r.hasW {
 		d.Weight = r.w
 	}
-	d.Columns = make([]int, r.d)
 	for f, pl := range r.plans {
 		if pl.dst == destX && pl.mode != cellSkip {
-			d.Columns[pl.j] = f + 1
+			d.Source.Columns[pl.j] = f + 1
 		}
 	}
 	return d
@@ -144,11 +148,11 @@ func (r *reader) dataset(s *Schema) *Dataset {
 //
 // positioned at the first cell that is not a number; nil otherwise. It
 // is called before sortLevels renumbers the cells.
-func (r *reader) mostlyNumeric(f int) *ParseError {
+func (r *reader) mostlyNumeric(f int) *data.ParseError {
 	strs := r.cols[f].strs
 	isNum := make([]bool, len(strs))
 	for k, s := range strs {
-		v, ok, _ := parseCell([]byte(s))
+		v, ok, _ := cell.Parse([]byte(s))
 		isNum[k] = ok && !math.IsInf(v, 0)
 	}
 	n, nums, first := 0, 0, -1
@@ -167,7 +171,7 @@ func (r *reader) mostlyNumeric(f int) *ParseError {
 	if first < 0 || 20*nums < 19*n {
 		return nil
 	}
-	return r.cellError(first, f, fmt.Errorf("%w: %d of its %d values are numbers, the first that is not is %q", ErrMostlyNumeric, nums, n, strs[int(r.get(f, first))]))
+	return r.cellError(first, f, fmt.Errorf("%w: %d of its %d values are numbers, the first that is not is %q", data.ErrMostlyNumeric, nums, n, strs[int(r.get(f, first))]))
 }
 
 // looksLikeText reports whether string field f holds prose rather than
@@ -221,7 +225,7 @@ func (c *colState) integral() bool {
 // toText moves string field f of the rows into d.Text, leaves NaN in X,
 // and empties the field's dictionary (which ReadChunks starts afresh for
 // each chunk).
-func (r *reader) toText(d *Dataset, f int) {
+func (r *reader) toText(d *data.Dataset, f int) {
 	j := r.plans[f].j
 	if d.Text == nil {
 		d.Text = make([][]string, r.d)
@@ -243,7 +247,7 @@ func (r *reader) toText(d *Dataset, f int) {
 // sorted levels.
 func (r *reader) sortLevels(f int) []string {
 	strs := r.cols[f].strs
-	order := levelOrder(strs) // union.go
+	order := data.LevelOrder(strs)
 	rank := make([]float64, len(strs))
 	levels := make([]string, len(strs))
 	for k, id := range order {

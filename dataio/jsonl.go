@@ -1,4 +1,4 @@
-package data
+package dataio
 
 import (
 	"bytes"
@@ -11,6 +11,8 @@ import (
 	"sync/atomic"
 	"unicode/utf8"
 
+	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/internal/cell"
 	"github.com/gendisc/gendisc/internal/parallel"
 )
 
@@ -146,7 +148,7 @@ func openJSONLines(r *reader, in *Input) (*jsonTable, error) {
 		}
 	}
 	if len(r.header) == 0 {
-		return nil, &ParseError{File: r.src, Err: ErrEmpty}
+		return nil, &data.ParseError{File: r.src, Err: data.ErrEmpty}
 	}
 	t.pending = true
 	return t, nil
@@ -315,7 +317,7 @@ func (t *jsonTable) batch(index map[string]int) error {
 		b := &t.parts[k]
 		b.line0 = line0
 		if b.err != nil {
-			b.err.(*ParseError).Line += line0
+			b.err.(*data.ParseError).Line += line0
 			return b.err
 		}
 		line0 += b.nl
@@ -526,20 +528,20 @@ func (k *jsonBlock) scan(p int) (end int, ok bool) {
 		if p == e {
 			return 0, false
 		}
-		cell := jsonCell{f: int32(f)}
+		jc := jsonCell{f: int32(f)}
 		switch c := b[p]; {
 		case c == '"':
 			s, se, plain := scanString(b, p+1)
 			if se < 0 {
 				return 0, false
 			}
-			cell.kind, cell.a = jsonString, uint64(s)<<32|uint64(se)
+			jc.kind, jc.a = jsonString, uint64(s)<<32|uint64(se)
 			if !plain {
 				a := len(k.arena)
 				if k.arena, ok = unquote(b[p:se+1], k.arena); !ok {
 					return 0, false
 				}
-				cell.kind, cell.a = jsonString|jsonArena, uint64(a)<<32|uint64(len(k.arena))
+				jc.kind, jc.a = jsonString|jsonArena, uint64(a)<<32|uint64(len(k.arena))
 			}
 			p = se + 1
 		case c == 't' || c == 'f':
@@ -550,27 +552,27 @@ func (k *jsonBlock) scan(p int) (end int, ok bool) {
 			if !bytes.HasPrefix(b[p:], []byte(word)) {
 				return 0, false
 			}
-			cell.kind, cell.a = jsonString, uint64(p)<<32|uint64(p+len(word))
+			jc.kind, jc.a = jsonString, uint64(p)<<32|uint64(p+len(word))
 			p += len(word)
 		case c == 'n':
 			if !bytes.HasPrefix(b[p:], []byte("null")) {
 				return 0, false
 			}
-			cell.kind = 0
+			jc.kind = 0
 			p += 4
 		default:
 			q := scanJSONNumber(b, p)
 			if q < 0 {
 				return 0, false
 			}
-			cell.kind, cell.a = jsonNumber, uint64(p)<<32|uint64(q)
-			if v, _, canon := parseCell(b[p:q]); canon {
-				cell.kind, cell.a = jsonValue, math.Float64bits(v)
+			jc.kind, jc.a = jsonNumber, uint64(p)<<32|uint64(q)
+			if v, _, canon := cell.Parse(b[p:q]); canon {
+				jc.kind, jc.a = jsonValue, math.Float64bits(v)
 			}
 			p = q
 		}
-		if cell.kind != 0 {
-			k.cells = append(k.cells, cell)
+		if jc.kind != 0 {
+			k.cells = append(k.cells, jc)
 		}
 		p = skipSpace(b, p)
 		switch {
@@ -730,7 +732,7 @@ func unquote(q, dst []byte) ([]byte, bool) {
 // JSON object of known keys.
 func (k *jsonBlock) parseSlow(line []byte, n int) error {
 	fail := func(key string, err error) error {
-		return &ParseError{File: k.src, Line: n, ColumnName: key, Err: err}
+		return &data.ParseError{File: k.src, Line: n, ColumnName: key, Err: err}
 	}
 	dec := json.NewDecoder(bytes.NewReader(line))
 	dec.UseNumber()
@@ -767,10 +769,10 @@ func (k *jsonBlock) parseSlow(line []byte, n int) error {
 		}
 		f, ok := k.lookup([]byte(key), -1)
 		if !ok {
-			return fail(key, fmt.Errorf("%w: the key is not among those of the first %d lines, which make the columns", ErrNoColumn, jsonBatch))
+			return fail(key, fmt.Errorf("%w: the key is not among those of the first %d lines, which make the columns", data.ErrNoColumn, jsonBatch))
 		}
 		if seen[f] {
-			return fail(key, fmt.Errorf("%w: the key twice on the line", ErrDuplicate))
+			return fail(key, fmt.Errorf("%w: the key twice on the line", data.ErrDuplicate))
 		}
 		seen[f] = true
 		if kind != 0 {

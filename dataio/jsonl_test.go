@@ -1,4 +1,4 @@
-package data
+package dataio
 
 import (
 	"bytes"
@@ -12,6 +12,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/gendisc/gendisc/data"
 )
 
 // jsonReads are JSON-lines inputs and what Read gives for them: the error,
@@ -133,7 +135,7 @@ func readSummary(in string, cfg readConfig) string {
 		return err.Error()
 	}
 	s, _ := json.Marshal(d.Schema)
-	return fmt.Sprintf("%s %v %v %v %v %v", s, d.X, d.Y, d.Weight, d.Lines, d.Warnings)
+	return fmt.Sprintf("%s %v %v %v %v %v", s, d.X, d.Y, d.Weight, d.Source.Lines, d.Source.Warnings)
 }
 
 // oneByteSeeker reads a byte at a time and seeks, without telling its
@@ -327,7 +329,7 @@ func TestJSONLinesBatches(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want.Schema.Features[3].Kind != Categorical {
+	if want.Schema.Features[3].Kind != data.Categorical {
 		t.Fatalf("column d is %v", want.Schema.Features[3].Kind)
 	}
 	for _, cfg := range []readConfig{defaultConfig, {chunk: 1 << 10, blocks: 1}, {chunk: 1 << 10, blocks: 7}} {
@@ -342,12 +344,12 @@ func TestJSONLinesBatches(t *testing.T) {
 		if diff := datasetDiff(want, got); diff != "" {
 			t.Fatalf("config %+v: %s", cfg, diff)
 		}
-		if !slices.Equal(got.Lines, lines) {
+		if !slices.Equal(got.Source.Lines, lines) {
 			t.Fatalf("config %+v: the lines differ", cfg)
 		}
 		bad := append(slices.Clone(jl.Bytes()), `{"a":1,"e":2}`+"\n"...)
 		_, err = readInferred(bytes.NewReader(bad), "t.jsonl", Options{}, cfg)
-		if want := fmt.Sprintf(`t.jsonl:%d: column "e": no such column: the key is not among those of the first 65536 lines, which make the columns`, line+1); err == nil || err.Error() != want || !errors.Is(err, ErrNoColumn) {
+		if want := fmt.Sprintf(`t.jsonl:%d: column "e": no such column: the key is not among those of the first 65536 lines, which make the columns`, line+1); err == nil || err.Error() != want || !errors.Is(err, data.ErrNoColumn) {
 			t.Fatalf("config %+v: error %v, want %s", cfg, err, want)
 		}
 	}
@@ -362,7 +364,7 @@ func TestJSONLineBound(t *testing.T) {
 	// Read whole, and (of unknown size) in a buffer that grows.
 	for _, r := range []io.Reader{strings.NewReader(in), struct{ io.Reader }{strings.NewReader(in)}} {
 		_, err := readInferred(r, "long.jsonl", Options{Limits: Limits{MaxRecord: 1 << 10}}, readConfig{chunk: 1 << 8})
-		var pe *ParseError
+		var pe *data.ParseError
 		if !errors.As(err, &pe) || pe.Line != 2 || !errors.Is(err, ErrTooLong) || !strings.Contains(err.Error(), "long.jsonl:2: record too long: more than 1 KiB in one record") {
 			t.Errorf("%T: err = %v, want line 2's length refused", r, err)
 		}

@@ -1,4 +1,4 @@
-package data
+package dataio
 
 import (
 	"bufio"
@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/gendisc/gendisc/data"
 )
 
 // Limits bound what one read may take, so that no input (one endless line,
@@ -54,8 +56,8 @@ const (
 
 // tooLong is the error for the record at line (or row) line of src, longer
 // than limit bytes.
-func tooLong(src string, line, limit int) *ParseError {
-	return &ParseError{File: src, Line: line, Err: tooLongErr(limit)}
+func tooLong(src string, line, limit int) *data.ParseError {
+	return &data.ParseError{File: src, Line: line, Err: tooLongErr(limit)}
 }
 
 // tooLongErr says that a record is longer than limit bytes.
@@ -65,12 +67,12 @@ func tooLongErr(limit int) error {
 
 // overBudget is the error for a read of src that, at line (or row) line,
 // would hold need bytes, more than the budget.
-func overBudget(src string, line int, need, budget int64) *ParseError {
+func overBudget(src string, line int, need, budget int64) *data.ParseError {
 	take := FormatSize(need) + ", "
 	if take == FormatSize(budget)+", " {
 		take = "" // they differ in decimals not shown
 	}
-	return &ParseError{File: src, Line: line,
+	return &data.ParseError{File: src, Line: line,
 		Err: fmt.Errorf("%w: reading the data up to here would take %smore than the budget of %s %s",
 			ErrMemory, take, FormatSize(budget), maxMemoryRemedy)}
 }

@@ -1,4 +1,4 @@
-package data
+package dataio
 
 import (
 	"bytes"
@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/dataio/compress"
 	"github.com/klauspost/compress/gzip"
 )
 
@@ -64,7 +66,7 @@ func TestRecordLimit(t *testing.T) {
 		// Of unknown size, and in small chunks.
 		_, err = readInferred(struct{ io.Reader }{bytes.NewReader(in)}, name, Options{Limits: lim}, readConfig{chunk: 256})
 		check("Read in small chunks", err)
-		s := &Schema{Features: []Column{{Name: "a", Kind: Numeric}, {Name: "t", Kind: Text}}, Target: &Column{Name: "y", Kind: Categorical, Levels: []string{"p", "q"}}}
+		s := &data.Schema{Features: []data.Column{{Name: "a", Kind: data.Numeric}, {Name: "t", Kind: data.Text}}, Target: &data.Column{Name: "y", Kind: data.Categorical, Levels: []string{"p", "q"}}}
 		_, err = ReadWithSchema(bytes.NewReader(in), name, s, SchemaOptions{Limits: lim})
 		check("ReadWithSchema", err)
 		for _, size := range []int{0, 64} {
@@ -96,7 +98,7 @@ func TestRecordLimitBoundary(t *testing.T) {
 			}
 			opt.MaxRecord--
 			_, err := readInferred(strings.NewReader(in), "b.csv", opt, cfg)
-			var pe *ParseError
+			var pe *data.ParseError
 			if !errors.As(err, &pe) || !errors.Is(err, ErrTooLong) || pe.Line != 3 {
 				t.Errorf("%q, chunk %d: a record one byte over the limit: %v", end, cfg.chunk, err)
 			}
@@ -193,7 +195,7 @@ func TestMemoryBudget(t *testing.T) {
 	for name, in := range ins {
 		for _, cfg := range []readConfig{{chunk: 32 << 20}, {chunk: 4096}} {
 			_, err := readInferred(struct{ io.Reader }{bytes.NewReader(in)}, name, Options{Limits: Limits{MaxMemory: budget}}, cfg)
-			var pe *ParseError
+			var pe *data.ParseError
 			if !errors.As(err, &pe) || !errors.Is(err, ErrMemory) || pe.File != name || pe.Line < 1 || pe.Line > rows+1 ||
 				!strings.Contains(err.Error(), "more than the budget of 1 MiB (raise Limits.MaxMemory, or read the file in chunks with ReadChunks)") {
 				t.Errorf("%s, chunk %d: err = %v, want the budget passed", name, cfg.chunk, err)
@@ -245,7 +247,7 @@ func TestReadPlainLines(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := fmt.Sprintf("%q %v", d.Text[0], d.Lines); got != `["one" "" "two three" "four"] [1 2 3 4]` {
+		if got := fmt.Sprintf("%q %v", d.Text[0], d.Source.Lines); got != `["one" "" "two three" "four"] [1 2 3 4]` {
 			t.Errorf("%s: %s", name, got)
 		}
 		_, err = ReadLines(bytes.NewReader(b), name, Limits{MaxRecord: 9})
@@ -326,7 +328,7 @@ func FuzzReadLines(f *testing.F) {
 		}
 		for i, l := range lines {
 			if len(l) > maxRecord {
-				var pe *ParseError
+				var pe *data.ParseError
 				if !errors.As(err, &pe) || !errors.Is(err, ErrTooLong) || pe.Line != i+1 {
 					t.Fatalf("line %d of %d bytes, limit %d: err = %v", i+1, len(l), maxRecord, err)
 				}
@@ -368,7 +370,7 @@ func FuzzRecordLimit(f *testing.F) {
 		// skips, unless the input may be binary.
 		text := bytes.TrimLeft(bytes.TrimPrefix(in, bom), "\r\n")
 		binary := bytes.HasPrefix(in, []byte("PAR1"))
-		if name, _ := compression(in); name != "" {
+		if name, _ := compress.Method(in); name != "" {
 			binary = true
 		}
 		longest := 0
@@ -377,7 +379,7 @@ func FuzzRecordLimit(f *testing.F) {
 		}
 		for _, cfg := range []readConfig{{chunk: 32 << 20}, {chunk: 16, blocks: 2}} {
 			_, err := readInferred(struct{ io.Reader }{bytes.NewReader(in)}, "f", opt, cfg)
-			var pe *ParseError
+			var pe *data.ParseError
 			if errors.As(err, &pe) && errors.Is(err, ErrTooLong) {
 				start := 0
 				for range pe.Line - 1 {

@@ -1,4 +1,4 @@
-package data
+package dataio
 
 import (
 	"bufio"
@@ -6,13 +6,15 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
+
+	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/dataio/compress"
 )
 
 // ReadLines reads plain text, a document per line, into a Dataset of one
 // text column named "text" without a target: a row per line, blank lines
 // included (as empty documents), a line's end (\n or \r\n) removed,
-// Dataset.Lines holding the line numbers. Compressed text (gzip, zstd,
+// Dataset.Source.Lines holding the line numbers. Compressed text (gzip, zstd,
 // bzip2, xz, told by its first bytes as Open tells them) is read as the
 // text it holds. The bytes are kept as they are (not checked for UTF-8).
 //
@@ -21,12 +23,12 @@ import (
 // documents may take at most lim.MaxMemory, counted as their bytes plus
 // linesOverhead a line, else a *ParseError wrapping ErrMemory; both name
 // the line.
-func ReadLines(in io.Reader, source string, lim Limits) (*Dataset, error) {
+func ReadLines(in io.Reader, source string, lim Limits) (*data.Dataset, error) {
 	head, rest, err := sniff(in, source)
 	if err != nil {
 		return nil, err
 	}
-	if name, dec := compression(head); dec != nil {
+	if name, dec := compress.Method(head); dec != nil {
 		if rest, err = dec(rest); err != nil {
 			return nil, fmt.Errorf("%s: %s: %w", source, name, err)
 		}
@@ -68,25 +70,13 @@ func ReadLines(in io.Reader, source string, lim Limits) (*Dataset, error) {
 			break
 		}
 	}
-	return TextDataset(docs, source, lines), nil
+	return data.TextDataset(docs, data.Provenance{Name: source, Lines: lines}), nil
 }
 
 // linesOverhead is the memory ReadLines counts for a line besides its
 // bytes: its string header (16 bytes), line number and cell of X (8 each),
 // doubled for the slices' growth.
 const linesOverhead = 64
-
-// TextDataset returns a Dataset of one text column, "text", holding docs,
-// without a target; lines are the documents' line numbers in source (nil
-// when they have none).
-func TextDataset(docs []string, source string, lines []int) *Dataset {
-	s := &Schema{Features: []Column{{Name: "text", Kind: Text}}}
-	x := make([]float64, len(docs))
-	for i := range x {
-		x[i] = math.NaN()
-	}
-	return &Dataset{Schema: s, N: len(docs), X: x, Text: [][]string{docs}, Source: source, Lines: lines}
-}
 
 // ReadText reads the whole of in, the text of an Input (see Open), into
 // memory, for a reader of its own that needs all of it at once and holds

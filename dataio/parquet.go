@@ -1,4 +1,4 @@
-package data
+package dataio
 
 import (
 	"bytes"
@@ -14,6 +14,7 @@ import (
 	"github.com/parquet-go/parquet-go/encoding"
 	"github.com/parquet-go/parquet-go/format"
 
+	"github.com/gendisc/gendisc/data"
 	"github.com/gendisc/gendisc/internal/parallel"
 )
 
@@ -80,7 +81,7 @@ func openParquet(r *reader, in *Input) (t *parquetTable, err error) {
 	for _, fl := range f.Schema().Fields() {
 		c := parquetColumn{name: fl.Name(), optional: fl.Optional()}
 		if seen[c.name] {
-			return nil, &ParseError{File: r.src, ColumnName: c.name, Err: ErrDuplicate}
+			return nil, &data.ParseError{File: r.src, ColumnName: c.name, Err: data.ErrDuplicate}
 		}
 		seen[c.name] = true
 		switch {
@@ -96,14 +97,14 @@ func openParquet(r *reader, in *Input) (t *parquetTable, err error) {
 		r.header = append(r.header, c.name)
 	}
 	if len(t.cols) == 0 {
-		return nil, &ParseError{File: r.src, Err: ErrEmpty}
+		return nil, &data.ParseError{File: r.src, Err: data.ErrEmpty}
 	}
 	if len(f.Schema().Columns()) != len(t.cols) {
 		// Nested columns hold several leaves: the leaf columns do not
 		// line up with the fields.
 		for _, c := range t.cols {
 			if c.refused != "" {
-				return nil, &ParseError{File: r.src, ColumnName: c.name, Err: fmt.Errorf("%w: %s", ErrParquetType, c.refused)}
+				return nil, &data.ParseError{File: r.src, ColumnName: c.name, Err: fmt.Errorf("%w: %s", ErrParquetType, c.refused)}
 			}
 		}
 	}
@@ -176,10 +177,10 @@ func (t *parquetTable) next(r *reader) (more bool, err error) {
 		switch mode := r.plans[f].mode; {
 		case mode == cellSkip:
 		case c.refused != "":
-			return false, &ParseError{File: t.src, ColumnName: c.name,
+			return false, &data.ParseError{File: t.src, ColumnName: c.name,
 				Err: fmt.Errorf("%w: the column is %s; numbers, strings and booleans are read (ignore the column to read the others)", ErrParquetType, c.refused)}
 		case c.logical.named() && mode == cellInfer:
-			return false, &ParseError{File: t.src, ColumnName: c.name,
+			return false, &data.ParseError{File: t.src, ColumnName: c.name,
 				Err: fmt.Errorf("%w: the column is %s when named so, or ignored %s", ErrParquetType, c.logical.what(), namedRemedy)}
 		}
 	}
@@ -224,9 +225,9 @@ func (t *parquetTable) next(r *reader) (more bool, err error) {
 		}
 	})
 	t.scatter(r, lo, n)
-	var first *ParseError
+	var first *data.ParseError
 	for _, err := range errs {
-		var pe *ParseError
+		var pe *data.ParseError
 		switch {
 		case err == nil:
 		case !errors.As(err, &pe):
@@ -485,6 +486,6 @@ func (t *parquetTable) put(r *reader, c *parquetColumn, f, i int, v parquet.Valu
 // groupError is an error of the decoder about field f in the current
 // row group.
 func (t *parquetTable) groupError(r *reader, f int, err error) error {
-	return &ParseError{File: t.src, Line: r.groups[t.group-1], RowGroup: t.group, ColumnName: t.cols[f].name,
+	return &data.ParseError{File: t.src, Line: r.groups[t.group-1], RowGroup: t.group, ColumnName: t.cols[f].name,
 		Err: fmt.Errorf("reading the row group: %w", err)}
 }

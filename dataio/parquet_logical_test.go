@@ -1,4 +1,4 @@
-package data
+package dataio
 
 import (
 	"bytes"
@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gendisc/gendisc/data"
 	"github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/deprecated"
 )
@@ -86,10 +87,10 @@ func TestDuckDBLogical(t *testing.T) {
 		t.Fatalf("%d and %d rows, %d and %d columns", numeric.N, categorical.N, numeric.D(), categorical.D())
 	}
 	for j, name := range logicalColumns {
-		if f := numeric.Schema.Features[j]; f.Name != name || f.Kind != Numeric {
+		if f := numeric.Schema.Features[j]; f.Name != name || f.Kind != data.Numeric {
 			t.Fatalf("numeric column %d: %+v", j, f)
 		}
-		if f := categorical.Schema.Features[j]; f.Name != name || f.Kind != Categorical {
+		if f := categorical.Schema.Features[j]; f.Name != name || f.Kind != data.Categorical {
 			t.Fatalf("categorical column %d: %+v", j, f)
 		}
 		bad := 0
@@ -114,13 +115,13 @@ func TestDuckDBLogical(t *testing.T) {
 	// Decimals are numbers unless named categorical; dates and times
 	// must be named.
 	decimals, err := ReadFile(path, Options{Ignore: logicalColumns[:6]})
-	if err != nil || decimals.D() != 3 || decimals.Schema.Features[0].Kind != Numeric || !sameFloats(decimals.X, colsOf(numeric, 6, 7, 8)) {
+	if err != nil || decimals.D() != 3 || decimals.Schema.Features[0].Kind != data.Numeric || !sameFloats(decimals.X, colsOf(numeric, 6, 7, 8)) {
 		t.Errorf("decimals by default: %v", err)
 	}
 	for j, name := range logicalColumns[:6] {
 		ignore := slices.Delete(slices.Clone(logicalColumns[:6]), j, j+1)
 		_, err := ReadFile(path, Options{Ignore: ignore})
-		var pe *ParseError
+		var pe *data.ParseError
 		what := map[string]string{"day": "DATE", "tod": "TIME", "ts_tz": "TIMESTAMP:"}[name]
 		if what == "" {
 			what = "TIMESTAMP (a local time)"
@@ -136,21 +137,21 @@ func TestDuckDBLogical(t *testing.T) {
 	}
 	// The schema of each reading reads the file the same (as a model's
 	// schema does when it predicts).
-	for _, d := range []*Dataset{numeric, categorical, decimals} {
+	for _, d := range []*data.Dataset{numeric, categorical, decimals} {
 		f, err := os.Open(path)
 		if err != nil {
 			t.Fatal(err)
 		}
 		e, err := ReadWithSchema(f, path, d.Schema, SchemaOptions{RequireTarget: true})
 		f.Close()
-		if err != nil || !sameFloats(e.X, d.X) || !slices.Equal(e.Y, d.Y) || slices.ContainsFunc(e.Unseen, func(n int) bool { return n != 0 }) {
+		if err != nil || !sameFloats(e.X, d.X) || !slices.Equal(e.Y, d.Y) || slices.ContainsFunc(e.Source.Unseen, func(n int) bool { return n != 0 }) {
 			t.Errorf("with the schema: %v", err)
 		}
 	}
 }
 
 // colsOf returns columns js of the rows of d, row by row.
-func colsOf(d *Dataset, js ...int) []float64 {
+func colsOf(d *data.Dataset, js ...int) []float64 {
 	var x []float64
 	for i := range d.N {
 		for _, j := range js {
@@ -217,7 +218,7 @@ func TestParquetByteArrayDecimal(t *testing.T) {
 		t.Errorf("%v %v", d, err)
 	}
 	_, err = Read(bytes.NewReader(write([]byte{1}, make([]byte, maxDecimalBytes+1))), "d.parquet", Options{NumericTarget: true})
-	var pe *ParseError
+	var pe *data.ParseError
 	if !errors.As(err, &pe) || pe.ColumnName != "d" || pe.Line != 2 || !strings.Contains(err.Error(), "a DECIMAL of 65 bytes: at most 64 are read") {
 		t.Errorf("too wide: %v", err)
 	}

@@ -1,10 +1,13 @@
-package data
+package dataio
 
 import (
 	"bytes"
 	"fmt"
 	"math"
 	"unicode/utf8"
+
+	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/internal/cell"
 )
 
 // cellMode says how the cells of a field are read.
@@ -55,7 +58,7 @@ type colStats struct {
 	flags uint8
 	// inf is the first infinite number of an inferred column, an error if
 	// the column ends up numeric.
-	inf *ParseError
+	inf *data.ParseError
 	// dict and strs intern the strings of the block: strs[id] is the
 	// string stored as id.
 	dict map[string]int32
@@ -113,7 +116,7 @@ func (k *block) parse() {
 			if (pl.mode == cellInfer || pl.mode == cellNumber) && pl.dst == destX && p < n && b[p] != '"' {
 				var v float64
 				var canon bool
-				v, end, ok, canon = scanNumber(b, p)
+				v, end, ok, canon = cell.Scan(b, p)
 				ok = ok && v-v == 0 && k.fieldEnd(end)
 				if ok {
 					k.stats[f].flags |= numFlags(v, canon)
@@ -179,16 +182,16 @@ func (k *block) cell(p, f, r, line int) (end, nl int) {
 	switch pl.mode {
 	case cellSkip:
 	case cellInfer, cellNumber:
-		if isMissing(trimSpace(s)) {
+		if cell.Missing(cell.TrimSpace(s)) {
 			k.store(f, r, line, s, math.NaN(), true)
 			break
 		}
-		if v, ok, canon := parseCell(s); ok {
+		if v, ok, canon := cell.Parse(s); ok {
 			k.store(f, r, line, s, v, canon)
 			break
 		}
 		if pl.mode == cellNumber {
-			k.fail(line, f+1, pl.name, fmt.Errorf("%w: %q", ErrNotNumber, s))
+			k.fail(line, f+1, pl.name, fmt.Errorf("%w: %q", data.ErrNotNumber, s))
 			break
 		}
 		pl.mode = cellString
@@ -206,13 +209,13 @@ func (k *block) store(f, r, line int, s []byte, v float64, canon bool) {
 	switch {
 	case v != v:
 	case math.IsInf(v, 0):
-		err := fmt.Errorf("%w: %q", ErrInfinite, s)
+		err := fmt.Errorf("%w: %q", data.ErrInfinite, s)
 		if pl.mode == cellNumber {
 			k.fail(line, f+1, pl.name, err)
 			return
 		}
 		if st.inf == nil {
-			st.inf = &ParseError{File: k.src, Line: line, Column: f + 1, ColumnName: pl.name, Err: err}
+			st.inf = &data.ParseError{File: k.src, Line: line, Column: f + 1, ColumnName: pl.name, Err: err}
 		}
 		st.flags |= statNonCanon
 	default:
@@ -225,7 +228,7 @@ func (k *block) store(f, r, line int, s []byte, v float64, canon bool) {
 		k.y[r] = v
 	case destW:
 		if !(v >= 0) {
-			k.fail(line, f+1, pl.name, fmt.Errorf("%w: %q", ErrWeight, s))
+			k.fail(line, f+1, pl.name, fmt.Errorf("%w: %q", data.ErrWeight, s))
 		}
 		k.w[r] = v
 	}
@@ -235,7 +238,7 @@ func (k *block) store(f, r, line int, s []byte, v float64, canon bool) {
 // its id in the block's dictionary.
 func (k *block) intern(f, r, line int, s []byte) {
 	v := math.NaN()
-	if !isMissing(trimSpace(s)) {
+	if !cell.Missing(cell.TrimSpace(s)) {
 		st := &k.stats[f]
 		id, ok := st.last, len(st.strs) > 0 && string(s) == st.strs[st.last]
 		if !ok {
@@ -243,7 +246,7 @@ func (k *block) intern(f, r, line int, s []byte) {
 		}
 		if !ok {
 			if !utf8.Valid(s) {
-				k.fail(line, f+1, k.plans[f].name, fmt.Errorf("%w: %q", ErrEncoding, s))
+				k.fail(line, f+1, k.plans[f].name, fmt.Errorf("%w: %q", data.ErrEncoding, s))
 				return
 			}
 			if st.dict == nil {
@@ -285,11 +288,11 @@ func (k *block) fieldCount(r, nf, got int) {
 	if got < nf {
 		col, name = got+1, k.plans[got].name
 	}
-	k.fail(k.lines[r], col, name, fmt.Errorf("%w: line %d has %d fields, the header has %d", ErrFieldCount, k.lines[r], got, nf))
+	k.fail(k.lines[r], col, name, fmt.Errorf("%w: line %d has %d fields, the header has %d", data.ErrFieldCount, k.lines[r], got, nf))
 }
 
 func (k *block) fail(line, col int, name string, err error) {
-	k.err = &ParseError{File: k.src, Line: line, Column: col, ColumnName: name, Err: err}
+	k.err = &data.ParseError{File: k.src, Line: line, Column: col, ColumnName: name, Err: err}
 }
 
 // field reads the field at k.b[p:] and returns its content (a view of k.b,
@@ -304,7 +307,7 @@ func (k *block) field(p int) (s []byte, end, nl int, err error) {
 		i := p
 		for i < len(b) && b[i] != k.comma && b[i] != '\n' {
 			if b[i] == '"' {
-				return nil, i, 0, fmt.Errorf("%w: \" in an unquoted field", ErrQuote)
+				return nil, i, 0, fmt.Errorf("%w: \" in an unquoted field", data.ErrQuote)
 			}
 			i++
 		}
@@ -319,7 +322,7 @@ func (k *block) field(p int) (s []byte, end, nl int, err error) {
 	for {
 		i := bytes.IndexByte(b[q:], '"')
 		if i < 0 {
-			return nil, len(b), 0, fmt.Errorf("%w: quoted field not closed", ErrQuote)
+			return nil, len(b), 0, fmt.Errorf("%w: quoted field not closed", data.ErrQuote)
 		}
 		q += i
 		if q+1 < len(b) && b[q+1] == '"' {
@@ -336,7 +339,7 @@ func (k *block) field(p int) (s []byte, end, nl int, err error) {
 		end++
 	}
 	if end < len(b) && b[end] != k.comma && b[end] != '\n' {
-		return nil, end, nl, fmt.Errorf("%w: text after the closing quote", ErrQuote)
+		return nil, end, nl, fmt.Errorf("%w: text after the closing quote", data.ErrQuote)
 	}
 	if escaped {
 		k.scratch = k.scratch[:0]

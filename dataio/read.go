@@ -1,10 +1,12 @@
-package data
+package dataio
 
 import (
 	"fmt"
 	"io"
 	"os"
 	"strings"
+
+	"github.com/gendisc/gendisc/data"
 )
 
 // Options says how Read maps the columns of a file to a Dataset. The zero
@@ -66,7 +68,7 @@ type SchemaOptions struct {
 
 // ReadFile reads the file at path with Read; "-" reads standard input,
 // named "<stdin>" in errors.
-func ReadFile(path string, opt Options) (*Dataset, error) {
+func ReadFile(path string, opt Options) (*data.Dataset, error) {
 	if path == "-" {
 		return Read(os.Stdin, "<stdin>", opt)
 	}
@@ -159,12 +161,12 @@ func ReadFile(path string, opt Options) (*Dataset, error) {
 // of that text, true and false as those strings, null and an absent key
 // as missing; a nested value is an error wrapping ErrJSON. Errors name
 // the line and the key.
-func Read(r io.Reader, source string, opt Options) (*Dataset, error) {
+func Read(r io.Reader, source string, opt Options) (*data.Dataset, error) {
 	return readInferred(r, source, opt, defaultConfig)
 }
 
 // readInferred is Read with a configuration.
-func readInferred(in io.Reader, source string, opt Options, cfg readConfig) (*Dataset, error) {
+func readInferred(in io.Reader, source string, opt Options, cfg readConfig) (*data.Dataset, error) {
 	cfg.limits = opt.Limits
 	r, forced, err := startInferred(in, source, opt, cfg, (*reader).readRows)
 	if err != nil {
@@ -178,7 +180,7 @@ func readInferred(in io.Reader, source string, opt Options, cfg readConfig) (*Da
 // column turned into strings after numbers whose text was lost, it reads
 // those rows again, that column read as strings from the start, if in
 // can seek. It returns the forced kinds of feature columns, by field.
-func startInferred(in io.Reader, source string, opt Options, cfg readConfig, read func(*reader) error) (*reader, map[int]Kind, error) {
+func startInferred(in io.Reader, source string, opt Options, cfg readConfig, read func(*reader) error) (*reader, map[int]data.Kind, error) {
 	seeker, start := seekStart(in)
 	textual := map[string]bool{}
 	for {
@@ -225,7 +227,7 @@ func seekStart(in io.Reader) (io.Seeker, int64) {
 // planInferred maps the header to fields for Read. Columns in textual are
 // read as strings from the start. It returns the forced kinds of feature
 // columns, by field.
-func (r *reader) planInferred(opt Options, textual map[string]bool) (map[int]Kind, error) {
+func (r *reader) planInferred(opt Options, textual map[string]bool) (map[int]data.Kind, error) {
 	nf := len(r.header)
 	role := make([]string, nf)
 	assign := func(name, what string) (int, error) {
@@ -234,7 +236,7 @@ func (r *reader) planInferred(opt Options, textual map[string]bool) (map[int]Kin
 			return -1, r.noColumn(name)
 		}
 		if role[f] != "" && role[f] != what {
-			return -1, &ParseError{File: r.src, Line: r.headerLine, Column: f + 1, ColumnName: name,
+			return -1, &data.ParseError{File: r.src, Line: r.headerLine, Column: f + 1, ColumnName: name,
 				Err: fmt.Errorf("named as both %s and %s", role[f], what)}
 		}
 		role[f] = what
@@ -243,7 +245,7 @@ func (r *reader) planInferred(opt Options, textual map[string]bool) (map[int]Kin
 	if opt.NoTarget && opt.Target != "" {
 		return nil, fmt.Errorf("data: Options.Target %q with NoTarget", opt.Target)
 	}
-	forced := map[int]Kind{}
+	forced := map[int]data.Kind{}
 	lists := []struct {
 		names []string
 		what  string
@@ -256,9 +258,9 @@ func (r *reader) planInferred(opt Options, textual map[string]bool) (map[int]Kin
 			}
 			switch l.what {
 			case "text":
-				forced[f] = Text
+				forced[f] = data.Text
 			case "categorical":
-				forced[f] = Categorical
+				forced[f] = data.Categorical
 			}
 		}
 	}
@@ -319,12 +321,12 @@ func (r *reader) planInferred(opt Options, textual map[string]bool) (map[int]Kin
 // target is read when the file has it (Y is nil otherwise, or an error
 // with RequireTarget). See SchemaOptions.Extend for levels the schema
 // lacks. The format is that of Read.
-func ReadWithSchema(in io.Reader, source string, s *Schema, opt SchemaOptions) (*Dataset, error) {
+func ReadWithSchema(in io.Reader, source string, s *data.Schema, opt SchemaOptions) (*data.Dataset, error) {
 	return readSchema(in, source, s, opt, defaultConfig)
 }
 
 // readSchema is ReadWithSchema with a configuration.
-func readSchema(in io.Reader, source string, s *Schema, opt SchemaOptions, cfg readConfig) (*Dataset, error) {
+func readSchema(in io.Reader, source string, s *data.Schema, opt SchemaOptions, cfg readConfig) (*data.Dataset, error) {
 	cfg.limits = opt.Limits
 	r, err := newReader(in, source, opt.Comma, cfg)
 	if err != nil {
@@ -337,20 +339,20 @@ func readSchema(in io.Reader, source string, s *Schema, opt SchemaOptions, cfg r
 	for f, name := range r.header {
 		r.plans[f] = fieldPlan{name: name, mode: cellSkip}
 	}
-	use := func(col *Column, dst dest, j int) error {
+	use := func(col *data.Column, dst dest, j int) error {
 		f := r.column(col.Name)
 		if f < 0 {
 			return r.noColumn(col.Name)
 		}
 		if r.plans[f].mode != cellSkip {
-			return &ParseError{File: r.src, Line: r.headerLine, Column: f + 1, ColumnName: col.Name,
+			return &data.ParseError{File: r.src, Line: r.headerLine, Column: f + 1, ColumnName: col.Name,
 				Err: fmt.Errorf("named twice: as the weight and in the schema")}
 		}
 		pl := fieldPlan{name: col.Name, mode: cellNumber, dst: dst, j: j}
-		if col.Kind != Numeric {
+		if col.Kind != data.Numeric {
 			pl.mode = cellString
 		}
-		if col.Kind == Categorical {
+		if col.Kind == data.Categorical {
 			c := &r.cols[f]
 			for _, l := range col.Levels {
 				intern(c, l)
@@ -361,7 +363,7 @@ func readSchema(in io.Reader, source string, s *Schema, opt SchemaOptions, cfg r
 		return nil
 	}
 	if opt.Weight != "" {
-		if err := use(&Column{Name: opt.Weight}, destW, 0); err != nil {
+		if err := use(&data.Column{Name: opt.Weight}, destW, 0); err != nil {
 			return nil, err
 		}
 		r.hasW = true
@@ -401,6 +403,6 @@ func (r *reader) noColumn(name string) error {
 	if len(r.header) > most {
 		list += fmt.Sprintf(", ... (%d in all)", len(r.header))
 	}
-	return &ParseError{File: r.src, Line: r.headerLine, ColumnName: name,
-		Err: fmt.Errorf("%w; the columns are %s", ErrNoColumn, list)}
+	return &data.ParseError{File: r.src, Line: r.headerLine, ColumnName: name,
+		Err: fmt.Errorf("%w; the columns are %s", data.ErrNoColumn, list)}
 }

@@ -1,4 +1,4 @@
-package data
+package dataio
 
 import (
 	"bufio"
@@ -12,6 +12,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/gendisc/gendisc/data"
 )
 
 // The benchmark file: benchRows rows of 50 numeric features (30 like
@@ -185,7 +187,7 @@ func BenchmarkReadJSONLines(b *testing.B) { benchReadAs(b, ".jsonl", WriteJSONLi
 // benchReadAs times ReadFile of the benchmark's CSV file written by write
 // (once, untimed, to the CSV's path with ext appended), its MB/s and
 // MB/cpu-s in the CSV file's bytes.
-func benchReadAs(b *testing.B, ext string, write func(io.Writer, *Dataset, string) error) {
+func benchReadAs(b *testing.B, ext string, write func(io.Writer, *data.Dataset, string) error) {
 	path, done := benchInput(b)
 	out := path + ext
 	if _, err := os.Stat(out); err != nil {

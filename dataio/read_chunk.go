@@ -1,4 +1,4 @@
-package data
+package dataio
 
 import (
 	"bytes"
@@ -12,6 +12,7 @@ import (
 	"sync/atomic"
 	"unicode/utf8"
 
+	"github.com/gendisc/gendisc/data"
 	"github.com/gendisc/gendisc/internal/hugepage"
 	"github.com/gendisc/gendisc/internal/parallel"
 )
@@ -36,8 +37,8 @@ const minBlock = 256 << 10
 // colState is what the reader knows about one field of the file over the
 // chunks read so far.
 type colState struct {
-	flags uint8       // statHas | statFrac | statNonCanon over the numbers read
-	inf   *ParseError // first infinite number of an inferred column
+	flags uint8            // statHas | statFrac | statNonCanon over the numbers read
+	inf   *data.ParseError // first infinite number of an inferred column
 	// dict and strs intern the strings of a cellString field: strs[id] is
 	// the string stored as id.
 	dict map[string]int32
@@ -57,7 +58,7 @@ type colState struct {
 	// level is the schema's column of a closed field, for the levels of
 	// a boolean pair (Column.BooleanLevel); booleans counts the cells
 	// read as them.
-	level    *Column
+	level    *data.Column
 	booleans int
 }
 
@@ -76,19 +77,19 @@ func (r *reader) unseenLevel(f, i int, s string) (int32, error) {
 	}
 	switch {
 	case pl.dst == destY && !r.unseenClassMissing:
-		return -1, r.cellError(i, f, fmt.Errorf("%w: %q", ErrUnseenClass, s))
+		return -1, r.cellError(i, f, fmt.Errorf("%w: %q", data.ErrUnseenClass, s))
 	case pl.dst == destX && r.unseenError:
-		return -1, r.cellError(i, f, fmt.Errorf("%w: %q (the model's levels: %s)", ErrUnseenLevel, s, levelList(c.level)))
+		return -1, r.cellError(i, f, fmt.Errorf("%w: %q (the model's levels: %s)", data.ErrUnseenLevel, s, levelList(c.level)))
 	}
 	c.unseen++
-	if len(c.unseenValues) < MaxUnseenValues && !slices.Contains(c.unseenValues, s) {
+	if len(c.unseenValues) < data.MaxUnseenValues && !slices.Contains(c.unseenValues, s) {
 		c.unseenValues = append(c.unseenValues, s)
 	}
 	return -1, nil
 }
 
 // levelList lists the first levels of c for a message.
-func levelList(c *Column) string {
+func levelList(c *data.Column) string {
 	if c == nil {
 		return ""
 	}
@@ -292,7 +293,7 @@ func (r *reader) readHeader(comma byte) error {
 			continue
 		}
 		if len(r.buf) == 0 {
-			return &ParseError{File: r.src, Err: ErrEmpty}
+			return &data.ParseError{File: r.src, Err: data.ErrEmpty}
 		}
 		end, counts = headerEnd(r.buf)
 		if end >= 0 || r.eof {
@@ -318,18 +319,18 @@ func (r *reader) readHeader(comma byte) error {
 		s, e, nl, err := k.field(p)
 		col := len(r.header) + 1
 		if err == nil && !utf8.Valid(s) {
-			err = fmt.Errorf("%w: %q", ErrEncoding, s)
+			err = fmt.Errorf("%w: %q", data.ErrEncoding, s)
 		}
 		if err != nil {
-			return &ParseError{File: r.src, Line: line, Column: col, Err: err}
+			return &data.ParseError{File: r.src, Line: line, Column: col, Err: err}
 		}
 		name := string(s)
 		if name == "" {
 			name = "column_" + strconv.Itoa(col)
 		}
 		if c, ok := seen[name]; ok {
-			return &ParseError{File: r.src, Line: line, Column: col, ColumnName: name,
-				Err: fmt.Errorf("%w (also column %d)", ErrDuplicate, c)}
+			return &data.ParseError{File: r.src, Line: line, Column: col, ColumnName: name,
+				Err: fmt.Errorf("%w (also column %d)", data.ErrDuplicate, c)}
 		}
 		seen[name] = col
 		r.header = append(r.header, name)
@@ -582,13 +583,13 @@ func (r *reader) checkMemory(more int64) error {
 // overBudget is the error of a read that would hold need bytes, past the
 // budget, positioned at the last row read (the line reached when there
 // is none).
-func (r *reader) overBudget(need int64) *ParseError {
+func (r *reader) overBudget(need int64) *data.ParseError {
 	if r.n == 0 || len(r.lines) < r.n {
 		return overBudget(r.src, r.line, need, r.budget)
 	}
 	e := overBudget(r.src, r.lines[r.n-1], need, r.budget)
 	if r.groups != nil {
-		e.RowGroup = groupOf(r.groups, e.Line)
+		e.RowGroup = data.RowGroupOf(r.groups, e.Line)
 	}
 	return e
 }

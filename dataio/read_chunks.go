@@ -1,8 +1,10 @@
-package data
+package dataio
 
 import (
 	"io"
 	"iter"
+
+	"github.com/gendisc/gendisc/data"
 )
 
 // ReadChunks reads a delimited text file in chunks of whole rows, about
@@ -31,7 +33,7 @@ import (
 // input is read in one pass, except that, as with Read, the first chunk
 // may be read twice when r can seek (see Read on numbers that turn into
 // text).
-func ReadChunks(r io.Reader, source string, opt Options, size int) iter.Seq2[*Dataset, error] {
+func ReadChunks(r io.Reader, source string, opt Options, size int) iter.Seq2[*data.Dataset, error] {
 	cfg := defaultConfig
 	if size > 0 {
 		cfg.chunk = size
@@ -40,15 +42,15 @@ func ReadChunks(r io.Reader, source string, opt Options, size int) iter.Seq2[*Da
 }
 
 // readChunks is ReadChunks with a configuration.
-func readChunks(in io.Reader, source string, opt Options, cfg readConfig) iter.Seq2[*Dataset, error] {
+func readChunks(in io.Reader, source string, opt Options, cfg readConfig) iter.Seq2[*data.Dataset, error] {
 	cfg.perChunk, cfg.limits = true, opt.Limits
-	return func(yield func(*Dataset, error) bool) {
+	return func(yield func(*data.Dataset, error) bool) {
 		more := true
 		r, forced, err := startInferred(in, source, opt, cfg, func(r *reader) (err error) {
 			more, err = r.readSomeRows()
 			return err
 		})
-		var d *Dataset
+		var d *data.Dataset
 		if err == nil {
 			d, err = r.inferred(forced)
 		}
@@ -89,14 +91,14 @@ func (r *reader) readSomeRows() (more bool, err error) {
 // types of the later chunks: an inferred column that stayed numeric must
 // hold numbers, and the string ids of a categorical column are the
 // indices of its levels, new levels taking the next ones.
-func (r *reader) fixTypes(s *Schema) {
+func (r *reader) fixTypes(s *data.Schema) {
 	for f := range r.plans {
 		pl := &r.plans[f]
 		switch {
 		case pl.mode == cellInfer:
 			pl.mode = cellNumber
 		case pl.mode == cellString:
-			col := s.column(*pl)
+			col := schemaColumn(s, *pl)
 			r.cols[f].dict, r.cols[f].strs, r.cols[f].bytes = nil, nil, 0
 			for _, l := range col.Levels {
 				intern(&r.cols[f], l)
@@ -107,17 +109,17 @@ func (r *reader) fixTypes(s *Schema) {
 
 // setIntegral sets Integral in the numeric columns of s from the numbers
 // read so far.
-func (r *reader) setIntegral(s *Schema) {
+func (r *reader) setIntegral(s *data.Schema) {
 	for f, pl := range r.plans {
 		if pl.mode == cellNumber && pl.dst != destW {
-			s.column(pl).Integral = r.cols[f].integral()
+			schemaColumn(s, pl).Integral = r.cols[f].integral()
 		}
 	}
 }
 
-// column returns the column of s that field plan pl reads into (not the
-// weight).
-func (s *Schema) column(pl fieldPlan) *Column {
+// schemaColumn returns the column of s that field plan pl reads into (not
+// the weight).
+func schemaColumn(s *data.Schema, pl fieldPlan) *data.Column {
 	if pl.dst == destY {
 		return s.Target
 	}

@@ -1,4 +1,4 @@
-package data
+package dataio
 
 import (
 	"encoding/json"
@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/gendisc/gendisc/data"
 )
 
 // chunkConfigs are the configurations the chunk tests read with: one
@@ -25,11 +27,11 @@ var chunkConfigs = []readConfig{
 // readAllChunks reads src in chunks, checks that each chunk's levels
 // start with those of the chunk before and that the schemas handed out
 // are not changed later, and returns the chunks.
-func readAllChunks(t *testing.T, in io.Reader, opt Options, cfg readConfig) ([]*Dataset, error) {
+func readAllChunks(t *testing.T, in io.Reader, opt Options, cfg readConfig) ([]*data.Dataset, error) {
 	t.Helper()
-	var chunks []*Dataset
+	var chunks []*data.Dataset
 	var shown []string // the schemas as handed out
-	asJSON := func(s *Schema) string {
+	asJSON := func(s *data.Schema) string {
 		b, err := json.Marshal(s)
 		if err != nil {
 			t.Fatal(err)
@@ -40,8 +42,8 @@ func readAllChunks(t *testing.T, in io.Reader, opt Options, cfg readConfig) ([]*
 		if err != nil {
 			return chunks, err
 		}
-		if d.N == 0 || len(d.Lines) != d.N || len(d.X) != d.N*d.D() {
-			t.Fatalf("config %+v: chunk of %d rows, %d lines, %d cells", cfg, d.N, len(d.Lines), len(d.X))
+		if d.N == 0 || len(d.Source.Lines) != d.N || len(d.X) != d.N*d.D() {
+			t.Fatalf("config %+v: chunk of %d rows, %d lines, %d cells", cfg, d.N, len(d.Source.Lines), len(d.X))
 		}
 		if len(chunks) > 0 {
 			prev := chunks[len(chunks)-1].Schema
@@ -67,11 +69,11 @@ func readAllChunks(t *testing.T, in io.Reader, opt Options, cfg readConfig) ([]*
 
 // joinChunks joins chunks into one Dataset encoded with the levels of
 // schema s (which must hold every level of the chunks).
-func joinChunks(t *testing.T, chunks []*Dataset, s *Schema) *Dataset {
+func joinChunks(t *testing.T, chunks []*data.Dataset, s *data.Schema) *data.Dataset {
 	t.Helper()
-	j := &Dataset{Schema: s, Source: "t.csv"}
-	recode := func(v float64, c, to *Column) float64 {
-		if v != v || c.Kind != Categorical {
+	j := &data.Dataset{Schema: s, Source: data.Named("t.csv")}
+	recode := func(v float64, c, to *data.Column) float64 {
+		if v != v || c.Kind != data.Categorical {
 			return v
 		}
 		return float64(to.Level(c.Levels[int(v)]))
@@ -94,7 +96,7 @@ func joinChunks(t *testing.T, chunks []*Dataset, s *Schema) *Dataset {
 			}
 		}
 		j.Weight = append(j.Weight, d.Weight...)
-		j.Lines = append(j.Lines, d.Lines...)
+		j.Source.Lines = append(j.Source.Lines, d.Source.Lines...)
 		j.N += d.N
 	}
 	return j
@@ -102,8 +104,8 @@ func joinChunks(t *testing.T, chunks []*Dataset, s *Schema) *Dataset {
 
 // sameColumns reports whether the last chunk's schema s has the columns of
 // Read's schema r: their kinds, levels in any order, and Integral.
-func sameColumns(s, r *Schema) bool {
-	same := func(a, b *Column) bool {
+func sameColumns(s, r *data.Schema) bool {
+	same := func(a, b *data.Column) bool {
 		return a.Name == b.Name && a.Kind == b.Kind && a.Integral == b.Integral &&
 			slices.Equal(slices.Sorted(slices.Values(a.Levels)), slices.Sorted(slices.Values(b.Levels)))
 	}
@@ -139,8 +141,8 @@ func chunksMatchRead(t *testing.T, src string, opt Options) {
 			t.Errorf("config %+v: last chunk's schema %+v, Read's %+v", cfg, last, want.Schema)
 		}
 		got := joinChunks(t, chunks, want.Schema)
-		if diff := datasetDiff(want, got); diff != "" || !slices.Equal(got.Lines, want.Lines) {
-			t.Errorf("config %+v (%d chunks): rows differ from Read's: %s\nlines %v\nwant  %v", cfg, len(chunks), diff, got.Lines, want.Lines)
+		if diff := datasetDiff(want, got); diff != "" || !slices.Equal(got.Source.Lines, want.Source.Lines) {
+			t.Errorf("config %+v (%d chunks): rows differ from Read's: %s\nlines %v\nwant  %v", cfg, len(chunks), diff, got.Source.Lines, want.Source.Lines)
 		}
 	}
 }
@@ -189,7 +191,7 @@ func TestReadChunksTypes(t *testing.T) {
 		t.Fatal(err)
 	}
 	var integral []bool
-	var ranges []Range
+	var ranges []data.Range
 	for _, d := range chunks {
 		integral = append(integral, d.Schema.Features[0].Integral)
 		ranges = append(ranges, *d.Schema.Features[0].Range)
@@ -198,7 +200,7 @@ func TestReadChunksTypes(t *testing.T) {
 		t.Errorf("Integral of the chunks %v", integral)
 	}
 	// The range of the rows read so far.
-	if want := []Range{{1, 1}, {1, 2}, {1, 3.5}, {1, 4}}; !slices.Equal(ranges, want) {
+	if want := []data.Range{{Min: 1, Max: 1}, {Min: 1, Max: 2}, {Min: 1, Max: 3.5}, {Min: 1, Max: 4}}; !slices.Equal(ranges, want) {
 		t.Errorf("Range of the chunks %v, want %v", ranges, want)
 	}
 	src := "a,b,y\n1,1.50,p\n2,z,q\n3,4,p\n"
@@ -238,17 +240,17 @@ func TestReadChunksErrors(t *testing.T) {
 		want      string
 		is        error
 	}{
-		{"word in a numeric column", rows(100, "seven", 80), `t.csv:83:2: column "b": not a number: "seven"`, ErrNotNumber},
-		{"infinity", rows(100, "1e999", 60), "t.csv:63:2", ErrInfinite},
-		{"ragged row", rows(100, "1,2", 90), "t.csv:93:4: wrong number of fields: line 93 has 4 fields, the header has 3", ErrFieldCount},
-		{"bad quote", rows(100, `1"`, 70), "t.csv:73:2", ErrQuote},
-		{"empty", "", "t.csv: empty file", ErrEmpty},
-		{"header only", "a,b\n\n", "t.csv:1: no data rows after the header", ErrNoRows},
-		{"no target", rows(3, "1", 0), `column "label"`, ErrNoColumn},
+		{"word in a numeric column", rows(100, "seven", 80), `t.csv:83:2: column "b": not a number: "seven"`, data.ErrNotNumber},
+		{"infinity", rows(100, "1e999", 60), "t.csv:63:2", data.ErrInfinite},
+		{"ragged row", rows(100, "1,2", 90), "t.csv:93:4: wrong number of fields: line 93 has 4 fields, the header has 3", data.ErrFieldCount},
+		{"bad quote", rows(100, `1"`, 70), "t.csv:73:2", data.ErrQuote},
+		{"empty", "", "t.csv: empty file", data.ErrEmpty},
+		{"header only", "a,b\n\n", "t.csv:1: no data rows after the header", data.ErrNoRows},
+		{"no target", rows(3, "1", 0), `column "label"`, data.ErrNoColumn},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			opt := Options{}
-			if tc.is == ErrNoColumn {
+			if tc.is == data.ErrNoColumn {
 				opt.Target = "label"
 			}
 			for _, cfg := range chunkConfigs[1:5] {
@@ -260,11 +262,11 @@ func TestReadChunksErrors(t *testing.T) {
 						break
 					}
 				}
-				var pe *ParseError
+				var pe *data.ParseError
 				if !errors.As(err, &pe) || !errors.Is(err, tc.is) || !strings.Contains(err.Error(), tc.want) {
 					t.Errorf("config %+v: error %v, want %q (%v)", cfg, err, tc.want, tc.is)
 				}
-				if cfg.chunk == 64 && tc.is != ErrEmpty && tc.is != ErrNoRows && tc.is != ErrNoColumn && n < 3 {
+				if cfg.chunk == 64 && tc.is != data.ErrEmpty && tc.is != data.ErrNoRows && tc.is != data.ErrNoColumn && n < 3 {
 					t.Errorf("config %+v: the error came after %d chunks", cfg, n-1)
 				}
 			}
@@ -280,7 +282,7 @@ func TestReadChunksBreak(t *testing.T) {
 	for i := range 1000 {
 		fmt.Fprintf(&b, "%d,%d\n", i, i%3)
 	}
-	var first *Dataset
+	var first *data.Dataset
 	n := 0
 	for d, err := range readChunks(strings.NewReader(b.String()), "t.csv", Options{}, readConfig{chunk: 100, blocks: 2}) {
 		if err != nil {
@@ -293,8 +295,8 @@ func TestReadChunksBreak(t *testing.T) {
 			break
 		}
 	}
-	if first.X[0] != 0 || first.Lines[0] != 2 || math.IsNaN(first.Y[0]) {
-		t.Errorf("first chunk changed: X %v, Lines %v", first.X, first.Lines)
+	if first.X[0] != 0 || first.Source.Lines[0] != 2 || math.IsNaN(first.Y[0]) {
+		t.Errorf("first chunk changed: X %v, Lines %v", first.X, first.Source.Lines)
 	}
 }
 
@@ -312,8 +314,8 @@ func TestReadChunksSize(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if d.N > 64<<10/8 || cap(d.X) > 2*len(d.X) || cap(d.Lines) > 2*d.N {
-			t.Errorf("chunk %d holds %d rows, capacity %d cells and %d lines", n, d.N, cap(d.X), cap(d.Lines))
+		if d.N > 64<<10/8 || cap(d.X) > 2*len(d.X) || cap(d.Source.Lines) > 2*d.N {
+			t.Errorf("chunk %d holds %d rows, capacity %d cells and %d lines", n, d.N, cap(d.X), cap(d.Source.Lines))
 		}
 		n, rows = n+1, rows+d.N
 	}

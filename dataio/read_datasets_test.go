@@ -1,10 +1,11 @@
-package data
+package dataio
 
 import (
 	"bytes"
 	"maps"
 	"testing"
 
+	"github.com/gendisc/gendisc/data"
 	"github.com/gendisc/gendisc/datasets"
 )
 
@@ -12,19 +13,19 @@ import (
 // missing cells and class counts that package datasets lists (from the
 // data sets' README), and the inferred column types.
 func TestReadDatasets(t *testing.T) {
-	kinds := map[string]map[Kind]int{
-		"pima_indians_diabetes":   {Numeric: 8},
-		"ionosphere":              {Numeric: 34},
-		"sonar":                   {Numeric: 60},
-		"breast_cancer_wdbc":      {Numeric: 30},
-		"wine":                    {Numeric: 13},
-		"iris":                    {Numeric: 4},
-		"optdigits":               {Numeric: 64},
-		"house_votes84":           {Categorical: 16},
-		"breast_cancer_wisconsin": {Numeric: 9},
-		"mushroom":                {Categorical: 22},
-		"adult":                   {Numeric: 6, Categorical: 8},
-		"sms_spam":                {Text: 1},
+	kinds := map[string]map[data.Kind]int{
+		"pima_indians_diabetes":   {data.Numeric: 8},
+		"ionosphere":              {data.Numeric: 34},
+		"sonar":                   {data.Numeric: 60},
+		"breast_cancer_wdbc":      {data.Numeric: 30},
+		"wine":                    {data.Numeric: 13},
+		"iris":                    {data.Numeric: 4},
+		"optdigits":               {data.Numeric: 64},
+		"house_votes84":           {data.Categorical: 16},
+		"breast_cancer_wisconsin": {data.Numeric: 9},
+		"mushroom":                {data.Categorical: 22},
+		"adult":                   {data.Numeric: 6, data.Categorical: 8},
+		"sms_spam":                {data.Text: 1},
 	}
 	for _, name := range datasets.Names() {
 		t.Run(name, func(t *testing.T) {
@@ -33,7 +34,7 @@ func TestReadDatasets(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got := map[Kind]int{}
+			got := map[data.Kind]int{}
 			for _, c := range d.Schema.Features {
 				got[c.Kind]++
 			}
@@ -43,7 +44,7 @@ func TestReadDatasets(t *testing.T) {
 			missing := 0
 			for i := range d.N {
 				for j, v := range d.Row(i) {
-					if v != v && d.Schema.Features[j].Kind != Text {
+					if v != v && d.Schema.Features[j].Kind != data.Text {
 						missing++
 					}
 				}

@@ -1,10 +1,12 @@
-package data
+package dataio
 
 import (
 	"bytes"
 	"encoding/csv"
 	"strconv"
 	"testing"
+
+	"github.com/gendisc/gendisc/data"
 )
 
 // FuzzRead reads arbitrary input (every reader configuration must agree
@@ -28,7 +30,7 @@ func FuzzRead(f *testing.F) {
 		f.Add([]byte(seed))
 	}
 	f.Fuzz(func(t *testing.T, src []byte) {
-		d, err := agree(t, func(cfg readConfig) (*Dataset, error) {
+		d, err := agree(t, func(cfg readConfig) (*data.Dataset, error) {
 			return readInferred(bytes.NewReader(src), "fuzz", Options{}, cfg)
 		})
 		if err != nil {
@@ -61,7 +63,7 @@ func FuzzRead(f *testing.F) {
 
 // writeCSV writes d as CSV, the target last: numbers in shortest form,
 // levels and text as they are, missing cells as NA.
-func writeCSV(t *testing.T, d *Dataset) []byte {
+func writeCSV(t *testing.T, d *data.Dataset) []byte {
 	var buf bytes.Buffer
 	w := csv.NewWriter(&buf)
 	cols := d.Schema.Features
@@ -82,14 +84,14 @@ func writeCSV(t *testing.T, d *Dataset) []byte {
 	for i := range d.N {
 		for j, c := range cols {
 			switch x := cell(i, j); {
-			case c.Kind == Text:
+			case c.Kind == data.Text:
 				rec[j] = d.Text[j][i]
 				if rec[j] == "" {
 					rec[j] = "NA"
 				}
 			case x != x:
 				rec[j] = "NA"
-			case c.Kind == Categorical:
+			case c.Kind == data.Categorical:
 				rec[j] = c.Levels[int(x)]
 			default:
 				rec[j] = strconv.FormatFloat(x, 'g', -1, 64)

@@ -1,23 +1,25 @@
-package data
+package dataio
 
 import (
 	"errors"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/gendisc/gendisc/data"
 )
 
 // trained is the schema of a model fitted on
 //
 //	num,color,note,class
-func trained() *Schema {
-	return &Schema{
-		Features: []Column{
-			{Name: "num", Kind: Numeric, Integral: true},
-			{Name: "color", Kind: Categorical, Levels: []string{"green", "red"}},
-			{Name: "note", Kind: Text},
+func trained() *data.Schema {
+	return &data.Schema{
+		Features: []data.Column{
+			{Name: "num", Kind: data.Numeric, Integral: true},
+			{Name: "color", Kind: data.Categorical, Levels: []string{"green", "red"}},
+			{Name: "note", Kind: data.Text},
 		},
-		Target: &Column{Name: "class", Kind: Categorical, Levels: []string{"no", "yes"}},
+		Target: &data.Column{Name: "class", Kind: data.Categorical, Levels: []string{"no", "yes"}},
 	}
 }
 
@@ -36,8 +38,8 @@ func TestReadWithSchemaByName(t *testing.T) {
 	if !slices.Equal(d.Text[2], []string{"hello world", "", "x"}) || d.Text[0] != nil {
 		t.Errorf("Text %q", d.Text)
 	}
-	if d.Unseen != nil {
-		t.Errorf("Unseen %v", d.Unseen)
+	if d.Source.Unseen != nil {
+		t.Errorf("Unseen %v", d.Source.Unseen)
 	}
 	// Without the target column: Y nil, unless it is required.
 	d, err = readSchemaAll(t, "num,color,note\n1,red,x\n", s, SchemaOptions{})
@@ -64,15 +66,15 @@ func TestReadWithSchemaUnseen(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkFloats(t, "color", []float64{d.X[1], d.X[4], d.X[7], d.X[10]}, []float64{nan, 1, nan, nan})
-	if !slices.Equal(d.Unseen, []int{0, 3, 0}) {
-		t.Errorf("Unseen %v", d.Unseen)
+	if !slices.Equal(d.Source.Unseen, []int{0, 3, 0}) {
+		t.Errorf("Unseen %v", d.Source.Unseen)
 	}
 	// An unseen class is an error: the row's true label must be known.
 	_, err = readSchemaAll(t, src+"5,red,e,maybe\n", s, SchemaOptions{})
 	if want := `t.csv:6:4: column "class": class not among the schema's classes: "maybe"`; err == nil || err.Error() != want {
 		t.Errorf("error %v, want %s", err, want)
 	}
-	if !errors.Is(err, ErrUnseenClass) {
+	if !errors.Is(err, data.ErrUnseenClass) {
 		t.Errorf("%v is not ErrUnseenClass", err)
 	}
 
@@ -93,8 +95,8 @@ func TestReadWithSchemaUnseen(t *testing.T) {
 	}
 	checkFloats(t, "color", []float64{d.X[1], d.X[4], d.X[7], d.X[10], d.X[13]}, []float64{2, 1, 2, 3, 1})
 	checkFloats(t, "Y", d.Y, []float64{1, 0, 1, 0, 2})
-	if d.Unseen != nil {
-		t.Errorf("Unseen %v", d.Unseen)
+	if d.Source.Unseen != nil {
+		t.Errorf("Unseen %v", d.Source.Unseen)
 	}
 }
 
@@ -106,15 +108,15 @@ func TestReadWithSchemaErrors(t *testing.T) {
 		is        error
 		msg       string
 	}{
-		{"missing feature", "num,note,class\n1,a,yes\n", SchemaOptions{}, ErrNoColumn,
+		{"missing feature", "num,note,class\n1,a,yes\n", SchemaOptions{}, data.ErrNoColumn,
 			`t.csv:1: column "color": no such column; the columns are num, note, class`},
-		{"not a number", "num,color,note\n1,red,a\nabc,red,a\n", SchemaOptions{}, ErrNotNumber,
+		{"not a number", "num,color,note\n1,red,a\nabc,red,a\n", SchemaOptions{}, data.ErrNotNumber,
 			`t.csv:3:1: column "num": not a number: "abc"`},
-		{"infinite", "num,color,note\n1e400,red,a\n", SchemaOptions{}, ErrInfinite,
+		{"infinite", "num,color,note\n1e400,red,a\n", SchemaOptions{}, data.ErrInfinite,
 			`t.csv:2:1: column "num": infinite or out-of-range number: "1e400"`},
-		{"ragged", "num,color,note\n1,red\n", SchemaOptions{}, ErrFieldCount,
+		{"ragged", "num,color,note\n1,red\n", SchemaOptions{}, data.ErrFieldCount,
 			`t.csv:2:3: column "note": wrong number of fields: line 2 has 2 fields, the header has 3`},
-		{"header only", "num,color,note\n", SchemaOptions{}, ErrNoRows, `t.csv:1: no data rows after the header`},
+		{"header only", "num,color,note\n", SchemaOptions{}, data.ErrNoRows, `t.csv:1: no data rows after the header`},
 		{"weight is a feature", "num,color,note\n1,red,a\n", SchemaOptions{Weight: "num"}, nil,
 			`t.csv:1:1: column "num": named twice: as the weight and in the schema`},
 	} {
@@ -145,31 +147,31 @@ func TestReadWithSchemaRoundTrip(t *testing.T) {
 }
 
 func TestFromMatrix(t *testing.T) {
-	d := FromMatrix([]string{"a", "b"}, []float64{1, 2.5, 3, 4}, []string{"n", "y"}, []int{1, 0})
-	if d.N != 2 || d.D() != 2 || d.Lines != nil || d.Line(1) != 0 {
-		t.Errorf("N %d D %d Lines %v", d.N, d.D(), d.Lines)
+	d := data.FromMatrix([]string{"a", "b"}, []float64{1, 2.5, 3, 4}, []string{"n", "y"}, []int{1, 0})
+	if d.N != 2 || d.D() != 2 || d.Source.Lines != nil || d.Line(1) != 0 {
+		t.Errorf("N %d D %d Lines %v", d.N, d.D(), d.Source.Lines)
 	}
-	want := &Schema{
-		Features: []Column{{Name: "a", Kind: Numeric, Integral: true, Range: &Range{1, 3}},
-			{Name: "b", Kind: Numeric, Range: &Range{2.5, 4}}},
-		Target: &Column{Name: "class", Kind: Categorical, Levels: []string{"n", "y"}},
+	want := &data.Schema{
+		Features: []data.Column{{Name: "a", Kind: data.Numeric, Integral: true, Range: &data.Range{Min: 1, Max: 3}},
+			{Name: "b", Kind: data.Numeric, Range: &data.Range{Min: 2.5, Max: 4}}},
+		Target: &data.Column{Name: "class", Kind: data.Categorical, Levels: []string{"n", "y"}},
 	}
 	if !d.Schema.Equal(want) {
 		t.Errorf("schema %+v %+v", d.Schema.Features, d.Schema.Target)
 	}
 	checkFloats(t, "Y", d.Y, []float64{1, 0})
-	if d := FromMatrix([]string{"a"}, []float64{1}, nil, nil); d.Schema.Target != nil || d.Y != nil {
+	if d := data.FromMatrix([]string{"a"}, []float64{1}, nil, nil); d.Schema.Target != nil || d.Y != nil {
 		t.Error("no classes: want no target")
 	}
-	if d := FromMatrix([]string{"a"}, []float64{1}, []string{"p"}, nil); d.Schema.Target == nil || d.Y != nil {
+	if d := data.FromMatrix([]string{"a"}, []float64{1}, []string{"p"}, nil); d.Schema.Target == nil || d.Y != nil {
 		t.Error("classes without y: want a target and Y nil")
 	}
 	for name, f := range map[string]func(){
-		"ragged":       func() { FromMatrix([]string{"a", "b"}, []float64{1, 2, 3}, nil, nil) },
-		"y length":     func() { FromMatrix([]string{"a"}, []float64{1, 2}, []string{"p"}, []int{0}) },
-		"class range":  func() { FromMatrix([]string{"a"}, []float64{1}, []string{"p"}, []int{1}) },
-		"repeat":       func() { FromMatrix([]string{"a", "a"}, []float64{1, 2}, nil, nil) },
-		"y no classes": func() { FromMatrix([]string{"a"}, []float64{1}, nil, []int{0}) },
+		"ragged":       func() { data.FromMatrix([]string{"a", "b"}, []float64{1, 2, 3}, nil, nil) },
+		"y length":     func() { data.FromMatrix([]string{"a"}, []float64{1, 2}, []string{"p"}, []int{0}) },
+		"class range":  func() { data.FromMatrix([]string{"a"}, []float64{1}, []string{"p"}, []int{1}) },
+		"repeat":       func() { data.FromMatrix([]string{"a", "a"}, []float64{1, 2}, nil, nil) },
+		"y no classes": func() { data.FromMatrix([]string{"a"}, []float64{1}, nil, []int{0}) },
 	} {
 		func() {
 			defer func() {
@@ -186,20 +188,20 @@ func TestFromMatrix(t *testing.T) {
 // widened by the rows read (the training range of a model after update);
 // without it, the schema (a model's) is not changed.
 func TestReadWithSchemaRange(t *testing.T) {
-	s := &Schema{Features: []Column{{Name: "x", Kind: Numeric, Range: &Range{0, 1}}},
-		Target: &Column{Name: "y", Kind: Categorical, Levels: []string{"a"}}}
+	s := &data.Schema{Features: []data.Column{{Name: "x", Kind: data.Numeric, Range: &data.Range{Min: 0, Max: 1}}},
+		Target: &data.Column{Name: "y", Kind: data.Categorical, Levels: []string{"a"}}}
 	d, err := ReadWithSchema(strings.NewReader("x,y\n5,a\n0.5,a\n"), "f", s, SchemaOptions{Extend: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r := d.Schema.Features[0].Range; *r != (Range{0, 5}) || *s.Features[0].Range != (Range{0, 1}) {
+	if r := d.Schema.Features[0].Range; *r != (data.Range{Min: 0, Max: 5}) || *s.Features[0].Range != (data.Range{Min: 0, Max: 1}) {
 		t.Errorf("range %v, schema's %v; want [0, 5] and [0, 1] unchanged", *r, *s.Features[0].Range)
 	}
 	d, err = ReadWithSchema(strings.NewReader("x,y\n5,a\n"), "f", s, SchemaOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if *d.Schema.Features[0].Range != (Range{0, 1}) {
+	if *d.Schema.Features[0].Range != (data.Range{Min: 0, Max: 1}) {
 		t.Errorf("range %v without Extend, want the schema's [0, 1]", *d.Schema.Features[0].Range)
 	}
 }

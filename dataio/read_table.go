@@ -1,11 +1,13 @@
-package data
+package dataio
 
 import (
 	"fmt"
 	"math"
-	"sort"
 	"strconv"
 	"unicode/utf8"
+
+	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/internal/cell"
 )
 
 // table is a source of typed cells, Parquet or JSON lines, that the
@@ -62,21 +64,15 @@ func (r *reader) reserve(rows int) {
 // cellError is an error about field f of row i: positioned at its line
 // and field in a CSV file, at its line and key in JSON lines, at its row
 // group, row and column in Parquet.
-func (r *reader) cellError(i, f int, err error) *ParseError {
-	e := &ParseError{File: r.src, Line: r.lines[i], ColumnName: r.plans[f].name, Err: err}
+func (r *reader) cellError(i, f int, err error) *data.ParseError {
+	e := &data.ParseError{File: r.src, Line: r.lines[i], ColumnName: r.plans[f].name, Err: err}
 	switch {
 	case r.groups != nil:
-		e.RowGroup = groupOf(r.groups, r.lines[i])
+		e.RowGroup = data.RowGroupOf(r.groups, r.lines[i])
 	case r.tab == nil:
 		e.Column = f + 1
 	}
 	return e
-}
-
-// groupOf returns the row group (from 1) of the row numbered row (from 1)
-// of a Parquet file whose row groups start at the rows starts.
-func groupOf(starts []int, row int) int {
-	return sort.SearchInts(starts, row+1)
 }
 
 // putNumber stores the number v, written as text (nil when it was not
@@ -99,9 +95,9 @@ func (r *reader) putNumber(f, i int, v float64, text []byte) error {
 	canon := true
 	if text != nil {
 		var ok bool
-		v, ok, canon = parseCell(text)
+		v, ok, canon = cell.Parse(text)
 		if !ok {
-			return r.cellError(i, f, fmt.Errorf("%w: %q", ErrNotNumber, text))
+			return r.cellError(i, f, fmt.Errorf("%w: %q", data.ErrNotNumber, text))
 		}
 	}
 	if math.IsInf(v, 0) {
@@ -110,16 +106,16 @@ func (r *reader) putNumber(f, i int, v float64, text []byte) error {
 			what = strconv.AppendFloat(nil, v, 'g', -1, 64)
 		}
 		if pl.mode == cellNumber || pl.dst == destW {
-			return r.cellError(i, f, fmt.Errorf("%w: %q", ErrInfinite, what))
+			return r.cellError(i, f, fmt.Errorf("%w: %q", data.ErrInfinite, what))
 		}
 		if c.inf == nil {
-			c.inf = r.cellError(i, f, fmt.Errorf("%w: %q", ErrInfinite, what))
+			c.inf = r.cellError(i, f, fmt.Errorf("%w: %q", data.ErrInfinite, what))
 		}
 		canon = false
 	}
 	c.flags |= numFlags(v, canon)
 	if pl.dst == destW && !(v >= 0) {
-		return r.cellError(i, f, fmt.Errorf("%w: %v", ErrWeight, v))
+		return r.cellError(i, f, fmt.Errorf("%w: %v", data.ErrWeight, v))
 	}
 	r.set(f, i, v)
 	return nil
@@ -134,7 +130,7 @@ func (r *reader) putString(f, i int, s []byte) error {
 	if pl.mode == cellSkip {
 		return nil
 	}
-	if isMissing(trimSpace(s)) {
+	if cell.Missing(cell.TrimSpace(s)) {
 		r.set(f, i, math.NaN())
 		return nil
 	}
@@ -148,7 +144,7 @@ func (r *reader) putString(f, i int, s []byte) error {
 	id, ok := c.dict[string(s)]
 	if !ok {
 		if !utf8.Valid(s) {
-			return r.cellError(i, f, fmt.Errorf("%w: %q", ErrEncoding, s))
+			return r.cellError(i, f, fmt.Errorf("%w: %q", data.ErrEncoding, s))
 		}
 		id = intern(c, s)
 	}

@@ -1,4 +1,4 @@
-package data
+package dataio
 
 import (
 	"errors"
@@ -12,6 +12,8 @@ import (
 	"strings"
 	"testing"
 	"testing/iotest"
+
+	"github.com/gendisc/gendisc/data"
 )
 
 // configs are the reader configurations every test reads with: the
@@ -26,22 +28,22 @@ var configs = []readConfig{
 
 // read reads src with every configuration, checks that they agree, and
 // returns the result of the default one.
-func read(t *testing.T, src string, opt Options) (*Dataset, error) {
+func read(t *testing.T, src string, opt Options) (*data.Dataset, error) {
 	t.Helper()
-	return agree(t, func(cfg readConfig) (*Dataset, error) {
+	return agree(t, func(cfg readConfig) (*data.Dataset, error) {
 		return readInferred(strings.NewReader(src), "t.csv", opt, cfg)
 	})
 }
 
 // readSchemaAll is read for ReadWithSchema.
-func readSchemaAll(t *testing.T, src string, s *Schema, opt SchemaOptions) (*Dataset, error) {
+func readSchemaAll(t *testing.T, src string, s *data.Schema, opt SchemaOptions) (*data.Dataset, error) {
 	t.Helper()
-	return agree(t, func(cfg readConfig) (*Dataset, error) {
+	return agree(t, func(cfg readConfig) (*data.Dataset, error) {
 		return readSchema(strings.NewReader(src), "t.csv", s, opt, cfg)
 	})
 }
 
-func agree(t *testing.T, readWith func(readConfig) (*Dataset, error)) (*Dataset, error) {
+func agree(t *testing.T, readWith func(readConfig) (*data.Dataset, error)) (*data.Dataset, error) {
 	t.Helper()
 	d0, err0 := readWith(configs[0])
 	for _, cfg := range configs[1:] {
@@ -60,7 +62,7 @@ func agree(t *testing.T, readWith func(readConfig) (*Dataset, error)) (*Dataset,
 
 // datasetDiff describes the first difference between a and b, NaN equal
 // to NaN; "" when they are the same.
-func datasetDiff(a, b *Dataset) string {
+func datasetDiff(a, b *data.Dataset) string {
 	switch {
 	case !a.Schema.Equal(b.Schema):
 		return fmt.Sprintf("schema %+v vs %+v", a.Schema, b.Schema)
@@ -74,8 +76,8 @@ func datasetDiff(a, b *Dataset) string {
 		return fmt.Sprintf("Weight %v vs %v", a.Weight, b.Weight)
 	case fmt.Sprintf("%q", a.Text) != fmt.Sprintf("%q", b.Text):
 		return fmt.Sprintf("Text %q vs %q", a.Text, b.Text)
-	case !slices.Equal(a.Unseen, b.Unseen):
-		return fmt.Sprintf("Unseen %v vs %v", a.Unseen, b.Unseen)
+	case !slices.Equal(a.Source.Unseen, b.Source.Unseen):
+		return fmt.Sprintf("Unseen %v vs %v", a.Source.Unseen, b.Source.Unseen)
 	}
 	return ""
 }
@@ -86,7 +88,7 @@ func sameFloats(a, b []float64) bool {
 	})
 }
 
-func mustRead(t *testing.T, src string, opt Options) *Dataset {
+func mustRead(t *testing.T, src string, opt Options) *data.Dataset {
 	t.Helper()
 	d, err := read(t, src, opt)
 	if err != nil {
@@ -106,26 +108,26 @@ func checkFloats(t *testing.T, what string, got, want []float64) {
 
 func TestReadBasic(t *testing.T) {
 	d := mustRead(t, "a,b,class\n1,x,yes\n2.5,y,no\n-3,x,yes\n", Options{})
-	want := &Schema{
-		Features: []Column{
-			{Name: "a", Kind: Numeric, Range: &Range{-3, 2.5}},
-			{Name: "b", Kind: Categorical, Levels: []string{"x", "y"}},
+	want := &data.Schema{
+		Features: []data.Column{
+			{Name: "a", Kind: data.Numeric, Range: &data.Range{Min: -3, Max: 2.5}},
+			{Name: "b", Kind: data.Categorical, Levels: []string{"x", "y"}},
 		},
-		Target: &Column{Name: "class", Kind: Categorical, Levels: []string{"no", "yes"}},
+		Target: &data.Column{Name: "class", Kind: data.Categorical, Levels: []string{"no", "yes"}},
 	}
 	if !d.Schema.Equal(want) {
 		t.Errorf("schema %+v %+v, want %+v %+v", d.Schema.Features, d.Schema.Target, want.Features, want.Target)
 	}
-	if d.N != 3 || d.D() != 2 || d.Source != "t.csv" {
+	if d.N != 3 || d.D() != 2 || d.Source.Name != "t.csv" {
 		t.Errorf("N=%d D=%d Source=%q", d.N, d.D(), d.Source)
 	}
 	checkFloats(t, "X", d.X, []float64{1, 0, 2.5, 1, -3, 0})
 	checkFloats(t, "Y", d.Y, []float64{1, 0, 1})
-	if !slices.Equal(d.Lines, []int{2, 3, 4}) {
-		t.Errorf("Lines = %v", d.Lines)
+	if !slices.Equal(d.Source.Lines, []int{2, 3, 4}) {
+		t.Errorf("Lines = %v", d.Source.Lines)
 	}
-	if d.Weight != nil || d.Text != nil || d.Unseen != nil {
-		t.Errorf("Weight %v Text %v Unseen %v, want nil", d.Weight, d.Text, d.Unseen)
+	if d.Weight != nil || d.Text != nil || d.Source.Unseen != nil {
+		t.Errorf("Weight %v Text %v Unseen %v, want nil", d.Weight, d.Text, d.Source.Unseen)
 	}
 }
 
@@ -163,8 +165,8 @@ func TestReadQuoting(t *testing.T) {
 	if !slices.Equal(d.Text[1], want) {
 		t.Errorf("Text = %q, want %q", d.Text[1], want)
 	}
-	if !slices.Equal(d.Lines, []int{2, 3, 4, 6, 8, 9}) {
-		t.Errorf("Lines = %v", d.Lines)
+	if !slices.Equal(d.Source.Lines, []int{2, 3, 4, 6, 8, 9}) {
+		t.Errorf("Lines = %v", d.Source.Lines)
 	}
 	checkFloats(t, "X", d.X, []float64{1, nan, 2, nan, 3, nan, 4, nan, 5, nan, 6, nan})
 }
@@ -181,7 +183,7 @@ func TestReadDelimiter(t *testing.T) {
 	checkFloats(t, "X", d.X, []float64{1, 2})
 	// Options.Comma overrides detection.
 	d = mustRead(t, "a;b,c\n1;2,3\n", Options{Comma: ',', NoTarget: true})
-	if d.Schema.Features[0].Name != "a;b" || d.Schema.Features[0].Kind != Categorical {
+	if d.Schema.Features[0].Name != "a;b" || d.Schema.Features[0].Kind != data.Categorical {
 		t.Errorf("features %+v", d.Schema.Features)
 	}
 	if _, err := read(t, "a\n1\n", Options{Comma: '"'}); err == nil {
@@ -199,7 +201,7 @@ func TestReadMissing(t *testing.T) {
 	src.WriteString("1.5,x,c\n 2 ,\" y\",c\n")
 	d := mustRead(t, src.String(), Options{})
 	n := len(tokens)
-	if d.Schema.Features[0].Kind != Numeric {
+	if d.Schema.Features[0].Kind != data.Numeric {
 		t.Fatalf("num is %v", d.Schema.Features[0].Kind)
 	}
 	if got := d.Schema.Features[1].Levels; !slices.Equal(got, []string{" y", "x"}) {
@@ -224,14 +226,14 @@ func TestReadInference(t *testing.T) {
 		"2,-2,green,10,jumps over the dog,1\n" +
 		"1e3,3,red,2,a b c d,1\n"
 	d := mustRead(t, src, Options{Categorical: []string{"digits"}})
-	want := []Column{
-		{Name: "n", Kind: Numeric, Range: &Range{1.5, 1000}},
-		{Name: "i", Kind: Numeric, Integral: true, Range: &Range{-2, 3}},
-		{Name: "c", Kind: Categorical, Levels: []string{"green", "red"}},
-		{Name: "digits", Kind: Categorical, Levels: []string{"1", "2", "10"}},
-		{Name: "t", Kind: Text},
+	want := []data.Column{
+		{Name: "n", Kind: data.Numeric, Range: &data.Range{Min: 1.5, Max: 1000}},
+		{Name: "i", Kind: data.Numeric, Integral: true, Range: &data.Range{Min: -2, Max: 3}},
+		{Name: "c", Kind: data.Categorical, Levels: []string{"green", "red"}},
+		{Name: "digits", Kind: data.Categorical, Levels: []string{"1", "2", "10"}},
+		{Name: "t", Kind: data.Text},
 	}
-	if !d.Schema.Equal(&Schema{Features: want, Target: &Column{Name: "y", Kind: Categorical, Levels: []string{"0", "1"}}}) {
+	if !d.Schema.Equal(&data.Schema{Features: want, Target: &data.Column{Name: "y", Kind: data.Categorical, Levels: []string{"0", "1"}}}) {
 		t.Errorf("features %+v target %+v", d.Schema.Features, d.Schema.Target)
 	}
 	checkFloats(t, "row 0", d.Row(0), []float64{1.5, 1, 1, 0, nan})
@@ -244,9 +246,9 @@ func TestReadInference(t *testing.T) {
 	// columns; forced text.
 	d = mustRead(t, "a,y,w,id,s\n1,0.5,2,7,x\n2,1.5,0,8,y\n", Options{
 		Target: "y", NumericTarget: true, Weight: "w", Ignore: []string{"id"}, Text: []string{"s"}})
-	if !d.Schema.Equal(&Schema{
-		Features: []Column{{Name: "a", Kind: Numeric, Integral: true, Range: &Range{1, 2}}, {Name: "s", Kind: Text}},
-		Target:   &Column{Name: "y", Kind: Numeric},
+	if !d.Schema.Equal(&data.Schema{
+		Features: []data.Column{{Name: "a", Kind: data.Numeric, Integral: true, Range: &data.Range{Min: 1, Max: 2}}, {Name: "s", Kind: data.Text}},
+		Target:   &data.Column{Name: "y", Kind: data.Numeric},
 	}) {
 		t.Errorf("features %+v target %+v", d.Schema.Features, d.Schema.Target)
 	}
@@ -256,7 +258,7 @@ func TestReadInference(t *testing.T) {
 
 	// An integer numeric target is Integral.
 	d = mustRead(t, "a,y\n1,2\n2,-3\n", Options{NumericTarget: true})
-	if want := (Column{Name: "y", Kind: Numeric, Integral: true}); !d.Schema.Equal(&Schema{Features: d.Schema.Features, Target: &want}) {
+	if want := (data.Column{Name: "y", Kind: data.Numeric, Integral: true}); !d.Schema.Equal(&data.Schema{Features: d.Schema.Features, Target: &want}) {
 		t.Errorf("target %+v", d.Schema.Target)
 	}
 
@@ -283,7 +285,7 @@ func TestReadInference(t *testing.T) {
 
 // TestReadTextRule checks the text heuristic on its edges.
 func TestReadTextRule(t *testing.T) {
-	kind := func(cells []string) Kind {
+	kind := func(cells []string) data.Kind {
 		t.Helper()
 		src := "c,y\n" + strings.Join(cells, ",0\n") + ",0\n"
 		return mustRead(t, src, Options{}).Schema.Features[0].Kind
@@ -296,12 +298,12 @@ func TestReadTextRule(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
 		cells []string
-		want  Kind
+		want  data.Kind
 	}{
-		{"three words", []string{"a b c", "d e f"}, Text},
-		{"two words", []string{"a b", "c d"}, Categorical},
-		{"many distinct two-word values", twoWords, Text},
-		{"few distinct two-word values", cities, Categorical},
+		{"three words", []string{"a b c", "d e f"}, data.Text},
+		{"two words", []string{"a b", "c d"}, data.Categorical},
+		{"many distinct two-word values", twoWords, data.Text},
+		{"few distinct two-word values", cities, data.Categorical},
 	} {
 		if got := kind(tc.cells); got != tc.want {
 			t.Errorf("%s: %v, want %v", tc.name, got, tc.want)
@@ -314,13 +316,13 @@ type nonSeeker struct{ io.Reader }
 
 func TestReadColumnTurnsText(t *testing.T) {
 	src := "a,b,y\n1,1.50,p\n2,1e3,p\n10,007,q\nx,z,q\n"
-	check := func(d *Dataset, bLevels []string) {
+	check := func(d *data.Dataset, bLevels []string) {
 		t.Helper()
 		a, b := d.Schema.Features[0], d.Schema.Features[1]
-		if a.Kind != Categorical || !slices.Equal(a.Levels, []string{"1", "10", "2", "x"}) {
+		if a.Kind != data.Categorical || !slices.Equal(a.Levels, []string{"1", "10", "2", "x"}) {
 			t.Errorf("a = %+v", a)
 		}
-		if b.Kind != Categorical || !slices.Equal(b.Levels, bLevels) {
+		if b.Kind != data.Categorical || !slices.Equal(b.Levels, bLevels) {
 			t.Errorf("b = %+v, want levels %q", b, bLevels)
 		}
 		checkFloats(t, "a", []float64{d.X[0], d.X[2], d.X[4], d.X[6]}, []float64{0, 2, 1, 3})
@@ -346,7 +348,7 @@ func TestReadColumnTurnsText(t *testing.T) {
 		t.Fatal(err)
 	}
 	check(d, []string{"007", "1.50", "1e3", "z"})
-	if d.Source != path {
+	if d.Source.Name != path {
 		t.Errorf("Source %q", d.Source)
 	}
 }
@@ -366,40 +368,40 @@ func TestReadErrors(t *testing.T) {
 		is   error
 		msg  string
 	}{
-		{"empty", "", Options{}, ErrEmpty, "t.csv: empty file"},
-		{"bom only", "\xef\xbb\xbf", Options{}, ErrEmpty, "t.csv: empty file"},
-		{"blank lines only", "\n\r\n\n", Options{}, ErrEmpty, "t.csv: empty file"},
-		{"header only", "a,b\n", Options{}, ErrNoRows, "t.csv:1: no data rows after the header"},
-		{"header and blank lines", "a,b\n\n\n", Options{}, ErrNoRows, "t.csv:1: no data rows after the header"},
-		{"header after blank lines", "\n\na,b\n", Options{}, ErrNoRows, "t.csv:3: no data rows after the header"},
-		{"short row", "a,b,c\n1,2,3\n4,5\n", Options{}, ErrFieldCount, "t.csv:3:3: column \"c\": wrong number of fields: line 3 has 2 fields, the header has 3"},
-		{"long row", "a,b,c\n1,2,3,4,5\n", Options{}, ErrFieldCount, "t.csv:2:4: wrong number of fields: line 2 has 5 fields, the header has 3"},
-		{"long row at end", "a,b\n1,2\n1,2,\"x\"", Options{}, ErrFieldCount, "t.csv:3:3: wrong number of fields: line 3 has 3 fields, the header has 2"},
-		{"not a number", "a,y\n1,2\nx1,3\n", Options{Target: "a", NumericTarget: true}, ErrNotNumber, `t.csv:3:1: column "a": not a number: "x1"`},
-		{"missing weight", "a,w,y\n1,,p\n", Options{Weight: "w"}, ErrWeight, `t.csv:2:2: column "w": weight must be a finite number >= 0: ""`},
-		{"negative weight", "a,w,y\n1,2,p\n1,-1,p\n", Options{Weight: "w"}, ErrWeight, `t.csv:3:2: column "w": weight must be a finite number >= 0: "-1"`},
-		{"weight not a number", "a,w,y\n1,a,p\n", Options{Weight: "w"}, ErrNotNumber, `t.csv:2:2: column "w": not a number: "a"`},
-		{"infinite weight", "a,w,y\n1,inf,p\n", Options{Weight: "w"}, ErrInfinite, `t.csv:2:2: column "w": infinite or out-of-range number: "inf"`},
-		{"inf", "a,b,y\n1,2,p\n3,inf,p\n", Options{}, ErrInfinite, `t.csv:3:2: column "b": infinite or out-of-range number: "inf"`},
-		{"-Infinity", "a,b,y\n1,-Infinity,p\n", Options{}, ErrInfinite, `t.csv:2:2: column "b": infinite or out-of-range number: "-Infinity"`},
-		{"overflow", "a,b,y\n1e999,2,p\n", Options{}, ErrInfinite, `t.csv:2:1: column "a": infinite or out-of-range number: "1e999"`},
-		{"first of two infinities", "a,b,y\n1,-1e400,p\n-inf,2,p\n", Options{}, ErrInfinite, `t.csv:2:2: column "b": infinite or out-of-range number: "-1e400"`},
-		{"numeric target inf", "a,y\n1,INF\n", Options{NumericTarget: true}, ErrInfinite, `t.csv:2:2: column "y": infinite or out-of-range number: "INF"`},
-		{"no target", "a,b\n1,2\n", Options{Target: "zz"}, ErrNoColumn, `t.csv:1: column "zz": no such column; the columns are a, b`},
-		{"no weight", "a,b\n1,2\n", Options{Weight: "w"}, ErrNoColumn, `t.csv:1: column "w": no such column; the columns are a, b`},
-		{"no ignored", "a,b\n1,2\n", Options{Ignore: []string{"w"}}, ErrNoColumn, `t.csv:1: column "w": no such column; the columns are a, b`},
-		{"no categorical", "a,b\n1,2\n", Options{Categorical: []string{"w"}}, ErrNoColumn, `t.csv:1: column "w": no such column; the columns are a, b`},
-		{"no text", "a,b\n1,2\n", Options{Text: []string{"w"}}, ErrNoColumn, `t.csv:1: column "w": no such column; the columns are a, b`},
-		{"many columns", "a,b,c,d,e,f,g,h,i,j,k,l\n1,2,3,4,5,6,7,8,9,10,11,12\n", Options{Target: "m"}, ErrNoColumn,
+		{"empty", "", Options{}, data.ErrEmpty, "t.csv: empty file"},
+		{"bom only", "\xef\xbb\xbf", Options{}, data.ErrEmpty, "t.csv: empty file"},
+		{"blank lines only", "\n\r\n\n", Options{}, data.ErrEmpty, "t.csv: empty file"},
+		{"header only", "a,b\n", Options{}, data.ErrNoRows, "t.csv:1: no data rows after the header"},
+		{"header and blank lines", "a,b\n\n\n", Options{}, data.ErrNoRows, "t.csv:1: no data rows after the header"},
+		{"header after blank lines", "\n\na,b\n", Options{}, data.ErrNoRows, "t.csv:3: no data rows after the header"},
+		{"short row", "a,b,c\n1,2,3\n4,5\n", Options{}, data.ErrFieldCount, "t.csv:3:3: column \"c\": wrong number of fields: line 3 has 2 fields, the header has 3"},
+		{"long row", "a,b,c\n1,2,3,4,5\n", Options{}, data.ErrFieldCount, "t.csv:2:4: wrong number of fields: line 2 has 5 fields, the header has 3"},
+		{"long row at end", "a,b\n1,2\n1,2,\"x\"", Options{}, data.ErrFieldCount, "t.csv:3:3: wrong number of fields: line 3 has 3 fields, the header has 2"},
+		{"not a number", "a,y\n1,2\nx1,3\n", Options{Target: "a", NumericTarget: true}, data.ErrNotNumber, `t.csv:3:1: column "a": not a number: "x1"`},
+		{"missing weight", "a,w,y\n1,,p\n", Options{Weight: "w"}, data.ErrWeight, `t.csv:2:2: column "w": weight must be a finite number >= 0: ""`},
+		{"negative weight", "a,w,y\n1,2,p\n1,-1,p\n", Options{Weight: "w"}, data.ErrWeight, `t.csv:3:2: column "w": weight must be a finite number >= 0: "-1"`},
+		{"weight not a number", "a,w,y\n1,a,p\n", Options{Weight: "w"}, data.ErrNotNumber, `t.csv:2:2: column "w": not a number: "a"`},
+		{"infinite weight", "a,w,y\n1,inf,p\n", Options{Weight: "w"}, data.ErrInfinite, `t.csv:2:2: column "w": infinite or out-of-range number: "inf"`},
+		{"inf", "a,b,y\n1,2,p\n3,inf,p\n", Options{}, data.ErrInfinite, `t.csv:3:2: column "b": infinite or out-of-range number: "inf"`},
+		{"-Infinity", "a,b,y\n1,-Infinity,p\n", Options{}, data.ErrInfinite, `t.csv:2:2: column "b": infinite or out-of-range number: "-Infinity"`},
+		{"overflow", "a,b,y\n1e999,2,p\n", Options{}, data.ErrInfinite, `t.csv:2:1: column "a": infinite or out-of-range number: "1e999"`},
+		{"first of two infinities", "a,b,y\n1,-1e400,p\n-inf,2,p\n", Options{}, data.ErrInfinite, `t.csv:2:2: column "b": infinite or out-of-range number: "-1e400"`},
+		{"numeric target inf", "a,y\n1,INF\n", Options{NumericTarget: true}, data.ErrInfinite, `t.csv:2:2: column "y": infinite or out-of-range number: "INF"`},
+		{"no target", "a,b\n1,2\n", Options{Target: "zz"}, data.ErrNoColumn, `t.csv:1: column "zz": no such column; the columns are a, b`},
+		{"no weight", "a,b\n1,2\n", Options{Weight: "w"}, data.ErrNoColumn, `t.csv:1: column "w": no such column; the columns are a, b`},
+		{"no ignored", "a,b\n1,2\n", Options{Ignore: []string{"w"}}, data.ErrNoColumn, `t.csv:1: column "w": no such column; the columns are a, b`},
+		{"no categorical", "a,b\n1,2\n", Options{Categorical: []string{"w"}}, data.ErrNoColumn, `t.csv:1: column "w": no such column; the columns are a, b`},
+		{"no text", "a,b\n1,2\n", Options{Text: []string{"w"}}, data.ErrNoColumn, `t.csv:1: column "w": no such column; the columns are a, b`},
+		{"many columns", "a,b,c,d,e,f,g,h,i,j,k,l\n1,2,3,4,5,6,7,8,9,10,11,12\n", Options{Target: "m"}, data.ErrNoColumn,
 			`t.csv:1: column "m": no such column; the columns are a, b, c, d, e, f, g, h, i, j, ... (12 in all)`},
-		{"bare quote", "a,b\n1,x\"y\n", Options{}, ErrQuote, `t.csv:2:2: column "b": bad quoting: " in an unquoted field`},
-		{"text after quote", "a,b\n1,\"x\"y\n", Options{}, ErrQuote, `t.csv:2:2: column "b": bad quoting: text after the closing quote`},
-		{"unclosed quote", "a,b\n1,2\n1,\"x\n\n", Options{}, ErrQuote, `t.csv:3:2: column "b": bad quoting: quoted field not closed`},
-		{"unclosed quote in header", "a,\"b\n1,2\n", Options{}, ErrQuote, `t.csv:1:2: bad quoting: quoted field not closed`},
-		{"invalid utf-8", "a,b\n1,x\n2,\xff\xfe\n", Options{}, ErrEncoding, `t.csv:3:2: column "b": not valid UTF-8: "\xff\xfe"`},
-		{"invalid utf-8 header", "a,\xffb\n1,2\n", Options{}, ErrEncoding, `t.csv:1:2: not valid UTF-8: "\xffb"`},
-		{"duplicate name", "a,b,a\n1,2,3\n", Options{}, ErrDuplicate, `t.csv:1:3: column "a": duplicate column name (also column 1)`},
-		{"duplicate empty name", ",column_1\n1,2\n", Options{}, ErrDuplicate, `t.csv:1:2: column "column_1": duplicate column name (also column 1)`},
+		{"bare quote", "a,b\n1,x\"y\n", Options{}, data.ErrQuote, `t.csv:2:2: column "b": bad quoting: " in an unquoted field`},
+		{"text after quote", "a,b\n1,\"x\"y\n", Options{}, data.ErrQuote, `t.csv:2:2: column "b": bad quoting: text after the closing quote`},
+		{"unclosed quote", "a,b\n1,2\n1,\"x\n\n", Options{}, data.ErrQuote, `t.csv:3:2: column "b": bad quoting: quoted field not closed`},
+		{"unclosed quote in header", "a,\"b\n1,2\n", Options{}, data.ErrQuote, `t.csv:1:2: bad quoting: quoted field not closed`},
+		{"invalid utf-8", "a,b\n1,x\n2,\xff\xfe\n", Options{}, data.ErrEncoding, `t.csv:3:2: column "b": not valid UTF-8: "\xff\xfe"`},
+		{"invalid utf-8 header", "a,\xffb\n1,2\n", Options{}, data.ErrEncoding, `t.csv:1:2: not valid UTF-8: "\xffb"`},
+		{"duplicate name", "a,b,a\n1,2,3\n", Options{}, data.ErrDuplicate, `t.csv:1:3: column "a": duplicate column name (also column 1)`},
+		{"duplicate empty name", ",column_1\n1,2\n", Options{}, data.ErrDuplicate, `t.csv:1:2: column "column_1": duplicate column name (also column 1)`},
 		{"target ignored", "a,b\n1,2\n", Options{Ignore: []string{"b"}}, nil, `t.csv:1:2: column "b": named as both ignored and target`},
 		{"weight is target", "a,b\n1,2\n", Options{Weight: "b"}, nil, `t.csv:1:2: column "b": named as both weight and target`},
 		{"text and categorical", "a,b\n1,2\n", Options{Text: []string{"a"}, Categorical: []string{"a"}}, nil, `t.csv:1:1: column "a": named as both text and categorical`},
@@ -414,7 +416,7 @@ func TestReadErrors(t *testing.T) {
 				t.Errorf("error\n %s\nwant\n %s", err, tc.msg)
 			}
 			if tc.is != nil {
-				var pe *ParseError
+				var pe *data.ParseError
 				if !errors.Is(err, tc.is) || !errors.As(err, &pe) {
 					t.Errorf("error %v is not a ParseError wrapping %v", err, tc.is)
 				}
@@ -433,8 +435,8 @@ func TestReadLines(t *testing.T) {
 		t.Errorf("error %v, want %s", err, want)
 	}
 	d := mustRead(t, strings.TrimSuffix(src, "w,3,4\n"), Options{})
-	if !slices.Equal(d.Lines, []int{2, 7}) {
-		t.Errorf("Lines %v", d.Lines)
+	if !slices.Equal(d.Source.Lines, []int{2, 7}) {
+		t.Errorf("Lines %v", d.Source.Lines)
 	}
 }
 
@@ -460,8 +462,8 @@ func TestReadLarge(t *testing.T) {
 	}
 	for i := range n {
 		if r := d.Row(i); r[0] != float64(i) || r[1] != float64(i)/8 || d.Schema.Features[2].Levels[int(r[2])] != fmt.Sprintf("s%d", i%7) ||
-			d.Y[i] != float64(i%3) || d.Lines[i] != i+2 {
-			t.Fatalf("row %d = %v, y %v, line %d", i, r, d.Y[i], d.Lines[i])
+			d.Y[i] != float64(i%3) || d.Source.Lines[i] != i+2 {
+			t.Fatalf("row %d = %v, y %v, line %d", i, r, d.Y[i], d.Source.Lines[i])
 		}
 	}
 	if !d.Schema.Features[0].Integral || d.Schema.Features[1].Integral {
@@ -481,7 +483,7 @@ func TestReadParallelMatchesSequential(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var first *Dataset
+	var first *data.Dataset
 	for _, cfg := range []readConfig{{chunk: 1 << 30, blocks: 1}, {chunk: 1 << 30, blocks: 13}, {chunk: 50 << 10, blocks: 4}, {chunk: 1000, blocks: 2}} {
 		d, err := readInferred(strings.NewReader(string(raw)), "numeric.csv", Options{}, cfg)
 		if err != nil {

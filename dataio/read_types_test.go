@@ -1,4 +1,4 @@
-package data
+package dataio
 
 import (
 	"errors"
@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/gendisc/gendisc/data"
 )
 
 // mostlyNumbers is a file whose column b holds numbers but for one word on
@@ -23,8 +25,8 @@ func mostlyNumbers(rows int) (src string, lineOops int) {
 func TestReadNumericForced(t *testing.T) {
 	src, line := mostlyNumbers(30)
 	_, err := read(t, src, Options{Numeric: []string{"b"}})
-	var pe *ParseError
-	if !errors.As(err, &pe) || !errors.Is(err, ErrNotNumber) {
+	var pe *data.ParseError
+	if !errors.As(err, &pe) || !errors.Is(err, data.ErrNotNumber) {
 		t.Fatalf("got %v, want a ParseError wrapping ErrNotNumber", err)
 	}
 	want := fmt.Sprintf(`t.csv:%d:2: column "b": not a number: "oops"`, line)
@@ -35,7 +37,7 @@ func TestReadNumericForced(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if d.Schema.Features[0].Kind != Numeric || !d.Schema.Features[0].Integral || d.Schema.Features[1].Integral {
+	if d.Schema.Features[0].Kind != data.Numeric || !d.Schema.Features[0].Integral || d.Schema.Features[1].Integral {
 		t.Errorf("features %+v", d.Schema.Features)
 	}
 	checkFloats(t, "X", d.X, []float64{1, 2, nan, 3.5})
@@ -50,15 +52,15 @@ func TestReadMostlyNumericWarning(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if d.Schema.Features[1].Kind != Categorical {
+	if d.Schema.Features[1].Kind != data.Categorical {
 		t.Fatalf("b is %v", d.Schema.Features[1].Kind)
 	}
-	if len(d.Warnings) != 1 {
-		t.Fatalf("warnings %q, want one about b", d.Warnings)
+	if len(d.Source.Warnings) != 1 {
+		t.Fatalf("warnings %q, want one about b", d.Source.Warnings)
 	}
-	w := d.Warnings[0]
+	w := d.Source.Warnings[0]
 	want := fmt.Sprintf(`t.csv:%d:2: column "b": read as categorical, though mostly numbers: 30 of its 31 values are numbers, the first that is not is "oops"`, line)
-	if !errors.Is(w, ErrMostlyNumeric) || w.Error() != want {
+	if !errors.Is(w, data.ErrMostlyNumeric) || w.Error() != want {
 		t.Errorf("got  %v\nwant %s", w, want)
 	}
 	// Forced categorical, or below 95% numbers (18 of 19): no warning.
@@ -71,8 +73,8 @@ func TestReadMostlyNumericWarning(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if d.Warnings != nil {
-			t.Errorf("%d rows, %+v: warnings %q", tc.rows, tc.opt, d.Warnings)
+		if d.Source.Warnings != nil {
+			t.Errorf("%d rows, %+v: warnings %q", tc.rows, tc.opt, d.Source.Warnings)
 		}
 	}
 }
@@ -82,8 +84,8 @@ func TestReadColumnsAndCellError(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !slices.Equal(d.Columns, []int{3, 4}) {
-		t.Errorf("Columns %v, want [3 4]", d.Columns)
+	if !slices.Equal(d.Source.Columns, []int{3, 4}) {
+		t.Errorf("Columns %v, want [3 4]", d.Source.Columns)
 	}
 	got := d.CellError(1, 1, errors.New("negative count")).Error()
 	if want := `t.csv:3:4: column "b": negative count`; got != want {
@@ -93,14 +95,14 @@ func TestReadColumnsAndCellError(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !slices.Equal(s.Columns, []int{2, 1}) {
-		t.Errorf("schema read: Columns %v, want [2 1]", s.Columns)
+	if !slices.Equal(s.Source.Columns, []int{2, 1}) {
+		t.Errorf("schema read: Columns %v, want [2 1]", s.Source.Columns)
 	}
 }
 
 func TestReadWithSchemaUnseenClassMissing(t *testing.T) {
 	src := "num,color,note,class\n1,red,a,maybe\n2,green,b,yes\n"
-	if _, err := readSchemaAll(t, src, trained(), SchemaOptions{}); !errors.Is(err, ErrUnseenClass) {
+	if _, err := readSchemaAll(t, src, trained(), SchemaOptions{}); !errors.Is(err, data.ErrUnseenClass) {
 		t.Fatalf("without UnseenClassMissing: %v, want ErrUnseenClass", err)
 	}
 	d, err := readSchemaAll(t, src, trained(), SchemaOptions{UnseenClassMissing: true})
@@ -108,7 +110,7 @@ func TestReadWithSchemaUnseenClassMissing(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkFloats(t, "Y", d.Y, []float64{nan, 1})
-	if d.Unseen != nil {
-		t.Errorf("Unseen %v counts the class", d.Unseen)
+	if d.Source.Unseen != nil {
+		t.Errorf("Unseen %v counts the class", d.Source.Unseen)
 	}
 }

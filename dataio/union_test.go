@@ -1,10 +1,12 @@
-package data
+package dataio
 
 import (
 	"errors"
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/gendisc/gendisc/data"
 )
 
 // TestUnionAsConcatenated reads three files, and their concatenation,
@@ -17,7 +19,7 @@ func TestUnionAsConcatenated(t *testing.T) {
 		"x,c,g,y\n3,1,c,maybe\n4,3,a,no\n",
 		"x,c,g,y\n5.5,x,b,yes\n",
 	}
-	read := func(s string, opt Options) *Schema {
+	read := func(s string, opt Options) *data.Schema {
 		t.Helper()
 		d, err := Read(strings.NewReader(s), "f", opt)
 		if err != nil {
@@ -33,7 +35,7 @@ func TestUnionAsConcatenated(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if u.Features[1].Kind != Categorical || !reflect.DeepEqual(u.Features[1].Levels, []string{"x"}) {
+	if u.Features[1].Kind != data.Categorical || !reflect.DeepEqual(u.Features[1].Levels, []string{"x"}) {
 		t.Fatalf("c after the first union: %+v, want categorical [x]", u.Features[1])
 	}
 	// The files where c was numeric, read again with c categorical.
@@ -49,14 +51,14 @@ func TestUnionAsConcatenated(t *testing.T) {
 	if got := u.Features[1].Levels; !reflect.DeepEqual(got, []string{"1", "10", "2", "3", "x"}) {
 		t.Errorf("levels of c %q, want bytewise order", got)
 	}
-	if got := u.Features[0]; got.Kind != Numeric || got.Integral {
+	if got := u.Features[0]; got.Kind != data.Numeric || got.Integral {
 		t.Errorf("x %+v, want numeric, not integral", got)
 	}
 }
 
 func TestUnionNumericLevels(t *testing.T) {
-	s := &Schema{Features: []Column{{Name: "a", Kind: Categorical, Levels: []string{"2", "10"}}}}
-	o := &Schema{Features: []Column{{Name: "a", Kind: Categorical, Levels: []string{"1", "2", "9"}}}}
+	s := &data.Schema{Features: []data.Column{{Name: "a", Kind: data.Categorical, Levels: []string{"2", "10"}}}}
+	o := &data.Schema{Features: []data.Column{{Name: "a", Kind: data.Categorical, Levels: []string{"1", "2", "9"}}}}
 	u, err := s.Union(o)
 	if err != nil {
 		t.Fatal(err)
@@ -67,23 +69,23 @@ func TestUnionNumericLevels(t *testing.T) {
 	if !reflect.DeepEqual(s.Features[0].Levels, []string{"2", "10"}) {
 		t.Errorf("s changed: %q", s.Features[0].Levels)
 	}
-	tx := &Schema{Features: []Column{{Name: "a", Kind: Text}}}
-	if u, _ := s.Union(tx); u.Features[0].Kind != Text || u.Features[0].Levels != nil {
+	tx := &data.Schema{Features: []data.Column{{Name: "a", Kind: data.Text}}}
+	if u, _ := s.Union(tx); u.Features[0].Kind != data.Text || u.Features[0].Levels != nil {
 		t.Errorf("categorical ∪ text = %+v, want text without levels", u.Features[0])
 	}
 }
 
 func TestUnionMismatch(t *testing.T) {
-	s := &Schema{Features: []Column{{Name: "a"}}, Target: &Column{Name: "y", Kind: Categorical}}
-	for _, o := range []*Schema{
-		{Features: []Column{{Name: "a"}, {Name: "b"}}, Target: s.Target},
-		{Features: []Column{{Name: "b"}}, Target: s.Target},
-		{Features: []Column{{Name: "a"}}},
-		{Features: []Column{{Name: "a"}}, Target: &Column{Name: "z", Kind: Categorical}},
+	s := &data.Schema{Features: []data.Column{{Name: "a"}}, Target: &data.Column{Name: "y", Kind: data.Categorical}}
+	for _, o := range []*data.Schema{
+		{Features: []data.Column{{Name: "a"}, {Name: "b"}}, Target: s.Target},
+		{Features: []data.Column{{Name: "b"}}, Target: s.Target},
+		{Features: []data.Column{{Name: "a"}}},
+		{Features: []data.Column{{Name: "a"}}, Target: &data.Column{Name: "z", Kind: data.Categorical}},
 	} {
 		_, err := s.Union(o)
-		var se *SchemaError
-		if !errors.As(err, &se) || !errors.Is(err, ErrSchema) {
+		var se *data.SchemaError
+		if !errors.As(err, &se) || !errors.Is(err, data.ErrSchema) {
 			t.Errorf("Union(%+v): %v, want a *SchemaError", o, err)
 		}
 	}

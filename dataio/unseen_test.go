@@ -1,4 +1,4 @@
-package data
+package dataio
 
 import (
 	"errors"
@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/gendisc/gendisc/data"
 )
 
 // TestBooleanLevel: true and false stand for the levels of a boolean pair
@@ -25,7 +27,7 @@ func TestBooleanLevel(t *testing.T) {
 		{[]string{"t", "f", "x"}, -1, -1},
 		{[]string{"t", "n"}, -1, -1},
 	} {
-		c := &Column{Kind: Categorical, Levels: tc.levels}
+		c := &data.Column{Kind: data.Categorical, Levels: tc.levels}
 		if got := [2]int{c.BooleanLevel("true"), c.BooleanLevel("FALSE")}; got != [2]int{tc.true, tc.false} {
 			t.Errorf("%q: true, false → %v, want %d, %d", tc.levels, got, tc.true, tc.false)
 		}
@@ -46,10 +48,10 @@ func TestUnseenLevels(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := d.Schema.Clone()
-	flag, color := slices.IndexFunc(s.Features, func(c Column) bool { return c.Name == "flag" }), slices.IndexFunc(s.Features, func(c Column) bool { return c.Name == "color" })
+	flag, color := slices.IndexFunc(s.Features, func(c data.Column) bool { return c.Name == "flag" }), slices.IndexFunc(s.Features, func(c data.Column) bool { return c.Name == "color" })
 	s.Features[flag].Levels = []string{"f", "t"}
 	s.Features[color].Levels = []string{"green", "red"}
-	readParquet := func(opt SchemaOptions) (*Dataset, error) {
+	readParquet := func(opt SchemaOptions) (*data.Dataset, error) {
 		f, err := os.Open("testdata/duckdb/types.parquet")
 		if err != nil {
 			t.Fatal(err)
@@ -77,22 +79,22 @@ func TestUnseenLevels(t *testing.T) {
 			}
 		}
 	}
-	if got.Booleans[flag] != wantBool || got.Unseen[color] != wantBlue || !slices.Equal(got.UnseenValues[color], []string{"blue"}) {
-		t.Errorf("booleans %v (want %d), unseen %v (want %d) %q", got.Booleans, wantBool, got.Unseen, wantBlue, got.UnseenValues)
+	if got.Source.Booleans[flag] != wantBool || got.Source.Unseen[color] != wantBlue || !slices.Equal(got.Source.UnseenValues[color], []string{"blue"}) {
+		t.Errorf("booleans %v (want %d), unseen %v (want %d) %q", got.Source.Booleans, wantBool, got.Source.Unseen, wantBlue, got.Source.UnseenValues)
 	}
 	_, err = readParquet(SchemaOptions{UnseenError: true})
-	var pe *ParseError
-	if !errors.As(err, &pe) || !errors.Is(err, ErrUnseenLevel) || pe.ColumnName != "color" || !strings.Contains(err.Error(), `"blue"`) {
+	var pe *data.ParseError
+	if !errors.As(err, &pe) || !errors.Is(err, data.ErrUnseenLevel) || pe.ColumnName != "color" || !strings.Contains(err.Error(), `"blue"`) {
 		t.Errorf("UnseenError: %v", err)
 	}
 	csv := "x,flag\n1,TRUE\n2,maybe\n3,maybe\n4,perhaps\n5,f\n"
-	cs := &Schema{Features: []Column{{Name: "x", Kind: Numeric}, {Name: "flag", Kind: Categorical, Levels: []string{"f", "t"}}}}
+	cs := &data.Schema{Features: []data.Column{{Name: "x", Kind: data.Numeric}, {Name: "flag", Kind: data.Categorical, Levels: []string{"f", "t"}}}}
 	c, err := ReadWithSchema(strings.NewReader(csv), "c.csv", cs, SchemaOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.Row(0)[1] != 1 || c.Booleans[1] != 1 || c.Unseen[1] != 3 || !slices.Equal(c.UnseenValues[1], []string{"maybe", "perhaps"}) {
-		t.Errorf("csv: rows %v, booleans %v, unseen %v %q", c.X, c.Booleans, c.Unseen, c.UnseenValues)
+	if c.Row(0)[1] != 1 || c.Source.Booleans[1] != 1 || c.Source.Unseen[1] != 3 || !slices.Equal(c.Source.UnseenValues[1], []string{"maybe", "perhaps"}) {
+		t.Errorf("csv: rows %v, booleans %v, unseen %v %q", c.X, c.Source.Booleans, c.Source.Unseen, c.Source.UnseenValues)
 	}
 	_, err = ReadWithSchema(strings.NewReader(csv), "c.csv", cs, SchemaOptions{UnseenError: true})
 	if !errors.As(err, &pe) || pe.Line != 3 || pe.Column != 2 {

@@ -1,4 +1,4 @@
-package data
+package dataio
 
 import (
 	"bufio"
@@ -8,13 +8,14 @@ import (
 	"reflect"
 	"strconv"
 
+	"github.com/gendisc/gendisc/data"
 	"github.com/parquet-go/parquet-go"
 )
 
 // outColumn is a column of d as WriteParquet and WriteJSONLines write it.
 type outColumn struct {
 	name    string
-	col     *Column // nil for the weight
+	col     *data.Column // nil for the weight
 	vals    []float64
 	stride  int // of vals
 	off     int // offset of the column in each row of vals
@@ -25,20 +26,20 @@ type outColumn struct {
 // outColumns lists the columns of d: the features in the schema's order,
 // then the target when d has one, then the weights, named weight, when
 // d has them.
-func outColumns(d *Dataset, weight string) []outColumn {
+func outColumns(d *data.Dataset, weight string) []outColumn {
 	D := d.D()
 	var cols []outColumn
 	for j := range d.Schema.Features {
 		c := &d.Schema.Features[j]
-		oc := outColumn{name: c.Name, col: c, vals: d.X, stride: D, off: j, integer: c.Kind == Numeric && c.Integral}
-		if c.Kind == Text && d.Text != nil {
+		oc := outColumn{name: c.Name, col: c, vals: d.X, stride: D, off: j, integer: c.Kind == data.Numeric && c.Integral}
+		if c.Kind == data.Text && d.Text != nil {
 			oc.text = d.Text[j]
 		}
 		cols = append(cols, oc)
 	}
 	if d.Y != nil && d.Schema.Target != nil {
 		c := d.Schema.Target
-		cols = append(cols, outColumn{name: c.Name, col: c, vals: d.Y, stride: 1, integer: c.Kind == Numeric && c.Integral})
+		cols = append(cols, outColumn{name: c.Name, col: c, vals: d.Y, stride: 1, integer: c.Kind == data.Numeric && c.Integral})
 	}
 	if d.Weight != nil {
 		cols = append(cols, outColumn{name: weight, vals: d.Weight, stride: 1})
@@ -48,7 +49,7 @@ func outColumns(d *Dataset, weight string) []outColumn {
 
 // stringValued reports whether the column is written as strings.
 func (c *outColumn) stringValued() bool {
-	return c.col != nil && c.col.Kind != Numeric
+	return c.col != nil && c.col.Kind != data.Numeric
 }
 
 // value returns cell i of the column: a number, or a string for a
@@ -79,7 +80,7 @@ var parquetRowGroup = 1 << 16
 // column is INT64 when the schema says it is Integral (and every value
 // fits), DOUBLE otherwise; categorical and text columns (and labels) are
 // dictionary-encoded UTF-8 strings.
-func WriteParquet(w io.Writer, d *Dataset, weight string) error {
+func WriteParquet(w io.Writer, d *data.Dataset, weight string) error {
 	if weight == "" {
 		weight = "weight"
 	}
@@ -165,7 +166,7 @@ func (n namedNode) Value(reflect.Value) reflect.Value { return reflect.Value{} }
 // row with the columns of WriteParquet as keys, in that order: numbers as
 // JSON numbers in strconv's shortest round-trip form, categorical and
 // text cells (and labels) as strings, a missing cell as null.
-func WriteJSONLines(w io.Writer, d *Dataset, weight string) error {
+func WriteJSONLines(w io.Writer, d *data.Dataset, weight string) error {
 	if weight == "" {
 		weight = "weight"
 	}

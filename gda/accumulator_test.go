@@ -11,6 +11,7 @@ import (
 
 	"github.com/gendisc/gendisc"
 	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/dataio"
 	"github.com/gendisc/gendisc/internal/bundled"
 )
 
@@ -167,7 +168,7 @@ func shards(d *data.Dataset, seed uint64) []*data.Dataset {
 // without shrinkage, on data without missing cells (iris, wine) and with
 // (breast_cancer_wisconsin, and wine with 3% of the cells removed).
 func TestMergeShardsEqualsFit(t *testing.T) {
-	wineMissing := bundled.Load(t, "wine", data.Options{})
+	wineMissing := bundled.Load(t, "wine", dataio.Options{})
 	rng := rand.New(rand.NewPCG(5, 5))
 	for i := range wineMissing.X {
 		if rng.Float64() < 0.03 {
@@ -175,9 +176,9 @@ func TestMergeShardsEqualsFit(t *testing.T) {
 		}
 	}
 	sets := map[string]*data.Dataset{
-		"iris":                    bundled.Load(t, "iris", data.Options{}),
-		"wine":                    bundled.Load(t, "wine", data.Options{}),
-		"breast_cancer_wisconsin": bundled.Load(t, "breast_cancer_wisconsin", data.Options{}),
+		"iris":                    bundled.Load(t, "iris", dataio.Options{}),
+		"wine":                    bundled.Load(t, "wine", dataio.Options{}),
+		"breast_cancer_wisconsin": bundled.Load(t, "breast_cancer_wisconsin", dataio.Options{}),
 		"wine with missing cells": wineMissing,
 	}
 	configs := []Config{{}, {Estimator: Unbiased}, {Shrinkage: 0.25}, {ShrinkageAuto: true}, {PriorAlpha: 1}}
@@ -262,7 +263,7 @@ func TestMergeShardsEqualsFit(t *testing.T) {
 // identical bit for bit; adding the same rows to decoded and original
 // accumulators too; Model leaves the accumulator as it was.
 func TestAccumulatorBitExact(t *testing.T) {
-	d := bundled.Load(t, "breast_cancer_wisconsin", data.Options{})
+	d := bundled.Load(t, "breast_cancer_wisconsin", dataio.Options{})
 	parts := shards(d, 2)
 	for _, kind := range []string{KindLDA, KindQDA} {
 		for _, c := range []Config{{ShrinkageAuto: true}, {Shrinkage: 0.1, ClassPrior: map[string]float64{"benign": 0.25, "malignant": 0.75}}} {
@@ -326,7 +327,7 @@ func mustJSON(t *testing.T, m any) []byte {
 // rows: EM revisits the earlier incomplete rows. A model file without the
 // incomplete rows (as written before they were kept) still loads.
 func TestUpdateWithMissingCells(t *testing.T) {
-	d := bundled.Load(t, "breast_cancer_wisconsin", data.Options{})
+	d := bundled.Load(t, "breast_cancer_wisconsin", dataio.Options{})
 	parts := shards(d, 3)
 	for _, kind := range []string{KindLDA, KindQDA} {
 		c := Config{}
@@ -389,7 +390,7 @@ func TestUpdateWithMissingCells(t *testing.T) {
 // *MergeError, data of other features a schema error, an empty
 // accumulator ErrNoRows, a foreign encoding an error.
 func TestAccumulatorErrors(t *testing.T) {
-	d := bundled.Load(t, "iris", data.Options{})
+	d := bundled.Load(t, "iris", dataio.Options{})
 	a := newAcc(t, KindLDA, Config{})
 	if _, err := a.Model(); !errors.Is(err, data.ErrNoRows) {
 		t.Errorf("empty accumulator: %v, want ErrNoRows", err)
@@ -407,7 +408,7 @@ func TestAccumulatorErrors(t *testing.T) {
 	if err := a.Merge(nil); !errors.As(err, &me) {
 		t.Errorf("merge of nil: %v, want a *MergeError", err)
 	}
-	other := bundled.Load(t, "wine", data.Options{})
+	other := bundled.Load(t, "wine", dataio.Options{})
 	if err := a.Add(other); !errors.Is(err, ErrSchema) || !errors.Is(err, data.ErrSchema) {
 		t.Errorf("rows of other features: %v, want ErrSchema", err)
 	}

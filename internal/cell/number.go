@@ -1,4 +1,4 @@
-package data
+package cell
 
 import (
 	"bytes"
@@ -13,7 +13,7 @@ import (
 var pow10 = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
 	1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22}
 
-// scanNumber reads a decimal number at b[p:],
+// Scan reads a decimal number at b[p:],
 //
 //	[+-] digits [. digits] [(e|E) [+-] digits]   (digits may be empty on one side of the point)
 //
@@ -32,7 +32,7 @@ var pow10 = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
 //
 // is correctly rounded (both operands are exact, one rounding: Clinger's
 // fast path). Other numbers go on to scanExponent.
-func scanNumber(b []byte, p int) (v float64, end int, ok, canon bool) {
+func Scan(b []byte, p int) (v float64, end int, ok, canon bool) {
 	n, q := len(b), p
 	neg := false
 	canon = true
@@ -73,7 +73,7 @@ func scanNumber(b []byte, p int) (v float64, end int, ok, canon bool) {
 	return v, q, true, canon
 }
 
-// scanExponent finishes scanNumber for the number at b[start:] whose
+// scanExponent finishes Scan for the number at b[start:] whose
 // digits (digits of them, frac after the point, m their value when there
 // are at most 19) end at b[q]: it reads the exponent, if any, and
 // converts. Numbers of at most 19 digits whose mantissa m is at most 2^53
@@ -166,7 +166,7 @@ func readDigits(b []byte, p int, mant uint64) (uint64, int) {
 
 var pow10u = [...]uint64{1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8}
 
-// slowNumber converts the number text s, whose syntax scanNumber checked,
+// slowNumber converts the number text s, whose syntax Scan checked,
 // with strconv.ParseFloat: the only possible error is ErrRange, with ±Inf
 // on overflow (and 0 on underflow).
 func slowNumber(s []byte, canon bool) (float64, bool) {
@@ -222,8 +222,8 @@ func isInfText(s []byte) (inf bool, neg bool) {
 // empty cell), after spaces around them are trimmed.
 var missingTokens = [...]string{"NA", "N/A", "NaN", "nan", "?", "null", "NULL"}
 
-// isMissing reports whether the trimmed cell s is a missing value.
-func isMissing(s []byte) bool {
+// Missing reports whether the trimmed cell s is a missing value.
+func Missing(s []byte) bool {
 	if len(s) == 0 {
 		return true
 	}
@@ -235,8 +235,8 @@ func isMissing(s []byte) bool {
 	return false
 }
 
-// trimSpace removes ASCII spaces from both ends of s.
-func trimSpace(s []byte) []byte {
+// TrimSpace removes ASCII spaces from both ends of s.
+func TrimSpace(s []byte) []byte {
 	for len(s) > 0 && s[0] == ' ' {
 		s = s[1:]
 	}
@@ -246,15 +246,15 @@ func trimSpace(s []byte) []byte {
 	return s
 }
 
-// parseCell reads the text of a whole cell, with spaces around it, as a
+// Parse reads the text of a whole cell, with spaces around it, as a
 // number: ok is false when it is not one. An infinity or an overflowing
-// number gives ±Inf with ok true. Canonical is as for scanNumber.
-func parseCell(s []byte) (v float64, ok, canon bool) {
-	t := trimSpace(s)
+// number gives ±Inf with ok true. Canonical is as for Scan.
+func Parse(s []byte) (v float64, ok, canon bool) {
+	t := TrimSpace(s)
 	if len(t) == 0 {
 		return 0, false, false
 	}
-	v, end, ok, canon := scanNumber(t, 0)
+	v, end, ok, canon := Scan(t, 0)
 	if ok && end == len(t) {
 		return v, true, canon && len(t) == len(s)
 	}

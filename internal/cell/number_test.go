@@ -1,21 +1,20 @@
-package data
+package cell
 
 import (
 	"math"
 	"math/rand/v2"
-	"slices"
 	"strconv"
 	"strings"
 	"testing"
 )
 
-// checkNumber compares scanNumber on s (followed by a comma) with
+// checkNumber compares Scan on s (followed by a comma) with
 // strconv.ParseFloat, bit for bit, and checks that a canonical text is
 // what strconv.FormatFloat writes.
 func checkNumber(t *testing.T, s string) {
 	t.Helper()
 	b := []byte(s + ",")
-	v, end, ok, canon := scanNumber(b, 0)
+	v, end, ok, canon := Scan(b, 0)
 	want, err := strconv.ParseFloat(s, 64)
 	if err != nil && !strings.Contains(err.Error(), "out of range") {
 		if ok && end == len(s) {
@@ -48,7 +47,7 @@ func TestScanNumber(t *testing.T) {
 	}
 	// strconv reads these, but they are not decimal numbers.
 	for _, s := range []string{"0x10", "1_000", "inf", "NaN", "0b1"} {
-		if _, end, ok, _ := scanNumber([]byte(s), 0); ok && end == len(s) {
+		if _, end, ok, _ := Scan([]byte(s), 0); ok && end == len(s) {
 			t.Errorf("%q read as a number", s)
 		}
 	}
@@ -85,7 +84,7 @@ func TestScanNumberRandom(t *testing.T) {
 			v = rng.NormFloat64() * math.Pow(10, float64(rng.IntN(20)-10))
 		}
 		s := strconv.FormatFloat(v, 'f', -1, 64)
-		got, _, ok, canon := scanNumber([]byte(s), 0)
+		got, _, ok, canon := Scan([]byte(s), 0)
 		if !ok || got != v {
 			t.Fatalf("%q = %v, want %v", s, got, v)
 		}
@@ -111,26 +110,9 @@ func TestParseCell(t *testing.T) {
 		{"", 0, false, false},
 		{"  ", 0, false, false},
 	} {
-		v, ok, canon := parseCell([]byte(tc.s))
+		v, ok, canon := Parse([]byte(tc.s))
 		if ok != tc.ok || canon != tc.canon || ok && v != tc.v {
-			t.Errorf("parseCell(%q) = %v %v %v, want %v %v %v", tc.s, v, ok, canon, tc.v, tc.ok, tc.canon)
+			t.Errorf("Parse(%q) = %v %v %v, want %v %v %v", tc.s, v, ok, canon, tc.v, tc.ok, tc.canon)
 		}
-	}
-}
-
-// TestScanRows checks the row boundaries found in quoted input.
-func TestScanRows(t *testing.T) {
-	b := []byte("a,\"x\ny\"\nb,c\n\"\"\"\n\",d\ne,\"f")
-	splits, last := scanRows(b, ',', []int{1, 9, 12, 20})
-	if want := []int{8, 12, 20, -1}; !slices.Equal(splits, want) || last != 20 {
-		t.Errorf("splits %v last %d, want %v 20", splits, last, want)
-	}
-	// A quote ending the buffer may be the first of a doubled quote.
-	if _, last := scanRows([]byte("a\n\"x\""), ',', nil); last != 2 {
-		t.Errorf("last %d, want 2", last)
-	}
-	// A quote inside an unquoted field does not open quotes.
-	if _, last := scanRows([]byte("a\"b\nc\n"), ',', nil); last != 6 {
-		t.Errorf("last %d, want 6", last)
 	}
 }
