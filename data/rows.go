@@ -47,13 +47,13 @@ func (e *FieldError) Unwrap() error { return e.Err }
 //     them); NaN is a missing cell, ±Inf an error (ErrInfinite);
 //   - for a categorical column, a string, one of the column's levels; a
 //     level that s does not have is a missing cell, counted in
-//     Dataset.Unseen as ReadWithSchema counts it. A categorical target
+//     Dataset.Source.Unseen as dataio.ReadWithSchema counts it. A categorical target
 //     must be one of the classes (ErrUnseenClass);
 //   - for a text column, a string;
 //   - nil, for a missing cell of any column (JSON null).
 //
 // Strings are taken as they are: no spaces are trimmed and the missing
-// tokens of Read ("NA", "?", ...) are levels or words like any other. A
+// tokens of dataio.Read ("NA", "?", ...) are levels or words like any other. A
 // record without the target leaves it missing (NaN in Dataset.Y), and
 // Dataset.Y is nil when no record has it. The Dataset has the schema s
 // (shared, not copied), no weights, and a Source that holds only the

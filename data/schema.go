@@ -224,7 +224,7 @@ func (s *Schema) Equal(t *Schema) bool {
 // SameFeatures returns nil when t has the features of s: the same number,
 // and at each position the same name and kind, and for a categorical
 // feature the same number of levels (a cell holds a level index, so the
-// levels must line up). Data read with ReadWithSchema(…, s, …) always
+// levels must line up). Data read with dataio.ReadWithSchema(…, s, …) always
 // passes. Models call it once per prediction to refuse data whose columns
 // are named or ordered differently; the error names the first difference.
 func (s *Schema) SameFeatures(t *Schema) error {

@@ -42,17 +42,17 @@ type SchemaOptions struct {
 	// Extend admits categorical levels and classes that are not in the
 	// schema: they are appended to the levels of a clone of the schema,
 	// so the indices of the existing ones do not change. Without Extend
-	// an unseen level is a missing value (counted in Dataset.Unseen) and
+	// an unseen level is a missing value (counted in Dataset.Source.Unseen) and
 	// an unseen class is an error.
 	Extend bool
 	// Comma is the delimiter, as in Options.
 	Comma rune
 	// UnseenError makes a categorical value that is not among a
 	// feature's levels an error (ErrUnseenLevel, naming the file, line
-	// and column) rather than a missing value counted in Dataset.Unseen.
+	// and column) rather than a missing value counted in Dataset.Source.Unseen.
 	// Either way true and false are read as the levels of a boolean pair
 	// of another spelling (Column.BooleanLevel), counted in
-	// Dataset.Booleans.
+	// Dataset.Source.Booleans.
 	UnseenError bool
 	// UnseenClassMissing reads a class that is not among the schema's
 	// classes as a missing target (NaN in Y) rather than as an error
@@ -96,7 +96,7 @@ func ReadFile(path string, opt Options) (*data.Dataset, error) {
 //	numbers >= 0.95 × non-missing cells,
 //
 // which is usually a numeric column with a few stray words, gets a
-// warning in Dataset.Warnings (an *ParseError wrapping ErrMostlyNumeric,
+// warning in Dataset.Source.Warnings (an *ParseError wrapping ErrMostlyNumeric,
 // positioned at the first cell that is not a number). An
 // infinite number (inf, Infinity, 1e999) in a column that is otherwise
 // numeric is an error (ErrInfinite).
@@ -151,8 +151,8 @@ func ReadFile(path string, opt Options) (*data.Dataset, error) {
 // FIXED_LEN_BYTE_ARRAY, nested or repeated column is an error wrapping
 // ErrParquetType unless it is ignored. The file is read a row
 // group at a time, its columns in parallel; errors name the row group and
-// the row (ParseError.RowGroup), Dataset.Lines hold the rows' numbers in
-// the file and Dataset.RowGroups the first row of each row group.
+// the row (ParseError.RowGroup), Dataset.Source.Lines hold the rows' numbers in
+// the file and Dataset.Source.RowGroups the first row of each row group.
 //
 // JSON lines: one flat JSON object per line (blank lines skipped), whose
 // keys are the columns: those of the first 65,536 lines, in the order

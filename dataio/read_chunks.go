@@ -12,7 +12,7 @@ import (
 // yields each chunk as a Dataset, for a model fitted on data larger than
 // memory; size <= 0 means 32 MB. The format, the options and the parallel
 // parser are those of Read, as are the errors: *ParseError values that
-// name the line and column of the file. Dataset.Lines are lines of the
+// name the line and column of the file. Dataset.Source.Lines are lines of the
 // file. The sequence ends after the first error; it can be ranged over
 // once.
 //
