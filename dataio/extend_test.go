@@ -137,28 +137,6 @@ func TestExtendErrors(t *testing.T) {
 	}
 }
 
-// TestRangeJSON: a range is written as [min, max] and read back; other
-// arrays are refused.
-func TestRangeJSON(t *testing.T) {
-	c := data.Column{Name: "x", Kind: data.Numeric, Range: &data.Range{Min: -1.5, Max: 2}}
-	b, err := json.Marshal(c)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if want := `{"name":"x","kind":"numeric","range":[-1.5,2]}`; string(b) != want {
-		t.Errorf("%s, want %s", b, want)
-	}
-	var back data.Column
-	if err := json.Unmarshal(b, &back); err != nil || *back.Range != *c.Range {
-		t.Errorf("read back %+v, %v", back.Range, err)
-	}
-	for _, in := range []string{`[1]`, `[2,1]`, `[1,2,3]`, `{"min":1}`} {
-		if err := json.Unmarshal([]byte(`{"name":"x","kind":"numeric","range":`+in+`}`), &back); err == nil {
-			t.Errorf("range %s read without an error", in)
-		}
-	}
-}
-
 // TestRangeEmpty: a numeric column without a value has the empty range,
 // written [], which a later chunk's values widen; it differs from an
 // unknown range (nil).

@@ -146,44 +146,6 @@ func TestReadWithSchemaRoundTrip(t *testing.T) {
 	}
 }
 
-func TestFromMatrix(t *testing.T) {
-	d := data.FromMatrix([]string{"a", "b"}, []float64{1, 2.5, 3, 4}, []string{"n", "y"}, []int{1, 0})
-	if d.N != 2 || d.D() != 2 || d.Source.Lines != nil || d.Line(1) != 0 {
-		t.Errorf("N %d D %d Lines %v", d.N, d.D(), d.Source.Lines)
-	}
-	want := &data.Schema{
-		Features: []data.Column{{Name: "a", Kind: data.Numeric, Integral: true, Range: &data.Range{Min: 1, Max: 3}},
-			{Name: "b", Kind: data.Numeric, Range: &data.Range{Min: 2.5, Max: 4}}},
-		Target: &data.Column{Name: "class", Kind: data.Categorical, Levels: []string{"n", "y"}},
-	}
-	if !d.Schema.Equal(want) {
-		t.Errorf("schema %+v %+v", d.Schema.Features, d.Schema.Target)
-	}
-	checkFloats(t, "Y", d.Y, []float64{1, 0})
-	if d := data.FromMatrix([]string{"a"}, []float64{1}, nil, nil); d.Schema.Target != nil || d.Y != nil {
-		t.Error("no classes: want no target")
-	}
-	if d := data.FromMatrix([]string{"a"}, []float64{1}, []string{"p"}, nil); d.Schema.Target == nil || d.Y != nil {
-		t.Error("classes without y: want a target and Y nil")
-	}
-	for name, f := range map[string]func(){
-		"ragged":       func() { data.FromMatrix([]string{"a", "b"}, []float64{1, 2, 3}, nil, nil) },
-		"y length":     func() { data.FromMatrix([]string{"a"}, []float64{1, 2}, []string{"p"}, []int{0}) },
-		"class range":  func() { data.FromMatrix([]string{"a"}, []float64{1}, []string{"p"}, []int{1}) },
-		"repeat":       func() { data.FromMatrix([]string{"a", "a"}, []float64{1, 2}, nil, nil) },
-		"y no classes": func() { data.FromMatrix([]string{"a"}, []float64{1}, nil, []int{0}) },
-	} {
-		func() {
-			defer func() {
-				if r := recover(); r == nil || !strings.HasPrefix(r.(string), "data: ") {
-					t.Errorf("%s: panic %v", name, r)
-				}
-			}()
-			f()
-		}()
-	}
-}
-
 // TestReadWithSchemaRange: with Extend, the ranges of the schema are
 // widened by the rows read (the training range of a model after update);
 // without it, the schema (a model's) is not changed.
