@@ -7,8 +7,9 @@
 // and discriminative classifiers, which learn P(y | x) directly.
 //
 // The model families live in their own packages (naivebayes, gda,
-// logistic, mixture); data in and out is package data; metrics is package
-// metrics. A fitted model is immutable and safe for concurrent use.
+// logistic, mixture); the table is package data, the files it is read
+// from and written to package dataio; metrics is package metrics. A
+// fitted model is immutable and safe for concurrent use.
 package gendisc
 
 import (

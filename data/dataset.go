@@ -75,7 +75,7 @@ func Named(name string) Provenance { return Provenance{Name: name} }
 func (p Provenance) String() string { return p.Name }
 
 // Line returns the source line of row i, or 0 when unknown.
-func (p *Provenance) Line(i int) int {
+func (p Provenance) Line(i int) int {
 	if p.Lines == nil {
 		return 0
 	}
