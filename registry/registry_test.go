@@ -48,14 +48,14 @@ func decodeAs(kind string) func(*data.Schema, []byte) (*constModel, error) {
 }
 
 func init() {
-	registry.Register("registry-test-b", decodeAs("registry-test-b"))
-	registry.Register("registry-test-a", decodeAs("registry-test-a"))
-	registry.Register("registry-test-liar", decodeAs("registry-test-a")) // decodes models of another kind
-	registry.Register("registry-test-panic", func(s *data.Schema, params []byte) (*constModel, error) {
+	registry.Register(registry.Kind{Name: "registry-test-b"}, decodeAs("registry-test-b"))
+	registry.Register(registry.Kind{Name: "registry-test-a"}, decodeAs("registry-test-a"))
+	registry.Register(registry.Kind{Name: "registry-test-liar"}, decodeAs("registry-test-a")) // decodes models of another kind
+	registry.Register(registry.Kind{Name: "registry-test-panic"}, func(s *data.Schema, params []byte) (*constModel, error) {
 		var v []float64
 		return nil, fmt.Errorf("never: %v", v[len(params)]) // an index out of range
 	})
-	registry.Register("registry-test-mergeable", func(s *data.Schema, params []byte) (*mergeableModel, error) {
+	registry.Register(registry.Kind{Name: "registry-test-mergeable"}, func(s *data.Schema, params []byte) (*mergeableModel, error) {
 		return &mergeableModel{constModel{kind: "registry-test-mergeable", schema: s}}, nil
 	})
 }
@@ -160,9 +160,9 @@ func TestRegisterPanics(t *testing.T) {
 		register func()
 		want     string
 	}{
-		{"twice", func() { registry.Register("registry-test-a", decodeAs("registry-test-a")) }, "registry: model kind registry-test-a registered twice"},
-		{"no name", func() { registry.Register("", decodeAs("")) }, "registry: Register of a kind without a name or a decoder"},
-		{"no decoder", func() { registry.Register[*constModel]("registry-test-nil", nil) }, "registry: Register of a kind without a name or a decoder"},
+		{"twice", func() { registry.Register(registry.Kind{Name: "registry-test-a"}, decodeAs("registry-test-a")) }, "registry: model kind registry-test-a registered twice"},
+		{"no name", func() { registry.Register(registry.Kind{Name: ""}, decodeAs("")) }, "registry: Register of a kind without a name or a decoder"},
+		{"no decoder", func() { registry.Register[*constModel](registry.Kind{Name: "registry-test-nil"}, nil) }, "registry: Register of a kind without a name or a decoder"},
 	} {
 		func() {
 			defer func() {

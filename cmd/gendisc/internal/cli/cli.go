@@ -10,7 +10,7 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/gendisc/gendisc/cmd/gendisc/modelflags"
+	"github.com/gendisc/gendisc/modelflags"
 	"golang.org/x/term"
 
 	"github.com/gendisc/gendisc/data"

@@ -76,7 +76,7 @@ func (o *evalOptions) run(env *Env) error {
 		return err
 	}
 	c, isClassifier := m.(gendisc.Classifier)
-	r, isRegressor := asRegressor(e.Kind, m)
+	r, isRegressor := asRegressor(m)
 	if !isClassifier && !isRegressor {
 		return wrongKind(o.model, e.Kind, "does not classify")
 	}
@@ -96,7 +96,7 @@ func (o *evalOptions) run(env *Env) error {
 	if err := models.CheckMissing(m, d); err != nil {
 		return err
 	}
-	if err := checkNB(env, m, d); err != nil {
+	if err := checkRows(env, m, d); err != nil {
 		return err
 	}
 	var rep interface{ Text(io.Writer) error }
@@ -190,7 +190,7 @@ func (u *unseenClasses) countAsErrors(r *metrics.Report) {
 // ±1.7976931348623157e+308 (models.Clamp), with a warning, as predict
 // writes it; a figure that overflows then (an MSE, a log-likelihood) is
 // clamped the same way, with a warning that names it.
-func evaluateRegression(env *Env, r regressor, d *data.Dataset) (*metrics.RegressionReport, error) {
+func evaluateRegression(env *Env, r gendisc.Regressor, d *data.Dataset) (*metrics.RegressionReport, error) {
 	for i, y := range d.Y {
 		if math.IsNaN(y) {
 			return nil, d.RowError(i, "%w: eval needs the true value of every row", data.ErrMissingTarget)

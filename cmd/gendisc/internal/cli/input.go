@@ -10,9 +10,9 @@ import (
 	"os"
 	"strings"
 
-	"github.com/gendisc/gendisc/cmd/gendisc/modelflags"
 	"github.com/gendisc/gendisc/data"
 	"github.com/gendisc/gendisc/datasets"
+	"github.com/gendisc/gendisc/modelflags"
 )
 
 // openData opens what --data names: standard input for "-", the file of

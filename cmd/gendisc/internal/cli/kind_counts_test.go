@@ -5,7 +5,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"io"
 	"math"
 	"slices"
 	"testing"
@@ -30,50 +29,45 @@ const (
 	countsAccKind = "test-counts-acc"
 )
 
-func init() {
-	for _, name := range []string{countsKind, countsAccKind} {
-		registry.Register(name, func(s *data.Schema, params []byte) (*countModel, error) {
-			var p countParams
-			if err := json.Unmarshal(params, &p); err != nil {
-				return nil, err
-			}
-			if len(p.Counts) != len(s.Classes()) {
-				return nil, fmt.Errorf("%d counts for %d classes", len(p.Counts), len(s.Classes()))
-			}
-			return &countModel{kind: name, schema: s, alpha: float64(p.Alpha), counts: p.Counts}, nil
-		})
+// decodeCounts returns the decoder of the model files of the test kind
+// name.
+func decodeCounts(name string) func(s *data.Schema, params []byte) (*countModel, error) {
+	return func(s *data.Schema, params []byte) (*countModel, error) {
+		var p countParams
+		if err := json.Unmarshal(params, &p); err != nil {
+			return nil, err
+		}
+		if len(p.Counts) != len(s.Classes()) {
+			return nil, fmt.Errorf("%d counts for %d classes", len(p.Counts), len(s.Classes()))
+		}
+		return &countModel{kind: name, schema: s, alpha: float64(p.Alpha), counts: p.Counts}, nil
 	}
 }
 
-// withCountKinds adds the test kinds to the command line's kinds for the
-// test: they stay out of the help texts of the other tests.
+// withCountKinds registers the test kinds for the test, in one place
+// each, as a family does (registry.Register): they stay out of the help
+// texts of the other tests. inspect does not know them, and describes
+// their models by their parameters.
 func withCountKinds(t *testing.T) {
 	for _, name := range []string{countsKind, countsAccKind} {
-		k := &kind{
-			name:  name,
-			short: "test: the smoothed class frequencies",
-			flags: func(fs *flag.FlagSet) fitFunc {
+		registry.Register(registry.Kind{
+			Name:  name,
+			Short: "test: the smoothed class frequencies",
+			Flags: func(fs *flag.FlagSet) func() (registry.Config, error) {
 				newAcc := countsFlags(fs, name)
-				return func(d *data.Dataset) (modelfile.Persistent, error) {
-					acc := newAcc()
-					if err := acc.Add(d); err != nil {
-						return nil, err
+				return func() (registry.Config, error) {
+					fit := func(d *data.Dataset) (gendisc.Model, error) {
+						acc := newAcc()
+						if err := acc.Add(d); err != nil {
+							return nil, err
+						}
+						return acc.Model()
 					}
-					m, err := acc.Model()
-					if err != nil {
-						return nil, err
-					}
-					return m.(*countModel), nil
+					return registry.OnePass(fit, func() (gendisc.Accumulator, error) { return newAcc(), nil }), nil
 				}
 			},
-			inspect: func(m gendisc.Model) report { return countsReport(m.(*countModel).counts) },
-			accumulator: func(fs *flag.FlagSet) func() (gendisc.Accumulator, error) {
-				newAcc := countsFlags(fs, name)
-				return func() (gendisc.Accumulator, error) { return newAcc(), nil }
-			},
-		}
-		register(k)
-		t.Cleanup(func() { delete(kinds, name) })
+		}, decodeCounts(name))
+		t.Cleanup(func() { registry.Unregister(name) })
 	}
 }
 
@@ -82,13 +76,6 @@ func withCountKinds(t *testing.T) {
 func countsFlags(fs *flag.FlagSet, name string) func() gendisc.Accumulator {
 	alpha := fs.Float64("count-alpha", 1, "pseudo-count `α` of every class")
 	return func() gendisc.Accumulator { return &countAcc{Kind: name, Alpha: *alpha} }
-}
-
-type countsReport modelfile.Floats
-
-func (r countsReport) writeText(w io.Writer) error {
-	_, err := fmt.Fprintf(w, "counts %v\n", []float64(r))
-	return err
 }
 
 // countModel is a fitted model of the test kinds.

@@ -10,6 +10,7 @@ import (
 	"github.com/gendisc/gendisc"
 	"github.com/gendisc/gendisc/data"
 	"github.com/gendisc/gendisc/models"
+	"github.com/gendisc/gendisc/registry"
 )
 
 var cmdPredict = &Command{
@@ -73,7 +74,7 @@ func (o *predictOptions) run(env *Env) error {
 	if err != nil {
 		return err
 	}
-	if err := checkNB(env, m, d); err != nil {
+	if err := checkRows(env, m, d); err != nil {
 		return err
 	}
 	p, err := models.Predict(m, d)
@@ -123,17 +124,11 @@ func (o *predictOptions) write(env *Env, writeTo func(io.Writer) error) error {
 	return out.Commit()
 }
 
-// regressor is a fitted regression model: Predict writes the predicted
-// target value of row i to dst[i]. (A clusterer has a method of the same
-// signature: the kind's regression property tells them apart.)
-type regressor interface {
-	Predict(dst []float64, d *data.Dataset) []float64
-}
-
-// asRegressor returns m, a model of the kind named, as a regressor when
-// the kind is a regression.
-func asRegressor(kind string, m gendisc.Model) (regressor, bool) {
-	r, ok := m.(regressor)
-	k := kinds[kind]
-	return r, ok && k != nil && k.regression
+// asRegressor returns m as a gendisc.Regressor when its kind is a
+// regression (registry.Number): a gendisc.Clusterer has a method of the
+// same signature, which the kind's target tells apart.
+func asRegressor(m gendisc.Model) (gendisc.Regressor, bool) {
+	r, ok := m.(gendisc.Regressor)
+	k, err := registry.Lookup(m.Kind())
+	return r, ok && err == nil && k.Target == registry.Number
 }

@@ -65,18 +65,6 @@ func mergeableKind(name string) bool {
 	return err == nil && k.Mergeable()
 }
 
-// kindsWith returns the names of the kinds for which has is true, in
-// sorted order.
-func kindsWith(has func(*kind) bool) []string {
-	var names []string
-	for _, name := range kindNames() {
-		if has(kinds[name]) {
-			names = append(names, name)
-		}
-	}
-	return names
-}
-
 type updateOptions struct {
 	model, data, weight, out string
 }

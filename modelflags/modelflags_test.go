@@ -1,9 +1,8 @@
-package modelflags
+package modelflags_test
 
 import (
 	"flag"
 	"io"
-	"maps"
 	"reflect"
 	"slices"
 	"strings"
@@ -14,7 +13,10 @@ import (
 	"github.com/gendisc/gendisc/linear"
 	"github.com/gendisc/gendisc/logistic"
 	"github.com/gendisc/gendisc/mixture"
+	. "github.com/gendisc/gendisc/modelflags"
+	_ "github.com/gendisc/gendisc/models"
 	"github.com/gendisc/gendisc/naivebayes"
+	"github.com/gendisc/gendisc/registry"
 	"github.com/gendisc/gendisc/text"
 )
 
@@ -40,7 +42,8 @@ func newFlagSet() *flag.FlagSet {
 func TestValues(t *testing.T) {
 	var (
 		nn   NonNegative
-		fin  finite
+		fin  Finite
+		pos  Positive
 		n    int
 		w    logistic.ClassWeight
 		list List
@@ -62,6 +65,9 @@ func TestValues(t *testing.T) {
 		{&fin, "-2.5", "-2.5", ""},
 		{&fin, "nan", "", "want a finite number"},
 		{&fin, "-inf", "", "want a finite number"},
+		{&pos, "1e-300", "1e-300", ""},
+		{&pos, "0", "", "want a finite number > 0"},
+		{&pos, "+Inf", "", "want a finite number > 0"},
 		{AtLeast(&n, 1), "1", "1", ""},
 		{AtLeast(&n, 1), "0", "", "want a whole number ≥ 1"},
 		{AtLeast(&n, 0), "1.5", "", "want a whole number ≥ 0"},
@@ -101,7 +107,7 @@ func TestCheck(t *testing.T) {
 		{[]string{"--class-prior", "a=0.5", "--class-prior", "b=0.5", "--hash-features", "8", "--alternate-sign"}, ""},
 	} {
 		fs := newFlagSet()
-		NaiveBayes(fs, naivebayes.Multinomial)
+		naivebayes.DefineFlags(fs, naivebayes.Multinomial)
 		if err := fs.Parse(c.args); err != nil {
 			t.Fatal(err)
 		}
@@ -182,29 +188,29 @@ func dataOptions(fs *flag.FlagSet) func() any {
 }
 
 func gaussianNB(fs *flag.FlagSet) func() any {
-	cfg := GaussianNB(fs)
+	cfg := naivebayes.DefineGaussianFlags(fs)
 	return func() any { return cfg() }
 }
 
 func nb(f naivebayes.Family) func(fs *flag.FlagSet) func() any {
 	return func(fs *flag.FlagSet) func() any {
-		cfg := NaiveBayes(fs, f)
+		cfg := naivebayes.DefineFlags(fs, f)
 		return func() any { return cfg() }
 	}
 }
 
 func gdaConfig(fs *flag.FlagSet) func() any {
-	cfg := GDA(fs)
+	cfg := gda.DefineFlags(fs)
 	return func() any { return cfg() }
 }
 
 func linearConfig(fs *flag.FlagSet) func() any {
-	cfg := Linear(fs)
+	cfg := linear.DefineFlags(fs)
 	return func() any { return cfg() }
 }
 
 func logisticConfig(fs *flag.FlagSet) func() any {
-	cfg := Logistic(fs)
+	cfg := logistic.DefineFlags(fs)
 	return func() any { return cfg() }
 }
 
@@ -214,7 +220,7 @@ type mixtureSeed struct {
 }
 
 func mixtureConfig(fs *flag.FlagSet) func() any {
-	cfg := Mixture(fs)
+	cfg := mixture.DefineFlags(fs)
 	return func() any {
 		c, seed := cfg()
 		return mixtureSeed{c, seed}
@@ -226,7 +232,7 @@ func mixtureConfig(fs *flag.FlagSet) func() any {
 // models of one set of flags at once).
 func TestConfigCopies(t *testing.T) {
 	fs := newFlagSet()
-	cfg := GDA(fs)
+	cfg := gda.DefineFlags(fs)
 	parse(t, fs, "--shrinkage", "0.5")
 	c := cfg()
 	c.Shrinkage, c.MaxIter = 0.9, 3
@@ -272,27 +278,45 @@ func TestFlagNames(t *testing.T) {
 	}
 }
 
-// TestAccumulators checks that every kind of Accumulators gives an
-// accumulator with its default flags, and one that fits a model of the
-// kind; and the error of an invalid configuration.
+// TestAccumulators checks that every one-pass kind of the registry gives
+// an accumulator with its default flags; and the error of an invalid
+// configuration.
 func TestAccumulators(t *testing.T) {
-	want := []string{"bernoulli-nb", "categorical-nb", "complement-nb", "gaussian-nb", "lda", "linear", "multinomial-nb", "nb", "qda"}
-	if got := slices.Sorted(maps.Keys(Accumulators)); !slices.Equal(got, want) {
-		t.Errorf("kinds %q, want %q", got, want)
-	}
-	for _, name := range want {
+	var got []string
+	for _, name := range registry.Kinds() {
+		k, _ := registry.Lookup(name)
+		if !k.Fitted() {
+			continue
+		}
 		fs := newFlagSet()
-		acc := Accumulators[name](fs)
+		cfg := k.Flags(fs)
 		parse(t, fs)
-		a, err := acc()
-		if err != nil || a == nil {
+		c, err := cfg()
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		op, ok := c.(registry.OnePassConfig)
+		if !ok {
+			continue
+		}
+		got = append(got, name)
+		if a, err := op.NewAccumulator(); err != nil || a == nil {
 			t.Errorf("%s: %v, %v", name, a, err)
 		}
 	}
+	want := []string{"bernoulli-nb", "categorical-nb", "complement-nb", "gaussian-nb", "lda", "linear", "multinomial-nb", "nb", "ngram", "qda"}
+	if !slices.Equal(got, want) {
+		t.Errorf("one-pass kinds %q, want %q", got, want)
+	}
+	k, _ := registry.Lookup(naivebayes.KindBernoulli)
 	fs := newFlagSet()
-	acc := Accumulators["bernoulli-nb"](fs)
+	cfg := k.Flags(fs)
 	parse(t, fs, "--hash-features", "8", "--alternate-sign")
-	if a, err := acc(); a != nil || err == nil || !strings.Contains(err.Error(), "alternate signs") {
+	c, err := cfg()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a, err := c.(registry.OnePassConfig).NewAccumulator(); a != nil || err == nil || !strings.Contains(err.Error(), "alternate signs") {
 		t.Errorf("bernoulli-nb with alternate signs: %v, %v; want no accumulator and an error", a, err)
 	}
 }
