@@ -1,6 +1,10 @@
 package gendisc
 
-import "github.com/gendisc/gendisc/data"
+import (
+	"io"
+
+	"github.com/gendisc/gendisc/data"
+)
 
 // The capabilities below are what a model may do beyond Model and
 // Classifier. A caller asks for one with a type assertion,
@@ -78,4 +82,13 @@ type CountChecker interface {
 // naming the first such row of d, or nil. Its posteriors would be 0/0.
 type ImpossibleChecker interface {
 	Impossible(d *data.Dataset) error
+}
+
+// ARPAWriter is a language model that writes itself in the ARPA format
+// of SRILM and KenLM (the back-off n-gram format, log10 probabilities
+// and back-off weights): WriteARPA writes the model of class k (0 for a
+// model without classes) to w. gendisc export uses it.
+type ARPAWriter interface {
+	Classifier
+	WriteARPA(w io.Writer, k int) error
 }

@@ -58,6 +58,7 @@ var layers = map[string]int{
 
 	"gauss":           layerCore,
 	"internal/design": layerCore,
+	"modelflags":      layerCore, // the flag values the families' flags.go define their kinds' flags with
 	"stats":           layerCore,
 
 	"gda":        layerFamily,
@@ -79,7 +80,6 @@ var layers = map[string]int{
 	"bench/cmd/serveload":      layerCommand,
 	"cmd/gendisc":              layerCommand,
 	"cmd/gendisc/internal/cli": layerCommand,
-	"cmd/gendisc/modelflags":   layerCommand,
 
 	"internal/testsupport/conformance": layerNotChecked,
 	"internal/testsupport/modelfuzz":   layerNotChecked,

@@ -187,7 +187,7 @@ func (a *SetupAccumulator) Problem() (*Problem, error) {
 	if s == nil {
 		return nil, fmt.Errorf("logistic: no rows")
 	}
-	if err := checkClasses("logistic", s.Target, a.tot); err != nil {
+	if err := checkClasses(Kind, s.Target, a.tot); err != nil {
 		return nil, err
 	}
 	enc, err := a.setup.Encoder()

@@ -10,16 +10,27 @@ func init() {
 		Short: "Gaussian naive Bayes: per class, an independent normal distribution for each numeric feature",
 		Flags: gaussianFlags,
 	}, UnmarshalGaussian)
-	for _, k := range []struct {
-		family Family
-		short  string
-	}{
-		{Mixed, "naive Bayes with the family of each column's type: numeric → Gaussian, categorical → categorical, text → multinomial word counts (or --text-model bernoulli)"},
-		{Bernoulli, "Bernoulli naive Bayes: binary features (numeric above --binarize, two-level categories, words present in a text)"},
-		{Multinomial, "multinomial naive Bayes: non-negative counts (numeric columns) and bags of words (text columns)"},
-		{Complement, "complement naive Bayes (Rennie et al. 2003): multinomial counts scored against each class's complement, for skewed classes"},
-		{Categorical, "categorical naive Bayes: per class, a Dirichlet-smoothed distribution over each categorical feature's values"},
-	} {
-		registry.Register(registry.Kind{Name: k.family.String(), Short: k.short, Flags: familyFlags(k.family)}, UnmarshalModel)
+	for _, k := range []registry.Kind{{
+		Name:  KindMixed,
+		Short: "naive Bayes with the family of each column's type: numeric → Gaussian, categorical → categorical, text → multinomial word counts (or --text-model bernoulli)",
+		Flags: familyFlags(Mixed),
+	}, {
+		Name:  KindBernoulli,
+		Short: "Bernoulli naive Bayes: binary features (numeric above --binarize, two-level categories, words present in a text)",
+		Flags: familyFlags(Bernoulli),
+	}, {
+		Name:  KindMultinomial,
+		Short: "multinomial naive Bayes: non-negative counts (numeric columns) and bags of words (text columns)",
+		Flags: familyFlags(Multinomial),
+	}, {
+		Name:  KindComplement,
+		Short: "complement naive Bayes (Rennie et al. 2003): multinomial counts scored against each class's complement, for skewed classes",
+		Flags: familyFlags(Complement),
+	}, {
+		Name:  KindCategorical,
+		Short: "categorical naive Bayes: per class, a Dirichlet-smoothed distribution over each categorical feature's values",
+		Flags: familyFlags(Categorical),
+	}} {
+		registry.Register(k, UnmarshalModel)
 	}
 }

@@ -19,7 +19,9 @@ import (
 	"github.com/gendisc/gendisc/compare"
 	"github.com/gendisc/gendisc/data"
 	"github.com/gendisc/gendisc/datasets"
+	"github.com/gendisc/gendisc/logistic"
 	"github.com/gendisc/gendisc/modelflags"
+	"github.com/gendisc/gendisc/naivebayes"
 	"github.com/gendisc/gendisc/registry"
 )
 
@@ -28,7 +30,7 @@ import (
 
 // defaultModels are the models compare runs without --models: the
 // generative-discriminative pair of Ng and Jordan.
-var defaultModels = []string{"nb", "logistic"}
+var defaultModels = []string{naivebayes.KindMixed, logistic.Kind}
 
 // compareModelDefaults are model flag values that compare sets before
 // parsing, where fit's default would make a model fail on the bundled

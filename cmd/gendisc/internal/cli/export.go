@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/gendisc/gendisc"
 	"github.com/gendisc/gendisc/ngram"
 )
 
@@ -35,14 +36,14 @@ Example:
 		fs.StringVar(&class, "class", "", "the `class` whose model to export (required when the model has classes)")
 		fs.StringVar(&out, "out", "-", "write to this `file`; - for standard output")
 		return func(ctx context.Context, env *Env) error {
-			if format != "arpa" {
+			if format != ngram.FormatARPA {
 				return usagef("--format %q: the only format is arpa", format)
 			}
 			_, m, err := env.loadModel(model)
 			if err != nil {
 				return err
 			}
-			lm, err := modelAs[*ngram.Model](model, m, "is not a language model (ngram)")
+			lm, err := modelAs[gendisc.ARPAWriter](model, m, "is not a language model (ngram)")
 			if err != nil {
 				return err
 			}

@@ -11,11 +11,12 @@ import (
 
 	"github.com/gendisc/gendisc"
 	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/naivebayes"
 	"github.com/gendisc/gendisc/registry"
 )
 
 // defaultKind is the model fit uses without --model.
-const defaultKind = "nb"
+const defaultKind = naivebayes.KindMixed
 
 var cmdFit = &Command{
 	Name:      "fit",

@@ -131,11 +131,11 @@ func inspectNB(m gendisc.Model) report {
 
 // nbFormulas are the formulas inspect prints for each kind.
 var nbFormulas = map[string]string{
-	"nb":             "log p(x, y=k) = log π_k + Σ_j log p(x_j | y=k), each column by its type (missing cells left out)",
-	"bernoulli-nb":   "log p(x, y=k) = log π_k + Σ_t [x_t log p_kt + (1 − x_t) log(1 − p_kt)],  p_kt = (N_kt + α)/(N_k + 2α)",
-	"multinomial-nb": "log p(x, y=k) = log π_k + Σ_t x_t log θ_kt,  θ_kt = (N_kt + α)/(N_k + α·V)",
-	"complement-nb":  "score_k(x) = Σ_t x_t w_kt,  w_kt = −log θ̃_kt,  θ̃_kt = (Σ_{l≠k} N_lt + α)/(Σ_{l≠k} N_l + α·V)  (no prior)",
-	"categorical-nb": "log p(x, y=k) = log π_k + Σ_j log θ_kj(x_j),  θ_kjv = (N_kjv + α)/(N_kj + α·L_j)",
+	naivebayes.KindMixed:       "log p(x, y=k) = log π_k + Σ_j log p(x_j | y=k), each column by its type (missing cells left out)",
+	naivebayes.KindBernoulli:   "log p(x, y=k) = log π_k + Σ_t [x_t log p_kt + (1 − x_t) log(1 − p_kt)],  p_kt = (N_kt + α)/(N_k + 2α)",
+	naivebayes.KindMultinomial: "log p(x, y=k) = log π_k + Σ_t x_t log θ_kt,  θ_kt = (N_kt + α)/(N_k + α·V)",
+	naivebayes.KindComplement:  "score_k(x) = Σ_t x_t w_kt,  w_kt = −log θ̃_kt,  θ̃_kt = (Σ_{l≠k} N_lt + α)/(Σ_{l≠k} N_l + α·V)  (no prior)",
+	naivebayes.KindCategorical: "log p(x, y=k) = log π_k + Σ_j log θ_kj(x_j),  θ_kjv = (N_kjv + α)/(N_kj + α·L_j)",
 }
 
 func (r *nbReport) writeText(w io.Writer) error {
@@ -153,7 +153,7 @@ func (r *nbReport) writeText(w io.Writer) error {
 	if r.TextModel != "" {
 		fmt.Fprintf(w, "text model: %s\n", r.TextModel)
 	}
-	if r.Kind != "complement-nb" { // its scores leave the prior out
+	if r.Kind != naivebayes.KindComplement { // its scores leave the prior out
 		r.priorSetting.writeText(w)
 	}
 	for _, s := range r.Warnings {
@@ -179,7 +179,7 @@ func (r *nbReport) writeText(w io.Writer) error {
 		}
 	}
 	if c := r.Counts; c != nil {
-		title := map[string]string{"bernoulli-nb": "log p_kt (present)", "multinomial-nb": "log θ_kt", "complement-nb": "complement weights w_kt"}[r.Kind]
+		title := map[string]string{naivebayes.KindBernoulli: "log p_kt (present)", naivebayes.KindMultinomial: "log θ_kt", naivebayes.KindComplement: "complement weights w_kt"}[r.Kind]
 		if err := byFeature(title, c.Features, c.Weights); err != nil {
 			return err
 		}
