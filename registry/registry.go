@@ -1,17 +1,41 @@
-// Package registry maps the kind of a model file to the decoder of its
-// parameters, in the manner of database/sql's drivers and image's formats:
-// each model family registers its kinds from its own package, and one call
-// loads a model file of any registered kind into a value that implements
-// the root interfaces (gendisc.Model, and gendisc.Classifier,
-// gendisc.Generative, gendisc.Mergeable, ... as the kind's models do).
+// Package registry holds the model kinds of gendisc, in the manner of
+// database/sql's drivers and image's formats: each model family declares
+// each of its kinds once, in its own register.go, and everything else
+// derives from that declaration (Kind): the model files the kind reads
+// (Decode, Load, Read), the kinds and flags of gendisc fit and its help,
+// fit --stream and gendisc-beam (the one-pass kinds, whose Config is a
+// OnePassConfig), compare's classifiers (Target), how the command line
+// reads the training data (Input), and, from the type of the kind's
+// models (Kind.Type), what they can do: the capabilities of the root
+// package (gendisc.Classifier, gendisc.Regressor, gendisc.Density,
+// gendisc.Sampler, gendisc.Mergeable, ...).
 //
-// The registry knows no implementation: a kind is known once the package
-// of its family is imported. Package models imports every family of
-// gendisc, so that
+// A kind is known once the package of its family is imported. Package
+// models imports every family of gendisc, so that
 //
 //	m, err := models.Load("iris.json")
 //
 // loads any model file that gendisc writes.
+//
+// # What a new kind implements
+//
+// A new kind is one package and one registration (docs/kinds.md has the
+// list, with an example):
+//
+//   - a model type M that implements gendisc.Model (Kind, Schema) and
+//     modelfile.Persistent (MarshalJSON, the parameters of its model file),
+//     and the capabilities it has: gendisc.Classifier (LogProba) for
+//     Target Classes, gendisc.Regressor for Number, gendisc.Density
+//     (score), gendisc.Sampler, gendisc.Mergeable (merge, update), ...;
+//   - a decoder func(*data.Schema, []byte) (M, error) that rebuilds M from
+//     a model file's schema and parameters and refuses invalid ones with
+//     an error, never a panic;
+//   - a constant with the kind's name, the one place the string is
+//     written;
+//   - Flags: the kind's hyperparameter flags, defined with the values of
+//     package modelflags, and the Config they give (FitConfig, or
+//     OnePass when the kind has an accumulator, gendisc.Accumulator);
+//   - an init function that calls Register with the Kind and the decoder.
 package registry
 
 import (
