@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -194,5 +195,90 @@ func TestDecodePanic(t *testing.T) {
 	want := path + ": the decoder of registry-test-panic model files failed: runtime error: index out of range"
 	if msg := err.Error(); !strings.HasPrefix(msg, want) || strings.Contains(msg, "\n") {
 		t.Errorf("error %q, want one line beginning %q", msg, want)
+	}
+}
+
+// constAcc is an accumulator of the test kind registry-test-onepass: it
+// counts the rows added.
+type constAcc struct{ rows float64 }
+
+func (a *constAcc) Add(d *data.Dataset) error         { a.rows += float64(d.N); return nil }
+func (a *constAcc) Merge(o gendisc.Accumulator) error { a.rows += o.(*constAcc).rows; return nil }
+func (a *constAcc) MarshalBinary() ([]byte, error)    { return json.Marshal(a.rows) }
+func (a *constAcc) UnmarshalBinary(b []byte) error    { return json.Unmarshal(b, &a.rows) }
+func (a *constAcc) Model() (gendisc.Model, error) {
+	return &constModel{kind: "registry-test-onepass", Value: a.rows}, nil
+}
+func fitConst(d *data.Dataset) (*constModel, error) {
+	return &constModel{kind: "x", schema: d.Schema, Value: float64(d.N)}, nil
+}
+func failConst(*data.Dataset) (*constModel, error) { return nil, errors.New("no fit") }
+func newConstAcc() (*constAcc, error)              { return &constAcc{}, nil }
+func failConstAcc() (*constAcc, error)             { return nil, errors.New("no accumulator") }
+func constFlags(fs *flag.FlagSet) func() (registry.Config, error) {
+	scale := fs.Float64("scale", 1, "`s`")
+	return func() (registry.Config, error) {
+		if *scale <= 0 {
+			return nil, errors.New("scale must be positive")
+		}
+		return registry.OnePass(fitConst, newConstAcc), nil
+	}
+}
+
+// TestKindDeclaration checks what package registry derives from a kind's
+// declaration: its type, whether it is fitted and in one pass, the
+// defaults of Input and Target, and the configuration of its flags'
+// defaults; and that Unregister forgets it.
+func TestKindDeclaration(t *testing.T) {
+	registry.Register(registry.Kind{Name: "registry-test-onepass", Short: "test", Flags: constFlags}, func(s *data.Schema, params []byte) (*constModel, error) {
+		return &constModel{kind: "registry-test-onepass", schema: s}, nil
+	})
+	k, err := registry.Lookup("registry-test-onepass")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if k.Type != reflect.TypeFor[*constModel]() || !k.Fitted() || !k.OnePass() || k.Input != registry.Table || k.Target != registry.Classes {
+		t.Errorf("kind %+v: want type *constModel, fitted in one pass, a table, classes", k)
+	}
+	c, err := k.DefaultConfig()
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := c.Fit(&data.Dataset{N: 3, Schema: schema})
+	if err != nil || m.(*constModel).Value != 3 {
+		t.Errorf("Fit: %v, %v", m, err)
+	}
+	fs := flag.NewFlagSet("test", flag.ContinueOnError)
+	cfg := k.Flags(fs)
+	if err := fs.Parse([]string{"-scale", "0"}); err != nil {
+		t.Fatal(err)
+	}
+	if c, err := cfg(); c != nil || err == nil {
+		t.Errorf("a scale of 0: %v, %v; want an error", c, err)
+	}
+	if a, _ := registry.Lookup("registry-test-a"); a.Fitted() || a.OnePass() {
+		t.Errorf("a kind without flags is fitted")
+	}
+	registry.Unregister("registry-test-onepass")
+	if _, err := registry.Lookup("registry-test-onepass"); err == nil {
+		t.Error("Unregister: the kind is still known")
+	}
+}
+
+// TestConfigErrorsAreNil checks that a Config's Fit and NewAccumulator
+// return nil interfaces with their errors, not typed nil pointers.
+func TestConfigErrorsAreNil(t *testing.T) {
+	d := &data.Dataset{Schema: schema}
+	if m, err := registry.FitConfig(failConst).Fit(d); m != nil || err == nil {
+		t.Errorf("FitConfig: %#v, %v", m, err)
+	}
+	if m, err := registry.OnePass(failConst, newConstAcc).Fit(d); m != nil || err == nil {
+		t.Errorf("OnePass Fit: %#v, %v", m, err)
+	}
+	if a, err := registry.OnePass(fitConst, failConstAcc).NewAccumulator(); a != nil || err == nil {
+		t.Errorf("OnePass NewAccumulator: %#v, %v", a, err)
+	}
+	if _, ok := registry.FitConfig(fitConst).(registry.OnePassConfig); ok {
+		t.Error("a FitConfig is a OnePassConfig")
 	}
 }
