@@ -9,7 +9,6 @@ import (
 
 	"github.com/gendisc/gendisc"
 	"github.com/gendisc/gendisc/data"
-	"github.com/gendisc/gendisc/registry"
 )
 
 var cmdUpdate = &Command{
@@ -56,13 +55,6 @@ Example:
 	MoreHelp: func(w io.Writer) {
 		fmt.Fprintf(w, "\nKinds that update takes: %s.\n", strings.Join(mergeableKinds(), ", "))
 	},
-}
-
-// mergeableKind reports whether the models of the kind named implement
-// gendisc.Mergeable, as package registry knows them.
-func mergeableKind(name string) bool {
-	k, err := registry.Lookup(name)
-	return err == nil && k.Mergeable()
 }
 
 type updateOptions struct {
