@@ -2,6 +2,7 @@ package gendisc
 
 import (
 	"io"
+	"math/rand/v2"
 
 	"github.com/gendisc/gendisc/data"
 )
@@ -91,4 +92,21 @@ type ImpossibleChecker interface {
 type ARPAWriter interface {
 	Classifier
 	WriteARPA(w io.Writer, k int) error
+}
+
+// LanguageModel is a model of the documents of a text column (a word
+// n-gram model, fitted or read from an ARPA file), which score, eval and
+// sample apply to documents rather than rows.
+type LanguageModel interface {
+	Model
+	// Classes are the classes of a model with a target, else nil.
+	Classes() []string
+	// Column is the index of the text column in Schema.
+	Column() int
+	// LogProb returns log P(doc | class k) in nats (k −1: over the
+	// classes; ignored without classes) and the tokens it predicts.
+	LogProb(doc string, k int) (float64, int)
+	// Sample draws a document of class k (−1: a class drawn by its
+	// prior), continuing prompt, of at most maxWords tokens.
+	Sample(k int, prompt string, maxWords int, temperature float64, rng *rand.Rand) []string
 }

@@ -27,7 +27,7 @@ type lmScores struct {
 
 // scoreDocs scores the documents of d under m: the marginal over the
 // classes (class −1) or the class of each row (byClass).
-func scoreDocs(m ngram.LanguageModel, d *data.Dataset, byClass bool) lmScores {
+func scoreDocs(m gendisc.LanguageModel, d *data.Dataset, byClass bool) lmScores {
 	s := lmScores{logp: make([]float64, d.N), tokens: make([]int, d.N)}
 	for i, doc := range d.Text[m.Column()] {
 		k := -1
@@ -77,7 +77,7 @@ func (s lmSummary) text() string {
 // (words and the end), bits per token and perplexity; the totals on
 // standard error, or with --json on standard output.
 func scoreLanguageModel(env *Env, o *scoreOptions, m gendisc.Model) (bool, error) {
-	lm, ok := m.(ngram.LanguageModel)
+	lm, ok := m.(gendisc.LanguageModel)
 	if !ok {
 		return false, nil
 	}
@@ -136,7 +136,7 @@ type lmEval struct {
 // evalLanguageModel runs eval for a language model and reports whether m
 // is one.
 func evalLanguageModel(env *Env, o *evalOptions, m gendisc.Model) (bool, error) {
-	lm, ok := m.(ngram.LanguageModel)
+	lm, ok := m.(gendisc.LanguageModel)
 	if !ok {
 		return false, nil
 	}
@@ -216,7 +216,7 @@ func sampleLMFlags(fs *flag.FlagSet) *lmSampleFlags {
 // sampleLanguageModel runs sample for a language model and reports
 // whether m is one: -n documents, one a line, drawn word by word.
 func sampleLanguageModel(env *Env, o *sampleOptions, m gendisc.Model) (bool, error) {
-	lm, ok := m.(ngram.LanguageModel)
+	lm, ok := m.(gendisc.LanguageModel)
 	if !ok {
 		return false, nil
 	}

@@ -8,9 +8,9 @@ import (
 	"os"
 	"strings"
 
+	"github.com/gendisc/gendisc"
 	"github.com/gendisc/gendisc/data"
 	"github.com/gendisc/gendisc/datasets"
-	"github.com/gendisc/gendisc/ngram"
 	"github.com/gendisc/gendisc/registry"
 )
 
@@ -96,7 +96,7 @@ func openText(env *Env, name string) (r io.ReadCloser, source string, isText boo
 // readLMData reads the documents that score and eval apply a language
 // model to: plain text as readText reads it, else with the model's
 // schema.
-func readLMData(env *Env, name string, m ngram.LanguageModel, opt data.SchemaOptions) (*data.Dataset, error) {
+func readLMData(env *Env, name string, m gendisc.LanguageModel, opt data.SchemaOptions) (*data.Dataset, error) {
 	r, source, isText, err := openText(env, name)
 	if err != nil {
 		return nil, err
