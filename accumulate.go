@@ -14,7 +14,9 @@ var ErrMerge = errors.New("cannot merge the statistics")
 // MergeError is the refusal of an Accumulator's Merge, or of its
 // UnmarshalBinary, of statistics gathered under another kind,
 // configuration or shape: Package is the package of the accumulator that
-// refuses ("naivebayes", "gda", "ngram", "linear"), Kind the kind of its
+// refuses ("naivebayes", "gda", "ngram", "linear", "logistic"; the
+// families of one kind name it by their Kind, which is their package's
+// name), Kind the kind of its
 // model, Other the other's kind (its Go type for an accumulator of
 // another package, its quoted kind for an encoding), Reason what differs.
 // It reads

@@ -1,6 +1,11 @@
 package gendisc
 
-import "github.com/gendisc/gendisc/data"
+import (
+	"io"
+	"math/rand/v2"
+
+	"github.com/gendisc/gendisc/data"
+)
 
 // The capabilities below are what a model may do beyond Model and
 // Classifier. A caller asks for one with a type assertion,
@@ -90,4 +95,30 @@ type CountChecker interface {
 // naming the first such row of d, or nil. Its posteriors would be 0/0.
 type ImpossibleChecker interface {
 	Impossible(d *data.Dataset) error
+}
+
+// ARPAWriter is a language model that writes itself in the ARPA format
+// of SRILM and KenLM (the back-off n-gram format, log10 probabilities
+// and back-off weights): WriteARPA writes the model of class k (0 for a
+// model without classes) to w. gendisc export uses it.
+type ARPAWriter interface {
+	Classifier
+	WriteARPA(w io.Writer, k int) error
+}
+
+// LanguageModel is a model of the documents of a text column (a word
+// n-gram model, fitted or read from an ARPA file), which score, eval and
+// sample apply to documents rather than rows.
+type LanguageModel interface {
+	Model
+	// Classes are the classes of a model with a target, else nil.
+	Classes() []string
+	// Column is the index of the text column in Schema.
+	Column() int
+	// LogProb returns log P(doc | class k) in nats (k −1: over the
+	// classes; ignored without classes) and the tokens it predicts.
+	LogProb(doc string, k int) (float64, int)
+	// Sample draws a document of class k (−1: a class drawn by its
+	// prior), continuing prompt, of at most maxWords tokens.
+	Sample(k int, prompt string, maxWords int, temperature float64, rng *rand.Rand) []string
 }

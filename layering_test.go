@@ -54,6 +54,7 @@ var layers = map[string]int{
 
 	"data":                  layerData,
 	"dataio":                layerData,
+	"dataio/dataflags":      layerUse, // the flags of dataio.Options, for the commands
 	"datasets":              layerData,
 	"datasets/internal/gen": layerData,
 	"internal/bundled":      layerData,
@@ -67,6 +68,7 @@ var layers = map[string]int{
 
 	"gauss":           layerCore,
 	"internal/design": layerCore,
+	"modelflags":      layerCore, // the flag values the families' flags.go define their kinds' flags with
 	"stats":           layerCore,
 
 	"crf":        layerFamily,
@@ -93,7 +95,6 @@ var layers = map[string]int{
 	"bench/cmd/serveload":      layerCommand,
 	"cmd/gendisc":              layerCommand,
 	"cmd/gendisc/internal/cli": layerCommand,
-	"cmd/gendisc/modelflags":   layerCommand,
 
 	"internal/testsupport/conformance": layerNotChecked,
 	"internal/testsupport/modelfuzz":   layerNotChecked,
@@ -247,7 +248,7 @@ var formatModules = []string{
 
 // formatFree are the packages (paths inside the module) that must not
 // depend on formatModules.
-var formatFree = []string{"", "data", "seq", "registry", "modelfile", "naivebayes", "gda", "logistic", "linear", "mixture", "ngram", "hmm", "crf"}
+var formatFree = []string{"", "data", "seq", "registry", "modelfile", "modelflags", "naivebayes", "gda", "logistic", "linear", "mixture", "ngram", "hmm", "crf"}
 
 // TestNoFormatDependencies checks with go list that the packages of
 // formatFree do not depend, directly or not, on a module of

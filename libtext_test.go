@@ -16,19 +16,67 @@ import (
 // not inside a word or a longer run of dashes ("a--b", "---x" are not flags).
 var flagRE = regexp.MustCompile(`(?:^|[^\w-])--[A-Za-z]`)
 
+// flagDefiners are the methods of flag.FlagSet that define a flag, whose
+// last argument is the flag's usage.
+var flagDefiners = map[string]bool{
+	"Var": true, "TextVar": true, "Func": true, "BoolFunc": true,
+	"String": true, "StringVar": true, "Bool": true, "BoolVar": true,
+	"Int": true, "IntVar": true, "Int64": true, "Int64Var": true,
+	"Uint": true, "UintVar": true, "Uint64": true, "Uint64Var": true,
+	"Float64": true, "Float64Var": true, "Duration": true, "DurationVar": true,
+}
+
+// usageTexts returns the string literals of f that are help text of the
+// command line, which may name flags and commands: the usage of a flag a
+// family defines for its kinds (the last argument of a flag.FlagSet
+// method of flagDefiners) and the Short line of a registry.Kind.
+func usageTexts(f *ast.File) map[*ast.BasicLit]bool {
+	usage := map[*ast.BasicLit]bool{}
+	ast.Inspect(f, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.CallExpr:
+			sel, ok := n.Fun.(*ast.SelectorExpr)
+			if !ok || !flagDefiners[sel.Sel.Name] || len(n.Args) < 3 {
+				return true
+			}
+			if lit, ok := n.Args[len(n.Args)-1].(*ast.BasicLit); ok {
+				usage[lit] = true
+			}
+		case *ast.CompositeLit:
+			// A registry.Kind, or an element of a []registry.Kind.
+			if sel, ok := n.Type.(*ast.SelectorExpr); n.Type != nil && (!ok || sel.Sel.Name != "Kind") {
+				return true
+			}
+			for _, e := range n.Elts {
+				if kv, ok := e.(*ast.KeyValueExpr); ok {
+					key, _ := kv.Key.(*ast.Ident)
+					lit, _ := kv.Value.(*ast.BasicLit)
+					if key != nil && key.Name == "Short" && lit != nil {
+						usage[lit] = true
+					}
+				}
+			}
+		}
+		return true
+	})
+	return usage
+}
+
 // flagTexts returns, as "file:line: literal", the string literals of the
 // parsed file f that name a command-line flag (flagRE) or a command of
-// the command line ("gendisc NAME" for a name in commands). Comments are
-// not string literals, so formulas and examples in doc comments pass.
+// the command line ("gendisc NAME" for a name in commands), but those of
+// the help text (usageTexts). Comments are not string literals, so
+// formulas and examples in doc comments pass.
 func flagTexts(fset *token.FileSet, f *ast.File, commands []string) []string {
 	var cmdRE *regexp.Regexp
 	if len(commands) > 0 {
 		cmdRE = regexp.MustCompile(`\bgendisc (?:` + strings.Join(commands, "|") + `)\b`)
 	}
+	usage := usageTexts(f)
 	var found []string
 	ast.Inspect(f, func(n ast.Node) bool {
 		lit, ok := n.(*ast.BasicLit)
-		if !ok || lit.Kind != token.STRING {
+		if !ok || lit.Kind != token.STRING || usage[lit] {
 			return true
 		}
 		s, err := strconv.Unquote(lit.Value)
@@ -104,7 +152,9 @@ func TestLibraryErrorsNameNoFlags(t *testing.T) {
 		}
 		name := d.Name()
 		if d.IsDir() {
-			if p == "cmd" || p == "bench" || p != "." && (strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_") || name == "testdata") {
+			// modelflags is the command line's flag values: its
+			// errors are those of flags.
+			if p == "cmd" || p == "bench" || p == "modelflags" || p != "." && (strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_") || name == "testdata") {
 				return filepath.SkipDir
 			}
 			return nil
@@ -142,6 +192,9 @@ var (
 	e = "x--y, a -- b, ---- and a - -b pass"
 	f = "not a gendisc model file"
 	g = "see gendisc fitting"
+	h = fs.Float64("tol", 0, "stop when --tol is reached")
+	i = registry.Kind{Name: "k", Short: "a kind (see --alpha)"}
+	j = errors.New(fs.Name() + ": see --alpha")
 )
 `
 	fset := token.NewFileSet()
@@ -154,7 +207,7 @@ var (
 	for _, s := range got {
 		lines = append(lines, strings.SplitN(s, ": ", 2)[0])
 	}
-	want := []string{"p.go:5:17", "p.go:6:6", "p.go:7:6", "p.go:8:6"}
+	want := []string{"p.go:5:17", "p.go:6:6", "p.go:7:6", "p.go:8:6", "p.go:14:29"}
 	if strings.Join(lines, " ") != strings.Join(want, " ") {
 		t.Errorf("found\n%s\nwant the literals at %v", strings.Join(got, "\n"), want)
 	}

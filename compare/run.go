@@ -295,10 +295,6 @@ func splitMix(x uint64) uint64 {
 	return x ^ x>>31
 }
 
-// warner is a model that reports how its fit ended (logistic regression:
-// not converged, separable data; naive Bayes; mixtures).
-type warner interface{ Warnings() []string }
-
 // runUnit draws the split of u, fits every learner on its training rows
 // and stores their test errors, and which fits warned.
 func runUnit(p *taskPlan, u unit, learners []Learner, cfg Config) error {
@@ -316,7 +312,7 @@ func runUnit(p *taskPlan, u unit, learners []Learner, cfg Config) error {
 			p.errs[at+l], p.fell[at+l] = majorityError(train, test), true
 			continue
 		}
-		if w, ok := model.(warner); ok && len(w.Warnings()) > 0 {
+		if w, ok := model.(gendisc.Warner); ok && len(w.Warnings()) > 0 {
 			p.warned[at+l] = true
 		}
 		p.errs[at+l] = testError(model, test)

@@ -14,7 +14,9 @@ import (
 // Kind is the kind of CRF model files.
 const Kind = "crf"
 
-func init() { registry.Register(Kind, UnmarshalModel) }
+func init() {
+	registry.Register(registry.Kind{Name: Kind, Short: "first-order linear-chain conditional random field tagger, L-BFGS on the penalised conditional likelihood", Input: registry.Sequences}, UnmarshalModel)
+}
 
 // Kind returns "crf".
 func (m *Model) Kind() string { return Kind }

@@ -66,13 +66,13 @@ func (r *rows) add(d *data.Dataset, idx []int) {
 	}
 }
 
-// Accumulator returns an empty LDA accumulator of configuration c, or the
-// error of an invalid configuration.
-func (c LDAConfig) Accumulator() (*Accumulator, error) { return newAccumulator(KindLDA, Config(c)) }
+// NewAccumulator returns an empty LDA accumulator of configuration c, or
+// the error of an invalid configuration.
+func (c LDAConfig) NewAccumulator() (*Accumulator, error) { return newAccumulator(KindLDA, Config(c)) }
 
-// Accumulator returns an empty QDA accumulator of configuration c, or the
-// error of an invalid configuration.
-func (c QDAConfig) Accumulator() (*Accumulator, error) { return newAccumulator(KindQDA, Config(c)) }
+// NewAccumulator returns an empty QDA accumulator of configuration c, or
+// the error of an invalid configuration.
+func (c QDAConfig) NewAccumulator() (*Accumulator, error) { return newAccumulator(KindQDA, Config(c)) }
 
 func newAccumulator(kind string, c Config) (*Accumulator, error) {
 	cfg, err := c.validate()

@@ -129,9 +129,9 @@ func newAcc(t *testing.T, kind string, c Config) *Accumulator {
 	var a *Accumulator
 	var err error
 	if kind == KindLDA {
-		a, err = LDAConfig(c).Accumulator()
+		a, err = LDAConfig(c).NewAccumulator()
 	} else {
-		a, err = QDAConfig(c).Accumulator()
+		a, err = QDAConfig(c).NewAccumulator()
 	}
 	if err != nil {
 		t.Fatal(err)

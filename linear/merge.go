@@ -21,13 +21,13 @@ func (a *Accumulator) Merge(o gendisc.Accumulator) error {
 	b, ok := o.(*Accumulator)
 	switch {
 	case !ok:
-		return &gendisc.MergeError{Package: "linear", Kind: Kind, Other: fmt.Sprintf("%T", o), Reason: "not a linear regression's statistics"}
+		return &gendisc.MergeError{Package: Kind, Kind: Kind, Other: fmt.Sprintf("%T", o), Reason: "not a linear regression's statistics"}
 	case a.err != nil:
 		return a.err
 	case b.err != nil:
 		return b.err
 	case a.cfg != b.cfg:
-		return &gendisc.MergeError{Package: "linear", Kind: Kind, Other: Kind, Reason: fmt.Sprintf("other settings: %+v, want %+v", b.cfg, a.cfg)}
+		return &gendisc.MergeError{Package: Kind, Kind: Kind, Other: Kind, Reason: fmt.Sprintf("other settings: %+v, want %+v", b.cfg, a.cfg)}
 	case b.schema == nil:
 		return nil
 	case a.schema == nil:

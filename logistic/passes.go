@@ -20,7 +20,7 @@ import (
 // gathered under another configuration (another λ, class weighting,
 // standardisation, imputation or text settings): a *gendisc.MergeError.
 func configMismatch(have, other Config) error {
-	return &gendisc.MergeError{Package: "logistic", Kind: Kind, Other: Kind,
+	return &gendisc.MergeError{Package: Kind, Kind: Kind, Other: Kind,
 		Reason: fmt.Sprintf("other settings: %+v, not %+v", other.key(), have.key())}
 }
 
@@ -185,7 +185,7 @@ func (a *SetupAccumulator) Problem() (*Problem, error) {
 	if s == nil {
 		return nil, fmt.Errorf("logistic: no rows")
 	}
-	if err := checkClasses("logistic", s.Target, a.tot); err != nil {
+	if err := checkClasses(Kind, s.Target, a.tot); err != nil {
 		return nil, err
 	}
 	enc, err := a.setup.Encoder()

@@ -9,7 +9,6 @@ import (
 	"github.com/gendisc/gendisc"
 	"github.com/gendisc/gendisc/data"
 	"github.com/gendisc/gendisc/modelfile"
-	"github.com/gendisc/gendisc/ngram"
 )
 
 // ScoreDocuments scores the documents of d (its text column m.Column())
@@ -17,7 +16,7 @@ import (
 // predicts (its words and the end). byClass scores each document under
 // its own class's model (d.Y, which must then hold no NaN); otherwise
 // under the marginal over the classes.
-func ScoreDocuments(m ngram.LanguageModel, d *data.Dataset, byClass bool) (logp []float64, tokens []int) {
+func ScoreDocuments(m gendisc.LanguageModel, d *data.Dataset, byClass bool) (logp []float64, tokens []int) {
 	logp, tokens = make([]float64, d.N), make([]int, d.N)
 	for i, doc := range d.Text[m.Column()] {
 		k := -1
@@ -85,7 +84,7 @@ type LanguageModelReport struct {
 // of d. When m has classes, d needs the class of every row (a missing one
 // is an error positioned at its row) and the report holds Evaluate's
 // classification report too.
-func EvaluateLanguageModel(m ngram.LanguageModel, d *data.Dataset) (*LanguageModelReport, error) {
+func EvaluateLanguageModel(m gendisc.LanguageModel, d *data.Dataset) (*LanguageModelReport, error) {
 	hasClasses := m.Schema().Target != nil
 	rep := &LanguageModelReport{}
 	if c, ok := m.(gendisc.Classifier); ok && hasClasses {

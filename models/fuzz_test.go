@@ -28,6 +28,7 @@ var fuzzTargets = map[string]string{
 	"ngram":          "ngram/modelfile_fuzz_test.go:FuzzNgramFile",
 	"arpa":           "ngram/arpa_fuzz_test.go:FuzzARPAFile",
 	"crf":            "crf/json_test.go:FuzzCRFFile",
+	"hmm":            "hmm/modelfile_fuzz_test.go:FuzzHMMFile",
 }
 
 // TestEveryKindFuzzed checks that every registered kind has a fuzz test

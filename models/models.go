@@ -1,7 +1,7 @@
 // Package models loads model files of every kind that gendisc fits.
 // Importing it imports every model family (naivebayes, gda, logistic,
-// linear, mixture, ngram, crf), which register their kinds with package registry, so
-// that one call reads any model file:
+// linear, mixture, ngram, hmm, crf), which register their kinds with
+// package registry, so that one call reads any model file:
 //
 //	m, err := models.Load("iris.json")
 //	if err != nil { ... }
@@ -25,6 +25,7 @@ import (
 	_ "github.com/gendisc/gendisc/crf"
 	"github.com/gendisc/gendisc/dataio/compress"
 	_ "github.com/gendisc/gendisc/gda"
+	_ "github.com/gendisc/gendisc/hmm"
 	_ "github.com/gendisc/gendisc/linear"
 	_ "github.com/gendisc/gendisc/logistic"
 	_ "github.com/gendisc/gendisc/mixture"

@@ -41,12 +41,23 @@ const (
 	Categorical
 )
 
+// The kinds of the package: Gaussian naive Bayes (GaussianConfig) and
+// the families of Config.
+const (
+	KindGaussian    = "gaussian-nb"
+	KindMixed       = "nb"
+	KindBernoulli   = "bernoulli-nb"
+	KindMultinomial = "multinomial-nb"
+	KindComplement  = "complement-nb"
+	KindCategorical = "categorical-nb"
+)
+
 var familyKinds = &enum.Names[Family]{Type: "Family", What: "naive Bayes kind", Prefix: "naivebayes: ", List: []string{
-	Mixed:       "nb",
-	Bernoulli:   "bernoulli-nb",
-	Multinomial: "multinomial-nb",
-	Complement:  "complement-nb",
-	Categorical: "categorical-nb",
+	Mixed:       KindMixed,
+	Bernoulli:   KindBernoulli,
+	Multinomial: KindMultinomial,
+	Complement:  KindComplement,
+	Categorical: KindCategorical,
 }}
 
 // String returns the family's kind: "nb", "bernoulli-nb",

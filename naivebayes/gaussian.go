@@ -236,7 +236,7 @@ func (m *Gaussian) gaussianAccumulator() *GaussianAccumulator {
 	return &GaussianAccumulator{params: m.params, schema: m.schema, stats: m.stats.Clone()}
 }
 
-func (a *GaussianAccumulator) kind() string { return "gaussian-nb" }
+func (a *GaussianAccumulator) kind() string { return KindGaussian }
 
 // Add adds the statistics of the labelled rows of d. d's features must be
 // the accumulator's, numeric; its classes may come in any order, those
@@ -251,7 +251,7 @@ func (a *GaussianAccumulator) Add(d *data.Dataset) error {
 	}
 	for j, f := range d.Schema.Features {
 		if f.Kind != data.Numeric {
-			return columnError(d.Source.Name, d.Schema, j, &data.KindError{Column: f.Name, Kind: f.Kind, Model: "gaussian-nb",
+			return columnError(d.Source.Name, d.Schema, j, &data.KindError{Column: f.Name, Kind: f.Kind, Model: KindGaussian,
 				Takes: "numeric features only (mixed naive Bayes, Config{Family: Mixed}, takes every kind)", Err: ErrFeatureKind})
 		}
 	}
@@ -502,8 +502,8 @@ func (m *Gaussian) checkVariances(source string, schema *data.Schema) error {
 
 var _ gendisc.Generative = (*Gaussian)(nil)
 
-// Kind returns "gaussian-nb".
-func (m *Gaussian) Kind() string { return "gaussian-nb" }
+// Kind returns KindGaussian, "gaussian-nb".
+func (m *Gaussian) Kind() string { return KindGaussian }
 
 // Schema returns a copy of the schema of the training data.
 func (m *Gaussian) Schema() *data.Schema { return m.schema.Clone() }

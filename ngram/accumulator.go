@@ -129,10 +129,10 @@ func (c Config) describe() string {
 func (a *Accumulator) Merge(o gendisc.Accumulator) error {
 	b, ok := o.(*Accumulator)
 	if !ok {
-		return &gendisc.MergeError{Package: "ngram", Kind: Kind, Other: fmt.Sprintf("%T", o), Reason: "not an n-gram accumulator"}
+		return &gendisc.MergeError{Package: Kind, Kind: Kind, Other: fmt.Sprintf("%T", o), Reason: "not an n-gram accumulator"}
 	}
 	if a.cfg != b.cfg {
-		return &gendisc.MergeError{Package: "ngram", Kind: Kind, Other: Kind,
+		return &gendisc.MergeError{Package: Kind, Kind: Kind, Other: Kind,
 			Reason: fmt.Sprintf("other settings: %s, want %s", b.cfg.describe(), a.cfg.describe())}
 	}
 	if b.schema == nil {

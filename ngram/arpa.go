@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/gendisc/gendisc"
 )
 
 // The ARPA back-off format of SRILM and KenLM lists, for each order k,
@@ -39,6 +41,8 @@ var ErrARPA = errors.New("ngram: ARPA")
 // logZero is the log₁₀ probability that ARPA files write for 0: that of
 // Start, which is never predicted, and of a back-off weight of 0.
 const logZero = -99
+
+var _ gendisc.ARPAWriter = (*Model)(nil)
 
 // WriteARPA writes class k's model in the ARPA format so that a reader
 // of the format (SRILM, KenLM, IRSTLM, sphinxbase) gives every word of

@@ -107,20 +107,9 @@ func (a *ARPA) known(w string) string {
 }
 
 // LanguageModel is a word n-gram language model as the command line and
-// the server use one: a fitted Model, or an ARPA model read from a file.
-type LanguageModel interface {
-	gendisc.Model
-	// Classes are the classes of a model with a target, else nil.
-	Classes() []string
-	// Column is the index of the text column in Schema.
-	Column() int
-	// LogProb returns log P(doc | class k) in nats (k −1: over the
-	// classes; ignored without classes) and the tokens it predicts.
-	LogProb(doc string, k int) (float64, int)
-	// Sample draws a document of class k (−1: a class drawn by its
-	// prior), continuing prompt, of at most maxWords tokens.
-	Sample(k int, prompt string, maxWords int, temperature float64, rng *rand.Rand) []string
-}
+// the server use one: a fitted Model, or an ARPA model read from a file
+// (gendisc.LanguageModel).
+type LanguageModel = gendisc.LanguageModel
 
 var (
 	_ LanguageModel = (*Model)(nil)

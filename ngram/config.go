@@ -10,6 +10,10 @@ import (
 // Kind is the kind of the models of the package in model files.
 const Kind = "ngram"
 
+// FormatARPA is the name of the ARPA format (Model.WriteARPA), whose
+// files package registry reads as models of kind arpa.
+const FormatARPA = KindARPA
+
 // The special tokens: every document is padded with Order−1 Start symbols
 // before its first word and one End symbol after its last; words outside
 // the vocabulary are Unknown. Start is never predicted; End and Unknown

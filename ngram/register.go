@@ -10,8 +10,17 @@ import (
 // init registers the kinds ngram and arpa with package registry, and the
 // ARPA format as the files of kind arpa.
 func init() {
-	registry.Register(Kind, UnmarshalModel)
-	registry.Register(KindARPA, func(_ *data.Schema, file []byte) (*ARPA, error) { return ReadARPA(bytes.NewReader(file)) })
+	registry.Register(registry.Kind{
+		Name:  Kind,
+		Short: "word n-gram language model of a text column or a .txt file (one per class with a target): Kneser–Ney, Witten–Bell, Lidstone or MLE; sample generates text",
+		Input: registry.Text,
+		Flags: flags,
+	}, UnmarshalModel)
+	registry.Register(registry.Kind{
+		Name:  KindARPA,
+		Short: "back-off n-gram language model read from an ARPA file (SRILM, KenLM), not fitted",
+		Input: registry.Text,
+	}, func(_ *data.Schema, file []byte) (*ARPA, error) { return ReadARPA(bytes.NewReader(file)) })
 	registry.RegisterFormat(KindARPA, IsARPA)
 }
 

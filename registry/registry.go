@@ -1,23 +1,48 @@
-// Package registry maps the kind of a model file to the decoder of its
-// parameters, in the manner of database/sql's drivers and image's formats:
-// each model family registers its kinds from its own package, and one call
-// loads a model file of any registered kind into a value that implements
-// the root interfaces (gendisc.Model, and gendisc.Classifier,
-// gendisc.Generative, gendisc.Mergeable, ... as the kind's models do).
+// Package registry holds the model kinds of gendisc, in the manner of
+// database/sql's drivers and image's formats: each model family declares
+// each of its kinds once, in its own register.go, and everything else
+// derives from that declaration (Kind): the model files the kind reads
+// (Decode, Load, Read), the kinds and flags of gendisc fit and its help,
+// fit --stream and gendisc-beam (the one-pass kinds, whose Config is a
+// OnePassConfig), compare's classifiers (Target), how the command line
+// reads the training data (Input), and, from the type of the kind's
+// models (Kind.Type), what they can do: the capabilities of the root
+// package (gendisc.Classifier, gendisc.Regressor, gendisc.Density,
+// gendisc.Sampler, gendisc.Mergeable, ...).
 //
-// The registry knows no implementation: a kind is known once the package
-// of its family is imported. Package models imports every family of
-// gendisc, so that
+// A kind is known once the package of its family is imported. Package
+// models imports every family of gendisc, so that
 //
 //	m, err := models.Load("iris.json")
 //
 // loads any model file that gendisc writes.
+//
+// # What a new kind implements
+//
+// A new kind is one package and one registration (docs/kinds.md has the
+// list, with an example):
+//
+//   - a model type M that implements gendisc.Model (Kind, Schema) and
+//     modelfile.Persistent (MarshalJSON, the parameters of its model file),
+//     and the capabilities it has: gendisc.Classifier (LogProba) for
+//     Target Classes, gendisc.Regressor for Number, gendisc.Density
+//     (score), gendisc.Sampler, gendisc.Mergeable (merge, update), ...;
+//   - a decoder func(*data.Schema, []byte) (M, error) that rebuilds M from
+//     a model file's schema and parameters and refuses invalid ones with
+//     an error, never a panic;
+//   - a constant with the kind's name, the one place the string is
+//     written;
+//   - Flags: the kind's hyperparameter flags, defined with the values of
+//     package modelflags, and the Config they give (FitConfig, or
+//     OnePass when the kind has an accumulator, gendisc.Accumulator);
+//   - an init function that calls Register with the Kind and the decoder.
 package registry
 
 import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -32,17 +57,124 @@ import (
 	"github.com/gendisc/gendisc/modelfile"
 )
 
-// Kind is a registered model kind.
+// Kind is the one declaration of a model kind: everything the rest of
+// gendisc (the command line, the server, compare, Beam) needs to know of
+// it. A family declares each of its kinds once, in its register.go, and
+// registers it with Register.
 type Kind struct {
-	// Name is the kind's name: the "kind" of its model files and the
-	// Kind of its models.
+	// Name is the kind's name: the "kind" of its model files, the Kind
+	// of its models and the value of gendisc fit --model. The family
+	// exports it as a constant (naivebayes.KindGaussian, gda.KindLDA),
+	// the one place the string is written.
 	Name string
+	// Short is the kind's description in one line, as gendisc fit
+	// --help lists the kinds.
+	Short string
+	// Input is what the kind's models read: a table (the zero value),
+	// documents of plain text, or sequences.
+	Input Input
+	// Target is what the kind makes of the target column: classes (the
+	// zero value), a number (a regression), or nothing (a density of
+	// the features, such as a Gaussian mixture).
+	Target Target
+	// Flags defines the kind's hyperparameter flags on fs and returns
+	// the function that gives the configuration they hold once fs is
+	// parsed, or the error of an invalid one. The returned function may
+	// run on several goroutines at once. Nil for a kind that is read,
+	// not fitted (the ARPA files of language models).
+	Flags func(fs *flag.FlagSet) func() (Config, error)
 	// Type is the dynamic type of the models of the kind, such as
-	// *gda.LDA: Type.Implements tells which root interfaces they
-	// implement before any model is read.
+	// *gda.LDA, which Register takes from the decoder: Type.Implements
+	// tells which root interfaces (capabilities) they implement before
+	// any model is read.
 	Type reflect.Type
 
 	decode func(s *data.Schema, params []byte) (gendisc.Model, error)
+}
+
+// Input is what the models of a kind read.
+type Input int
+
+const (
+	// Table: rows of numeric, categorical and text columns (CSV, JSON
+	// lines, Parquet, a bundled data set).
+	Table Input = iota
+	// Text: documents of plain text, one a line of a .txt file, or a
+	// text column of a table.
+	Text
+	// Sequences: sequences of observations, such as the tokens of a
+	// sentence with their tags (hidden Markov models, CRFs).
+	Sequences
+)
+
+// Target is what a kind makes of the target column.
+type Target int
+
+const (
+	// Classes: the target is a class; the models classify
+	// (gendisc.Classifier). A kind whose fit also takes data without a
+	// target (a language model of one text) is one too.
+	Classes Target = iota
+	// Number: the target is a number; the models are gendisc.Regressor.
+	Number
+	// None: the target is left out; the models are of the features
+	// alone (a Gaussian mixture, gendisc.Density).
+	None
+)
+
+// Config is the configuration of a kind's fit, as its flags set it.
+type Config interface {
+	// Fit fits a model of the kind to d.
+	Fit(d *data.Dataset) (gendisc.Model, error)
+}
+
+// OnePassConfig is the Config of a one-pass kind, whose models keep their
+// sufficient statistics: NewAccumulator returns an empty accumulator of
+// the configuration, to which chunks of rows (gendisc fit --stream) or
+// shards (Beam) are added and merged.
+type OnePassConfig interface {
+	Config
+	NewAccumulator() (gendisc.Accumulator, error)
+}
+
+// FitConfig returns the Config whose Fit is fit: the family's own
+// configuration's Fit, whose model is of the family's type.
+func FitConfig[M gendisc.Model](fit func(d *data.Dataset) (M, error)) Config {
+	return fitConfig[M](fit)
+}
+
+type fitConfig[M gendisc.Model] func(d *data.Dataset) (M, error)
+
+func (f fitConfig[M]) Fit(d *data.Dataset) (gendisc.Model, error) { return modelOf(f(d)) }
+
+// OnePass returns the OnePassConfig whose Fit is fit and whose
+// NewAccumulator is newAccumulator.
+func OnePass[M gendisc.Model, A gendisc.Accumulator](fit func(d *data.Dataset) (M, error), newAccumulator func() (A, error)) OnePassConfig {
+	return onePass[M, A]{fit, newAccumulator}
+}
+
+type onePass[M gendisc.Model, A gendisc.Accumulator] struct {
+	fit            func(d *data.Dataset) (M, error)
+	newAccumulator func() (A, error)
+}
+
+func (c onePass[M, A]) Fit(d *data.Dataset) (gendisc.Model, error) { return modelOf(c.fit(d)) }
+
+func (c onePass[M, A]) NewAccumulator() (gendisc.Accumulator, error) {
+	a, err := c.newAccumulator()
+	if err != nil {
+		return nil, err // not a typed nil A in an interface
+	}
+	return a, nil
+}
+
+// modelOf returns m as a gendisc.Model, nil with an error (not a typed nil
+// M in an interface).
+func modelOf[M gendisc.Model](m M, err error) (gendisc.Model, error) {
+	if err != nil {
+		return nil, err
+	}
+	return m, nil
 }
 
 // Decode rebuilds a fitted model of the kind from a model file's schema
@@ -58,45 +190,75 @@ func (k *Kind) Mergeable() bool {
 	return k.Type.Implements(reflect.TypeFor[gendisc.Mergeable]())
 }
 
+// Fitted reports whether the kind can be fitted: it has Flags.
+func (k *Kind) Fitted() bool { return k.Flags != nil }
+
+// DefaultConfig returns the configuration of the kind's flags left at
+// their defaults.
+func (k *Kind) DefaultConfig() (Config, error) {
+	if k.Flags == nil {
+		return nil, fmt.Errorf("model kind %s is read, not fitted", k.Name)
+	}
+	fs := flag.NewFlagSet(k.Name, flag.ContinueOnError)
+	return k.Flags(fs)()
+}
+
+// OnePass reports whether the kind is fitted in one pass: its Config
+// (with the flags' defaults) is a OnePassConfig.
+func (k *Kind) OnePass() bool {
+	c, err := k.DefaultConfig()
+	_, ok := c.(OnePassConfig)
+	return err == nil && ok
+}
+
 var (
 	mu    sync.RWMutex
 	kinds = map[string]*Kind{}
 )
 
-// Register makes the kind named name known, with decode, which rebuilds a
-// fitted model of the kind from a model file's schema and parameters (and
-// checks them), as its decoder. A panic in decode is recovered and
-// returned as a *PanicError (see there). M, the type of the models decode returns,
+// Register makes the kind k known, with decode, which rebuilds a fitted
+// model of the kind from a model file's schema and parameters (and checks
+// them), as its decoder. A panic in decode is recovered and returned as a
+// *PanicError (see there). M, the type of the models decode returns,
 // becomes the kind's Type. A family registers its kinds from an init
-// function:
+// function in its register.go:
 //
-//	func init() { registry.Register(KindLDA, UnmarshalLDA) }
+//	func init() {
+//		registry.Register(registry.Kind{Name: KindLDA, Short: "linear discriminant analysis: ...", Flags: ldaFlags}, UnmarshalLDA)
+//	}
 //
-// Register panics when name is empty, decode is nil or a kind of the name
+// Register panics when k has no name, decode is nil or a kind of the name
 // is registered already: two packages claiming one kind is a programming
 // mistake.
-func Register[M gendisc.Model](name string, decode func(s *data.Schema, params []byte) (M, error)) {
+func Register[M gendisc.Model](k Kind, decode func(s *data.Schema, params []byte) (M, error)) {
+	name := k.Name
 	if name == "" || decode == nil {
 		panic("registry: Register of a kind without a name or a decoder")
 	}
-	k := &Kind{Name: name, Type: reflect.TypeFor[M](), decode: func(s *data.Schema, params []byte) (model gendisc.Model, err error) {
+	k.Type = reflect.TypeFor[M]()
+	k.decode = func(s *data.Schema, params []byte) (model gendisc.Model, err error) {
 		defer func() {
 			if v := recover(); v != nil {
 				model, err = nil, &PanicError{Kind: name, Value: v, Stack: debug.Stack()}
 			}
 		}()
-		m, err := decode(s, params)
-		if err != nil {
-			return nil, err // not a typed nil M in an interface
-		}
-		return m, nil
-	}}
+		return modelOf(decode(s, params))
+	}
 	mu.Lock()
 	defer mu.Unlock()
 	if kinds[name] != nil {
 		panic("registry: model kind " + name + " registered twice")
 	}
-	kinds[name] = k
+	kinds[name] = &k
+}
+
+// Unregister forgets the kind named name, for a test that registers a
+// kind of its own for a while: the kind stays out of the lists of the
+// other tests (the help texts of a command, say).
+func Unregister(name string) {
+	mu.Lock()
+	defer mu.Unlock()
+	delete(kinds, name)
 }
 
 // PanicError is the error of a decoder that panicked, which Kind.Decode
@@ -212,7 +374,7 @@ func SetDecompressor(f func(b []byte, source string) ([]byte, string, error)) {
 // function, after the kind:
 //
 //	func init() {
-//		registry.Register(KindARPA, decodeARPA)
+//		registry.Register(registry.Kind{Name: KindARPA, Short: "..."}, decodeARPA)
 //		registry.RegisterFormat(KindARPA, IsARPA)
 //	}
 //

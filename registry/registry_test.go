@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -51,14 +52,14 @@ func decodeAs(kind string) func(*data.Schema, []byte) (*constModel, error) {
 }
 
 func init() {
-	registry.Register("registry-test-b", decodeAs("registry-test-b"))
-	registry.Register("registry-test-a", decodeAs("registry-test-a"))
-	registry.Register("registry-test-liar", decodeAs("registry-test-a")) // decodes models of another kind
-	registry.Register("registry-test-panic", func(s *data.Schema, params []byte) (*constModel, error) {
+	registry.Register(registry.Kind{Name: "registry-test-b"}, decodeAs("registry-test-b"))
+	registry.Register(registry.Kind{Name: "registry-test-a"}, decodeAs("registry-test-a"))
+	registry.Register(registry.Kind{Name: "registry-test-liar"}, decodeAs("registry-test-a")) // decodes models of another kind
+	registry.Register(registry.Kind{Name: "registry-test-panic"}, func(s *data.Schema, params []byte) (*constModel, error) {
 		var v []float64
 		return nil, fmt.Errorf("never: %v", v[len(params)]) // an index out of range
 	})
-	registry.Register("registry-test-mergeable", func(s *data.Schema, params []byte) (*mergeableModel, error) {
+	registry.Register(registry.Kind{Name: "registry-test-mergeable"}, func(s *data.Schema, params []byte) (*mergeableModel, error) {
 		return &mergeableModel{constModel{kind: "registry-test-mergeable", schema: s}}, nil
 	})
 }
@@ -163,9 +164,9 @@ func TestRegisterPanics(t *testing.T) {
 		register func()
 		want     string
 	}{
-		{"twice", func() { registry.Register("registry-test-a", decodeAs("registry-test-a")) }, "registry: model kind registry-test-a registered twice"},
-		{"no name", func() { registry.Register("", decodeAs("")) }, "registry: Register of a kind without a name or a decoder"},
-		{"no decoder", func() { registry.Register[*constModel]("registry-test-nil", nil) }, "registry: Register of a kind without a name or a decoder"},
+		{"twice", func() { registry.Register(registry.Kind{Name: "registry-test-a"}, decodeAs("registry-test-a")) }, "registry: model kind registry-test-a registered twice"},
+		{"no name", func() { registry.Register(registry.Kind{Name: ""}, decodeAs("")) }, "registry: Register of a kind without a name or a decoder"},
+		{"no decoder", func() { registry.Register[*constModel](registry.Kind{Name: "registry-test-nil"}, nil) }, "registry: Register of a kind without a name or a decoder"},
 	} {
 		func() {
 			defer func() {
@@ -205,7 +206,7 @@ func TestDecodePanic(t *testing.T) {
 const formatKind = "registry-test-format"
 
 func init() {
-	registry.Register(formatKind, func(s *data.Schema, params []byte) (*constModel, error) {
+	registry.Register(registry.Kind{Name: formatKind}, func(s *data.Schema, params []byte) (*constModel, error) {
 		v, err := strconv.ParseFloat(strings.TrimPrefix(string(params), "RTF1 "), 64)
 		return &constModel{kind: formatKind, schema: schema, Value: v}, err
 	})
@@ -239,5 +240,90 @@ func TestSetDecompressor(t *testing.T) {
 		if m.(*constModel).Value != 2.5 || e.Kind != formatKind || e.Checksum != "sha256:"+hex.EncodeToString(sum[:]) {
 			t.Errorf("%q: value %v, envelope %+v", in, m.(*constModel).Value, e)
 		}
+	}
+}
+
+// constAcc is an accumulator of the test kind registry-test-onepass: it
+// counts the rows added.
+type constAcc struct{ rows float64 }
+
+func (a *constAcc) Add(d *data.Dataset) error         { a.rows += float64(d.N); return nil }
+func (a *constAcc) Merge(o gendisc.Accumulator) error { a.rows += o.(*constAcc).rows; return nil }
+func (a *constAcc) MarshalBinary() ([]byte, error)    { return json.Marshal(a.rows) }
+func (a *constAcc) UnmarshalBinary(b []byte) error    { return json.Unmarshal(b, &a.rows) }
+func (a *constAcc) Model() (gendisc.Model, error) {
+	return &constModel{kind: "registry-test-onepass", Value: a.rows}, nil
+}
+func fitConst(d *data.Dataset) (*constModel, error) {
+	return &constModel{kind: "x", schema: d.Schema, Value: float64(d.N)}, nil
+}
+func failConst(*data.Dataset) (*constModel, error) { return nil, errors.New("no fit") }
+func newConstAcc() (*constAcc, error)              { return &constAcc{}, nil }
+func failConstAcc() (*constAcc, error)             { return nil, errors.New("no accumulator") }
+func constFlags(fs *flag.FlagSet) func() (registry.Config, error) {
+	scale := fs.Float64("scale", 1, "`s`")
+	return func() (registry.Config, error) {
+		if *scale <= 0 {
+			return nil, errors.New("scale must be positive")
+		}
+		return registry.OnePass(fitConst, newConstAcc), nil
+	}
+}
+
+// TestKindDeclaration checks what package registry derives from a kind's
+// declaration: its type, whether it is fitted and in one pass, the
+// defaults of Input and Target, and the configuration of its flags'
+// defaults; and that Unregister forgets it.
+func TestKindDeclaration(t *testing.T) {
+	registry.Register(registry.Kind{Name: "registry-test-onepass", Short: "test", Flags: constFlags}, func(s *data.Schema, params []byte) (*constModel, error) {
+		return &constModel{kind: "registry-test-onepass", schema: s}, nil
+	})
+	k, err := registry.Lookup("registry-test-onepass")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if k.Type != reflect.TypeFor[*constModel]() || !k.Fitted() || !k.OnePass() || k.Input != registry.Table || k.Target != registry.Classes {
+		t.Errorf("kind %+v: want type *constModel, fitted in one pass, a table, classes", k)
+	}
+	c, err := k.DefaultConfig()
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := c.Fit(&data.Dataset{N: 3, Schema: schema})
+	if err != nil || m.(*constModel).Value != 3 {
+		t.Errorf("Fit: %v, %v", m, err)
+	}
+	fs := flag.NewFlagSet("test", flag.ContinueOnError)
+	cfg := k.Flags(fs)
+	if err := fs.Parse([]string{"-scale", "0"}); err != nil {
+		t.Fatal(err)
+	}
+	if c, err := cfg(); c != nil || err == nil {
+		t.Errorf("a scale of 0: %v, %v; want an error", c, err)
+	}
+	if a, _ := registry.Lookup("registry-test-a"); a.Fitted() || a.OnePass() {
+		t.Errorf("a kind without flags is fitted")
+	}
+	registry.Unregister("registry-test-onepass")
+	if _, err := registry.Lookup("registry-test-onepass"); err == nil {
+		t.Error("Unregister: the kind is still known")
+	}
+}
+
+// TestConfigErrorsAreNil checks that a Config's Fit and NewAccumulator
+// return nil interfaces with their errors, not typed nil pointers.
+func TestConfigErrorsAreNil(t *testing.T) {
+	d := &data.Dataset{Schema: schema}
+	if m, err := registry.FitConfig(failConst).Fit(d); m != nil || err == nil {
+		t.Errorf("FitConfig: %#v, %v", m, err)
+	}
+	if m, err := registry.OnePass(failConst, newConstAcc).Fit(d); m != nil || err == nil {
+		t.Errorf("OnePass Fit: %#v, %v", m, err)
+	}
+	if a, err := registry.OnePass(fitConst, failConstAcc).NewAccumulator(); a != nil || err == nil {
+		t.Errorf("OnePass NewAccumulator: %#v, %v", a, err)
+	}
+	if _, ok := registry.FitConfig(fitConst).(registry.OnePassConfig); ok {
+		t.Error("a FitConfig is a OnePassConfig")
 	}
 }

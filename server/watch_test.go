@@ -235,7 +235,7 @@ func (m panicModel) Schema() *data.Schema         { return m.schema }
 func (m panicModel) MarshalJSON() ([]byte, error) { return []byte(`{}`), nil }
 
 func init() {
-	registry.Register(panicKind, func(*data.Schema, []byte) (panicModel, error) {
+	registry.Register(registry.Kind{Name: panicKind}, func(*data.Schema, []byte) (panicModel, error) {
 		panic("a decoder with a bug")
 	})
 }

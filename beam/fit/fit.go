@@ -66,11 +66,16 @@ type Options struct {
 	Temp string
 }
 
-// Fit fits the model of acc, an empty accumulator of the kind, on the
-// files that glob matches and writes the model file to out, on any Beam
-// filesystem. It runs the schema pass (unless opt.Schema is set), then the
-// fit, each a pipeline run by run, and returns the model.
-func Fit(ctx context.Context, run Runner, glob, kind string, acc gendisc.Accumulator, out string, opt Options) (gendisc.Model, error) {
+// Fit fits the model of acc, an empty accumulator of a kind of Kinds (of
+// the configuration to fit: registry.OnePassConfig.NewAccumulator), on
+// the files that glob matches and writes the model file to out, on any
+// Beam filesystem. It runs the schema pass (unless opt.Schema is set),
+// then the fit, each a pipeline run by run, and returns the model.
+func Fit(ctx context.Context, run Runner, glob string, acc gendisc.Accumulator, out string, opt Options) (gendisc.Model, error) {
+	kind, err := decoderKind(acc)
+	if err != nil {
+		return nil, err
+	}
 	empty, err := acc.MarshalBinary()
 	if err != nil {
 		return nil, err

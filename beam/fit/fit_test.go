@@ -202,14 +202,14 @@ func kindCases() []kindCase {
 	gdaCfg := gda.Config{MaxIter: gda.DefaultMaxIter, Tol: gda.DefaultTol}
 	lin := linear.Config{L2: 0.5}
 	return []kindCase{
-		{kind: gaussianNB, header: num, rows: numericRows(400),
+		{kind: naivebayes.KindGaussian, header: num, rows: numericRows(400),
 			acc: func() (gendisc.Accumulator, error) { return accOf(gnb.NewAccumulator()) },
 			fit: func(d *data.Dataset) (gendisc.Model, error) { return modelOf(gnb.Fit(d)) }},
 		{kind: gda.KindLDA, header: num, rows: numericRows(400),
-			acc: func() (gendisc.Accumulator, error) { return accOf(gda.LDAConfig(gdaCfg).Accumulator()) },
+			acc: func() (gendisc.Accumulator, error) { return accOf(gda.LDAConfig(gdaCfg).NewAccumulator()) },
 			fit: func(d *data.Dataset) (gendisc.Model, error) { return modelOf(gda.LDAConfig(gdaCfg).Fit(d)) }},
 		{kind: gda.KindQDA, header: num, rows: numericRows(400),
-			acc: func() (gendisc.Accumulator, error) { return accOf(gda.QDAConfig(gdaCfg).Accumulator()) },
+			acc: func() (gendisc.Accumulator, error) { return accOf(gda.QDAConfig(gdaCfg).NewAccumulator()) },
 			fit: func(d *data.Dataset) (gendisc.Model, error) { return modelOf(gda.QDAConfig(gdaCfg).Fit(d)) }},
 		{kind: linear.Kind, header: "x1,x2,c,t", rows: regressionRows(300), opt: dataio.Options{NumericTarget: true},
 			acc: func() (gendisc.Accumulator, error) { return accOf(lin.NewAccumulator()) },
@@ -245,7 +245,7 @@ func TestFitShards(t *testing.T) {
 				t.Fatal(err)
 			}
 			out := filepath.Join(t.TempDir(), "m.json")
-			m, err := Fit(context.Background(), runPrism, filepath.Join(dir, "part-*"), c.kind, acc, out,
+			m, err := Fit(context.Background(), runPrism, filepath.Join(dir, "part-*"), acc, out,
 				Options{Read: c.opt, Temp: out + ".schema"})
 			if err != nil {
 				t.Fatal(err)
@@ -449,7 +449,7 @@ func TestRaggedShard(t *testing.T) {
 	for _, opt := range []Options{{Temp: out + ".schema"}, {Schema: &data.Schema{
 		Features: []data.Column{{Name: "x1"}, {Name: "x2"}},
 		Target:   &data.Column{Name: "y", Kind: data.Categorical, Levels: []string{"a", "b", "c"}}}}} {
-		_, err = Fit(context.Background(), runPrism, filepath.Join(dir, "part-*"), gaussianNB, acc, out, opt)
+		_, err = Fit(context.Background(), runPrism, filepath.Join(dir, "part-*"), acc, out, opt)
 		if err == nil {
 			t.Fatal("Fit of a ragged shard: no error")
 		}

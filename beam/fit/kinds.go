@@ -2,44 +2,54 @@ package fit
 
 import (
 	"fmt"
-	"slices"
+	"reflect"
 
 	"github.com/gendisc/gendisc"
-	"github.com/gendisc/gendisc/gda"
-	"github.com/gendisc/gendisc/linear"
-	"github.com/gendisc/gendisc/naivebayes"
+	_ "github.com/gendisc/gendisc/models" // every kind of gendisc
+	"github.com/gendisc/gendisc/registry"
 )
 
-// Kinds returns the names of the kinds that Fit takes, the one-pass kinds
-// whose models are gendisc.Mergeable: every naive Bayes kind, lda, qda and
-// linear; sorted.
+// Kinds returns the names of the kinds that Fit takes, sorted: the
+// one-pass kinds of tables in package registry, those whose Config is a
+// registry.OnePassConfig (every naive Bayes kind, lda, qda and linear).
 func Kinds() []string {
-	k := []string{gaussianNB, gda.KindLDA, gda.KindQDA, linear.Kind}
-	for _, f := range []naivebayes.Family{naivebayes.Mixed, naivebayes.Bernoulli, naivebayes.Multinomial, naivebayes.Complement, naivebayes.Categorical} {
-		k = append(k, f.String())
+	var names []string
+	for _, name := range registry.Kinds() {
+		if k, err := registry.Lookup(name); err == nil && k.Input == registry.Table && k.OnePass() {
+			names = append(names, name)
+		}
 	}
-	slices.Sort(k)
-	return k
+	return names
 }
 
-// gaussianNB is the kind of naivebayes.GaussianConfig's models.
-const gaussianNB = "gaussian-nb"
-
-// emptyAccumulator returns an accumulator of the kind to decode an encoded
-// one into (UnmarshalBinary replaces its settings by the encoded ones).
+// emptyAccumulator returns an accumulator of the kind, of its default
+// configuration, to decode an encoded one into (UnmarshalBinary replaces
+// its settings by the encoded ones).
 func emptyAccumulator(kind string) (gendisc.Accumulator, error) {
-	switch kind {
-	case gaussianNB:
-		return new(naivebayes.GaussianAccumulator), nil
-	case gda.KindLDA, gda.KindQDA:
-		return new(gda.Accumulator), nil
-	case linear.Kind:
-		return new(linear.Accumulator), nil
+	k, err := registry.Lookup(kind)
+	if err != nil || k.Input != registry.Table || !k.OnePass() {
+		return nil, fmt.Errorf("fit: kind %q is not fitted in one pass (kinds: %v)", kind, Kinds())
 	}
-	if _, err := naivebayes.ParseFamily(kind); err == nil {
-		return new(naivebayes.Accumulator), nil
+	c, err := k.DefaultConfig()
+	if err != nil {
+		return nil, err
 	}
-	return nil, fmt.Errorf("fit: kind %q is not fitted in one pass (kinds: %v)", kind, Kinds())
+	return c.(registry.OnePassConfig).NewAccumulator()
+}
+
+// decoderKind returns the name of a kind of Kinds whose empty accumulator
+// has the type of acc: the kind by which the workers decode acc's
+// encoding (emptyAccumulator). Kinds that share an accumulator type, lda
+// and qda, decode each other's, whose settings say which model they
+// finish.
+func decoderKind(acc gendisc.Accumulator) (string, error) {
+	t := reflect.TypeOf(acc)
+	for _, name := range Kinds() {
+		if a, err := emptyAccumulator(name); err == nil && reflect.TypeOf(a) == t {
+			return name, nil
+		}
+	}
+	return "", fmt.Errorf("fit: an accumulator of type %v is of no kind fitted in one pass (kinds: %v)", t, Kinds())
 }
 
 // decode returns the accumulator of the kind that b encodes.

@@ -7,10 +7,11 @@ import (
 	"io"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/x/beamx"
+	"github.com/gendisc/gendisc"
 	"github.com/gendisc/gendisc/beam/fit"
-	"github.com/gendisc/gendisc/cmd/gendisc/modelflags"
 	"github.com/gendisc/gendisc/logistic"
 	"github.com/gendisc/gendisc/mixture"
+	"github.com/gendisc/gendisc/modelflags"
 )
 
 // iterFunc fits a model of an iterative kind on the files that glob
@@ -26,17 +27,17 @@ var iterKinds = map[string]func(*flag.FlagSet) iterFunc{
 }
 
 // warn writes the warnings of a fitted model to stderr, as gendisc fit.
-func warn(stderr io.Writer, m interface{ Warnings() []string }) {
+func warn(stderr io.Writer, m gendisc.Warner) {
 	for _, s := range m.Warnings() {
 		fmt.Fprintln(stderr, "gendisc-beam: warning:", s)
 	}
 }
 
 // logisticFlags defines the flags of logistic.Config: gendisc fit's
-// (modelflags.Logistic), and those of the solvers that the pipelines run,
+// (logistic.DefineFlags), and those of the solvers that the pipelines run,
 // newton and lbfgs, whose iterations each run a pass over the data.
 func logisticFlags(fs *flag.FlagSet) iterFunc {
-	config := modelflags.Logistic(fs)
+	config := logistic.DefineFlags(fs)
 	solver := fs.String("solver", "", "the optimiser `name`: newton or lbfgs (default: newton for at most 40 parameters, lbfgs otherwise); every iteration runs pipelines")
 	var maxIter int
 	fs.Var(modelflags.AtLeast(&maxIter, 0), "max-iter", "stop newton and lbfgs after `n` iterations (default 1000)")
@@ -73,10 +74,10 @@ func verboseFlag(fs *flag.FlagSet) *bool {
 const defaultSample = 100_000
 
 // gmmFlags defines the flags of mixture.Config: gendisc fit's
-// (modelflags.Mixture), with the usage of those that the pipelines use
+// (mixture.DefineFlags), with the usage of those that the pipelines use
 // in their own way, and --components, --init-sample and --verbose.
 func gmmFlags(fs *flag.FlagSet) iterFunc {
-	config := modelflags.Mixture(fs)
+	config := mixture.DefineFlags(fs)
 	for name, usage := range map[string]string{
 		"init":     "starting point `method`: kmeans++ (seeds by k-means++, then their hard partition) or random (random responsibilities), on the sample of --init-sample",
 		"restarts": "run EM from `n` starting points and keep the largest log-likelihood (each restart runs its own pipelines)",

@@ -41,10 +41,11 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/x/beamx"
 	"github.com/gendisc/gendisc"
 	"github.com/gendisc/gendisc/beam/fit"
-	"github.com/gendisc/gendisc/cmd/gendisc/modelflags"
 	"github.com/gendisc/gendisc/dataio"
+	"github.com/gendisc/gendisc/dataio/dataflags"
 	"github.com/gendisc/gendisc/datasets"
 	"github.com/gendisc/gendisc/modelfile"
+	"github.com/gendisc/gendisc/modelflags"
 	"github.com/gendisc/gendisc/registry"
 )
 
@@ -444,6 +445,7 @@ func beamVersion(bi *debug.BuildInfo) string {
 // fitOptions are fit's flags.
 type fitOptions struct {
 	data, model, out, schema string
+	kind                     *registry.Kind        // the kind of --model, nil for an iterative or unknown one
 	read                     func() dataio.Options // how the shards are read, as gendisc fit's
 	acc                      func() (gendisc.Accumulator, error)
 	iter                     iterFunc // an iterative kind's, acc nil
@@ -459,7 +461,7 @@ func (o *fitOptions) run(ctx context.Context) error {
 		return fmt.Errorf("%w: missing --out, a file", errUsage)
 	}
 	read := o.read()
-	read.NumericTarget = o.model == "linear"
+	read.NumericTarget = o.kind != nil && o.kind.Target == registry.Number
 	check := &read
 	if o.schema != "" {
 		check = nil // the columns are the model's
@@ -483,11 +485,11 @@ func (o *fitOptions) run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	m, err := fit.Fit(ctx, beamx.Run, o.data, o.model, acc, o.out, opt)
+	m, err := fit.Fit(ctx, beamx.Run, o.data, acc, o.out, opt)
 	if err != nil {
 		return err
 	}
-	if w, ok := m.(interface{ Warnings() []string }); ok {
+	if w, ok := m.(gendisc.Warner); ok {
 		warn(o.stderr, w)
 	}
 	return nil
@@ -502,22 +504,36 @@ func fitFlags(fs *flag.FlagSet, args []string) *fitOptions {
 	fs.StringVar(&o.model, "model", "", "the model `kind`: "+strings.Join(allKinds(), ", "))
 	fs.StringVar(&o.out, "out", "", "write the model to this `file`, on any Beam filesystem")
 	fs.StringVar(&o.schema, "schema", "", "read the data with the schema of this model `file` rather than inferring it in a first pass")
-	o.read = modelflags.Data(fs)
+	o.read = dataflags.Define(fs)
 	o.model = flagValue(args, "model")
 	if it, ok := iterKinds[o.model]; ok {
 		o.iter = it(fs)
 		return o
 	}
-	k, ok := kinds[o.model]
 	switch {
-	case ok:
-		o.acc = k(fs)
+	case slices.Contains(fit.Kinds(), o.model):
+		o.kind, _ = registry.Lookup(o.model)
+		o.acc = accumulatorFlags(o.kind, fs)
 	case o.model == "":
 		o.kindErr = fmt.Errorf("%w: missing --model KIND (%s)", errUsage, strings.Join(allKinds(), ", "))
 	default:
 		o.kindErr = fmt.Errorf("%w: --model %q: want one of %s", errUsage, o.model, strings.Join(allKinds(), ", "))
 	}
 	return o
+}
+
+// accumulatorFlags defines the model flags of the one-pass kind k, those
+// of gendisc fit (registry.Kind.Flags), and returns the function that
+// gives its empty accumulator once they are parsed.
+func accumulatorFlags(k *registry.Kind, fs *flag.FlagSet) func() (gendisc.Accumulator, error) {
+	cfg := k.Flags(fs)
+	return func() (gendisc.Accumulator, error) {
+		c, err := cfg()
+		if err != nil {
+			return nil, fmt.Errorf("%w: %v", errUsage, err)
+		}
+		return c.(registry.OnePassConfig).NewAccumulator()
+	}
 }
 
 // allKinds returns the kinds fit takes, sorted.

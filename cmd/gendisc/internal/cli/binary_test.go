@@ -126,7 +126,7 @@ var misuseCases = []struct {
 	{[]string{"fit", "--data", "iris", "--model", "mda", "--components-per-class", "0", "--out", "OUT"}, `--components-per-class: want a whole number ≥ 1`},
 	{[]string{"fit", "--data", "iris", "--model", "ngram", "--order", "0", "--out", "OUT"}, `--order: want a whole number ≥ 1`},
 	{[]string{"fit", "--data", "iris", "--model", "ngram", "--min-count", "0", "--out", "OUT"}, `--min-count: want a whole number ≥ 1`},
-	{[]string{"fit", "--data", "iris", "--model", "ngram", "--smoothing", "foo", "--out", "OUT"}, `--smoothing "foo": want kneser-ney, witten-bell, lidstone or mle`},
+	{[]string{"fit", "--data", "iris", "--model", "ngram", "--smoothing", "foo", "--out", "OUT"}, `invalid value "foo" for flag --smoothing: want kneser-ney, witten-bell, lidstone or mle`},
 	{[]string{"fit", "--data", "iris", "--model", "linear", "--impute", "median", "--out", "OUT"}, `--impute: the only method is mean`},
 	{[]string{"fit", "--data", "iris", "--model", "foo", "--out", "OUT"}, `unknown model kind "foo"`},
 	{[]string{"fit", "--data", "iris", "--model", "logistic", "--variance", "feature", "--out", "OUT"}, `--variance: it is a flag of --model`},

@@ -10,8 +10,8 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/gendisc/gendisc/cmd/gendisc/modelflags"
 	"github.com/gendisc/gendisc/dataio"
+	"github.com/gendisc/gendisc/modelflags"
 	"golang.org/x/term"
 )
 

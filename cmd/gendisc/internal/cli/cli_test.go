@@ -3,13 +3,16 @@ package cli
 import (
 	"bytes"
 	"context"
+	"errors"
 	"flag"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/gendisc/gendisc/cmd/gendisc/modelflags"
+	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/modelflags"
+	"github.com/gendisc/gendisc/registry"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
@@ -220,12 +223,12 @@ func assertFiles(t *testing.T, dir string, names ...string) {
 // TestOtherKindsFlag checks that a flag of another model kind is refused
 // with a message that names its kind.
 func TestOtherKindsFlag(t *testing.T) {
-	register(&kind{name: "test-kind", flags: func(fs *flag.FlagSet) fitFunc {
+	registry.Register(registry.Kind{Name: "test-kind", Flags: func(fs *flag.FlagSet) func() (registry.Config, error) {
 		fs.Float64("test-penalty", 1, "penalty")
 		fs.Bool("test-switch", false, "a boolean flag")
-		return nil
-	}})
-	t.Cleanup(func() { delete(kinds, "test-kind") })
+		return func() (registry.Config, error) { return nil, errors.New("not fitted") }
+	}}, func(*data.Schema, []byte) (*countModel, error) { return nil, errors.New("not read") })
+	t.Cleanup(func() { registry.Unregister("test-kind") })
 	for _, args := range [][]string{
 		{"fit", "--data", "iris", "--model", "gaussian-nb", "--test-penalty", "3"},
 		{"fit", "--data", "iris", "--test-switch", "--model", "gaussian-nb"},

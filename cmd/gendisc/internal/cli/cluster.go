@@ -4,14 +4,13 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"math/rand/v2"
 	"strconv"
 	"time"
 
-	"github.com/gendisc/gendisc/cmd/gendisc/modelflags"
 	"github.com/gendisc/gendisc/data"
 	"github.com/gendisc/gendisc/dataio"
 	"github.com/gendisc/gendisc/mixture"
+	"github.com/gendisc/gendisc/modelflags"
 )
 
 // The command list is set by cli.go's init, which runs before this file's
@@ -58,13 +57,13 @@ Example:
 	Required:    []string{"data"},
 	WritesModel: true,
 	Flags: func(fs *flag.FlagSet, args []string) Runner {
-		o := &clusterOptions{comp: componentsFlag{lo: defaultComponents, hi: defaultComponents}}
+		o := &clusterOptions{comp: mixture.ComponentRange{Min: mixture.DefaultComponents, Max: mixture.DefaultComponents}}
 		fs.StringVar(&o.data, "data", "", "the data: a CSV or TSV `file`, - for standard input, or a bundled data set's name")
 		fs.StringVar(&o.target, "target", "", "a `column` to leave out, such as class labels (default: none)")
 		fs.Var(&o.ignored, "ignore", "skip these `columns`")
 		fs.StringVar(&o.weight, "weight", "", "the `column` holding a weight per row")
 		fs.Var(&o.comp, "components", "the number of components `K` (default 2), or a range such as 1-10 chosen by BIC")
-		o.cfg = mixtureFlags(fs)
+		o.cfg = mixture.DefineFlags(fs)
 		fs.StringVar(&o.out, "out", "-", "write the model to this `file`; - for standard output")
 		return func(ctx context.Context, env *Env) error { return o.run(env) }
 	},
@@ -73,12 +72,12 @@ Example:
 type clusterOptions struct {
 	data, target, weight, out string
 	ignored                   modelflags.List
-	comp                      componentsFlag
-	cfg                       func() (mixture.Config, *rand.Rand)
+	comp                      mixture.ComponentRange
+	cfg                       func() (mixture.Config, uint64)
 }
 
 func (o *clusterOptions) run(env *Env) error {
-	cfg, rng := o.cfg()
+	cfg, seed := o.cfg()
 	d, err := env.readData(o.data, dataio.Options{Target: o.target, NoTarget: o.target == "", Ignore: o.ignored, Weight: o.weight})
 	if err != nil {
 		return err
@@ -95,14 +94,14 @@ func (o *clusterOptions) run(env *Env) error {
 	// range of K, that is the next candidate (K in increasing order;
 	// mixture.SelectK may stop before hi, where K has more parameters
 	// than there are rows).
-	k := o.comp.lo - 1
+	k := o.comp.Min - 1
 	cfg.OnIter = func(restart, iter int, ll float64) {
 		if restart == 0 && iter == 1 {
 			k++
 		}
-		bar("%srestart %d/%d, iteration %d/%d, log-likelihood %s", o.comp.candidate(k), restart+1, cfg.Restarts, min(iter, cfg.MaxIter), cfg.MaxIter, num(ll))
+		bar("%srestart %d/%d, iteration %d/%d, log-likelihood %s", candidate(o.comp, k), restart+1, cfg.Restarts, min(iter, cfg.MaxIter), cfg.MaxIter, num(ll))
 	}
-	g, err := o.comp.fit(d, cfg, rng)
+	g, err := mixture.SelectConfig{Config: cfg, Range: o.comp, Seed: seed}.Fit(d)
 	bar("")
 	if err != nil {
 		return err
@@ -138,11 +137,11 @@ func (o *clusterOptions) run(env *Env) error {
 // candidate describes the fit of K = k in cluster's progress line: for a
 // range of K, which one and how many at most the range holds; nothing for
 // a single K.
-func (f *componentsFlag) candidate(k int) string {
-	if f.lo == f.hi {
+func candidate(r mixture.ComponentRange, k int) string {
+	if r.Min == r.Max {
 		return ""
 	}
-	return fmt.Sprintf("K = %d (candidate %d of at most %d), ", k, k-f.lo+1, f.hi-f.lo+1)
+	return fmt.Sprintf("K = %d (candidate %d of at most %d), ", k, k-r.Min+1, r.Max-r.Min+1)
 }
 
 // numericColumns returns d without its non-numeric feature columns, and

@@ -16,11 +16,13 @@ import (
 
 	"github.com/schollz/progressbar/v3"
 
-	"github.com/gendisc/gendisc"
-	"github.com/gendisc/gendisc/cmd/gendisc/modelflags"
 	"github.com/gendisc/gendisc/compare"
 	"github.com/gendisc/gendisc/data"
 	"github.com/gendisc/gendisc/datasets"
+	"github.com/gendisc/gendisc/logistic"
+	"github.com/gendisc/gendisc/modelflags"
+	"github.com/gendisc/gendisc/naivebayes"
+	"github.com/gendisc/gendisc/registry"
 )
 
 // The command list is set by cli.go's init, which runs before this file's
@@ -28,7 +30,7 @@ import (
 
 // defaultModels are the models compare runs without --models: the
 // generative-discriminative pair of Ng and Jordan.
-var defaultModels = []string{"nb", "logistic"}
+var defaultModels = []string{naivebayes.KindMixed, logistic.Kind}
 
 // compareModelDefaults are model flag values that compare sets before
 // parsing, where fit's default would make a model fail on the bundled
@@ -111,7 +113,8 @@ Example:
 		fmt.Fprintf(w, "\nModel flags (as for gendisc fit; each goes to the models of --models that take it):\n")
 		for _, name := range classifierKindNames() {
 			fs := flag.NewFlagSet(name, flag.ContinueOnError)
-			kinds[name].flags(fs)
+			k, _ := registry.Lookup(name)
+			k.Flags(fs)
 			fmt.Fprintf(w, "\n--models %s:\n", name)
 			printFlags(w, fs)
 		}
@@ -130,6 +133,12 @@ type compareOptions struct {
 	kinds        map[string]*modelFlags // every kind, by name
 	passed       map[string]*passFlag   // the model flags, by name
 	command      string                 // the command line, for the report
+}
+
+// classifierKindNames returns the names of the kinds whose models
+// classify (registry.Classes), in sorted order: compare's --models.
+func classifierKindNames() []string {
+	return kindsWith(func(k *registry.Kind) bool { return k.Target == registry.Classes })
 }
 
 // modelFlags are one kind's flags, parsed into a FlagSet of its own, and
@@ -180,7 +189,8 @@ func (o *compareOptions) defineModelFlags(fs *flag.FlagSet) {
 	for _, name := range kindNames() {
 		kfs := flag.NewFlagSet(name, flag.ContinueOnError)
 		kfs.SetOutput(io.Discard)
-		mf := &modelFlags{fs: kfs, fit: kinds[name].flags(kfs)}
+		k, _ := registry.Lookup(name)
+		mf := &modelFlags{fs: kfs, fit: kindFit(k, kfs)}
 		o.kinds[name] = mf
 		kfs.VisitAll(func(f *flag.Flag) {
 			if v, ok := compareModelDefaults[f.Name]; ok {
@@ -265,9 +275,7 @@ func (o *compareOptions) run(ctx context.Context, env *Env) error {
 	}
 	models := make([]compare.Model, len(o.models))
 	for l, name := range o.models {
-		fit := o.kinds[name].fit
-		models[l] = compare.Model{Name: name, Settings: o.settings(name),
-			Fit: func(d *data.Dataset) (gendisc.Model, error) { return fit(d) }}
+		models[l] = compare.Model{Name: name, Settings: o.settings(name), Fit: o.kinds[name].fit}
 	}
 	e, err := compare.Plan(tasks, models, compare.PlanOptions{RequireTasks: len(o.data) > 0, Describe: hinted})
 	if err != nil {

@@ -1,8 +1,10 @@
 // Package cli implements the gendisc command line: one Command per verb
 // (fit, predict, eval, inspect, cluster, datasets, ...), each defining its
-// flags and the function that runs it, and a table of model kinds
-// (kind.go, one kind_FAMILY.go file per model family) that fit, predict,
-// eval and inspect share.
+// flags and the function that runs it. The model kinds are package
+// registry's (kind.go): the commands derive the kinds, their flags and
+// what a model can do from a kind's declaration and the capabilities of
+// its models; only inspect describes each family's parameters
+// (inspect_FAMILY.go), with a generic description for other kinds.
 //
 // Commands see the world only through an Env (standard streams and the
 // global --quiet and --verbose settings), so tests run them in-process with

@@ -77,7 +77,7 @@ func (o *evalOptions) run(env *Env) error {
 		return err
 	}
 	c, isClassifier := m.(gendisc.Classifier)
-	r, isRegressor := asRegressor(e.Kind, m)
+	r, isRegressor := asRegressor(m)
 	if !isClassifier && !isRegressor {
 		return wrongKind(o.model, e.Kind, "does not classify")
 	}
@@ -97,7 +97,7 @@ func (o *evalOptions) run(env *Env) error {
 	if err := models.CheckMissing(m, d); err != nil {
 		return err
 	}
-	if err := checkNB(env, m, d); err != nil {
+	if err := checkRows(env, m, d); err != nil {
 		return err
 	}
 	var rep interface{ Text(io.Writer) error }

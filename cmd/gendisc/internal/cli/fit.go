@@ -12,12 +12,12 @@ import (
 	"github.com/gendisc/gendisc"
 	"github.com/gendisc/gendisc/data"
 	"github.com/gendisc/gendisc/dataio"
-	"github.com/gendisc/gendisc/mixture"
-	"github.com/gendisc/gendisc/modelfile"
+	"github.com/gendisc/gendisc/naivebayes"
+	"github.com/gendisc/gendisc/registry"
 )
 
 // defaultKind is the model fit uses without --model.
-const defaultKind = "nb"
+const defaultKind = naivebayes.KindMixed
 
 var cmdFit = &Command{
 	Name:      "fit",
@@ -65,10 +65,10 @@ Example:
 	WritesModel: true,
 	MoreHelp: func(w io.Writer) {
 		for _, name := range kindNames() {
-			k := kinds[name]
-			fmt.Fprintf(w, "\n--model %s: %s\n", name, k.short)
+			k, _ := registry.Lookup(name)
+			fmt.Fprintf(w, "\n--model %s: %s\n", name, k.Short)
 			fs := flag.NewFlagSet(name, flag.ContinueOnError)
-			k.flags(fs)
+			k.Flags(fs)
 			printFlags(w, fs)
 		}
 	},
@@ -76,6 +76,7 @@ Example:
 
 type fitOptions struct {
 	data, out, model string
+	kind             *registry.Kind // nil for an unknown --model
 	stream           bool
 	numericTarget    bool // the kind is a regression
 	read             dataFlags
@@ -98,13 +99,13 @@ func fitFlags(fs *flag.FlagSet, args []string) Runner {
 	// reported once the flags are parsed.
 	k, err := lookupKind(flagValue(args, "model", defaultKind))
 	if err == nil {
-		if boolFlagValue(args, "stream") && k.canStream() {
-			o.newAcc = k.accumulator(fs) // fit --stream adds the chunks to it (stream.go)
+		if boolFlagValue(args, "stream") && k.OnePass() {
+			o.newAcc = kindAccumulator(k, fs) // fit --stream adds the chunks to it (stream.go)
 		} else {
-			o.fit = k.flags(fs)
+			o.fit = kindFit(k, fs)
 		}
-		o.numericTarget = k.regression
-		defineOtherKindsFlags(fs, k.name)
+		o.kind, o.numericTarget = k, k.Target == registry.Number
+		defineOtherKindsFlags(fs, k.Name)
 	} else {
 		defineOtherKindsFlags(fs, "")
 	}
@@ -113,9 +114,9 @@ func fitFlags(fs *flag.FlagSet, args []string) Runner {
 			return usagef("%v", err)
 		}
 		if o.stream != (o.newAcc != nil) {
-			if !k.canStream() {
+			if !k.OnePass() {
 				return usagef("--model %s cannot be fitted with --stream (kinds that can: %s)",
-					k.name, strings.Join(streamableKinds(), ", "))
+					k.Name, strings.Join(streamableKinds(), ", "))
 			}
 			return usagef("--stream is ambiguous here: give it apart from other flags' values")
 		}
@@ -136,13 +137,13 @@ func (o *fitOptions) run(env *Env) error {
 		return err
 	}
 	warnModel(env, m)
-	return env.writeModel(o.out, m)
+	return env.writeModel(o.out, persistent(m))
 }
 
 // fitAll reads the whole training data and fits the model to it.
-func (o *fitOptions) fitAll(env *Env) (modelfile.Persistent, error) {
+func (o *fitOptions) fitAll(env *Env) (gendisc.Model, error) {
 	opt := o.readOptions()
-	d, err := kinds[o.model].readTraining(env, o.data, opt)
+	d, err := readTraining(env, o.kind, o.data, opt)
 	if err != nil {
 		return nil, o.targetHint(err, opt)
 	}
@@ -161,11 +162,11 @@ func (o *fitOptions) fitAll(env *Env) (modelfile.Persistent, error) {
 }
 
 // dropUnlabelled returns d without its rows whose target is missing, and
-// their number (gendisc.Labelled): every kind that learns from the target
-// leaves them out, the one rule of fit (gmm, which leaves the target out,
-// keeps them).
+// their number: every kind that learns from the target leaves them out,
+// the one rule of fit (a kind without a target, registry.None, such as
+// gmm, keeps them).
 func (o *fitOptions) dropUnlabelled(d *data.Dataset) (*data.Dataset, int) {
-	if o.model == mixture.Kind {
+	if o.kind.Target == registry.None || d.Y == nil {
 		return d, 0
 	}
 	return gendisc.Labelled(d)
@@ -264,7 +265,8 @@ func defineOtherKindsFlags(fs *flag.FlagSet, name string) {
 			continue
 		}
 		tmp := flag.NewFlagSet(other, flag.ContinueOnError)
-		kinds[other].flags(tmp)
+		k, _ := registry.Lookup(other)
+		k.Flags(tmp)
 		tmp.VisitAll(func(f *flag.Flag) {
 			if fs.Lookup(f.Name) == nil {
 				owners[f.Name] = append(owners[f.Name], other)

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/gendisc/gendisc/cmd/gendisc/modelflags"
+	"github.com/gendisc/gendisc/modelflags"
 )
 
 // Every invalid flag value is a misuse (exit status 2), found before any

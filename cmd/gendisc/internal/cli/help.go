@@ -5,7 +5,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/gendisc/gendisc/cmd/gendisc/modelflags"
+	"github.com/gendisc/gendisc/modelflags"
 )
 
 // help runs "gendisc help [COMMAND]".

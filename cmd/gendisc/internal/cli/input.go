@@ -10,9 +10,9 @@ import (
 	"os"
 	"strings"
 
-	"github.com/gendisc/gendisc/cmd/gendisc/modelflags"
 	"github.com/gendisc/gendisc/data"
 	"github.com/gendisc/gendisc/dataio"
+	"github.com/gendisc/gendisc/dataio/dataflags"
 	"github.com/gendisc/gendisc/datasets"
 )
 
@@ -181,13 +181,13 @@ func (env *Env) closeLevels(d *data.Dataset, s *data.Schema) error {
 }
 
 // dataFlags are the flags that say how to read training data
-// (modelflags.Data): register defines them, and options gives the
+// (dataflags.Define): register defines them, and options gives the
 // dataio.Options they hold once they are parsed.
 type dataFlags struct {
 	options func() dataio.Options
 }
 
-func (f *dataFlags) register(fs *flag.FlagSet) { f.options = modelflags.Data(fs) }
+func (f *dataFlags) register(fs *flag.FlagSet) { f.options = dataflags.Define(fs) }
 
 // limitFlags defines --max-record and --max-memory, the limits of reading
 // data (dataio.Limits), on fs, setting lim.

@@ -1,13 +1,22 @@
 package cli
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
 	"strings"
 
+	"github.com/gendisc/gendisc"
 	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/gda"
+	"github.com/gendisc/gendisc/linear"
+	"github.com/gendisc/gendisc/logistic"
+	"github.com/gendisc/gendisc/mixture"
+	"github.com/gendisc/gendisc/modelfile"
+	"github.com/gendisc/gendisc/naivebayes"
 	"github.com/gendisc/gendisc/ngram"
 )
 
@@ -51,14 +60,9 @@ func (o *inspectOptions) run(env *Env) error {
 	if err != nil {
 		return err
 	}
-	var rep report
-	switch k := kinds[e.Kind]; {
-	case k != nil:
-		rep = k.inspect(m)
-	case e.Kind == ngram.KindARPA:
-		rep = inspectARPA(m.(*ngram.ARPA))
-	default:
-		return wrongKind(o.model, e.Kind, "is not one that inspect describes")
+	rep, err := inspectReport(m)
+	if err != nil {
+		return fmt.Errorf("%s: %w", o.model, err)
 	}
 	if o.json {
 		return writeJSON(env.Stdout, struct {
@@ -73,6 +77,58 @@ func (o *inspectOptions) run(env *Env) error {
 		return err
 	}
 	_, err = io.WriteString(env.Stdout, b.String())
+	return err
+}
+
+// inspectReport returns what inspect shows of m: a description of its
+// family's parameters (inspect_FAMILY.go), chosen by its Go type, or for
+// a kind that inspect does not know, the parameters of its model file.
+func inspectReport(m gendisc.Model) (report, error) {
+	switch m := m.(type) {
+	case *gda.LDA:
+		return inspectLDA(m), nil
+	case *gda.QDA:
+		return inspectQDA(m), nil
+	case *naivebayes.Gaussian:
+		return inspectGaussianNB(m), nil
+	case *naivebayes.Model:
+		return inspectNB(m), nil
+	case *linear.Model:
+		return inspectLinear(m), nil
+	case *logistic.Model:
+		return inspectLogistic(m), nil
+	case *mixture.GMM:
+		return inspectGMM(m), nil
+	case *mixture.MDA:
+		return inspectMDA(m), nil
+	case *ngram.Model:
+		return inspectNgram(m), nil
+	case *ngram.ARPA:
+		return inspectARPA(m), nil
+	}
+	p, ok := m.(modelfile.Persistent)
+	if !ok {
+		return nil, fmt.Errorf("a %s model has no parameters to describe", m.Kind())
+	}
+	params, err := p.MarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return parametersReport(params), nil
+}
+
+// parametersReport is what inspect shows of a model of a kind it does not
+// know: the parameters of its model file, as JSON.
+type parametersReport json.RawMessage
+
+func (r parametersReport) MarshalJSON() ([]byte, error) { return r, nil }
+
+func (r parametersReport) writeText(w io.Writer) error {
+	var b bytes.Buffer
+	if err := json.Indent(&b, r, "", "  "); err != nil {
+		return err
+	}
+	_, err := fmt.Fprintf(w, "parameters:\n%s\n", b.String())
 	return err
 }
 

@@ -6,58 +6,27 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"slices"
 	"strings"
 
 	"github.com/gendisc/gendisc"
 	"github.com/gendisc/gendisc/data"
-	"github.com/gendisc/gendisc/dataio"
 	"github.com/gendisc/gendisc/modelfile"
 	"github.com/gendisc/gendisc/models"
+	"github.com/gendisc/gendisc/registry"
 )
 
-// A kind is a model family as the commands see it: what the command line
-// adds to the kind of the same name in package registry, which decodes its
-// model files (loadModel). Each family registers its kinds from an init
-// function in its own file, kind_FAMILY.go. After adding a kind, "go test
-// ./cmd/gendisc/internal/cli -update" rewrites the help text in
-// testdata/help_fit.golden, and TestEveryKind runs fit, predict, eval and
-// inspect with it (on iris, or the data set named in its kindData).
-type kind struct {
-	name  string // the --model value and the Kind of the saved models
-	short string // one line for "gendisc fit --help"
-
-	// flags defines the kind's hyperparameter flags on fs and returns the
-	// function that fits a model with the values parsed into them. The
-	// kinds that gendisc-beam fit takes too define them with package
-	// modelflags, which both commands share.
-	flags func(fs *flag.FlagSet) fitFunc
-
-	// inspect describes a fitted model of this kind for "gendisc
-	// inspect": a value that marshals to JSON for --json and writes
-	// itself as text otherwise.
-	inspect func(m gendisc.Model) report
-
-	// regression marks a kind whose target is a number, not a class:
-	// fit reads it with dataio.Options.NumericTarget, and the models
-	// implement regressor (predict and eval).
-	regression bool
-
-	// accumulator is set for a kind whose models keep their sufficient
-	// statistics (gendisc.Mergeable), and only for one: it defines the
-	// same flags as flags and returns the function that gives an empty
-	// accumulator of the configuration they hold, or the error of an
-	// invalid one. fit --stream adds the chunks of rows to it (stream.go);
-	// update and merge use the accumulators of the models instead.
-	accumulator func(fs *flag.FlagSet) func() (gendisc.Accumulator, error)
-
-	// read, when set, reads the training data named by --data in place
-	// of the reading every kind shares (readTraining).
-	read func(env *Env, name string, opt dataio.Options) (*data.Dataset, error)
-}
+// The model kinds are those of package registry: each family declares
+// its kinds once, in its register.go (registry.Kind), and the commands
+// derive everything from the declaration: the kinds --model takes (those
+// with Flags), their flags and help (Flags, Short), how fit reads the
+// training data (Input, Target), which kinds fit --stream takes (a
+// registry.OnePassConfig), and what a model can do from the capabilities
+// its type implements (gendisc.Regressor, gendisc.Density, ...). Only
+// inspect knows the families, to describe their parameters (inspect_*.go),
+// with a generic description for a kind it does not know.
 
 // fitFunc fits a model to training data.
-type fitFunc func(d *data.Dataset) (modelfile.Persistent, error)
+type fitFunc func(d *data.Dataset) (gendisc.Model, error)
 
 // report is what inspect prints about a model: its JSON encoding, or the
 // text that writeText writes.
@@ -65,37 +34,73 @@ type report interface {
 	writeText(w io.Writer) error
 }
 
-// kinds maps a kind's name to the kind.
-var kinds = map[string]*kind{}
-
-// register adds k to the kinds. It panics when the name is taken: two
-// files registering one name is a programming mistake.
-func register(k *kind) {
-	if kinds[k.name] != nil {
-		panic("cli: model kind " + k.name + " registered twice")
-	}
-	kinds[k.name] = k
+// kindNames returns the names of the kinds that gendisc fits (those with
+// flags), in sorted order.
+func kindNames() []string {
+	return kindsWith(func(*registry.Kind) bool { return true })
 }
 
-// kindNames returns the names of the kinds in sorted order.
-func kindNames() []string {
-	names := make([]string, 0, len(kinds))
-	for name := range kinds {
-		names = append(names, name)
+// kindsWith returns the names of the kinds that gendisc fits for which
+// has is true, in sorted order.
+func kindsWith(has func(*registry.Kind) bool) []string {
+	var names []string
+	for _, name := range registry.Kinds() {
+		if k, err := registry.Lookup(name); err == nil && k.Fitted() && has(k) {
+			names = append(names, name)
+		}
 	}
-	slices.Sort(names)
 	return names
 }
 
+// isKind reports whether name is a kind that gendisc fits.
+func isKind(name string) bool {
+	k, err := registry.Lookup(name)
+	return err == nil && k.Fitted()
+}
+
 // lookupKind returns the kind named by --model.
-func lookupKind(name string) (*kind, error) {
-	if k := kinds[name]; k != nil {
+func lookupKind(name string) (*registry.Kind, error) {
+	if k, err := registry.Lookup(name); err == nil && k.Fitted() {
 		return k, nil
 	}
 	if hint := didYouMean(name, kindNames(), same); hint != "" {
 		return nil, fmt.Errorf("unknown model kind %q%s", name, hint)
 	}
 	return nil, fmt.Errorf("unknown model kind %q (kinds: %s)", name, strings.Join(kindNames(), ", "))
+}
+
+// kindFit defines the flags of kind k on fs and returns the function that
+// fits a model of the configuration they hold once fs is parsed. An
+// invalid configuration is a misuse of the flags. A kind of plain text
+// refuses a .txt file read as a table (checkPlainText).
+func kindFit(k *registry.Kind, fs *flag.FlagSet) fitFunc {
+	cfg := k.Flags(fs)
+	return func(d *data.Dataset) (gendisc.Model, error) {
+		c, err := cfg()
+		if err != nil {
+			return nil, usagef("%v", err)
+		}
+		if k.Input == registry.Text {
+			if err := checkPlainText(d); err != nil {
+				return nil, err
+			}
+		}
+		return c.Fit(d)
+	}
+}
+
+// kindAccumulator defines the flags of kind k, a one-pass kind
+// (registry.Kind.OnePass), on fs and returns the function that gives an
+// empty accumulator of the configuration they hold once fs is parsed.
+func kindAccumulator(k *registry.Kind, fs *flag.FlagSet) func() (gendisc.Accumulator, error) {
+	cfg := k.Flags(fs)
+	return func() (gendisc.Accumulator, error) {
+		c, err := cfg()
+		if err != nil {
+			return nil, usagef("%v", err)
+		}
+		return c.(registry.OnePassConfig).NewAccumulator()
+	}
 }
 
 // loadModel reads the model file at path ("-" for standard input), a
@@ -107,7 +112,7 @@ func (env *Env) loadModel(path string) (*modelfile.Envelope, gendisc.Model, erro
 		return models.ReadFile(env.Stdin, "<stdin>")
 	}
 	e, m, err := models.LoadFile(path)
-	if errors.Is(err, fs.ErrNotExist) && kinds[path] != nil {
+	if errors.Is(err, fs.ErrNotExist) && isKind(path) {
 		return nil, nil, usagef("%s: no such file; %[1]s is a model kind, and gendisc fit --model %[1]s --data F --out %[1]s.json makes a model file of it", path)
 	}
 	return e, m, err

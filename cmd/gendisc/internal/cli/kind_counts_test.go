@@ -1,19 +1,26 @@
 package cli
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"math"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/gendisc/gendisc"
 	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/datasets"
 	"github.com/gendisc/gendisc/modelfile"
 	"github.com/gendisc/gendisc/registry"
+	"github.com/gendisc/gendisc/server"
 )
 
 // The test kinds of mergeable models, until the families' models keep
@@ -30,50 +37,45 @@ const (
 	countsAccKind = "test-counts-acc"
 )
 
-func init() {
-	for _, name := range []string{countsKind, countsAccKind} {
-		registry.Register(name, func(s *data.Schema, params []byte) (*countModel, error) {
-			var p countParams
-			if err := json.Unmarshal(params, &p); err != nil {
-				return nil, err
-			}
-			if len(p.Counts) != len(s.Classes()) {
-				return nil, fmt.Errorf("%d counts for %d classes", len(p.Counts), len(s.Classes()))
-			}
-			return &countModel{kind: name, schema: s, alpha: float64(p.Alpha), counts: p.Counts}, nil
-		})
+// decodeCounts returns the decoder of the model files of the test kind
+// name.
+func decodeCounts(name string) func(s *data.Schema, params []byte) (*countModel, error) {
+	return func(s *data.Schema, params []byte) (*countModel, error) {
+		var p countParams
+		if err := json.Unmarshal(params, &p); err != nil {
+			return nil, err
+		}
+		if len(p.Counts) != len(s.Classes()) {
+			return nil, fmt.Errorf("%d counts for %d classes", len(p.Counts), len(s.Classes()))
+		}
+		return &countModel{kind: name, schema: s, alpha: float64(p.Alpha), counts: p.Counts}, nil
 	}
 }
 
-// withCountKinds adds the test kinds to the command line's kinds for the
-// test: they stay out of the help texts of the other tests.
+// withCountKinds registers the test kinds for the test, in one place
+// each, as a family does (registry.Register): they stay out of the help
+// texts of the other tests. inspect does not know them, and describes
+// their models by their parameters.
 func withCountKinds(t *testing.T) {
 	for _, name := range []string{countsKind, countsAccKind} {
-		k := &kind{
-			name:  name,
-			short: "test: the smoothed class frequencies",
-			flags: func(fs *flag.FlagSet) fitFunc {
+		registry.Register(registry.Kind{
+			Name:  name,
+			Short: "test: the smoothed class frequencies",
+			Flags: func(fs *flag.FlagSet) func() (registry.Config, error) {
 				newAcc := countsFlags(fs, name)
-				return func(d *data.Dataset) (modelfile.Persistent, error) {
-					acc := newAcc()
-					if err := acc.Add(d); err != nil {
-						return nil, err
+				return func() (registry.Config, error) {
+					fit := func(d *data.Dataset) (gendisc.Model, error) {
+						acc := newAcc()
+						if err := acc.Add(d); err != nil {
+							return nil, err
+						}
+						return acc.Model()
 					}
-					m, err := acc.Model()
-					if err != nil {
-						return nil, err
-					}
-					return m.(*countModel), nil
+					return registry.OnePass(fit, func() (gendisc.Accumulator, error) { return newAcc(), nil }), nil
 				}
 			},
-			inspect: func(m gendisc.Model) report { return countsReport(m.(*countModel).counts) },
-			accumulator: func(fs *flag.FlagSet) func() (gendisc.Accumulator, error) {
-				newAcc := countsFlags(fs, name)
-				return func() (gendisc.Accumulator, error) { return newAcc(), nil }
-			},
-		}
-		register(k)
-		t.Cleanup(func() { delete(kinds, name) })
+		}, decodeCounts(name))
+		t.Cleanup(func() { registry.Unregister(name) })
 	}
 }
 
@@ -82,13 +84,6 @@ func withCountKinds(t *testing.T) {
 func countsFlags(fs *flag.FlagSet, name string) func() gendisc.Accumulator {
 	alpha := fs.Float64("count-alpha", 1, "pseudo-count `α` of every class")
 	return func() gendisc.Accumulator { return &countAcc{Kind: name, Alpha: *alpha} }
-}
-
-type countsReport modelfile.Floats
-
-func (r countsReport) writeText(w io.Writer) error {
-	_, err := fmt.Fprintf(w, "counts %v\n", []float64(r))
-	return err
 }
 
 // countModel is a fitted model of the test kinds.
@@ -213,3 +208,68 @@ func (a *countAcc) Model() (gendisc.Model, error) {
 
 func (a *countAcc) MarshalBinary() ([]byte, error) { return json.Marshal(a) }
 func (a *countAcc) UnmarshalBinary(b []byte) error { return json.Unmarshal(b, a) }
+
+// TestTestKindEverywhere checks that a kind declared in one place (the
+// registration of withCountKinds, in this test file alone) reaches every
+// part of gendisc: fit's help and --model, fit (saving the model file),
+// predict, eval and inspect (loading it; inspect by the generic
+// description of a kind it does not know), the server, and compare.
+func TestTestKindEverywhere(t *testing.T) {
+	withCountKinds(t)
+	dir := t.TempDir()
+	model := filepath.Join(dir, "counts.json")
+
+	if help := mustRun(t, "help", "fit"); !strings.Contains(help, "\n--model "+countsKind+": test: the smoothed class frequencies\n") || !strings.Contains(help, "--count-alpha") {
+		t.Errorf("fit's help lacks the test kind and its flag")
+	}
+	mustRun(t, "fit", "--model", countsKind, "--count-alpha", "2", "--data", "iris", "--out", model)
+
+	// iris has 50 rows of each of its 3 classes: P(y = k) = (50 + 2)/(150 + 3·2) = 1/3.
+	pred := mustRun(t, "predict", "--model", model, "--data", "iris")
+	lines := strings.Split(strings.TrimSpace(pred), "\n")
+	if len(lines) != 151 || lines[1] != "Iris-setosa,0.3333333333333333,0.3333333333333333,0.3333333333333333" {
+		t.Errorf("predict: %d lines, the first row %q", len(lines), lines[min(1, len(lines)-1)])
+	}
+	if out := mustRun(t, "eval", "--model", model, "--data", "iris"); !strings.Contains(out, "accuracy") {
+		t.Errorf("eval printed %q", out)
+	}
+	var rep struct {
+		Kind       string
+		Parameters countParams
+	}
+	if err := json.Unmarshal([]byte(mustRun(t, "inspect", "--model", model, "--json")), &rep); err != nil {
+		t.Fatal(err)
+	}
+	if rep.Kind != countsKind || rep.Parameters.Alpha != 2 || !slices.Equal([]float64(rep.Parameters.Counts), []float64{50, 50, 50}) {
+		t.Errorf("inspect --json: %+v", rep)
+	}
+
+	s, err := server.New(server.Options{Models: map[string]string{"counts": model}, MaxRows: 1 << 10, MaxBodyBytes: 1 << 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rc, err := datasets.Open("iris")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(rc)
+	rc.Close()
+	r := httptest.NewRequest("POST", "/v1/models/counts/predict", bytes.NewReader(body))
+	r.Header.Set("Content-Type", "text/csv")
+	r.Header.Set("Accept", "text/csv")
+	w := httptest.NewRecorder()
+	s.ServeHTTP(w, r)
+	if w.Code != 200 || w.Body.String() != pred {
+		t.Errorf("serve: status %d, the answer differs from gendisc predict's", w.Code)
+	}
+
+	report := filepath.Join(dir, "report")
+	mustRun(t, "compare", "--data", "iris", "--models", countsKind+",gaussian-nb", "--splits", "2", "--sizes", "30,60", "--out", report, "--quiet")
+	results, err := os.ReadFile(filepath.Join(report, "curves.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(results), countsKind) {
+		t.Errorf("compare's results do not hold the test kind:\n%s", results)
+	}
+}

@@ -4,6 +4,8 @@ import (
 	"flag"
 	"sync"
 	"testing"
+
+	"github.com/gendisc/gendisc/registry"
 )
 
 // TestKindFitConcurrent runs every kind's fit function from several
@@ -15,7 +17,8 @@ func TestKindFitConcurrent(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			d := kindTrainingData(t, name)
 			fs := flag.NewFlagSet(name, flag.ContinueOnError)
-			fit := kinds[name].flags(fs)
+			k, _ := registry.Lookup(name)
+			fit := kindFit(k, fs)
 			if err := fs.Parse(nil); err != nil {
 				t.Fatal(err)
 			}
@@ -31,7 +34,7 @@ func TestKindFitConcurrent(t *testing.T) {
 						t.Error(err)
 						return
 					}
-					b, err := m.MarshalJSON()
+					b, err := persistent(m).MarshalJSON()
 					if err != nil {
 						t.Error(err)
 					}

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/gendisc/gendisc"
+	"github.com/gendisc/gendisc/registry"
 )
 
 var cmdMerge = &Command{
@@ -63,7 +64,7 @@ Example:
 // sufficient statistics (gendisc.Mergeable), which merge and update take,
 // in sorted order.
 func mergeableKinds() []string {
-	return kindsWith(func(k *kind) bool { return mergeableKind(k.name) })
+	return kindsWith((*registry.Kind).Mergeable)
 }
 
 type mergeOptions struct {

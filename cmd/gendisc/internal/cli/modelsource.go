@@ -44,7 +44,7 @@ func (s *modelSource) register(fs *flag.FlagSet, args []string) {
 // kinds returns the names of the kinds whose models can do what the
 // command needs.
 func (s *modelSource) kinds() []string {
-	return kindsWith(func(k *kind) bool { return kindDoes(k.name, s.can) })
+	return kindsWith(func(k *registry.Kind) bool { return k.Type.Implements(s.can) })
 }
 
 // kindDoes reports whether the models of the kind name implement the
@@ -69,7 +69,7 @@ func (s *modelSource) check() error {
 	case s.file == "":
 		return nil
 	}
-	if _, err := os.Stat(s.file); kinds[s.file] != nil && errors.Is(err, fs.ErrNotExist) {
+	if _, err := os.Stat(s.file); isKind(s.file) && errors.Is(err, fs.ErrNotExist) {
 		return usagef("--model %s: no such file; --model takes a fitted model file, --kind %[1]s fits a %[1]s model on the data first", s.file)
 	}
 	var kindFlag string
@@ -112,9 +112,9 @@ func kindFlags(fs *flag.FlagSet, args []string) (fitFunc, func() *rand.Rand, err
 	)
 	if args != nil {
 		if name = flagValue(args, "kind", ""); name != "" {
-			var k *kind
+			var k *registry.Kind
 			if k, err = lookupKind(name); err == nil {
-				fit = k.flags(fs)
+				fit = kindFit(k, fs)
 			}
 		}
 	}

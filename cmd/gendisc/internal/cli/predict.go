@@ -11,6 +11,7 @@ import (
 	"github.com/gendisc/gendisc/data"
 	"github.com/gendisc/gendisc/dataio"
 	"github.com/gendisc/gendisc/models"
+	"github.com/gendisc/gendisc/registry"
 )
 
 var cmdPredict = &Command{
@@ -74,7 +75,7 @@ func (o *predictOptions) run(env *Env) error {
 	if err != nil {
 		return err
 	}
-	if err := checkNB(env, m, d); err != nil {
+	if err := checkRows(env, m, d); err != nil {
 		return err
 	}
 	p, err := models.Predict(m, d)
@@ -124,12 +125,11 @@ func (o *predictOptions) write(env *Env, writeTo func(io.Writer) error) error {
 	return out.Commit()
 }
 
-// asRegressor returns m, a model of the kind named, as a
-// gendisc.Regressor when the kind is a regression. (A gendisc.Clusterer
-// has a method Predict of the same signature: the kind's regression
-// property tells them apart.)
-func asRegressor(kind string, m gendisc.Model) (gendisc.Regressor, bool) {
+// asRegressor returns m as a gendisc.Regressor when its kind is a
+// regression (registry.Number): a gendisc.Clusterer has a method of the
+// same signature, which the kind's target tells apart.
+func asRegressor(m gendisc.Model) (gendisc.Regressor, bool) {
 	r, ok := m.(gendisc.Regressor)
-	k := kinds[kind]
-	return r, ok && k != nil && k.regression
+	k, err := registry.Lookup(m.Kind())
+	return r, ok && err == nil && k.Target == registry.Number
 }

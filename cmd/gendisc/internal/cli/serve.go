@@ -13,7 +13,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/gendisc/gendisc/cmd/gendisc/modelflags"
+	"github.com/gendisc/gendisc/modelflags"
 	"github.com/gendisc/gendisc/server"
 )
 

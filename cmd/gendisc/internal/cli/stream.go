@@ -12,7 +12,7 @@ import (
 	"github.com/gendisc/gendisc"
 	"github.com/gendisc/gendisc/data"
 	"github.com/gendisc/gendisc/dataio"
-	"github.com/gendisc/gendisc/modelfile"
+	"github.com/gendisc/gendisc/registry"
 )
 
 // streamChunk is about the number of bytes of rows that fit --stream reads
@@ -26,27 +26,22 @@ var streamChunk = 8 << 20
 // 200 MB for a little more collection.
 const streamGCPercent = 50
 
-// canStream reports whether fit --stream takes the kind: whether it has
-// an accumulator to add the chunks to.
-func (k *kind) canStream() bool { return k.accumulator != nil }
-
 // streamableKinds returns the names of the kinds that fit --stream takes,
-// in sorted order.
-func streamableKinds() []string { return kindsWith((*kind).canStream) }
+// the one-pass kinds, in sorted order.
+func streamableKinds() []string { return kindsWith((*registry.Kind).OnePass) }
 
 // streamable reports whether fit --stream can read the data: the kind can
 // stream, and the data is not plain text, which a kind with its own
 // reader reads whole.
 func (o *fitOptions) streamable() bool {
-	k := kinds[o.model]
-	return k.canStream() && (k.read == nil || !plainText(o.data))
+	return o.kind.OnePass() && (o.kind.Input != registry.Text || !plainText(o.data))
 }
 
 // fitChunks fits the model to the training data read in chunks with
 // dataio.ReadChunks (fit --stream): it adds them one at a time
 // (gendisc.AddChunks) to an empty accumulator of the kind, and shows the
 // progress on a terminal.
-func (o *fitOptions) fitChunks(env *Env) (modelfile.Persistent, error) {
+func (o *fitOptions) fitChunks(env *Env) (gendisc.Model, error) {
 	defer debug.SetGCPercent(debug.SetGCPercent(streamGCPercent))
 	if !o.streamable() {
 		// The kind reads plain text its own way, whole (readTraining).
@@ -106,7 +101,7 @@ func (o *fitOptions) fitChunks(env *Env) (modelfile.Persistent, error) {
 	} else {
 		env.verbosef("%s: %d rows in %d chunks, %d features, %d classes", source, rows, chunks, len(last.Schema.Features), len(last.Schema.Classes()))
 	}
-	return persistent(m), nil
+	return m, nil
 }
 
 // streamStatus is fit --stream's progress line after read bytes of source

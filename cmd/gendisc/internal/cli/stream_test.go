@@ -1,13 +1,14 @@
 package cli
 
 import (
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/gendisc/gendisc/registry"
 )
 
 // smallChunks makes fit --stream read chunks of n bytes for the test.
@@ -15,26 +16,6 @@ func smallChunks(t *testing.T, n int) {
 	old := streamChunk
 	streamChunk = n
 	t.Cleanup(func() { streamChunk = old })
-}
-
-// TestStreamFlagsMatch checks that every kind's accumulator hook defines
-// the flags of its flags hook, with the same defaults and usage.
-func TestStreamFlagsMatch(t *testing.T) {
-	withCountKinds(t)
-	describe := func(fs *flag.FlagSet) []string {
-		var out []string
-		fs.VisitAll(func(f *flag.Flag) { out = append(out, f.Name+"="+f.DefValue+": "+f.Usage) })
-		return out
-	}
-	for _, name := range streamableKinds() {
-		k := kinds[name]
-		a, b := flag.NewFlagSet("", flag.ContinueOnError), flag.NewFlagSet("", flag.ContinueOnError)
-		k.flags(a)
-		k.accumulator(b)
-		if fa, fb := describe(a), describe(b); !slices.Equal(fa, fb) {
-			t.Errorf("%s: flags define %q, accumulator %q", name, fa, fb)
-		}
-	}
 }
 
 // TestStreamableKinds checks that fit --stream takes the kinds that merge
@@ -49,7 +30,7 @@ func TestStreamableKinds(t *testing.T) {
 	want := []string{"bernoulli-nb", "categorical-nb", "complement-nb", "gaussian-nb", "lda", "linear", "multinomial-nb", "nb", "qda",
 		countsKind, countsAccKind}
 	for _, name := range want {
-		if k := kinds[name]; k == nil || !k.canStream() {
+		if k, err := registry.Lookup(name); err != nil || !k.OnePass() {
 			t.Errorf("fit --stream does not take %s", name)
 		}
 	}

@@ -9,7 +9,6 @@ import (
 
 	"github.com/gendisc/gendisc"
 	"github.com/gendisc/gendisc/dataio"
-	"github.com/gendisc/gendisc/registry"
 )
 
 var cmdUpdate = &Command{
@@ -56,25 +55,6 @@ Example:
 	MoreHelp: func(w io.Writer) {
 		fmt.Fprintf(w, "\nKinds that update takes: %s.\n", strings.Join(mergeableKinds(), ", "))
 	},
-}
-
-// mergeableKind reports whether the models of the kind named implement
-// gendisc.Mergeable, as package registry knows them.
-func mergeableKind(name string) bool {
-	k, err := registry.Lookup(name)
-	return err == nil && k.Mergeable()
-}
-
-// kindsWith returns the names of the kinds for which has is true, in
-// sorted order.
-func kindsWith(has func(*kind) bool) []string {
-	var names []string
-	for _, name := range kindNames() {
-		if has(kinds[name]) {
-			names = append(names, name)
-		}
-	}
-	return names
 }
 
 type updateOptions struct {

@@ -7,8 +7,8 @@ import (
 	"runtime"
 	"runtime/debug"
 
-	"github.com/gendisc/gendisc/cmd/gendisc/modelflags"
 	"github.com/gendisc/gendisc/modelfile"
+	"github.com/gendisc/gendisc/modelflags"
 )
 
 // version is listed last: files initialise in name order, and this one

@@ -1,20 +1,21 @@
-package modelflags
+package modelflags_test
 
 import (
 	"flag"
 	"io"
-	"maps"
 	"reflect"
 	"slices"
 	"strings"
 	"testing"
 
-	"github.com/gendisc/gendisc/dataio"
 	"github.com/gendisc/gendisc/gda"
 	"github.com/gendisc/gendisc/linear"
 	"github.com/gendisc/gendisc/logistic"
 	"github.com/gendisc/gendisc/mixture"
+	. "github.com/gendisc/gendisc/modelflags"
+	_ "github.com/gendisc/gendisc/models"
 	"github.com/gendisc/gendisc/naivebayes"
+	"github.com/gendisc/gendisc/registry"
 	"github.com/gendisc/gendisc/text"
 )
 
@@ -40,7 +41,8 @@ func newFlagSet() *flag.FlagSet {
 func TestValues(t *testing.T) {
 	var (
 		nn   NonNegative
-		fin  finite
+		fin  Finite
+		pos  Positive
 		n    int
 		w    logistic.ClassWeight
 		list List
@@ -62,6 +64,9 @@ func TestValues(t *testing.T) {
 		{&fin, "-2.5", "-2.5", ""},
 		{&fin, "nan", "", "want a finite number"},
 		{&fin, "-inf", "", "want a finite number"},
+		{&pos, "1e-300", "1e-300", ""},
+		{&pos, "0", "", "want a finite number > 0"},
+		{&pos, "+Inf", "", "want a finite number > 0"},
 		{AtLeast(&n, 1), "1", "1", ""},
 		{AtLeast(&n, 1), "0", "", "want a whole number ≥ 1"},
 		{AtLeast(&n, 0), "1.5", "", "want a whole number ≥ 0"},
@@ -101,7 +106,7 @@ func TestCheck(t *testing.T) {
 		{[]string{"--class-prior", "a=0.5", "--class-prior", "b=0.5", "--hash-features", "8", "--alternate-sign"}, ""},
 	} {
 		fs := newFlagSet()
-		NaiveBayes(fs, naivebayes.Multinomial)
+		naivebayes.DefineFlags(fs, naivebayes.Multinomial)
 		if err := fs.Parse(c.args); err != nil {
 			t.Fatal(err)
 		}
@@ -163,9 +168,6 @@ func TestConfigs(t *testing.T) {
 		{"gmm", mixtureConfig, []string{"--covariance", "diag", "--init", "random", "--restarts", "3", "--tol", "0", "--max-iter", "7",
 			"--reg-covar", "0", "--reg-covar-mode", "ridge", "--seed", "9"},
 			mixtureSeed{mixture.Config{Covariance: mixture.Diag, Init: mixture.Random, Restarts: 3, Tol: -1, MaxIter: 7, RegCovar: -1, Regularization: mixture.Ridge, Seed: new(uint64(9))}, 9}},
-		{"data", dataOptions, nil, dataio.Options{}},
-		{"data", dataOptions, []string{"--target", "y", "--numeric", "a, b", "--numeric", "c", "--categorical", "d", "--text", "e,f", "--ignore", "g", "--weight", "w"},
-			dataio.Options{Target: "y", Numeric: []string{"a", "b", "c"}, Categorical: []string{"d"}, Text: []string{"e", "f"}, Ignore: []string{"g"}, Weight: "w"}},
 	} {
 		fs := newFlagSet()
 		cfg := c.define(fs)
@@ -176,35 +178,30 @@ func TestConfigs(t *testing.T) {
 	}
 }
 
-func dataOptions(fs *flag.FlagSet) func() any {
-	opt := Data(fs)
-	return func() any { return opt() }
-}
-
 func gaussianNB(fs *flag.FlagSet) func() any {
-	cfg := GaussianNB(fs)
+	cfg := naivebayes.DefineGaussianFlags(fs)
 	return func() any { return cfg() }
 }
 
 func nb(f naivebayes.Family) func(fs *flag.FlagSet) func() any {
 	return func(fs *flag.FlagSet) func() any {
-		cfg := NaiveBayes(fs, f)
+		cfg := naivebayes.DefineFlags(fs, f)
 		return func() any { return cfg() }
 	}
 }
 
 func gdaConfig(fs *flag.FlagSet) func() any {
-	cfg := GDA(fs)
+	cfg := gda.DefineFlags(fs)
 	return func() any { return cfg() }
 }
 
 func linearConfig(fs *flag.FlagSet) func() any {
-	cfg := Linear(fs)
+	cfg := linear.DefineFlags(fs)
 	return func() any { return cfg() }
 }
 
 func logisticConfig(fs *flag.FlagSet) func() any {
-	cfg := Logistic(fs)
+	cfg := logistic.DefineFlags(fs)
 	return func() any { return cfg() }
 }
 
@@ -214,7 +211,7 @@ type mixtureSeed struct {
 }
 
 func mixtureConfig(fs *flag.FlagSet) func() any {
-	cfg := Mixture(fs)
+	cfg := mixture.DefineFlags(fs)
 	return func() any {
 		c, seed := cfg()
 		return mixtureSeed{c, seed}
@@ -226,7 +223,7 @@ func mixtureConfig(fs *flag.FlagSet) func() any {
 // models of one set of flags at once).
 func TestConfigCopies(t *testing.T) {
 	fs := newFlagSet()
-	cfg := GDA(fs)
+	cfg := gda.DefineFlags(fs)
 	parse(t, fs, "--shrinkage", "0.5")
 	c := cfg()
 	c.Shrinkage, c.MaxIter = 0.9, 3
@@ -258,7 +255,6 @@ func TestFlagNames(t *testing.T) {
 		{"linear", linearConfig, "l2 no-standardize impute"},
 		{"logistic", logisticConfig, "l2 class-weight no-standardize impute " + words},
 		{"gmm", mixtureConfig, "covariance init restarts tol max-iter reg-covar reg-covar-mode seed"},
-		{"data", dataOptions, "target numeric categorical text ignore weight"},
 	} {
 		fs := newFlagSet()
 		c.define(fs)
@@ -272,27 +268,45 @@ func TestFlagNames(t *testing.T) {
 	}
 }
 
-// TestAccumulators checks that every kind of Accumulators gives an
-// accumulator with its default flags, and one that fits a model of the
-// kind; and the error of an invalid configuration.
+// TestAccumulators checks that every one-pass kind of the registry gives
+// an accumulator with its default flags; and the error of an invalid
+// configuration.
 func TestAccumulators(t *testing.T) {
-	want := []string{"bernoulli-nb", "categorical-nb", "complement-nb", "gaussian-nb", "lda", "linear", "multinomial-nb", "nb", "qda"}
-	if got := slices.Sorted(maps.Keys(Accumulators)); !slices.Equal(got, want) {
-		t.Errorf("kinds %q, want %q", got, want)
-	}
-	for _, name := range want {
+	var got []string
+	for _, name := range registry.Kinds() {
+		k, _ := registry.Lookup(name)
+		if !k.Fitted() {
+			continue
+		}
 		fs := newFlagSet()
-		acc := Accumulators[name](fs)
+		cfg := k.Flags(fs)
 		parse(t, fs)
-		a, err := acc()
-		if err != nil || a == nil {
+		c, err := cfg()
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		op, ok := c.(registry.OnePassConfig)
+		if !ok {
+			continue
+		}
+		got = append(got, name)
+		if a, err := op.NewAccumulator(); err != nil || a == nil {
 			t.Errorf("%s: %v, %v", name, a, err)
 		}
 	}
+	want := []string{"bernoulli-nb", "categorical-nb", "complement-nb", "gaussian-nb", "lda", "linear", "multinomial-nb", "nb", "ngram", "qda"}
+	if !slices.Equal(got, want) {
+		t.Errorf("one-pass kinds %q, want %q", got, want)
+	}
+	k, _ := registry.Lookup(naivebayes.KindBernoulli)
 	fs := newFlagSet()
-	acc := Accumulators["bernoulli-nb"](fs)
+	cfg := k.Flags(fs)
 	parse(t, fs, "--hash-features", "8", "--alternate-sign")
-	if a, err := acc(); a != nil || err == nil || !strings.Contains(err.Error(), "alternate signs") {
+	c, err := cfg()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a, err := c.(registry.OnePassConfig).NewAccumulator(); a != nil || err == nil || !strings.Contains(err.Error(), "alternate signs") {
 		t.Errorf("bernoulli-nb with alternate signs: %v, %v; want no accumulator and an error", a, err)
 	}
 }

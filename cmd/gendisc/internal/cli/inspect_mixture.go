@@ -1,108 +1,14 @@
 package cli
 
 import (
-	"flag"
 	"fmt"
 	"io"
-	"math/rand/v2"
-	"slices"
 	"strconv"
-	"strings"
 
 	"github.com/gendisc/gendisc"
-	"github.com/gendisc/gendisc/cmd/gendisc/modelflags"
-	"github.com/gendisc/gendisc/data"
 	"github.com/gendisc/gendisc/mixture"
 	"github.com/gendisc/gendisc/modelfile"
 )
-
-func init() {
-	register(&kind{
-		name:  mixture.Kind,
-		short: "Gaussian mixture fitted by EM to the features (the target column is left out); see also gendisc cluster",
-		flags: func(fs *flag.FlagSet) fitFunc {
-			mf := mixtureFlags(fs)
-			comp := componentsFlag{lo: defaultComponents, hi: defaultComponents}
-			fs.Var(&comp, "components", "the number of components `K` (default 2), or a range such as 1-10 chosen by BIC")
-			return func(d *data.Dataset) (modelfile.Persistent, error) {
-				cfg, rng := mf()
-				return comp.fit(d, cfg, rng)
-			}
-		},
-		inspect: inspectGMM,
-	})
-	register(&kind{
-		name:  mixture.KindMDA,
-		short: "mixture discriminant analysis: per class a Gaussian mixture fitted by EM, classification by Bayes' rule",
-		flags: func(fs *flag.FlagSet) fitFunc {
-			mf := mixtureFlags(fs)
-			k := mixture.DefaultComponentsPerClass
-			fs.Var(modelflags.AtLeast(&k, 1), "components-per-class", "the number of mixture components `K` of every class")
-			return func(d *data.Dataset) (modelfile.Persistent, error) {
-				cfg, rng := mf()
-				return mixture.MDAConfig{ComponentsPerClass: k, Mixture: cfg}.Fit(d, rng)
-			}
-		},
-		inspect: inspectMDA,
-	})
-}
-
-// classifierKindNames returns the names of the kinds whose models
-// classify, in sorted order: every kind but the regressions and gmm, a
-// density without classes (gendisc compare's --models).
-func classifierKindNames() []string {
-	return slices.DeleteFunc(kindNames(), func(name string) bool { return kinds[name].regression || name == mixture.Kind })
-}
-
-// defaultComponents is the number of mixture components without
-// --components: the smallest mixture.
-const defaultComponents = 2
-
-// mixtureFlags defines the flags of mixture.Config (modelflags.Mixture)
-// and returns the function that gives the configuration and the random
-// source of --seed once they are parsed.
-func mixtureFlags(fs *flag.FlagSet) func() (mixture.Config, *rand.Rand) {
-	cfg := modelflags.Mixture(fs)
-	return func() (mixture.Config, *rand.Rand) {
-		c, seed := cfg()
-		return c, rand.New(rand.NewPCG(seed, 0))
-	}
-}
-
-// componentsFlag is a number of components K or a range lo-hi.
-type componentsFlag struct{ lo, hi int }
-
-func (f *componentsFlag) String() string {
-	if f.lo == f.hi {
-		return strconv.Itoa(f.lo)
-	}
-	return fmt.Sprintf("%d-%d", f.lo, f.hi)
-}
-
-func (f *componentsFlag) Set(s string) error {
-	a, b, isRange := strings.Cut(s, "-")
-	lo, err1 := strconv.Atoi(a)
-	hi, err2 := lo, error(nil)
-	if isRange {
-		hi, err2 = strconv.Atoi(b)
-	}
-	if err1 != nil || err2 != nil || lo < 1 || hi < lo {
-		return fmt.Errorf("want a number of components ≥ 1 or a range such as 1-10")
-	}
-	f.lo, f.hi = lo, hi
-	return nil
-}
-
-// fit fits a mixture of f.lo components, or chooses the number in the
-// range by BIC.
-func (f *componentsFlag) fit(d *data.Dataset, cfg mixture.Config, rng *rand.Rand) (*mixture.GMM, error) {
-	if f.lo == f.hi {
-		cfg.Components = f.lo
-		return cfg.Fit(d, rng)
-	}
-	g, _, err := mixture.SelectK(d, rng, cfg, f.lo, f.hi)
-	return g, err
-}
 
 // gmmReport is what inspect shows of a Gaussian mixture: per component
 // the weight, mean and covariance (full D×D, whatever the type), the

@@ -1,30 +1,13 @@
 package cli
 
 import (
-	"flag"
 	"fmt"
 	"io"
 
 	"github.com/gendisc/gendisc"
-	"github.com/gendisc/gendisc/cmd/gendisc/modelflags"
-	"github.com/gendisc/gendisc/data"
 	"github.com/gendisc/gendisc/linear"
 	"github.com/gendisc/gendisc/modelfile"
 )
-
-func init() {
-	register(&kind{
-		name:  linear.Kind,
-		short: "linear regression of a numeric target: least squares (the Gaussian-noise MLE) by QR, optionally ridge-penalised",
-		flags: func(fs *flag.FlagSet) fitFunc {
-			cfg := modelflags.Linear(fs)
-			return func(d *data.Dataset) (modelfile.Persistent, error) { return cfg().Fit(d) }
-		},
-		inspect:     inspectLinear,
-		regression:  true,
-		accumulator: modelflags.Accumulators[linear.Kind],
-	})
-}
 
 // linearReport is what inspect shows of a linear regression: θ on the
 // standardised scale the penalty applies to and in the original units

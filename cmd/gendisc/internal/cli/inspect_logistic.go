@@ -1,53 +1,13 @@
 package cli
 
 import (
-	"flag"
 	"fmt"
 	"io"
-	"math/rand/v2"
 
 	"github.com/gendisc/gendisc"
-	"github.com/gendisc/gendisc/cmd/gendisc/modelflags"
-	"github.com/gendisc/gendisc/data"
 	"github.com/gendisc/gendisc/logistic"
 	"github.com/gendisc/gendisc/modelfile"
 )
-
-func init() {
-	register(&kind{
-		name:    logistic.Kind,
-		short:   "logistic regression: sigmoid (two classes) or softmax, L2-penalised (MCAP) conditional likelihood on standardised features",
-		flags:   logisticFlags,
-		inspect: inspectLogistic,
-	})
-}
-
-// logisticFlags defines the flags of logistic.Config: modelflags.Logistic's
-// and those of the four solvers.
-func logisticFlags(fs *flag.FlagSet) fitFunc {
-	cfg := modelflags.Logistic(fs)
-	var (
-		solver          logistic.Solver
-		maxIter, epochs int
-		tol, step       modelflags.NonNegative
-	)
-	fs.Var(modelflags.OneOf(&solver, "solver", logistic.GD, logistic.SGD, logistic.Newton, logistic.LBFGS), "solver", "the optimiser `name`: gd, sgd, newton or lbfgs (default: newton for at most 40 parameters, lbfgs otherwise)")
-	fs.Var(modelflags.AtLeast(&maxIter, 0), "max-iter", "stop gd, newton and lbfgs after `n` iterations (default 10000 for gd, 1000 otherwise)")
-	fs.Var(modelflags.AtLeast(&epochs, 0), "epochs", "stop sgd after `n` passes over the data (default 1000)")
-	fs.Var(&tol, "tol", "stopping tolerance `t` on the gradient of the mean objective (gd, sgd: on the change of the weights) (default 1e-6)")
-	fs.Var(&step, "step", "step size `η` of gd and first step of sgd (default: from the curvature of the objective)")
-	seed := fs.Uint64("seed", 1, "`seed` of sgd's shuffles")
-	// The returned function may run on several goroutines at once
-	// (compare fits every split concurrently): it never writes to the
-	// captured values.
-	return func(d *data.Dataset) (modelfile.Persistent, error) {
-		c := cfg()
-		c.Solver, c.MaxIter, c.Epochs = solver, maxIter, epochs
-		c.Tol, c.Step = float64(tol), float64(step)
-		c.Rand = rand.New(rand.NewPCG(*seed, 0))
-		return c.Fit(d)
-	}
-}
 
 // logisticReport is what inspect shows of a logistic regression: one
 // weight vector per row of Weights (the second class against the first

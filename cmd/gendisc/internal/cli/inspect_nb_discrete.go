@@ -1,91 +1,15 @@
 package cli
 
 import (
-	"flag"
 	"fmt"
 	"io"
-	"maps"
-	"slices"
 	"strings"
 
 	"github.com/gendisc/gendisc"
-	"github.com/gendisc/gendisc/cmd/gendisc/modelflags"
-	"github.com/gendisc/gendisc/data"
 	"github.com/gendisc/gendisc/modelfile"
 	"github.com/gendisc/gendisc/naivebayes"
 	"github.com/gendisc/gendisc/text"
 )
-
-// nbKinds are the naive Bayes kinds of naivebayes.Config, with their
-// one-line descriptions.
-var nbKinds = []struct {
-	family naivebayes.Family
-	short  string
-}{
-	{naivebayes.Mixed, "naive Bayes with the family of each column's type: numeric → Gaussian, categorical → categorical, text → multinomial word counts (or --text-model bernoulli)"},
-	{naivebayes.Bernoulli, "Bernoulli naive Bayes: binary features (numeric above --binarize, two-level categories, words present in a text)"},
-	{naivebayes.Multinomial, "multinomial naive Bayes: non-negative counts (numeric columns) and bags of words (text columns)"},
-	{naivebayes.Complement, "complement naive Bayes (Rennie et al. 2003): multinomial counts scored against each class's complement, for skewed classes"},
-	{naivebayes.Categorical, "categorical naive Bayes: per class, a Dirichlet-smoothed distribution over each categorical feature's values"},
-}
-
-func init() {
-	for _, nk := range nbKinds {
-		f := nk.family
-		register(&kind{
-			name:  f.String(),
-			short: nk.short,
-			flags: func(fs *flag.FlagSet) fitFunc {
-				cfg := modelflags.NaiveBayes(fs, f)
-				return func(d *data.Dataset) (modelfile.Persistent, error) { return cfg().Fit(d) }
-			},
-			inspect:     inspectNB,
-			accumulator: modelflags.Accumulators[f.String()],
-		})
-	}
-}
-
-// checkNB is what predict and eval do with the data of a naive Bayes model
-// beyond predicting: report a negative count (multinomial, complement) as
-// an error (checkCounts); under --verbose, note the words of text columns
-// that the model's vocabulary does not have (ignored); and report a row
-// that no class can produce (possible with --alpha 0) as an error.
-func checkNB(env *Env, m gendisc.Model, d *data.Dataset) error {
-	if err := checkCounts(m, d); err != nil {
-		return err
-	}
-	nb, ok := m.(*naivebayes.Model)
-	if !ok {
-		return nil
-	}
-	if env.Verbose {
-		unseen := nb.UnseenWords(d)
-		for _, name := range slices.Sorted(maps.Keys(unseen)) {
-			env.verbosef("%s: column %q: %s not in the model's vocabulary, ignored", d.Source, name, count(unseen[name], "word", "words"))
-		}
-	}
-	return nb.Impossible(d)
-}
-
-// checkCounts reports a negative count in d for a multinomial or
-// complement naive Bayes model as an error, as fit does; score calls it
-// too (a row no class can produce is a log-density of −Inf there, not an
-// error).
-func checkCounts(m gendisc.Model, d *data.Dataset) error {
-	if nb, ok := m.(*naivebayes.Model); ok {
-		return nb.CheckCounts(d)
-	}
-	return nil
-}
-
-// warnModel prints the warnings of a fitted model that has any.
-func warnModel(env *Env, m any) {
-	if w, ok := m.(interface{ Warnings() []string }); ok {
-		for _, s := range w.Warnings() {
-			env.warnf("%s", s)
-		}
-	}
-}
 
 // nbTopTerms is the number of words per class inspect shows for a text
 // column.
@@ -207,11 +131,11 @@ func inspectNB(m gendisc.Model) report {
 
 // nbFormulas are the formulas inspect prints for each kind.
 var nbFormulas = map[string]string{
-	"nb":             "log p(x, y=k) = log π_k + Σ_j log p(x_j | y=k), each column by its type (missing cells left out)",
-	"bernoulli-nb":   "log p(x, y=k) = log π_k + Σ_t [x_t log p_kt + (1 − x_t) log(1 − p_kt)],  p_kt = (N_kt + α)/(N_k + 2α)",
-	"multinomial-nb": "log p(x, y=k) = log π_k + Σ_t x_t log θ_kt,  θ_kt = (N_kt + α)/(N_k + α·V)",
-	"complement-nb":  "score_k(x) = Σ_t x_t w_kt,  w_kt = −log θ̃_kt,  θ̃_kt = (Σ_{l≠k} N_lt + α)/(Σ_{l≠k} N_l + α·V)  (no prior)",
-	"categorical-nb": "log p(x, y=k) = log π_k + Σ_j log θ_kj(x_j),  θ_kjv = (N_kjv + α)/(N_kj + α·L_j)",
+	naivebayes.KindMixed:       "log p(x, y=k) = log π_k + Σ_j log p(x_j | y=k), each column by its type (missing cells left out)",
+	naivebayes.KindBernoulli:   "log p(x, y=k) = log π_k + Σ_t [x_t log p_kt + (1 − x_t) log(1 − p_kt)],  p_kt = (N_kt + α)/(N_k + 2α)",
+	naivebayes.KindMultinomial: "log p(x, y=k) = log π_k + Σ_t x_t log θ_kt,  θ_kt = (N_kt + α)/(N_k + α·V)",
+	naivebayes.KindComplement:  "score_k(x) = Σ_t x_t w_kt,  w_kt = −log θ̃_kt,  θ̃_kt = (Σ_{l≠k} N_lt + α)/(Σ_{l≠k} N_l + α·V)  (no prior)",
+	naivebayes.KindCategorical: "log p(x, y=k) = log π_k + Σ_j log θ_kj(x_j),  θ_kjv = (N_kjv + α)/(N_kj + α·L_j)",
 }
 
 func (r *nbReport) writeText(w io.Writer) error {
@@ -229,7 +153,7 @@ func (r *nbReport) writeText(w io.Writer) error {
 	if r.TextModel != "" {
 		fmt.Fprintf(w, "text model: %s\n", r.TextModel)
 	}
-	if r.Kind != "complement-nb" { // its scores leave the prior out
+	if r.Kind != naivebayes.KindComplement { // its scores leave the prior out
 		r.priorSetting.writeText(w)
 	}
 	for _, s := range r.Warnings {
@@ -255,7 +179,7 @@ func (r *nbReport) writeText(w io.Writer) error {
 		}
 	}
 	if c := r.Counts; c != nil {
-		title := map[string]string{"bernoulli-nb": "log p_kt (present)", "multinomial-nb": "log θ_kt", "complement-nb": "complement weights w_kt"}[r.Kind]
+		title := map[string]string{naivebayes.KindBernoulli: "log p_kt (present)", naivebayes.KindMultinomial: "log θ_kt", naivebayes.KindComplement: "complement weights w_kt"}[r.Kind]
 		if err := byFeature(title, c.Features, c.Weights); err != nil {
 			return err
 		}

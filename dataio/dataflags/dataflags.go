@@ -1,19 +1,24 @@
-package modelflags
+// Package dataflags defines the command-line flags that say how training
+// data is read, those of dataio.Options that every kind takes, for the
+// commands that read tables (gendisc and gendisc-beam). It lives apart
+// from package modelflags, which the model families import, so that the
+// families do not depend on the file formats.
+package dataflags
 
 import (
 	"flag"
 
 	"github.com/gendisc/gendisc/dataio"
+	"github.com/gendisc/gendisc/modelflags"
 )
 
-// Data defines the flags that say how to read training data, those of
-// dataio.Options that every kind takes (--target, --numeric, --categorical,
-// --text, --ignore and --weight), and returns the function that gives
-// the options once they are parsed.
-func Data(fs *flag.FlagSet) func() dataio.Options {
+// Define defines --target, --numeric, --categorical, --text, --ignore and
+// --weight on fs and returns the function that gives the dataio.Options
+// they hold once fs is parsed.
+func Define(fs *flag.FlagSet) func() dataio.Options {
 	var (
 		target, weight                      string
-		numeric, categorical, text, ignored List
+		numeric, categorical, text, ignored modelflags.List
 	)
 	fs.StringVar(&target, "target", "", "the `column` to predict (default: the last column)")
 	fs.Var(&numeric, "numeric", "read these `columns` as numbers: a cell that is not one is an error (comma-separated)")

@@ -1,40 +1,15 @@
 package cli
 
 import (
-	"flag"
 	"fmt"
 	"io"
 	"math"
 
 	"github.com/gendisc/gendisc"
-	"github.com/gendisc/gendisc/cmd/gendisc/modelflags"
 	"github.com/gendisc/gendisc/data"
 	"github.com/gendisc/gendisc/gda"
 	"github.com/gendisc/gendisc/modelfile"
 )
-
-func init() {
-	register(&kind{
-		name:  gda.KindLDA,
-		short: "linear discriminant analysis: per class a multivariate normal, one covariance matrix shared by the classes",
-		flags: func(fs *flag.FlagSet) fitFunc {
-			cfg := modelflags.GDA(fs)
-			return func(d *data.Dataset) (modelfile.Persistent, error) { return gda.LDAConfig(cfg()).Fit(d) }
-		},
-		inspect:     inspectLDA,
-		accumulator: modelflags.Accumulators[gda.KindLDA],
-	})
-	register(&kind{
-		name:  gda.KindQDA,
-		short: "quadratic discriminant analysis: per class a multivariate normal with its own covariance matrix",
-		flags: func(fs *flag.FlagSet) fitFunc {
-			cfg := modelflags.GDA(fs)
-			return func(d *data.Dataset) (modelfile.Persistent, error) { return gda.QDAConfig(cfg()).Fit(d) }
-		},
-		inspect:     inspectQDA,
-		accumulator: modelflags.Accumulators[gda.KindQDA],
-	})
-}
 
 // gdaReport is what inspect shows of an LDA or QDA model. Covariances
 // holds one p×p matrix (row-major) for LDA, one per class for QDA, and

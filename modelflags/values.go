@@ -1,11 +1,11 @@
-// Package modelflags defines the command-line flags of the model kinds
-// that gendisc fit and gendisc-beam fit share: the flags of naive Bayes,
-// lda and qda, linear and logistic regression, Gaussian mixtures and text
-// columns, and those of how the training data is read (Data), with the
-// flag values they need. For each kind a function defines its flags on a
-// flag.FlagSet and returns the function that gives the configuration the
-// flags hold once they are parsed; Accumulators does the same for the
-// kinds fitted by adding up statistics.
+// Package modelflags holds the command-line flag values that the model
+// families and the commands share: numbers with bounds (NonNegative,
+// Positive, Finite, AtLeast), choices (OneOf), lists (List), the class
+// prior flags (PriorFlags), the flags of text columns (TextFlags) and of
+// imputation (Impute), the flags of how training data is read (Data), and
+// the help and version text of gendisc and gendisc-beam (PrintFlags,
+// BuildVersion). It sits below the model families, which define each
+// kind's flags with it in their flags.go (see package registry's Kind.Flags).
 //
 // Every invalid flag value is refused before any data is read: a value of
 // one flag by its flag.Value's Set, and a value that is valid only with
@@ -61,17 +61,17 @@ func (f *NonNegative) Set(s string) error {
 	return nil
 }
 
-// finite is a float flag that refuses NaN and infinities.
-type finite float64
+// Finite is a float flag that refuses NaN and infinities.
+type Finite float64
 
-func (f *finite) String() string { return strconv.FormatFloat(float64(*f), 'g', -1, 64) }
+func (f *Finite) String() string { return strconv.FormatFloat(float64(*f), 'g', -1, 64) }
 
-func (f *finite) Set(s string) error {
+func (f *Finite) Set(s string) error {
 	v, err := strconv.ParseFloat(s, 64)
 	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
 		return fmt.Errorf("want a finite number")
 	}
-	*f = finite(v)
+	*f = Finite(v)
 	return nil
 }
 
@@ -144,5 +144,19 @@ func (l *List) Set(s string) error {
 			*l = append(*l, v)
 		}
 	}
+	return nil
+}
+
+// Positive is a float flag that refuses values ≤ 0, NaN and infinities.
+type Positive float64
+
+func (f *Positive) String() string { return strconv.FormatFloat(float64(*f), 'g', -1, 64) }
+
+func (f *Positive) Set(s string) error {
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil || !(v > 0) || math.IsInf(v, 1) {
+		return fmt.Errorf("want a finite number > 0")
+	}
+	*f = Positive(v)
 	return nil
 }

@@ -1,29 +1,13 @@
 package cli
 
 import (
-	"flag"
 	"fmt"
 	"io"
 
 	"github.com/gendisc/gendisc"
-	"github.com/gendisc/gendisc/cmd/gendisc/modelflags"
-	"github.com/gendisc/gendisc/data"
 	"github.com/gendisc/gendisc/modelfile"
 	"github.com/gendisc/gendisc/naivebayes"
 )
-
-func init() {
-	register(&kind{
-		name:  "gaussian-nb",
-		short: "Gaussian naive Bayes: per class, an independent normal distribution for each numeric feature",
-		flags: func(fs *flag.FlagSet) fitFunc {
-			cfg := modelflags.GaussianNB(fs)
-			return func(d *data.Dataset) (modelfile.Persistent, error) { return cfg().Fit(d) }
-		},
-		inspect:     inspectGaussianNB,
-		accumulator: modelflags.Accumulators["gaussian-nb"],
-	})
-}
 
 // gaussianNBReport is what inspect shows of a Gaussian naive Bayes model:
 // Means[k][j] = μ_kj and Variances[k][j] = σ²_kj, ε included.
