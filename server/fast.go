@@ -457,32 +457,18 @@ func (s *scanner) members(member func(key []byte)) {
 	if !s.next('}') {
 		for s.err == nil {
 			key := s.str()
-			if s.err != nil {
+			if s.err != nil || !s.keep(mark, key) {
 				break
 			}
-			if len(s.keys)-mark == maxMembers {
-				s.failf("an object of more than %d keys", maxMembers)
-				break
-			}
-			if len(s.esc) > 0 && len(key) > 0 && &key[0] == &s.esc[0] {
-				key = bytes.Clone(key) // s.esc is reused
-			}
-			s.keys = append(s.keys, key)
 			s.want(':')
-			member(key)
+			member(s.keys[len(s.keys)-1])
 			if s.err != nil || s.next('}') {
 				break
 			}
 			s.want(',')
 		}
 	}
-	if s.err == nil {
-		if dup := duplicate(s.keys[mark:]); dup != nil {
-			s.failf("the key %q twice in an object", dup)
-		}
-	}
-	clear(s.keys[mark:])
-	s.keys = s.keys[:mark]
+	s.checkKeys(mark)
 	s.depth--
 }
 
@@ -511,8 +497,9 @@ func duplicate(keys [][]byte) []byte {
 // fields reads an object whose keys are known: it calls field with the
 // index of each key in known, or -1 for another key, and the scanner at
 // its value; field reads the value. A known key named twice fails at
-// once; the caller deals with the others. seen is scratch of len(known)
-// for more than 64 known keys, else nil.
+// once; the other keys, at most maxMembers of them, are kept as members
+// keeps them, and one named twice fails at the end of the object. seen
+// is scratch of len(known) for more than 64 known keys, else nil.
 func (s *scanner) fields(known *keyIndex, seen []bool, field func(k int, key []byte)) {
 	if !s.next('{') {
 		s.unexpected("an object")
@@ -523,6 +510,7 @@ func (s *scanner) fields(known *keyIndex, seen []bool, field func(k int, key []b
 	}
 	var small uint64
 	clear(seen)
+	mark := len(s.keys)
 	if !s.next('}') {
 		for s.err == nil {
 			at := s.i
@@ -544,6 +532,8 @@ func (s *scanner) fields(known *keyIndex, seen []bool, field func(k int, key []b
 					s.failf("the key %q twice in an object", key)
 					break
 				}
+			} else if !s.keep(mark, key) {
+				break
 			}
 			s.want(':')
 			field(k, key)
@@ -553,7 +543,35 @@ func (s *scanner) fields(known *keyIndex, seen []bool, field func(k int, key []b
 			s.want(',')
 		}
 	}
+	s.checkKeys(mark)
 	s.depth--
+}
+
+// keep keeps key, the key just read, among the keys of the object whose
+// keys start at mark, or fails and reports false when the object has
+// maxMembers of them already.
+func (s *scanner) keep(mark int, key []byte) bool {
+	if len(s.keys)-mark == maxMembers {
+		s.failf("an object of more than %d keys", maxMembers)
+		return false
+	}
+	if len(s.esc) > 0 && len(key) > 0 && &key[0] == &s.esc[0] {
+		key = bytes.Clone(key) // s.esc is reused
+	}
+	s.keys = append(s.keys, key)
+	return true
+}
+
+// checkKeys fails when the keys kept from mark, an object's, hold one
+// twice, and drops them.
+func (s *scanner) checkKeys(mark int) {
+	if s.err == nil {
+		if dup := duplicate(s.keys[mark:]); dup != nil {
+			s.failf("the key %q twice in an object", dup)
+		}
+	}
+	clear(s.keys[mark:])
+	s.keys = s.keys[:mark]
 }
 
 // keyIndex finds a key among names: by a linear search for a few, by a

@@ -564,14 +564,17 @@ func (in *inputs) tensor(s *scanner) {
 		}
 	})
 	switch {
-	case s.err != nil || read:
+	case s.err != nil:
+	case h.binary:
+		s.fail(errBinary(h.name)) // parameters after the data
+	case read:
 	case dataAt < 0:
 		s.fail(fmt.Errorf("input %q has no data", h.name))
-	default:
+	default: // read where the data stand, inside the tensor's object
 		end := s.i
-		s.i = dataAt
+		s.i, s.depth = dataAt, s.depth+1
 		in.data(s, &h)
-		s.i = end
+		s.i, s.depth = end, s.depth-1
 	}
 }
 
@@ -609,7 +612,7 @@ func (in *inputs) begin(h *tensorHead, count int) (*values, error) {
 		return fmt.Errorf("input %q: %s", h.name, fmt.Sprintf(format, args...))
 	}
 	if h.binary {
-		return nil, fail("binary tensor data is not supported")
+		return nil, errBinary(h.name)
 	}
 	j := schema.Feature(h.name)
 	width := 1
@@ -663,6 +666,12 @@ func (in *inputs) begin(h *tensorHead, count int) (*values, error) {
 		v.col = 0
 	}
 	return v, nil
+}
+
+// errBinary is the error of the input tensor of the name whose data are
+// binary (the parameter binary_data_size).
+func errBinary(name string) error {
+	return fmt.Errorf("input %q: binary tensor data is not supported", name)
 }
 
 // values walks the cells of a tensor's values, in row-major order.
