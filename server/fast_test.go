@@ -52,6 +52,9 @@ var bodySeeds = []string{
 	`{"inputs":[{"data":[1,2,3,4],"name":"x","shape":[1,4],"datatype":"FP64","parameters":{"binary_data_size":16}}]}`,
 	`{"inputs":[{"name":"x","shape":[1,4],"datatype":"FP64","data":[1,2,3,4]}],"outputs":[{"name":"proba","q":1,"\u0071":2}]}`,
 	`{"instances":[["\ud83d\ude00x"]]}`, `{"instances":[["\\ud800"]]}`, `{"instances":[["\ud800\ud800\udc00"]]}`,
+	`{"instances":[["a\b\f\n\r\t\/\\\"\u0041"]]}`, `{"instances":[["\u00zz"]]}`,
+	`{"parameters":{"a":1,"b":2,"c":3,"d":4,"e":5,"f":6,"g":7,"h":8,"i":9,"a":10},"inputs":[]}`,
+	`{"inputs":[{"name":"crime","shape":[2],"datatype":"BOOL","data":[true,null]}],"outputs":[{"name":null}]}`,
 }
 
 // FuzzScanner checks the scanner against encoding/json: it takes what
