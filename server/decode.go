@@ -21,10 +21,10 @@ import (
 // size a request claims is allocated. The wire formats are read by one
 // front end each, all into the table:
 //
-//	JSON rows       {"instances": [...]}                 table.instances, by the scanner (fast.go)
-//	JSON tensors    {"inputs": [{"name", "shape", ...}]} Server.readInfer, by the scanner
-//	gRPC tensors    ModelInferRequest's contents         Server.readInferGRPC (grpc.go), decoded by protobuf
-//	CSV rows        text/csv with a header               readCSV, by data.ReadWithSchema, as gendisc predict reads a file
+//	JSON rows     {"instances": [...]}             table.instances, by the scanner (fast.go)
+//	JSON tensors  {"inputs": [{"name": ...}, ...]}  Server.readInfer, by the scanner
+//	gRPC tensors  ModelInferRequest's contents      Server.readInferGRPC (grpc.go), decoded by protobuf
+//	CSV rows      text/csv with a header            readCSV, by data.ReadWithSchema, as gendisc predict reads a file
 //
 // The two JSON front ends share the checks of a cell (table.cell), the
 // tensors' shapes and datatypes (inputs.begin, which gRPC shares too),
