@@ -543,7 +543,9 @@ func (s *scanner) fields(known *keyIndex, seen []bool, field func(k int, key []b
 			s.want(',')
 		}
 	}
-	s.checkKeys(mark)
+	if len(s.keys) > mark { // rare: keys that the caller does not know
+		s.checkKeys(mark)
+	}
 	s.depth--
 }
 
