@@ -177,10 +177,8 @@ func (s *Server) readInfer(b []byte, e *entry) (*inferRequest, *data.Dataset, er
 	in := s.newInputs(e, len(b), 2)
 	avail := outputs(e)
 	sc := &scanner{b: b}
-	sc.fields(inferKeys, nil, func(k int, key []byte) {
+	sc.protocolFields(inferKeys, func(k int) {
 		switch {
-		case k < 0:
-			sc.skip() // the protocol's schema allows other members
 		case sc.null():
 		case k == 0:
 			req.id = string(sc.str())
@@ -228,10 +226,8 @@ func (req *inferRequest) output(s *scanner, e *entry, avail []output, i int) {
 	}
 	var name string
 	binary := false
-	s.fields(outputKeys, nil, func(k int, key []byte) {
+	s.protocolFields(outputKeys, func(k int) {
 		switch {
-		case k < 0:
-			s.skip() // the protocol's schema allows other members
 		case s.null():
 		case k == 0:
 			name = string(s.str())
@@ -367,7 +363,7 @@ type tensorHead struct {
 func (in *inputs) tensor(s *scanner) {
 	h := tensorHead{}
 	dataAt, read := -1, false
-	s.fields(tensorKeys, nil, func(k int, key []byte) {
+	s.protocolFields(tensorKeys, func(k int) {
 		switch k {
 		case 0:
 			h.name, h.given = string(s.str()), h.given|1
@@ -387,8 +383,6 @@ func (in *inputs) tensor(s *scanner) {
 				dataAt = s.i
 				s.span() // checked when read
 			}
-		default:
-			s.skip() // the protocol's schema allows other members
 		}
 	})
 	switch {

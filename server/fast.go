@@ -497,9 +497,8 @@ func duplicate(keys [][]byte) []byte {
 // fields reads an object whose keys are known: it calls field with the
 // index of each key in known, or -1 for another key, and the scanner at
 // its value; field reads the value. A known key named twice fails at
-// once; the other keys, at most maxMembers of them, are kept as members
-// keeps them, and one named twice fails at the end of the object. seen
-// is scratch of len(known) for more than 64 known keys, else nil.
+// once; the caller deals with the others. seen is scratch of len(known)
+// for more than 64 known keys, else nil.
 func (s *scanner) fields(known *keyIndex, seen []bool, field func(k int, key []byte)) {
 	if !s.next('{') {
 		s.unexpected("an object")
@@ -510,7 +509,6 @@ func (s *scanner) fields(known *keyIndex, seen []bool, field func(k int, key []b
 	}
 	var small uint64
 	clear(seen)
-	mark := len(s.keys)
 	if !s.next('}') {
 		for s.err == nil {
 			at := s.i
@@ -532,8 +530,6 @@ func (s *scanner) fields(known *keyIndex, seen []bool, field func(k int, key []b
 					s.failf("the key %q twice in an object", key)
 					break
 				}
-			} else if !s.keep(mark, key) {
-				break
 			}
 			s.want(':')
 			field(k, key)
@@ -543,10 +539,25 @@ func (s *scanner) fields(known *keyIndex, seen []bool, field func(k int, key []b
 			s.want(',')
 		}
 	}
-	if len(s.keys) > mark { // rare: keys that the caller does not know
-		s.checkKeys(mark)
-	}
 	s.depth--
+}
+
+// protocolFields is fields for an object of the Open Inference
+// Protocol, whose schema allows members beside the ones it names: field
+// is called with the index of a known key only; the other members are
+// passed over, read as strictly as any value, their keys kept, at most
+// maxMembers, so that one named twice fails at the end of the object as
+// in any other.
+func (s *scanner) protocolFields(known *keyIndex, field func(k int)) {
+	mark := len(s.keys)
+	s.fields(known, nil, func(k int, key []byte) {
+		if k >= 0 {
+			field(k)
+		} else if s.keep(mark, key) {
+			s.skip()
+		}
+	})
+	s.checkKeys(mark)
 }
 
 // keep keeps key, the key just read, among the keys of the object whose
