@@ -49,6 +49,18 @@ type BatchProba interface {
 	Proba(dst []float64, d *data.Dataset) []float64
 }
 
+// JointProba is a batch classifier whose posteriors derive from its joint
+// log-likelihoods: ProbaJoint writes P(y = k | x_i) to proba[i·K + k] as
+// Proba does and log p(x_i, y = k) to joint[i·K + k] as
+// JointLogLikelihood does, bit for bit both, computing the joint once;
+// both have length d.N·K. Prediction uses it when the log-likelihood
+// of the same rows is asked for too (serve's log_likelihood output).
+type JointProba interface {
+	BatchProba
+	Generative
+	ProbaJoint(proba, joint []float64, d *data.Dataset)
+}
+
 // Warner is a model whose fit can end in a way a user should hear of: an
 // optimiser stopped at its iteration limit, separable data, a class
 // without rows, a component that collapsed. Warnings returns one line per

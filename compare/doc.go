@@ -53,11 +53,17 @@
 //
 //	t = d̄ / (s_d / √S),   p = P(T_{S−1} ≥ t).
 //
-// The crossover is clear (Crossover.Clear) when p < Alpha (0.05) at every
-// size from m* on: an intersection-union test of "the discriminative
-// learner is better at each of these sizes", of level Alpha without a
-// correction for the number of sizes. Crossover.P is the largest of those
-// p-values; the tables say "no clear crossover" when it is not below Alpha.
+// The crossover is clear from a size C (Crossover.ClearFrom) when p < Alpha
+// (0.05) at every size from C on through the largest: an
+// intersection-union test of "the discriminative learner is better at each
+// of these sizes", of level Alpha without a correction for the number of
+// sizes. C is the smallest such size; it is m* itself when the test is
+// significant from the crossing on, and larger when the test, weak where
+// the curves are close by definition, becomes significant a few sizes
+// later: a crossover that is clear a little later is still a crossover.
+// Crossover.P is the largest of the p-values from m* on. The tables show
+// m* and, when it differs, "clear from m = C"; they say "no clear
+// crossover" only when there is no such C.
 //
 // # Using it
 //

@@ -100,7 +100,9 @@ func (g glyphThumb) Thumbnail(c *draw.Canvas) {
 // style and colour over a translucent band of ±1 standard error, a dot
 // per size, hollow where the learner fell back in some split, and a
 // triangle on the discriminative learner's curve at each m*, filled when
-// the crossover is clear (Crossover.Clear), outlined when it is not.
+// the crossover is clear from there (Crossover.ClearFrom == M), outlined
+// when it is not, with a filled one where it becomes clear when that is
+// later.
 func (r *Result) plot(t int) (*plot.Plot, *plot.Legend, error) {
 	task := r.Tasks[t]
 	p := plot.New()
@@ -164,12 +166,18 @@ func (r *Result) plot(t int) (*plot.Plot, *plot.Legend, error) {
 			continue
 		}
 		d := slices.IndexFunc(task.Curves, func(c Curve) bool { return c.Learner == x.Discriminative })
-		i := slices.IndexFunc(task.Sizes, func(m int) bool { return m == x.M })
-		k := 0
-		if !x.Clear() {
-			k = 1
+		at := func(m int) plotter.XY {
+			i := slices.Index(task.Sizes, m)
+			return plotter.XY{X: float64(m), Y: task.Curves[d].Points[i].Mean}
 		}
-		marks[k] = append(marks[k], plotter.XY{X: float64(x.M), Y: task.Curves[d].Points[i].Mean})
+		if x.ClearFrom == x.M {
+			marks[0] = append(marks[0], at(x.M))
+			continue
+		}
+		marks[1] = append(marks[1], at(x.M))
+		if x.Clear() {
+			marks[0] = append(marks[0], at(x.ClearFrom))
+		}
 	}
 	if fell {
 		g := fallbackGlyph
@@ -187,9 +195,9 @@ func (r *Result) plot(t int) (*plot.Plot, *plot.Legend, error) {
 		sc.GlyphStyle = g
 		p.Add(sc)
 		if k == 0 {
-			leg.Add(fmt.Sprintf("m*, paired t-test p < %g", Alpha), glyphThumb(g))
+			leg.Add(fmt.Sprintf("clear: paired t-test p < %g from here on", Alpha), glyphThumb(g))
 		} else {
-			leg.Add("m*, not significant", glyphThumb(g))
+			leg.Add("m*, not significant there", glyphThumb(g))
 		}
 	}
 	// Room between the curves and the frame: the axes' ends are 15% beyond

@@ -222,7 +222,7 @@ func TestSummary(t *testing.T) {
 				{"nb", []Point{{M: 4, Mean: .3, StdErr: .01, Fallbacks: 3}, {M: 40, Mean: .2, StdErr: .02}}},
 				{"logistic", []Point{{M: 4, Mean: .4, StdErr: .03, Warnings: 2}, {M: 40, Mean: .125, StdErr: .005}}},
 			},
-			Crossovers: []Crossover{{Generative: "nb", Discriminative: "logistic", M: 40, P: .01, GapM: 40, Gap: .075}},
+			Crossovers: []Crossover{{Generative: "nb", Discriminative: "logistic", M: 40, P: .01, ClearFrom: 40, GapM: 40, Gap: .075}},
 		}, {
 			Name: "longer_name", Rows: 10, Classes: []string{"a", "b", "c"}, Sizes: []int{6},
 			Curves: []Curve{
@@ -237,16 +237,24 @@ func TestSummary(t *testing.T) {
 				{"logistic", []Point{{M: 5, Mean: .2}, {M: 10, Mean: .2}, {M: 20, Mean: .2}, {M: 50, Mean: .2}}},
 			},
 			Crossovers: []Crossover{{Generative: "nb", Discriminative: "logistic", M: 5, P: .06, GapM: 20, Gap: .1}},
+		}, {
+			Name: "later", Rows: 90, Classes: []string{"a", "b"}, Sizes: []int{5, 10, 20},
+			Curves: []Curve{
+				{"nb", []Point{{M: 5, Mean: .3}, {M: 10, Mean: .3}, {M: 20, Mean: .3}}},
+				{"logistic", []Point{{M: 5, Mean: .29}, {M: 10, Mean: .2}, {M: 20, Mean: .2}}},
+			},
+			Crossovers: []Crossover{{Generative: "nb", Discriminative: "logistic", M: 5, P: .3, ClearFrom: 10, GapM: 20, Gap: .1}},
 		}},
 	}
 	var b bytes.Buffer
 	if err := res.WriteSummary(&b); err != nil {
 		t.Fatal(err)
 	}
-	want := `dataset      rows  classes  m     error nb                                   error logistic                     m* nb/logistic      gap nb−logistic
-toy          100   2        4–40  0.2000 ± 0.0200 (3 fallbacks at m 4)       0.1250 ± 0.0050 (2 warned at m 4)  40                  +0.0750
-longer_name  10    3        6–6   0.1000 ± 0.0000                            0.5000 ± 0.0000                    none                -0.4000
-unclear      90    2        5–50  0.3000 ± 0.0000 (3 fallbacks at m 10, 50)  0.2000 ± 0.0000                    no clear crossover  +0.1000 (m 20)
+	want := `dataset      rows  classes  m     error nb                                   error logistic                     m* nb/logistic          gap nb−logistic
+toy          100   2        4–40  0.2000 ± 0.0200 (3 fallbacks at m 4)       0.1250 ± 0.0050 (2 warned at m 4)  40                      +0.0750
+longer_name  10    3        6–6   0.1000 ± 0.0000                            0.5000 ± 0.0000                    none                    -0.4000
+unclear      90    2        5–50  0.3000 ± 0.0000 (3 fallbacks at m 10, 50)  0.2000 ± 0.0000                    5 (no clear crossover)  +0.1000 (m 20)
+later        90    2        5–20  0.3000 ± 0.0000                            0.2000 ± 0.0000                    5 (clear from m = 10)   +0.1000
 `
 	if b.String() != want {
 		t.Errorf("summary:\n%s\nwant:\n%s", b.String(), want)
@@ -277,7 +285,7 @@ func TestPlotLayout(t *testing.T) {
 			if a.Font.Typeface != "Liberation" || a.Font.Variant != "Sans" {
 				t.Errorf("%q in %v, want Liberation Sans", a.String, a.Font)
 			}
-			if slices.Contains([]string{"g1", "d1", "g2", "d2", "fit failed in some splits", "m*, not significant", "m*, paired t-test p < 0.05"}, a.String) {
+			if slices.Contains([]string{"g1", "d1", "g2", "d2", "fit failed in some splits", "m*, not significant there", "clear: paired t-test p < 0.05 from here on"}, a.String) {
 				legend++
 				if a.Point.X < dc.Max.X+vg.Points(5) || a.Point.Y > dc.Max.Y {
 					t.Errorf("legend entry %q at %v, inside the data area %v", a.String, a.Point, dc.Rectangle)
@@ -337,7 +345,7 @@ func layoutResult() *Result {
 		Name: "toy", Rows: 2000, Classes: []string{"a", "b"}, Sizes: []int{10, 100, 1000},
 		Curves: []Curve{{"g1", g1}, {"d1", pts(.45, .35, .2)}, {"g2", pts(.3, .3, .3)}, {"d2", pts(.4, .2, .1)}},
 		Crossovers: []Crossover{
-			{Generative: "g1", Discriminative: "d1", M: 1000, P: .001, GapM: 1000, Gap: .1},
+			{Generative: "g1", Discriminative: "d1", M: 1000, P: .001, ClearFrom: 1000, GapM: 1000, Gap: .1},
 			{Generative: "g2", Discriminative: "d2", M: 100, P: .2, GapM: 1000, Gap: .2},
 		},
 	}}}

@@ -83,6 +83,15 @@ type Crossover struct {
 	// test errors (PairedTTest), an intersection-union test, valid at the
 	// level of each of its tests. 1 when M is 0.
 	P float64
+	// ClearFrom is the smallest size from which the one-sided paired
+	// t-test finds the discriminative learner better at level Alpha at
+	// every size through the largest (PairedTTest p < Alpha at each);
+	// 0 when the test is not significant at the largest size. A
+	// significant size has the discriminative mean below the generative
+	// one, so ClearFrom ≥ M when it is set: the means cross at m*, and
+	// with few splits the test, weak where the curves are close, becomes
+	// significant a few sizes later.
+	ClearFrom int
 	// GapM is the largest size without fallbacks, 0 when every size had
 	// some; Gap is the generative minus the discriminative mean error
 	// there (NaN when GapM is 0): positive when the discriminative
@@ -97,10 +106,11 @@ const Alpha = 0.05
 // Found reports whether there is a crossover in range.
 func (c Crossover) Found() bool { return c.M > 0 }
 
-// Clear reports whether there is a crossover in range and the
-// discriminative learner is significantly better at every size from m*
-// on (P < Alpha).
-func (c Crossover) Clear() bool { return c.M > 0 && c.P < Alpha }
+// Clear reports whether the crossover is clear at some size: the
+// discriminative learner is significantly better at every size from
+// ClearFrom on. It is clear from m* itself when ClearFrom == M (then
+// P < Alpha).
+func (c Crossover) Clear() bool { return c.ClearFrom > 0 }
 
 // FindCrossover returns m* for the curves g (generative) and d
 // (discriminative), which must have the same sizes: the M of the first
@@ -184,6 +194,7 @@ func crossovers(ls []LearnerInfo, curves []Curve, errs func(l, i int) []float64)
 		if x.Found() {
 			x.P = 0 // the maximum over the sizes from M on, M among them
 		}
+		significant := true // at every size from i on, so far
 		for i := len(g) - 1; i >= 0; i-- {
 			if g[i].Fallbacks > 0 || d[i].Fallbacks > 0 {
 				continue
@@ -198,7 +209,11 @@ func crossovers(ls []LearnerInfo, curves []Curve, errs func(l, i int) []float64)
 			for s := range eg {
 				eg[s] -= ed[s]
 			}
-			x.P = max(x.P, PairedTTest(eg))
+			pv := PairedTTest(eg)
+			x.P = max(x.P, pv)
+			if significant = significant && pv < Alpha; significant {
+				x.ClearFrom = g[i].M
+			}
 		}
 		out = append(out, x)
 	}

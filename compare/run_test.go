@@ -14,6 +14,7 @@ import (
 
 	"github.com/gendisc/gendisc"
 	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/dataio"
 	"github.com/gendisc/gendisc/internal/bundled"
 )
 
@@ -59,14 +60,14 @@ func TestCrossoverPairs(t *testing.T) {
 		return []float64{m, m}
 	})
 	want := []Crossover{
-		{Generative: "g1", Discriminative: "d1", M: 2, P: 0, GapM: 2, Gap: .2 - .1},
-		{Generative: "g1", Discriminative: "d2", M: 1, P: 0, GapM: 2, Gap: .2 - .15},
+		{Generative: "g1", Discriminative: "d1", M: 2, P: 0, ClearFrom: 2, GapM: 2, Gap: .2 - .1},
+		{Generative: "g1", Discriminative: "d2", M: 1, P: 0, ClearFrom: 1, GapM: 2, Gap: .2 - .15},
 		{Generative: "g2", Discriminative: "d1", M: 0, P: 1, GapM: 2, Gap: .05 - .1},
 		{Generative: "g2", Discriminative: "d2", M: 0, P: 1, GapM: 2, Gap: .05 - .15},
 	}
 	if !slices.EqualFunc(got, want, func(a, b Crossover) bool {
 		return a.Generative == b.Generative && a.Discriminative == b.Discriminative && a.M == b.M &&
-			a.P == b.P && a.GapM == b.GapM && closeTo(a.Gap, b.Gap, 1e-15)
+			a.P == b.P && a.ClearFrom == b.ClearFrom && a.GapM == b.GapM && closeTo(a.Gap, b.Gap, 1e-15)
 	}) {
 		t.Errorf("crossovers = %v, want %v", got, want)
 	}
@@ -129,18 +130,19 @@ func TestCrossoverSignificance(t *testing.T) {
 		m         int
 		p         float64
 		gapM      int
-		clear     bool
+		clearFrom int
 	}{
-		// m* = 2; the tests at sizes 2, 3 and 4 give p1, p2 and 0.
-		{"no fallbacks", nil, 2, p2, 4, false},
-		// Size 3 fell back: P is the larger of p1 and 0.
-		{"a fallback after m*", []int{2}, 2, p1, 4, true},
+		// m* = 2; the tests at sizes 2, 3 and 4 give p1 < 0.05, p2 > 0.05
+		// and 0: the means cross at 2, the crossover is clear from 4.
+		{"no fallbacks", nil, 2, p2, 4, 4},
+		// Size 3 fell back: P is the larger of p1 and 0, clear from m*.
+		{"a fallback after m*", []int{2}, 2, p1, 4, 2},
 		// Sizes 3 and 4 fell back: m* = 2, and so is the gap's size.
-		{"fallbacks at the end", []int{2, 3}, 2, p1, 2, true},
+		{"fallbacks at the end", []int{2, 3}, 2, p1, 2, 2},
 	} {
 		x := crossovers(ls, curve(c.fallbacks...), errs)[0]
-		if x.M != c.m || math.Abs(x.P-c.p) > 1e-12*c.p || x.GapM != c.gapM || x.Clear() != c.clear {
-			t.Errorf("%s: m* %d, P %.17g, gap at %d, clear %v; want %d, %.17g, %d, %v", c.name, x.M, x.P, x.GapM, x.Clear(), c.m, c.p, c.gapM, c.clear)
+		if x.M != c.m || math.Abs(x.P-c.p) > 1e-12*c.p || x.GapM != c.gapM || x.ClearFrom != c.clearFrom || x.Clear() != (c.clearFrom > 0) {
+			t.Errorf("%s: m* %d, P %.17g, gap at %d, clear from %d; want %d, %.17g, %d, %d", c.name, x.M, x.P, x.GapM, x.ClearFrom, c.m, c.p, c.gapM, c.clearFrom)
 		}
 		if want := .1 + sum3(diffs[c.gapM-1])/3 - .1; math.Abs(x.Gap-want) > 1e-15 {
 			t.Errorf("%s: gap %g, want %g", c.name, x.Gap, want)
@@ -176,7 +178,7 @@ func TestStyles(t *testing.T) {
 // runCSV runs the stub learners on iris and returns curves.csv.
 func runCSV(t *testing.T, cfg Config, learners ...Learner) ([]byte, *Result) {
 	t.Helper()
-	res, err := Run(context.Background(), []Task{{"iris", bundled.Load(t, "iris", data.Options{})}, {"wine", bundled.Load(t, "wine", data.Options{})}}, learners, cfg)
+	res, err := Run(context.Background(), []Task{{"iris", bundled.Load(t, "iris", dataio.Options{})}, {"wine", bundled.Load(t, "wine", dataio.Options{})}}, learners, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -227,7 +229,7 @@ func (r *recorder) learner(name string) Learner {
 // same rows, and that each size gets its number of splits.
 func TestRunSameRows(t *testing.T) {
 	a, b := &recorder{sizes: map[int]int{}}, &recorder{sizes: map[int]int{}}
-	res, err := Run(context.Background(), []Task{{"iris", bundled.Load(t, "iris", data.Options{})}},
+	res, err := Run(context.Background(), []Task{{"iris", bundled.Load(t, "iris", dataio.Options{})}},
 		[]Learner{a.learner("a"), b.learner("b")}, Config{Splits: 5, Sizes: []int{2, 3, 10, 30, 149, 147, 30}})
 	if err != nil {
 		t.Fatal(err)
@@ -255,7 +257,7 @@ func TestRunSameRows(t *testing.T) {
 // majority class is the first, and the test error is 98/146 in every
 // split.
 func TestRunFallback(t *testing.T) {
-	res, err := Run(context.Background(), []Task{{"iris", bundled.Load(t, "iris", data.Options{})}},
+	res, err := Run(context.Background(), []Task{{"iris", bundled.Load(t, "iris", dataio.Options{})}},
 		[]Learner{failing("broken"), stub("ok", Discriminative)}, Config{Splits: 3, Sizes: []int{4, 60}})
 	if err != nil {
 		t.Fatal(err)
@@ -294,7 +296,7 @@ func TestRunWarnings(t *testing.T) {
 		}
 		return warning{m}, nil
 	}}
-	tasks := []Task{{"iris", bundled.Load(t, "iris", data.Options{})}}
+	tasks := []Task{{"iris", bundled.Load(t, "iris", dataio.Options{})}}
 	cfg := Config{Splits: 3, Sizes: []int{6, 12, 60}}
 	res, err := Run(context.Background(), tasks, []Learner{stub("ok", Generative), warns}, cfg)
 	if err != nil {
@@ -325,7 +327,7 @@ func TestRunWarnings(t *testing.T) {
 // TestRunFigures checks the mean and standard error against a direct
 // computation over the same splits.
 func TestRunFigures(t *testing.T) {
-	d := bundled.Load(t, "iris", data.Options{})
+	d := bundled.Load(t, "iris", dataio.Options{})
 	res, err := Run(context.Background(), []Task{{"iris", d}}, []Learner{stub("c", Generative)}, Config{Splits: 9, Seed: 3, Sizes: []int{12}})
 	if err != nil {
 		t.Fatal(err)
@@ -377,14 +379,14 @@ func TestRunProgress(t *testing.T) {
 func TestRunCancel(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	_, err := Run(ctx, []Task{{"iris", bundled.Load(t, "iris", data.Options{})}}, []Learner{stub("a", Generative)}, Config{})
+	_, err := Run(ctx, []Task{{"iris", bundled.Load(t, "iris", dataio.Options{})}}, []Learner{stub("a", Generative)}, Config{})
 	if !errors.Is(err, context.Canceled) {
 		t.Errorf("Run with a cancelled context: %v", err)
 	}
 }
 
 func TestRunErrors(t *testing.T) {
-	iris := bundled.Load(t, "iris", data.Options{})
+	iris := bundled.Load(t, "iris", dataio.Options{})
 	noTarget := *iris
 	noTarget.Schema = iris.Schema.Clone()
 	noTarget.Schema.Target = nil
@@ -413,7 +415,7 @@ func TestRunErrors(t *testing.T) {
 }
 
 func TestBinary(t *testing.T) {
-	d := bundled.Load(t, "optdigits", data.Options{})
+	d := bundled.Load(t, "optdigits", dataio.Options{})
 	b, err := Binary(d, "2", "3")
 	if err != nil {
 		t.Fatal(err)

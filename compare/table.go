@@ -40,9 +40,10 @@ func formatFloat(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) 
 // and the sizes where they happened, "(50 fallbacks at m 6–22)", and one
 // whose fit warned in some splits (Point.Warnings) likewise, "(12 warned
 // at m 45–90)". m* reads
-// "none" when there is none in range and "no clear crossover" when the
-// paired t-test does not find the discriminative learner better at every
-// size from m* on at level Alpha (Crossover.Clear); the gap is followed by
+// "none" when there is none in range; it is followed by "(clear from m =
+// C)" when the paired t-test finds the discriminative learner better at
+// level Alpha at every size only from a larger C on (Crossover.ClearFrom),
+// and by "(no clear crossover)" when there is no such size; the gap is followed by
 // its size when the largest size had fallbacks, and reads "–" when every
 // size had some.
 func (r *Result) WriteSummary(w io.Writer) error {
@@ -99,26 +100,37 @@ func (r *Result) errorTable() (header []string, rows [][]string) {
 // crossoverTable returns one row per task and pair: the task, the two
 // learners, m*, the p-value of the paired test and the gap.
 func (r *Result) crossoverTable() (header []string, rows [][]string) {
-	header = []string{"dataset", "generative", "discriminative", "m*", "p (paired t-test)", "gap"}
+	header = []string{"dataset", "generative", "discriminative", "m*", "p (paired t-test)", "clear from m", "gap"}
 	for _, t := range r.Tasks {
 		for _, x := range t.Crossovers {
-			pv := "–"
+			pv, clear := "–", "–"
 			if x.Found() {
 				pv = fmt.Sprintf("%.2g", x.P)
 			}
-			rows = append(rows, []string{t.Name, x.Generative, x.Discriminative, x.crossoverCell(), pv, x.gapCell(t.Sizes)})
+			if x.Clear() {
+				clear = strconv.Itoa(x.ClearFrom)
+			}
+			m := "none"
+			if x.Found() {
+				m = strconv.Itoa(x.M)
+			}
+			rows = append(rows, []string{t.Name, x.Generative, x.Discriminative, m, pv, clear, x.gapCell(t.Sizes)})
 		}
 	}
 	return header, rows
 }
 
-// crossoverCell is m* as the tables show it.
+// crossoverCell is m* as the summary shows it: the size where the means
+// cross, and when the paired test is not significant from there on,
+// from which size it is, or that it is at none.
 func (x Crossover) crossoverCell() string {
 	switch {
 	case !x.Found():
 		return "none"
 	case !x.Clear():
-		return "no clear crossover"
+		return fmt.Sprintf("%d (no clear crossover)", x.M)
+	case x.ClearFrom > x.M:
+		return fmt.Sprintf("%d (clear from m = %d)", x.M, x.ClearFrom)
 	}
 	return strconv.Itoa(x.M)
 }

@@ -4,13 +4,20 @@
 //
 //	r, err := datasets.Open("iris")
 //	...
-//	d, err := data.Read(r, "iris", data.Options{})
+//	d, err := dataio.Read(r, "iris", dataio.Options{})
 //
 // Every data set is a CSV file with a header row, the label in the last
 // column, named class, with the original class names, missing values as
 // empty fields and categorical values as strings. Info and All describe the
 // data sets: rows, features, classes with their counts, missing cells,
 // source and citation, and the sha256 of the CSV text.
+//
+// Beside the classification data sets are corpora (Corpora, OpenCorpus)
+// for language models and treebanks (Treebanks, OpenTreebank) for
+// sequence models: the English Web Treebank of Universal Dependencies in
+// CoNLL-U, training part "ud_english_ewt" and development part
+// "ud_english_ewt_dev" (CC BY-SA 4.0; cite the Citation of each), which
+// package seqio reads.
 //
 // # Citation
 //

@@ -3,7 +3,6 @@ package gda
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"iter"
 	"maps"
@@ -22,22 +21,11 @@ var (
 	_ gendisc.Mergeable   = (*QDA)(nil)
 )
 
-// ErrMerge is wrapped by a *MergeError.
-var ErrMerge = errors.New("accumulators of different kinds or configurations")
-
-// MergeError is the refusal of Accumulator.Merge or
-// Accumulator.UnmarshalBinary: the other accumulator is of another kind or
-// configuration, or its statistics are not of this package.
-type MergeError struct {
-	Kind, OtherKind string // "lda" or "qda"; OtherKind "" for a foreign accumulator
-	Reason          string
+// mergeError returns the *gendisc.MergeError of gda: the accumulator (or
+// E-step statistics) of kind refuses statistics of other.
+func mergeError(kind, other, reason string) error {
+	return &gendisc.MergeError{Package: "gda", Kind: kind, Other: other, Reason: reason}
 }
-
-func (e *MergeError) Error() string {
-	return fmt.Sprintf("gda: %v: %s into %s: %s", ErrMerge, e.OtherKind, e.Kind, e.Reason)
-}
-
-func (e *MergeError) Unwrap() error { return ErrMerge }
 
 // Accumulator is a partial fit of LDA or QDA (gendisc.Accumulator): the
 // per-class statistics (stats.Scatter: weight, mean, scatter and, with
@@ -115,7 +103,7 @@ func (a *Accumulator) Add(d *data.Dataset) error {
 	} else {
 		s, r, err := a.schema.Extend(d.Schema)
 		if err != nil {
-			return &data.ParseError{File: d.Source, Err: err}
+			return &data.ParseError{File: d.Source.Name, Err: err}
 		}
 		d, schema, k = r.Apply(d, s), s, acc.K()
 		acc.Grow(len(s.Classes()))
@@ -129,19 +117,19 @@ func (a *Accumulator) Add(d *data.Dataset) error {
 	}
 	a.schema, a.stats = schema, acc
 	a.inc.add(d, inc)
-	a.source = d.Source
+	a.source = d.Source.Name
 	return nil
 }
 
 // Merge adds the statistics and incomplete rows of o, an *Accumulator of
 // the same kind and configuration that saw other rows; the classes only o
 // saw come after the accumulator's own. o is unchanged. Another kind or
-// configuration is a *MergeError; schemas that do not extend each other a
+// configuration is a *gendisc.MergeError; schemas that do not extend each other a
 // *data.SchemaError.
 func (a *Accumulator) Merge(o gendisc.Accumulator) error {
 	b, ok := o.(*Accumulator)
 	if !ok {
-		return &MergeError{Kind: a.kind, Reason: fmt.Sprintf("%T is not a gda accumulator", o)}
+		return mergeError(a.kind, fmt.Sprintf("%T", o), "not a gda accumulator")
 	}
 	if err := compatible(a.kind, b.kind, a.cfg, b.cfg); err != nil {
 		return err
@@ -158,7 +146,7 @@ func (a *Accumulator) Merge(o gendisc.Accumulator) error {
 		return nil
 	}
 	if a.stats.D != b.stats.D {
-		return &MergeError{Kind: a.kind, OtherKind: b.kind, Reason: fmt.Sprintf("%d features, want %d", b.stats.D, a.stats.D)}
+		return mergeError(a.kind, b.kind, fmt.Sprintf("%d features, want %d", b.stats.D, a.stats.D))
 	}
 	s, r, err := a.schema.Extend(b.schema)
 	if err != nil {
@@ -166,24 +154,19 @@ func (a *Accumulator) Merge(o gendisc.Accumulator) error {
 	}
 	a.schema = s
 	a.stats.Grow(len(s.Classes()))
-	class := func(k int) int {
-		if r.Target == nil {
-			return k
-		}
-		return r.Target[k]
-	}
-	for k, c := range b.stats.Class {
-		a.stats.Class[class(k)].Merge(c)
-	}
+	a.stats.MergeRemap(b.stats, r.Target)
 	a.inc.x = append(a.inc.x, b.inc.x...)
 	a.inc.w = append(a.inc.w, b.inc.w...)
 	for _, y := range b.inc.y {
-		a.inc.y = append(a.inc.y, float64(class(int(y))))
+		if r.Target != nil {
+			y = float64(r.Target[int(y)])
+		}
+		a.inc.y = append(a.inc.y, y)
 	}
 	return nil
 }
 
-// compatible returns a *MergeError unless kind b and configuration bc
+// compatible returns a *gendisc.MergeError unless kind b and configuration bc
 // are kind a and configuration ac.
 func compatible(a, b string, ac, bc Config) error {
 	reason := ""
@@ -201,7 +184,7 @@ func compatible(a, b string, ac, bc Config) error {
 	default:
 		return nil
 	}
-	return &MergeError{Kind: a, OtherKind: b, Reason: reason}
+	return mergeError(a, b, reason)
 }
 
 func (a *Accumulator) clone() *Accumulator {
@@ -236,7 +219,7 @@ func (a *Accumulator) fit() (*model, error) {
 	schema := a.schema.Clone()
 	fitted, iters := a.stats.Clone(), 0
 	if n := a.inc.n(); n > 0 {
-		d := &data.Dataset{Schema: schema, N: n, X: a.inc.x, Y: a.inc.y, Weight: a.inc.w, Source: a.source}
+		d := &data.Dataset{Schema: schema, N: n, X: a.inc.x, Y: a.inc.y, Weight: a.inc.w, Source: data.Named(a.source)}
 		all := make([]int, n)
 		for i := range all {
 			all[i] = i
@@ -309,7 +292,7 @@ func (a *Accumulator) UnmarshalBinary(b []byte) error {
 		return fmt.Errorf("gda: accumulator: %w", err)
 	}
 	if e.Format != accumulatorFormat || (e.Kind != KindLDA && e.Kind != KindQDA) {
-		return &MergeError{Kind: a.kind, OtherKind: e.Kind, Reason: fmt.Sprintf("format %q, want %q of lda or qda", e.Format, accumulatorFormat)}
+		return mergeError(a.kind, fmt.Sprintf("%q", e.Kind), fmt.Sprintf("format %q, want %q of lda or qda", e.Format, accumulatorFormat))
 	}
 	cfg, err := e.Params.config(e.Kind)
 	if err != nil {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -11,7 +12,9 @@ import (
 
 	"github.com/gendisc/gendisc"
 	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/dataio"
 	"github.com/gendisc/gendisc/internal/bundled"
+	"github.com/gendisc/gendisc/internal/testsupport/conformance"
 )
 
 // gdaModel is what the tests read of a fitted LDA or QDA.
@@ -159,6 +162,41 @@ func shards(d *data.Dataset, seed uint64) []*data.Dataset {
 	return out
 }
 
+// TestAccumulatorConformance runs the accumulator conformance suite on LDA
+// and QDA, with and without shrinkage, on data without missing cells (iris)
+// and with (wine with 3% of the cells removed, whose rows go to EM): within
+// 1e-12, the scatters merging by Chan's formula.
+func TestAccumulatorConformance(t *testing.T) {
+	wineMissing := bundled.Load(t, "wine", dataio.Options{})
+	rng := rand.New(rand.NewPCG(5, 5))
+	for i := range wineMissing.X {
+		if rng.Float64() < 0.03 {
+			wineMissing.X[i] = math.NaN()
+		}
+	}
+	iris := bundled.Load(t, "iris", dataio.Options{})
+	for _, kind := range []string{KindLDA, KindQDA} {
+		for _, c := range []Config{{}, {ShrinkageAuto: true}} {
+			for name, d := range map[string]*data.Dataset{"iris": iris, "wine with missing cells": wineMissing} {
+				t.Run(fmt.Sprintf("%s/%+v/%s", kind, c, name), func(t *testing.T) {
+					conformance.CheckAccumulator(t, func() (gendisc.Accumulator, error) { return newAccumulator(kind, c) }, d,
+						conformance.Tol(1e-12), conformance.Refuses(
+							func() (gendisc.Accumulator, error) { return newAccumulator(kind, Config{Shrinkage: 0.5}) },
+							func() (gendisc.Accumulator, error) { return newAccumulator(otherKind(kind), c) }))
+				})
+			}
+		}
+	}
+}
+
+// otherKind is QDA for LDA and LDA for QDA.
+func otherKind(kind string) string {
+	if kind == KindLDA {
+		return KindQDA
+	}
+	return KindLDA
+}
+
 // TestMergeShardsEqualsFit fits three disjoint shards with their classes
 // in different orders, merges them (in the library, through
 // MarshalBinary/UnmarshalBinary, and from fitted models' accumulators)
@@ -167,7 +205,7 @@ func shards(d *data.Dataset, seed uint64) []*data.Dataset {
 // without shrinkage, on data without missing cells (iris, wine) and with
 // (breast_cancer_wisconsin, and wine with 3% of the cells removed).
 func TestMergeShardsEqualsFit(t *testing.T) {
-	wineMissing := bundled.Load(t, "wine", data.Options{})
+	wineMissing := bundled.Load(t, "wine", dataio.Options{})
 	rng := rand.New(rand.NewPCG(5, 5))
 	for i := range wineMissing.X {
 		if rng.Float64() < 0.03 {
@@ -175,9 +213,9 @@ func TestMergeShardsEqualsFit(t *testing.T) {
 		}
 	}
 	sets := map[string]*data.Dataset{
-		"iris":                    bundled.Load(t, "iris", data.Options{}),
-		"wine":                    bundled.Load(t, "wine", data.Options{}),
-		"breast_cancer_wisconsin": bundled.Load(t, "breast_cancer_wisconsin", data.Options{}),
+		"iris":                    bundled.Load(t, "iris", dataio.Options{}),
+		"wine":                    bundled.Load(t, "wine", dataio.Options{}),
+		"breast_cancer_wisconsin": bundled.Load(t, "breast_cancer_wisconsin", dataio.Options{}),
 		"wine with missing cells": wineMissing,
 	}
 	configs := []Config{{}, {Estimator: Unbiased}, {Shrinkage: 0.25}, {ShrinkageAuto: true}, {PriorAlpha: 1}}
@@ -262,7 +300,7 @@ func TestMergeShardsEqualsFit(t *testing.T) {
 // identical bit for bit; adding the same rows to decoded and original
 // accumulators too; Model leaves the accumulator as it was.
 func TestAccumulatorBitExact(t *testing.T) {
-	d := bundled.Load(t, "breast_cancer_wisconsin", data.Options{})
+	d := bundled.Load(t, "breast_cancer_wisconsin", dataio.Options{})
 	parts := shards(d, 2)
 	for _, kind := range []string{KindLDA, KindQDA} {
 		for _, c := range []Config{{ShrinkageAuto: true}, {Shrinkage: 0.1, ClassPrior: map[string]float64{"benign": 0.25, "malignant": 0.75}}} {
@@ -326,7 +364,7 @@ func mustJSON(t *testing.T, m any) []byte {
 // rows: EM revisits the earlier incomplete rows. A model file without the
 // incomplete rows (as written before they were kept) still loads.
 func TestUpdateWithMissingCells(t *testing.T) {
-	d := bundled.Load(t, "breast_cancer_wisconsin", data.Options{})
+	d := bundled.Load(t, "breast_cancer_wisconsin", dataio.Options{})
 	parts := shards(d, 3)
 	for _, kind := range []string{KindLDA, KindQDA} {
 		c := Config{}
@@ -389,7 +427,7 @@ func TestUpdateWithMissingCells(t *testing.T) {
 // *MergeError, data of other features a schema error, an empty
 // accumulator ErrNoRows, a foreign encoding an error.
 func TestAccumulatorErrors(t *testing.T) {
-	d := bundled.Load(t, "iris", data.Options{})
+	d := bundled.Load(t, "iris", dataio.Options{})
 	a := newAcc(t, KindLDA, Config{})
 	if _, err := a.Model(); !errors.Is(err, data.ErrNoRows) {
 		t.Errorf("empty accumulator: %v, want ErrNoRows", err)
@@ -397,17 +435,17 @@ func TestAccumulatorErrors(t *testing.T) {
 	if err := a.Add(d); err != nil {
 		t.Fatal(err)
 	}
-	var me *MergeError
+	var me *gendisc.MergeError
 	for _, o := range []*Accumulator{newAcc(t, KindQDA, Config{}), newAcc(t, KindLDA, Config{Shrinkage: 0.5}),
 		newAcc(t, KindLDA, Config{Estimator: Unbiased}), newAcc(t, KindLDA, Config{MaxIter: 3})} {
-		if err := a.Merge(o); !errors.As(err, &me) || !errors.Is(err, ErrMerge) {
-			t.Errorf("merge of %s %+v: %v, want a *MergeError", o.kind, o.cfg, err)
+		if err := a.Merge(o); !errors.As(err, &me) || !errors.Is(err, gendisc.ErrMerge) {
+			t.Errorf("merge of %s %+v: %v, want a *gendisc.MergeError", o.kind, o.cfg, err)
 		}
 	}
 	if err := a.Merge(nil); !errors.As(err, &me) {
-		t.Errorf("merge of nil: %v, want a *MergeError", err)
+		t.Errorf("merge of nil: %v, want a *gendisc.MergeError", err)
 	}
-	other := bundled.Load(t, "wine", data.Options{})
+	other := bundled.Load(t, "wine", dataio.Options{})
 	if err := a.Add(other); !errors.Is(err, ErrSchema) || !errors.Is(err, data.ErrSchema) {
 		t.Errorf("rows of other features: %v, want ErrSchema", err)
 	}

@@ -188,7 +188,7 @@ func (e *EStats) LogLikelihood() float64 { return e.ll }
 // Merge adds the statistics of o, about other rows under the same
 // parameters, to e; classes only o has come after e's. o is unchanged.
 // Statistics of another kind or configuration, or of the start merged
-// with those of an iteration, are a *MergeError.
+// with those of an iteration, are a *gendisc.MergeError.
 func (e *EStats) Merge(o *EStats) error {
 	if err := compatible(e.kind, o.kind, e.cfg, o.cfg); err != nil {
 		return err
@@ -197,7 +197,7 @@ func (e *EStats) Merge(o *EStats) error {
 		return nil
 	}
 	if e.schema != nil && (e.obs == nil) != (o.obs == nil) {
-		return &MergeError{Kind: e.kind, OtherKind: o.kind, Reason: "statistics of the start and of an iteration"}
+		return mergeError(e.kind, o.kind, "statistics of the start and of an iteration")
 	}
 	if o == e {
 		o = o.clone()
@@ -208,7 +208,7 @@ func (e *EStats) Merge(o *EStats) error {
 		return nil
 	}
 	if e.stats.D != o.stats.D {
-		return &MergeError{Kind: e.kind, OtherKind: o.kind, Reason: fmt.Sprintf("%d features, want %d", o.stats.D, e.stats.D)}
+		return mergeError(e.kind, o.kind, fmt.Sprintf("%d features, want %d", o.stats.D, e.stats.D))
 	}
 	s, r, err := e.schema.Extend(o.schema)
 	if err != nil {
@@ -351,7 +351,7 @@ func (e *EStats) UnmarshalBinary(b []byte) error {
 		return fmt.Errorf("gda: EM statistics: %w", err)
 	}
 	if j.Format != eStatsFormat || (j.Kind != KindLDA && j.Kind != KindQDA) {
-		return &MergeError{Kind: e.kind, OtherKind: j.Kind, Reason: fmt.Sprintf("format %q, want %q of lda or qda", j.Format, eStatsFormat)}
+		return mergeError(e.kind, fmt.Sprintf("%q", j.Kind), fmt.Sprintf("format %q, want %q of lda or qda", j.Format, eStatsFormat))
 	}
 	cfg, err := j.Params.config(j.Kind)
 	if err != nil {

@@ -108,22 +108,23 @@ func (m *LDA) Config() LDAConfig { return LDAConfig(m.m.cfg) }
 // d's features differ from the model's schema by name, kind or order, or
 // dst has the wrong length.
 func (m *LDA) LogProba(dst []float64, d *data.Dataset) []float64 {
-	return m.m.joint(dst, d, logProbaOut)
+	return m.m.joint(dst, nil, d, logProbaOut)
 }
 
-// Proba writes P(y = k | x_i) to dst[i·K + k], the exponential of
-// LogProba up to rounding, with its conventions: for each row, the
-// exponentials exp(l_k − m) of the scores l_k of the linear form less
-// their maximum m, divided by their sum (kernel.SoftmaxRows, on a chunk
-// of rows while it is in cache). A class more than 708 below the largest
-// gets 0.
-func (m *LDA) Proba(dst []float64, d *data.Dataset) []float64 { return m.m.joint(dst, d, probaOut) }
+// Proba writes P(y = k | x_i) to dst[i·K + k], bit for bit the
+// exponential of what LogProba writes (gendisc.BatchProba), with its
+// conventions: each chunk of rows is normalised as by LogProba and
+// exponentiated while it is in cache (kernel.ProbaRows), at a fraction of
+// the cost of a math.Exp per value.
+func (m *LDA) Proba(dst []float64, d *data.Dataset) []float64 {
+	return m.m.joint(dst, nil, d, probaOut)
+}
 
 // JointLogLikelihood writes log p(x_i, y = k) to dst[i·K + k]
 // (gendisc.Generative), missing features marginalised; −Inf where it is
 // below float64's range (a row far out: about −1e600 at 1e300).
 func (m *LDA) JointLogLikelihood(dst []float64, d *data.Dataset) []float64 {
-	return m.m.joint(dst, d, jointOut)
+	return m.m.joint(dst, nil, d, jointOut)
 }
 
 // Priors returns the class priors π_k.

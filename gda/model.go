@@ -255,9 +255,12 @@ const (
 // joint writes log p(x_i, y = k), log P(y = k | x_i) or P(y = k | x_i)
 // (output) to dst[i·K + k], allocating dst when nil. The posteriors come
 // from the joint of a chunk of rows while it is in cache (normaliseChunk,
-// probaChunk). It panics if d's features differ from the model's schema
-// by name, kind or order, or dst has the wrong length.
-func (m *model) joint(dst []float64, d *data.Dataset, o output) []float64 {
+// probaChunk). When jointDst is not nil (of dst's length; QDA's
+// posteriors only, which come from the joint), the joint log-likelihoods
+// are written to it too, as for jointOut. It panics if d's features
+// differ from the model's schema by name, kind or order, or dst has the
+// wrong length.
+func (m *model) joint(dst, jointDst []float64, d *data.Dataset, o output) []float64 {
 	K, p := len(m.logPrior), m.stats.D
 	m.checkFeatures(d)
 	if dst == nil {
@@ -274,7 +277,7 @@ func (m *model) joint(dst []float64, d *data.Dataset, o output) []float64 {
 		// any class (farPosterior), from its cells in x.
 		far := func(row []float64) {
 			r := (cap(out) - cap(row)) / K
-			m.farPosterior(row, x[r*p:(r+1)*p], o)
+			m.farPosterior(row, x[r*p:(r+1)*p])
 		}
 		for a := lo; a < hi; a += chunkRows {
 			b := min(hi, a+chunkRows)
@@ -299,9 +302,17 @@ func (m *model) joint(dst []float64, d *data.Dataset, o output) []float64 {
 					}
 					marg.row(out[r*K:(r+1)*K], row)
 				case o == jointOut:
-					s, c := m.farJoint(row)
-					for k, v := range s {
-						out[r*K+k] = v.Value(c)
+					m.farJointValues(out[r*K:(r+1)*K], row)
+				}
+			}
+			if jointDst != nil {
+				// The joint before it is normalised, the rows far out
+				// as jointOut has them.
+				jd := jointDst[a*K : b*K]
+				copy(jd, out)
+				for r := range b - a {
+					if row := d.X[(a+r)*p : (a+r+1)*p]; jd[r*K] != jd[r*K] && !mathx.HasNaN(row) {
+						m.farJointValues(jd[r*K:(r+1)*K], row)
 					}
 				}
 			}
@@ -309,7 +320,7 @@ func (m *model) joint(dst []float64, d *data.Dataset, o output) []float64 {
 			case logProbaOut:
 				kernel.NormalizeLogRows(out, K, z, far)
 			case probaOut:
-				kernel.SoftmaxRows(out, K, z, far)
+				kernel.ProbaRows(out, K, z, far)
 			}
 		}
 	})
@@ -347,24 +358,31 @@ func (m *model) normalise(row []float64) {
 	}
 }
 
-// farPosterior writes to out the posteriors P(y = k | x) of the row x
-// (log-posteriors for logProbaOut), a row so far out that its joint
-// log-likelihoods are −Inf for every class: the quadratic forms overflow.
-// It scores the row again with the scaled log-densities of the Gaussian
-// core (gauss.Pattern.LogPdfScaled, the row's missing cells marginalised
-// as by marginals), whose differences float64 holds, and normalises them
-// with mathx.SoftmaxScaled (or NormalizeLogScaled). Far out along a
+// farPosterior writes to out the log-posteriors log P(y = k | x) of the
+// row x (for logProbaOut and probaOut, whose kernel.ProbaRows takes
+// their exponentials), a row so far out that its joint log-likelihoods
+// are −Inf for every class: the quadratic forms overflow. It scores the
+// row again with the scaled log-densities of the Gaussian core
+// (gauss.Pattern.LogPdfScaled, the row's missing cells marginalised as by
+// marginals), whose differences float64 holds, and normalises them with
+// mathx.NormalizeLogScaled. Far out along a
 // direction x̃ the class of least ‖L_k⁻¹x̃‖² wins (the covariance under
 // which the row is least unlikely); classes tied there (LDA's, which
 // share Σ) by the linear term, xᵀΣ⁻¹μ_k; then by the rest. It allocates:
 // such rows are rare.
-func (m *model) farPosterior(out, x []float64, o output) {
+func (m *model) farPosterior(out, x []float64) {
 	s, c := m.farJoint(x)
-	if o == logProbaOut {
-		mathx.NormalizeLogScaled(out, s, c)
-		return
+	mathx.NormalizeLogScaled(out, s, c)
+}
+
+// farJointValues writes to dst the joint log-likelihoods of the row x, a
+// row far out, as float64 values: farJoint's, −Inf where they are below
+// float64's range.
+func (m *model) farJointValues(dst, x []float64) {
+	s, c := m.farJoint(x)
+	for k, v := range s {
+		dst[k] = v.Value(c)
 	}
-	mathx.SoftmaxScaled(out, s, c)
 }
 
 // farJoint returns the joint log-likelihoods log π_k + log N(x_o; μ_ko,

@@ -10,6 +10,7 @@ import (
 	"gonum.org/v1/gonum/blas/blas64"
 
 	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/dataio"
 	"github.com/gendisc/gendisc/internal/bundled"
 	"github.com/gendisc/gendisc/internal/kernel"
 	"github.com/gendisc/gendisc/internal/mathx"
@@ -25,7 +26,7 @@ func TestLaneSolver(t *testing.T) {
 	for _, k := range []func(*kernel.Tri, []float64, []float64, []float64, int, []float64, int){inUse, kernel.SolveLanesGo} {
 		kernel.SolveLanes = k
 		for _, name := range []string{"sonar", "wine"} {
-			checkSolver(t, bundled.Load(t, name, data.Options{}))
+			checkSolver(t, bundled.Load(t, name, dataio.Options{}))
 		}
 	}
 }
@@ -91,7 +92,7 @@ func TestPredictRowByRow(t *testing.T) {
 	const n, p, K = 1000, 13, 3
 	rng := rand.New(rand.NewPCG(7, 8))
 	d := &data.Dataset{Schema: &data.Schema{Target: &data.Column{Name: "y", Kind: data.Categorical, Levels: []string{"a", "b", "c"}}},
-		N: n, X: make([]float64, n*p), Y: make([]float64, n), Source: "test"}
+		N: n, X: make([]float64, n*p), Y: make([]float64, n), Source: data.Named("test")}
 	for j := range p {
 		d.Schema.Features = append(d.Schema.Features, data.Column{Name: "x" + string(rune('a'+j)), Kind: data.Numeric})
 	}
@@ -105,7 +106,7 @@ func TestPredictRowByRow(t *testing.T) {
 			prev = v
 		}
 	}
-	test := &data.Dataset{Schema: d.Schema, N: 300, X: slices.Clone(d.X[:300*p]), Source: "test"}
+	test := &data.Dataset{Schema: d.Schema, N: 300, X: slices.Clone(d.X[:300*p]), Source: data.Named("test")}
 	for i := range test.N {
 		switch {
 		case i%17 == 3:
@@ -129,7 +130,7 @@ func TestPredictRowByRow(t *testing.T) {
 	for _, k := range []func(*kernel.Tri, []float64, []float64, []float64, int, []float64, int){inUse, kernel.SolveLanesGo} {
 		kernel.SolveLanes = k
 		for _, m := range []*model{lda.m, qda.m} {
-			joint, post, proba := m.joint(nil, test, jointOut), m.joint(nil, test, logProbaOut), m.joint(nil, test, probaOut)
+			joint, post, proba := m.joint(nil, nil, test, jointOut), m.joint(nil, nil, test, logProbaOut), m.joint(nil, nil, test, probaOut)
 			work := make([]float64, p)
 			for i := range test.N {
 				x := test.X[i*p : (i+1)*p]
@@ -168,8 +169,8 @@ func TestPredictRowByRow(t *testing.T) {
 
 // TestNormaliseChunk checks kernel.NormalizeLogRows with normalise for
 // the rows it leaves against normalise row by row, to 1e-14 relative to
-// max(1, |value|), and kernel.SoftmaxRows against mathx.Softmax with the
-// same fallback to 1e-14 relative plus 1e−300, on rows with terms far
+// max(1, |value|), and kernel.ProbaRows against the exponentials of
+// normalise to 1e-14 relative plus 1e−300, on rows with terms far
 // apart, −Inf terms, a row of −Inf only and a row with a NaN (both of
 // which get the prior). (The predictions score the last two again:
 // TestFarRows.)
@@ -185,18 +186,15 @@ func TestNormaliseChunk(t *testing.T) {
 	out[3*7], out[3*7+1], out[3*7+2] = math.Inf(-1), math.Inf(-1), math.Inf(-1)
 	out[3*9+1] = math.NaN()
 	p, want, pwant := slices.Clone(out), slices.Clone(out), slices.Clone(out)
-	probaRow := func(row []float64) {
-		mathx.Softmax(row)
-		if row[0] != row[0] {
-			copy(row, m.prior)
-		}
-	}
 	for r := range rows {
 		m.normalise(want[r*K : (r+1)*K])
-		probaRow(pwant[r*K : (r+1)*K])
+		m.normalise(pwant[r*K : (r+1)*K])
+	}
+	for i, v := range pwant {
+		pwant[i] = math.Exp(v)
 	}
 	kernel.NormalizeLogRows(out, K, make([]float64, len(out)+3), m.normalise)
-	kernel.SoftmaxRows(p, K, make([]float64, len(out)+3), probaRow)
+	kernel.ProbaRows(p, K, make([]float64, len(out)+3), m.normalise)
 	for i, w := range want {
 		g := out[i]
 		if g != w && !(math.Abs(g-w) <= 1e-14*max(1, math.Abs(w))) {
@@ -206,7 +204,12 @@ func TestNormaliseChunk(t *testing.T) {
 			t.Fatalf("row %d class %d: probability %v, want %v", i/K, i%K, g, w)
 		}
 	}
-	if !slices.Equal(p[3*7:3*8], m.prior) || !slices.Equal(p[3*9:3*10], m.prior) {
+	if !slicesNear(p[3*7:3*8], m.prior) || !slicesNear(p[3*9:3*10], m.prior) {
 		t.Fatalf("rows without a finite joint: %v and %v, want the prior %v", p[3*7:3*8], p[3*9:3*10], m.prior)
 	}
+}
+
+// slicesNear reports whether a and b agree to 1e-15 relative.
+func slicesNear(a, b []float64) bool {
+	return slices.EqualFunc(a, b, func(x, y float64) bool { return math.Abs(x-y) <= 1e-15*math.Abs(y) })
 }

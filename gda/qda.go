@@ -1,6 +1,7 @@
 package gda
 
 import (
+	"fmt"
 	"iter"
 	"slices"
 
@@ -82,21 +83,35 @@ func (m *QDA) Config() QDAConfig { return QDAConfig(m.m.cfg) }
 // It panics if d's features differ from the model's schema by name, kind
 // or order, or dst has the wrong length.
 func (m *QDA) LogProba(dst []float64, d *data.Dataset) []float64 {
-	return m.m.joint(dst, d, logProbaOut)
+	return m.m.joint(dst, nil, d, logProbaOut)
 }
 
-// Proba writes P(y = k | x_i) to dst[i·K + k], the exponential of
-// LogProba up to rounding, with its conventions: for each row, the
-// exponentials exp(l_k − m) of its joint log-likelihoods l_k less their
-// maximum m, divided by their sum (kernel.SoftmaxRows, on a chunk of rows
-// while it is in cache). A class more than 708 below the largest gets 0.
-func (m *QDA) Proba(dst []float64, d *data.Dataset) []float64 { return m.m.joint(dst, d, probaOut) }
+// Proba writes P(y = k | x_i) to dst[i·K + k], bit for bit the
+// exponential of what LogProba writes (gendisc.BatchProba), with its
+// conventions: each chunk of rows is normalised as by LogProba and
+// exponentiated while it is in cache (kernel.ProbaRows), at a fraction of
+// the cost of a math.Exp per value.
+func (m *QDA) Proba(dst []float64, d *data.Dataset) []float64 {
+	return m.m.joint(dst, nil, d, probaOut)
+}
+
+// ProbaJoint writes P(y = k | x_i) to proba[i·K + k] as Proba does and
+// log p(x_i, y = k) to joint[i·K + k] as JointLogLikelihood does, bit for
+// bit both, computing the joint once (gendisc.JointProba): the
+// predictions and the log-likelihoods of the same rows. It panics as
+// Proba does, or if joint's length is not proba's.
+func (m *QDA) ProbaJoint(proba, joint []float64, d *data.Dataset) {
+	if len(joint) != len(proba) {
+		panic(fmt.Sprintf("gda: joint has length %d, want %d", len(joint), len(proba)))
+	}
+	m.m.joint(proba, joint, d, probaOut)
+}
 
 // JointLogLikelihood writes log p(x_i, y = k) to dst[i·K + k]
 // (gendisc.Generative), missing features marginalised; −Inf where it is
 // below float64's range (a row far out: about −1e600 at 1e300).
 func (m *QDA) JointLogLikelihood(dst []float64, d *data.Dataset) []float64 {
-	return m.m.joint(dst, d, jointOut)
+	return m.m.joint(dst, nil, d, jointOut)
 }
 
 // Priors returns the class priors π_k.

@@ -21,16 +21,6 @@ import (
 // a new fit can update it.
 var ErrNoStatistics = errors.New("linear: the model holds no statistics to update or merge (it was saved without them): fit it again")
 
-// ConfigError is returned by Accumulator.Merge for statistics gathered
-// under another configuration.
-type ConfigError struct {
-	Have, Other Config
-}
-
-func (e *ConfigError) Error() string {
-	return fmt.Sprintf("linear: cannot merge statistics gathered with %+v into statistics gathered with %+v", e.Other, e.Have)
-}
-
 // role says what a column of the accumulated matrix holds.
 type role uint8
 
@@ -160,13 +150,13 @@ func check(d *data.Dataset) error {
 	}
 	for i, y := range d.Y {
 		if y != y {
-			return &data.ParseError{File: d.Source, Line: d.Line(i), ColumnName: t.Name, Err: data.ErrMissingTarget}
+			return &data.ParseError{File: d.Source.Name, Line: d.Line(i), ColumnName: t.Name, Err: data.ErrMissingTarget}
 		}
 	}
 	for _, c := range d.Schema.Features {
 		if c.Kind == data.Text {
-			return &data.ParseError{File: d.Source, ColumnName: c.Name, Err: &data.KindError{Column: c.Name, Kind: c.Kind,
-				Model: "this model", Takes: "numeric and categorical features only (leave the column out: data.Options.Ignore)", Err: data.ErrFeatureKind}}
+			return &data.ParseError{File: d.Source.Name, ColumnName: c.Name, Err: &data.KindError{Column: c.Name, Kind: c.Kind,
+				Model: "this model", Takes: "numeric and categorical features only (leave the column out: dataio.Options.Ignore)", Err: data.ErrFeatureKind}}
 		}
 	}
 	return design.CheckWeights(d)

@@ -5,10 +5,12 @@ import (
 	"errors"
 	"math"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/gendisc/gendisc"
 	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/dataio"
 	"github.com/gendisc/gendisc/internal/bundled"
 	"github.com/gendisc/gendisc/internal/design"
 )
@@ -18,7 +20,7 @@ import (
 // when weighted, and with missing cells punched in a numeric and the
 // categorical column when holes.
 func wineClass(t *testing.T, weighted, holes bool) *data.Dataset {
-	d := bundled.Load(t, "wine", data.Options{Target: "alcohol", NumericTarget: true})
+	d := bundled.Load(t, "wine", dataio.Options{Target: "alcohol", NumericTarget: true})
 	if weighted {
 		d.Weight = make([]float64, d.N)
 		for i := range d.Weight {
@@ -219,7 +221,7 @@ func finish(t *testing.T, a gendisc.Accumulator) *Model {
 	return m.(*Model)
 }
 
-// TestMergeErrors: another configuration is a *ConfigError; a model file
+// TestMergeErrors: another configuration is a *gendisc.MergeError; a model file
 // without statistics still predicts, and its accumulator refuses to
 // update or merge with ErrNoStatistics; bad encodings are refused.
 func TestMergeErrors(t *testing.T) {
@@ -232,8 +234,8 @@ func TestMergeErrors(t *testing.T) {
 	if err := b.Add(d); err != nil {
 		t.Fatal(err)
 	}
-	var ce *ConfigError
-	if err := a.Merge(b); !errors.As(err, &ce) || ce.Other.L2 != 2 {
+	var me *gendisc.MergeError
+	if err := a.Merge(b); !errors.As(err, &me) || !strings.Contains(me.Reason, "L2:2 ") {
 		t.Errorf("merging another configuration: %v", err)
 	}
 	m, err := Config{}.Fit(d)

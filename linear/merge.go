@@ -13,7 +13,7 @@ import (
 )
 
 // Merge adds the statistics of o, a linear regression accumulator of the
-// same configuration (else a *ConfigError) that saw other rows: o's
+// same configuration (else a *gendisc.MergeError) that saw other rows: o's
 // columns are mapped to the accumulator's (levels renumbered by
 // data.Schema.Extend, shifts changed, columns only o has added) and the
 // two R factors stacked and factorised again. o is unchanged.
@@ -21,13 +21,13 @@ func (a *Accumulator) Merge(o gendisc.Accumulator) error {
 	b, ok := o.(*Accumulator)
 	switch {
 	case !ok:
-		return fmt.Errorf("linear: cannot merge %T into a linear regression's statistics", o)
+		return &gendisc.MergeError{Package: "linear", Kind: Kind, Other: fmt.Sprintf("%T", o), Reason: "not a linear regression's statistics"}
 	case a.err != nil:
 		return a.err
 	case b.err != nil:
 		return b.err
 	case a.cfg != b.cfg:
-		return &ConfigError{Have: a.cfg, Other: b.cfg}
+		return &gendisc.MergeError{Package: "linear", Kind: Kind, Other: Kind, Reason: fmt.Sprintf("other settings: %+v, want %+v", b.cfg, a.cfg)}
 	case b.schema == nil:
 		return nil
 	case a.schema == nil:

@@ -23,13 +23,13 @@ import (
 // does not hold, so Solve's L-BFGS starts cold; it stops at the same
 // tolerance of the same optimum. c must have the configuration of p's
 // setup (λ, class weights, standardisation, imputation, text), else a
-// *ConfigError; gd and sgd, which step over single rows, are refused.
+// *gendisc.MergeError; gd and sgd, which step over single rows, are refused.
 func (c Config) Solve(p *Problem, pass func(theta []float64, hessian bool) (*Pass, error)) (m *Model, err error) {
 	if err := c.validate(); err != nil {
 		return nil, err
 	}
 	if c.key() != p.cfg.key() {
-		return nil, &ConfigError{Have: p.cfg, Other: c}
+		return nil, configMismatch(p.cfg, c)
 	}
 	solver, err := c.solver(p.Dim(), p.enc.V())
 	if err != nil {

@@ -5,6 +5,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/gendisc/gendisc"
 	"github.com/gendisc/gendisc/data"
 	"github.com/gendisc/gendisc/logistic"
 )
@@ -130,9 +131,9 @@ func TestSolveErrors(t *testing.T) {
 	if _, err := (logistic.Config{Solver: logistic.SGD}).Solve(p, nil); err == nil {
 		t.Error("Solve with sgd: no error")
 	}
-	var ce *logistic.ConfigError
+	var ce *gendisc.MergeError
 	if _, err := (logistic.Config{L2: 3}).Solve(p, nil); !errors.As(err, &ce) {
-		t.Errorf("Solve with another λ: %v, want a *ConfigError", err)
+		t.Errorf("Solve with another λ: %v, want a *gendisc.MergeError", err)
 	}
 	_, err = cfg.Solve(p, func(theta []float64, hessian bool) (*logistic.Pass, error) {
 		return p.NewPass(make([]float64, len(theta)), hessian), nil

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/internal/mathx"
 	"github.com/gendisc/gendisc/internal/testsupport/refdata"
 )
 
@@ -76,7 +77,7 @@ func benchData(N, K int) *data.Dataset {
 
 // drawClass returns a class drawn from the softmax of the scores s.
 func drawClass(rng *rand.Rand, s []float64) int {
-	m, lse := logSumExp(s)
+	m, lse := mathx.MaxLogSumExp(s)
 	u, acc := rng.Float64(), 0.0
 	for c := range s {
 		acc += math.Exp(s[c] - m - lse)

@@ -202,7 +202,7 @@ func (m *Model) LogProba(dst []float64, d *data.Dataset) []float64 {
 				out[0], out[1] = -softplus(t), -softplus(-t)
 				continue
 			}
-			mx, lse := logSumExp(out)
+			mx, lse := mathx.MaxLogSumExp(out)
 			for c := range out {
 				out[c] -= mx + lse
 			}

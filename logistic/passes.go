@@ -10,20 +10,18 @@ import (
 
 	"gonum.org/v1/gonum/floats"
 
+	"github.com/gendisc/gendisc"
 	"github.com/gendisc/gendisc/data"
 	"github.com/gendisc/gendisc/internal/design"
 	"github.com/gendisc/gendisc/text"
 )
 
-// ConfigError is returned when statistics gathered under another
-// configuration are merged: another λ, class weighting,
-// standardisation, imputation or text settings.
-type ConfigError struct {
-	Have, Other Config
-}
-
-func (e *ConfigError) Error() string {
-	return fmt.Sprintf("logistic: cannot merge statistics gathered with %+v into statistics gathered with %+v", e.Other.key(), e.Have.key())
+// configMismatch is the refusal to merge or solve with statistics
+// gathered under another configuration (another λ, class weighting,
+// standardisation, imputation or text settings): a *gendisc.MergeError.
+func configMismatch(have, other Config) error {
+	return &gendisc.MergeError{Package: "logistic", Kind: Kind, Other: Kind,
+		Reason: fmt.Sprintf("other settings: %+v, not %+v", other.key(), have.key())}
 }
 
 // configKey is what of a Config the statistics of a pass depend on (not
@@ -99,10 +97,10 @@ func (a *SetupAccumulator) addClasses(names []string, tot []float64) {
 }
 
 // Merge adds the statistics of o, a setup of the same configuration
-// (else a *ConfigError) that saw other rows. o is unchanged.
+// (else a *gendisc.MergeError) that saw other rows. o is unchanged.
 func (a *SetupAccumulator) Merge(o *SetupAccumulator) error {
 	if a.cfg.key() != o.cfg.key() {
-		return &ConfigError{Have: a.cfg, Other: o.cfg}
+		return configMismatch(a.cfg, o.cfg)
 	}
 	if o.setup.Schema() == nil {
 		return nil

@@ -6,6 +6,7 @@ import (
 
 	"gonum.org/v1/gonum/floats"
 
+	"github.com/gendisc/gendisc/internal/mathx"
 	"github.com/gendisc/gendisc/internal/parallel"
 	"github.com/gendisc/gendisc/text"
 )
@@ -514,7 +515,7 @@ func (pr *problem) hessRows(b, lo, hi int) {
 			for _, sc := range s[1:] {
 				m = max(m, sc)
 			}
-			floats.Scale(1/softmax(s, m), s)
+			floats.Scale(1/mathx.ExpShifted(s, m), s)
 			for c := range k {
 				for l := range c + 1 {
 					a[c*k+l] = -v * s[c] * s[l]
@@ -568,18 +569,6 @@ func softplus(t float64) float64 {
 	return math.Log1p(math.Exp(t))
 }
 
-// softmax replaces s_c by exp(s_c − m) and returns their sum; m is
-// max_c s_c, so that no term overflows and the sum is at least 1.
-func softmax(s []float64, m float64) float64 {
-	sum := 0.0
-	for c, sc := range s {
-		e := math.Exp(sc - m)
-		s[c] = e
-		sum += e
-	}
-	return sum
-}
-
 // sigmoid returns σ(t) = 1/(1 + e⁻ᵗ) without overflow.
 func sigmoid(t float64) float64 {
 	if t >= 0 {
@@ -587,17 +576,4 @@ func sigmoid(t float64) float64 {
 	}
 	e := math.Exp(t)
 	return e / (1 + e)
-}
-
-// logSumExp returns m = max_c s_c and log Σ_c exp(s_c − m).
-func logSumExp(s []float64) (m, lse float64) {
-	m = s[0]
-	for _, x := range s[1:] {
-		m = max(m, x)
-	}
-	sum := 0.0
-	for _, x := range s {
-		sum += math.Exp(x - m)
-	}
-	return m, math.Log(sum)
 }

@@ -8,6 +8,7 @@ import (
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/gendisc/gendisc/internal/mathx"
 	"github.com/gendisc/gendisc/internal/parallel"
 )
 
@@ -477,7 +478,7 @@ func rowResiduals(pr *problem, theta []float64, i int, s []float64) {
 		s[0] = sigmoid(s[0]) - float64(y)
 		return
 	}
-	m, lse := logSumExp(s)
+	m, lse := mathx.MaxLogSumExp(s)
 	for c := range s {
 		s[c] = math.Exp(s[c] - m - lse)
 	}

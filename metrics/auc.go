@@ -16,9 +16,10 @@ type scored struct {
 // aucScorer computes the one-vs-rest ROC AUC of each class of one set of
 // true classes, reusing one buffer.
 type aucScorer struct {
-	y      []int
-	weight []float64
-	buf    []scored
+	y        []int
+	weight   []float64
+	buf      []scored
+	pos, neg []float64 // the scores of unweighted
 }
 
 func newAUC(y []int, weight []float64) *aucScorer {
@@ -28,6 +29,11 @@ func newAUC(y []int, weight []float64) *aucScorer {
 // oneVsRest returns the ROC AUC of the probabilities of class k (column k of
 // the row-major proba with K columns) as scores for "y_i = k".
 func (a *aucScorer) oneVsRest(proba []float64, K, k int) float64 {
+	if a.weight == nil {
+		if auc, ok := a.unweighted(proba, K, k); ok {
+			return auc
+		}
+	}
 	for i, yi := range a.y {
 		a.buf[i] = scored{score: proba[i*K+k], w: weightOf(a.weight, i), pos: yi == k}
 	}
@@ -63,4 +69,52 @@ func rocAUC(rows []scored) float64 {
 		return math.NaN()
 	}
 	return area / (tp * fp)
+}
+
+// unweighted is oneVsRest for rows without weights, by the Mann–Whitney
+// count: the positives' and the negatives' scores are sorted apart (a
+// sort of plain float64 values, several times faster than rocAUC's sort
+// of rows) and
+//
+//	AUC = Σ_positives (#{negatives below} + ½ #{negatives tied}) / (P N).
+//
+// The sum is of integers and halves, exact below 2⁵³, so it equals
+// rocAUC's to the last bit. It reports false, leaving the rows to rocAUC,
+// when a score is NaN.
+func (a *aucScorer) unweighted(proba []float64, K, k int) (float64, bool) {
+	pos, neg := a.pos[:0], a.neg[:0]
+	for i, yi := range a.y {
+		s := proba[i*K+k]
+		if math.IsNaN(s) {
+			return 0, false
+		}
+		if yi == k {
+			pos = append(pos, s)
+		} else {
+			neg = append(neg, s)
+		}
+	}
+	a.pos, a.neg = pos, neg
+	if len(pos) == 0 || len(neg) == 0 {
+		return math.NaN(), true
+	}
+	slices.Sort(pos)
+	slices.Sort(neg)
+	var area float64
+	below := 0 // negatives below the current score
+	for i := 0; i < len(pos); {
+		s, count := pos[i], 0
+		for ; i < len(pos) && pos[i] == s; i++ {
+			count++
+		}
+		for below < len(neg) && neg[below] < s {
+			below++
+		}
+		tied := 0
+		for below+tied < len(neg) && neg[below+tied] == s {
+			tied++
+		}
+		area += float64(count) * (float64(below) + float64(tied)/2)
+	}
+	return area / (float64(len(pos)) * float64(len(neg))), true
 }

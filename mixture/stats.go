@@ -169,13 +169,21 @@ func (st *stats) mstep(prev *model, reg float64, how Regularization) *model {
 			sc := st.full.Class[c]
 			for j := range d {
 				mu[j] += sc.Mean[j]
-				for l := range j + 1 {
-					v := sc.S[j*d+l]
-					if st.cov == Tied {
-						tied[j*d+l] += v
-						continue
+			}
+			if st.cov == Full {
+				// The rank-k updates keep S's lower triangle: Σ's upper
+				// one is its mirror.
+				sc.Covariance(sig)
+				for j := range d {
+					for l := range j {
+						sig[l*d+j] = sig[j*d+l]
 					}
-					sig[j*d+l], sig[l*d+j] = v/w, v/w
+				}
+				break
+			}
+			for j := range d {
+				for l := range j + 1 {
+					tied[j*d+l] += sc.S[j*d+l]
 				}
 			}
 		case Diag, Spherical:

@@ -220,22 +220,10 @@ func Save(path string, m Persistent) error {
 	if err != nil {
 		return err
 	}
-	if err := writeAtomic(path, b); err != nil {
+	if err := atomicfile.WriteFile(path, b); err != nil {
 		return fmt.Errorf("saving model to %s: %w", path, err)
 	}
 	return nil
-}
-
-func writeAtomic(path string, b []byte) error {
-	f, err := atomicfile.Create(path)
-	if err != nil {
-		return err
-	}
-	defer f.Abort()
-	if _, err := f.Write(b); err != nil {
-		return err
-	}
-	return f.Commit()
 }
 
 // Load reads the model file at path, or standard input for "-"; see Read.

@@ -9,7 +9,9 @@ import (
 
 	"github.com/gendisc/gendisc"
 	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/internal/kernel"
 	"github.com/gendisc/gendisc/internal/mathx"
+	"github.com/gendisc/gendisc/internal/parallel"
 )
 
 // ErrNoPredictions: the model neither classifies, clusters nor regresses.
@@ -55,43 +57,134 @@ func (p *Predictions) Rows() int {
 // Predict returns the predictions of m for the rows of d, which follows
 // m's schema. The probabilities are finite, in [0, 1] and sum to 1 for
 // any finite row, however far out (the families score such rows again
-// with their large cells scaled out, see mathx.SoftmaxScaled). A regression is a model that is not a classifier and has a
-// method Predict(dst []float64, d *data.Dataset) []float64 but no
-// Components; a mixture has both. It returns ErrNoPredictions for a model
-// of none of these sorts, and the error of a model that refuses the rows:
-// one fitted on complete rows only refuses a missing cell as its fit did
-// (a method CheckMissing(*data.Dataset) error, as logistic.Model has).
+// with their large cells scaled out, see mathx.SoftmaxScaled). A
+// classifier's are bit for bit the exponentials of its LogProba (see
+// Posteriors); a gendisc.Clusterer's are its responsibilities; a
+// gendisc.Regressor (a model that is neither) has its predicted values.
+// It returns ErrNoPredictions for a model of none of these sorts, and
+// the error of a model that refuses the rows: one fitted on complete rows
+// only (gendisc.MissingChecker) refuses a missing cell as its fit did.
 func Predict(m gendisc.Model, d *data.Dataset) (*Predictions, error) {
 	if err := CheckMissing(m, d); err != nil {
 		return nil, err
 	}
 	switch m := m.(type) {
 	case gendisc.Classifier:
-		labels := m.Classes()
-		proba := m.LogProba(nil, d)
-		best := gendisc.ArgmaxRows(nil, proba, len(labels)) // gendisc.Predict, sharing LogProba
-		for i, v := range proba {
-			proba[i] = math.Exp(v)
-		}
-		return newPredictions("prediction", labels, best, proba), nil
-	case clusterer:
+		proba, best := Posteriors(m, d)
+		return newPredictions("prediction", m.Classes(), best, proba), nil
+	case gendisc.Clusterer:
 		labels := make([]string, m.Components())
 		for k := range labels {
 			labels[k] = strconv.Itoa(k)
 		}
 		proba := m.Predict(nil, d)
 		return newPredictions("cluster", labels, gendisc.ArgmaxRows(nil, proba, len(labels)), proba), nil
-	case regressor:
+	case gendisc.Regressor:
 		return &Predictions{Columns: []string{"prediction"}, Values: m.Predict(nil, d)}, nil
 	}
 	return nil, ErrNoPredictions
 }
 
+// Posteriors returns P(y = k | x_i) for every row i of d and class k of c
+// (at proba[i·K + k]), bit for bit the exponentials math.Exp of what
+// c.LogProba writes, and the most probable class of each row, bit for
+// bit gendisc.Predict's (the first largest log-probability). It is the
+// one prediction path of gendisc predict and serve: a gendisc.BatchProba
+// computes the posteriors in one pass over the rows (Proba), and the
+// classes are the largest of each row, but for the rare rows where two
+// classes' posteriors are equal while their log-probabilities may not
+// be (exp rounds nearby values to one), whose LogProba is computed again
+// to break the tie as gendisc.Predict does; for other classifiers, the
+// exponentials of LogProba by kernel.Exp, math.Exp four values at a time.
+func Posteriors(c gendisc.Classifier, d *data.Dataset) (proba []float64, best []int) {
+	K := len(c.Classes())
+	b, ok := c.(gendisc.BatchProba)
+	if !ok {
+		proba = c.LogProba(nil, d)
+		best = gendisc.ArgmaxRows(nil, proba, K)
+		kernel.Exp(proba)
+		return proba, best
+	}
+	proba = b.Proba(nil, d)
+	return proba, classes(c, d, proba)
+}
+
+// classes returns the most probable class of each row of d under c from
+// its posteriors proba, bit for bit exp(c.LogProba): the column of the
+// largest of each row, but for the rows where another column holds the
+// same value (or the first is NaN), whose LogProba is computed again to
+// break the tie as gendisc.Predict does (gendisc.ArgmaxRows).
+func classes(c gendisc.Classifier, d *data.Dataset, proba []float64) []int {
+	K := len(c.Classes())
+	best := make([]int, len(proba)/K)
+	// The rows on both cores, a tied row's class k marked as −1 − k.
+	parallel.For(len(best), 1<<14, func(_, lo, hi int) {
+		for i := lo; i < hi; i++ {
+			row := proba[i*K : (i+1)*K]
+			k, top := 0, row[0]
+			tie := top != top // a NaN first: ArgmaxRows skips it
+			for j, v := range row[1:] {
+				switch {
+				case v > top:
+					k, top, tie = j+1, v, false
+				case v == top:
+					tie = true
+				}
+			}
+			if best[i] = k; tie {
+				best[i] = -1 - k
+			}
+		}
+	})
+	var tied []int
+	for i, k := range best {
+		if k < 0 {
+			tied = append(tied, i)
+		}
+	}
+	if len(tied) > 0 {
+		lp := c.LogProba(nil, d.Subset(tied))
+		for j, k := range gendisc.ArgmaxRows(nil, lp, K) {
+			best[tied[j]] = k
+		}
+	}
+	return best
+}
+
+// PredictDensity returns Predict's predictions for the rows of d and the
+// log densities log p(x_i) of Density's function (nil for a model
+// without a density), bit for bit as the two give them, as serve answers
+// a request for both: a gendisc.JointProba's joint log-likelihoods are
+// computed once (ProbaJoint), the posteriors and the density, their
+// log-sum-exp, derived from them; other models are asked twice.
+func PredictDensity(m gendisc.Model, d *data.Dataset) (*Predictions, []float64, error) {
+	if j, ok := m.(gendisc.JointProba); ok {
+		if _, own := m.(gendisc.Density); !own {
+			if err := CheckMissing(m, d); err != nil {
+				return nil, nil, err
+			}
+			labels := j.Classes()
+			proba, joint := make([]float64, d.N*len(labels)), make([]float64, d.N*len(labels))
+			j.ProbaJoint(proba, joint, d)
+			p := newPredictions("prediction", labels, classes(j, d, proba), proba)
+			return p, logSumExpRows(joint, len(labels)), nil
+		}
+	}
+	p, err := Predict(m, d)
+	if err != nil {
+		return nil, nil, err
+	}
+	if density, ok := Density(m); ok {
+		return p, density(d), nil
+	}
+	return p, nil, nil
+}
+
 // CheckMissing applies to the rows d the rule of m on missing cells: nil
 // for a model that takes them (marginalises or imputes them), the model's
-// error for one fitted on complete rows only.
+// error for one fitted on complete rows only (gendisc.MissingChecker).
 func CheckMissing(m gendisc.Model, d *data.Dataset) error {
-	if c, ok := m.(interface{ CheckMissing(*data.Dataset) error }); ok {
+	if c, ok := m.(gendisc.MissingChecker); ok {
 		return c.CheckMissing(d)
 	}
 	return nil
@@ -104,19 +197,6 @@ func newPredictions(first string, labels []string, best []int, proba []float64) 
 		cols[k+1] = "p_" + c
 	}
 	return &Predictions{Columns: cols, Labels: labels, Best: best, Values: proba}
-}
-
-// regressor is a fitted regression model: Predict writes the predicted
-// target value of row i to dst[i].
-type regressor interface {
-	Predict(dst []float64, d *data.Dataset) []float64
-}
-
-// clusterer is a fitted mixture model: Predict writes the responsibility
-// of each component k for row i, P(k | x_i), to dst[i·K + k].
-type clusterer interface {
-	Components() int
-	Predict(dst []float64, d *data.Dataset) []float64
 }
 
 // WriteCSV writes the predictions as CSV: the header Columns, then one
@@ -155,7 +235,7 @@ func (p *Predictions) record(rec []string, i int) {
 
 // Density returns the function that gives the log density log p(x_i) of
 // every row of a data set under m, and whether m has one: a mixture's own
-// (a method ScoreSamples(dst []float64, d *data.Dataset) []float64), or a
+// (gendisc.Density), or a
 // generative classifier's marginal over the classes k, by log-sum-exp,
 //
 //	log p(x_i) = log Σ_k exp(log p(x_i, y=k))
@@ -165,9 +245,7 @@ func (p *Predictions) record(rec []string, i int) {
 // Clamp(−Inf), −1.7976931348623157e+308, with a warning.
 func Density(m gendisc.Model) (func(d *data.Dataset) []float64, bool) {
 	switch m := m.(type) {
-	case interface {
-		ScoreSamples(dst []float64, d *data.Dataset) []float64
-	}:
+	case gendisc.Density:
 		return func(d *data.Dataset) []float64 { return m.ScoreSamples(nil, d) }, true
 	case gendisc.Generative:
 		return func(d *data.Dataset) []float64 { return marginal(m, d) }, true
@@ -178,9 +256,13 @@ func Density(m gendisc.Model) (func(d *data.Dataset) []float64, bool) {
 // marginal returns the log density of every row of d under a generative
 // classifier, summed over the classes.
 func marginal(m gendisc.Generative, d *data.Dataset) []float64 {
-	joint := m.JointLogLikelihood(nil, d)
-	K := len(m.Classes())
-	out := make([]float64, d.N)
+	return logSumExpRows(m.JointLogLikelihood(nil, d), len(m.Classes()))
+}
+
+// logSumExpRows returns log Σ_k exp(joint[i·K + k]) of every row i of
+// the K-column matrix joint (mathx.LogSumExp).
+func logSumExpRows(joint []float64, K int) []float64 {
+	out := make([]float64, len(joint)/K)
 	for i := range out {
 		out[i] = mathx.LogSumExp(joint[i*K : (i+1)*K])
 	}

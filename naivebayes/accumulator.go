@@ -3,7 +3,6 @@ package naivebayes
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -11,28 +10,15 @@ import (
 
 	"github.com/gendisc/gendisc"
 	"github.com/gendisc/gendisc/data"
-	"github.com/gendisc/gendisc/stats"
 )
 
-// ErrMerge is wrapped by a *MergeError: two accumulators that cannot be
-// merged.
-var ErrMerge = errors.New("cannot merge the statistics")
-
-// MergeError says why an accumulator refused to merge another (or to
-// decode an encoding): Kind is its model kind, Other the other's kind (or
-// Go type, for an accumulator of another package), Reason what differs.
-type MergeError struct {
-	Kind, Other string
-	Reason      string
+// mergeError returns the *gendisc.MergeError of naive Bayes: the
+// accumulator of kind refuses statistics of other.
+func mergeError(kind, other, reason string) error {
+	return &gendisc.MergeError{Package: "naivebayes", Kind: kind, Other: other, Reason: reason}
 }
 
-func (e *MergeError) Error() string {
-	return fmt.Sprintf("naivebayes: %v of %s into %s: %s", ErrMerge, e.Other, e.Kind, e.Reason)
-}
-
-func (e *MergeError) Unwrap() error { return ErrMerge }
-
-// otherKind names the kind of an accumulator for a MergeError.
+// otherKind names the kind of an accumulator for a gendisc.MergeError.
 func otherKind(o gendisc.Accumulator) string {
 	switch o := o.(type) {
 	case *GaussianAccumulator:
@@ -67,7 +53,7 @@ func encodeAccumulator(kind string, schema *data.Schema, source string, params a
 }
 
 // decodeAccumulator reads an encoding and checks its kind against kinds
-// (any of them; a *MergeError otherwise).
+// (any of them; a *gendisc.MergeError otherwise).
 func decodeAccumulator(b []byte, kinds ...string) (*accumulatorJSON, error) {
 	var j accumulatorJSON
 	dec := json.NewDecoder(bytes.NewReader(b))
@@ -80,7 +66,7 @@ func decodeAccumulator(b []byte, kinds ...string) (*accumulatorJSON, error) {
 			return &j, nil
 		}
 	}
-	return nil, &MergeError{Kind: kinds[0], Other: fmt.Sprintf("%q", j.Kind), Reason: "an encoding of another kind"}
+	return nil, mergeError(kinds[0], fmt.Sprintf("%q", j.Kind), "an encoding of another kind")
 }
 
 // extend returns the schema of the rows of schema and of o together and
@@ -103,24 +89,7 @@ func remapped(m []int, i int) int {
 	return m[i]
 }
 
-// mergeMoments adds o, whose class c is class remapped(to, c) of s, to s,
-// which has K ≥ o.K() classes, by Chan's formula (stats.Moments.Merge).
-func mergeMoments(s, o *stats.Moments, to []int) {
-	if to != nil || o.K() != s.K() {
-		p := stats.NewMoments(s.K(), o.D)
-		for c, w := range o.ClassWeight {
-			k := remapped(to, c)
-			p.ClassWeight[k] = w
-			copy(p.W[k*o.D:(k+1)*o.D], o.W[c*o.D:(c+1)*o.D])
-			copy(p.M[k*o.D:(k+1)*o.D], o.M[c*o.D:(c+1)*o.D])
-			copy(p.S[k*o.D:(k+1)*o.D], o.S[c*o.D:(c+1)*o.D])
-		}
-		o = p
-	}
-	s.Merge(o)
-}
-
-// sameSettings returns a *MergeError unless the settings a and b (the
+// sameSettings returns a *gendisc.MergeError unless the settings a and b (the
 // model-file parameters without statistics) encode the same.
 func sameSettings(kind string, a, b any) error {
 	x, err := json.Marshal(a)
@@ -132,7 +101,7 @@ func sameSettings(kind string, a, b any) error {
 		return err
 	}
 	if !bytes.Equal(x, y) {
-		return &MergeError{Kind: kind, Other: kind, Reason: "other settings: " + settingsDiff(x, y)}
+		return mergeError(kind, kind, "other settings: "+settingsDiff(x, y))
 	}
 	return nil
 }

@@ -11,7 +11,9 @@ import (
 
 	"github.com/gendisc/gendisc"
 	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/dataio"
 	"github.com/gendisc/gendisc/internal/bundled"
+	"github.com/gendisc/gendisc/internal/testsupport/conformance"
 	"github.com/gendisc/gendisc/text"
 )
 
@@ -20,101 +22,28 @@ var (
 	_ gendisc.Mergeable = (*Model)(nil)
 )
 
-// shard returns rows idx of d as a data set read on its own would hold
-// them: each categorical column and the target keep only the levels that
-// occur in these rows, in an order of their own (shuffled by rng; with
-// a nil rng, their order in d), the cells renumbered.
-func shard(d *data.Dataset, idx []int, rng *rand.Rand) *data.Dataset {
-	s := d.Subset(idx)
-	s.Schema = d.Schema.Clone()
-	relevel := func(c *data.Column, cell func(i int) *float64) {
-		if c.Kind != data.Categorical {
-			return
-		}
-		var used []int
-		for i := range s.N {
-			if v := *cell(i); v == v && !slices.Contains(used, int(v)) {
-				used = append(used, int(v))
-			}
-		}
-		if rng == nil {
-			slices.Sort(used)
-		} else {
-			rng.Shuffle(len(used), func(a, b int) { used[a], used[b] = used[b], used[a] })
-		}
-		levels := make([]string, len(used))
-		to := make(map[int]int, len(used))
-		for k, l := range used {
-			levels[k], to[l] = c.Levels[l], k
-		}
-		c.Levels = levels
-		for i := range s.N {
-			if p := cell(i); *p == *p {
-				*p = float64(to[int(*p)])
-			}
-		}
-	}
-	D := s.D()
-	for j := range s.Schema.Features {
-		relevel(&s.Schema.Features[j], func(i int) *float64 { return &s.X[i*D+j] })
-	}
-	relevel(s.Schema.Target, func(i int) *float64 { return &s.Y[i] })
-	return s
-}
-
-// recode returns d with its levels and classes renumbered into those of
-// s, which has all of them (data.Schema.Extend).
-func recode(t *testing.T, d *data.Dataset, s *data.Schema) *data.Dataset {
-	t.Helper()
-	u, r, err := s.Extend(d.Schema)
-	if err != nil || !u.Equal(s) {
-		t.Fatalf("recode: %v, %v", err, u)
-	}
-	return r.Apply(d, s)
-}
-
-// sameJoint checks that m gives the joint log-likelihoods that want gives
-// on d (m's classes matched to want's by name): bit for bit when tol is 0,
-// else within tol relative (near).
-func sameJoint(t *testing.T, what string, m, want gendisc.Generative, d *data.Dataset, tol float64) {
-	t.Helper()
-	got, ref := m.JointLogLikelihood(nil, recode(t, d, m.Schema())), want.JointLogLikelihood(nil, d)
-	K := len(want.Classes())
-	if len(m.Classes()) != K {
-		t.Fatalf("%s: classes %q, want %q", what, m.Classes(), want.Classes())
-	}
-	col := make([]int, K)
-	for k, c := range want.Classes() {
-		col[k] = slices.Index(m.Classes(), c)
-	}
-	for i := range d.N {
-		for k := range K {
-			g, w := got[i*K+col[k]], ref[i*K+k]
-			if tol == 0 && g != w || tol > 0 && !near(g, w, tol) {
-				t.Fatalf("%s: row %d class %q: %v, Fit gives %v", what, i, want.Classes()[k], g, w)
-			}
-		}
-	}
-}
-
 // shardsCase is a configuration with its data: newAcc returns its empty
-// accumulator, fit its model of all rows, and tol the agreement of the
-// merged model (0: bit for bit).
+// accumulator, fit its model of all rows, other an accumulator of another
+// kind, and tol the agreement of models of the rows gathered in other
+// ways (0: bit for bit).
 type shardsCase struct {
 	name   string
 	d      *data.Dataset
 	newAcc func() (gendisc.Accumulator, error)
 	fit    func(*data.Dataset) (gendisc.Generative, error)
+	other  func() (gendisc.Accumulator, error)
 	tol    float64
 }
 
 func shardsCases(t *testing.T) []shardsCase {
 	var cases []shardsCase
-	iris := withMissing(bundled.Load(t, "iris", data.Options{}), 4)
+	iris := withMissing(bundled.Load(t, "iris", dataio.Options{}), 4)
+	multinomial := func() (gendisc.Accumulator, error) { return Config{Family: Multinomial, Alpha: 0.25}.NewAccumulator() }
+	gaussian := func() (gendisc.Accumulator, error) { return GaussianConfig{}.NewAccumulator() }
 	for _, cfg := range []GaussianConfig{{}, {Variance: FeatureVariance, PriorAlpha: 1}} {
 		cases = append(cases, shardsCase{"gaussian/iris/" + cfg.Variance.String(), iris,
 			func() (gendisc.Accumulator, error) { return cfg.NewAccumulator() },
-			func(d *data.Dataset) (gendisc.Generative, error) { return cfg.Fit(d) }, 1e-12})
+			func(d *data.Dataset) (gendisc.Generative, error) { return cfg.Fit(d) }, multinomial, 1e-12})
 	}
 	for _, c := range discreteCases(t) {
 		tol := 0.0
@@ -123,105 +52,33 @@ func shardsCases(t *testing.T) []shardsCase {
 		}
 		cases = append(cases, shardsCase{c.name, c.d,
 			func() (gendisc.Accumulator, error) { return c.cfg.NewAccumulator() },
-			func(d *data.Dataset) (gendisc.Generative, error) { return c.cfg.Fit(d) }, tol})
+			func(d *data.Dataset) (gendisc.Generative, error) { return c.cfg.Fit(d) }, gaussian, tol})
 	}
 	return cases
 }
 
-// TestShardsMerge fits 3 disjoint shards of each data set, each with its
-// own order of classes and levels, merges them, in the library and
-// through MarshalBinary and UnmarshalBinary, and compares with the fit on
-// all rows: bit for bit for counts, within 1e-12 for Gaussian moments;
-// so does one accumulator to which the shards are added in turn.
-// Merging an empty accumulator changes nothing, and the order of the
-// merges does not matter.
-func TestShardsMerge(t *testing.T) {
+// TestAccumulatorConformance runs the accumulator conformance suite on
+// every configuration of shardsCases (every kind, text included): bit for
+// bit for counts, within 1e-12 for Gaussian moments; and one Add of all
+// the rows finishes into the model of Fit, bit for bit.
+func TestAccumulatorConformance(t *testing.T) {
 	for _, c := range shardsCases(t) {
 		t.Run(c.name, func(t *testing.T) {
-			c.d = shard(c.d, every(0, 1, c.d.N), nil) // only levels that occur
-			rng := rand.New(rand.NewPCG(1, 2))
-			perm := rng.Perm(c.d.N)
-			third := c.d.N / 3
-			accs := make([]gendisc.Accumulator, 3)
-			seq, _ := c.newAcc() // the shards added one after the other
-			for s := range accs {
-				idx := perm[s*third : min(c.d.N, (s+1)*third)]
-				if s == 2 {
-					idx = perm[s*third:]
-				}
-				a, err := c.newAcc()
-				if err != nil {
-					t.Fatal(err)
-				}
-				sh := shard(c.d, idx, rng)
-				if err := a.Add(sh); err != nil {
-					t.Fatal(err)
-				}
-				if err := seq.Add(sh); err != nil {
-					t.Fatal(err)
-				}
-				accs[s] = a
-			}
-			whole, err := c.fit(c.d)
+			conformance.CheckAccumulator(t, c.newAcc, c.d, conformance.Tol(c.tol), conformance.Refuses(c.other))
+			a, err := c.newAcc()
 			if err != nil {
 				t.Fatal(err)
 			}
-			merged := mergeAll(t, c.newAcc, accs...)
-			m := finish(t, merged)
-			sameJoint(t, "merged shards", m, whole, c.d, c.tol)
-			sameJoint(t, "shards added in turn", finish(t, seq), whole, c.d, c.tol)
-			checkNear(t, "class weights", byName(m.Classes(), classWeights(m), whole.Classes()), classWeights(whole), c.tol)
-
-			// Through the encoding: each shard decoded, then merged.
-			decoded := make([]gendisc.Accumulator, 3)
-			for s, a := range accs {
-				b := encode(t, a)
-				d, _ := c.newAcc()
-				if err := d.UnmarshalBinary(b); err != nil {
-					t.Fatal(err)
-				}
-				if !bytes.Equal(encode(t, d), b) {
-					t.Fatalf("shard %d: the encoding does not read back", s)
-				}
-				decoded[s] = d
+			if err := a.Add(c.d); err != nil {
+				t.Fatal(err)
 			}
-			if !bytes.Equal(encode(t, mergeAll(t, c.newAcc, decoded...)), encode(t, merged)) {
-				t.Errorf("merging decoded shards differs from merging the shards")
+			want, err := c.fit(c.d)
+			if err != nil {
+				t.Fatal(err)
 			}
-
-			// Merging an empty accumulator, or into one, changes nothing.
-			before := encode(t, merged)
-			empty, _ := c.newAcc()
-			if err := merged.Merge(empty); err != nil || !bytes.Equal(encode(t, merged), before) {
-				t.Errorf("merging an empty accumulator: %v", err)
-			}
-			if err := empty.Merge(merged); err != nil || !bytes.Equal(encode(t, empty), before) {
-				t.Errorf("merging into an empty accumulator: %v", err)
-			}
-
-			// Another order: classes and levels come in another order, the
-			// model is the same.
-			other := finish(t, mergeAll(t, c.newAcc, accs[2], accs[0], accs[1]))
-			sameJoint(t, "merged in another order", other, m, recode(t, c.d, m.Schema()), c.tol)
+			conformance.SameScores(t, "one Add", finish(t, a), want, c.d, 0)
 		})
 	}
-}
-
-// mergeAll merges accs, in order, into a new accumulator; they are
-// unchanged.
-func mergeAll(t *testing.T, newAcc func() (gendisc.Accumulator, error), accs ...gendisc.Accumulator) gendisc.Accumulator {
-	t.Helper()
-	m, _ := newAcc()
-	for _, a := range accs {
-		before := encode(t, a)
-		if err := m.Merge(a); err != nil {
-			t.Fatal(err)
-		}
-		if !bytes.Equal(encode(t, a), before) {
-			t.Fatalf("Merge changed the accumulator merged")
-		}
-	}
-	return m
 }
 
 func finish(t *testing.T, a gendisc.Accumulator) gendisc.Generative {
@@ -242,29 +99,10 @@ func encode(t *testing.T, a gendisc.Accumulator) []byte {
 	return b
 }
 
-func classWeights(m gendisc.Model) []float64 {
-	switch m := m.(type) {
-	case *Gaussian:
-		return m.ClassWeights()
-	case *Model:
-		return m.ClassWeights()
-	}
-	return nil
-}
-
-// byName returns the values v of classes in the order of want.
-func byName(classes []string, v []float64, want []string) []float64 {
-	out := make([]float64, len(want))
-	for k, c := range want {
-		out[k] = v[slices.Index(classes, c)]
-	}
-	return out
-}
-
 // TestAccumulatorModelType: Model finishes into the type of Fit, and a
 // model's Accumulator holds its statistics.
 func TestAccumulatorModelType(t *testing.T) {
-	iris := bundled.Load(t, "iris", data.Options{})
+	iris := bundled.Load(t, "iris", dataio.Options{})
 	g := fit(t, GaussianConfig{}, iris)
 	m, err := g.Accumulator().Model()
 	if err != nil {
@@ -273,7 +111,7 @@ func TestAccumulatorModelType(t *testing.T) {
 	if gm, ok := m.(*Gaussian); !ok || !bytes.Equal(mustGaussianJSON(t, gm), mustGaussianJSON(t, g)) {
 		t.Errorf("Gaussian.Accumulator().Model() = %T, not the model", m)
 	}
-	votes := bundled.Load(t, "house_votes84", data.Options{})
+	votes := bundled.Load(t, "house_votes84", dataio.Options{})
 	nb, err := Config{Family: Categorical}.Fit(votes)
 	if err != nil {
 		t.Fatal(err)
@@ -300,11 +138,11 @@ func mustGaussianJSON(t *testing.T, m *Gaussian) []byte {
 	return b
 }
 
-// TestMergeRefuses: another kind or other settings are a *MergeError, a
+// TestMergeRefuses: another kind or other settings are a *gendisc.MergeError, a
 // schema with other features a *data.SchemaError; the accumulator is
 // unchanged.
 func TestMergeRefuses(t *testing.T) {
-	iris := bundled.Load(t, "iris", data.Options{})
+	iris := bundled.Load(t, "iris", dataio.Options{})
 	g, _ := GaussianConfig{}.NewAccumulator()
 	if err := g.Add(iris); err != nil {
 		t.Fatal(err)
@@ -336,9 +174,9 @@ func TestMergeRefuses(t *testing.T) {
 		{"multinomial ← nb", multi, mixed},
 		{"multinomial ← other alpha", multi, alpha},
 	} {
-		var me *MergeError
-		if err := c.a.Merge(c.o); !errors.As(err, &me) || !errors.Is(err, ErrMerge) || me.Other != otherKind(c.o) {
-			t.Errorf("%s: %v, want a *MergeError", c.name, err)
+		var me *gendisc.MergeError
+		if err := c.a.Merge(c.o); !errors.As(err, &me) || !errors.Is(err, gendisc.ErrMerge) || me.Other != otherKind(c.o) {
+			t.Errorf("%s: %v, want a *gendisc.MergeError", c.name, err)
 		}
 	}
 	var se *data.SchemaError
@@ -348,7 +186,7 @@ func TestMergeRefuses(t *testing.T) {
 	if !bytes.Equal(encode(t, g), before) {
 		t.Errorf("a refused merge changed the accumulator")
 	}
-	if err := g.UnmarshalBinary(encode(t, multi)); !errors.Is(err, ErrMerge) {
+	if err := g.UnmarshalBinary(encode(t, multi)); !errors.Is(err, gendisc.ErrMerge) {
 		t.Errorf("decoding a multinomial-nb accumulator as gaussian-nb: %v", err)
 	}
 }
@@ -358,7 +196,7 @@ func TestMergeRefuses(t *testing.T) {
 // same cells as present after the merge.
 func TestBernoulliLevelOrder(t *testing.T) {
 	const csv = "v,class\ny,a\nn,a\ny,b\ny,b\nn,a\n"
-	d := readCSV(t, nil, csv, data.Options{})
+	d := readCSV(t, nil, csv, dataio.Options{})
 	whole, err := Config{Family: Bernoulli}.Fit(d)
 	if err != nil {
 		t.Fatal(err)
@@ -373,18 +211,18 @@ func TestBernoulliLevelOrder(t *testing.T) {
 		a, _ := Config{Family: Bernoulli}.NewAccumulator()
 		b, _ := Config{Family: Bernoulli}.NewAccumulator()
 		rng := rand.New(rand.NewPCG(3, uint64(split[1])))
-		if err := a.Add(shard(d, split, rng)); err != nil {
+		if err := a.Add(conformance.Shard(d, split, rng)); err != nil {
 			t.Fatal(err)
 		}
-		if err := b.Add(shard(d, rest, rng)); err != nil {
+		if err := b.Add(conformance.Shard(d, rest, rng)); err != nil {
 			t.Fatal(err)
 		}
 		if err := a.Merge(b); err != nil {
 			t.Fatal(err)
 		}
-		sameJoint(t, "bernoulli shards", finish(t, a), whole, d, 0)
+		conformance.SameScores(t, "bernoulli shards", finish(t, a), whole, d, 0)
 	}
-	three := readCSV(t, nil, "v,class\nmaybe,a\ny,b\n", data.Options{})
+	three := readCSV(t, nil, "v,class\nmaybe,a\ny,b\n", dataio.Options{})
 	a, _ := Config{Family: Bernoulli}.NewAccumulator()
 	if err := a.Add(d); err != nil {
 		t.Fatal(err)
@@ -405,7 +243,7 @@ func TestAddErrorUnchanged(t *testing.T) {
 		{Config{Family: Multinomial}, "n,note,class\n1,a b,x\n2,b,y\n", "n,note,class\n3,c,z\n-1,a,x\n", ErrNegativeCount},
 		{Config{}, "n,c,note,class\n1,red,a b,x\n2,blue,b,y\n", "n,c,note,class\n3,green,c,z\n999,red,a,x\n", data.ErrInfinite},
 	} {
-		opt := data.Options{Text: []string{"note"}}
+		opt := dataio.Options{Text: []string{"note"}}
 		if c.cfg.Family == Mixed {
 			opt.Categorical = []string{"c"}
 		}
@@ -427,11 +265,11 @@ func TestAddErrorUnchanged(t *testing.T) {
 		}
 	}
 	g, _ := GaussianConfig{}.NewAccumulator()
-	if err := g.Add(readCSV(t, nil, "n,class\n1,x\n2,y\n", data.Options{})); err != nil {
+	if err := g.Add(readCSV(t, nil, "n,class\n1,x\n2,y\n", dataio.Options{})); err != nil {
 		t.Fatal(err)
 	}
 	before := encode(t, g)
-	bad := readCSV(t, nil, "n,class\n3,z\n999,x\n", data.Options{})
+	bad := readCSV(t, nil, "n,class\n3,z\n999,x\n", dataio.Options{})
 	bad.X[1] = math.Inf(1)
 	if err := g.Add(bad); !errors.Is(err, data.ErrInfinite) {
 		t.Errorf("gaussian-nb: %v, want ErrInfinite", err)
@@ -459,7 +297,7 @@ func TestMergeLoaded(t *testing.T) {
 			t.Errorf("%s: %v", c.name, err)
 		}
 	}
-	iris := bundled.Load(t, "iris", data.Options{})
+	iris := bundled.Load(t, "iris", dataio.Options{})
 	cfg := GaussianConfig{ClassPrior: map[string]float64{"Iris-setosa": 0.5, "Iris-versicolor": 0.25, "Iris-virginica": 0.25}, VarSmoothing: NoVarSmoothing}
 	g := fit(t, cfg, iris)
 	loaded, err := UnmarshalGaussian(g.Schema(), mustGaussianJSON(t, g))
@@ -478,10 +316,10 @@ func TestDecodedAdd(t *testing.T) {
 	const a = "colour,note,class\nred,cheap fast,x\nblue,slow,y\nred,fast fast,x\n"
 	const b = "colour,note,class\ngreen,new words here,z\nred,fast,x\nyellow,here,y\n"
 	for _, cfg := range []Config{{}, {Family: Categorical}, {Family: Multinomial}} {
-		opt := data.Options{Text: []string{"note"}}
+		opt := dataio.Options{Text: []string{"note"}}
 		switch cfg.Family {
 		case Categorical:
-			opt = data.Options{Ignore: []string{"note"}}
+			opt = dataio.Options{Ignore: []string{"note"}}
 		case Multinomial:
 			opt.Ignore = []string{"colour"}
 		}

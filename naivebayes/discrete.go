@@ -318,19 +318,19 @@ func (a *Accumulator) Add(d *data.Dataset) error {
 		return err
 	}
 	if d.D() == 0 {
-		return &data.ParseError{File: d.Source, Err: errors.New("no feature columns")}
+		return &data.ParseError{File: d.Source.Name, Err: errors.New("no feature columns")}
 	}
 	schema, parts := a.schema, a.parts
 	var r *data.Remap
 	if schema == nil {
 		var kerr *kindError
 		if parts, kerr = assignParts(a.params, d.Schema); kerr != nil {
-			return &data.ParseError{File: d.Source, ColumnName: kerr.column, Err: kerr.err}
+			return &data.ParseError{File: d.Source.Name, ColumnName: kerr.column, Err: kerr.err}
 		}
 		schema = d.Schema.Clone()
 	} else {
 		var err error
-		if schema, r, err = a.extend(d.Schema, d.Source); err != nil {
+		if schema, r, err = a.extend(d.Schema, d.Source.Name); err != nil {
 			return err
 		}
 	}
@@ -340,7 +340,7 @@ func (a *Accumulator) Add(d *data.Dataset) error {
 		}
 	}
 	d = r.Apply(d, schema)
-	a.schema, a.parts, a.source = schema, parts, d.Source
+	a.schema, a.parts, a.source = schema, parts, d.Source.Name
 	k := len(schema.Classes())
 	a.classWeight = append(a.classWeight, make([]float64, k-len(a.classWeight))...)
 	for i, y := range d.Y {
@@ -374,14 +374,14 @@ func (a *Accumulator) extend(t *data.Schema, source string) (*data.Schema, *data
 }
 
 // Merge adds the statistics of o, an *Accumulator with the same settings
-// (a *MergeError otherwise) whose schema has the accumulator's features
+// (a *gendisc.MergeError otherwise) whose schema has the accumulator's features
 // (a *data.ParseError wrapping a *data.SchemaError otherwise). Classes,
 // category levels and words that only o has are appended, o's indices
 // renumbered. o is unchanged.
 func (a *Accumulator) Merge(o gendisc.Accumulator) error {
 	b, ok := o.(*Accumulator)
 	if !ok || b.kind() != a.kind() {
-		return &MergeError{Kind: a.kind(), Other: otherKind(o), Reason: "another kind of model"}
+		return mergeError(a.kind(), otherKind(o), "another kind of model")
 	}
 	if err := sameSettings(a.kind(), a.settings(), b.settings()); err != nil {
 		return err
@@ -470,7 +470,7 @@ func assignParts(p params, s *data.Schema) ([]part, *kindError) {
 		case c.Kind == data.Numeric && fam != Categorical:
 			counts = append(counts, j)
 		case fam == Categorical:
-			return nil, bad("categorical columns only (read integer codes as categorical: data.Options.Categorical)")
+			return nil, bad("categorical columns only (read integer codes as categorical: dataio.Options.Categorical)")
 		default:
 			return nil, bad("numeric counts and text columns (use categorical-nb or nb for categorical columns)")
 		}
@@ -556,7 +556,7 @@ func (m *Model) ClassWeights() []float64 { return slices.Clone(m.classWeight) }
 // feature's documents are not one per row; without them, d.Text nil, the
 // documents are missing) or dst has a length other than d.N·K.
 func (m *Model) LogProba(dst []float64, d *data.Dataset) []float64 {
-	return m.scores(dst, d, kernel.NormalizeLogRows, mathx.NormalizeLogScaled)
+	return m.scores(dst, nil, d, kernel.NormalizeLogRows, mathx.NormalizeLogScaled)
 }
 
 // logProbaRow normalises a row of joint log-likelihoods to
@@ -611,12 +611,13 @@ func (m *Model) ScoreSamples(dst []float64, d *data.Dataset) []float64 {
 	return dst
 }
 
-// Proba writes P(y = k | x_i) to dst[i·K + k], the exponential of
-// LogProba (up to rounding), with its conventions: each row's joint
-// log-likelihoods become probabilities by kernel.SoftmaxRows while they are in
-// cache, and a row that no class can produce is all zeros.
+// Proba writes P(y = k | x_i) to dst[i·K + k], bit for bit the
+// exponential of what LogProba writes (gendisc.BatchProba), with its
+// conventions: each chunk of rows is normalised and exponentiated by
+// kernel.ProbaRows while it is in cache, and a row that no class can
+// produce is all zeros.
 func (m *Model) Proba(dst []float64, d *data.Dataset) []float64 {
-	return m.scores(dst, d, kernel.SoftmaxRows, mathx.SoftmaxScaled)
+	return m.scores(dst, nil, d, kernel.ProbaRows, mathx.NormalizeLogScaled)
 }
 
 // probaRow turns a row of joint log-likelihoods into probabilities: the

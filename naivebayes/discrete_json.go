@@ -83,7 +83,7 @@ func (a *Accumulator) MarshalBinary() ([]byte, error) {
 // UnmarshalBinary sets a to the accumulator encoded by MarshalBinary,
 // of any kind of Config (its settings replace a's), checking the
 // statistics against the schema. The encoding of a GaussianAccumulator is
-// a *MergeError.
+// a *gendisc.MergeError.
 func (a *Accumulator) UnmarshalBinary(b []byte) error {
 	j, err := decodeAccumulator(b, familyKinds.List...)
 	if err != nil {

@@ -40,7 +40,7 @@
 // order (data.Schema.Extend), merge the accumulators of other rows
 // (renumbering their classes, levels and terms), travel between processes
 // (MarshalBinary, bit-exact, with the settings; another kind or other
-// settings are a *MergeError) and finish into the model of all the rows:
+// settings are a *gendisc.MergeError) and finish into the model of all the rows:
 // bit for bit where the statistics are whole counts, up to rounding for
 // Gaussian moments. Fit, FitStream and Update are built on them.
 // Text columns are turned into terms by package text (its vocabulary, with

@@ -247,11 +247,11 @@ func (a *GaussianAccumulator) Add(d *data.Dataset) error {
 		return err
 	}
 	if d.D() == 0 {
-		return &data.ParseError{File: d.Source, Err: errors.New("no feature columns")}
+		return &data.ParseError{File: d.Source.Name, Err: errors.New("no feature columns")}
 	}
 	for j, f := range d.Schema.Features {
 		if f.Kind != data.Numeric {
-			return columnError(d.Source, d.Schema, j, &data.KindError{Column: f.Name, Kind: f.Kind, Model: "gaussian-nb",
+			return columnError(d.Source.Name, d.Schema, j, &data.KindError{Column: f.Name, Kind: f.Kind, Model: "gaussian-nb",
 				Takes: "numeric features only (mixed naive Bayes, Config{Family: Mixed}, takes every kind)", Err: ErrFeatureKind})
 		}
 	}
@@ -262,21 +262,21 @@ func (a *GaussianAccumulator) Add(d *data.Dataset) error {
 			return infiniteCell(d, j)
 		}
 	}
-	if err := a.merge(d.Schema, s, d.Source, true); err != nil {
+	if err := a.merge(d.Schema, s, d.Source.Name, true); err != nil {
 		return err
 	}
-	a.source = d.Source
+	a.source = d.Source.Name
 	return nil
 }
 
 // Merge adds the statistics of o, a *GaussianAccumulator with the same
-// settings (a *MergeError otherwise) whose schema has the accumulator's
+// settings (a *gendisc.MergeError otherwise) whose schema has the accumulator's
 // features (a *data.ParseError wrapping a *data.SchemaError otherwise).
 // Classes that only o has are appended. o is unchanged.
 func (a *GaussianAccumulator) Merge(o gendisc.Accumulator) error {
 	b, ok := o.(*GaussianAccumulator)
 	if !ok {
-		return &MergeError{Kind: a.kind(), Other: otherKind(o), Reason: "another kind of model"}
+		return mergeError(a.kind(), otherKind(o), "another kind of model")
 	}
 	if err := sameSettings(a.kind(), a.settings(), b.settings()); err != nil {
 		return err
@@ -303,7 +303,7 @@ func (a *GaussianAccumulator) merge(t *data.Schema, s *stats.Moments, source str
 	}
 	a.schema = schema
 	a.stats.Grow(len(schema.Classes()))
-	mergeMoments(a.stats, s, r.Target)
+	a.stats.MergeRemap(s, r.Target)
 	return nil
 }
 
@@ -378,10 +378,10 @@ func (a *GaussianAccumulator) UnmarshalBinary(b []byte) error {
 func infiniteCell(d *data.Dataset, j int) error {
 	for i := range d.N {
 		if math.IsInf(d.X[i*d.D()+j], 0) {
-			return &data.ParseError{File: d.Source, Line: d.Line(i), ColumnName: d.Schema.Features[j].Name, Err: data.ErrInfinite}
+			return &data.ParseError{File: d.Source.Name, Line: d.Line(i), ColumnName: d.Schema.Features[j].Name, Err: data.ErrInfinite}
 		}
 	}
-	return columnError(d.Source, d.Schema, j, data.ErrInfinite)
+	return columnError(d.Source.Name, d.Schema, j, data.ErrInfinite)
 }
 
 // newGaussian derives the parameters of the model from its statistics.
@@ -531,14 +531,22 @@ func (m *Gaussian) JointLogLikelihood(dst []float64, d *data.Dataset) []float64 
 	return m.joint(dst, d, false)
 }
 
-// Proba writes P(y = k | x_i) to dst[i·K + k], the exponential of
-// LogProba up to rounding, with its conventions: for each row, the
-// exponentials exp(l_k − m) of its joint log-likelihoods l_k less their
-// maximum m divided by their sum (kernel.SoftmaxRows, on a chunk of rows
-// at a time), which LogProba's log-sum-exp computes too. A class whose
-// log-probability is −Inf, or more than 708 below the largest, gets 0.
+// Proba writes P(y = k | x_i) to dst[i·K + k], bit for bit the
+// exponential of what LogProba writes (gendisc.BatchProba), with its
+// conventions: each chunk of rows is normalised as by LogProba and
+// exponentiated while it is in cache (kernel.ProbaRows), at a fraction of
+// the cost of a math.Exp per value.
 func (m *Gaussian) Proba(dst []float64, d *data.Dataset) []float64 {
 	return m.proba(dst, d)
+}
+
+// ProbaJoint writes P(y = k | x_i) to proba[i·K + k] as Proba does and
+// log p(x_i, y = k) to joint[i·K + k] as JointLogLikelihood does, bit for
+// bit both, computing the joint once (gendisc.JointProba): the
+// predictions and the log-likelihoods of the same rows. It panics as
+// Proba does, or if joint's length is not proba's.
+func (m *Gaussian) ProbaJoint(proba, joint []float64, d *data.Dataset) {
+	m.probaJoint(proba, joint, d)
 }
 
 // Config returns the settings the model was fitted with, defaults

@@ -118,22 +118,22 @@ func (m *MatrixModel) Update(x *text.CSR, y []int, w []float64) (*MatrixModel, e
 // Merge returns a new model fitted on the training rows of m and of o
 // together, by adding their statistics; m and o are unchanged. The
 // classes are m's, then those of o that m lacks (o's renumbered by name).
-// o must have m's settings (a *MergeError otherwise) and columns: the same
-// number (a *MergeError otherwise), standing for the same terms in the
+// o must have m's settings (a *gendisc.MergeError otherwise) and columns: the same
+// number (a *gendisc.MergeError otherwise), standing for the same terms in the
 // same order, which the counts cannot tell. Merging the models of
 // disjoint rows equals FitMatrix of all of them (to the last bit where the
 // counts and weights are whole numbers).
 func (m *MatrixModel) Merge(o *MatrixModel) (*MatrixModel, error) {
 	kind := m.params.cfg.Family.String()
 	if other := o.params.cfg.Family.String(); other != kind {
-		return nil, &MergeError{Kind: kind, Other: other, Reason: "another kind of model"}
+		return nil, mergeError(kind, other, "another kind of model")
 	}
 	if err := sameSettings(kind, modelSettings(m.params), modelSettings(o.params)); err != nil {
 		return nil, err
 	}
 	V := m.w.v
 	if o.w.v != V {
-		return nil, &MergeError{Kind: kind, Other: kind, Reason: fmt.Sprintf("a matrix model of %d columns, want %d", o.w.v, V)}
+		return nil, mergeError(kind, kind, fmt.Sprintf("a matrix model of %d columns, want %d", o.w.v, V))
 	}
 	classes := slices.Clone(m.classes)
 	for _, c := range o.classes {

@@ -49,7 +49,7 @@ func (p *gaussianPart) checkAdd(d *data.Dataset) error {
 		}
 		for _, j := range p.cols {
 			if math.IsInf(d.X[i*D+j], 0) {
-				return &data.ParseError{File: d.Source, Line: d.Line(i), ColumnName: d.Schema.Features[j].Name, Err: data.ErrInfinite}
+				return &data.ParseError{File: d.Source.Name, Line: d.Line(i), ColumnName: d.Schema.Features[j].Name, Err: data.ErrInfinite}
 			}
 		}
 	}
@@ -70,7 +70,7 @@ func (p *gaussianPart) add(d *data.Dataset, k int) error {
 // merge adds o's moments by Chan's formula, its classes renumbered by r.
 func (p *gaussianPart) merge(o part, r *data.Remap, s *data.Schema) error {
 	p.st.Grow(len(s.Classes()))
-	mergeMoments(p.st, o.(*gaussianPart).st, r.Target)
+	p.st.MergeRemap(o.(*gaussianPart).st, r.Target)
 	return nil
 }
 

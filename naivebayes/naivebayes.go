@@ -73,26 +73,38 @@ func (c *classifier) checkFeatures(d *data.Dataset) {
 // dst has the wrong length.
 func (c *classifier) joint(dst []float64, d *data.Dataset, normalise bool) []float64 {
 	if normalise {
-		return c.scores(dst, d, kernel.NormalizeLogRows, mathx.NormalizeLogScaled)
+		return c.scores(dst, nil, d, kernel.NormalizeLogRows, mathx.NormalizeLogScaled)
 	}
-	return c.scores(dst, d, nil, nil)
+	return c.scores(dst, nil, d, nil, nil)
 }
 
 // proba writes P(y = k | x_i) to dst[i·K + k] as joint does, a chunk's
-// joint log-likelihoods turned into probabilities by kernel.SoftmaxRows
-// while they are in cache: the exponentials of its log-sum-exp serve
-// again, divided by their sum.
+// joint log-likelihoods normalised and exponentiated by kernel.ProbaRows
+// while they are in cache: bit for bit the exponentials of what joint
+// writes with normalise set.
 func (c *classifier) proba(dst []float64, d *data.Dataset) []float64 {
-	return c.scores(dst, d, kernel.SoftmaxRows, mathx.SoftmaxScaled)
+	return c.scores(dst, nil, d, kernel.ProbaRows, mathx.NormalizeLogScaled)
+}
+
+// probaJoint writes P(y = k | x_i) to proba[i·K + k] as proba does and
+// log p(x_i, y = k) to joint[i·K + k] as joint does without normalise,
+// from one computation of the joint: each chunk's is copied to joint
+// before it is normalised. Both must have length d.N·K.
+func (c *classifier) probaJoint(proba, joint []float64, d *data.Dataset) {
+	if len(joint) != len(proba) {
+		panic(fmt.Sprintf("naivebayes: joint has length %d, want %d", len(joint), len(proba)))
+	}
+	c.scores(proba, joint, d, kernel.ProbaRows, mathx.NormalizeLogScaled)
 }
 
 // scores writes log p(x_i, y = k) to dst[i·K + k], allocating dst when
 // nil, and calls finish (unless nil) on each chunk of rows (K values
 // each) once they are complete, with scratch e of 3 values more, with
-// the panics of joint. finish hands the rows whose joint is not finite
+// the panics of joint; a chunk's joint is copied to jointDst first when
+// jointDst is not nil (of dst's length). finish hands the rows whose joint is not finite
 // for any class, or holds a NaN, to its last argument, which scores them
 // again (farRow) and finishes them with farFinish.
-func (c *classifier) scores(dst []float64, d *data.Dataset, finish func(out []float64, k int, e []float64, other func(row []float64)),
+func (c *classifier) scores(dst, jointDst []float64, d *data.Dataset, finish func(out []float64, k int, e []float64, other func(row []float64)),
 	farFinish func(dst []float64, s []mathx.Scaled, c float64) bool) []float64 {
 	k := len(c.logPrior)
 	c.checkFeatures(d)
@@ -137,6 +149,9 @@ func (c *classifier) scores(dst []float64, d *data.Dataset, finish func(out []fl
 			for _, f := range families {
 				f.addLogLikelihood(out, d, a, b)
 			}
+			if jointDst != nil {
+				copy(jointDst[a*k:b*k], out)
+			}
 			if finish != nil {
 				finish(out, k, e, far)
 			}
@@ -156,9 +171,9 @@ type farFamily interface {
 	addScaled(s []mathx.Scaled, d *data.Dataset, i int, scale mathx.Scale)
 }
 
-// farRow writes to out finish's result (mathx.SoftmaxScaled or
-// NormalizeLogScaled) for row i of d, whose joint log-likelihoods are not
-// finite for any class: every term overflowed. It scores the row again
+// farRow writes to out finish's result (mathx.NormalizeLogScaled) for
+// row i of d, whose joint log-likelihoods are not finite for any class:
+// every term overflowed. It scores the row again
 // as scaled numbers of its scale (mathx.RowScale), the farFamily terms
 // split by the size of their cells and the other families' added whole,
 // so that the classes are compared order by order (see

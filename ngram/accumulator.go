@@ -117,29 +117,23 @@ func (a *Accumulator) Add(d *data.Dataset) error {
 	return nil
 }
 
-// MergeError is the error of merging accumulators of different
-// configurations.
-type MergeError struct{ This, Other Config }
-
-func (e *MergeError) Error() string {
-	return fmt.Sprintf("ngram: cannot merge statistics of %s with those of %s", e.Other.describe(), e.This.describe())
-}
-
+// describe names the settings of c for a gendisc.MergeError.
 func (c Config) describe() string {
 	return fmt.Sprintf("order %d, %v (alpha %v), minimum count %d, keep punctuation %v, column %q",
 		c.Order, c.Smoothing, c.Alpha, c.MinCount, c.KeepPunct, c.Column)
 }
 
 // Merge adds the statistics of o, an *Accumulator of the same
-// configuration (else a *MergeError). Classes and words that only o saw
+// configuration (else a *gendisc.MergeError). Classes and words that only o saw
 // come after a's own.
 func (a *Accumulator) Merge(o gendisc.Accumulator) error {
 	b, ok := o.(*Accumulator)
 	if !ok {
-		return fmt.Errorf("ngram: cannot merge a %T into an n-gram accumulator", o)
+		return &gendisc.MergeError{Package: "ngram", Kind: Kind, Other: fmt.Sprintf("%T", o), Reason: "not an n-gram accumulator"}
 	}
 	if a.cfg != b.cfg {
-		return &MergeError{This: a.cfg, Other: b.cfg}
+		return &gendisc.MergeError{Package: "ngram", Kind: Kind, Other: Kind,
+			Reason: fmt.Sprintf("other settings: %s, want %s", b.cfg.describe(), a.cfg.describe())}
 	}
 	if b.schema == nil {
 		return nil

@@ -350,7 +350,7 @@ func TestErrors(t *testing.T) {
 	}
 	a, _ := NewAccumulator(Config{Order: 2})
 	b, _ := NewAccumulator(Config{Order: 3})
-	var me *MergeError
+	var me *gendisc.MergeError
 	if err := a.Merge(b); !errors.As(err, &me) {
 		t.Errorf("merging orders 2 and 3: error %v", err)
 	}

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/dataio"
 )
 
 // The request decoder: every body a model is asked with is read straight
@@ -24,7 +25,7 @@ import (
 //	JSON rows     {"instances": [...]}             table.instances, by the scanner (fast.go)
 //	JSON tensors  {"inputs": [{"name": ...}, ...]}  Server.readInfer, by the scanner
 //	gRPC tensors  ModelInferRequest's contents      Server.readInferGRPC (grpc.go), decoded by protobuf
-//	CSV rows      text/csv with a header            readCSV, by data.ReadWithSchema, as gendisc predict reads a file
+//	CSV rows      text/csv with a header            readCSV, by dataio.ReadWithSchema, as gendisc predict reads a file
 //
 // The two JSON front ends share the checks of a cell (table.cell), the
 // tensors' shapes and datatypes (inputs.begin, which gRPC shares too),
@@ -114,11 +115,11 @@ func (e *tooManyError) Error() string {
 // more than maxBody/2 cells (rows × features; a JSON body cannot hold
 // more, each value and its comma taking two bytes or more).
 func readCSV(b []byte, schema *data.Schema, limit int, maxBody int64) (*data.Dataset, error) {
-	in, err := data.Open(bytes.NewReader(b), "request")
+	in, err := dataio.Open(bytes.NewReader(b), "request")
 	if err != nil {
 		return nil, err
 	}
-	if in.Compression != "" || in.Format != data.CSV {
+	if in.Compression != "" || in.Format != dataio.CSV {
 		return nil, fmt.Errorf("the body is %s %v, %w: send the rows uncompressed", in.Compression, in.Format, errNotCSV)
 	}
 	lines, quoted, blank := 0, false, true
@@ -146,7 +147,7 @@ func readCSV(b []byte, schema *data.Schema, limit int, maxBody int64) (*data.Dat
 	if D := len(schema.Features); int64(lines-1)*int64(D) > maxBody/2 {
 		return nil, fmt.Errorf("%w: %d rows of %d features, more than the limit of %d cells (half the body limit)", errTooManyCells, lines-1, D, maxBody/2)
 	}
-	return data.ReadWithSchema(bytes.NewReader(b), "request", schema, data.SchemaOptions{UnseenClassMissing: true})
+	return dataio.ReadWithSchema(bytes.NewReader(b), "request", schema, dataio.SchemaOptions{UnseenClassMissing: true})
 }
 
 // inferRequest is an inference request but its inputs, which are read

@@ -565,7 +565,7 @@ func sameRows(a, b *data.Dataset) bool {
 		}
 		return nil
 	}
-	return a.N == b.N && same(a.X, b.X) && same(a.Y, b.Y) && slices.Equal(unseen(a.Unseen), unseen(b.Unseen))
+	return a.N == b.N && same(a.X, b.X) && same(a.Y, b.Y) && slices.Equal(unseen(a.Source.Unseen), unseen(b.Source.Unseen))
 }
 
 // TestExactFloat checks that the fast reading of numbers reads every

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"strconv"
 
+	"github.com/gendisc/gendisc"
 	"github.com/gendisc/gendisc/data"
 	"github.com/gendisc/gendisc/models"
 )
@@ -134,12 +135,12 @@ func (s *Server) score(c *call) {
 // counts for the count models, and, when predicting, rows that no class
 // can produce.
 func checkRows(e *entry, d *data.Dataset, predicting bool) error {
-	if m, ok := e.model.(interface{ CheckCounts(*data.Dataset) error }); ok {
+	if m, ok := e.model.(gendisc.CountChecker); ok {
 		if err := m.CheckCounts(d); err != nil {
 			return err
 		}
 	}
-	if m, ok := e.model.(interface{ Impossible(*data.Dataset) error }); ok && predicting {
+	if m, ok := e.model.(gendisc.ImpossibleChecker); ok && predicting {
 		return m.Impossible(d)
 	}
 	return nil
@@ -167,7 +168,7 @@ func rowHeader(b []byte, e *entry, d *data.Dataset, columns []string) []byte {
 // missing, by column, or nil when there are none.
 func unseen(d *data.Dataset) map[string]int {
 	var u map[string]int
-	for j, n := range d.Unseen {
+	for j, n := range d.Source.Unseen {
 		if n > 0 {
 			if u == nil {
 				u = map[string]int{}
@@ -220,7 +221,7 @@ func wantsCSV(r *http.Request) bool {
 // metrics.
 func (s *Server) countUnseen(e *entry, d *data.Dataset) {
 	n := 0
-	for _, k := range d.Unseen {
+	for _, k := range d.Source.Unseen {
 		n += k
 	}
 	if n > 0 {

@@ -206,18 +206,29 @@ func (s *Server) inference(e *entry, d *data.Dataset, asked []output) (*inferenc
 	if err := checkRows(e, d, predicting); err != nil {
 		return nil, err
 	}
-	if predicting {
+	density := slices.ContainsFunc(inf.want, func(o output) bool { return o.Name == "log_likelihood" })
+	switch {
+	case predicting && density:
+		// Both from one computation of the joint where the model has one
+		// (models.PredictDensity).
+		p, ll, err := models.PredictDensity(e.model, d)
+		if err != nil {
+			return nil, err
+		}
+		inf.p, inf.ll = p, ll
+	case predicting:
 		p, err := models.Predict(e.model, d)
 		if err != nil {
 			return nil, err
 		}
 		inf.p = p
-		inf.clamped += models.ClampAll(p.Values)
-	}
-	if slices.ContainsFunc(inf.want, func(o output) bool { return o.Name == "log_likelihood" }) {
+	case density:
 		inf.ll = e.density(d)
-		inf.clamped += models.ClampAll(inf.ll)
 	}
+	if inf.p != nil {
+		inf.clamped += models.ClampAll(inf.p.Values)
+	}
+	inf.clamped += models.ClampAll(inf.ll)
 	return inf, nil
 }
 

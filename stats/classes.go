@@ -3,6 +3,7 @@ package stats
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -79,6 +80,23 @@ func (c *Classes) Remap(classMap []int, k int) {
 		}
 	}
 	c.Class = class
+}
+
+// MergeRemap adds the statistics of o, about rows disjoint from those of
+// c, whose class l is class classMap[l] of c, to c, as
+// Moments.MergeRemap: o's classes moved by Remap to c.K() classes (o's
+// Scatters themselves, not copies), then Merge. nil classMap is the
+// identity. o is unchanged. It panics as Remap and Merge do.
+func (c *Classes) MergeRemap(o *Classes, classMap []int) {
+	if o.K() == 0 {
+		checkClassMap(classMap, 0, c.K())
+		return
+	}
+	if classMap != nil || o.K() != c.K() {
+		o = &Classes{D: o.D, Class: slices.Clone(o.Class)}
+		o.Remap(classMap, c.K())
+	}
+	c.Merge(o)
 }
 
 // Reset empties the statistics of every class, keeping their shape and

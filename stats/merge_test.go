@@ -125,9 +125,15 @@ func TestMomentsShardsRemapped(t *testing.T) {
 		t.Fatalf("want 4 classes and two class maps that are not the identity, got %v, %v", union.Classes(), maps)
 	}
 	merged, decoded, sequential := NewMoments(k, d), NewMoments(k, d), NewMoments(k, d)
+	direct := NewMoments(k, d)
 	for i, s := range shards {
 		m := NewMoments(len(s.schema.Classes()), d)
 		m.Add(s.x, s.y, s.w)
+		before := m.Clone()
+		direct.MergeRemap(m, target(maps[i]))
+		if !reflect.DeepEqual(m, before) {
+			t.Errorf("shard %d: MergeRemap changed the shard merged", i)
+		}
 		m.Remap(target(maps[i]), k)
 		merged.Merge(m)
 
@@ -145,7 +151,7 @@ func TestMomentsShardsRemapped(t *testing.T) {
 		g.Add(s.x, s.global, s.w)
 		sequential.Merge(g)
 	}
-	if !reflect.DeepEqual(merged, sequential) || !reflect.DeepEqual(decoded, sequential) {
+	if !reflect.DeepEqual(merged, sequential) || !reflect.DeepEqual(decoded, sequential) || !reflect.DeepEqual(direct, sequential) {
 		t.Errorf("remapped and merged shards differ from the shards accumulated in the union's classes")
 	}
 	whole := NewMoments(k, d)
@@ -173,11 +179,17 @@ func TestClassesShardsRemapped(t *testing.T) {
 	shards, maps, union := threeShards(t, d)
 	k := len(union.Classes())
 	merged, decoded, sequential := NewClasses(k, d, true), NewClasses(k, d, true), NewClasses(k, d, true)
+	direct := NewClasses(k, d, true)
 	var incomplete int
 	for i, s := range shards {
 		c := NewClasses(len(s.schema.Classes()), d, true)
 		inc, _ := c.Add(s.x, s.y, s.w)
 		incomplete += len(inc)
+		before := c.Clone()
+		direct.MergeRemap(c, target(maps[i]))
+		if !reflect.DeepEqual(c, before) {
+			t.Errorf("shard %d: MergeRemap changed the shard merged", i)
+		}
 		c.Remap(target(maps[i]), k)
 		merged.Merge(c)
 
@@ -195,7 +207,7 @@ func TestClassesShardsRemapped(t *testing.T) {
 		g.Add(s.x, s.global, s.w)
 		sequential.Merge(g)
 	}
-	if !reflect.DeepEqual(merged, sequential) || !reflect.DeepEqual(decoded, sequential) {
+	if !reflect.DeepEqual(merged, sequential) || !reflect.DeepEqual(decoded, sequential) || !reflect.DeepEqual(direct, sequential) {
 		t.Errorf("remapped and merged shards differ from the shards accumulated in the union's classes")
 	}
 	whole := NewClasses(k, d, true)

@@ -132,6 +132,21 @@ func (m *Moments) Remap(classMap []int, k int) {
 	*m = *o
 }
 
+// MergeRemap adds the statistics of o, about rows disjoint from those of
+// m, whose class l is class classMap[l] of m, to m: o's classes moved by
+// Remap to m.K() classes, then Merge. classMap is the class map (Target)
+// of the data.Remap from the schema of o's rows to m's, which extends it,
+// so that shards that saw the classes in different orders, or classes
+// the others did not, merge; nil is the identity. o is unchanged. It
+// panics as Remap and Merge do: m must have at least o.K() classes.
+func (m *Moments) MergeRemap(o *Moments, classMap []int) {
+	if classMap != nil || o.K() != m.K() {
+		o = o.Clone()
+		o.Remap(classMap, m.K())
+	}
+	m.Merge(o)
+}
+
 // Reset empties the statistics, keeping their shape and storage.
 func (m *Moments) Reset() {
 	clear(m.ClassWeight)

@@ -45,6 +45,26 @@ func NewScatter(d int, fourth bool) *Scatter {
 	return s
 }
 
+// Covariance writes the maximum-likelihood covariance matrix
+//
+//	Σ = S/W
+//
+// to dst (D×D, row major; made when nil), entry by entry, and returns it;
+// NaN where W = 0. It is the estimate of a class's (or a component's)
+// covariance that gda (before shrinkage and pooling) and mixture (before
+// regularisation) start from. The pooled estimates stay theirs: gda pools
+// the shrunk class covariances, Σ_k (W_k/W) Σ_k, mixture's tied
+// covariance is Σ_k S_k / Σ_k W_k, and the two round differently.
+func (s *Scatter) Covariance(dst []float64) []float64 {
+	if dst == nil {
+		dst = make([]float64, len(s.S))
+	}
+	for i, v := range s.S {
+		dst[i] = v / s.W
+	}
+	return dst
+}
+
 // Fourth reports whether s keeps the third and fourth moments.
 func (s *Scatter) Fourth() bool { return s.M4 != nil }
 

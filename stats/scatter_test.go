@@ -250,3 +250,22 @@ func TestLedoitWolf(t *testing.T) {
 		t.Fatalf("LedoitWolf = %.16g, want %.16g", got, want)
 	}
 }
+
+// TestCovariance: Covariance is S/W entry by entry, into dst or a new
+// slice, and NaN for a class without rows.
+func TestCovariance(t *testing.T) {
+	s := &Scatter{D: 2, W: 3, Mean: []float64{0, 0}, S: []float64{1, 0.5, 0.5, 7}}
+	want := []float64{1.0 / 3, 0.5 / 3, 0.5 / 3, 7.0 / 3}
+	if got := s.Covariance(nil); !slices.Equal(got, want) {
+		t.Errorf("Covariance = %v, want %v", got, want)
+	}
+	dst := make([]float64, 4)
+	if got := s.Covariance(dst); &got[0] != &dst[0] || !slices.Equal(dst, want) {
+		t.Errorf("Covariance(dst) = %v, want %v in dst", got, want)
+	}
+	for _, v := range NewScatter(2, false).Covariance(nil) {
+		if !math.IsNaN(v) {
+			t.Errorf("Covariance of no rows: %v, want NaN", v)
+		}
+	}
+}

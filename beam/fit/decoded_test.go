@@ -8,6 +8,7 @@ import (
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/fileio"
 	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/dataio"
 	"github.com/gendisc/gendisc/naivebayes"
 )
 
@@ -32,7 +33,7 @@ func TestFnsDecodeOnce(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	oj, err := json.Marshal(data.Options{Target: "y"})
+	oj, err := json.Marshal(dataio.Options{Target: "y"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,7 +2,7 @@
 // on files spread over many machines: the shards of a data set, each a
 // delimited text file with its header, a Parquet file or JSON lines,
 // compressed or not (gzip, zstd, bzip2 or xz, told by the first bytes as
-// data.Open tells them, whatever the name), matched by a glob on any
+// dataio.Open tells them, whatever the name), matched by a glob on any
 // filesystem of Beam's registry (local paths here; gs:// and s3:// come
 // with the SDK's filesystems).
 //
@@ -32,6 +32,7 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
 	"github.com/gendisc/gendisc"
 	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/dataio"
 	"github.com/gendisc/gendisc/modelfile"
 	"github.com/gendisc/gendisc/registry"
 
@@ -53,12 +54,12 @@ type Runner func(context.Context, *beam.Pipeline) error
 // Options says how to read the shards.
 type Options struct {
 	// Read says how the first pass reads each shard to infer its schema
-	// (data.Read): the target, the forced column types, the weights.
+	// (dataio.Read): the target, the forced column types, the weights.
 	// NumericTarget is set for a regression.
-	Read data.Options
+	Read dataio.Options
 	// Schema, when set, is the schema of the shards and no first pass
 	// runs: the shards are read with it, extended with the classes and
-	// levels it lacks (data.SchemaOptions.Extend).
+	// levels it lacks (dataio.SchemaOptions.Extend).
 	Schema *data.Schema
 	// Temp is a path, on a filesystem that the workers and this process
 	// share, where the first pass writes the schema; it is removed once
@@ -118,7 +119,7 @@ func readMatches(s beam.Scope, glob string) beam.PCollection {
 // with the levels of a column numeric in some files and categorical in
 // others read again from the numeric ones. The pipelines, run by run,
 // write the schema to temp.
-func InferSchema(ctx context.Context, run Runner, glob string, opt data.Options, temp string) (*data.Schema, error) {
+func InferSchema(ctx context.Context, run Runner, glob string, opt dataio.Options, temp string) (*data.Schema, error) {
 	u, err := inferPass(ctx, run, glob, opt, temp)
 	if err != nil {
 		return nil, err
@@ -140,7 +141,7 @@ func InferSchema(ctx context.Context, run Runner, glob string, opt data.Options,
 }
 
 // inferPass runs one pipeline of InferSchema.
-func inferPass(ctx context.Context, run Runner, glob string, opt data.Options, temp string) (*union, error) {
+func inferPass(ctx context.Context, run Runner, glob string, opt dataio.Options, temp string) (*union, error) {
 	oj, err := json.Marshal(opt)
 	if err != nil {
 		return nil, err
@@ -215,13 +216,13 @@ func (u *union) add(s *data.Schema, numeric []bool) error {
 }
 
 // SchemaFn is the CombineFn of the schema pass: its accumulator is the
-// JSON of a union, its input a file, read whole with data.Read and the
-// Options (the JSON of a data.Options), its output the JSON of the union,
+// JSON of a union, its input a file, read whole with dataio.Read and the
+// Options (the JSON of a dataio.Options), its output the JSON of the union,
 // with the promoted columns named.
 type SchemaFn struct {
 	Options []byte
 
-	options decoded[data.Options]
+	options decoded[dataio.Options]
 }
 
 func (fn *SchemaFn) CreateAccumulator() []byte { return nil }
@@ -235,7 +236,7 @@ func (fn *SchemaFn) AddInput(acc []byte, f fileio.ReadableFile) ([]byte, error) 
 	if err != nil {
 		return nil, err
 	}
-	d, err := readShard(f, func(r io.Reader) (*data.Dataset, error) { return data.Read(r, f.Metadata.Path, *opt) })
+	d, err := readShard(f, func(r io.Reader) (*data.Dataset, error) { return dataio.Read(r, f.Metadata.Path, *opt) })
 	if err != nil {
 		return nil, err
 	}
@@ -284,7 +285,7 @@ func (fn *SchemaFn) ExtractOutput(acc []byte) ([]byte, error) {
 // AccumulateFn is the CombineFn of the fit: its accumulator is the
 // MarshalBinary encoding of an accumulator of the Kind (Empty encodes the
 // empty one, with the configuration), its input a file, read whole with
-// data.ReadWithSchema and the Schema (JSON), the Weight column and the
+// dataio.ReadWithSchema and the Schema (JSON), the Weight column and the
 // Comma (Extend admits classes and levels that the schema lacks), its
 // output the model file of the finished model.
 type AccumulateFn struct {
@@ -309,7 +310,7 @@ func (fn *AccumulateFn) AddInput(acc []byte, f fileio.ReadableFile) ([]byte, err
 	if err != nil {
 		return nil, err
 	}
-	d, err := readWithSchema(f, s, data.SchemaOptions{Weight: fn.Weight, Comma: fn.Comma, Extend: fn.Extend, RequireTarget: true})
+	d, err := readWithSchema(f, s, dataio.SchemaOptions{Weight: fn.Weight, Comma: fn.Comma, Extend: fn.Extend, RequireTarget: true})
 	if err != nil {
 		return nil, err
 	}
@@ -383,7 +384,7 @@ func (d *decoded[T]) of(b []byte) (*T, error) {
 
 // readShard opens the file f as it is stored and reads it with read, whose
 // reader (data's) tells its compression and format by its first bytes
-// (data.Open): gzip, zstd, bzip2 or xz, whatever the file's name; CSV,
+// (dataio.Open): gzip, zstd, bzip2 or xz, whatever the file's name; CSV,
 // TSV, Parquet or JSON lines. A Parquet file is read in place when the
 // filesystem's reader can seek (local files), into memory otherwise.
 // (Beam's registered CombineFns take no context.)

@@ -13,7 +13,9 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/fileio"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
+	"github.com/gendisc/gendisc"
 	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/dataio"
 	"github.com/gendisc/gendisc/logistic"
 	"github.com/gendisc/gendisc/mixture"
 	"github.com/gendisc/gendisc/modelfile"
@@ -76,7 +78,7 @@ func (c *estepConfig) config() mixture.Config {
 }
 
 // PassFn is the CombineFn of one pass of an iterative fit: its input a
-// file, read whole with data.ReadWithSchema and the Schema (JSON), the
+// file, read whole with dataio.ReadWithSchema and the Schema (JSON), the
 // Weight column and the Comma (Extend admits classes and levels that the
 // schema lacks); its accumulator the MarshalBinary encoding of the
 // statistics of the Stage under the stage's Config, nil before any row;
@@ -172,14 +174,16 @@ func (fn *PassFn) AddInput(acc []byte, f fileio.ReadableFile) ([]byte, error) {
 	if err := fn.setup(); err != nil {
 		return nil, err
 	}
-	d, err := readWithSchema(f, fn.schema, data.SchemaOptions{Weight: fn.Weight, Comma: fn.Comma, Extend: fn.Extend, RequireTarget: true})
+	d, err := readWithSchema(f, fn.schema, dataio.SchemaOptions{Weight: fn.Weight, Comma: fn.Comma, Extend: fn.Extend, RequireTarget: true})
 	if err != nil {
 		return nil, err
 	}
 	var s stats
 	switch fn.Stage {
 	case stageSetup, stagePass:
-		d = labelled(d)
+		// The rows without a target are left out as gendisc fit leaves
+		// them out; a worker has no standard error to count them on.
+		d, _ = gendisc.Labelled(d)
 	}
 	switch fn.Stage {
 	case stageEStep:
@@ -239,24 +243,9 @@ func (fn *PassFn) ExtractOutput(acc []byte) ([]byte, error) {
 	return acc, nil
 }
 
-// labelled returns d without its rows whose target is missing, which
-// gendisc fit leaves out of a fit that learns from the target.
-func labelled(d *data.Dataset) *data.Dataset {
-	var keep []int
-	for i, y := range d.Y {
-		if y == y {
-			keep = append(keep, i)
-		}
-	}
-	if len(keep) == d.N {
-		return d
-	}
-	return d.Subset(keep)
-}
-
-// readWithSchema reads the file f whole with data.ReadWithSchema.
-func readWithSchema(f fileio.ReadableFile, s *data.Schema, opt data.SchemaOptions) (*data.Dataset, error) {
-	return readShard(f, func(r io.Reader) (*data.Dataset, error) { return data.ReadWithSchema(r, f.Metadata.Path, s, opt) })
+// readWithSchema reads the file f whole with dataio.ReadWithSchema.
+func readWithSchema(f fileio.ReadableFile, s *data.Schema, opt dataio.SchemaOptions) (*data.Dataset, error) {
+	return readShard(f, func(r io.Reader) (*data.Dataset, error) { return dataio.ReadWithSchema(r, f.Metadata.Path, s, opt) })
 }
 
 // combine runs the pipeline of one pass, fn over the files that glob

@@ -112,6 +112,21 @@ func (f *File) Abort() {
 	open.forget(f.tmp.Name())
 }
 
+// WriteFile writes b to path atomically, as os.WriteFile writes it
+// plainly: Create, Write and Commit, the temporary file removed on any
+// error, so that path holds either its old bytes or b.
+func WriteFile(path string, b []byte) error {
+	f, err := Create(path)
+	if err != nil {
+		return err
+	}
+	defer f.Abort()
+	if _, err := f.Write(b); err != nil {
+		return err
+	}
+	return f.Commit()
+}
+
 // Dir is a directory being written, to appear at its destination on
 // Commit.
 type Dir struct {

@@ -104,3 +104,30 @@ func TestDir(t *testing.T) {
 		t.Errorf("still registered: %v", open.names)
 	}
 }
+
+// TestWriteFile: WriteFile replaces a file whole, keeping its permissions,
+// and leaves nothing behind when it cannot write.
+func TestWriteFile(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "m.json")
+	if err := os.WriteFile(path, []byte("old"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteFile(path, []byte("new")); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(path)
+	fi, _ := os.Stat(path)
+	if err != nil || string(b) != "new" || fi.Mode().Perm() != 0o600 {
+		t.Errorf("%s: %q (%v), mode %v; want \"new\", 0600", path, b, err, fi.Mode())
+	}
+	if names := files(t, dir); len(names) != 1 {
+		t.Errorf("files left: %v", names)
+	}
+	if err := WriteFile(filepath.Join(dir, "no", "m.json"), []byte("x")); err == nil {
+		t.Error("WriteFile into a missing directory: no error")
+	}
+	if names := files(t, dir); len(names) != 1 {
+		t.Errorf("files left after a failed write: %v", names)
+	}
+}

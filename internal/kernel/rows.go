@@ -32,45 +32,19 @@ func NormalizeLogRows(x []float64, k int, e []float64, other func(row []float64)
 	}
 }
 
-// SoftmaxRows is mathx.Softmax on each row of k values of x,
+// ProbaRows turns each row of k joint log-likelihoods of x into
+// probabilities that are, bit for bit, the exponentials of what
+// NormalizeLogRows writes,
 //
-//	x_i ← exp(x_i − m) / Σ_l exp(x_l − m),  m = max_l x_l
+//	x_i ← exp((x_i − m) − log Σ_l exp(x_l − m)),  m = max_l x_l
 //
-// with the exponentials of ExpFloored: a term more than 708 below its
-// row's largest is 0. Rows whose largest term is not finite, or that hold
-// a NaN, go to other (mathx.Softmax, or a caller's own rule for them).
-// Where the processor has AVX-512, or AVX2 and FMA, the assembly of
-// softmax_amd64.s: three passes over the rows (the maxima, kept in e; the
-// exponentials, stored over x, and their sums, kept in e; the divisions),
-// each row in registers, the sums in eight or four lanes; otherwise the
-// exponentials of all the rows at once in e as by NormalizeLogRows, the
-// sum term by term. The two differ in the last bits.
-func SoftmaxRows(x []float64, k int, e []float64, other func(row []float64)) {
-	if softmaxAsm && k > 0 {
-		softmaxRowsAsm(x, k, e, other)
-		return
-	}
-	softmaxRowsGo(x, k, e, other)
-}
-
-// softmaxRowsGo is the portable SoftmaxRows.
-func softmaxRowsGo(x []float64, k int, e []float64, other func(row []float64)) {
-	if !expRows(x, k, e) {
-		return
-	}
-	for r := 0; r < len(x); r += k {
-		row := x[r : r+k]
-		mx := rowMax(row)
-		if math.IsInf(mx, 0) || mx != mx {
-			other(row)
-			continue
-		}
-		er := e[r : r+k]
-		inv := 1 / rowSum(row, er, mx)
-		for i, v := range er {
-			row[i] = v * inv
-		}
-	}
+// NormalizeLogRows then Exp on x while it is in cache: the posteriors of
+// a classifier's Proba, exactly exp of its LogProba. other, as for
+// NormalizeLogRows, writes log-probabilities (the exponentials are taken
+// after it).
+func ProbaRows(x []float64, k int, e []float64, other func(row []float64)) {
+	NormalizeLogRows(x, k, e, other)
+	Exp(x[:len(x)/max(k, 1)*k])
 }
 
 // expRows sets e_i = exp(max(x_i − m, ExpFloor)) for every row of k values

@@ -9,8 +9,8 @@ import (
 	"github.com/gendisc/gendisc/internal/mathx"
 )
 
-// TestRows checks NormalizeLogRows and SoftmaxRows against mathx's
-// NormalizeLog and Softmax row by row, to 1e-14 relative to max(1, |want|)
+// TestRows checks NormalizeLogRows and ProbaRows against mathx's
+// NormalizeLog and its exponentials row by row, to 1e-14 relative to max(1, |want|)
 // (log-probabilities) and 1e-14 relative to |want| plus 1e−300 (probabilities: a
 // term 708 to 745 below its row's largest is 0 here, a subnormal there),
 // for k = 1 to 11 on rows whose terms lie up to 10⁴ apart, with −Inf
@@ -36,10 +36,20 @@ func TestRows(t *testing.T) {
 			rel, unit, floor float64
 		}{
 			{"NormalizeLogRows", NormalizeLogRows, mathx.NormalizeLog, 1e-14, 1, 0},
-			{"SoftmaxRows", SoftmaxRows, mathx.Softmax, 1e-14, 0, 1e-300},
+			{"ProbaRows", func(x []float64, k int, e []float64, _ func([]float64)) { ProbaRows(x, k, e, mathx.NormalizeLog) }, expNormalizeLog, 1e-14, 0, 1e-300},
 		} {
 			got, want := slices.Clone(x), slices.Clone(x)
 			f.rows(got, k, make([]float64, len(x)+3), f.row)
+			if f.name == "ProbaRows" {
+				// Bit for bit the exponentials of NormalizeLogRows's.
+				lp := slices.Clone(x)
+				NormalizeLogRows(lp, k, make([]float64, len(x)+3), mathx.NormalizeLog)
+				for i, v := range lp {
+					if w := math.Exp(v); math.Float64bits(got[i]) != math.Float64bits(w) {
+						t.Fatalf("ProbaRows k=%d: row %d term %d: %v, want exp(NormalizeLogRows) %v", k, i/k, i%k, got[i], w)
+					}
+				}
+			}
 			for r := range rows {
 				f.row(want[r*k : (r+1)*k])
 			}
@@ -53,5 +63,13 @@ func TestRows(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// expNormalizeLog is mathx.NormalizeLog then math.Exp of each value.
+func expNormalizeLog(x []float64) {
+	mathx.NormalizeLog(x)
+	for i, v := range x {
+		x[i] = math.Exp(v)
 	}
 }

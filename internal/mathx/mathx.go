@@ -12,7 +12,7 @@ import "math"
 // −Inf when x is empty or every x_i is −Inf, +Inf when some x_i is +Inf, and
 // NaN when some x_i is NaN.
 func LogSumExp(x []float64) float64 {
-	m, logS := logSumExp(x)
+	m, logS := MaxLogSumExp(x)
 	return m + logS
 }
 
@@ -25,7 +25,7 @@ func LogSumExp(x []float64) float64 {
 // are large (a joint log-likelihood of −10⁵ is normal for many features).
 // The result is NaN where the sum is not finite.
 func NormalizeLog(x []float64) {
-	m, logS := logSumExp(x)
+	m, logS := MaxLogSumExp(x)
 	for i := range x {
 		x[i] = (x[i] - m) - logS
 	}
@@ -51,6 +51,19 @@ func Softmax(x []float64) {
 		}
 		return
 	}
+	s := ExpShifted(x, m)
+	for i := range x {
+		x[i] /= s
+	}
+}
+
+// ExpShifted replaces x_i by exp(x_i − m) and returns their sum
+// Σ_i exp(x_i − m): the numerators and the denominator of the softmax
+// for the shift m = max_i x_i, under which no term overflows and the sum
+// is at least 1. A term equal to m gives 1, and one more than 745 below
+// m (or −Inf) gives 0, without calling math.Exp: the values it would
+// give.
+func ExpShifted(x []float64, m float64) float64 {
 	s := 0.0
 	for i, v := range x {
 		e := 0.0
@@ -62,9 +75,7 @@ func Softmax(x []float64) {
 		x[i] = e
 		s += e
 	}
-	for i := range x {
-		x[i] /= s
-	}
+	return s
 }
 
 // maxNaN returns max_i x_i, NaN when some x_i is NaN (the max builtin
@@ -77,10 +88,12 @@ func maxNaN(x []float64) float64 {
 	return m
 }
 
-// logSumExp returns m = max_i x_i and log Σ_i exp(x_i − m); a NaN or an
-// infinite m is returned with logS 0. The largest term, exp(0) = 1, is
-// added without calling math.Exp.
-func logSumExp(x []float64) (m, logS float64) {
+// MaxLogSumExp returns m = max_i x_i and logS = log Σ_i exp(x_i − m),
+// the two parts of log Σ_i exp(x_i) = m + logS (LogSumExp), for callers
+// that subtract them in their own order; a NaN or an infinite m is
+// returned with logS 0. The largest term, exp(0) = 1, is added without
+// calling math.Exp.
+func MaxLogSumExp(x []float64) (m, logS float64) {
 	m = maxNaN(x)
 	if math.IsInf(m, 0) || m != m {
 		return m, 0

@@ -2,6 +2,7 @@ package mathx
 
 import (
 	"math"
+	"math/rand/v2"
 	"slices"
 	"testing"
 )
@@ -188,5 +189,36 @@ func TestRowScale(t *testing.T) {
 	}
 	if s := RowScale([]float64{0.5}); s.C != 1 {
 		t.Errorf("RowScale of small cells: %+v", s)
+	}
+}
+
+// TestExpShiftedBits: ExpShifted gives math.Exp(x_i − m) bit for bit and
+// their sum in order, and MaxLogSumExp the maximum and the log of the sum
+// of math.Exp(x_i − m) in order: the arithmetic of the loops they replace
+// (logistic's softmax and logSumExp), so that its numbers do not change.
+func TestExpShiftedBits(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 5))
+	for n := 1; n < 40; n++ {
+		x := make([]float64, n)
+		for i := range x {
+			x[i] = 50 * rng.NormFloat64()
+			if i%7 == 3 {
+				x[i] = x[0] - 750 // math.Exp gives 0
+			}
+		}
+		m := slices.Max(x)
+		want, sum := make([]float64, n), 0.0
+		for i, v := range x {
+			want[i] = math.Exp(v - m)
+			sum += want[i]
+		}
+		gm, gl := MaxLogSumExp(x)
+		got := slices.Clone(x)
+		if s := ExpShifted(got, m); s != sum || !slices.Equal(got, want) {
+			t.Errorf("n = %d: ExpShifted %v (sum %v), want %v (sum %v)", n, got, s, want, sum)
+		}
+		if gm != m || gl != math.Log(sum) {
+			t.Errorf("n = %d: MaxLogSumExp = %v, %v; want %v, %v", n, gm, gl, m, math.Log(sum))
+		}
 	}
 }

@@ -6,6 +6,11 @@
 //	conformance.Check(t, func(d *data.Dataset) (gendisc.Classifier, error) {
 //		return naivebayes.GaussianConfig{}.Fit(d)
 //	}, iris, conformance.Decode(decodeGaussian))
+//
+// CheckAccumulator is the suite of every gendisc.Accumulator: splits,
+// merges in any grouping and order, shards whose classes differ, the
+// encoding and refused merges (accumulator.go). Each family calls it from
+// a TestAccumulatorConformance.
 package conformance
 
 import (

@@ -16,6 +16,7 @@ import (
 	"github.com/gendisc/gendisc"
 	"github.com/gendisc/gendisc/compare"
 	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/dataio"
 	"github.com/gendisc/gendisc/gda"
 	"github.com/gendisc/gendisc/internal/bundled"
 	"github.com/gendisc/gendisc/logistic"
@@ -205,7 +206,9 @@ func TestCompareBadInput(t *testing.T) {
 // m = 8: the table names the sizes of the fallbacks, and those sizes take
 // no part in m* or the gap. m* qda/logistic is 30, the first size without
 // fallbacks, and clear; it read 16 when the sizes where QDA predicted the
-// majority class counted. The other two pairs are not clear at 50 splits.
+// majority class counted. The other two pairs cross earlier than the
+// paired test is significant at 50 splits: nb/logistic at m = 57, clear
+// from 108, and lda/logistic at 108, clear from 390.
 func TestCompareFallbacks(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "r")
 	stdout := mustRun(t, "compare", "--data", "pima_indians_diabetes", "--models", "nb,logistic,lda,qda", "--splits", "50",
@@ -215,7 +218,7 @@ func TestCompareFallbacks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, s := range []string{"fit failed in some splits", "m*, not significant", "m*, paired t-test p &lt; 0.05"} {
+	for _, s := range []string{"fit failed in some splits", "m*, not significant there", "clear: paired t-test p &lt; 0.05 from here on"} {
 		if !bytes.Contains(svg, []byte(s)) {
 			t.Errorf("the plot's legend lacks %q", s)
 		}
@@ -224,8 +227,9 @@ func TestCompareFallbacks(t *testing.T) {
 
 // TestCompareNoClearCrossover runs iris with the default models and
 // splits: logistic regression's mean error is below naive Bayes' from
-// m = 57 on, but not significantly so (paired t-test at level 0.05), so
-// m* reads "no clear crossover"; the report gives the p-value.
+// m = 70 on, but not significantly so at any size (paired t-test at level
+// 0.05), so m* reads "70 (no clear crossover)"; the report gives the
+// p-value and "–" for the size it is clear from.
 func TestCompareNoClearCrossover(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "r")
 	stdout := mustRun(t, "compare", "--data", "iris", "--out", out)
@@ -234,7 +238,7 @@ func TestCompareNoClearCrossover(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, s := range []string{"<td>iris</td><td>nb</td><td>logistic</td><td>no clear crossover</td>", "paired t-test", "p &lt; 0.05"} {
+	for _, s := range []string{"<td>iris</td><td>nb</td><td>logistic</td><td>70</td>", "paired t-test", "p &lt; 0.05"} {
 		if !bytes.Contains(index, []byte(s)) {
 			t.Errorf("index.html lacks %q", s)
 		}
@@ -348,7 +352,7 @@ func TestCompareLibrary(t *testing.T) {
 
 		var tasks []compare.Task
 		for _, d := range tc.data {
-			tasks = append(tasks, compare.Task{Name: d, Data: bundled.Load(t, d, data.Options{})})
+			tasks = append(tasks, compare.Task{Name: d, Data: bundled.Load(t, d, dataio.Options{})})
 		}
 		var models []compare.Model
 		for _, m := range tc.models {

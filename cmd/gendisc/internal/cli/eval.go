@@ -9,6 +9,7 @@ import (
 	"math"
 	"strings"
 
+	"github.com/gendisc/gendisc/dataio"
 	"github.com/gendisc/gendisc/models"
 
 	"github.com/gendisc/gendisc"
@@ -80,7 +81,7 @@ func (o *evalOptions) run(env *Env) error {
 	if !isClassifier && !isRegressor {
 		return wrongKind(o.model, e.Kind, "does not classify")
 	}
-	d, err := env.readWithSchema(o.data, m.Schema(), data.SchemaOptions{Weight: o.weight, RequireTarget: true, Extend: !isRegressor})
+	d, err := env.readWithSchema(o.data, m.Schema(), dataio.SchemaOptions{Weight: o.weight, RequireTarget: true, Extend: !isRegressor})
 	if err != nil {
 		return err
 	}
@@ -190,7 +191,7 @@ func (u *unseenClasses) countAsErrors(r *metrics.Report) {
 // ±1.7976931348623157e+308 (models.Clamp), with a warning, as predict
 // writes it; a figure that overflows then (an MSE, a log-likelihood) is
 // clamped the same way, with a warning that names it.
-func evaluateRegression(env *Env, r regressor, d *data.Dataset) (*metrics.RegressionReport, error) {
+func evaluateRegression(env *Env, r gendisc.Regressor, d *data.Dataset) (*metrics.RegressionReport, error) {
 	for i, y := range d.Y {
 		if math.IsNaN(y) {
 			return nil, d.RowError(i, "%w: eval needs the true value of every row", data.ErrMissingTarget)

@@ -18,6 +18,7 @@ import (
 	"github.com/gendisc/gendisc"
 	"github.com/gendisc/gendisc/cmd/gendisc/modelflags"
 	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/dataio"
 	"github.com/gendisc/gendisc/datasets"
 	"github.com/gendisc/gendisc/metrics"
 	"github.com/gendisc/gendisc/modelfile"
@@ -52,7 +53,7 @@ func ngramFlags(fs *flag.FlagSet) fitFunc {
 		if err != nil {
 			return nil, err
 		}
-		if s := d.Schema; strings.HasSuffix(d.Source, ".txt") && (s.Target != nil || len(s.Features) != 1 || s.Features[0].Name != "text") {
+		if s := d.Schema; strings.HasSuffix(d.Source.Name, ".txt") && (s.Target != nil || len(s.Features) != 1 || s.Features[0].Name != "text") {
 			// Read as a table: fit --stream and update read CSV chunks.
 			return nil, fmt.Errorf("%s: plain text is read whole: fit it without --stream, and update a model with text in a table", d.Source)
 		}
@@ -118,12 +119,12 @@ func joinParagraphs(d *data.Dataset) *data.Dataset {
 		b.WriteString(line)
 	}
 	flush()
-	return data.TextDataset(out, d.Source, nil)
+	return data.TextDataset(out, data.Named(d.Source.Name))
 }
 
 // readTraining reads the training data named by --data for the kind: with
 // the kind's own reader when it has one, else as every kind does.
-func (k *kind) readTraining(env *Env, name string, opt data.Options) (*data.Dataset, error) {
+func (k *kind) readTraining(env *Env, name string, opt dataio.Options) (*data.Dataset, error) {
 	if k != nil && k.read != nil {
 		return k.read(env, name, opt)
 	}
@@ -135,7 +136,7 @@ func (k *kind) readTraining(env *Env, name string, opt data.Options) (*data.Data
 // line, blank lines kept as empty documents for --paragraphs; or a table
 // (a CSV file, a bundled data set or the corpus shakespeare_speeches),
 // whose only column, when it has one, is the text without a target.
-func readNgramData(env *Env, name string, opt data.Options) (*data.Dataset, error) {
+func readNgramData(env *Env, name string, opt dataio.Options) (*data.Dataset, error) {
 	r, source, isText, err := openText(env, name)
 	if err != nil {
 		return nil, err
@@ -151,12 +152,12 @@ func readNgramData(env *Env, name string, opt data.Options) (*data.Dataset, erro
 	defer r.Close()
 	opt.Limits = env.limits
 	if !isText {
-		return data.Read(r, source, opt)
+		return dataio.Read(r, source, opt)
 	}
 	if opt.Target != "" {
 		return nil, usagef("--target %s: %s is plain text, without columns", opt.Target, source)
 	}
-	return data.ReadLines(r, source, env.limits)
+	return dataio.ReadLines(r, source, env.limits)
 }
 
 // plainText reports whether --data names plain text, which the language
@@ -192,7 +193,7 @@ func openText(env *Env, name string) (r io.ReadCloser, source string, isText boo
 // readLMData reads the documents that score and eval apply a language
 // model to: plain text as readNgramData reads it, else with the model's
 // schema.
-func readLMData(env *Env, name string, m ngram.LanguageModel, opt data.SchemaOptions) (*data.Dataset, error) {
+func readLMData(env *Env, name string, m ngram.LanguageModel, opt dataio.SchemaOptions) (*data.Dataset, error) {
 	r, source, isText, err := openText(env, name)
 	if err != nil {
 		return nil, err
@@ -203,12 +204,12 @@ func readLMData(env *Env, name string, m ngram.LanguageModel, opt data.SchemaOpt
 	defer r.Close()
 	opt.Limits = env.limits
 	if !isText {
-		return data.ReadWithSchema(r, source, m.Schema(), opt)
+		return dataio.ReadWithSchema(r, source, m.Schema(), opt)
 	}
 	if opt.RequireTarget && m.Schema().Target != nil {
 		return nil, fmt.Errorf("%s: plain text has no class column %q", source, m.Schema().Target.Name)
 	}
-	d, err := data.ReadLines(r, source, env.limits)
+	d, err := dataio.ReadLines(r, source, env.limits)
 	if err != nil {
 		return nil, err
 	}
@@ -217,59 +218,6 @@ func readLMData(env *Env, name string, m ngram.LanguageModel, opt data.SchemaOpt
 	}
 	d.Schema = m.Schema()
 	return d, nil
-}
-
-// lmScores holds, per document, log P in nats and the tokens predicted.
-type lmScores struct {
-	logp   []float64
-	tokens []int
-}
-
-// scoreDocs scores the documents of d under m: the marginal over the
-// classes (class −1) or the class of each row (byClass).
-func scoreDocs(m ngram.LanguageModel, d *data.Dataset, byClass bool) lmScores {
-	s := lmScores{logp: make([]float64, d.N), tokens: make([]int, d.N)}
-	for i, doc := range d.Text[m.Column()] {
-		k := -1
-		if byClass {
-			k = int(d.Y[i])
-		}
-		s.logp[i], s.tokens[i] = m.LogProb(doc, k)
-	}
-	return s
-}
-
-// lmSummary is the totals of a language model's scores: cross-entropy H
-// in bits per token and perplexity 2^H over the documents and the End
-// symbols they predict.
-type lmSummary struct {
-	Documents    int             `json:"documents"`
-	Tokens       int             `json:"tokens"`
-	TotalNats    modelfile.Float `json:"total_log_prob_nats"`
-	TotalBits    modelfile.Float `json:"total_log_prob_bits"`
-	CrossEntropy modelfile.Float `json:"cross_entropy_bits_per_token"`
-	Perplexity   modelfile.Float `json:"perplexity"`
-}
-
-func summarizeLM(logp []float64, tokens []int) lmSummary {
-	var s lmSummary
-	total := 0.0
-	for i, v := range logp {
-		if tokens[i] > 0 { // an empty document is none
-			s.Documents++
-		}
-		total += v
-		s.Tokens += tokens[i]
-	}
-	s.TotalNats, s.TotalBits = modelfile.Float(total), modelfile.Float(total/math.Ln2)
-	h := -total / math.Ln2 / float64(s.Tokens)
-	s.CrossEntropy, s.Perplexity = modelfile.Float(h), modelfile.Float(math.Exp2(h))
-	return s
-}
-
-func (s lmSummary) text() string {
-	return fmt.Sprintf("%d documents, %d tokens: log-probability %s nats (%s bits), cross-entropy %s bits per token, perplexity %s",
-		s.Documents, s.Tokens, num(float64(s.TotalNats)), num(float64(s.TotalBits)), num(float64(s.CrossEntropy)), num(float64(s.Perplexity)))
 }
 
 // scoreLanguageModel runs score for a language model and reports whether
@@ -281,11 +229,11 @@ func scoreLanguageModel(env *Env, o *scoreOptions, m gendisc.Model) (bool, error
 	if !ok {
 		return false, nil
 	}
-	d, err := readLMData(env, o.data, lm, data.SchemaOptions{UnseenClassMissing: true})
+	d, err := readLMData(env, o.data, lm, dataio.SchemaOptions{UnseenClassMissing: true})
 	if err != nil {
 		return true, err
 	}
-	s := scoreDocs(lm, d, false)
+	logp, tokens := metrics.ScoreDocuments(lm, d, false)
 	if o.out != "" {
 		out, err := env.createRows(o.out)
 		if err != nil {
@@ -294,14 +242,14 @@ func scoreLanguageModel(env *Env, o *scoreOptions, m gendisc.Model) (bool, error
 		defer out.Abort()
 		w := bufio.NewWriter(out)
 		fmt.Fprintln(w, "log_p_nats,log_p_bits,tokens,bits_per_token,perplexity")
-		for i, v := range s.logp {
+		for i, v := range logp {
 			bits := v / math.Ln2
-			if s.tokens[i] == 0 { // an empty document: no tokens to average over
+			if tokens[i] == 0 { // an empty document: no tokens to average over
 				fmt.Fprintf(w, "0,0,0,,\n")
 				continue
 			}
-			h := -bits / float64(s.tokens[i])
-			fmt.Fprintf(w, "%s,%s,%d,%s,%s\n", fmtFloat(v), fmtFloat(bits), s.tokens[i], fmtFloat(h), fmtFloat(math.Exp2(h)))
+			h := -bits / float64(tokens[i])
+			fmt.Fprintf(w, "%s,%s,%d,%s,%s\n", fmtFloat(v), fmtFloat(bits), tokens[i], fmtFloat(h), fmtFloat(math.Exp2(h)))
 		}
 		if err := w.Flush(); err != nil {
 			return true, err
@@ -310,28 +258,17 @@ func scoreLanguageModel(env *Env, o *scoreOptions, m gendisc.Model) (bool, error
 			return true, err
 		}
 	}
-	sum := summarizeLM(s.logp, s.tokens)
+	sum := metrics.SummarizeLanguageModel(logp, tokens)
 	if o.json {
 		return true, writeJSON(env.Stdout, sum)
 	}
 	if !env.Quiet {
-		fmt.Fprintf(env.Stderr, "gendisc: score: %s\n", sum.text())
+		fmt.Fprintf(env.Stderr, "gendisc: score: %s\n", sum)
 	}
 	return true, nil
 }
 
 func fmtFloat(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
-
-// lmEval is what eval reports of a language model: the cross-entropy and
-// perplexity of the held-out documents (under their own class's model
-// when the model has classes, overall and per class) and, with classes,
-// the classification report.
-type lmEval struct {
-	Overall  lmSummary            `json:"language_model"`
-	PerClass map[string]lmSummary `json:"per_class,omitempty"`
-	Report   *metrics.Report      `json:"classification,omitempty"`
-	classes  []string
-}
 
 // evalLanguageModel runs eval for a language model and reports whether m
 // is one.
@@ -341,60 +278,18 @@ func evalLanguageModel(env *Env, o *evalOptions, m gendisc.Model) (bool, error) 
 		return false, nil
 	}
 	hasClasses := lm.Schema().Target != nil
-	d, err := readLMData(env, o.data, lm, data.SchemaOptions{Weight: o.weight, RequireTarget: hasClasses})
+	d, err := readLMData(env, o.data, lm, dataio.SchemaOptions{Weight: o.weight, RequireTarget: hasClasses})
 	if err != nil {
 		return true, err
 	}
-	rep := &lmEval{}
-	if c, ok := m.(gendisc.Classifier); ok && hasClasses {
-		for i, y := range d.Y {
-			if math.IsNaN(y) {
-				return true, d.RowError(i, "%w: eval needs the true class of every row", data.ErrMissingTarget)
-			}
-		}
-		if rep.Report, err = metrics.Evaluate(c, d); err != nil {
-			return true, err
-		}
-	}
-	s := scoreDocs(lm, d, hasClasses)
-	rep.Overall = summarizeLM(s.logp, s.tokens)
-	if hasClasses {
-		rep.classes = lm.Classes()
-		rep.PerClass = map[string]lmSummary{}
-		for k, c := range rep.classes {
-			var lp []float64
-			var tok []int
-			for i, y := range d.Y {
-				if int(y) == k {
-					lp, tok = append(lp, s.logp[i]), append(tok, s.tokens[i])
-				}
-			}
-			if len(lp) > 0 {
-				rep.PerClass[c] = summarizeLM(lp, tok)
-			}
-		}
+	rep, err := metrics.EvaluateLanguageModel(lm, d)
+	if err != nil {
+		return true, err
 	}
 	if o.json {
 		return true, writeJSON(env.Stdout, rep)
 	}
 	return true, rep.Text(env.Stdout)
-}
-
-func (r *lmEval) Text(w io.Writer) error {
-	fmt.Fprintf(w, "language model: %s\n", r.Overall.text())
-	if r.PerClass != nil {
-		fmt.Fprintf(w, "(each document under its own class's model)\n")
-		for _, c := range r.classes {
-			if s, ok := r.PerClass[c]; ok {
-				fmt.Fprintf(w, "  %s: %s\n", c, s.text())
-			}
-		}
-	}
-	if r.Report == nil {
-		return nil
-	}
-	fmt.Fprintln(w)
-	return r.Report.Text(w)
 }
 
 // lmSampleFlags are sample's flags for language models.

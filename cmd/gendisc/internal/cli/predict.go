@@ -9,6 +9,7 @@ import (
 
 	"github.com/gendisc/gendisc"
 	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/dataio"
 	"github.com/gendisc/gendisc/models"
 )
 
@@ -69,7 +70,7 @@ func (o *predictOptions) run(env *Env) error {
 	if err != nil {
 		return err
 	}
-	d, err := env.readWithSchema(o.data, m.Schema(), data.SchemaOptions{UnseenClassMissing: true})
+	d, err := env.readWithSchema(o.data, m.Schema(), dataio.SchemaOptions{UnseenClassMissing: true})
 	if err != nil {
 		return err
 	}
@@ -123,17 +124,12 @@ func (o *predictOptions) write(env *Env, writeTo func(io.Writer) error) error {
 	return out.Commit()
 }
 
-// regressor is a fitted regression model: Predict writes the predicted
-// target value of row i to dst[i]. (A clusterer has a method of the same
-// signature: the kind's regression property tells them apart.)
-type regressor interface {
-	Predict(dst []float64, d *data.Dataset) []float64
-}
-
-// asRegressor returns m, a model of the kind named, as a regressor when
-// the kind is a regression.
-func asRegressor(kind string, m gendisc.Model) (regressor, bool) {
-	r, ok := m.(regressor)
+// asRegressor returns m, a model of the kind named, as a
+// gendisc.Regressor when the kind is a regression. (A gendisc.Clusterer
+// has a method Predict of the same signature: the kind's regression
+// property tells them apart.)
+func asRegressor(kind string, m gendisc.Model) (gendisc.Regressor, bool) {
+	r, ok := m.(gendisc.Regressor)
 	k := kinds[kind]
 	return r, ok && k != nil && k.regression
 }

@@ -1,0 +1,20 @@
+// Package cv cross-validates gendisc models: it assigns the rows of a data
+// set to folds (stratified, plain, grouped or leave-one-out, see Folds),
+// fits a model on every fold's training part and evaluates it on the fold
+// with the metrics of package metrics (Runner), and reports the figures of
+// every fold with their mean and standard error (Result): the sample
+// standard deviation of the fold figures (divisor k − 1) over √k, for the
+// k folds (of all repeats) where a figure is defined.
+//
+// Kinds whose models are sums of sufficient statistics cross-validate in
+// one pass over the rows (Runner.NewAccumulator): each row is added to the
+// accumulator of its fold, and fold i's model is built from the merge of
+// the other folds' accumulators, with O(k) merges for k folds. Linear
+// regression, Gaussian naive Bayes, LDA and QDA also have exact
+// leave-one-out by downdating (LeaveOneOutLinear, LeaveOneOutGaussianNB,
+// LeaveOneOutLDA, LeaveOneOutQDA), in time linear in the rows.
+//
+// Fold assignments travel as CSV files (ReadFolds, WriteFolds): a header
+// "fold" and one 0-based fold number per data row, in the rows' order, so
+// that another tool can reproduce the split.
+package cv

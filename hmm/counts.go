@@ -1,0 +1,331 @@
+package hmm
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/gendisc/gendisc"
+	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/seq"
+)
+
+// counts are the sufficient statistics of a model over its tag set (T
+// tags) and vocabulary: numbers of tag trigrams and of words with their
+// tags, whole numbers when counted, expected numbers after Baum–Welch.
+type counts struct {
+	// T is the number of tags; the index T stands for the sentence's
+	// boundary: the start in the first two places of a trigram, the end
+	// in the third.
+	T int
+	// trans[(a·(T+1) + b)·(T+1) + c] is the number of tags c after the
+	// tags a, b (a = b = T at the start of a sentence, a = T before its
+	// second tag, c = T at its end).
+	trans []float64
+	// emit are the numbers of the words with each tag, sorted by word
+	// and tag, each positive.
+	emit []emission
+	// ctx are the numbers of the words with each tag after each tag
+	// (Prev = T at the start), sorted by word, tag and previous tag, each
+	// positive: the counts of Config.Context.
+	ctx []contextCount
+}
+
+// contextCount is the number N of the word Word with the state Tag after
+// the state Prev.
+type contextCount struct {
+	Word, Prev, Tag int32
+	N               float64
+}
+
+// emission is the number N of the word of index Word with the tag of
+// index Tag.
+type emission struct {
+	Word, Tag int32
+	N         float64
+}
+
+// newCounts returns the zero counts of T tags.
+func newCounts(T int) counts {
+	return counts{T: T, trans: make([]float64, (T+1)*(T+1)*(T+1))}
+}
+
+// tri returns the index in trans of the trigram a, b, c.
+func (c *counts) tri(a, b, t int) int { return (a*(c.T+1)+b)*(c.T+1) + t }
+
+// boundary is the state of the boundary of a sentence in an
+// Accumulator's keys: no tag is empty (AddSentences refuses it).
+const boundary = ""
+
+// capMark ends the name of the state of a tag on a capitalised word
+// (TnT's capitalisation flag); no tag holds a NUL byte (AddSentences
+// refuses it).
+const capMark = "\x00^"
+
+// stateName returns the name of the state of the tag on the word: the
+// tag, or the tag and capMark when the word is capitalised and the
+// configuration keeps capitalisation.
+func (c Config) stateName(tag, word string) string {
+	if !c.NoCapitalization && capitalised(word) {
+		return tag + capMark
+	}
+	return tag
+}
+
+// splitState returns the tag of a state's name and whether it is that
+// of a capitalised word.
+func splitState(name string) (tag string, cap bool) {
+	tag, cap = strings.CutSuffix(name, capMark)
+	return tag, cap
+}
+
+// capitalised reports whether the word's first letter is upper case.
+func capitalised(w string) bool {
+	r, _ := utf8.DecodeRuneInString(w)
+	return unicode.IsUpper(r)
+}
+
+// trigram is three states, boundary at a sentence's ends.
+type trigram [3]string
+
+// wordTag is a word with its state.
+type wordTag struct{ word, tag string }
+
+// wordContext is a word with its state and the state before.
+type wordContext struct{ word, prev, tag string }
+
+// Accumulator is the partial fit of a model: the counts of the tagged
+// sentences added and merged so far, kept by tag and word so that
+// accumulators of shards with other tags and words merge. Fitting
+// disjoint shards, merging and finishing gives the model of all the
+// sentences bit for bit (the counts are whole numbers). It implements
+// gendisc.Accumulator, whose Add of table rows it refuses: sentences are
+// added with AddSentences.
+type Accumulator struct {
+	cfg   Config
+	trans map[trigram]float64
+	emit  map[wordTag]float64
+	ctx   map[wordContext]float64
+}
+
+// ErrNotSequences is the error of Accumulator.Add: an HMM is fitted on
+// sentences (AddSentences), not on the rows of a table.
+var ErrNotSequences = errors.New("an HMM tagger takes sentences of tagged tokens, not the rows of a table: read them with package seqio and use AddSentences")
+
+// Errors of the sentences given to a fit.
+var (
+	ErrNoTokens = errors.New("sentence without tokens")
+	ErrUntagged = errors.New("sentence without tags: a fit by counting takes tagged sentences (Baum–Welch takes untagged ones)")
+	ErrTags     = errors.New("number of tags differs from the number of tokens")
+	ErrEmptyTag = errors.New("empty tag, or a tag with a NUL byte")
+	ErrNoData   = errors.New("no tagged sentence")
+)
+
+// NewAccumulator returns an empty accumulator of the configuration c.
+func (c Config) NewAccumulator() (*Accumulator, error) {
+	cfg, err := c.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	return &Accumulator{cfg: cfg, trans: map[trigram]float64{}, emit: map[wordTag]float64{}, ctx: map[wordContext]float64{}}, nil
+}
+
+// Fit returns the model of the tagged sentences, counted (see
+// Accumulator.AddSentences).
+func (c Config) Fit(sentences []seq.Sentence) (*Model, error) {
+	acc, err := c.NewAccumulator()
+	if err != nil {
+		return nil, err
+	}
+	if err := acc.AddSentences(sentences); err != nil {
+		return nil, err
+	}
+	return acc.model()
+}
+
+// checkSentence returns the error of a sentence that a fit cannot take,
+// i being its index among the sentences given.
+func checkSentence(s seq.Sentence, i int, tagged bool) error {
+	var err error
+	switch {
+	case len(s.Tokens) == 0:
+		err = ErrNoTokens
+	case !tagged:
+	case s.Tags == nil:
+		err = ErrUntagged
+	case len(s.Tags) != len(s.Tokens):
+		err = fmt.Errorf("%w: %d tags, %d tokens", ErrTags, len(s.Tags), len(s.Tokens))
+	case slices.ContainsFunc(s.Tags, func(t string) bool { return t == boundary || strings.Contains(t, "\x00") }):
+		err = ErrEmptyTag
+	}
+	if err == nil {
+		return nil
+	}
+	if s.Line > 0 {
+		return fmt.Errorf("sentence %d (line %d): %w", i+1, s.Line, err)
+	}
+	return fmt.Errorf("sentence %d: %w", i+1, err)
+}
+
+// AddSentences adds the counts of tagged sentences: of each trigram of
+// tags (the start and the end of the sentence being the boundary) and of
+// each word with its tag. Nothing is added when a sentence is refused
+// (no tokens, no tags, a tag count that differs, an empty tag).
+func (a *Accumulator) AddSentences(sentences []seq.Sentence) error {
+	for i, s := range sentences {
+		if err := checkSentence(s, i, true); err != nil {
+			return err
+		}
+	}
+	for _, s := range sentences {
+		p, q := boundary, boundary
+		for j, tag := range s.Tags {
+			t := a.cfg.stateName(tag, s.Tokens[j])
+			a.trans[trigram{p, q, t}]++
+			a.emit[wordTag{s.Tokens[j], t}]++
+			a.ctx[wordContext{s.Tokens[j], q, t}]++
+			p, q = q, t
+		}
+		a.trans[trigram{p, q, boundary}]++
+	}
+	return nil
+}
+
+// Add refuses table rows with ErrNotSequences.
+func (a *Accumulator) Add(*data.Dataset) error { return ErrNotSequences }
+
+// Merge adds the counts of o, an *Accumulator of the same configuration.
+func (a *Accumulator) Merge(o gendisc.Accumulator) error {
+	b, ok := o.(*Accumulator)
+	if !ok {
+		return fmt.Errorf("hmm: cannot merge a %T into an HMM accumulator", o)
+	}
+	if a.cfg != b.cfg {
+		return fmt.Errorf("hmm: cannot merge the counts of configuration %+v into those of %+v", b.cfg, a.cfg)
+	}
+	if err := mergeInto(a.trans, b.trans, false); err != nil {
+		return err
+	}
+	if err := mergeInto(a.emit, b.emit, false); err != nil {
+		return err
+	}
+	if err := mergeInto(a.ctx, b.ctx, false); err != nil {
+		return err
+	}
+	mergeInto(a.trans, b.trans, true)
+	mergeInto(a.emit, b.emit, true)
+	mergeInto(a.ctx, b.ctx, true)
+	return nil
+}
+
+// mergeInto adds the counts of b to a when add, or else returns an error
+// if a sum would exceed the largest count of a model file.
+func mergeInto[K comparable](a, b map[K]float64, add bool) error {
+	for k, n := range b {
+		if add {
+			a[k] += n
+		} else if a[k]+n > maxCount {
+			return fmt.Errorf("hmm: merged counts above %g", float64(maxCount))
+		}
+	}
+	return nil
+}
+
+// Model returns the model of the counts so far.
+func (a *Accumulator) Model() (gendisc.Model, error) { return a.model() }
+
+func (a *Accumulator) model() (*Model, error) {
+	if len(a.emit) == 0 {
+		return nil, ErrNoData
+	}
+	sp, c := a.counts()
+	if len(sp.states) > MaxTags {
+		return nil, fmt.Errorf("hmm: %d states (tags, by capitalisation), more than %d", len(sp.states), MaxTags)
+	}
+	return newModel(a.cfg, sp, c)
+}
+
+// space is the states and the words of a model, each sorted.
+type space struct{ states, words []string }
+
+// counts returns the accumulator's states and words, and its counts over
+// them.
+func (a *Accumulator) counts() (space, counts) {
+	tagSet, wordSet := map[string]bool{}, map[string]bool{}
+	for k := range a.emit {
+		tagSet[k.tag], wordSet[k.word] = true, true
+	}
+	for k := range a.trans {
+		for _, t := range k {
+			if t != boundary {
+				tagSet[t] = true
+			}
+		}
+	}
+	sp := space{states: slices.Sorted(maps.Keys(tagSet)), words: slices.Sorted(maps.Keys(wordSet))}
+	tags, words := seq.Index(sp.states), seq.Index(sp.words)
+	T := len(sp.states)
+	index := func(t string) int {
+		if t == boundary {
+			return T
+		}
+		return tags[t]
+	}
+	c := newCounts(T)
+	for k, n := range a.trans {
+		c.trans[c.tri(index(k[0]), index(k[1]), index(k[2]))] = n
+	}
+	c.emit = make([]emission, 0, len(a.emit))
+	for k, n := range a.emit {
+		c.emit = append(c.emit, emission{Word: int32(words[k.word]), Tag: int32(tags[k.tag]), N: n})
+	}
+	sortEmissions(c.emit)
+	c.ctx = make([]contextCount, 0, len(a.ctx))
+	for k, n := range a.ctx {
+		c.ctx = append(c.ctx, contextCount{Word: int32(words[k.word]), Prev: int32(index(k.prev)), Tag: int32(tags[k.tag]), N: n})
+	}
+	sortContexts(c.ctx)
+	return sp, c
+}
+
+// sortContexts sorts context counts by word, tag and previous tag.
+func sortContexts(ctx []contextCount) {
+	slices.SortFunc(ctx, func(x, y contextCount) int {
+		return cmp.Or(cmp.Compare(x.Word, y.Word), cmp.Compare(x.Tag, y.Tag), cmp.Compare(x.Prev, y.Prev))
+	})
+}
+
+// sortEmissions sorts emissions by word and tag.
+func sortEmissions(emit []emission) {
+	slices.SortFunc(emit, func(x, y emission) int { return cmp.Or(cmp.Compare(x.Word, y.Word), cmp.Compare(x.Tag, y.Tag)) })
+}
+
+// accumulator returns the accumulator of the counts c over sp.
+func accumulator(cfg Config, sp space, c *counts) *Accumulator {
+	a := &Accumulator{cfg: cfg, trans: map[trigram]float64{}, emit: make(map[wordTag]float64, len(c.emit)), ctx: make(map[wordContext]float64, len(c.ctx))}
+	name := func(t int) string {
+		if t == c.T {
+			return boundary
+		}
+		return sp.states[t]
+	}
+	for i, n := range c.trans {
+		if n != 0 {
+			t := i % (c.T + 1)
+			b := i / (c.T + 1) % (c.T + 1)
+			a.trans[trigram{name(i / (c.T + 1) / (c.T + 1)), name(b), name(t)}] = n
+		}
+	}
+	for _, e := range c.emit {
+		a.emit[wordTag{sp.words[e.Word], sp.states[e.Tag]}] = e.N
+	}
+	for _, e := range c.ctx {
+		a.ctx[wordContext{sp.words[e.Word], name(int(e.Prev)), sp.states[e.Tag]}] = e.N
+	}
+	return a
+}

@@ -1,0 +1,326 @@
+package hmm
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+
+	"github.com/gendisc/gendisc/seq"
+)
+
+// EM configures Baum–Welch, Config.FitEM.
+type EM struct {
+	// Iterations bounds the iterations of each restart; 0 means 50.
+	Iterations int
+	// Tolerance stops a restart when an iteration raises the objective
+	// by less than Tolerance·|objective|; 0 means 1e-7.
+	Tolerance float64
+	// Restarts is the number of starts; 0 means 1. The first starts from
+	// the model of the tagged sentences when there are any; the others
+	// (and the first without tagged sentences) from random counts.
+	Restarts int
+	// Seed seeds the random starts.
+	Seed uint64
+	// Tags is the tag set of untagged data: needed when no sentence is
+	// tagged, added to the tags of the tagged sentences otherwise.
+	Tags []string
+	// Progress, when set, is called after every iteration.
+	Progress func(Iteration)
+}
+
+// Iteration is the state of Baum–Welch after an iteration.
+type Iteration struct {
+	Restart, Iteration int // from 0, from 1
+	// LogLikelihood is Σ log p(words) of the untagged sentences plus
+	// Σ log p(words, tags) of the tagged ones under the model that the
+	// iteration started from.
+	LogLikelihood float64
+	// Objective is LogLikelihood plus the log-density of the model under
+	// the Dirichlet(α + 1) prior of add-α smoothing (up to a constant):
+	// the quantity that EM never lowers. It equals LogLikelihood when α
+	// and EmissionAlpha are 0.
+	Objective float64
+}
+
+// ErrEMConfig is wrapped by the errors of a configuration that Baum–Welch
+// cannot take.
+var ErrEMConfig = errors.New("Baum–Welch needs add-alpha transitions, no capitalisation states and (order 2) no context-dependent emissions")
+
+// FitEM fits the model by Baum–Welch (expectation–maximisation): the
+// counts of the tagged sentences are kept as they are and the expected
+// counts of the untagged ones, under the current model, are added to
+// them at every iteration (semi-supervised; unsupervised without tagged
+// sentences). The smoothing must be AddAlpha, for which the update is
+// the maximum a posteriori estimate under a Dirichlet prior,
+// NoCapitalization must be set, and Context be NoContext for order 2. With every sentence tagged it returns the
+// counted model. Of several restarts it keeps the model of the highest
+// objective.
+func (c Config) FitEM(tagged, untagged []seq.Sentence, em EM) (*Model, error) {
+	cfg, err := c.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	if cfg.Transitions != AddAlpha || !cfg.NoCapitalization || (cfg.Order == 2 && cfg.Context != NoContext) {
+		return nil, ErrEMConfig
+	}
+	for i, s := range untagged {
+		if err := checkSentence(s, i, false); err != nil {
+			return nil, fmt.Errorf("untagged %w", err)
+		}
+	}
+	acc, err := c.NewAccumulator()
+	if err != nil {
+		return nil, err
+	}
+	if err := acc.AddSentences(tagged); err != nil {
+		return nil, err
+	}
+	for _, t := range em.Tags {
+		if t == boundary || slices.Contains([]byte(t), 0) {
+			return nil, fmt.Errorf("EM tags: %w", ErrEmptyTag)
+		}
+		acc.trans[trigram{t, boundary, boundary}] += 0 // makes the tag a state
+	}
+	sp, fixed := acc.counts()
+	for k, n := range acc.trans {
+		if n == 0 {
+			delete(acc.trans, k)
+		}
+	}
+	if len(sp.states) == 0 {
+		return nil, errors.New("hmm: Baum–Welch without tagged sentences needs EM.Tags")
+	}
+	if len(sp.states) > MaxTags {
+		return nil, fmt.Errorf("hmm: %d tags, more than %d", len(sp.states), MaxTags)
+	}
+	sp.words = slices.Clone(sp.words)
+	for _, s := range untagged {
+		sp.words = append(sp.words, s.Tokens...)
+	}
+	slices.Sort(sp.words)
+	sp.words = slices.Compact(sp.words)
+	fixed = reindexWords(fixed, acc, sp)
+	if len(untagged) == 0 {
+		return newModel(cfg, sp, fixed)
+	}
+	em = em.withDefaults()
+	rng := rand.New(rand.NewPCG(em.Seed, 0x9e3779b97f4a7c15))
+	var best *Model
+	bestObjective := math.Inf(-1)
+	for r := range em.Restarts {
+		start := fixed
+		if r > 0 || len(tagged) == 0 {
+			start = randomCounts(rng, fixed, sp, untagged)
+		}
+		m, err := newModel(cfg, sp, start)
+		if err != nil {
+			return nil, err
+		}
+		objective := math.Inf(-1)
+		for it := 1; it <= em.Iterations; it++ {
+			expected, ll := m.expectedCounts(fixed, tagged, untagged)
+			obj := ll + m.logPrior()
+			if em.Progress != nil {
+				em.Progress(Iteration{Restart: r, Iteration: it, LogLikelihood: ll, Objective: obj})
+			}
+			if it > 1 && obj-objective < em.Tolerance*math.Abs(obj) {
+				objective = max(obj, objective)
+				break
+			}
+			objective = obj
+			if m, err = newModel(cfg, sp, expected); err != nil {
+				return nil, err
+			}
+		}
+		if best == nil || objective > bestObjective {
+			best, bestObjective = m, objective
+		}
+	}
+	return best, nil
+}
+
+func (em EM) withDefaults() EM {
+	if em.Iterations <= 0 {
+		em.Iterations = 50
+	}
+	if em.Tolerance <= 0 {
+		em.Tolerance = 1e-7
+	}
+	if em.Restarts <= 0 {
+		em.Restarts = 1
+	}
+	return em
+}
+
+// reindexWords returns the counts c of the accumulator acc with the word
+// indices of sp, whose vocabulary includes acc's.
+func reindexWords(c counts, acc *Accumulator, sp space) counts {
+	words, states := seq.Index(sp.words), seq.Index(sp.states)
+	out := counts{T: c.T, trans: c.trans, emit: make([]emission, 0, len(acc.emit))}
+	for k, n := range acc.emit {
+		out.emit = append(out.emit, emission{Word: int32(words[k.word]), Tag: int32(states[k.tag]), N: n})
+	}
+	sortEmissions(out.emit)
+	index := func(t string) int32 {
+		if t == boundary {
+			return int32(c.T)
+		}
+		return int32(states[t])
+	}
+	for k, n := range acc.ctx {
+		out.ctx = append(out.ctx, contextCount{Word: int32(words[k.word]), Prev: index(k.prev), Tag: index(k.tag), N: n})
+	}
+	sortContexts(out.ctx)
+	return out
+}
+
+// randomCounts returns fixed plus random counts of the untagged
+// sentences: each token's unit spread over the states at random, and
+// every trigram of states a random count below the number of sentences
+// over the number of states.
+func randomCounts(rng *rand.Rand, fixed counts, sp space, untagged []seq.Sentence) counts {
+	T := fixed.T
+	dense := denseEmissions(fixed, len(sp.words))
+	words := seq.Index(sp.words)
+	w := make([]float64, T)
+	for _, s := range untagged {
+		for _, tok := range s.Tokens {
+			sum := 0.0
+			for t := range w {
+				w[t] = rng.Float64()
+				sum += w[t]
+			}
+			for t := range w {
+				dense[words[tok]*T+t] += w[t] / sum
+			}
+		}
+	}
+	c := counts{T: T, trans: slices.Clone(fixed.trans), emit: sparseEmissions(dense, T), ctx: fixed.ctx}
+	scale := float64(len(untagged)) / float64(T)
+	for a := range T + 1 {
+		for b := range T + 1 {
+			if b == T && a != T {
+				continue
+			}
+			for t := range T + 1 {
+				if b == T && t == T {
+					continue
+				}
+				c.trans[c.tri(a, b, t)] += rng.Float64() * scale
+			}
+		}
+	}
+	return c
+}
+
+// denseEmissions returns the emission counts of c as V × T.
+func denseEmissions(c counts, V int) []float64 {
+	dense := make([]float64, V*c.T)
+	for _, e := range c.emit {
+		dense[int(e.Word)*c.T+int(e.Tag)] += e.N
+	}
+	return dense
+}
+
+// sparseEmissions returns the positive counts of dense (V × T).
+func sparseEmissions(dense []float64, T int) []emission {
+	var out []emission
+	for i, n := range dense {
+		if n > 0 {
+			out = append(out, emission{Word: int32(i / T), Tag: int32(i % T), N: n})
+		}
+	}
+	return out
+}
+
+// expectedCounts returns fixed plus the expected counts of the untagged
+// sentences under m (forward–backward), and the log-likelihood of the
+// data: Σ log p(words) of the untagged, Σ log p(words, tags) of the
+// tagged sentences.
+func (m *Model) expectedCounts(fixed counts, tagged, untagged []seq.Sentence) (counts, float64) {
+	T := m.T
+	ll := 0.0
+	for _, s := range tagged {
+		states := make([]int, len(s.Tags))
+		for i, tag := range s.Tags {
+			states[i], _ = slices.BinarySearch(m.sp.states, m.cfg.stateName(tag, s.Tokens[i]))
+		}
+		ll += m.jointLogProb(s.Tokens, states)
+	}
+	out := counts{T: T, trans: slices.Clone(fixed.trans), ctx: fixed.ctx}
+	dense := denseEmissions(fixed, len(m.sp.words))
+	for _, s := range untagged {
+		l := m.forward(s.Tokens, true)
+		ll += l.logP
+		if math.IsInf(l.logP, -1) {
+			continue
+		}
+		l.backward()
+		K := l.K
+		for i := range l.n {
+			w := int(m.words[s.Tokens[i]])
+			lo, hi := m.keys(i)
+			for k := lo; k < hi; k++ {
+				g := l.alpha[i*K+k] * l.beta[i*K+k]
+				if g == 0 {
+					continue
+				}
+				dense[w*T+k%T] += g
+				if i == 0 {
+					out.trans[out.tri(T, T, k%T)] += g
+				}
+				if i == l.n-1 {
+					out.trans[out.tri(k/T, k%T, T)] += g
+				}
+			}
+			if i == 0 {
+				continue
+			}
+			eps := l.eps[i*T : (i+1)*T]
+			plo, phi := m.keys(i - 1)
+			for k := plo; k < phi; k++ {
+				a := l.alpha[(i-1)*K+k]
+				if a == 0 {
+					continue
+				}
+				from := m.transFrom(k)
+				for t, et := range eps {
+					x := a * m.trans[from+t] * et * l.beta[i*K+m.next(k, t)] / l.scale[i]
+					out.trans[out.tri(k/T, k%T, t)] += x
+				}
+			}
+		}
+	}
+	out.emit = sparseEmissions(dense, T)
+	return out, ll
+}
+
+// logPrior returns the log-density, up to a constant, of m's
+// probabilities under the Dirichlet(α + 1) priors of add-α smoothing:
+// α Σ log P(t | context) over the contexts and the tags that can follow
+// them, plus α_e Σ log P(w | t).
+func (m *Model) logPrior() float64 {
+	T, lp := m.T, 0.0
+	if alpha := m.cfg.Alpha; alpha > 0 {
+		for a := range T + 1 {
+			for b := range T + 1 {
+				if (b == T && a != T) || (m.cfg.Order == 1 && a != T) {
+					continue
+				}
+				for t := range T + 1 {
+					if m.target(b, t) {
+						lp += alpha * m.logTrans[m.c.tri(a, b, t)]
+					}
+				}
+			}
+		}
+	}
+	if alpha := m.cfg.EmissionAlpha; alpha > 0 {
+		for _, x := range m.logEmit {
+			lp += alpha * x
+		}
+	}
+	return lp
+}

@@ -1,0 +1,142 @@
+package hmm
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/gendisc/gendisc/internal/bundled"
+	"github.com/gendisc/gendisc/seq"
+	"github.com/gendisc/gendisc/seqio"
+)
+
+// emConfig is an add-α configuration that Baum–Welch takes.
+func emConfig(order int) Config {
+	return Config{Order: order, Transitions: AddAlpha, Alpha: 0.1, EmissionAlpha: 0.01, NoCapitalization: true, Context: NoContext}
+}
+
+// untag returns the sentences without their tags.
+func untag(ss []seq.Sentence) []seq.Sentence {
+	out := make([]seq.Sentence, len(ss))
+	for i, s := range ss {
+		out[i] = seq.Sentence{Tokens: s.Tokens}
+	}
+	return out
+}
+
+// TestEMMonotone checks that Baum–Welch never lowers its objective, for
+// both orders, semi-supervised (EWT sentences, a quarter tagged) and
+// unsupervised with restarts: the log-likelihood itself without a prior
+// (α = 0), the log-likelihood plus the log prior with add-α.
+func TestEMMonotone(t *testing.T) {
+	ss := bundled.Treebank(t, "ud_english_ewt_dev", seqio.Options{}).Sentences[:120]
+	for _, order := range []int{1, 2} {
+		for _, alpha := range []float64{0, 0.1} {
+			cfg := emConfig(order)
+			cfg.Alpha, cfg.EmissionAlpha = alpha, alpha/10
+			for _, tc := range []struct {
+				name             string
+				tagged, untagged []seq.Sentence
+				em               EM
+			}{
+				{"semi-supervised", ss[:30], untag(ss[30:]), EM{Iterations: 5}},
+				{"unsupervised", nil, untag(ss[:50]), EM{Iterations: 5, Restarts: 2, Seed: 3, Tags: []string{"A", "B", "C", "D"}}},
+			} {
+				prev := map[int]float64{}
+				tc.em.Progress = func(it Iteration) {
+					if p, ok := prev[it.Restart]; ok && it.Objective < p-1e-9*math.Abs(p) {
+						t.Errorf("order %d, α %v, %s, restart %d: objective fell from %v to %v at iteration %d", order, alpha, tc.name, it.Restart, p, it.Objective, it.Iteration)
+					}
+					if alpha == 0 && it.Objective != it.LogLikelihood {
+						t.Errorf("objective %v ≠ log-likelihood %v without a prior", it.Objective, it.LogLikelihood)
+					}
+					prev[it.Restart] = it.Objective
+				}
+				m, err := cfg.FitEM(tc.tagged, tc.untagged, tc.em)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if len(prev) != max(tc.em.Restarts, 1) {
+					t.Errorf("order %d, %s: %d restarts reported", order, tc.name, len(prev))
+				}
+				if len(m.Tag(tc.untagged[0].Tokens)) != len(tc.untagged[0].Tokens) {
+					t.Error("the fitted model does not tag")
+				}
+			}
+		}
+	}
+}
+
+// TestEMAllTagged checks that Baum–Welch with every sentence tagged
+// returns the counted model.
+func TestEMAllTagged(t *testing.T) {
+	for _, order := range []int{1, 2} {
+		m, err := emConfig(order).FitEM(toy, nil, EM{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		counted, err := emConfig(order).Fit(toy)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sameModel(t, "all tagged", m, counted)
+	}
+	if _, err := (Config{}).FitEM(toy, untag(toy), EM{}); err == nil {
+		t.Error("Baum–Welch with interpolated transitions: no error")
+	}
+}
+
+// TestEMRecovers checks that Baum–Welch recovers the emissions of a known
+// two-state HMM from sentences sampled from it, up to the order of the
+// states, better with more sentences.
+func TestEMRecovers(t *testing.T) {
+	// The true model: states X and Y that alternate with probability 0.8,
+	// X saying a or b (0.7, 0.3), Y saying c or b (0.6, 0.4).
+	truth := map[string]map[string]float64{"X": {"a": 0.7, "b": 0.3}, "Y": {"c": 0.6, "b": 0.4}}
+	sample := func(n int, rng *rand.Rand) []seq.Sentence {
+		out := make([]seq.Sentence, n)
+		for i := range out {
+			state := []string{"X", "Y"}[rng.IntN(2)]
+			for range 3 + rng.IntN(8) {
+				u, word := rng.Float64(), "b"
+				if p := truth[state]; state == "X" && u < p["a"] {
+					word = "a"
+				} else if state == "Y" && u < p["c"] {
+					word = "c"
+				}
+				out[i].Tokens = append(out[i].Tokens, word)
+				if rng.Float64() < 0.8 {
+					state = map[string]string{"X": "Y", "Y": "X"}[state]
+				}
+			}
+		}
+		return out
+	}
+	rng := rand.New(rand.NewPCG(7, 7))
+	var errs []float64
+	for _, n := range []int{30, 1500} {
+		cfg := Config{Order: 1, Transitions: AddAlpha, NoCapitalization: true, NoEnd: true}
+		m, err := cfg.FitEM(nil, sample(n, rng), EM{Tags: []string{"S0", "S1"}, Restarts: 3, Seed: 1, Iterations: 100})
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := func(word string, state int) float64 {
+			return math.Exp(m.logEmit[int(m.words[word])*m.T+state])
+		}
+		worst := math.Inf(1)
+		for _, order := range [][2]string{{"X", "Y"}, {"Y", "X"}} {
+			e := 0.0
+			for s, name := range order {
+				for _, w := range []string{"a", "b", "c"} {
+					e = max(e, math.Abs(p(w, s)-truth[name][w]))
+				}
+			}
+			worst = min(worst, e)
+		}
+		errs = append(errs, worst)
+	}
+	t.Logf("largest error of an emission probability: %.4f (30 sentences), %.4f (1500)", errs[0], errs[1])
+	if !(errs[1] < 0.05 && errs[1] < errs[0]) {
+		t.Errorf("errors %v: not recovered", errs)
+	}
+}

@@ -1,0 +1,94 @@
+package hmm
+
+import (
+	"cmp"
+	"slices"
+)
+
+// Boundary names the start of a sentence (as a previous tag) and its
+// end (as a next tag) in TagTransitions.
+const Boundary = "<s>"
+
+// TagTransitions returns the counted first-order transition probabilities
+// between tags, P(t | s) = c(s → t) / c(s → ·), the states of a tag taken
+// together: rows are the tags and then Boundary (the start), columns the
+// tags and then Boundary (the end). A row of a tag never followed is zero.
+// These are the counts' estimates that inspect shows, not the smoothed
+// probabilities that the model tags with.
+func (m *Model) TagTransitions() [][]float64 {
+	K := len(m.tags)
+	tagOf := func(s int) int {
+		if s == m.T {
+			return K
+		}
+		return m.stateTag[s]
+	}
+	p := make([][]float64, K+1)
+	for i := range p {
+		p[i] = make([]float64, K+1)
+	}
+	B := m.T + 1
+	for i, n := range m.c.trans {
+		if n != 0 {
+			b, t := i/B%B, i%B
+			p[tagOf(b)][tagOf(t)] += n
+		}
+	}
+	for _, row := range p {
+		sum := 0.0
+		for _, x := range row {
+			sum += x
+		}
+		for j := range row {
+			if sum > 0 {
+				row[j] /= sum
+			}
+		}
+	}
+	return p
+}
+
+// WordProb is a word with a probability.
+type WordProb struct {
+	Word string
+	P    float64
+}
+
+// TopWords returns the n words most often tagged tag, with their counted
+// P(w | tag), most likely first (ties by word); nil for a tag the model
+// does not have.
+func (m *Model) TopWords(tag string, n int) []WordProb {
+	t, ok := slices.BinarySearch(m.tags, tag)
+	if !ok {
+		return nil
+	}
+	counts := map[int32]float64{}
+	total := 0.0
+	for _, e := range m.c.emit {
+		if m.stateTag[e.Tag] == t {
+			counts[e.Word] += e.N
+			total += e.N
+		}
+	}
+	out := make([]WordProb, 0, len(counts))
+	for w, c := range counts {
+		out = append(out, WordProb{m.sp.words[w], c / total})
+	}
+	slices.SortFunc(out, func(a, b WordProb) int { return cmp.Or(cmp.Compare(b.P, a.P), cmp.Compare(a.Word, b.Word)) })
+	return out[:min(n, len(out))]
+}
+
+// SuffixGuess returns the suffix model's P(t | suffix(w)) of a new word w
+// by tag (nil without the suffix model): what the model assumes of a word
+// it never saw, before the context.
+func (m *Model) SuffixGuess(w string) []float64 {
+	if m.suffix == nil {
+		return nil
+	}
+	p := m.suffix.posterior(w, m.wordClass(w))
+	out := make([]float64, len(m.tags))
+	for s, x := range p {
+		out[m.stateTag[s]] += x
+	}
+	return out
+}

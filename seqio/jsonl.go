@@ -1,0 +1,51 @@
+package seqio
+
+import (
+	"encoding/json"
+	"errors"
+	"io"
+	"strings"
+
+	"github.com/gendisc/gendisc/seq"
+)
+
+// jsonSentence is one line of JSON lines.
+type jsonSentence struct {
+	ID     string   `json:"id"`
+	Tokens []string `json:"tokens"`
+	Tags   []string `json:"tags"`
+}
+
+// readJSONLines reads one sentence a non-blank line.
+func readJSONLines(lr *lineReader) ([]seq.Sentence, error) {
+	var out []seq.Sentence
+	for {
+		line, err := lr.next()
+		if err == io.EOF {
+			return out, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		if strings.TrimSpace(line) == "" {
+			continue
+		}
+		var s jsonSentence
+		if err := json.Unmarshal([]byte(line), &s); err != nil {
+			column := 0
+			if se := (*json.SyntaxError)(nil); errors.As(err, &se) {
+				column = int(se.Offset)
+			} else if te := (*json.UnmarshalTypeError)(nil); errors.As(err, &te) {
+				column = int(te.Offset)
+			}
+			return nil, lr.errorf(column, "%w", err)
+		}
+		switch {
+		case len(s.Tokens) == 0:
+			return nil, lr.errorf(0, "%w", ErrNoTokens)
+		case s.Tags != nil && len(s.Tags) != len(s.Tokens):
+			return nil, lr.errorf(0, "%w: %d tags, %d tokens", ErrTagCount, len(s.Tags), len(s.Tokens))
+		}
+		out = append(out, seq.Sentence{ID: s.ID, Line: lr.line, Tokens: s.Tokens, Tags: s.Tags})
+	}
+}

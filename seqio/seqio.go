@@ -1,0 +1,234 @@
+// Package seqio reads sequence data (package seq) from the file formats
+// that taggers use, plain or compressed (gzip, zstd, bzip2, xz, removed by
+// dataio.Open):
+//
+//   - CoNLL-U (Universal Dependencies): ten tab-separated fields a word
+//     line, "#" comment lines, a blank line after each sentence. The
+//     tokens are the word lines (an integer ID); multiword-token lines
+//     (ID "1-2") and empty nodes (ID "1.1") are skipped, as the format
+//     says their words are the word lines. The comment "# sent_id = X"
+//     gives the sentence's ID. Options.Tags chooses the tag: upos
+//     (default), xpos, deprel, or misc:KEY, the value of KEY=value in the
+//     MISC field ("_", CoNLL-U's "unspecified", when the word has none).
+//   - The column format of CoNLL-2000 and CoNLL-2003: "word [more columns]
+//     tag", fields separated by spaces or tabs, a blank line between
+//     sentences, "-DOCSTART-" lines skipped. Options.TagColumn chooses the
+//     tag's column (from 1; the last by default). A file whose lines all
+//     have one field is untagged.
+//   - JSON lines: one object a line, {"tokens": [...], "tags": [...]},
+//     with an optional "id"; "tags" may be left out for untagged data.
+//     Other members are ignored.
+//
+// The format is chosen by Options.Format, else by the file name's
+// extension (after a compression's: .conllu; .conll, .iob, .bio, .txt
+// for columns; .jsonl, .json for JSON lines), else by sniffing the first
+// bytes: '{' is JSON lines, a first word line of ten tab-separated fields
+// is CoNLL-U, anything else columns.
+//
+// A bad input is a *data.ParseError, one line "file:line:column: message"
+// as gendisc gives for CSV: Column is the 1-based field of the line
+// (CoNLL-U and columns) or the byte of the line (JSON lines), 0 when the
+// error is the whole line's. A sentence without tokens, a wrong number of
+// fields, a tag column out of range, text that is not UTF-8 and a line
+// longer than MaxLine are errors.
+package seqio
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/dataio"
+	"github.com/gendisc/gendisc/seq"
+)
+
+// Format is a file format of sequence data.
+type Format int
+
+const (
+	// Auto tells the format by the file name and the first bytes.
+	Auto Format = iota
+	// CoNLLU is the CoNLL-U format of Universal Dependencies.
+	CoNLLU
+	// Columns is the column format of CoNLL-2000 and CoNLL-2003.
+	Columns
+	// JSONLines is one JSON object a sentence.
+	JSONLines
+)
+
+var formatNames = [...]string{Auto: "auto", CoNLLU: "conllu", Columns: "conll", JSONLines: "jsonl"}
+
+// String returns "auto", "conllu", "conll" or "jsonl".
+func (f Format) String() string {
+	if f < 0 || int(f) >= len(formatNames) {
+		return fmt.Sprintf("Format(%d)", int(f))
+	}
+	return formatNames[f]
+}
+
+// ParseFormat returns the format named name (as String writes it).
+func ParseFormat(name string) (Format, error) {
+	for f, n := range formatNames {
+		if n == name {
+			return Format(f), nil
+		}
+	}
+	return Auto, fmt.Errorf("unknown sequence format %q (known: %s)", name, strings.Join(formatNames[:], ", "))
+}
+
+// Options are the settings of Read; the zero Options read any format,
+// CoNLL-U's UPOS tags and the columns' last column.
+type Options struct {
+	Format Format
+	// Tags is CoNLL-U's tag field: "upos" (the default when empty),
+	// "xpos", "deprel" or "misc:KEY".
+	Tags string
+	// TagColumn is the column format's tag field, from 1; 0 means the
+	// last.
+	TagColumn int
+}
+
+// MaxLine is the longest line, in bytes, that Read accepts.
+const MaxLine = 1 << 20
+
+// Errors wrapped in the *data.ParseError of Read.
+var (
+	ErrNoTokens   = errors.New("sentence without tokens")
+	ErrTagCount   = errors.New("number of tags differs from the number of tokens")
+	ErrTagColumn  = errors.New("tag column out of range")
+	ErrWordID     = errors.New("bad word ID")
+	ErrTagField   = errors.New("unknown CoNLL-U tag field")
+	ErrLineLength = fmt.Errorf("line longer than %d bytes", MaxLine)
+)
+
+// ReadFile reads the sequence data in the file at path.
+func ReadFile(path string, opt Options) (*seq.Corpus, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return Read(f, path, opt)
+}
+
+// Read reads the sequence data of r, source naming it in errors and
+// choosing the format by its extension (see the package documentation).
+func Read(r io.Reader, source string, opt Options) (*seq.Corpus, error) {
+	field, err := tagField(opt.Tags)
+	if err != nil {
+		return nil, err
+	}
+	if opt.TagColumn < 0 {
+		return nil, fmt.Errorf("%w: tag column %d (columns count from 1)", ErrTagColumn, opt.TagColumn)
+	}
+	in, err := dataio.Open(r, source)
+	if err != nil {
+		return nil, err
+	}
+	br := bufio.NewReaderSize(in, 64<<10)
+	format := opt.Format
+	if format == Auto {
+		head, _ := br.Peek(4096)
+		format = Detect(source, head)
+	}
+	lr := &lineReader{r: br, source: source}
+	var sentences []seq.Sentence
+	switch format {
+	case CoNLLU:
+		sentences, err = readCoNLLU(lr, field)
+	case Columns:
+		sentences, err = readColumns(lr, opt.TagColumn)
+	case JSONLines:
+		sentences, err = readJSONLines(lr)
+	default:
+		return nil, fmt.Errorf("%s: unknown sequence format %v", source, format)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return &seq.Corpus{Source: source, Sentences: sentences}, nil
+}
+
+// Detect tells the format of a file named source whose first bytes
+// (decompressed) are head: by the extension, else by head.
+func Detect(source string, head []byte) Format {
+	name := strings.ToLower(source)
+	for _, z := range []string{".gz", ".zst", ".bz2", ".xz"} {
+		name = strings.TrimSuffix(name, z)
+	}
+	switch filepath.Ext(name) {
+	case ".conllu":
+		return CoNLLU
+	case ".conll", ".iob", ".bio", ".txt":
+		return Columns
+	case ".jsonl", ".json":
+		return JSONLines
+	}
+	trimmed := bytes.TrimLeft(bytes.TrimPrefix(head, []byte("\xef\xbb\xbf")), " \t\r\n")
+	if len(trimmed) > 0 && trimmed[0] == '{' {
+		return JSONLines
+	}
+	for line := range bytes.Lines(head) {
+		line = bytes.TrimRight(line, "\r\n")
+		if len(line) == 0 || line[0] == '#' {
+			continue
+		}
+		if bytes.Count(line, []byte("\t")) == conlluFields-1 {
+			return CoNLLU
+		}
+		break
+	}
+	return Columns
+}
+
+// lineReader gives the lines of a file with their numbers, checked for
+// length and encoding.
+type lineReader struct {
+	r      *bufio.Reader
+	source string
+	line   int
+}
+
+// next returns the next line without its line end, or io.EOF.
+func (lr *lineReader) next() (string, error) {
+	var buf []byte
+	for {
+		part, err := lr.r.ReadSlice('\n')
+		buf = append(buf, part...)
+		if len(buf) > MaxLine {
+			lr.line++
+			return "", lr.errorf(0, "%w", ErrLineLength)
+		}
+		if err == bufio.ErrBufferFull {
+			continue
+		}
+		if err != nil && (err != io.EOF || len(buf) == 0) {
+			if err != io.EOF {
+				err = fmt.Errorf("%s: %w", lr.source, err)
+			}
+			return "", err
+		}
+		break
+	}
+	lr.line++
+	buf = bytes.TrimSuffix(bytes.TrimSuffix(buf, []byte("\n")), []byte("\r"))
+	if lr.line == 1 {
+		buf = bytes.TrimPrefix(buf, []byte("\xef\xbb\xbf"))
+	}
+	if !utf8.Valid(buf) {
+		return "", lr.errorf(0, "%w", data.ErrEncoding)
+	}
+	return string(buf), nil
+}
+
+// errorf returns the *data.ParseError of the current line at column.
+func (lr *lineReader) errorf(column int, format string, args ...any) error {
+	return &data.ParseError{File: lr.source, Line: lr.line, Column: column, Err: fmt.Errorf(format, args...)}
+}
