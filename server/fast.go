@@ -457,32 +457,18 @@ func (s *scanner) members(member func(key []byte)) {
 	if !s.next('}') {
 		for s.err == nil {
 			key := s.str()
-			if s.err != nil {
+			if s.err != nil || !s.keep(mark, key) {
 				break
 			}
-			if len(s.keys)-mark == maxMembers {
-				s.failf("an object of more than %d keys", maxMembers)
-				break
-			}
-			if len(s.esc) > 0 && len(key) > 0 && &key[0] == &s.esc[0] {
-				key = bytes.Clone(key) // s.esc is reused
-			}
-			s.keys = append(s.keys, key)
 			s.want(':')
-			member(key)
+			member(s.keys[len(s.keys)-1])
 			if s.err != nil || s.next('}') {
 				break
 			}
 			s.want(',')
 		}
 	}
-	if s.err == nil {
-		if dup := duplicate(s.keys[mark:]); dup != nil {
-			s.failf("the key %q twice in an object", dup)
-		}
-	}
-	clear(s.keys[mark:])
-	s.keys = s.keys[:mark]
+	s.checkKeys(mark)
 	s.depth--
 }
 
@@ -554,6 +540,51 @@ func (s *scanner) fields(known *keyIndex, seen []bool, field func(k int, key []b
 		}
 	}
 	s.depth--
+}
+
+// protocolFields is fields for an object of the Open Inference
+// Protocol, whose schema allows members beside the ones it names: field
+// is called with the index of a known key only; the other members are
+// passed over, read as strictly as any value, their keys kept, at most
+// maxMembers, so that one named twice fails at the end of the object as
+// in any other.
+func (s *scanner) protocolFields(known *keyIndex, field func(k int)) {
+	mark := len(s.keys)
+	s.fields(known, nil, func(k int, key []byte) {
+		if k >= 0 {
+			field(k)
+		} else if s.keep(mark, key) {
+			s.skip()
+		}
+	})
+	s.checkKeys(mark)
+}
+
+// keep keeps key, the key just read, among the keys of the object whose
+// keys start at mark, or fails and reports false when the object has
+// maxMembers of them already.
+func (s *scanner) keep(mark int, key []byte) bool {
+	if len(s.keys)-mark == maxMembers {
+		s.failf("an object of more than %d keys", maxMembers)
+		return false
+	}
+	if len(s.esc) > 0 && len(key) > 0 && &key[0] == &s.esc[0] {
+		key = bytes.Clone(key) // s.esc is reused
+	}
+	s.keys = append(s.keys, key)
+	return true
+}
+
+// checkKeys fails when the keys kept from mark, an object's, hold one
+// twice, and drops them.
+func (s *scanner) checkKeys(mark int) {
+	if s.err == nil {
+		if dup := duplicate(s.keys[mark:]); dup != nil {
+			s.failf("the key %q twice in an object", dup)
+		}
+	}
+	clear(s.keys[mark:])
+	s.keys = s.keys[:mark]
 }
 
 // keyIndex finds a key among names: by a linear search for a few, by a

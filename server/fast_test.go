@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"math"
 	"math/rand/v2"
@@ -20,8 +21,7 @@ import (
 // test; to search further:
 //
 //	go test -fuzz FuzzScanner -fuzztime 60s ./server
-//	go test -fuzz FuzzInstances -fuzztime 60s ./server
-//	go test -fuzz FuzzInfer -fuzztime 60s ./server
+//	go test -fuzz FuzzDecode -fuzztime 60s ./server
 
 // bodySeeds are request bodies, good and bad, for the fuzz targets.
 var bodySeeds = []string{
@@ -47,13 +47,19 @@ var bodySeeds = []string{
 	`{"inputs":[{"name":"x","shape":[-1,4],"datatype":"FP64","data":[1,2,3,4]}]}`,
 	`{"inputs":[{"name":"x","shape":[1,4],"datatype":"FP64","data":[1,2,3,"a"]}]}`,
 	`{"parameters":{"a":1,"\u0061":2}}`, `{"id":"\u00e9\n\"","inputs":[]}`, `"x"`, `1`, `null`, `{"a":`, `[1,2`,
+	`{"a":1,"a":2,"inputs":[{"name":"x","shape":[1,4],"datatype":"FP64","data":[1,2,3,4]}]}`,
+	`{"inputs":[{"data":[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[1,2,3,4]]]]]]]]]]]]]]]]]]]]]]]]]]]]]],"name":"x","shape":[1,4],"datatype":"FP64"}]}`,
+	`{"inputs":[{"data":[1,2,3,4],"name":"x","shape":[1,4],"datatype":"FP64","parameters":{"binary_data_size":16}}]}`,
+	`{"inputs":[{"name":"x","shape":[1,4],"datatype":"FP64","data":[1,2,3,4]}],"outputs":[{"name":"proba","q":1,"\u0071":2}]}`,
+	`{"instances":[["\ud83d\ude00x"]]}`, `{"instances":[["\\ud800"]]}`, `{"instances":[["\ud800\ud800\udc00"]]}`,
+	`{"instances":[["a\b\f\n\r\t\/\\\"\u0041"]]}`, `{"instances":[["\u00zz"]]}`,
+	`{"parameters":{"a":1,"b":2,"c":3,"d":4,"e":5,"f":6,"g":7,"h":8,"i":9,"a":10},"inputs":[]}`,
+	`{"inputs":[{"name":"crime","shape":[2],"datatype":"BOOL","data":[true,null]}],"outputs":[{"name":null}]}`,
 }
 
-// FuzzScanner checks the scanner against encoding/json: what it takes is
-// JSON (json.Valid), and JSON it refuses is only JSON that it refuses on
-// purpose: invalid UTF-8, lone surrogates, a key twice in an object,
-// values nested deeper than maxDepth, an object of more than maxMembers
-// keys.
+// FuzzScanner checks the scanner against encoding/json: it takes what
+// encoding/json takes, but for what it refuses on purpose (strictJSON),
+// and nothing else; its errors are *jsonError.
 func FuzzScanner(f *testing.F) {
 	for _, b := range bodySeeds {
 		f.Add([]byte(b))
@@ -62,12 +68,9 @@ func FuzzScanner(f *testing.F) {
 		s := &scanner{b: b}
 		s.skip()
 		s.end()
-		valid := json.Valid(b)
-		if s.err == nil && !valid {
-			t.Fatalf("%q: taken, but not JSON", b)
-		}
-		if s.err != nil && valid && strictJSON(b) {
-			t.Fatalf("%q: refused (%v), but JSON", b, s.err)
+		want := strictJSON(b)
+		if (s.err == nil) != (want == nil) {
+			t.Fatalf("%q: the scanner says %v, encoding/json %v", b, s.err, want)
 		}
 		if _, ok := s.err.(*jsonError); s.err != nil && !ok {
 			t.Fatalf("%q: %T %v, want a *jsonError", b, s.err, s.err)
@@ -75,14 +78,29 @@ func FuzzScanner(f *testing.F) {
 	})
 }
 
-// strictJSON reports whether the JSON b has none of what the scanner
-// refuses on purpose: invalid UTF-8 or an escaped surrogate, a key twice
-// in an object, nesting deeper than maxDepth, more than maxMembers keys.
-func strictJSON(b []byte) bool {
-	if !utf8.Valid(b) || bytes.Contains(bytes.ToLower(b), []byte(`\ud`)) {
-		return false // escapes of surrogates, paired or not, are left out
+// The JSON that encoding/json takes and the scanner refuses on purpose.
+var (
+	errNotJSON   = errors.New("not JSON (json.Valid)")
+	errNotUTF8   = errors.New("a string of invalid UTF-8")
+	errSurrogate = errors.New("a lone UTF-16 surrogate escaped in a string")
+	errTwice     = errors.New("a key twice in an object")
+	errDeep      = errors.New("values nested deeper than maxDepth")
+	errManyKeys  = errors.New("an object of more than maxMembers keys")
+)
+
+// strictJSON returns nil for JSON that the scanner takes, else why not:
+// it is not JSON (errNotJSON), or JSON that encoding/json reads and the
+// scanner refuses: a string of invalid UTF-8 or a lone surrogate (which
+// encoding/json reads as U+FFFD), a key twice in an object (the last
+// wins), nesting deeper than maxDepth, an object of more than maxMembers
+// keys (errManyKeys; the decoders take more in an object whose keys they
+// know, such as a row of more than maxMembers features).
+func strictJSON(b []byte) error {
+	if !json.Valid(b) {
+		return errNotJSON
 	}
 	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber() // 1e400 is JSON
 	type frame struct {
 		object bool
 		keys   map[string]bool
@@ -90,12 +108,24 @@ func strictJSON(b []byte) bool {
 	}
 	var stack []*frame
 	for {
+		at := dec.InputOffset()
 		tok, err := dec.Token()
 		if err == io.EOF {
-			return true
+			return nil
 		}
-		if err != nil || len(stack) > maxDepth {
-			return false
+		if err != nil {
+			return errNotJSON
+		}
+		if str, ok := tok.(string); ok {
+			raw := b[at:dec.InputOffset()]
+			raw = raw[bytes.IndexByte(raw, '"'):]
+			switch {
+			case !utf8.Valid(raw):
+				return errNotUTF8
+			case loneSurrogate(raw):
+				return errSurrogate
+			}
+			_ = str
 		}
 		var top *frame
 		if len(stack) > 0 {
@@ -108,7 +138,7 @@ func strictJSON(b []byte) bool {
 			}
 			stack = append(stack, &frame{object: tok == json.Delim('{'), keys: map[string]bool{}, key: true})
 			if len(stack) > maxDepth {
-				return false
+				return errDeep
 			}
 			continue
 		case json.Delim('}'), json.Delim(']'):
@@ -121,8 +151,11 @@ func strictJSON(b []byte) bool {
 		if top != nil && top.object {
 			if top.key {
 				k := tok.(string)
-				if top.keys[k] || len(top.keys) == maxMembers {
-					return false
+				switch {
+				case top.keys[k]:
+					return errTwice
+				case len(top.keys) == maxMembers:
+					return errManyKeys
 				}
 				top.keys[k] = true
 			}
@@ -131,66 +164,149 @@ func strictJSON(b []byte) bool {
 	}
 }
 
-// fuzzSchemas are the schemas the fuzz targets read rows with: numeric
-// (iris), categorical (votes) and text (sms).
-func fuzzSchemas(f *testing.F) []*data.Schema {
-	s := newServer(f, testOptions())
-	var out []*data.Schema
-	for _, name := range []string{"iris", "votes", "sms"} {
-		out = append(out, s.model(name).model.Schema())
+// loneSurrogate reports whether the JSON string raw (with its quotes)
+// escapes a UTF-16 surrogate that is not the first of a pair \uD800-\uDBFF
+// followed at once by \uDC00-\uDFFF, the second.
+func loneSurrogate(raw []byte) bool {
+	unit := func(i int) rune { // the code unit of a \u escape at i, or -1
+		if i+6 > len(raw) || raw[i] != '\\' || raw[i+1] != 'u' {
+			return -1
+		}
+		v, err := strconv.ParseUint(string(raw[i+2:i+6]), 16, 16)
+		if err != nil {
+			return -1
+		}
+		return rune(v)
 	}
-	return out
+	for i := 0; i < len(raw); i++ {
+		if raw[i] != '\\' {
+			continue
+		}
+		r := unit(i)
+		switch {
+		case r < 0: // another escape, of two bytes
+			i++
+		case 0xd800 <= r && r < 0xdc00:
+			if r2 := unit(i + 6); r2 < 0xdc00 || r2 >= 0xe000 {
+				return true
+			}
+			i += 11
+		case 0xdc00 <= r && r < 0xe000:
+			return true
+		default:
+			i += 5
+		}
+	}
+	return false
 }
 
-// FuzzInstances checks the rows endpoint's decoder against encoding/json
-// and data.Schema.Rows, the oracle: the rows it reads are the oracle's,
-// bit for bit; it never panics, and the rows it makes room for take at
-// most four times the body (8 bytes a cell, each taking two bytes or
-// more of the body).
-func FuzzInstances(f *testing.F) {
+// FuzzDecode checks the decoder of JSON request bodies, both grammars
+// (the rows of /v1/.../predict and score, the v2 inference request),
+// against a reference decoding with encoding/json for the schemas of a
+// numeric (iris), a categorical (votes) and a text (sms) model: the body
+// decoded into any (json.Number for numbers), then read into the
+// model's columns by data.Schema.Rows, as the server read it before its
+// scanner (oracleRows, oracleInfer). For every body both refuse, or both
+// take it with the same rows bit for bit (X, Y, Text, Unseen) and, for an
+// inference request, the same id, outputs and binary_data_output. The
+// server is stricter on purpose (strictJSON: invalid UTF-8, lone
+// surrogates, a key twice, nesting deeper than maxDepth): it refuses
+// those bodies; a body with an object of more than maxMembers keys is
+// left out (the decoders take a row of more than maxMembers features).
+// The rows are at most 3 a request (Options.MaxRows), so that the limit
+// is met, and the decoder never makes room for more cells than the body
+// can hold, half its bytes (a cell and its comma take two or more).
+func FuzzDecode(f *testing.F) {
 	for _, b := range bodySeeds {
 		f.Add([]byte(b))
 	}
-	schemas := fuzzSchemas(f)
+	opt := testOptions()
+	opt.MaxRows = 3
+	s := newServer(f, opt)
 	f.Fuzz(func(t *testing.T, b []byte) {
-		for _, schema := range schemas {
+		strict := strictJSON(b)
+		if errors.Is(strict, errManyKeys) {
+			return
+		}
+		var body any
+		if strict == nil {
+			dec := json.NewDecoder(bytes.NewReader(b))
+			dec.UseNumber()
+			if err := dec.Decode(&body); err != nil {
+				t.Fatalf("%q: valid JSON, but %v", b, err)
+			}
+		}
+		for _, name := range []string{"iris", "votes", "sms"} {
+			e := s.model(name)
+			schema := e.model.Schema()
+			limit := s.rowLimit(e)
+			room := len(b)/2 + len(schema.Features)
+
 			tab := newTable(schema, false)
-			err := tab.instances(b, 1000)
-			if D := len(schema.Features); cap(tab.d.X) > len(b)/2+D {
-				t.Fatalf("%q: room for %d cells of %d features, a body of %d bytes", b, cap(tab.d.X), D, len(b))
+			err := tab.instances(b, limit)
+			var want *data.Dataset
+			werr := strict
+			if werr == nil {
+				want, werr = oracleRows(body, schema, limit)
 			}
-			if err != nil {
-				continue
+			switch {
+			case cap(tab.d.X) > room:
+				t.Fatalf("%q, rows of %s: room for %d cells, a body of %d bytes", b, name, cap(tab.d.X), len(b))
+			case (err == nil) != (werr == nil):
+				t.Fatalf("%q, rows of %s: the decoder says %v, encoding/json %v", b, name, err, werr)
+			case err == nil && !sameRows(&tab.d, want):
+				t.Fatalf("%q, rows of %s: %+v, encoding/json %+v", b, name, tab.d, *want)
 			}
-			want, err := oracleInstances(b, schema)
-			if err != nil {
-				t.Fatalf("%q: read, but the oracle says %v", b, err)
+
+			req, d, err := s.readInfer(b, e)
+			var wreq *inferRequest
+			werr = strict
+			if werr == nil {
+				wreq, want, werr = oracleInfer(body, e, limit, len(b))
 			}
-			if !sameRows(&tab.d, want) {
-				t.Fatalf("%q: %+v, the oracle %+v", b, tab.d, *want)
+			switch {
+			case (err == nil) != (werr == nil):
+				t.Fatalf("%q, inference of %s: the decoder says %v, encoding/json %v", b, name, err, werr)
+			case err != nil:
+			case cap(d.X) > room:
+				t.Fatalf("%q, inference of %s: room for %d cells, a body of %d bytes", b, name, cap(d.X), len(b))
+			case !sameRows(d, want):
+				t.Fatalf("%q, inference of %s: %+v, encoding/json %+v", b, name, *d, *want)
+			case req.id != wreq.id || req.binaryOutput != wreq.binaryOutput || outputNames(req.outputs) != outputNames(wreq.outputs):
+				t.Fatalf("%q, inference of %s: %+v, encoding/json %+v", b, name, *req, *wreq)
 			}
 		}
 	})
 }
 
-// oracleInstances reads {"instances": [...]} as the server did before its
-// scanner: encoding/json, then data.Schema.Rows of the records.
-func oracleInstances(b []byte, schema *data.Schema) (*data.Dataset, error) {
-	var req struct {
-		Instances []any `json:"instances"`
+// oracleRows reads the body {"instances": [...]}, decoded by
+// encoding/json, into rows of the schema, at most limit of them: each
+// instance an object of the columns by name, or an array of the features
+// in the schema's order, read by data.Schema.Rows. The body may have no
+// other member; "instances" may be null (no rows).
+func oracleRows(body any, schema *data.Schema, limit int) (*data.Dataset, error) {
+	top, ok := body.(map[string]any)
+	if !ok {
+		return nil, errors.New("not an object")
 	}
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.DisallowUnknownFields()
-	dec.UseNumber()
-	if err := dec.Decode(&req); err != nil {
-		return nil, err
+	for k := range top {
+		if k != "instances" {
+			return nil, fmt.Errorf("unknown field %q", k)
+		}
 	}
-	if _, err := dec.Token(); err != io.EOF {
-		return nil, errors.New("more after the object")
+	if top["instances"] == nil {
+		return schema.Rows(nil)
 	}
-	recs := make([]map[string]any, len(req.Instances))
-	for i, inst := range req.Instances {
-		switch v := inst.(type) {
+	rows, ok := top["instances"].([]any)
+	switch {
+	case !ok:
+		return nil, errors.New("instances: not an array")
+	case len(rows) > limit:
+		return nil, errors.New("too many rows")
+	}
+	recs := make([]map[string]any, len(rows))
+	for i, row := range rows {
+		switch v := row.(type) {
 		case map[string]any:
 			recs[i] = v
 		case []any:
@@ -206,6 +322,225 @@ func oracleInstances(b []byte, schema *data.Schema) (*data.Dataset, error) {
 		}
 	}
 	return schema.Rows(recs)
+}
+
+// oracleInfer reads a v2 inference request, decoded by encoding/json, for
+// e's model as README says the server reads it: an optional id (a
+// string), parameters (an object; binary_data_output given, but not
+// false, asks for binary outputs), outputs (at most maxOutputs, each of
+// a name among the model's outputs and without binary_data); and inputs:
+// one tensor [n] or [n, 1] per feature, or first and alone one tensor
+// [n, D] of every feature, all numeric, in the schema's order; each of a
+// name, a shape of at most maxShape integers, a datatype that suits its
+// column(s), data (an array, nested or not, of as many values as the
+// shape holds) and no binary_data_size. The rows are at most limit and
+// the values at most half the request's size in bytes. The cells are read
+// by data.Schema.Rows, a boolean as 1 or 0 in a numeric column and as
+// the string "true" or "false" in a categorical one.
+func oracleInfer(body any, e *entry, limit, size int) (*inferRequest, *data.Dataset, error) {
+	top, ok := body.(map[string]any)
+	if !ok {
+		return nil, nil, errors.New("not an object")
+	}
+	req := &inferRequest{}
+	var err error
+	if req.id, err = oracleString(top, "id", true); err != nil {
+		return nil, nil, err
+	}
+	if req.binaryOutput, err = oracleBinary(top, "binary_data_output"); err != nil {
+		return nil, nil, err
+	}
+	if v := top["outputs"]; v != nil {
+		outs, ok := v.([]any)
+		if !ok || len(outs) > maxOutputs {
+			return nil, nil, errors.New("outputs: not an array of at most maxOutputs")
+		}
+		avail := outputs(e)
+		for _, o := range outs {
+			m, ok := o.(map[string]any)
+			if !ok {
+				return nil, nil, errors.New("an output not an object")
+			}
+			name, err := oracleString(m, "name", true)
+			if err != nil {
+				return nil, nil, err
+			}
+			binary, err := oracleBinary(m, "binary_data")
+			k := slices.IndexFunc(avail, func(o output) bool { return o.Name == name })
+			if err != nil || binary || k < 0 {
+				return nil, nil, fmt.Errorf("output %q: binary or unknown", name)
+			}
+			req.outputs = append(req.outputs, avail[k])
+		}
+	}
+	inputs, ok := top["inputs"].([]any)
+	if !ok || len(inputs) == 0 {
+		return nil, nil, errors.New("no inputs")
+	}
+	schema := e.model.Schema()
+	D := len(schema.Features)
+	var recs []map[string]any
+	whole := false
+	seen := make([]bool, D)
+	for count, in := range inputs {
+		t, ok := in.(map[string]any)
+		if !ok {
+			return nil, nil, errors.New("an input not an object")
+		}
+		name, err := oracleString(t, "name", false)
+		if err != nil {
+			return nil, nil, err
+		}
+		datatype, err := oracleString(t, "datatype", false)
+		if err != nil {
+			return nil, nil, err
+		}
+		binary, err := oracleBinary(t, "binary_data_size")
+		if err != nil || binary {
+			return nil, nil, errors.New("binary data")
+		}
+		shape, err := oracleShape(t)
+		if err != nil {
+			return nil, nil, err
+		}
+		values, ok := t["data"].([]any)
+		if !ok {
+			return nil, nil, errors.New("no data, or not an array")
+		}
+		values = flatten(values)
+		j := schema.Feature(name)
+		cols := []int{j}
+		switch {
+		case count == 0 && len(shape) == 2 && shape[1] == D && (D > 1 || j < 0):
+			whole, cols = true, make([]int, D)
+			for jj := range cols {
+				cols[jj] = jj
+			}
+		case whole, j < 0, seen[j], len(shape) != 1 && (len(shape) != 2 || shape[1] != 1):
+			return nil, nil, fmt.Errorf("input %q of shape %v: not one of the model's", name, shape)
+		}
+		n := shape[0]
+		switch {
+		case n <= 0 || n > limit || recs != nil && n != len(recs):
+			return nil, nil, fmt.Errorf("input %q: %d rows", name, n)
+		case n*D > (size+1)/2:
+			return nil, nil, fmt.Errorf("input %q: more values than the body holds", name)
+		case len(values) != n*len(cols):
+			return nil, nil, fmt.Errorf("input %q: %d values for shape %v", name, len(values), shape)
+		}
+		for _, jj := range cols {
+			if !suits(datatype, &schema.Features[jj]) || whole && schema.Features[jj].Kind != data.Numeric {
+				return nil, nil, fmt.Errorf("input %q: datatype %s", name, datatype)
+			}
+			seen[jj] = true
+		}
+		if recs == nil {
+			recs = make([]map[string]any, n)
+			for i := range recs {
+				recs[i] = map[string]any{}
+			}
+		}
+		for k, v := range values {
+			c := &schema.Features[cols[k%len(cols)]]
+			switch b, ok := v.(bool); {
+			case ok && c.Kind == data.Numeric && b:
+				v = json.Number("1")
+			case ok && c.Kind == data.Numeric:
+				v = json.Number("0")
+			case ok && c.Kind == data.Categorical:
+				v = strconv.FormatBool(b)
+			}
+			recs[k/len(cols)][c.Name] = v
+		}
+	}
+	if slices.Contains(seen, false) {
+		return nil, nil, errors.New("an input missing")
+	}
+	d, err := schema.Rows(recs)
+	return req, d, err
+}
+
+// oracleString returns the string member key of m: "" when it is
+// absent, or null and nullable.
+func oracleString(m map[string]any, key string, nullable bool) (string, error) {
+	v, ok := m[key]
+	if !ok || v == nil && nullable {
+		return "", nil
+	}
+	s, ok := v.(string)
+	if !ok {
+		return "", fmt.Errorf("%s: not a string", key)
+	}
+	return s, nil
+}
+
+// oracleBinary reports whether the parameters of m (absent, null or an
+// object) give key with any value but false.
+func oracleBinary(m map[string]any, key string) (bool, error) {
+	v := m["parameters"]
+	if v == nil {
+		return false, nil
+	}
+	p, ok := v.(map[string]any)
+	if !ok {
+		return false, errors.New("parameters: not an object")
+	}
+	x, ok := p[key]
+	return ok && x != false, nil
+}
+
+// oracleShape returns the shape of the tensor m: nil when absent, else an
+// array of at most maxShape integers of 64 bits, written without a point
+// or an exponent.
+func oracleShape(m map[string]any) ([]int, error) {
+	v, ok := m["shape"]
+	if !ok {
+		return nil, nil
+	}
+	sizes, ok := v.([]any)
+	if !ok || len(sizes) > maxShape {
+		return nil, errors.New("shape: not an array of at most maxShape")
+	}
+	shape := make([]int, len(sizes))
+	for i, x := range sizes {
+		num, ok := x.(json.Number)
+		n, err := strconv.Atoi(string(num))
+		if !ok || err != nil {
+			return nil, fmt.Errorf("shape: the size %v", x)
+		}
+		shape[i] = n
+	}
+	return shape, nil
+}
+
+// flatten returns the values of v, an array of values and arrays nested
+// to any depth, in order.
+func flatten(v []any) []any {
+	var out []any
+	for _, x := range v {
+		if a, ok := x.([]any); ok {
+			out = append(out, flatten(a)...)
+		} else {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// suits reports whether a tensor of the datatype suits the column c: a
+// number's for a numeric column, BOOL for a numeric column or a
+// categorical one of the level "true", BYTES for a categorical or text
+// one.
+func suits(datatype string, c *data.Column) bool {
+	switch datatype {
+	case "FP64", "FP32", "FP16", "INT8", "INT16", "INT32", "INT64", "UINT8", "UINT16", "UINT32", "UINT64":
+		return c.Kind == data.Numeric
+	case "BOOL":
+		return c.Kind == data.Numeric || c.Kind == data.Categorical && slices.Contains(c.Levels, "true")
+	case "BYTES":
+		return c.Kind != data.Numeric
+	}
+	return false
 }
 
 // sameRows reports whether two data sets hold the same rows, bit for bit.
@@ -231,69 +566,6 @@ func sameRows(a, b *data.Dataset) bool {
 		return nil
 	}
 	return a.N == b.N && same(a.X, b.X) && same(a.Y, b.Y) && slices.Equal(unseen(a.Source.Unseen), unseen(b.Source.Unseen))
-}
-
-// FuzzInfer checks the v2 decoder: it never panics, it takes only JSON,
-// the rows it makes room for take at most four times the body, and the
-// numbers of a request of numeric tensors are encoding/json's.
-func FuzzInfer(f *testing.F) {
-	for _, b := range bodySeeds {
-		f.Add([]byte(b))
-	}
-	opt := testOptions()
-	opt.MaxRows = 1000
-	s := newServer(f, opt)
-	f.Fuzz(func(t *testing.T, b []byte) {
-		for _, name := range []string{"iris", "votes", "sms"} {
-			e := s.model(name)
-			D := len(e.model.Schema().Features)
-			_, d, err := s.readInfer(b, e)
-			if err != nil {
-				continue
-			}
-			if !json.Valid(b) {
-				t.Fatalf("%q: read, but not JSON", b)
-			}
-			if cap(d.X) > len(b)/2+D {
-				t.Fatalf("%q: room for %d cells of %d features, a body of %d bytes", b, cap(d.X), D, len(b))
-			}
-			if want, ok := oracleNumbers(b, d); ok && !sameRows(d, want) {
-				t.Fatalf("%q: %v, encoding/json reads %v", b, d.X, want.X)
-			}
-		}
-	})
-}
-
-// oracleNumbers reads the numbers of a request of FP64 tensors with
-// encoding/json into the rows of d's schema, as the tensors lay them
-// out: false for another request.
-func oracleNumbers(b []byte, d *data.Dataset) (*data.Dataset, bool) {
-	var req struct {
-		Inputs []struct {
-			Name     string
-			Shape    []int
-			Datatype string
-			Data     []float64
-		}
-	}
-	if json.Unmarshal(b, &req) != nil || len(req.Inputs) == 0 {
-		return nil, false
-	}
-	D := len(d.Schema.Features)
-	want := &data.Dataset{Schema: d.Schema, N: d.N, X: make([]float64, d.N*D), Text: d.Text, Source: data.Provenance{Unseen: d.Source.Unseen}}
-	for _, in := range req.Inputs {
-		if in.Datatype != "FP64" {
-			return nil, false
-		}
-		if j := d.Schema.Feature(in.Name); j >= 0 && (len(in.Shape) == 1 || D == 1) {
-			for i, x := range in.Data {
-				want.X[i*D+j] = x
-			}
-		} else {
-			copy(want.X, in.Data)
-		}
-	}
-	return want, true
 }
 
 // TestExactFloat checks that the fast reading of numbers reads every

@@ -4,13 +4,15 @@ import (
 	"bytes"
 	"encoding/json"
 	"math"
+	"strings"
 	"testing"
 )
 
 // TestProtocolMembers: members the Open Inference Protocol's schema
 // allows beside the ones it names (at the top of a request, on an input
 // tensor, on a requested output) are passed over, as its OpenAPI file
-// allows; the metadata's platform is in the protocol's form.
+// allows, though read as strictly as any value; the metadata's platform
+// is in the protocol's form.
 func TestProtocolMembers(t *testing.T) {
 	s := newServer(t, testOptions())
 	body := `{"foo":1,"id":"r1","inputs":[{"name":"x","shape":[1,4],"datatype":"FP64","data":[5,3,1.5,0.2],"extra":{"a":[1,2]}}],` +
@@ -23,6 +25,24 @@ func TestProtocolMembers(t *testing.T) {
 	code, out = do(t, s, "POST", "/v2/models/iris/infer", "application/json", []byte(`{"foo":"\xff","inputs":[]}`))
 	if code != 400 {
 		t.Errorf("an extra member of invalid UTF-8: %d %s", code, out)
+	}
+	// Passed over, but a key named twice is refused as anywhere else, and
+	// a tensor's data are read as strictly whatever the order of its
+	// members: values nested deeper than 32 (3 + 30 here), binary data.
+	deep := strings.Repeat("[", 30) + "5,3,1.5,0.2" + strings.Repeat("]", 30)
+	for _, c := range []struct{ body, msg string }{
+		{`{"foo":1,"foo":2,"inputs":[{"name":"x","shape":[1,4],"datatype":"FP64","data":[5,3,1.5,0.2]}]}`, `key \"foo\" twice`},
+		{`{"inputs":[{"name":"x","shape":[1,4],"datatype":"FP64","data":[5,3,1.5,0.2],"extra":1,"extra":2}]}`, `key \"extra\" twice`},
+		{`{"inputs":[{"name":"x","shape":[1,4],"datatype":"FP64","data":[5,3,1.5,0.2]}],"outputs":[{"name":"label","note":1,"note":2}]}`, `key \"note\" twice`},
+		{`{"inputs":[{"name":"x","shape":[1,4],"datatype":"FP64","data":` + deep + `}]}`, "nest deeper than 32"},
+		{`{"inputs":[{"data":` + deep + `,"name":"x","shape":[1,4],"datatype":"FP64"}]}`, "nest deeper than 32"},
+		{`{"inputs":[{"name":"x","shape":[1,4],"datatype":"FP64","parameters":{"binary_data_size":32},"data":[5,3,1.5,0.2]}]}`, "binary tensor data"},
+		{`{"inputs":[{"name":"x","shape":[1,4],"datatype":"FP64","data":[5,3,1.5,0.2],"parameters":{"binary_data_size":32}}]}`, "binary tensor data"},
+	} {
+		code, out := do(t, s, "POST", "/v2/models/iris/infer", "application/json", []byte(c.body))
+		if code != 400 || !bytes.Contains(out, []byte(c.msg)) {
+			t.Errorf("%s: %d %s, want 400 and %q", c.body, code, out, c.msg)
+		}
 	}
 	_, meta := do(t, s, "GET", "/v2/models/iris", "", nil)
 	var m struct{ Platform string }

@@ -24,6 +24,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"sync"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/fileio"
@@ -225,20 +226,22 @@ func (u *union) add(s *data.Schema, numeric []bool) error {
 // with the promoted columns named.
 type SchemaFn struct {
 	Options []byte
+
+	options decoded[dataio.Options]
 }
 
 func (fn *SchemaFn) CreateAccumulator() []byte { return nil }
 
 func (fn *SchemaFn) AddInput(acc []byte, f fileio.ReadableFile) ([]byte, error) {
-	var opt dataio.Options
-	if err := json.Unmarshal(fn.Options, &opt); err != nil {
+	opt, err := fn.options.of(fn.Options)
+	if err != nil {
 		return nil, err
 	}
 	u, err := decodeUnion(acc)
 	if err != nil {
 		return nil, err
 	}
-	d, err := readShard(f, func(r io.Reader) (*data.Dataset, error) { return dataio.Read(r, f.Metadata.Path, opt) })
+	d, err := readShard(f, func(r io.Reader) (*data.Dataset, error) { return dataio.Read(r, f.Metadata.Path, *opt) })
 	if err != nil {
 		return nil, err
 	}
@@ -297,21 +300,22 @@ type AccumulateFn struct {
 	Weight string
 	Comma  rune
 	Extend bool
+
+	schema decoded[data.Schema]
 }
 
 func (fn *AccumulateFn) CreateAccumulator() []byte { return fn.Empty }
 
 func (fn *AccumulateFn) AddInput(acc []byte, f fileio.ReadableFile) ([]byte, error) {
-	var s data.Schema
-	if err := json.Unmarshal(fn.Schema, &s); err != nil {
+	s, err := fn.schema.of(fn.Schema)
+	if err != nil {
 		return nil, err
 	}
 	a, err := decode(fn.Kind, acc)
 	if err != nil {
 		return nil, err
 	}
-	opt := dataio.SchemaOptions{Weight: fn.Weight, Comma: fn.Comma, Extend: fn.Extend, RequireTarget: true}
-	d, err := readShard(f, func(r io.Reader) (*data.Dataset, error) { return dataio.ReadWithSchema(r, f.Metadata.Path, &s, opt) })
+	d, err := readWithSchema(f, s, dataio.SchemaOptions{Weight: fn.Weight, Comma: fn.Comma, Extend: fn.Extend, RequireTarget: true})
 	if err != nil {
 		return nil, err
 	}
@@ -354,6 +358,33 @@ func (fn *AccumulateFn) ExtractOutput(acc []byte) ([]byte, error) {
 		return nil, err
 	}
 	return b.Bytes(), nil
+}
+
+// decoded is a value that a Beam fn holds as JSON in an exported field
+// (the fn's configuration, which Beam encodes and sends to the workers)
+// and uses decoded: decoded once per instance of the fn, at its first
+// use, rather than once per element. A worker decodes an instance of a
+// fn for a bundle (or keeps one across bundles), and calls it for each
+// of the bundle's elements, here files; the instance's exported fields
+// do not change in between. (A Setup method would do the same for
+// CombineFns on portable runners; the first use also covers the calls
+// that tests and lifted combines make without one.)
+type decoded[T any] struct {
+	once sync.Once
+	v    *T
+	err  error
+}
+
+// of returns the value that b, the JSON of the field, encodes, decoded at
+// the first call.
+func (d *decoded[T]) of(b []byte) (*T, error) {
+	d.once.Do(func() {
+		v := new(T)
+		if d.err = json.Unmarshal(b, v); d.err == nil {
+			d.v = v
+		}
+	})
+	return d.v, d.err
 }
 
 // readShard opens the file f as it is stored and reads it with read, whose

@@ -3,7 +3,6 @@ package fit
 import (
 	"cmp"
 	"encoding/binary"
-	"encoding/json"
 	"fmt"
 	"math"
 	"slices"
@@ -31,16 +30,18 @@ type SampleFn struct {
 	Weight string
 	Comma  rune
 	Extend bool
+
+	schema decoded[data.Schema]
 }
 
 func (fn *SampleFn) CreateAccumulator() []byte { return nil }
 
 func (fn *SampleFn) AddInput(acc []byte, f fileio.ReadableFile) ([]byte, error) {
-	var schema data.Schema
-	if err := json.Unmarshal(fn.Schema, &schema); err != nil {
+	schema, err := fn.schema.of(fn.Schema)
+	if err != nil {
 		return nil, err
 	}
-	d, err := readWithSchema(f, &schema, dataio.SchemaOptions{Weight: fn.Weight, Comma: fn.Comma, Extend: fn.Extend, RequireTarget: true})
+	d, err := readWithSchema(f, schema, dataio.SchemaOptions{Weight: fn.Weight, Comma: fn.Comma, Extend: fn.Extend, RequireTarget: true})
 	if err != nil {
 		return nil, err
 	}
