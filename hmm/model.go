@@ -413,6 +413,13 @@ func (m *Model) Kind() string { return Kind }
 // Config returns the model's configuration, its defaults filled in.
 func (m *Model) Config() Config { return m.cfg }
 
+// Known reports whether the training data had the word (as it is
+// written: a new word whose lower case is known is new).
+func (m *Model) Known(word string) bool {
+	_, ok := m.words[word]
+	return ok
+}
+
 // Tags returns the tag set, sorted.
 func (m *Model) Tags() []string { return slices.Clone(m.tags) }
 
