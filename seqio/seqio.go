@@ -131,7 +131,9 @@ func Read(r io.Reader, source string, opt Options) (*seq.Corpus, error) {
 	if err != nil {
 		return nil, err
 	}
-	br := bufio.NewReaderSize(in, 64<<10)
+	ahead := newReadAhead(in)
+	defer ahead.Close()
+	br := bufio.NewReaderSize(ahead, 64<<10)
 	format := opt.Format
 	if format == Auto {
 		head, _ := br.Peek(4096)
