@@ -85,7 +85,10 @@ func (m *Model) SuffixGuess(w string) []float64 {
 	if m.suffix == nil {
 		return nil
 	}
-	p := m.suffix.posterior(w, m.wordClass(w))
+	p := make([]float64, m.T)
+	if found, _ := m.suffix.posterior(p, nil, w, m.wordClass(w)); !found {
+		return nil
+	}
 	out := make([]float64, len(m.tags))
 	for s, x := range p {
 		out[m.stateTag[s]] += x

@@ -121,12 +121,20 @@ func (m *Model) ctxEmit(w int32, key int, base float64) float64 {
 	if !m.useCtx || w < 0 {
 		return base
 	}
-	list := m.ctxOf[w]
-	i, found := slices.BinarySearchFunc(list, int32(key), func(a keyCount, k int32) int { return int(a.key - k) })
-	if !found {
+	list, k := m.ctxOf[w], int32(key)
+	lo, hi := 0, len(list) // binary search of the key in the sorted list
+	for lo < hi {
+		mid := int(uint(lo+hi) >> 1)
+		if list[mid].key < k {
+			lo = mid + 1
+		} else {
+			hi = mid
+		}
+	}
+	if lo == len(list) || list[lo].key != k {
 		return m.logKappa + base - m.ctxLogTotal[key]
 	}
-	return list[i].logP
+	return list[lo].logP
 }
 
 // targets reports whether the tag t (T: the end) can follow the context
@@ -387,7 +395,7 @@ func (m *Model) emissions(ws *workspace, tokens []string) ([][]float64, [][]int3
 			e = slices.Grow(e, T)[:from+T]
 			row := e[from : from+T : from+T]
 			if m.suffix != nil {
-				m.suffix.logEmit(row, w, classOf(w, lowerKnown))
+				ws.key = m.suffix.logEmit(row, ws.key, w, classOf(w, lowerKnown))
 			} else {
 				copy(row, m.logNew)
 			}

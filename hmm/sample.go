@@ -39,7 +39,7 @@ func (m *Model) Sample(rng *rand.Rand, prompt Prompt, maxLen int) (seq.Sentence,
 		a, b = b, state
 	}
 	if prompt.Words != nil {
-		for i, state := range m.viterbi(nil, prompt.Words) {
+		for i, state := range m.viterbi(m.workspace(), nil, prompt.Words) {
 			push(state, prompt.Words[i])
 		}
 	}
