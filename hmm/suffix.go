@@ -77,6 +77,7 @@ func newSuffixModel(m *Model, tagCount []float64) *suffixModel {
 		s.logPrior[t] = math.Log(n / total)
 	}
 	emit := m.c.emit
+	var key []byte
 	for i := 0; i < len(emit); {
 		j, n := i, 0.0
 		for ; j < len(emit) && emit[j].Word == emit[i].Word; j++ {
@@ -87,13 +88,13 @@ func newSuffixModel(m *Model, tagCount []float64) *suffixModel {
 		}
 		if n <= float64(m.cfg.Rare) {
 			w := m.sp.words[emit[i].Word]
-			class := string(rune('0' + m.wordClass(w)))
+			class := '0' + m.wordClass(w)
 			suffixes(w, s.maxSuffix, func(suffix string) bool {
-				key := class + suffix
-				row := s.counts[key]
+				key = append(append(key[:0], class), suffix...)
+				row := s.counts[string(key)] // no allocation to look up
 				if row == nil {
 					row = make([]float64, T)
-					s.counts[key] = row
+					s.counts[string(key)] = row
 				}
 				for _, e := range emit[i:j] {
 					row[e.Tag] += e.N

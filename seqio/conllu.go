@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/gendisc/gendisc/data"
@@ -116,8 +117,11 @@ func readCoNLLU(lr *lineReader, tag conlluTag) ([]seq.Sentence, error) {
 			}
 			return nil
 		}
-		out = append(out, cur)
-		cur, commented = seq.Sentence{}, false
+		// The sentence's own slices of its length; cur's are reused.
+		s := cur
+		s.Tokens, s.Tags = slices.Clone(cur.Tokens), slices.Clone(cur.Tags)
+		out = append(out, s)
+		cur, commented = seq.Sentence{Tokens: cur.Tokens[:0], Tags: cur.Tags[:0]}, false
 		return nil
 	}
 	for {
@@ -157,7 +161,7 @@ func readCoNLLU(lr *lineReader, tag conlluTag) ([]seq.Sentence, error) {
 		if n, ok := wordID(id); !ok || n != len(cur.Tokens)+1 {
 			return nil, lr.errorf(1, "%w %q: word %d of the sentence expected", ErrWordID, id, len(cur.Tokens)+1)
 		}
-		if cur.Tokens == nil {
+		if len(cur.Tokens) == 0 {
 			cur.Line = lr.line
 		}
 		cur.Tokens = append(cur.Tokens, in.of(fields[fieldForm]))
