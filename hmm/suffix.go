@@ -64,6 +64,10 @@ func suffixes(w string, max int, f func(string) bool) {
 	}
 }
 
+// suffixSlabRows is the number of rows of the suffix model allocated at
+// once.
+const suffixSlabRows = 1024
+
 // newSuffixModel counts the suffixes of m's rare words; tagCount are
 // the tags' counts over all words.
 func newSuffixModel(m *Model, tagCount []float64) *suffixModel {
@@ -78,6 +82,7 @@ func newSuffixModel(m *Model, tagCount []float64) *suffixModel {
 	}
 	emit := m.c.emit
 	var key []byte
+	var slab []float64 // the rows' memory, allocated suffixSlabRows at a time
 	for i := 0; i < len(emit); {
 		j, n := i, 0.0
 		for ; j < len(emit) && emit[j].Word == emit[i].Word; j++ {
@@ -93,7 +98,10 @@ func newSuffixModel(m *Model, tagCount []float64) *suffixModel {
 				key = append(append(key[:0], class), suffix...)
 				row := s.counts[string(key)] // no allocation to look up
 				if row == nil {
-					row = make([]float64, T)
+					if len(slab) < T {
+						slab = make([]float64, T*suffixSlabRows)
+					}
+					row, slab = slab[:T:T], slab[T:]
 					s.counts[string(key)] = row
 				}
 				for _, e := range emit[i:j] {
