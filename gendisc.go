@@ -7,8 +7,9 @@
 // and discriminative classifiers, which learn P(y | x) directly.
 //
 // The model families live in their own packages (naivebayes, gda,
-// logistic, mixture); data in and out is package data; metrics is package
-// metrics. A fitted model is immutable and safe for concurrent use.
+// logistic, mixture); the table is package data, the files it is read
+// from and written to package dataio; metrics is package metrics. A
+// fitted model is immutable and safe for concurrent use.
 package gendisc
 
 import (
@@ -19,7 +20,7 @@ import (
 
 // Model is anything fitted on a data.Dataset: it remembers the schema of the
 // data it was fitted on, so new data can be read and encoded the same way
-// (data.ReadWithSchema).
+// (dataio.ReadWithSchema).
 type Model interface {
 	// Kind is the model's name in model files and on the command line,
 	// such as "gaussian-nb".

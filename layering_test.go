@@ -1,11 +1,15 @@
 package gendisc
 
 import (
+	"encoding/json"
+	"errors"
 	"fmt"
 	"go/parser"
 	"go/token"
+	"io"
 	"io/fs"
 	"maps"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -35,7 +39,9 @@ var layerNames = [...]string{"base", "data", "root", "core", "family", "use", "c
 // layer. A new package must be added here: the test fails on a package it
 // does not know, so that every package has its place.
 var layers = map[string]int{
+	"dataio/compress":       layerBase, // the decompressors, for data files and foreign model files
 	"internal/atomicfile":   layerBase,
+	"internal/cell":         layerBase,
 	"internal/classprior":   layerBase,
 	"internal/enum":         layerBase,
 	"internal/hugepage":     layerBase,
@@ -47,6 +53,7 @@ var layers = map[string]int{
 	"server/internal/oippb": layerBase, // the generated messages of the Open Inference Protocol's gRPC service
 
 	"data":                  layerData,
+	"dataio":                layerData,
 	"datasets":              layerData,
 	"datasets/internal/gen": layerData,
 	"internal/bundled":      layerData,
@@ -62,6 +69,7 @@ var layers = map[string]int{
 	"internal/design": layerCore,
 	"stats":           layerCore,
 
+	"crf":        layerFamily,
 	"gda":        layerFamily,
 	"linear":     layerFamily,
 	"logistic":   layerFamily,
@@ -78,6 +86,7 @@ var layers = map[string]int{
 	"server":          layerUse,
 	"synth":           layerUse,
 
+	"bench/cmd/benchcrf":       layerCommand,
 	"bench/cmd/benchgo":        layerCommand,
 	"bench/cmd/benchngram":     layerCommand,
 	"bench/cmd/genstream":      layerCommand,
@@ -218,5 +227,119 @@ func TestLayeringCatchesWrongImports(t *testing.T) {
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("checkLayers found\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// formatModules are the modules that read and write file formats
+// (Parquet and its Thrift, protobuf, geometry types) or decompress, which
+// only the readers (package dataio and below it) may need: the table, the
+// root package, the registry, the model file and the model families must
+// build without them.
+var formatModules = []string{
+	"github.com/parquet-go/",
+	"google.golang.org/protobuf/",
+	"github.com/klauspost/",
+	"github.com/ulikunitz/",
+	"github.com/pierrec/",
+	"github.com/twpayne/go-geom",
+	"github.com/andybalholm/",
+}
+
+// formatFree are the packages (paths inside the module) that must not
+// depend on formatModules.
+var formatFree = []string{"", "data", "seq", "registry", "modelfile", "naivebayes", "gda", "logistic", "linear", "mixture", "ngram", "hmm", "crf"}
+
+// TestNoFormatDependencies checks with go list that the packages of
+// formatFree do not depend, directly or not, on a module of
+// formatModules, and that package data depends on the standard library
+// and the module's own packages only.
+func TestNoFormatDependencies(t *testing.T) {
+	goCmd, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("no go command:", err)
+	}
+	args := []string{"list", "-json"}
+	for _, p := range formatFree {
+		args = append(args, strings.TrimSuffix(module+"/"+p, "/"))
+	}
+	out, err := exec.Command(goCmd, args...).Output()
+	if err != nil {
+		var exit *exec.ExitError
+		if errors.As(err, &exit) {
+			t.Fatalf("go list: %v\n%s", err, exit.Stderr)
+		}
+		t.Fatal(err)
+	}
+	deps, err := decodeDeps(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(deps) != len(formatFree) {
+		t.Fatalf("go list described %d packages, want %d", len(deps), len(formatFree))
+	}
+	for _, err := range checkFormatFree(deps) {
+		t.Error(err)
+	}
+}
+
+// checkFormatFree returns an error for each dependency in deps (package
+// → its dependencies, import paths) on a module of formatModules, and for
+// each dependency of package data outside the standard library and the
+// module.
+func checkFormatFree(deps map[string][]string) []error {
+	var errs []error
+	for _, p := range slices.Sorted(maps.Keys(deps)) {
+		for _, dep := range deps[p] {
+			if slices.ContainsFunc(formatModules, func(m string) bool { return strings.HasPrefix(dep, m) }) {
+				errs = append(errs, fmt.Errorf("package %s depends on %s, a module of file formats or compression", p, dep))
+			}
+		}
+	}
+	for _, dep := range deps[module+"/data"] {
+		if first, _, _ := strings.Cut(dep, "/"); strings.Contains(first, ".") && !strings.HasPrefix(dep, module+"/") {
+			errs = append(errs, fmt.Errorf("package data depends on %s, which is not in the standard library", dep))
+		}
+	}
+	return errs
+}
+
+// decodeDeps returns the dependencies (Deps) of each package that go
+// list -json described in out, by import path.
+func decodeDeps(out []byte) (map[string][]string, error) {
+	deps := map[string][]string{}
+	dec := json.NewDecoder(strings.NewReader(string(out)))
+	for {
+		var p struct {
+			ImportPath string
+			Deps       []string
+		}
+		if err := dec.Decode(&p); err == io.EOF {
+			return deps, nil
+		} else if err != nil {
+			return nil, err
+		}
+		deps[p.ImportPath] = p.Deps
+	}
+}
+
+// TestNoFormatDependenciesCatches checks that checkFormatFree reports a
+// family that depends on Parquet and a package data that depends on a
+// module outside the standard library, from go list's JSON.
+func TestNoFormatDependenciesCatches(t *testing.T) {
+	deps, err := decodeDeps([]byte(`{"ImportPath": "` + module + `/gda", "Deps": ["fmt", "github.com/parquet-go/parquet-go"]}
+{"ImportPath": "` + module + `/data", "Deps": ["fmt", "` + module + `/internal/enum", "golang.org/x/sys/unix"]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, err := range checkFormatFree(deps) {
+		got = append(got, err.Error())
+	}
+	want := []string{
+		"package " + module + "/gda depends on github.com/parquet-go/parquet-go, a module of file formats or compression",
+		"package data depends on golang.org/x/sys/unix, which is not in the standard library",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("checkFormatFree found\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }

@@ -45,7 +45,7 @@ func Binary(d *data.Dataset, a, b string) (*data.Dataset, error) {
 			s.Y[i] = 1
 		}
 	}
-	s.Source = fmt.Sprintf("%s (%s vs %s)", d.Source, a, b)
+	s.Source.Name = fmt.Sprintf("%s (%s vs %s)", d.Source, a, b)
 	return s, nil
 }
 

@@ -6,6 +6,7 @@ import (
 
 	"github.com/gendisc/gendisc"
 	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/dataio"
 	"github.com/gendisc/gendisc/internal/bundled"
 	"github.com/gendisc/gendisc/logistic"
 	"github.com/gendisc/gendisc/naivebayes"
@@ -24,7 +25,7 @@ func BenchmarkSplit(b *testing.B) {
 		}},
 	}
 	for _, name := range []string{"adult", "mushroom", "optdigits", "pima_indians_diabetes"} {
-		d := bundled.Load(b, name, data.Options{})
+		d := bundled.Load(b, name, dataio.Options{})
 		b.Run(name, func(b *testing.B) {
 			for b.Loop() {
 				if _, err := Run(context.Background(), []Task{{name, d}}, learners, Config{Splits: 1, Jobs: 1}); err != nil {

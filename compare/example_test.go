@@ -10,6 +10,7 @@ import (
 	"github.com/gendisc/gendisc"
 	"github.com/gendisc/gendisc/compare"
 	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/dataio"
 	"github.com/gendisc/gendisc/datasets"
 	"github.com/gendisc/gendisc/logistic"
 	"github.com/gendisc/gendisc/naivebayes"
@@ -23,7 +24,7 @@ func Example() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	digits, err := data.Read(r, "optdigits", data.Options{})
+	digits, err := dataio.Read(r, "optdigits", dataio.Options{})
 	r.Close()
 	if err != nil {
 		log.Fatal(err)
@@ -68,7 +69,7 @@ func ExamplePlan() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	votes, err := data.Read(r, "house_votes84", data.Options{})
+	votes, err := dataio.Read(r, "house_votes84", dataio.Options{})
 	r.Close()
 	if err != nil {
 		log.Fatal(err)

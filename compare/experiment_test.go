@@ -14,6 +14,7 @@ import (
 
 	"github.com/gendisc/gendisc"
 	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/dataio"
 	"github.com/gendisc/gendisc/datasets"
 	"github.com/gendisc/gendisc/internal/bundled"
 )
@@ -70,7 +71,7 @@ func planModels(probed *[]int, mu *sync.Mutex) []Model {
 func planTasks(t *testing.T, names ...string) []Task {
 	var tasks []Task
 	for _, name := range names {
-		tasks = append(tasks, Task{Name: name, Data: bundled.Load(t, name, data.Options{})})
+		tasks = append(tasks, Task{Name: name, Data: bundled.Load(t, name, dataio.Options{})})
 	}
 	return tasks
 }

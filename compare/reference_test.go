@@ -10,6 +10,7 @@ import (
 
 	"github.com/gendisc/gendisc"
 	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/dataio"
 	"github.com/gendisc/gendisc/internal/bundled"
 	"github.com/gendisc/gendisc/logistic"
 	"github.com/gendisc/gendisc/naivebayes"
@@ -50,9 +51,9 @@ func readReference(t *testing.T) map[[2]string][]refPoint {
 func referenceTasks(t *testing.T) []Task {
 	var tasks []Task
 	for _, name := range []string{"pima_indians_diabetes", "ionosphere", "sonar", "breast_cancer_wdbc", "house_votes84"} {
-		tasks = append(tasks, Task{name, bundled.Load(t, name, data.Options{})})
+		tasks = append(tasks, Task{name, bundled.Load(t, name, dataio.Options{})})
 	}
-	digits := bundled.Load(t, "optdigits", data.Options{})
+	digits := bundled.Load(t, "optdigits", dataio.Options{})
 	for _, pair := range [][2]string{{"0", "1"}, {"2", "3"}} {
 		d, err := Binary(digits, pair[0], pair[1])
 		if err != nil {

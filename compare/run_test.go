@@ -14,6 +14,7 @@ import (
 
 	"github.com/gendisc/gendisc"
 	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/dataio"
 	"github.com/gendisc/gendisc/internal/bundled"
 )
 
@@ -177,7 +178,7 @@ func TestStyles(t *testing.T) {
 // runCSV runs the stub learners on iris and returns curves.csv.
 func runCSV(t *testing.T, cfg Config, learners ...Learner) ([]byte, *Result) {
 	t.Helper()
-	res, err := Run(context.Background(), []Task{{"iris", bundled.Load(t, "iris", data.Options{})}, {"wine", bundled.Load(t, "wine", data.Options{})}}, learners, cfg)
+	res, err := Run(context.Background(), []Task{{"iris", bundled.Load(t, "iris", dataio.Options{})}, {"wine", bundled.Load(t, "wine", dataio.Options{})}}, learners, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -228,7 +229,7 @@ func (r *recorder) learner(name string) Learner {
 // same rows, and that each size gets its number of splits.
 func TestRunSameRows(t *testing.T) {
 	a, b := &recorder{sizes: map[int]int{}}, &recorder{sizes: map[int]int{}}
-	res, err := Run(context.Background(), []Task{{"iris", bundled.Load(t, "iris", data.Options{})}},
+	res, err := Run(context.Background(), []Task{{"iris", bundled.Load(t, "iris", dataio.Options{})}},
 		[]Learner{a.learner("a"), b.learner("b")}, Config{Splits: 5, Sizes: []int{2, 3, 10, 30, 149, 147, 30}})
 	if err != nil {
 		t.Fatal(err)
@@ -256,7 +257,7 @@ func TestRunSameRows(t *testing.T) {
 // majority class is the first, and the test error is 98/146 in every
 // split.
 func TestRunFallback(t *testing.T) {
-	res, err := Run(context.Background(), []Task{{"iris", bundled.Load(t, "iris", data.Options{})}},
+	res, err := Run(context.Background(), []Task{{"iris", bundled.Load(t, "iris", dataio.Options{})}},
 		[]Learner{failing("broken"), stub("ok", Discriminative)}, Config{Splits: 3, Sizes: []int{4, 60}})
 	if err != nil {
 		t.Fatal(err)
@@ -295,7 +296,7 @@ func TestRunWarnings(t *testing.T) {
 		}
 		return warning{m}, nil
 	}}
-	tasks := []Task{{"iris", bundled.Load(t, "iris", data.Options{})}}
+	tasks := []Task{{"iris", bundled.Load(t, "iris", dataio.Options{})}}
 	cfg := Config{Splits: 3, Sizes: []int{6, 12, 60}}
 	res, err := Run(context.Background(), tasks, []Learner{stub("ok", Generative), warns}, cfg)
 	if err != nil {
@@ -326,7 +327,7 @@ func TestRunWarnings(t *testing.T) {
 // TestRunFigures checks the mean and standard error against a direct
 // computation over the same splits.
 func TestRunFigures(t *testing.T) {
-	d := bundled.Load(t, "iris", data.Options{})
+	d := bundled.Load(t, "iris", dataio.Options{})
 	res, err := Run(context.Background(), []Task{{"iris", d}}, []Learner{stub("c", Generative)}, Config{Splits: 9, Seed: 3, Sizes: []int{12}})
 	if err != nil {
 		t.Fatal(err)
@@ -378,14 +379,14 @@ func TestRunProgress(t *testing.T) {
 func TestRunCancel(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	_, err := Run(ctx, []Task{{"iris", bundled.Load(t, "iris", data.Options{})}}, []Learner{stub("a", Generative)}, Config{})
+	_, err := Run(ctx, []Task{{"iris", bundled.Load(t, "iris", dataio.Options{})}}, []Learner{stub("a", Generative)}, Config{})
 	if !errors.Is(err, context.Canceled) {
 		t.Errorf("Run with a cancelled context: %v", err)
 	}
 }
 
 func TestRunErrors(t *testing.T) {
-	iris := bundled.Load(t, "iris", data.Options{})
+	iris := bundled.Load(t, "iris", dataio.Options{})
 	noTarget := *iris
 	noTarget.Schema = iris.Schema.Clone()
 	noTarget.Schema.Target = nil
@@ -414,7 +415,7 @@ func TestRunErrors(t *testing.T) {
 }
 
 func TestBinary(t *testing.T) {
-	d := bundled.Load(t, "optdigits", data.Options{})
+	d := bundled.Load(t, "optdigits", dataio.Options{})
 	b, err := Binary(d, "2", "3")
 	if err != nil {
 		t.Fatal(err)

@@ -6,7 +6,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/dataio"
 	"github.com/gendisc/gendisc/internal/bundled"
 )
 
@@ -143,7 +143,7 @@ func TestAllocateInvariants(t *testing.T) {
 // rows, and that the test set is every other row or a stratified sample
 // of maxTest of them.
 func TestDrawSplit(t *testing.T) {
-	d := bundled.Load(t, "pima_indians_diabetes", data.Options{})
+	d := bundled.Load(t, "pima_indians_diabetes", dataio.Options{})
 	byClass := classRows(d)
 	counts := []int{len(byClass[0]), len(byClass[1])}
 	for _, c := range []struct{ m, maxTest int }{{6, 0}, {100, 0}, {537, 0}, {50, 200}, {50, 2}} {

@@ -19,7 +19,7 @@ func gaussianData(n, d int) *data.Dataset {
 		s.Features = append(s.Features, data.Column{Name: fmt.Sprintf("x%d", j), Kind: data.Numeric})
 	}
 	rng := rand.New(rand.NewPCG(1, 2))
-	ds := &data.Dataset{Schema: s, N: n, X: make([]float64, n*d), Y: make([]float64, n), Source: "synthetic"}
+	ds := &data.Dataset{Schema: s, N: n, X: make([]float64, n*d), Y: make([]float64, n), Source: data.Named("synthetic")}
 	for i := range n {
 		c := float64(rng.IntN(2))
 		ds.Y[i] = c

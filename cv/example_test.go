@@ -7,19 +7,20 @@ import (
 	"github.com/gendisc/gendisc"
 	"github.com/gendisc/gendisc/cv"
 	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/dataio"
 	"github.com/gendisc/gendisc/datasets"
 	"github.com/gendisc/gendisc/linear"
 	"github.com/gendisc/gendisc/naivebayes"
 )
 
 // read reads a bundled data set.
-func read(name string, opt data.Options) *data.Dataset {
+func read(name string, opt dataio.Options) *data.Dataset {
 	r, err := datasets.Open(name)
 	if err != nil {
 		log.Fatal(err)
 	}
 	defer r.Close()
-	d, err := data.Read(r, name, opt)
+	d, err := dataio.Read(r, name, opt)
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -29,7 +30,7 @@ func read(name string, opt data.Options) *data.Dataset {
 // Stratified 10-fold cross-validation of Gaussian naive Bayes on iris, in
 // one pass over the rows: the fold models come from merged accumulators.
 func ExampleRunner() {
-	d := read("iris", data.Options{})
+	d := read("iris", dataio.Options{})
 	folds, err := cv.Stratified(d.Y, 10, 1)
 	if err != nil {
 		log.Fatal(err)
@@ -59,7 +60,7 @@ func ExampleRunner() {
 // Leave-one-out of least squares from one fit, by the hat-matrix
 // identity: the error of every row predicted by the model of the others.
 func ExampleLeaveOneOutLinear() {
-	d := read("wine", data.Options{Target: "alcohol", NumericTarget: true, Ignore: []string{"class"}})
+	d := read("wine", dataio.Options{Target: "alcohol", NumericTarget: true, Ignore: []string{"class"}})
 	pred, err := cv.LeaveOneOutLinear(linear.Config{}, d)
 	if err != nil {
 		log.Fatal(err)

@@ -242,7 +242,7 @@ func FuzzReadFolds(f *testing.F) {
 
 func TestAssign(t *testing.T) {
 	s := &data.Schema{Features: []data.Column{{Name: "x"}}, Target: &data.Column{Name: "y", Kind: data.Categorical, Levels: []string{"a", "b"}}}
-	d := &data.Dataset{Schema: s, N: 6, X: make([]float64, 6), Y: []float64{0, 0, 0, 1, 1, 1}, Source: "d.csv", Lines: []int{2, 3, 4, 5, 6, 7}}
+	d := &data.Dataset{Schema: s, N: 6, X: make([]float64, 6), Y: []float64{0, 0, 0, 1, 1, 1}, Source: data.Provenance{Name: "d.csv", Lines: []int{2, 3, 4, 5, 6, 7}}}
 	f, err := Assign(d, 3, nil, 1)
 	if err != nil {
 		t.Fatal(err)

@@ -6,6 +6,7 @@ import (
 
 	"github.com/gendisc/gendisc"
 	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/dataio"
 	"github.com/gendisc/gendisc/gda"
 	"github.com/gendisc/gendisc/internal/bundled"
 	"github.com/gendisc/gendisc/linear"
@@ -67,7 +68,7 @@ func TestLeaveOneOutLinear(t *testing.T) {
 
 func TestLeaveOneOutGaussianNB(t *testing.T) {
 	for _, cfg := range []naivebayes.GaussianConfig{{}, {PriorAlpha: 2, VarSmoothing: 1e-3}, {ClassPrior: map[string]float64{"Iris-setosa": 0.5, "Iris-versicolor": 0.3, "Iris-virginica": 0.2}}} {
-		d := bundled.Load(t, "iris", data.Options{})
+		d := bundled.Load(t, "iris", dataio.Options{})
 		fit := func(d *data.Dataset) (gendisc.Model, error) { return model(cfg.Fit(d)) }
 		got, err := LeaveOneOutGaussianNB(cfg, d)
 		if err != nil {
@@ -75,14 +76,14 @@ func TestLeaveOneOutGaussianNB(t *testing.T) {
 		}
 		checkLOO(t, got, looRefit(t, d, fit))
 	}
-	d := head(bundled.Load(t, "iris", data.Options{}), 51) // one row of the second class
+	d := head(bundled.Load(t, "iris", dataio.Options{}), 51) // one row of the second class
 	if _, err := LeaveOneOutGaussianNB(naivebayes.GaussianConfig{}, d); !errors.Is(err, ErrDowndate) {
 		t.Errorf("a class of one row: %v", err)
 	}
 }
 
 func TestLeaveOneOutDiscriminants(t *testing.T) {
-	iris := bundled.Load(t, "iris", data.Options{})
+	iris := bundled.Load(t, "iris", dataio.Options{})
 	for _, c := range []struct {
 		name string
 		loo  func(d *data.Dataset) ([]float64, error)

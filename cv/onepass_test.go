@@ -6,6 +6,7 @@ import (
 
 	"github.com/gendisc/gendisc"
 	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/dataio"
 	"github.com/gendisc/gendisc/gda"
 	"github.com/gendisc/gendisc/internal/bundled"
 	"github.com/gendisc/gendisc/linear"
@@ -47,7 +48,7 @@ func head(d *data.Dataset, n int) *data.Dataset {
 }
 
 func statisticsKinds() []kindCase {
-	load := func(name string, opt data.Options, n int) func(t *testing.T) *data.Dataset {
+	load := func(name string, opt dataio.Options, n int) func(t *testing.T) *data.Dataset {
 		return func(t *testing.T) *data.Dataset { return head(bundled.Load(t, name, opt), n) }
 	}
 	gnb := naivebayes.GaussianConfig{}
@@ -57,22 +58,22 @@ func statisticsKinds() []kindCase {
 	lin := linear.Config{}
 	lm := ngram.Config{Order: 2}
 	return []kindCase{
-		{"gaussian-nb", load("wine", data.Options{}, 1000),
+		{"gaussian-nb", load("wine", dataio.Options{}, 1000),
 			func(d *data.Dataset) (gendisc.Model, error) { return model(gnb.Fit(d)) },
 			func() (gendisc.Accumulator, error) { return acc(gnb.NewAccumulator()) }},
-		{"multinomial-nb", load("sms_spam", data.Options{}, 400),
+		{"multinomial-nb", load("sms_spam", dataio.Options{}, 400),
 			func(d *data.Dataset) (gendisc.Model, error) { return model(mnb.Fit(d)) },
 			func() (gendisc.Accumulator, error) { return acc(mnb.NewAccumulator()) }},
-		{"lda", load("wine", data.Options{}, 1000),
+		{"lda", load("wine", dataio.Options{}, 1000),
 			func(d *data.Dataset) (gendisc.Model, error) { return model(lda.Fit(d)) },
 			func() (gendisc.Accumulator, error) { return acc(lda.Accumulator()) }},
-		{"qda", load("iris", data.Options{}, 1000),
+		{"qda", load("iris", dataio.Options{}, 1000),
 			func(d *data.Dataset) (gendisc.Model, error) { return model(qda.Fit(d)) },
 			func() (gendisc.Accumulator, error) { return acc(qda.Accumulator()) }},
-		{"linear", load("wine", data.Options{Target: "alcohol", NumericTarget: true}, 1000),
+		{"linear", load("wine", dataio.Options{Target: "alcohol", NumericTarget: true}, 1000),
 			func(d *data.Dataset) (gendisc.Model, error) { return model(lin.Fit(d)) },
 			func() (gendisc.Accumulator, error) { return acc(lin.NewAccumulator()) }},
-		{"ngram", load("sms_spam", data.Options{}, 300),
+		{"ngram", load("sms_spam", dataio.Options{}, 300),
 			func(d *data.Dataset) (gendisc.Model, error) { return model(lm.Fit(d)) },
 			func() (gendisc.Accumulator, error) { return acc(ngram.NewAccumulator(lm)) }},
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/gendisc/gendisc"
 	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/dataio"
 	"github.com/gendisc/gendisc/gda"
 	"github.com/gendisc/gendisc/internal/bundled"
 	"github.com/gendisc/gendisc/internal/testsupport/refdata"
@@ -29,11 +30,11 @@ const (
 )
 
 func classData(t *testing.T) *data.Dataset {
-	return bundled.Load(t, "pima_indians_diabetes", data.Options{})
+	return bundled.Load(t, "pima_indians_diabetes", dataio.Options{})
 }
 
 func regressionData(t *testing.T) *data.Dataset {
-	return bundled.Load(t, "wine", data.Options{Target: "alcohol", NumericTarget: true, Ignore: []string{"class"}})
+	return bundled.Load(t, "wine", dataio.Options{Target: "alcohol", NumericTarget: true, Ignore: []string{"class"}})
 }
 
 // TestReferenceFolds checks that Stratified and KFold still draw the

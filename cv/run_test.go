@@ -12,6 +12,7 @@ import (
 
 	"github.com/gendisc/gendisc"
 	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/dataio"
 	"github.com/gendisc/gendisc/internal/bundled"
 	"github.com/gendisc/gendisc/logistic"
 	"github.com/gendisc/gendisc/metrics"
@@ -58,7 +59,7 @@ func logisticFit(d *data.Dataset) (gendisc.Model, error) {
 // regression per fold, are the same byte for byte with one worker and
 // with four, and that Progress counts every fold.
 func TestRunDeterministic(t *testing.T) {
-	d := bundled.Load(t, "iris", data.Options{})
+	d := bundled.Load(t, "iris", dataio.Options{})
 	f, err := Stratified(d.Y, 5, 1)
 	if err != nil {
 		t.Fatal(err)
@@ -108,7 +109,7 @@ func TestRunDeterministic(t *testing.T) {
 
 // TestRunMeanOfFolds checks Metric against the folds' own figures.
 func TestRunMeanOfFolds(t *testing.T) {
-	d := bundled.Load(t, "iris", data.Options{})
+	d := bundled.Load(t, "iris", dataio.Options{})
 	folds, err := Repeat(2, 5, func(seed uint64) (Folds, error) { return Stratified(d.Y, 3, seed) })
 	if err != nil {
 		t.Fatal(err)
@@ -146,12 +147,12 @@ func TestRunMeanOfFolds(t *testing.T) {
 // TestRunErrorNamesFold checks that a fit that fails on one fold reports
 // the fold, and that a class held by one fold is refused before fitting.
 func TestRunErrorNamesFold(t *testing.T) {
-	d := bundled.Load(t, "iris", data.Options{})
+	d := bundled.Load(t, "iris", dataio.Options{})
 	f, _ := Stratified(d.Y, 3, 0)
 	boom := errors.New("boom")
 	// The fit fails on the fold whose training part lacks row 0.
 	r := &Runner{Fit: func(train *data.Dataset) (gendisc.Model, error) {
-		if !slices.Contains(train.Lines, d.Lines[0]) {
+		if !slices.Contains(train.Source.Lines, d.Source.Lines[0]) {
 			return nil, boom
 		}
 		return logisticFit(train)
@@ -182,7 +183,7 @@ func (warning) Warnings() []string { return []string{"something odd"} }
 // TestRunModelWarnings checks that the fold models' warnings reach the
 // result, each naming its fold (and repeat), in fold order.
 func TestRunModelWarnings(t *testing.T) {
-	d := bundled.Load(t, "iris", data.Options{})
+	d := bundled.Load(t, "iris", dataio.Options{})
 	folds, _ := Repeat(2, 0, func(seed uint64) (Folds, error) { return Stratified(d.Y, 2, seed) })
 	r := &Runner{Fit: func(d *data.Dataset) (gendisc.Model, error) {
 		m, err := logistic.Config{}.Fit(d)

@@ -17,7 +17,7 @@ func ValidWeight(w float64) bool { return w >= 0 && !math.IsInf(w, 1) }
 func (d *Dataset) CheckClassRows(pkg string) error {
 	s := d.Schema
 	if s.Target == nil || s.Target.Kind != Categorical || d.Y == nil {
-		return &ParseError{File: d.Source, Err: ErrNotClassification}
+		return &ParseError{File: d.Source.Name, Err: ErrNotClassification}
 	}
 	if len(d.Y) != d.N || len(d.X) != d.N*d.D() || (d.Weight != nil && len(d.Weight) != d.N) {
 		panic(fmt.Sprintf("%s: data set of %d rows with %d cells, %d labels, %d weights",

@@ -13,7 +13,7 @@ func TestCheckClassRows(t *testing.T) {
 	classes := &Column{Name: "y", Kind: Categorical, Levels: []string{"a", "b"}}
 	set := func(target *Column, y, w []float64) *Dataset {
 		return &Dataset{Schema: &Schema{Features: []Column{{Name: "x", Kind: Numeric}}, Target: target},
-			N: 3, X: []float64{1, 2, 3}, Y: y, Weight: w, Source: "t.csv", Lines: []int{2, 3, 4}}
+			N: 3, X: []float64{1, 2, 3}, Y: y, Weight: w, Source: Provenance{Name: "t.csv", Lines: []int{2, 3, 4}}}
 	}
 	for _, tc := range []struct {
 		name string

@@ -71,7 +71,7 @@ func (e *KindError) Error() string {
 
 func (e *KindError) Unwrap() error { return e.Err }
 
-// ErrMostlyNumeric is wrapped by the warnings of Dataset.Warnings about a
+// ErrMostlyNumeric is wrapped by the warnings of Dataset.Source.Warnings about a
 // column read as categorical although most of its cells are numbers.
 var ErrMostlyNumeric = errors.New("read as categorical, though mostly numbers")
 

@@ -62,7 +62,7 @@ func (r *Remap) Identity() bool {
 // Range is the union of both (nil when either lacks one). s and t are
 // not changed.
 //
-// Data read with ReadWithSchema(…, s, …) (whose levels begin with s's)
+// Data read with dataio.ReadWithSchema(…, s, …) (whose levels begin with s's)
 // extends s with the identity map.
 func (s *Schema) Extend(t *Schema) (*Schema, *Remap, error) {
 	if len(s.Features) != len(t.Features) {

@@ -39,7 +39,7 @@ func FromMatrix(features []string, x []float64, classes []string, y []int) *Data
 		}
 	}
 	d := &Dataset{Schema: s, N: n, X: x}
-	setRanges(d)
+	d.SetRanges()
 	if classes == nil {
 		if y != nil {
 			panic("data: FromMatrix: class indices without classes")
@@ -61,4 +61,15 @@ func FromMatrix(features []string, x []float64, classes []string, y []int) *Data
 		d.Y[i] = float64(k)
 	}
 	return d
+}
+
+// TextDataset returns a Dataset of one text column, "text", holding docs,
+// without a target, from the source src.
+func TextDataset(docs []string, src Provenance) *Dataset {
+	s := &Schema{Features: []Column{{Name: "text", Kind: Text}}}
+	x := make([]float64, len(docs))
+	for i := range x {
+		x[i] = math.NaN()
+	}
+	return &Dataset{Schema: s, N: len(docs), X: x, Text: [][]string{docs}, Source: src}
 }

@@ -47,17 +47,17 @@ func (e *FieldError) Unwrap() error { return e.Err }
 //     them); NaN is a missing cell, ±Inf an error (ErrInfinite);
 //   - for a categorical column, a string, one of the column's levels; a
 //     level that s does not have is a missing cell, counted in
-//     Dataset.Unseen as ReadWithSchema counts it. A categorical target
+//     Dataset.Source.Unseen as dataio.ReadWithSchema counts it. A categorical target
 //     must be one of the classes (ErrUnseenClass);
 //   - for a text column, a string;
 //   - nil, for a missing cell of any column (JSON null).
 //
 // Strings are taken as they are: no spaces are trimmed and the missing
-// tokens of Read ("NA", "?", ...) are levels or words like any other. A
+// tokens of dataio.Read ("NA", "?", ...) are levels or words like any other. A
 // record without the target leaves it missing (NaN in Dataset.Y), and
 // Dataset.Y is nil when no record has it. The Dataset has the schema s
-// (shared, not copied) and no weights; Source, Lines and Columns are
-// unset.
+// (shared, not copied), no weights, and a Source that holds only the
+// counts of unseen values and booleans (see Dataset.CountUnseen).
 //
 // Rows returns a *FieldError, for the first record and within it the
 // first field in the schema's order that is wrong: a feature that is not
@@ -91,7 +91,7 @@ func (s *Schema) Rows(records []map[string]any) (*Dataset, error) {
 				return fail(c.Name, ErrMissingField)
 			}
 			known++
-			x, str, err := cell(c, v)
+			x, str, err := cellValue(c, v)
 			if err != nil {
 				return fail(c.Name, err)
 			}
@@ -113,7 +113,7 @@ func (s *Schema) Rows(records []map[string]any) (*Dataset, error) {
 		}
 		if v, ok := rec[target]; ok && s.Target != nil {
 			known++
-			y, str, err := cell(s.Target, v)
+			y, str, err := cellValue(s.Target, v)
 			if err != nil {
 				return fail(target, err)
 			}
@@ -151,10 +151,10 @@ func (s *Schema) unknownField(rec map[string]any) string {
 	return slices.Min(unknown)
 }
 
-// cell reads the value v of a field of column c: the number of a numeric
+// cellValue reads the value v of a field of column c: the number of a numeric
 // column (NaN for nil), or the string of a categorical or text column (""
 // for nil, then x is NaN).
-func cell(c *Column, v any) (x float64, str string, err error) {
+func cellValue(c *Column, v any) (x float64, str string, err error) {
 	if v == nil {
 		return math.NaN(), "", nil
 	}

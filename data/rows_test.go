@@ -60,11 +60,11 @@ func TestRows(t *testing.T) {
 	if want := []string{"hello world", "", "", "x", "NA", "z", "y"}; !slices.Equal(d.Text[2], want) {
 		t.Errorf("Text[2] = %q, want %q", d.Text[2], want)
 	}
-	if want := []int{0, 2, 0}; !slices.Equal(d.Unseen, want) {
-		t.Errorf("Unseen = %v, want %v", d.Unseen, want)
+	if want := []int{0, 2, 0}; !slices.Equal(d.Source.Unseen, want) {
+		t.Errorf("Unseen = %v, want %v", d.Source.Unseen, want)
 	}
-	if d.Weight != nil || d.Lines != nil {
-		t.Errorf("Weight %v, Lines %v: want nil", d.Weight, d.Lines)
+	if d.Weight != nil || d.Source.Lines != nil {
+		t.Errorf("Weight %v, Lines %v: want nil", d.Weight, d.Source.Lines)
 	}
 }
 
@@ -76,8 +76,8 @@ func TestRowsWithoutTarget(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if d.Y != nil || d.Unseen != nil {
-		t.Errorf("Y = %v, Unseen = %v, want nil", d.Y, d.Unseen)
+	if d.Y != nil || d.Source.Unseen != nil {
+		t.Errorf("Y = %v, Unseen = %v, want nil", d.Y, d.Source.Unseen)
 	}
 	d, err = s.Rows(nil)
 	if err != nil || d.N != 0 || len(d.X) != 0 {
@@ -166,4 +166,11 @@ func TestRowsErrors(t *testing.T) {
 			t.Errorf("%s: error %q names a flag", c.name, err)
 		}
 	}
+}
+
+// sameFloats reports whether a and b hold the same bits, NaN equal to NaN.
+func sameFloats(a, b []float64) bool {
+	return slices.EqualFunc(a, b, func(x, y float64) bool {
+		return math.Float64bits(x) == math.Float64bits(y) || x != x && y != y
+	})
 }

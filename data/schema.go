@@ -102,11 +102,11 @@ func (r *Range) union(o *Range) *Range {
 	return &Range{Min: min(r.Min, o.Min), Max: max(r.Max, o.Max)}
 }
 
-// setRanges sets the Range of every numeric feature of d's schema to the
+// SetRanges sets the Range of every numeric feature of d's schema to the
 // interval of its observed values in d's rows (empty without one), widened
 // by the range it had (the ranges of earlier chunks, or of a model's
 // training rows, in a schema read with Extend).
-func setRanges(d *Dataset) {
+func (d *Dataset) SetRanges() {
 	D := d.D()
 	lo, hi := make([]float64, D), make([]float64, D)
 	for j := range D {
@@ -224,7 +224,7 @@ func (s *Schema) Equal(t *Schema) bool {
 // SameFeatures returns nil when t has the features of s: the same number,
 // and at each position the same name and kind, and for a categorical
 // feature the same number of levels (a cell holds a level index, so the
-// levels must line up). Data read with ReadWithSchema(…, s, …) always
+// levels must line up). Data read with dataio.ReadWithSchema(…, s, …) always
 // passes. Models call it once per prediction to refuse data whose columns
 // are named or ordered differently; the error names the first difference.
 func (s *Schema) SameFeatures(t *Schema) error {

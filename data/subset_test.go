@@ -15,8 +15,7 @@ func TestSubsetInto(t *testing.T) {
 		Text:   [][]string{nil, {"w", "x", "y", "z"}},
 		Y:      []float64{0, 1, 0, 1},
 		Weight: []float64{1, 2, 3, 4},
-		Lines:  []int{2, 3, 4, 5},
-		Source: "f",
+		Source: Provenance{Name: "f", Lines: []int{2, 3, 4, 5}},
 	}
 	var buf *Dataset
 	for _, idx := range [][]int{{3, 0, 2}, {1, 2}, {0}} {

@@ -5,16 +5,18 @@ import (
 	"fmt"
 	"math"
 	"slices"
+
+	"github.com/gendisc/gendisc/internal/cell"
 )
 
-// Union returns the schema that Read infers for the rows of two files
-// read together, from the schemas s and t that Read inferred for each: the
+// Union returns the schema that dataio.Read infers for the rows of two files
+// read together, from the schemas s and t that dataio.Read inferred for each: the
 // features must agree in number, order and name, and the targets in name
 // (or both be absent). A column's kind is the more general of the two,
 //
 //	numeric < categorical < text,
 //
-// its levels (and the classes) are the union of both, sorted as Read sorts
+// its levels (and the classes) are the union of both, sorted as dataio.Read sorts
 // them: numerically when every level is a number, bytewise otherwise. A
 // numeric column is integral when it is in both, and its Range is the
 // union of both (nil when either lacks one). s and t are not changed.
@@ -22,7 +24,7 @@ import (
 // A column numeric in one schema and categorical in the other becomes
 // categorical with the levels of the categorical one only: the numeric
 // file's values are not in its schema. Reading that file again with the
-// column forced categorical (Options.Categorical) gives the levels to
+// column forced categorical (dataio.Options.Categorical) gives the levels to
 // complete the union.
 func (s *Schema) Union(t *Schema) (*Schema, error) {
 	if len(s.Features) != len(t.Features) {
@@ -77,10 +79,10 @@ func unionColumn(o, f *Column) {
 	o.Levels = sortedLevels(levels)
 }
 
-// sortedLevels returns the distinct strings strs in the order of Read's
+// sortedLevels returns the distinct strings strs in the order of dataio.Read's
 // levels: numerically when every one is a number, otherwise bytewise.
 func sortedLevels(strs []string) []string {
-	order := levelOrder(strs)
+	order := LevelOrder(strs)
 	levels := make([]string, len(strs))
 	for k, id := range order {
 		levels[k] = strs[id]
@@ -88,14 +90,14 @@ func sortedLevels(strs []string) []string {
 	return levels
 }
 
-// levelOrder returns the indices of the distinct strings strs in the order
-// of Read's levels: numerically when every one is a number (a finite one),
+// LevelOrder returns the indices of the distinct strings strs in the order
+// of dataio.Read's levels: numerically when every one is a number (a finite one),
 // otherwise bytewise; numbers that compare equal are ordered bytewise.
-func levelOrder(strs []string) []int {
+func LevelOrder(strs []string) []int {
 	nums := make([]float64, len(strs))
 	numeric := true
 	for k, s := range strs {
-		v, ok, _ := parseCell([]byte(s))
+		v, ok, _ := cell.Parse([]byte(s))
 		numeric = numeric && ok && !math.IsInf(v, 0)
 		nums[k] = v
 	}

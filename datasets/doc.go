@@ -4,7 +4,7 @@
 //
 //	r, err := datasets.Open("iris")
 //	...
-//	d, err := data.Read(r, "iris", data.Options{})
+//	d, err := dataio.Read(r, "iris", dataio.Options{})
 //
 // Every data set is a CSV file with a header row, the label in the last
 // column, named class, with the original class names, missing values as

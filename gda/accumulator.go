@@ -103,7 +103,7 @@ func (a *Accumulator) Add(d *data.Dataset) error {
 	} else {
 		s, r, err := a.schema.Extend(d.Schema)
 		if err != nil {
-			return &data.ParseError{File: d.Source, Err: err}
+			return &data.ParseError{File: d.Source.Name, Err: err}
 		}
 		d, schema, k = r.Apply(d, s), s, acc.K()
 		acc.Grow(len(s.Classes()))
@@ -117,7 +117,7 @@ func (a *Accumulator) Add(d *data.Dataset) error {
 	}
 	a.schema, a.stats = schema, acc
 	a.inc.add(d, inc)
-	a.source = d.Source
+	a.source = d.Source.Name
 	return nil
 }
 
@@ -219,7 +219,7 @@ func (a *Accumulator) fit() (*model, error) {
 	schema := a.schema.Clone()
 	fitted, iters := a.stats.Clone(), 0
 	if n := a.inc.n(); n > 0 {
-		d := &data.Dataset{Schema: schema, N: n, X: a.inc.x, Y: a.inc.y, Weight: a.inc.w, Source: a.source}
+		d := &data.Dataset{Schema: schema, N: n, X: a.inc.x, Y: a.inc.y, Weight: a.inc.w, Source: data.Named(a.source)}
 		all := make([]int, n)
 		for i := range all {
 			all[i] = i

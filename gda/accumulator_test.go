@@ -12,6 +12,7 @@ import (
 
 	"github.com/gendisc/gendisc"
 	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/dataio"
 	"github.com/gendisc/gendisc/internal/bundled"
 	"github.com/gendisc/gendisc/internal/testsupport/conformance"
 )
@@ -166,14 +167,14 @@ func shards(d *data.Dataset, seed uint64) []*data.Dataset {
 // and with (wine with 3% of the cells removed, whose rows go to EM): within
 // 1e-12, the scatters merging by Chan's formula.
 func TestAccumulatorConformance(t *testing.T) {
-	wineMissing := bundled.Load(t, "wine", data.Options{})
+	wineMissing := bundled.Load(t, "wine", dataio.Options{})
 	rng := rand.New(rand.NewPCG(5, 5))
 	for i := range wineMissing.X {
 		if rng.Float64() < 0.03 {
 			wineMissing.X[i] = math.NaN()
 		}
 	}
-	iris := bundled.Load(t, "iris", data.Options{})
+	iris := bundled.Load(t, "iris", dataio.Options{})
 	for _, kind := range []string{KindLDA, KindQDA} {
 		for _, c := range []Config{{}, {ShrinkageAuto: true}} {
 			for name, d := range map[string]*data.Dataset{"iris": iris, "wine with missing cells": wineMissing} {
@@ -204,7 +205,7 @@ func otherKind(kind string) string {
 // without shrinkage, on data without missing cells (iris, wine) and with
 // (breast_cancer_wisconsin, and wine with 3% of the cells removed).
 func TestMergeShardsEqualsFit(t *testing.T) {
-	wineMissing := bundled.Load(t, "wine", data.Options{})
+	wineMissing := bundled.Load(t, "wine", dataio.Options{})
 	rng := rand.New(rand.NewPCG(5, 5))
 	for i := range wineMissing.X {
 		if rng.Float64() < 0.03 {
@@ -212,9 +213,9 @@ func TestMergeShardsEqualsFit(t *testing.T) {
 		}
 	}
 	sets := map[string]*data.Dataset{
-		"iris":                    bundled.Load(t, "iris", data.Options{}),
-		"wine":                    bundled.Load(t, "wine", data.Options{}),
-		"breast_cancer_wisconsin": bundled.Load(t, "breast_cancer_wisconsin", data.Options{}),
+		"iris":                    bundled.Load(t, "iris", dataio.Options{}),
+		"wine":                    bundled.Load(t, "wine", dataio.Options{}),
+		"breast_cancer_wisconsin": bundled.Load(t, "breast_cancer_wisconsin", dataio.Options{}),
 		"wine with missing cells": wineMissing,
 	}
 	configs := []Config{{}, {Estimator: Unbiased}, {Shrinkage: 0.25}, {ShrinkageAuto: true}, {PriorAlpha: 1}}
@@ -299,7 +300,7 @@ func TestMergeShardsEqualsFit(t *testing.T) {
 // identical bit for bit; adding the same rows to decoded and original
 // accumulators too; Model leaves the accumulator as it was.
 func TestAccumulatorBitExact(t *testing.T) {
-	d := bundled.Load(t, "breast_cancer_wisconsin", data.Options{})
+	d := bundled.Load(t, "breast_cancer_wisconsin", dataio.Options{})
 	parts := shards(d, 2)
 	for _, kind := range []string{KindLDA, KindQDA} {
 		for _, c := range []Config{{ShrinkageAuto: true}, {Shrinkage: 0.1, ClassPrior: map[string]float64{"benign": 0.25, "malignant": 0.75}}} {
@@ -363,7 +364,7 @@ func mustJSON(t *testing.T, m any) []byte {
 // rows: EM revisits the earlier incomplete rows. A model file without the
 // incomplete rows (as written before they were kept) still loads.
 func TestUpdateWithMissingCells(t *testing.T) {
-	d := bundled.Load(t, "breast_cancer_wisconsin", data.Options{})
+	d := bundled.Load(t, "breast_cancer_wisconsin", dataio.Options{})
 	parts := shards(d, 3)
 	for _, kind := range []string{KindLDA, KindQDA} {
 		c := Config{}
@@ -426,7 +427,7 @@ func TestUpdateWithMissingCells(t *testing.T) {
 // *MergeError, data of other features a schema error, an empty
 // accumulator ErrNoRows, a foreign encoding an error.
 func TestAccumulatorErrors(t *testing.T) {
-	d := bundled.Load(t, "iris", data.Options{})
+	d := bundled.Load(t, "iris", dataio.Options{})
 	a := newAcc(t, KindLDA, Config{})
 	if _, err := a.Model(); !errors.Is(err, data.ErrNoRows) {
 		t.Errorf("empty accumulator: %v, want ErrNoRows", err)
@@ -444,7 +445,7 @@ func TestAccumulatorErrors(t *testing.T) {
 	if err := a.Merge(nil); !errors.As(err, &me) {
 		t.Errorf("merge of nil: %v, want a *gendisc.MergeError", err)
 	}
-	other := bundled.Load(t, "wine", data.Options{})
+	other := bundled.Load(t, "wine", dataio.Options{})
 	if err := a.Add(other); !errors.Is(err, ErrSchema) || !errors.Is(err, data.ErrSchema) {
 		t.Errorf("rows of other features: %v, want ErrSchema", err)
 	}

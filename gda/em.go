@@ -47,16 +47,16 @@ func em(kind string, cfg Config, schema *data.Schema, base *stats.Classes, d *da
 			w[r] = d.Weight[i]
 		}
 	}
-	means, covs, err := emStart(kind, schema, base, x, y, w, d.Source)
+	means, covs, err := emStart(kind, schema, base, x, y, w, d.Source.Name)
 	if err != nil {
 		return nil, 0, err
 	}
 	for it := 1; ; it++ {
-		s, err := expected(kind, schema, base, x, y, w, means, covs, d.Source)
+		s, err := expected(kind, schema, base, x, y, w, means, covs, d.Source.Name)
 		if err != nil {
 			return nil, 0, err
 		}
-		newMeans, newCovs, err := mstep(kind, cfg, schema, s, d.Source)
+		newMeans, newCovs, err := mstep(kind, cfg, schema, s, d.Source.Name)
 		if err != nil {
 			return nil, 0, err
 		}

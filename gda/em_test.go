@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/dataio"
 	"github.com/gendisc/gendisc/internal/bundled"
 	"github.com/gendisc/gendisc/stats"
 )
@@ -46,7 +47,7 @@ func completeCase(d *data.Dataset, kind string) (means [][]float64, covs [][]flo
 // than the complete-case estimates are, for every class mean (Euclidean
 // norm) and covariance matrix (Frobenius norm).
 func TestEMBeatsCompleteCase(t *testing.T) {
-	full := bundled.Load(t, "breast_cancer_wdbc", data.Options{})
+	full := bundled.Load(t, "breast_cancer_wdbc", dataio.Options{})
 	for seed := range uint64(2) {
 		miss := removeCells(full, 0.1, rand.New(rand.NewPCG(seed, 10)))
 		for _, kind := range []string{KindLDA, KindQDA} {
@@ -97,7 +98,7 @@ func TestEMBeatsCompleteCase(t *testing.T) {
 // TestEMIterations: EM runs, and stops before its limit, when cells are
 // missing, and does not run on complete data.
 func TestEMIterations(t *testing.T) {
-	full := bundled.Load(t, "iris", data.Options{})
+	full := bundled.Load(t, "iris", dataio.Options{})
 	m, err := LDAConfig{Tol: 1e-13, MaxIter: 1000}.Fit(removeCells(full, 0.05, rand.New(rand.NewPCG(1, 1))))
 	if err != nil {
 		t.Fatal(err)

@@ -8,14 +8,15 @@ import (
 	"testing"
 
 	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/dataio"
 	"github.com/gendisc/gendisc/internal/bundled"
 )
 
 // TestErrorTypes checks that the typed errors of Fit carry their fields,
 // wrap the package's sentinels, and speak of Config, not of flags.
 func TestErrorTypes(t *testing.T) {
-	sonar := bundled.Load(t, "sonar", data.Options{})
-	iono := bundled.Load(t, "ionosphere", data.Options{})
+	sonar := bundled.Load(t, "sonar", dataio.Options{})
+	iono := bundled.Load(t, "ionosphere", dataio.Options{})
 	for _, tc := range []struct {
 		name     string
 		err      error
@@ -29,7 +30,7 @@ func TestErrorTypes(t *testing.T) {
 			TooFewRowsError{Kind: KindLDA, Features: 60, Classes: 2, Need: 62, Have: 40}, ""},
 		{"lda zero variance", fitErr(LDAConfig{}.Fit(iono)), ErrSingular,
 			SingularError{Kind: KindLDA, Feature: "V2"}, "V2"},
-		{"qda zero variance", fitErr(QDAConfig{}.Fit(bundled.Load(t, "ionosphere", data.Options{Ignore: []string{"V2"}}))), ErrSingular,
+		{"qda zero variance", fitErr(QDAConfig{}.Fit(bundled.Load(t, "ionosphere", dataio.Options{Ignore: []string{"V2"}}))), ErrSingular,
 			SingularError{Kind: KindQDA, Class: "good", Feature: "V1"}, "V1"},
 	} {
 		if !errors.Is(tc.err, tc.sentinel) {
@@ -63,7 +64,7 @@ func TestErrorTypes(t *testing.T) {
 	// A QDA class of one row cannot be mended by shrinkage: the message
 	// says so and advises LDA, naive Bayes or leaving the class out, in
 	// library words.
-	one := bundled.Load(t, "iris", data.Options{}).Subset(seq(0, 101))
+	one := bundled.Load(t, "iris", dataio.Options{}).Subset(seq(0, 101))
 	for _, cfg := range []QDAConfig{{}, {Shrinkage: 0.5}, {ShrinkageAuto: true}} {
 		err := fitErr(cfg.Fit(one))
 		var e *TooFewRowsError

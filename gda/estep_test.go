@@ -8,6 +8,7 @@ import (
 
 	"github.com/gendisc/gendisc"
 	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/dataio"
 	"github.com/gendisc/gendisc/internal/bundled"
 )
 
@@ -53,14 +54,14 @@ func shardEStep(t *testing.T, accs []*Accumulator, p *EMParams) *EStats {
 // iterations, with the same log-likelihood to 1e-8 relative, and the
 // log-likelihood never decreases.
 func TestEMDriverEqualsFit(t *testing.T) {
-	wine := bundled.Load(t, "wine", data.Options{})
+	wine := bundled.Load(t, "wine", dataio.Options{})
 	rng := rand.New(rand.NewPCG(9, 9))
 	for i := range wine.X {
 		if rng.Float64() < 0.05 {
 			wine.X[i] = math.NaN()
 		}
 	}
-	for _, d := range []*data.Dataset{bundled.Load(t, "breast_cancer_wisconsin", data.Options{}), wine} {
+	for _, d := range []*data.Dataset{bundled.Load(t, "breast_cancer_wisconsin", dataio.Options{}), wine} {
 		parts := shards(d, 4)
 		for _, kind := range []string{KindLDA, KindQDA} {
 			for _, c := range []Config{{}, {Shrinkage: 0.2, Estimator: Unbiased}} {
@@ -104,7 +105,7 @@ func TestEMDriverEqualsFit(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				what := d.Source + " " + kind
+				what := d.Source.Name + " " + kind
 				sameFit(t, what+" driver", got.(gdaModel), want, d, 1e-8)
 				// The log-likelihood at Fit's parameters and at the
 				// driver's.
@@ -133,7 +134,7 @@ func TestEMDriverEqualsFit(t *testing.T) {
 // On iris the accumulator holds no row with missing cells.
 func TestEStepLogLikelihood(t *testing.T) {
 	for _, name := range []string{"breast_cancer_wisconsin", "iris"} {
-		testEStepLogLikelihood(t, bundled.Load(t, name, data.Options{}))
+		testEStepLogLikelihood(t, bundled.Load(t, name, dataio.Options{}))
 	}
 }
 
@@ -164,7 +165,7 @@ func testEStepLogLikelihood(t *testing.T, d *data.Dataset) {
 // with those of an iteration, do not merge; parameters without one of the
 // shard's classes are an error.
 func TestEStatsErrors(t *testing.T) {
-	d := bundled.Load(t, "breast_cancer_wisconsin", data.Options{})
+	d := bundled.Load(t, "breast_cancer_wisconsin", dataio.Options{})
 	a, b := newAcc(t, KindLDA, Config{}), newAcc(t, KindLDA, Config{Shrinkage: 0.1})
 	for _, x := range []*Accumulator{a, b} {
 		if err := x.Add(d); err != nil {

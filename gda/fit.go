@@ -53,11 +53,11 @@ func checkRows(d *data.Dataset) error {
 	}
 	s := d.Schema
 	if len(s.Features) == 0 {
-		return &data.ParseError{File: d.Source, Err: ErrNoFeatures}
+		return &data.ParseError{File: d.Source.Name, Err: ErrNoFeatures}
 	}
 	for j, f := range s.Features {
 		if f.Kind != data.Numeric {
-			return &data.ParseError{File: d.Source, ColumnName: f.Name, Err: fmt.Errorf(
+			return &data.ParseError{File: d.Source.Name, ColumnName: f.Name, Err: fmt.Errorf(
 				"%w: the column is %v, discriminant analysis takes numeric features only", ErrFeatureKind, s.Features[j].Kind)}
 		}
 	}
@@ -67,7 +67,7 @@ func checkRows(d *data.Dataset) error {
 // infiniteError is the error of the infinite cell i of d.X (row-major).
 func infiniteError(d *data.Dataset, i int) error {
 	D := d.D()
-	return &data.ParseError{File: d.Source, Line: d.Line(i / D), ColumnName: d.Schema.Features[i%D].Name, Err: data.ErrInfinite}
+	return &data.ParseError{File: d.Source.Name, Line: d.Line(i / D), ColumnName: d.Schema.Features[i%D].Name, Err: data.ErrInfinite}
 }
 
 // checkStats checks that the statistics can give a model: every class has

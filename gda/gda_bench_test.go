@@ -45,7 +45,7 @@ var bench = sync.OnceValue(func() *data.Dataset {
 		}
 	}
 	d := &data.Dataset{Schema: &data.Schema{Target: &data.Column{Name: "class", Kind: data.Categorical, Levels: classes}},
-		N: n, X: make([]float64, n*p), Y: make([]float64, n), Source: "bench"}
+		N: n, X: make([]float64, n*p), Y: make([]float64, n), Source: data.Named("bench")}
 	for j := range p {
 		d.Schema.Features = append(d.Schema.Features, data.Column{Name: "x" + strconv.Itoa(j), Kind: data.Numeric})
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/gendisc/gendisc"
 	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/dataio"
 	"github.com/gendisc/gendisc/internal/bundled"
 	"github.com/gendisc/gendisc/internal/testsupport/conformance"
 )
@@ -47,9 +48,9 @@ func TestConformance(t *testing.T) {
 	for _, name := range []string{"iris", "wine", "wine-missing"} {
 		var d *data.Dataset
 		if name == "wine-missing" {
-			d = removeCells(bundled.Load(t, "wine", data.Options{}), 0.05, rand.New(rand.NewPCG(2, 2)))
+			d = removeCells(bundled.Load(t, "wine", dataio.Options{}), 0.05, rand.New(rand.NewPCG(2, 2)))
 		} else {
-			d = bundled.Load(t, name, data.Options{})
+			d = bundled.Load(t, name, dataio.Options{})
 		}
 		for _, c := range []Config{{}, {Estimator: Unbiased, PriorAlpha: 1}, {ShrinkageAuto: true}} {
 			t.Run(name+"/lda", func(t *testing.T) {
@@ -71,7 +72,7 @@ func TestLogisticForm(t *testing.T) {
 		name string
 		drop []string
 	}{{"breast_cancer_wdbc", nil}, {"sonar", nil}, {"ionosphere", []string{"V2"}}, {"wine", nil}, {"iris", nil}} {
-		d := bundled.Load(t, tc.name, data.Options{Ignore: tc.drop})
+		d := bundled.Load(t, tc.name, dataio.Options{Ignore: tc.drop})
 		for _, c := range []LDAConfig{{}, {Estimator: Unbiased, PriorAlpha: 3}, {Shrinkage: 0.2}} {
 			m, err := c.Fit(d)
 			if err != nil {
@@ -124,7 +125,7 @@ func TestLogisticForm(t *testing.T) {
 // TestUpdateEqualsFit checks that fitting part of the data and updating
 // with the rest equals a fit on all of it.
 func TestUpdateEqualsFit(t *testing.T) {
-	d := bundled.Load(t, "wine", data.Options{})
+	d := bundled.Load(t, "wine", dataio.Options{})
 	rng := rand.New(rand.NewPCG(7, 7))
 	perm := rng.Perm(d.N)
 	a, b := d.Subset(perm[:100]), d.Subset(perm[100:])
@@ -173,7 +174,7 @@ func TestUpdateEqualsFit(t *testing.T) {
 
 // TestUpdateNewClass adds a class by an update.
 func TestUpdateNewClass(t *testing.T) {
-	d := bundled.Load(t, "iris", data.Options{})
+	d := bundled.Load(t, "iris", dataio.Options{})
 	var first, second []int
 	for i, y := range d.Y {
 		if y < 2 {
@@ -212,7 +213,7 @@ func TestUpdateNewClass(t *testing.T) {
 // TestWeightsAreCounts: a row of weight 2 counts as two rows (for the MLE
 // estimates, which depend on the weights only).
 func TestWeightsAreCounts(t *testing.T) {
-	d := bundled.Load(t, "iris", data.Options{})
+	d := bundled.Load(t, "iris", dataio.Options{})
 	w := make([]float64, d.N)
 	var idx []int
 	for i := range d.N {
@@ -240,9 +241,9 @@ func TestWeightsAreCounts(t *testing.T) {
 // that of the model fitted without feature j (the MLE of a sub-vector's
 // Gaussian is the sub-vector of the MLE).
 func TestMarginalisation(t *testing.T) {
-	d := bundled.Load(t, "wine", data.Options{})
+	d := bundled.Load(t, "wine", dataio.Options{})
 	drop := []string{d.Schema.Features[2].Name, d.Schema.Features[7].Name}
-	sub := bundled.Load(t, "wine", data.Options{Ignore: drop})
+	sub := bundled.Load(t, "wine", dataio.Options{Ignore: drop})
 	miss := d.Subset(slices.Collect(func(yield func(int) bool) {
 		for i := range d.N {
 			yield(i)
@@ -275,7 +276,7 @@ func TestMarginalisation(t *testing.T) {
 
 // TestNoNaN: rows far outside the data give probabilities, not NaN.
 func TestNoNaN(t *testing.T) {
-	d := bundled.Load(t, "iris", data.Options{})
+	d := bundled.Load(t, "iris", dataio.Options{})
 	x := matrix(d.Schema.Classes(), [][]float64{{1e300, -1e300, 1e300, 1e300}, {1e-300, 0, 0, 0}, {5, 3, 1e160, 1}}, []int{0, 0, 0})
 	x.Schema = d.Schema
 	for _, f := range fitters(Config{}) {
@@ -290,7 +291,7 @@ func TestNoNaN(t *testing.T) {
 
 // TestErrors checks the data errors and their messages.
 func TestErrors(t *testing.T) {
-	iono := bundled.Load(t, "ionosphere", data.Options{})
+	iono := bundled.Load(t, "ionosphere", dataio.Options{})
 	for _, tc := range []struct {
 		name string
 		fit  func() error
@@ -298,24 +299,24 @@ func TestErrors(t *testing.T) {
 		msg  []string
 	}{
 		{"qda constant feature", func() error {
-			_, err := (QDAConfig{}).Fit(bundled.Load(t, "ionosphere", data.Options{Ignore: []string{"V2"}}))
+			_, err := (QDAConfig{}).Fit(bundled.Load(t, "ionosphere", dataio.Options{Ignore: []string{"V2"}}))
 			return err
 		},
 			ErrSingular, []string{`"V1"`, `within class "good"`, "Config.Shrinkage"}},
 		{"lda constant feature", func() error { _, err := (LDAConfig{}).Fit(iono); return err },
 			ErrSingular, []string{`"V2"`, "zero variance", "Config.Shrinkage"}},
 		{"qda too few rows", func() error {
-			d := bundled.Load(t, "sonar", data.Options{})
+			d := bundled.Load(t, "sonar", dataio.Options{})
 			_, err := (QDAConfig{}).Fit(d.Subset(slices.Concat(seq(0, 40), seq(150, 208))))
 			return err
 		}, ErrTooFewRows, []string{`class "M"`, "61", "Config.Shrinkage"}},
 		{"qda one row", func() error {
-			d := bundled.Load(t, "iris", data.Options{})
+			d := bundled.Load(t, "iris", dataio.Options{})
 			_, err := (QDAConfig{Shrinkage: 0.5}).Fit(d.Subset([]int{0, 1, 2, 60, 61, 62, 149}))
 			return err
 		}, ErrTooFewRows, []string{`"Iris-virginica" has 1`}},
 		{"lda collinear", func() error {
-			d := bundled.Load(t, "iris", data.Options{})
+			d := bundled.Load(t, "iris", dataio.Options{})
 			x := make([][]float64, d.N)
 			y := make([]int, d.N)
 			for i := range d.N {
@@ -337,14 +338,14 @@ func TestErrors(t *testing.T) {
 			return err
 		}, ErrNoFeatures, nil},
 		{"categorical feature", func() error {
-			d := bundled.Load(t, "iris", data.Options{})
+			d := bundled.Load(t, "iris", dataio.Options{})
 			d.Schema = d.Schema.Clone()
 			d.Schema.Features[1].Kind = data.Categorical
 			_, err := (QDAConfig{}).Fit(d)
 			return err
 		}, ErrFeatureKind, []string{"sepalwidth"}},
 		{"infinite cell", func() error {
-			d := bundled.Load(t, "iris", data.Options{})
+			d := bundled.Load(t, "iris", dataio.Options{})
 			d.X[7*4+2] = math.Inf(1)
 			_, err := (LDAConfig{}).Fit(d)
 			return err
@@ -363,7 +364,7 @@ func TestErrors(t *testing.T) {
 		})
 	}
 	// Shrinkage cures what it is advised for.
-	if _, err := (QDAConfig{ShrinkageAuto: true}).Fit(bundled.Load(t, "ionosphere", data.Options{Ignore: []string{"V2"}})); err != nil {
+	if _, err := (QDAConfig{ShrinkageAuto: true}).Fit(bundled.Load(t, "ionosphere", dataio.Options{Ignore: []string{"V2"}})); err != nil {
 		t.Errorf("qda with automatic shrinkage: %v", err)
 	}
 	if _, err := (LDAConfig{Shrinkage: 0.1}).Fit(iono); err != nil {
@@ -380,7 +381,7 @@ func seq(lo, hi int) []int {
 }
 
 func TestConfigErrors(t *testing.T) {
-	d := bundled.Load(t, "iris", data.Options{})
+	d := bundled.Load(t, "iris", dataio.Options{})
 	for _, c := range []Config{
 		{Shrinkage: -0.1}, {Shrinkage: 1.5}, {Shrinkage: math.NaN()}, {Shrinkage: 0.1, ShrinkageAuto: true},
 		{Estimator: 7}, {PriorAlpha: -1}, {PriorAlpha: 1, ClassPrior: map[string]float64{"a": 1}},
@@ -397,7 +398,7 @@ func TestConfigErrors(t *testing.T) {
 }
 
 func TestPriors(t *testing.T) {
-	d := bundled.Load(t, "iris", data.Options{}) // 50 rows per class
+	d := bundled.Load(t, "iris", dataio.Options{}) // 50 rows per class
 	m, err := LDAConfig{ClassPrior: map[string]float64{"Iris-setosa": 0.2, "Iris-versicolor": 0.3, "Iris-virginica": 0.5}}.Fit(d)
 	if err != nil {
 		t.Fatal(err)
@@ -414,7 +415,7 @@ func TestPriors(t *testing.T) {
 // TestUnbiasedIsScaledMLE: the unbiased covariances are the MLE ones
 // scaled by W/(W − K) (LDA) and W_k/(W_k − 1) (QDA).
 func TestUnbiasedIsScaledMLE(t *testing.T) {
-	d := bundled.Load(t, "wine", data.Options{})
+	d := bundled.Load(t, "wine", dataio.Options{})
 	counts := []float64{59, 71, 48}
 	l0, _ := LDAConfig{}.Fit(d)
 	l1, _ := LDAConfig{Estimator: Unbiased}.Fit(d)
@@ -432,7 +433,7 @@ func TestUnbiasedIsScaledMLE(t *testing.T) {
 // TestTransformMissing: a row with a missing cell is projected with the
 // cell filled by its conditional expectation; complete rows are unchanged.
 func TestTransformMissing(t *testing.T) {
-	d := bundled.Load(t, "iris", data.Options{})
+	d := bundled.Load(t, "iris", dataio.Options{})
 	m, err := LDAConfig{}.Fit(d)
 	if err != nil {
 		t.Fatal(err)
@@ -456,7 +457,7 @@ func TestTransformMissing(t *testing.T) {
 // TestFitStream: fitting chunks equals fitting their union, with missing
 // cells, weights, and chunks whose classes are a prefix of the others'.
 func TestFitStream(t *testing.T) {
-	d := bundled.Load(t, "wine", data.Options{})
+	d := bundled.Load(t, "wine", dataio.Options{})
 	rng := rand.New(rand.NewPCG(3, 3))
 	perm := rng.Perm(d.N)
 	// The first chunk has classes 0 and 1 only, under a two-class schema.

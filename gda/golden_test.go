@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/dataio"
 	"github.com/gendisc/gendisc/internal/bundled"
 )
 
@@ -22,7 +23,7 @@ const goldenFile = "testdata/golden_missing.json"
 // missingCases computes, for LDA and QDA fitted by EM on wine with 15% of
 // its cells missing, the values TestGoldenMissing compares.
 func missingCases(t *testing.T) map[string][]float64 {
-	full := bundled.Load(t, "wine", data.Options{})
+	full := bundled.Load(t, "wine", dataio.Options{})
 	miss := removeCells(full, 0.15, rand.New(rand.NewPCG(12, 3)))
 	nolabel := miss.Subset(seq(0, miss.N))
 	nolabel.Y = nil

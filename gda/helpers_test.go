@@ -13,7 +13,7 @@ import (
 func matrix(classes []string, x [][]float64, y []int) *data.Dataset {
 	D := len(x[0])
 	d := &data.Dataset{Schema: &data.Schema{Target: &data.Column{Name: "class", Kind: data.Categorical, Levels: classes}},
-		N: len(x), Y: make([]float64, len(x)), Source: "matrix"}
+		N: len(x), Y: make([]float64, len(x)), Source: data.Named("matrix")}
 	for j := range D {
 		d.Schema.Features = append(d.Schema.Features, data.Column{Name: "x" + strconv.Itoa(j), Kind: data.Numeric})
 	}

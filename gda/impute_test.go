@@ -7,6 +7,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/dataio"
 	"github.com/gendisc/gendisc/internal/bundled"
 )
 
@@ -46,7 +47,7 @@ func condMean(mu, cov, x []float64) map[int]float64 {
 }
 
 func TestImpute(t *testing.T) {
-	d := bundled.Load(t, "wine", data.Options{})
+	d := bundled.Load(t, "wine", dataio.Options{})
 	lda, err := LDAConfig{}.Fit(d)
 	if err != nil {
 		t.Fatal(err)

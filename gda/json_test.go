@@ -9,13 +9,14 @@ import (
 	"testing"
 
 	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/dataio"
 	"github.com/gendisc/gendisc/internal/bundled"
 )
 
 // TestUnmarshalRefuses edits saved parameters and checks that loading
 // refuses them.
 func TestUnmarshalRefuses(t *testing.T) {
-	d := bundled.Load(t, "iris", data.Options{})
+	d := bundled.Load(t, "iris", dataio.Options{})
 	m, err := QDAConfig{ShrinkageAuto: true}.Fit(d)
 	if err != nil {
 		t.Fatal(err)
@@ -78,7 +79,7 @@ func TestUnmarshalRefuses(t *testing.T) {
 // panic ("eigendecomposition of a symmetric matrix failed"), and a tiny
 // weight gave infinite covariances.
 func TestUnmarshalOutOfDomain(t *testing.T) {
-	d := bundled.Load(t, "iris", data.Options{})
+	d := bundled.Load(t, "iris", dataio.Options{})
 	m, err := QDAConfig{ShrinkageAuto: true}.Fit(d)
 	if err != nil {
 		t.Fatal(err)

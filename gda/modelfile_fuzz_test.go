@@ -7,6 +7,7 @@ import (
 
 	"github.com/gendisc/gendisc"
 	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/dataio"
 	"github.com/gendisc/gendisc/internal/testsupport/modelfuzz"
 )
 
@@ -19,7 +20,7 @@ import (
 //	go test -run '^$' -fuzz FuzzQDAFile -fuzztime 60s ./gda
 
 func FuzzLDAFile(f *testing.F) {
-	iris := modelfuzz.Bundled(f, "iris", data.Options{})
+	iris := modelfuzz.Bundled(f, "iris", dataio.Options{})
 	m, err := LDAConfig{}.Fit(iris)
 	if err != nil {
 		f.Fatal(err)
@@ -28,7 +29,7 @@ func FuzzLDAFile(f *testing.F) {
 }
 
 func FuzzQDAFile(f *testing.F) {
-	iris := modelfuzz.Bundled(f, "iris", data.Options{})
+	iris := modelfuzz.Bundled(f, "iris", dataio.Options{})
 	m, err := QDAConfig{ShrinkageAuto: true}.Fit(iris)
 	if err != nil {
 		f.Fatal(err)

@@ -10,6 +10,7 @@ import (
 	"gonum.org/v1/gonum/blas/blas64"
 
 	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/dataio"
 	"github.com/gendisc/gendisc/internal/bundled"
 	"github.com/gendisc/gendisc/internal/kernel"
 	"github.com/gendisc/gendisc/internal/mathx"
@@ -25,7 +26,7 @@ func TestLaneSolver(t *testing.T) {
 	for _, k := range []func(*kernel.Tri, []float64, []float64, []float64, int, []float64, int){inUse, kernel.SolveLanesGo} {
 		kernel.SolveLanes = k
 		for _, name := range []string{"sonar", "wine"} {
-			checkSolver(t, bundled.Load(t, name, data.Options{}))
+			checkSolver(t, bundled.Load(t, name, dataio.Options{}))
 		}
 	}
 }
@@ -91,7 +92,7 @@ func TestPredictRowByRow(t *testing.T) {
 	const n, p, K = 1000, 13, 3
 	rng := rand.New(rand.NewPCG(7, 8))
 	d := &data.Dataset{Schema: &data.Schema{Target: &data.Column{Name: "y", Kind: data.Categorical, Levels: []string{"a", "b", "c"}}},
-		N: n, X: make([]float64, n*p), Y: make([]float64, n), Source: "test"}
+		N: n, X: make([]float64, n*p), Y: make([]float64, n), Source: data.Named("test")}
 	for j := range p {
 		d.Schema.Features = append(d.Schema.Features, data.Column{Name: "x" + string(rune('a'+j)), Kind: data.Numeric})
 	}
@@ -105,7 +106,7 @@ func TestPredictRowByRow(t *testing.T) {
 			prev = v
 		}
 	}
-	test := &data.Dataset{Schema: d.Schema, N: 300, X: slices.Clone(d.X[:300*p]), Source: "test"}
+	test := &data.Dataset{Schema: d.Schema, N: 300, X: slices.Clone(d.X[:300*p]), Source: data.Named("test")}
 	for i := range test.N {
 		switch {
 		case i%17 == 3:

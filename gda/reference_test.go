@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/dataio"
 	"github.com/gendisc/gendisc/internal/bundled"
 	"github.com/gendisc/gendisc/internal/testsupport/refdata"
 )
@@ -68,7 +69,7 @@ func TestReference(t *testing.T) {
 					t.Fatal(err)
 				}
 				cfg := rc.config(t)
-				d := bundled.Load(t, name, data.Options{Ignore: c.Drop})
+				d := bundled.Load(t, name, dataio.Options{Ignore: c.Drop})
 				if c.Kind == KindQDA {
 					m, err := QDAConfig(cfg).Fit(d)
 					if err != nil {

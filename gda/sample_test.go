@@ -5,7 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/dataio"
 	"github.com/gendisc/gendisc/internal/bundled"
 )
 
@@ -13,7 +13,7 @@ import (
 // class means and covariances of the draws must match the model within
 // sampling error.
 func TestSample(t *testing.T) {
-	d := bundled.Load(t, "iris", data.Options{})
+	d := bundled.Load(t, "iris", dataio.Options{})
 	q, err := QDAConfig{ClassPrior: map[string]float64{"Iris-setosa": 0.2, "Iris-versicolor": 0.3, "Iris-virginica": 0.5}}.Fit(d)
 	if err != nil {
 		t.Fatal(err)

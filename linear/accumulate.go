@@ -150,13 +150,13 @@ func check(d *data.Dataset) error {
 	}
 	for i, y := range d.Y {
 		if y != y {
-			return &data.ParseError{File: d.Source, Line: d.Line(i), ColumnName: t.Name, Err: data.ErrMissingTarget}
+			return &data.ParseError{File: d.Source.Name, Line: d.Line(i), ColumnName: t.Name, Err: data.ErrMissingTarget}
 		}
 	}
 	for _, c := range d.Schema.Features {
 		if c.Kind == data.Text {
-			return &data.ParseError{File: d.Source, ColumnName: c.Name, Err: &data.KindError{Column: c.Name, Kind: c.Kind,
-				Model: "this model", Takes: "numeric and categorical features only (leave the column out: data.Options.Ignore)", Err: data.ErrFeatureKind}}
+			return &data.ParseError{File: d.Source.Name, ColumnName: c.Name, Err: &data.KindError{Column: c.Name, Kind: c.Kind,
+				Model: "this model", Takes: "numeric and categorical features only (leave the column out: dataio.Options.Ignore)", Err: data.ErrFeatureKind}}
 		}
 	}
 	return design.CheckWeights(d)

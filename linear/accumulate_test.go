@@ -10,6 +10,7 @@ import (
 
 	"github.com/gendisc/gendisc"
 	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/dataio"
 	"github.com/gendisc/gendisc/internal/bundled"
 	"github.com/gendisc/gendisc/internal/design"
 )
@@ -19,7 +20,7 @@ import (
 // when weighted, and with missing cells punched in a numeric and the
 // categorical column when holes.
 func wineClass(t *testing.T, weighted, holes bool) *data.Dataset {
-	d := bundled.Load(t, "wine", data.Options{Target: "alcohol", NumericTarget: true})
+	d := bundled.Load(t, "wine", dataio.Options{Target: "alcohol", NumericTarget: true})
 	if weighted {
 		d.Weight = make([]float64, d.N)
 		for i := range d.Weight {

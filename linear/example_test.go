@@ -3,7 +3,7 @@ package linear_test
 import (
 	"fmt"
 
-	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/dataio"
 	"github.com/gendisc/gendisc/datasets"
 	"github.com/gendisc/gendisc/linear"
 )
@@ -16,7 +16,7 @@ func Example() {
 		panic(err)
 	}
 	defer r.Close()
-	d, err := data.Read(r, "wine", data.Options{Target: "alcohol", NumericTarget: true, Ignore: []string{"class"}})
+	d, err := dataio.Read(r, "wine", dataio.Options{Target: "alcohol", NumericTarget: true, Ignore: []string{"class"}})
 	if err != nil {
 		panic(err)
 	}

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/dataio"
 	"github.com/gendisc/gendisc/internal/bundled"
 )
 
@@ -14,7 +14,7 @@ import (
 // scored against the wrong columns; the training schema's data, and a
 // copy of it, pass.
 func TestFeatureNamesChecked(t *testing.T) {
-	d := bundled.Load(t, "iris", data.Options{Target: "petalwidth", NumericTarget: true, Ignore: []string{"class"}})
+	d := bundled.Load(t, "iris", dataio.Options{Target: "petalwidth", NumericTarget: true, Ignore: []string{"class"}})
 	m, err := Config{}.Fit(d)
 	if err != nil {
 		t.Fatal(err)

@@ -52,7 +52,7 @@ type Model struct {
 }
 
 // Fit fits the model to d, whose target must be numeric (read with
-// data.Options.NumericTarget): it adds d's rows to a new accumulator and
+// dataio.Options.NumericTarget): it adds d's rows to a new accumulator and
 // finishes it (Accumulator). It returns an error for a missing target
 // value, a missing feature cell (unless Impute is set), a text column,
 // bad weights, a negative or non-finite L2, fewer rows than unknowns, and

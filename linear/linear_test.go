@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/dataio"
 	"github.com/gendisc/gendisc/internal/bundled"
 	"github.com/gendisc/gendisc/internal/testsupport/refdata"
 )
@@ -14,7 +15,7 @@ import (
 // class column left out.
 func load(t testing.TB, name, target string) *data.Dataset {
 	t.Helper()
-	return bundled.Load(t, name, data.Options{Target: target, NumericTarget: true, Ignore: []string{"class"}})
+	return bundled.Load(t, name, dataio.Options{Target: target, NumericTarget: true, Ignore: []string{"class"}})
 }
 
 type refCase struct {
@@ -140,7 +141,7 @@ func TestErrors(t *testing.T) {
 	if _, err := (Config{L2: 1}).Fit(&dup); err != nil {
 		t.Errorf("ridge on collinear columns: %v", err)
 	}
-	if _, err := (Config{}).Fit(bundled.Load(t, "iris", data.Options{})); err == nil {
+	if _, err := (Config{}).Fit(bundled.Load(t, "iris", dataio.Options{})); err == nil {
 		t.Error("categorical target accepted")
 	}
 }
@@ -153,7 +154,7 @@ func TestCategorical(t *testing.T) {
 		Features: []data.Column{{Name: "x", Kind: data.Numeric}, {Name: "color", Kind: data.Categorical, Levels: []string{"blue", "green", "red"}}},
 		Target:   &data.Column{Name: "y", Kind: data.Numeric},
 	}
-	d := &data.Dataset{Schema: s, Source: "toy"}
+	d := &data.Dataset{Schema: s, Source: data.Named("toy")}
 	effect := []float64{0, -1, 3}
 	for i := range 30 {
 		x, c := float64(i%7), i%3

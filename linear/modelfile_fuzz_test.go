@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/dataio"
 	"github.com/gendisc/gendisc/internal/testsupport/modelfuzz"
 )
 
@@ -15,7 +15,7 @@ import (
 //
 //	go test -run '^$' -fuzz FuzzLinearFile -fuzztime 60s ./linear
 func FuzzLinearFile(f *testing.F) {
-	d, err := data.Read(strings.NewReader(`x,z,colour,y
+	d, err := dataio.Read(strings.NewReader(`x,z,colour,y
 1.5,2,red,3.1
 2.5,1,blue,5.2
 0.5,4,red,1.3
@@ -24,7 +24,7 @@ func FuzzLinearFile(f *testing.F) {
 2.9,2,blue,5.9
 0.7,1,green,1.8
 3.3,4,blue,6.5
-`), "rows.csv", data.Options{NumericTarget: true})
+`), "rows.csv", dataio.Options{NumericTarget: true})
 	if err != nil {
 		f.Fatal(err)
 	}

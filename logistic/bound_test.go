@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/dataio"
 	"github.com/gendisc/gendisc/internal/bundled"
 	"github.com/gendisc/gendisc/internal/design"
 )
@@ -17,7 +18,7 @@ import (
 // finite probabilities that sum to one for rows of numbers up to the
 // bound in magnitude.
 func TestUnmarshalBound(t *testing.T) {
-	iris := bundled.Load(t, "iris", data.Options{})
+	iris := bundled.Load(t, "iris", dataio.Options{})
 	m, err := Config{L2: 1}.Fit(iris)
 	if err != nil {
 		t.Fatal(err)

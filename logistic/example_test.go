@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/dataio"
 	"github.com/gendisc/gendisc/datasets"
 	"github.com/gendisc/gendisc/logistic"
 )
@@ -15,7 +16,7 @@ func readBundled(name string) *data.Dataset {
 		panic(err)
 	}
 	defer r.Close()
-	d, err := data.Read(r, name, data.Options{})
+	d, err := dataio.Read(r, name, dataio.Options{})
 	if err != nil {
 		panic(err)
 	}

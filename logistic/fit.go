@@ -129,7 +129,7 @@ func classes(d *data.Dataset) ([]int32, []float64, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	if err := checkClasses(d.Source, d.Schema.Target, tot); err != nil {
+	if err := checkClasses(d.Source.Name, d.Schema.Target, tot); err != nil {
 		return nil, nil, err
 	}
 	return y, tot, nil
@@ -150,7 +150,7 @@ func targets(d *data.Dataset) ([]int32, []float64, error) {
 	tot := make([]float64, len(t.Levels))
 	for i, v := range d.Y {
 		if v != v {
-			return nil, nil, &data.ParseError{File: d.Source, Line: d.Line(i), ColumnName: t.Name, Err: data.ErrMissingTarget}
+			return nil, nil, &data.ParseError{File: d.Source.Name, Line: d.Line(i), ColumnName: t.Name, Err: data.ErrMissingTarget}
 		}
 		if v < 0 || int(v) >= len(t.Levels) || v != math.Trunc(v) {
 			panic(fmt.Sprintf("logistic: row %d: target %v is not a class index", i, v))

@@ -4,7 +4,7 @@ import (
 	"math"
 	"testing"
 
-	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/dataio"
 	"github.com/gendisc/gendisc/internal/bundled"
 	"github.com/gendisc/gendisc/internal/kernel"
 )
@@ -14,7 +14,7 @@ import (
 // tolerance.
 func TestPortableKernels(t *testing.T) {
 	for _, name := range []string{"breast_cancer_wdbc", "wine"} {
-		d := bundled.Load(t, name, data.Options{})
+		d := bundled.Load(t, name, dataio.Options{})
 		want, err := Config{Solver: LBFGS, Tol: 1e-10}.Fit(d)
 		if err != nil {
 			t.Fatal(err)

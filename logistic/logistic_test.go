@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/dataio"
 	"github.com/gendisc/gendisc/internal/bundled"
 	"github.com/gendisc/gendisc/internal/testsupport/refdata"
 )
@@ -36,7 +37,7 @@ func readReference(t *testing.T) []refCase {
 
 // refData loads the data of a reference case with its sample weights.
 func refData(t *testing.T, rc *refCase) *data.Dataset {
-	d := bundled.Load(t, rc.Dataset, data.Options{})
+	d := bundled.Load(t, rc.Dataset, dataio.Options{})
 	if rc.SampleWeight == "cycle3" {
 		d.Weight = make([]float64, d.N)
 		for i := range d.Weight {

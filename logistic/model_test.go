@@ -9,6 +9,7 @@ import (
 
 	"github.com/gendisc/gendisc"
 	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/dataio"
 	"github.com/gendisc/gendisc/internal/bundled"
 	"github.com/gendisc/gendisc/internal/design"
 	"github.com/gendisc/gendisc/internal/testsupport/conformance"
@@ -17,7 +18,7 @@ import (
 func TestConformance(t *testing.T) {
 	for _, name := range []string{"iris", "pima_indians_diabetes", "house_votes84"} {
 		t.Run(name, func(t *testing.T) {
-			d := bundled.Load(t, name, data.Options{})
+			d := bundled.Load(t, name, dataio.Options{})
 			cfg := Config{Tol: 1e-12, Impute: true}
 			conformance.Check(t, func(d *data.Dataset) (gendisc.Classifier, error) {
 				return cfg.Fit(d)
@@ -76,7 +77,7 @@ func TestQuasiSeparable(t *testing.T) {
 // TestWeights: a weight of 2 is the same as a duplicated row, and
 // balanced class weights are the class-size ratios.
 func TestWeights(t *testing.T) {
-	d := bundled.Load(t, "iris", data.Options{})
+	d := bundled.Load(t, "iris", dataio.Options{})
 	idx := make([]int, 0, d.N+d.N/3)
 	w := make([]float64, d.N)
 	for i := range d.N {
@@ -95,7 +96,7 @@ func TestWeights(t *testing.T) {
 }
 
 func TestOriginalCoefficients(t *testing.T) {
-	d := bundled.Load(t, "wine", data.Options{})
+	d := bundled.Load(t, "wine", dataio.Options{})
 	m := fit(t, Config{}, d)
 	w, b := m.OriginalCoefficients()
 	lp := m.LogProba(nil, d)
@@ -122,7 +123,7 @@ func TestOriginalCoefficients(t *testing.T) {
 }
 
 func TestMissing(t *testing.T) {
-	d := bundled.Load(t, "breast_cancer_wisconsin", data.Options{}) // 16 missing cells
+	d := bundled.Load(t, "breast_cancer_wisconsin", dataio.Options{}) // 16 missing cells
 	_, err := Config{}.Fit(d)
 	var pe *data.ParseError
 	if !errors.As(err, &pe) || !errors.Is(err, design.ErrMissing) || pe.Line == 0 || pe.ColumnName == "" {
@@ -138,7 +139,7 @@ func TestMissing(t *testing.T) {
 }
 
 func TestErrors(t *testing.T) {
-	d := bundled.Load(t, "iris", data.Options{})
+	d := bundled.Load(t, "iris", dataio.Options{})
 	for _, cfg := range []Config{{L2: -1}, {Solver: "adam"}, {ClassWeight: "x"}, {Tol: -1}} {
 		if _, err := cfg.Fit(d); err == nil {
 			t.Errorf("%+v: no error", cfg)
@@ -156,7 +157,7 @@ func TestErrors(t *testing.T) {
 // TestPredictMissing: at prediction a missing cell, or a level index
 // outside the schema's levels, takes its design column's training mean.
 func TestPredictMissing(t *testing.T) {
-	d := bundled.Load(t, "house_votes84", data.Options{})
+	d := bundled.Load(t, "house_votes84", dataio.Options{})
 	m := fit(t, Config{Impute: true}, d)
 	row := d.Subset([]int{0})
 	want := m.LogProba(nil, row)
@@ -181,7 +182,7 @@ func TestPredictMissing(t *testing.T) {
 // (CheckMissing) with Fit's error, one fitted with Impute takes it; the
 // rule survives the model file.
 func TestWarningsAndMissingRule(t *testing.T) {
-	d := bundled.Load(t, "iris", data.Options{})
+	d := bundled.Load(t, "iris", dataio.Options{})
 	m := fit(t, Config{}, d)
 	if !m.Converged() || m.Warnings() != nil {
 		t.Errorf("converged fit: Converged %v, Warnings %q", m.Converged(), m.Warnings())
@@ -198,7 +199,7 @@ func TestWarningsAndMissingRule(t *testing.T) {
 	}
 
 	holed := data.FromMatrix([]string{"a", "b"}, []float64{0.5, 1, math.NaN(), 2}, []string{"no", "yes"}, []int{0, 1})
-	holed.Source, holed.Lines = "new.csv", []int{2, 3}
+	holed.Source.Name, holed.Source.Lines = "new.csv", []int{2, 3}
 	_, fitErr := Config{}.Fit(holed)
 	err := s.CheckMissing(holed)
 	var me *data.MissingError

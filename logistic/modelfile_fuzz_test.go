@@ -7,6 +7,7 @@ import (
 
 	"github.com/gendisc/gendisc"
 	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/dataio"
 	"github.com/gendisc/gendisc/internal/testsupport/modelfuzz"
 )
 
@@ -18,7 +19,7 @@ import (
 //
 //	go test -run '^$' -fuzz FuzzLogisticFile -fuzztime 60s ./logistic
 func FuzzLogisticFile(f *testing.F) {
-	d, err := data.Read(strings.NewReader(fuzzRows), "rows.csv", data.Options{Text: []string{"note"}})
+	d, err := dataio.Read(strings.NewReader(fuzzRows), "rows.csv", dataio.Options{Text: []string{"note"}})
 	if err != nil {
 		f.Fatal(err)
 	}

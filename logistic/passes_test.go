@@ -11,6 +11,7 @@ import (
 
 	"github.com/gendisc/gendisc"
 	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/dataio"
 	"github.com/gendisc/gendisc/internal/bundled"
 	"github.com/gendisc/gendisc/logistic"
 	"github.com/gendisc/gendisc/text"
@@ -190,13 +191,13 @@ func newton(t *testing.T, p *logistic.Problem, shards []*data.Dataset) *logistic
 // a text column's term counts (the vocabulary pruned over all the
 // shards).
 func TestDriver(t *testing.T) {
-	pima := withBins(bundled.Load(t, "pima_indians_diabetes", data.Options{}), 2)
-	wine := withBins(bundled.Load(t, "wine", data.Options{}), 0)
+	pima := withBins(bundled.Load(t, "pima_indians_diabetes", dataio.Options{}), 2)
+	wine := withBins(bundled.Load(t, "wine", dataio.Options{}), 0)
 	wine.Weight = make([]float64, wine.N)
 	for i := range wine.Weight {
 		wine.Weight[i] = 1 + float64(i%4)/2
 	}
-	sms := bundled.Load(t, "sms_spam", data.Options{Text: []string{"text"}})
+	sms := bundled.Load(t, "sms_spam", dataio.Options{Text: []string{"text"}})
 	sms = sms.Subset(slices.Collect(func(yield func(int) bool) {
 		for i := 0; i < sms.N; i += 7 {
 			yield(i)
@@ -252,7 +253,7 @@ func TestDriver(t *testing.T) {
 // TestPassErrors: statistics of another configuration, passes at another
 // θ and rows with classes the setup did not see are refused.
 func TestPassErrors(t *testing.T) {
-	d := withBins(bundled.Load(t, "wine", data.Options{}), 0)
+	d := withBins(bundled.Load(t, "wine", dataio.Options{}), 0)
 	a, _ := logistic.Config{L2: 1}.NewSetup()
 	b, _ := logistic.Config{L2: 2}.NewSetup()
 	var ce *gendisc.MergeError
@@ -289,7 +290,7 @@ func TestPassErrors(t *testing.T) {
 // (a later shard bringing a class the first did not have) set up the
 // problem of all the rows: the same terms and starting point.
 func TestSetupNewClasses(t *testing.T) {
-	d := withBins(bundled.Load(t, "wine", data.Options{}), 0)
+	d := withBins(bundled.Load(t, "wine", dataio.Options{}), 0)
 	classes := d.Schema.Target.Levels
 	var shards []*data.Dataset
 	for _, keep := range [][]int{{0, 1}, {2}, {1, 0, 2}} {

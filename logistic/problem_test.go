@@ -4,7 +4,7 @@ import (
 	"math"
 	"testing"
 
-	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/dataio"
 	"github.com/gendisc/gendisc/internal/bundled"
 	"github.com/gendisc/gendisc/internal/design"
 	"github.com/gendisc/gendisc/internal/parallel"
@@ -13,7 +13,7 @@ import (
 // TestEvalAllocations: an evaluation allocates nothing per row; the only
 // allocations are parallel.For's goroutines, a constant per call.
 func TestEvalAllocations(t *testing.T) {
-	d := bundled.Load(t, "optdigits", data.Options{}) // 5620 rows, 10 classes
+	d := bundled.Load(t, "optdigits", dataio.Options{}) // 5620 rows, 10 classes
 	enc, err := design.Fit(d, design.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -37,7 +37,7 @@ func TestEvalAllocations(t *testing.T) {
 // materialised design matrix.
 func TestAffine(t *testing.T) {
 	for _, name := range []string{"wine", "pima_indians_diabetes"} {
-		d := bundled.Load(t, name, data.Options{})
+		d := bundled.Load(t, name, dataio.Options{})
 		enc, err := design.Fit(d, design.Options{})
 		if err != nil {
 			t.Fatal(err)

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/dataio"
 	"github.com/gendisc/gendisc/internal/bundled"
 )
 
@@ -26,7 +27,7 @@ func TestSolversAgree(t *testing.T) {
 		{"sonar", Config{L2: 0.1}, []Solver{LBFGS}},
 	}
 	for _, tc := range cases {
-		d := bundled.Load(t, tc.dataset, data.Options{})
+		d := bundled.Load(t, tc.dataset, dataio.Options{})
 		ref := tc.cfg
 		ref.Solver, ref.Tol = Newton, 1e-12
 		want := fit(t, ref, d)

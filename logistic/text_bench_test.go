@@ -3,7 +3,7 @@ package logistic
 import (
 	"testing"
 
-	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/dataio"
 	"github.com/gendisc/gendisc/internal/bundled"
 	"github.com/gendisc/gendisc/internal/design"
 	"github.com/gendisc/gendisc/text"
@@ -12,7 +12,7 @@ import (
 // BenchmarkFitText times a fit of the bundled sms_spam messages (5,574
 // rows, 8,750 term counts) with the default settings.
 func BenchmarkFitText(b *testing.B) {
-	d := bundled.Load(b, "sms_spam", data.Options{Text: []string{"text"}})
+	d := bundled.Load(b, "sms_spam", dataio.Options{Text: []string{"text"}})
 	var m *Model
 	for b.Loop() {
 		var err error
@@ -26,7 +26,7 @@ func BenchmarkFitText(b *testing.B) {
 // BenchmarkEvalText times one evaluation of the objective and its
 // gradient on sms_spam's term counts.
 func BenchmarkEvalText(b *testing.B) {
-	d := bundled.Load(b, "sms_spam", data.Options{Text: []string{"text"}})
+	d := bundled.Load(b, "sms_spam", dataio.Options{Text: []string{"text"}})
 	pr, theta := benchProblem(b, d, design.Options{Text: &text.VectorizerConfig{}})
 	for j := range theta {
 		theta[j] += 0.01 * float64(j%7-3)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/gendisc/gendisc"
 	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/dataio"
 	"github.com/gendisc/gendisc/internal/bundled"
 	"github.com/gendisc/gendisc/internal/testsupport/conformance"
 	"github.com/gendisc/gendisc/internal/testsupport/refdata"
@@ -32,7 +33,7 @@ func TestText(t *testing.T) {
 	}
 	refdata.ReadJSON(t, "testdata/reference.json", &ref)
 	for _, rc := range ref.TextCases {
-		d := bundled.Load(t, rc.Dataset, data.Options{Text: []string{"text"}})
+		d := bundled.Load(t, rc.Dataset, dataio.Options{Text: []string{"text"}})
 		m := fit(t, Config{L2: rc.Lambda, Tol: 1e-10}, d)
 		diag := m.Diagnostics()
 		if !diag.Converged || diag.Solver != LBFGS {
@@ -88,7 +89,7 @@ func TestText(t *testing.T) {
 // probabilities, the permutation check's tolerance (TestTextSolvers
 // checks that L-BFGS reaches the same optimum to 1e-6).
 func TestTextConformance(t *testing.T) {
-	d := bundled.Load(t, "sms_spam", data.Options{Text: []string{"text"}})
+	d := bundled.Load(t, "sms_spam", dataio.Options{Text: []string{"text"}})
 	d = d.Subset(firstRows(600))
 	conformance.Check(t, func(d *data.Dataset) (gendisc.Classifier, error) {
 		return Config{Solver: Newton, Tol: 1e-12, Text: text.VectorizerConfig{MaxFeatures: 200}}.Fit(d)
@@ -104,7 +105,7 @@ func TestTextConformance(t *testing.T) {
 // that the first-order methods, which need O(condition number)
 // iterations, get there within their limits.
 func TestTextSolvers(t *testing.T) {
-	d := bundled.Load(t, "sms_spam", data.Options{Text: []string{"text"}}).Subset(firstRows(400))
+	d := bundled.Load(t, "sms_spam", dataio.Options{Text: []string{"text"}}).Subset(firstRows(400))
 	three := d.Subset(firstRows(d.N))
 	three.Schema = d.Schema.Clone()
 	three.Schema.Target.Levels = append(three.Schema.Target.Levels, "long ham")

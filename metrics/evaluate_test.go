@@ -31,7 +31,7 @@ func TestEvaluate(t *testing.T) {
 	}
 	c := fixedClassifier{schema, []float64{math.Log(.25), math.Log(.75)}}
 	d := &data.Dataset{Schema: schema, N: 3, X: make([]float64, 3), Y: []float64{1, 1, 0},
-		Weight: []float64{1, 1, 2}, Source: "t.csv", Lines: []int{2, 3, 5}}
+		Weight: []float64{1, 1, 2}, Source: data.Provenance{Name: "t.csv", Lines: []int{2, 3, 5}}}
 	r, err := Evaluate(c, d)
 	if err != nil {
 		t.Fatal(err)

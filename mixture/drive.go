@@ -35,7 +35,7 @@ func (c Config) Starts(d *data.Dataset, rng *rand.Rand) ([]Params, error) {
 		return nil, fmt.Errorf("mixture: %d components for %d rows of %s", set.Components, lay.n, source(d))
 	}
 	f := newFitter(set, lay)
-	f.lines = d.Lines
+	f.lines = d.Source.Lines
 	starts := make([]Params, set.Restarts)
 	for r := range starts {
 		m := f.start(rng)

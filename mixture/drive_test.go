@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/dataio"
 	"github.com/gendisc/gendisc/internal/bundled"
 )
 
@@ -18,7 +19,7 @@ import (
 // within 1e-8 relative, OnIter called alike; for every covariance type
 // but identity (slow to converge here).
 func TestFitEStep(t *testing.T) {
-	d := bundled.Load(t, "iris", data.Options{})
+	d := bundled.Load(t, "iris", dataio.Options{})
 	rng := rand.New(rand.NewPCG(5, 5))
 	d.Weight = make([]float64, d.N)
 	for i := range d.N {
@@ -90,7 +91,7 @@ func TestFitEStep(t *testing.T) {
 // component is ErrCollapsed, statistics under other parameters are
 // ErrMismatch, and Starts returns c.Start.
 func TestFitEStepErrors(t *testing.T) {
-	d := bundled.Load(t, "iris", data.Options{})
+	d := bundled.Load(t, "iris", dataio.Options{})
 	c := Config{Components: 2}
 	starts, err := c.Starts(d, rand.New(rand.NewPCG(1, 0)))
 	if err != nil || len(starts) != 1 {

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/dataio"
 	"github.com/gendisc/gendisc/internal/bundled"
 )
 
@@ -66,7 +67,7 @@ func relClose(t *testing.T, what string, got, want []float64, tol float64) {
 // parameters and log-likelihood to 1e-8 relative, and its log-likelihood
 // never decreases; for every covariance type.
 func TestEMDriverEqualsFit(t *testing.T) {
-	d := bundled.Load(t, "iris", data.Options{})
+	d := bundled.Load(t, "iris", dataio.Options{})
 	rng := rand.New(rand.NewPCG(11, 11))
 	d.Weight = make([]float64, d.N)
 	for i := range d.N {
@@ -134,7 +135,7 @@ func TestEMDriverEqualsFit(t *testing.T) {
 // TestEStatsErrors: statistics under other parameters or settings do not
 // merge; a collapsed component is ErrCollapsed; bad encodings are refused.
 func TestEStatsErrors(t *testing.T) {
-	d := bundled.Load(t, "iris", data.Options{})
+	d := bundled.Load(t, "iris", dataio.Options{})
 	c := Config{Components: 2, Covariance: Diag}
 	p := Params{Weights: []float64{0.5, 0.5}, Means: make([]float64, 8), Covariances: slices.Repeat([]float64{1}, 8)}
 	a, err := c.EStep(d, p)

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/dataio"
 	"github.com/gendisc/gendisc/internal/bundled"
 )
 
@@ -15,7 +15,7 @@ import (
 // scored against the wrong columns; the training schema's data, and a
 // copy of it, pass.
 func TestFeatureNamesChecked(t *testing.T) {
-	d := bundled.Load(t, "iris", data.Options{})
+	d := bundled.Load(t, "iris", dataio.Options{})
 	m, err := MDAConfig{ComponentsPerClass: 2}.Fit(d, rand.New(rand.NewPCG(1, 2)))
 	if err != nil {
 		t.Fatal(err)

@@ -56,7 +56,7 @@ func (c Config) Fit(d *data.Dataset, rng *rand.Rand) (*GMM, error) {
 		return nil, fmt.Errorf("mixture: %d components for %d rows of %s", set.Components, lay.n, source(d))
 	}
 	f := newFitter(set, lay)
-	f.lines = d.Lines
+	f.lines = d.Source.Lines
 	var runs []*run
 	if set.Start != nil {
 		m, err := fromParams(set.Covariance, set.Components, lay.d, set.Start)
@@ -116,10 +116,10 @@ func checkFeatures(s *data.Schema, d *data.Dataset) {
 }
 
 func source(d *data.Dataset) string {
-	if d.Source == "" {
+	if d.Source.Name == "" {
 		return "the data"
 	}
-	return d.Source
+	return d.Source.Name
 }
 
 // prepare checks that d can be fitted and groups its rows by missing

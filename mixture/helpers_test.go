@@ -7,6 +7,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/dataio"
 	"github.com/gendisc/gendisc/internal/bundled"
 )
 
@@ -14,8 +15,8 @@ import (
 // with NAME.csv as its source.
 func loadDataset(tb testing.TB, name string) *data.Dataset {
 	tb.Helper()
-	d := bundled.Load(tb, name, data.Options{})
-	d.Source = name + ".csv"
+	d := bundled.Load(tb, name, dataio.Options{})
+	d.Source.Name = name + ".csv"
 	return d
 }
 

@@ -8,6 +8,7 @@ import (
 
 	"github.com/gendisc/gendisc"
 	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/dataio"
 	"github.com/gendisc/gendisc/internal/testsupport/modelfuzz"
 )
 
@@ -20,7 +21,7 @@ import (
 //	go test -run '^$' -fuzz FuzzMDAFile -fuzztime 60s ./mixture
 
 func FuzzGMMFile(f *testing.F) {
-	iris := modelfuzz.Bundled(f, "iris", data.Options{})
+	iris := modelfuzz.Bundled(f, "iris", dataio.Options{})
 	features := iris.Schema.Clone()
 	features.Target = nil
 	x := &data.Dataset{Schema: features, N: iris.N, X: iris.X}
@@ -32,7 +33,7 @@ func FuzzGMMFile(f *testing.F) {
 }
 
 func FuzzMDAFile(f *testing.F) {
-	iris := modelfuzz.Bundled(f, "iris", data.Options{})
+	iris := modelfuzz.Bundled(f, "iris", dataio.Options{})
 	m, err := MDAConfig{ComponentsPerClass: 2, Mixture: Config{Covariance: Diag}}.Fit(iris, rand.New(rand.NewPCG(1, 2)))
 	if err != nil {
 		f.Fatal(err)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/gendisc/gendisc"
 	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/dataio"
 	"github.com/gendisc/gendisc/datasets"
 	"github.com/gendisc/gendisc/gda"
 	"github.com/gendisc/gendisc/logistic"
@@ -27,7 +28,7 @@ func Example() {
 		log.Fatal(err)
 	}
 	defer r.Close()
-	iris, err := data.Read(r, "iris", data.Options{})
+	iris, err := dataio.Read(r, "iris", dataio.Options{})
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/gendisc/gendisc"
 	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/dataio"
 	"github.com/gendisc/gendisc/gda"
 	"github.com/gendisc/gendisc/linear"
 	"github.com/gendisc/gendisc/logistic"
@@ -48,7 +49,7 @@ func farRows(nonNegative bool) [][]float64 {
 
 // withRows returns a data set of d's schema holding rows.
 func withRows(d *data.Dataset, rows [][]float64) *data.Dataset {
-	out := &data.Dataset{Schema: d.Schema, N: len(rows), Source: "far"}
+	out := &data.Dataset{Schema: d.Schema, N: len(rows), Source: data.Named("far")}
 	for _, r := range rows {
 		out.X = append(out.X, r...)
 	}
@@ -81,7 +82,7 @@ func checkProba(t *testing.T, what string, p []float64, n int, rows [][]float64)
 // Bayes and MDA gave NaN, nb and the mixture 0 for every class, QDA the
 // prior, logistic regression and LDA NaN at 1.8e308.
 func TestFarRows(t *testing.T) {
-	iris := readIris(t, data.Options{})
+	iris := readIris(t, dataio.Options{})
 	rng := func() *rand.Rand { return rand.New(rand.NewPCG(1, 2)) }
 	type fitter struct {
 		name        string
@@ -237,7 +238,7 @@ func TestFarRowsWinner(t *testing.T) {
 // beyond float64's range, never NaN (1.8e308 in features of weights of
 // both signs gave +Inf − Inf before), and written clamped by WriteCSV.
 func TestFarRowsRegression(t *testing.T) {
-	x := readIris(t, data.Options{Ignore: []string{"class"}, Target: "sepallength", NumericTarget: true})
+	x := readIris(t, dataio.Options{Ignore: []string{"class"}, Target: "sepallength", NumericTarget: true})
 	lin, err := linear.Config{}.Fit(x)
 	if err != nil {
 		t.Fatal(err)

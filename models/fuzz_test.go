@@ -27,6 +27,7 @@ var fuzzTargets = map[string]string{
 	"mda":            "mixture/modelfile_fuzz_test.go:FuzzMDAFile",
 	"ngram":          "ngram/modelfile_fuzz_test.go:FuzzNgramFile",
 	"arpa":           "ngram/arpa_fuzz_test.go:FuzzARPAFile",
+	"crf":            "crf/json_test.go:FuzzCRFFile",
 }
 
 // TestEveryKindFuzzed checks that every registered kind has a fuzz test

@@ -1,6 +1,6 @@
 // Package models loads model files of every kind that gendisc fits.
 // Importing it imports every model family (naivebayes, gda, logistic,
-// linear, mixture), which register their kinds with package registry, so
+// linear, mixture, ngram, crf), which register their kinds with package registry, so
 // that one call reads any model file:
 //
 //	m, err := models.Load("iris.json")
@@ -11,12 +11,19 @@
 // ...), which implements gendisc.Model and the other root interfaces its
 // kind does. A program that needs only some families imports them and
 // calls package registry instead.
+//
+// Importing models also makes the registry read model files of foreign
+// formats (ARPA) compressed with gzip, zstd, bzip2 or xz, as data files
+// are read (registry.SetDecompressor with compress.Bytes): the registry
+// and the families do not import the decompressors themselves.
 package models
 
 import (
 	"io"
 
 	"github.com/gendisc/gendisc"
+	_ "github.com/gendisc/gendisc/crf"
+	"github.com/gendisc/gendisc/dataio/compress"
 	_ "github.com/gendisc/gendisc/gda"
 	_ "github.com/gendisc/gendisc/linear"
 	_ "github.com/gendisc/gendisc/logistic"
@@ -26,6 +33,8 @@ import (
 	_ "github.com/gendisc/gendisc/ngram"
 	"github.com/gendisc/gendisc/registry"
 )
+
+func init() { registry.SetDecompressor(compress.Bytes) }
 
 // Load reads the model file at path ("-" for standard input) and returns
 // its model (registry.Load).

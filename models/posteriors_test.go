@@ -8,6 +8,7 @@ import (
 
 	"github.com/gendisc/gendisc"
 	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/dataio"
 	"github.com/gendisc/gendisc/datasets"
 	"github.com/gendisc/gendisc/gda"
 	"github.com/gendisc/gendisc/logistic"
@@ -21,7 +22,7 @@ import (
 func noisyRows(d *data.Dataset, n int, spread float64, missing bool) *data.Dataset {
 	rng := rand.New(rand.NewPCG(5, 6))
 	D := d.D()
-	out := &data.Dataset{Schema: d.Schema, N: n, X: make([]float64, n*D), Source: "noisy"}
+	out := &data.Dataset{Schema: d.Schema, N: n, X: make([]float64, n*D), Source: data.Named("noisy")}
 	for i := range n {
 		for j := range D {
 			v := d.X[(i%d.N)*D+j]
@@ -59,7 +60,7 @@ func sameBits(t *testing.T, what string, got, lp []float64) {
 // divided exponentials by their sum (a softmax), which differs from
 // exp(LogProba) in the last bits.
 func TestPosteriorsBitForBit(t *testing.T) {
-	iris := readIris(t, data.Options{})
+	iris := readIris(t, dataio.Options{})
 	fits := []struct {
 		name string
 		fit  func(*data.Dataset) (gendisc.Classifier, error)
@@ -117,7 +118,7 @@ func TestPosteriorsBitForBit(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer r.Close()
-	adult, err := data.Read(r, "adult", data.Options{})
+	adult, err := dataio.Read(r, "adult", dataio.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -195,7 +196,7 @@ func TestPosteriorsTies(t *testing.T) {
 // noisy copies with missing cells and rows far out; and that ProbaJoint's
 // joint is JointLogLikelihood's.
 func TestPredictDensity(t *testing.T) {
-	iris := readIris(t, data.Options{})
+	iris := readIris(t, dataio.Options{})
 	fits := []struct {
 		name  string
 		fit   func(*data.Dataset) (gendisc.Generative, error)

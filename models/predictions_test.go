@@ -9,6 +9,7 @@ import (
 
 	"github.com/gendisc/gendisc"
 	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/dataio"
 	"github.com/gendisc/gendisc/datasets"
 	"github.com/gendisc/gendisc/linear"
 	"github.com/gendisc/gendisc/mixture"
@@ -16,14 +17,14 @@ import (
 	"github.com/gendisc/gendisc/naivebayes"
 )
 
-func readIris(t *testing.T, opt data.Options) *data.Dataset {
+func readIris(t *testing.T, opt dataio.Options) *data.Dataset {
 	t.Helper()
 	r, err := datasets.Open("iris")
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer r.Close()
-	d, err := data.Read(r, "iris", opt)
+	d, err := dataio.Read(r, "iris", opt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -34,7 +35,7 @@ func readIris(t *testing.T, opt data.Options) *data.Dataset {
 // a regression: the columns, the labels and the values, against the
 // models' own methods, and its CSV.
 func TestPredict(t *testing.T) {
-	iris := readIris(t, data.Options{})
+	iris := readIris(t, dataio.Options{})
 	nb, err := naivebayes.GaussianConfig{}.Fit(iris)
 	if err != nil {
 		t.Fatal(err)
@@ -58,7 +59,7 @@ func TestPredict(t *testing.T) {
 		t.Errorf("CSV: %v %.100s", err, b.String())
 	}
 
-	x := readIris(t, data.Options{Ignore: []string{"class"}, Target: "sepallength", NumericTarget: true})
+	x := readIris(t, dataio.Options{Ignore: []string{"class"}, Target: "sepallength", NumericTarget: true})
 	lin, err := linear.Config{}.Fit(x)
 	if err != nil {
 		t.Fatal(err)
@@ -66,7 +67,7 @@ func TestPredict(t *testing.T) {
 	if p, err := models.Predict(lin, x); err != nil || strings.Join(p.Columns, ",") != "prediction" || p.Labels != nil || p.Values[7] != lin.Predict(nil, x)[7] {
 		t.Errorf("regression: %v %+v", err, p.Columns)
 	}
-	g := readIris(t, data.Options{Ignore: []string{"class"}, NoTarget: true})
+	g := readIris(t, dataio.Options{Ignore: []string{"class"}, NoTarget: true})
 	gmm, err := mixture.Config{Components: 2}.Fit(g, rand.New(rand.NewPCG(1, 2)))
 	if err != nil {
 		t.Fatal(err)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/gendisc/gendisc"
 	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/dataio"
 	"github.com/gendisc/gendisc/internal/bundled"
 	"github.com/gendisc/gendisc/internal/testsupport/conformance"
 	"github.com/gendisc/gendisc/text"
@@ -36,7 +37,7 @@ type shardsCase struct {
 
 func shardsCases(t *testing.T) []shardsCase {
 	var cases []shardsCase
-	iris := withMissing(bundled.Load(t, "iris", data.Options{}), 4)
+	iris := withMissing(bundled.Load(t, "iris", dataio.Options{}), 4)
 	multinomial := func() (gendisc.Accumulator, error) { return Config{Family: Multinomial, Alpha: 0.25}.NewAccumulator() }
 	gaussian := func() (gendisc.Accumulator, error) { return GaussianConfig{}.NewAccumulator() }
 	for _, cfg := range []GaussianConfig{{}, {Variance: FeatureVariance, PriorAlpha: 1}} {
@@ -101,7 +102,7 @@ func encode(t *testing.T, a gendisc.Accumulator) []byte {
 // TestAccumulatorModelType: Model finishes into the type of Fit, and a
 // model's Accumulator holds its statistics.
 func TestAccumulatorModelType(t *testing.T) {
-	iris := bundled.Load(t, "iris", data.Options{})
+	iris := bundled.Load(t, "iris", dataio.Options{})
 	g := fit(t, GaussianConfig{}, iris)
 	m, err := g.Accumulator().Model()
 	if err != nil {
@@ -110,7 +111,7 @@ func TestAccumulatorModelType(t *testing.T) {
 	if gm, ok := m.(*Gaussian); !ok || !bytes.Equal(mustGaussianJSON(t, gm), mustGaussianJSON(t, g)) {
 		t.Errorf("Gaussian.Accumulator().Model() = %T, not the model", m)
 	}
-	votes := bundled.Load(t, "house_votes84", data.Options{})
+	votes := bundled.Load(t, "house_votes84", dataio.Options{})
 	nb, err := Config{Family: Categorical}.Fit(votes)
 	if err != nil {
 		t.Fatal(err)
@@ -141,7 +142,7 @@ func mustGaussianJSON(t *testing.T, m *Gaussian) []byte {
 // schema with other features a *data.SchemaError; the accumulator is
 // unchanged.
 func TestMergeRefuses(t *testing.T) {
-	iris := bundled.Load(t, "iris", data.Options{})
+	iris := bundled.Load(t, "iris", dataio.Options{})
 	g, _ := GaussianConfig{}.NewAccumulator()
 	if err := g.Add(iris); err != nil {
 		t.Fatal(err)
@@ -195,7 +196,7 @@ func TestMergeRefuses(t *testing.T) {
 // same cells as present after the merge.
 func TestBernoulliLevelOrder(t *testing.T) {
 	const csv = "v,class\ny,a\nn,a\ny,b\ny,b\nn,a\n"
-	d := readCSV(t, nil, csv, data.Options{})
+	d := readCSV(t, nil, csv, dataio.Options{})
 	whole, err := Config{Family: Bernoulli}.Fit(d)
 	if err != nil {
 		t.Fatal(err)
@@ -221,7 +222,7 @@ func TestBernoulliLevelOrder(t *testing.T) {
 		}
 		conformance.SameScores(t, "bernoulli shards", finish(t, a), whole, d, 0)
 	}
-	three := readCSV(t, nil, "v,class\nmaybe,a\ny,b\n", data.Options{})
+	three := readCSV(t, nil, "v,class\nmaybe,a\ny,b\n", dataio.Options{})
 	a, _ := Config{Family: Bernoulli}.NewAccumulator()
 	if err := a.Add(d); err != nil {
 		t.Fatal(err)
@@ -242,7 +243,7 @@ func TestAddErrorUnchanged(t *testing.T) {
 		{Config{Family: Multinomial}, "n,note,class\n1,a b,x\n2,b,y\n", "n,note,class\n3,c,z\n-1,a,x\n", ErrNegativeCount},
 		{Config{}, "n,c,note,class\n1,red,a b,x\n2,blue,b,y\n", "n,c,note,class\n3,green,c,z\n999,red,a,x\n", data.ErrInfinite},
 	} {
-		opt := data.Options{Text: []string{"note"}}
+		opt := dataio.Options{Text: []string{"note"}}
 		if c.cfg.Family == Mixed {
 			opt.Categorical = []string{"c"}
 		}
@@ -264,11 +265,11 @@ func TestAddErrorUnchanged(t *testing.T) {
 		}
 	}
 	g, _ := GaussianConfig{}.NewAccumulator()
-	if err := g.Add(readCSV(t, nil, "n,class\n1,x\n2,y\n", data.Options{})); err != nil {
+	if err := g.Add(readCSV(t, nil, "n,class\n1,x\n2,y\n", dataio.Options{})); err != nil {
 		t.Fatal(err)
 	}
 	before := encode(t, g)
-	bad := readCSV(t, nil, "n,class\n3,z\n999,x\n", data.Options{})
+	bad := readCSV(t, nil, "n,class\n3,z\n999,x\n", dataio.Options{})
 	bad.X[1] = math.Inf(1)
 	if err := g.Add(bad); !errors.Is(err, data.ErrInfinite) {
 		t.Errorf("gaussian-nb: %v, want ErrInfinite", err)
@@ -296,7 +297,7 @@ func TestMergeLoaded(t *testing.T) {
 			t.Errorf("%s: %v", c.name, err)
 		}
 	}
-	iris := bundled.Load(t, "iris", data.Options{})
+	iris := bundled.Load(t, "iris", dataio.Options{})
 	cfg := GaussianConfig{ClassPrior: map[string]float64{"Iris-setosa": 0.5, "Iris-versicolor": 0.25, "Iris-virginica": 0.25}, VarSmoothing: NoVarSmoothing}
 	g := fit(t, cfg, iris)
 	loaded, err := UnmarshalGaussian(g.Schema(), mustGaussianJSON(t, g))
@@ -315,10 +316,10 @@ func TestDecodedAdd(t *testing.T) {
 	const a = "colour,note,class\nred,cheap fast,x\nblue,slow,y\nred,fast fast,x\n"
 	const b = "colour,note,class\ngreen,new words here,z\nred,fast,x\nyellow,here,y\n"
 	for _, cfg := range []Config{{}, {Family: Categorical}, {Family: Multinomial}} {
-		opt := data.Options{Text: []string{"note"}}
+		opt := dataio.Options{Text: []string{"note"}}
 		switch cfg.Family {
 		case Categorical:
-			opt = data.Options{Ignore: []string{"note"}}
+			opt = dataio.Options{Ignore: []string{"note"}}
 		case Multinomial:
 			opt.Ignore = []string{"colour"}
 		}

@@ -318,19 +318,19 @@ func (a *Accumulator) Add(d *data.Dataset) error {
 		return err
 	}
 	if d.D() == 0 {
-		return &data.ParseError{File: d.Source, Err: errors.New("no feature columns")}
+		return &data.ParseError{File: d.Source.Name, Err: errors.New("no feature columns")}
 	}
 	schema, parts := a.schema, a.parts
 	var r *data.Remap
 	if schema == nil {
 		var kerr *kindError
 		if parts, kerr = assignParts(a.params, d.Schema); kerr != nil {
-			return &data.ParseError{File: d.Source, ColumnName: kerr.column, Err: kerr.err}
+			return &data.ParseError{File: d.Source.Name, ColumnName: kerr.column, Err: kerr.err}
 		}
 		schema = d.Schema.Clone()
 	} else {
 		var err error
-		if schema, r, err = a.extend(d.Schema, d.Source); err != nil {
+		if schema, r, err = a.extend(d.Schema, d.Source.Name); err != nil {
 			return err
 		}
 	}
@@ -340,7 +340,7 @@ func (a *Accumulator) Add(d *data.Dataset) error {
 		}
 	}
 	d = r.Apply(d, schema)
-	a.schema, a.parts, a.source = schema, parts, d.Source
+	a.schema, a.parts, a.source = schema, parts, d.Source.Name
 	k := len(schema.Classes())
 	a.classWeight = append(a.classWeight, make([]float64, k-len(a.classWeight))...)
 	for i, y := range d.Y {
@@ -470,7 +470,7 @@ func assignParts(p params, s *data.Schema) ([]part, *kindError) {
 		case c.Kind == data.Numeric && fam != Categorical:
 			counts = append(counts, j)
 		case fam == Categorical:
-			return nil, bad("categorical columns only (read integer codes as categorical: data.Options.Categorical)")
+			return nil, bad("categorical columns only (read integer codes as categorical: dataio.Options.Categorical)")
 		default:
 			return nil, bad("numeric counts and text columns (use categorical-nb or nb for categorical columns)")
 		}

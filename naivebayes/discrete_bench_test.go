@@ -37,7 +37,7 @@ var syntheticText = sync.OnceValue(func() *data.Dataset {
 	for i := range x {
 		x[i] = nan
 	}
-	return &data.Dataset{Schema: s, N: docs, X: x, Text: [][]string{text}, Y: y, Source: "synthetic"}
+	return &data.Dataset{Schema: s, N: docs, X: x, Text: [][]string{text}, Y: y, Source: data.Named("synthetic")}
 })
 
 var nan = func() float64 { var z float64; return z / z }()

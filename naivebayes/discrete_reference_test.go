@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/dataio"
 	"github.com/gendisc/gendisc/internal/bundled"
 	"github.com/gendisc/gendisc/internal/testsupport/refdata"
 	"github.com/gendisc/gendisc/text"
@@ -76,7 +77,7 @@ func TestDiscreteReference(t *testing.T) {
 	cache := map[string]*data.Dataset{}
 	for _, c := range loadDiscreteReference(t) {
 		t.Run(c.Name, func(t *testing.T) {
-			opt := data.Options{}
+			opt := dataio.Options{}
 			switch {
 			case c.Dataset == "sms_spam":
 				opt.Text = []string{"text"}

@@ -8,14 +8,14 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/dataio"
 	"github.com/gendisc/gendisc/internal/bundled"
 )
 
 // TestMixedSampleIsGaussian: on numeric columns, mixed naive Bayes draws
 // and imputes as Gaussian naive Bayes, bit for bit.
 func TestMixedSampleIsGaussian(t *testing.T) {
-	d := bundled.Load(t, "breast_cancer_wisconsin", data.Options{})
+	d := bundled.Load(t, "breast_cancer_wisconsin", dataio.Options{})
 	m, err := Config{}.Fit(d)
 	if err != nil {
 		t.Fatal(err)
@@ -41,7 +41,7 @@ func TestMixedSampleIsGaussian(t *testing.T) {
 // within 4 standard errors of θ_kjv, and imputation keeps observed cells
 // and fills missing ones with levels.
 func TestCategoricalSample(t *testing.T) {
-	d := bundled.Load(t, "house_votes84", data.Options{})
+	d := bundled.Load(t, "house_votes84", dataio.Options{})
 	for _, f := range []Family{Categorical, Bernoulli} {
 		m, err := Config{Family: f}.Fit(d)
 		if err != nil {
@@ -82,7 +82,7 @@ func TestCategoricalSample(t *testing.T) {
 // TestSampleText: drawn documents use the vocabulary, and their mean
 // length is the class's within 4 standard errors.
 func TestSampleText(t *testing.T) {
-	d := bundled.Load(t, "sms_spam", data.Options{Text: []string{"text"}})
+	d := bundled.Load(t, "sms_spam", dataio.Options{Text: []string{"text"}})
 	for _, f := range []Family{Multinomial, Bernoulli, Complement} {
 		m, err := Config{Family: f}.Fit(d)
 		if err != nil {
@@ -122,7 +122,7 @@ func TestSampleText(t *testing.T) {
 // goroutines at once (which make the cumulative θ) give the documents of
 // the same seed drawn alone.
 func TestSampleTextConcurrent(t *testing.T) {
-	d := bundled.Load(t, "sms_spam", data.Options{Text: []string{"text"}})
+	d := bundled.Load(t, "sms_spam", dataio.Options{Text: []string{"text"}})
 	fresh := func() *Model {
 		m, err := Config{Family: Complement}.Fit(d)
 		if err != nil {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/gendisc/gendisc"
 	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/dataio"
 	"github.com/gendisc/gendisc/internal/bundled"
 	"github.com/gendisc/gendisc/internal/testsupport/conformance"
 )
@@ -30,12 +31,12 @@ func discreteCases(t *testing.T) []struct {
 	cfg  Config
 	d    *data.Dataset
 } {
-	bcw := bundled.Load(t, "breast_cancer_wisconsin", data.Options{})
-	votes := bundled.Load(t, "house_votes84", data.Options{})
-	mushroom := bundled.Load(t, "mushroom", data.Options{})
-	sms := bundled.Load(t, "sms_spam", data.Options{Text: []string{"text"}})
+	bcw := bundled.Load(t, "breast_cancer_wisconsin", dataio.Options{})
+	votes := bundled.Load(t, "house_votes84", dataio.Options{})
+	mushroom := bundled.Load(t, "mushroom", dataio.Options{})
+	sms := bundled.Load(t, "sms_spam", dataio.Options{Text: []string{"text"}})
 	sms = sms.Subset(every(0, 4, sms.N))
-	adult := bundled.Load(t, "adult", data.Options{})
+	adult := bundled.Load(t, "adult", dataio.Options{})
 	adult = adult.Subset(every(0, 20, adult.N))
 	return []struct {
 		name string
@@ -140,16 +141,16 @@ func sameModel(t *testing.T, what string, m, want *Model, d *data.Dataset) {
 
 // readCSV reads a CSV string; with a schema, as ReadWithSchema extending
 // it.
-func readCSV(t *testing.T, s *data.Schema, csv string, opt data.Options) *data.Dataset {
+func readCSV(t *testing.T, s *data.Schema, csv string, opt dataio.Options) *data.Dataset {
 	t.Helper()
 	var (
 		d   *data.Dataset
 		err error
 	)
 	if s == nil {
-		d, err = data.Read(strings.NewReader(csv), "test.csv", opt)
+		d, err = dataio.Read(strings.NewReader(csv), "test.csv", opt)
 	} else {
-		d, err = data.ReadWithSchema(strings.NewReader(csv), "more.csv", s, data.SchemaOptions{Extend: true})
+		d, err = dataio.ReadWithSchema(strings.NewReader(csv), "more.csv", s, dataio.SchemaOptions{Extend: true})
 	}
 	if err != nil {
 		t.Fatal(err)
@@ -163,7 +164,7 @@ func readCSV(t *testing.T, s *data.Schema, csv string, opt data.Options) *data.D
 func TestDiscreteUpdateNewLevels(t *testing.T) {
 	const a = "colour,size,note,class\nred,1,cheap fast,x\nblue,2,slow,y\nred,3,fast fast,x\nblue,,cheap,y\n"
 	const b = "colour,size,note,class\ngreen,2,new words here,z\nred,1,fast,x\ngreen,4,here,z\n"
-	opt := data.Options{Categorical: []string{"colour"}, Text: []string{"note"}}
+	opt := dataio.Options{Categorical: []string{"colour"}, Text: []string{"note"}}
 	da := readCSV(t, nil, a, opt)
 	db := readCSV(t, da.Schema, b, opt)
 	all := readCSV(t, da.Schema, a+b[strings.IndexByte(b, '\n')+1:], opt)
@@ -196,13 +197,13 @@ func TestDiscreteUpdateNewLevels(t *testing.T) {
 // is observed.
 func TestDiscreteMissing(t *testing.T) {
 	const csv = "c,n,class\na,1,x\nb,,x\na,0,x\n,1,y\nb,1,y\n"
-	d := readCSV(t, nil, csv, data.Options{Categorical: []string{"c"}})
+	d := readCSV(t, nil, csv, dataio.Options{Categorical: []string{"c"}})
 	// Categorical with α = 1: class x has c observed a, b, a; class y
 	// has b only.
 	if _, err := (Config{Family: Categorical}).Fit(d.Subset([]int{0, 1, 2, 3, 4})); err == nil {
 		t.Fatal("categorical-nb took a numeric column")
 	}
-	d2 := readCSV(t, nil, csv, data.Options{Categorical: []string{"c", "n"}})
+	d2 := readCSV(t, nil, csv, dataio.Options{Categorical: []string{"c", "n"}})
 	m, err := Config{Family: Categorical}.Fit(d2)
 	if err != nil {
 		t.Fatal(err)
@@ -225,7 +226,7 @@ func TestDiscreteMissing(t *testing.T) {
 	}
 	// Bernoulli over the numeric column: present above 0.
 	// p_x = (1+1)/(2+2) (n observed in 2 rows of x), p_y = (2+1)/(2+2).
-	mb, err := Config{Family: Bernoulli}.Fit(readCSV(t, nil, "n,class\n1,x\n,x\n0,x\n1,y\n1,y\n", data.Options{}))
+	mb, err := Config{Family: Bernoulli}.Fit(readCSV(t, nil, "n,class\n1,x\n,x\n0,x\n1,y\n1,y\n", dataio.Options{}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -242,17 +243,17 @@ func TestDiscreteMissing(t *testing.T) {
 // TestDiscreteUnseenLevel: a level the model has not seen is read as
 // missing and gives the probabilities of the row with the cell missing.
 func TestDiscreteUnseenLevel(t *testing.T) {
-	d := readCSV(t, nil, "c,e,class\na,u,x\nb,v,x\na,v,y\n", data.Options{})
+	d := readCSV(t, nil, "c,e,class\na,u,x\nb,v,x\na,v,y\n", dataio.Options{})
 	m, err := Config{Family: Categorical}.Fit(d)
 	if err != nil {
 		t.Fatal(err)
 	}
-	q, err := data.ReadWithSchema(strings.NewReader("c,e,class\nzzz,u,x\n,u,x\n"), "q.csv", d.Schema, data.SchemaOptions{})
+	q, err := dataio.ReadWithSchema(strings.NewReader("c,e,class\nzzz,u,x\n,u,x\n"), "q.csv", d.Schema, dataio.SchemaOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if q.Unseen[0] != 1 {
-		t.Fatalf("unseen %v", q.Unseen)
+	if q.Source.Unseen[0] != 1 {
+		t.Fatalf("unseen %v", q.Source.Unseen)
 	}
 	p := m.LogProba(nil, q)
 	if p[0] != p[2] || p[1] != p[3] {
@@ -269,12 +270,12 @@ func TestDiscreteUnseenLevel(t *testing.T) {
 // TestDiscreteAlphaZero: with α = 0 a value never seen with a class rules
 // the class out (−Inf, no NaN), and a row no class can have is reported.
 func TestDiscreteAlphaZero(t *testing.T) {
-	d := readCSV(t, nil, "c,e,class\na,u,x\nb,v,y\na,w,y\n", data.Options{})
+	d := readCSV(t, nil, "c,e,class\na,u,x\nb,v,y\na,w,y\n", dataio.Options{})
 	m, err := Config{Family: Categorical, Alpha: NoAlpha}.Fit(d)
 	if err != nil {
 		t.Fatal(err)
 	}
-	q := &data.Dataset{Schema: d.Schema, N: 2, X: []float64{1, 0, 0, 2}, Lines: []int{2, 3}, Source: "q.csv"}
+	q := &data.Dataset{Schema: d.Schema, N: 2, X: []float64{1, 0, 0, 2}, Source: data.Provenance{Name: "q.csv", Lines: []int{2, 3}}}
 	p := m.LogProba(nil, q)
 	for _, v := range p {
 		if math.IsNaN(v) {
@@ -303,7 +304,7 @@ func TestDiscreteAlphaZero(t *testing.T) {
 // TestDiscreteNegativeCount: a negative count is an error naming the file,
 // line and column.
 func TestDiscreteNegativeCount(t *testing.T) {
-	d := readCSV(t, nil, "a,b,class\n1,2,x\n0,-1,y\n", data.Options{})
+	d := readCSV(t, nil, "a,b,class\n1,2,x\n0,-1,y\n", dataio.Options{})
 	for _, f := range []Family{Multinomial, Complement} {
 		_, err := Config{Family: f}.Fit(d)
 		var pe *data.ParseError
@@ -320,7 +321,7 @@ func TestDiscreteNegativeCount(t *testing.T) {
 // count in data to predict for multinomial and complement naive Bayes,
 // naming the file, line and column; Bernoulli and clean data pass.
 func TestDiscreteCheckCounts(t *testing.T) {
-	train := readCSV(t, nil, "a,b,class\n1,2,x\n3,1,x\n5,6,z\n", data.Options{})
+	train := readCSV(t, nil, "a,b,class\n1,2,x\n3,1,x\n5,6,z\n", dataio.Options{})
 	for _, f := range []Family{Multinomial, Complement, Bernoulli} {
 		m, err := Config{Family: f}.Fit(train)
 		if err != nil {
@@ -329,7 +330,7 @@ func TestDiscreteCheckCounts(t *testing.T) {
 		if err := m.CheckCounts(train); err != nil {
 			t.Errorf("%v: training data: %v", f, err)
 		}
-		d := readCSV(t, m.Schema(), "a,b,class\n1,2,x\n3,-1,x\n", data.Options{})
+		d := readCSV(t, m.Schema(), "a,b,class\n1,2,x\n3,-1,x\n", dataio.Options{})
 		err = m.CheckCounts(d)
 		var pe *data.ParseError
 		switch {
@@ -343,7 +344,7 @@ func TestDiscreteCheckCounts(t *testing.T) {
 
 // TestDiscreteJSONErrors: edited parameters are refused.
 func TestDiscreteJSONErrors(t *testing.T) {
-	d := readCSV(t, nil, "c,class\na,x\nb,y\n", data.Options{})
+	d := readCSV(t, nil, "c,class\na,x\nb,y\n", dataio.Options{})
 	m, err := Config{Family: Categorical}.Fit(d)
 	if err != nil {
 		t.Fatal(err)
@@ -373,7 +374,7 @@ func TestDiscreteJSONErrors(t *testing.T) {
 // TestMixedAdult fits mixed naive Bayes on adult (numeric and categorical
 // columns with missing cells) and checks its accuracy on held-out rows.
 func TestMixedAdult(t *testing.T) {
-	d := bundled.Load(t, "adult", data.Options{})
+	d := bundled.Load(t, "adult", dataio.Options{})
 	train, test := d.Subset(every(0, 5, d.N)), d.Subset(every(1, 5, d.N))
 	m, err := Config{}.Fit(train)
 	if err != nil {
@@ -407,7 +408,7 @@ func TestMixedAdult(t *testing.T) {
 // the log-prior plus the log-probabilities of the observed votes only,
 // computed here from the fitted value probabilities.
 func TestDiscreteMissingVotes(t *testing.T) {
-	d := bundled.Load(t, "house_votes84", data.Options{})
+	d := bundled.Load(t, "house_votes84", dataio.Options{})
 	m, err := Config{Family: Categorical, Alpha: 0.5}.Fit(d)
 	if err != nil {
 		t.Fatal(err)
@@ -445,7 +446,7 @@ func TestDiscreteMissingVotes(t *testing.T) {
 
 // TestDiscreteWeights: a row of weight 2 counts as the row twice, exactly.
 func TestDiscreteWeights(t *testing.T) {
-	sms := bundled.Load(t, "sms_spam", data.Options{Text: []string{"text"}})
+	sms := bundled.Load(t, "sms_spam", dataio.Options{Text: []string{"text"}})
 	d := sms.Subset(every(0, 10, sms.N))
 	twice := d.Subset(slices.Concat(every(0, 1, d.N), every(0, 2, d.N)))
 	d.Weight = make([]float64, d.N)
@@ -475,12 +476,12 @@ func TestDiscreteProba(t *testing.T) {
 	for _, tc := range []struct {
 		dataset string
 		cfg     Config
-		opt     data.Options
+		opt     dataio.Options
 	}{
-		{"house_votes84", Config{Family: Categorical}, data.Options{}},
-		{"breast_cancer_wisconsin", Config{Family: Bernoulli, Binarize: 4}, data.Options{}},
-		{"adult", Config{}, data.Options{}},
-		{"sms_spam", Config{}, data.Options{Text: []string{"text"}}},
+		{"house_votes84", Config{Family: Categorical}, dataio.Options{}},
+		{"breast_cancer_wisconsin", Config{Family: Bernoulli, Binarize: 4}, dataio.Options{}},
+		{"adult", Config{}, dataio.Options{}},
+		{"sms_spam", Config{}, dataio.Options{Text: []string{"text"}}},
 	} {
 		d := bundled.Load(t, tc.dataset, tc.opt)
 		m, err := tc.cfg.Fit(d)

@@ -106,14 +106,14 @@ func (p *textPart) add(d *data.Dataset, k int) error {
 	}
 	cnt, m, err := p.cfg.Count(docs)
 	if err != nil {
-		return columnError(d.Source, d.Schema, p.col, err)
+		return columnError(d.Source.Name, d.Schema, p.col, err)
 	}
 	if p.counter == nil {
 		p.counter = cnt
 	} else {
 		ids, err := p.counter.Merge(cnt)
 		if err != nil {
-			return columnError(d.Source, d.Schema, p.col, err)
+			return columnError(d.Source.Name, d.Schema, p.col, err)
 		}
 		m = m.MapColumns(ids, p.counter.Len())
 	}

@@ -6,12 +6,13 @@ import (
 	"testing"
 
 	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/dataio"
 )
 
 // read reads a CSV data set from text.
-func read(t *testing.T, csv string, opt data.Options) *data.Dataset {
+func read(t *testing.T, csv string, opt dataio.Options) *data.Dataset {
 	t.Helper()
-	d, err := data.Read(strings.NewReader(csv), "t.csv", opt)
+	d, err := dataio.Read(strings.NewReader(csv), "t.csv", opt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -22,10 +23,10 @@ func read(t *testing.T, csv string, opt data.Options) *data.Dataset {
 // fields, wrap the package's sentinels, sit in a ParseError naming the
 // column, and name no flag.
 func TestErrorTypes(t *testing.T) {
-	numeric := read(t, "n,class\n1,a\n2,b\n-3,a\n4,b\n", data.Options{})
-	mixed := read(t, "n,c,class\n1,u,a\n2,v,b\n3,u,a\n4,v,b\n", data.Options{})
-	constantInA := read(t, "x,class\n1,a\n1,a\n2,b\n3,b\n", data.Options{})
-	constant := read(t, "x,class\n1,a\n1,a\n1,b\n1,b\n", data.Options{})
+	numeric := read(t, "n,class\n1,a\n2,b\n-3,a\n4,b\n", dataio.Options{})
+	mixed := read(t, "n,c,class\n1,u,a\n2,v,b\n3,u,a\n4,v,b\n", dataio.Options{})
+	constantInA := read(t, "x,class\n1,a\n1,a\n2,b\n3,b\n", dataio.Options{})
+	constant := read(t, "x,class\n1,a\n1,a\n1,b\n1,b\n", dataio.Options{})
 	for _, tc := range []struct {
 		name     string
 		err      error
@@ -35,7 +36,7 @@ func TestErrorTypes(t *testing.T) {
 	}{
 		{"categorical-nb on a numeric column", fitErr(Config{Family: Categorical}.Fit(numeric)), ErrFeatureKind,
 			data.KindError{Column: "n", Kind: data.Numeric, Model: "categorical-nb",
-				Takes: "categorical columns only (read integer codes as categorical: data.Options.Categorical)", Err: ErrFeatureKind}, "n"},
+				Takes: "categorical columns only (read integer codes as categorical: dataio.Options.Categorical)", Err: ErrFeatureKind}, "n"},
 		{"gaussian-nb on a categorical column", fitErr(GaussianConfig{}.Fit(mixed)), ErrFeatureKind,
 			data.KindError{Column: "c", Kind: data.Categorical, Model: "gaussian-nb",
 				Takes: "numeric features only (mixed naive Bayes, Config{Family: Mixed}, takes every kind)", Err: ErrFeatureKind}, "c"},
@@ -84,12 +85,12 @@ func TestErrorTypes(t *testing.T) {
 // TestImpossibleError checks the row and the advice of the error of
 // Model.Impossible.
 func TestImpossibleError(t *testing.T) {
-	d := read(t, "c,e,class\nu,w,a\nv,x,b\n", data.Options{})
+	d := read(t, "c,e,class\nu,w,a\nv,x,b\n", dataio.Options{})
 	m, err := Config{Family: Categorical, Alpha: NoAlpha}.Fit(d)
 	if err != nil {
 		t.Fatal(err)
 	}
-	q := &data.Dataset{Schema: d.Schema, N: 3, X: []float64{0, 0, 1, 1, 0, 1}, Lines: []int{2, 3, 4}, Source: "q.csv"}
+	q := &data.Dataset{Schema: d.Schema, N: 3, X: []float64{0, 0, 1, 1, 0, 1}, Source: data.Provenance{Name: "q.csv", Lines: []int{2, 3, 4}}}
 	err = m.Impossible(q)
 	var e *ImpossibleError
 	var pe *data.ParseError

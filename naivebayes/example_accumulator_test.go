@@ -5,7 +5,7 @@ import (
 	"log"
 	"strings"
 
-	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/dataio"
 	"github.com/gendisc/gendisc/naivebayes"
 )
 
@@ -21,7 +21,7 @@ func ExampleConfig_NewAccumulator() {
 	cfg := naivebayes.Config{} // mixed: colour categorical, note multinomial words
 	var encoded [][]byte
 	for i, csv := range shards {
-		d, err := data.Read(strings.NewReader(csv), fmt.Sprintf("shard%d.csv", i), data.Options{Text: []string{"note"}})
+		d, err := dataio.Read(strings.NewReader(csv), fmt.Sprintf("shard%d.csv", i), dataio.Options{Text: []string{"note"}})
 		if err != nil {
 			log.Fatal(err)
 		}

@@ -6,6 +6,7 @@ import (
 	"math"
 
 	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/dataio"
 	"github.com/gendisc/gendisc/datasets"
 	"github.com/gendisc/gendisc/naivebayes"
 )
@@ -17,7 +18,7 @@ func readBundled(name string) *data.Dataset {
 		log.Fatal(err)
 	}
 	defer r.Close()
-	d, err := data.Read(r, name, data.Options{})
+	d, err := dataio.Read(r, name, dataio.Options{})
 	if err != nil {
 		log.Fatal(err)
 	}

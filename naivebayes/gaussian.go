@@ -247,11 +247,11 @@ func (a *GaussianAccumulator) Add(d *data.Dataset) error {
 		return err
 	}
 	if d.D() == 0 {
-		return &data.ParseError{File: d.Source, Err: errors.New("no feature columns")}
+		return &data.ParseError{File: d.Source.Name, Err: errors.New("no feature columns")}
 	}
 	for j, f := range d.Schema.Features {
 		if f.Kind != data.Numeric {
-			return columnError(d.Source, d.Schema, j, &data.KindError{Column: f.Name, Kind: f.Kind, Model: "gaussian-nb",
+			return columnError(d.Source.Name, d.Schema, j, &data.KindError{Column: f.Name, Kind: f.Kind, Model: "gaussian-nb",
 				Takes: "numeric features only (mixed naive Bayes, Config{Family: Mixed}, takes every kind)", Err: ErrFeatureKind})
 		}
 	}
@@ -262,10 +262,10 @@ func (a *GaussianAccumulator) Add(d *data.Dataset) error {
 			return infiniteCell(d, j)
 		}
 	}
-	if err := a.merge(d.Schema, s, d.Source, true); err != nil {
+	if err := a.merge(d.Schema, s, d.Source.Name, true); err != nil {
 		return err
 	}
-	a.source = d.Source
+	a.source = d.Source.Name
 	return nil
 }
 
@@ -378,10 +378,10 @@ func (a *GaussianAccumulator) UnmarshalBinary(b []byte) error {
 func infiniteCell(d *data.Dataset, j int) error {
 	for i := range d.N {
 		if math.IsInf(d.X[i*d.D()+j], 0) {
-			return &data.ParseError{File: d.Source, Line: d.Line(i), ColumnName: d.Schema.Features[j].Name, Err: data.ErrInfinite}
+			return &data.ParseError{File: d.Source.Name, Line: d.Line(i), ColumnName: d.Schema.Features[j].Name, Err: data.ErrInfinite}
 		}
 	}
-	return columnError(d.Source, d.Schema, j, data.ErrInfinite)
+	return columnError(d.Source.Name, d.Schema, j, data.ErrInfinite)
 }
 
 // newGaussian derives the parameters of the model from its statistics.

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/dataio"
 	"github.com/gendisc/gendisc/internal/bundled"
 )
 
@@ -80,9 +81,9 @@ func TestPortableQuadRows(t *testing.T) {
 		name string
 		d    *data.Dataset
 	}{
-		{"iris", bundled.Load(t, "iris", data.Options{})},
-		{"wine", bundled.Load(t, "wine", data.Options{})},
-		{"breast_cancer_wdbc missing", withMissing(bundled.Load(t, "breast_cancer_wdbc", data.Options{}), 4)},
+		{"iris", bundled.Load(t, "iris", dataio.Options{})},
+		{"wine", bundled.Load(t, "wine", dataio.Options{})},
+		{"breast_cancer_wdbc missing", withMissing(bundled.Load(t, "breast_cancer_wdbc", dataio.Options{}), 4)},
 		{"ten classes", tenClasses(3000, 23)},
 	} {
 		m := fit(t, GaussianConfig{}, c.d)

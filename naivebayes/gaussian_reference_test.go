@@ -6,7 +6,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/dataio"
 	"github.com/gendisc/gendisc/internal/bundled"
 	"github.com/gendisc/gendisc/internal/testsupport/refdata"
 )
@@ -34,7 +34,7 @@ func TestGaussianMatchesScikitLearn(t *testing.T) {
 	refdata.ReadJSON(t, "testdata/gaussian_reference.json", &ref)
 	for _, c := range ref.Cases {
 		t.Run(fmt.Sprintf("%s/%g/%v", c.Dataset, c.VarSmoothing, c.Priors != nil), func(t *testing.T) {
-			d := bundled.Load(t, c.Dataset, data.Options{})
+			d := bundled.Load(t, c.Dataset, dataio.Options{})
 			if !slices.Equal(d.Schema.Classes(), c.Classes) {
 				t.Fatalf("classes %q, scikit-learn's %q", d.Schema.Classes(), c.Classes)
 			}

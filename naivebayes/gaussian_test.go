@@ -11,6 +11,7 @@ import (
 
 	"github.com/gendisc/gendisc"
 	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/dataio"
 	"github.com/gendisc/gendisc/internal/bundled"
 	"github.com/gendisc/gendisc/internal/testsupport/conformance"
 )
@@ -145,7 +146,7 @@ func TestGaussianClassWithoutRows(t *testing.T) {
 }
 
 func TestGaussianWeightsAreRepeatedRows(t *testing.T) {
-	iris := bundled.Load(t, "iris", data.Options{})
+	iris := bundled.Load(t, "iris", dataio.Options{})
 	r := rand.New(rand.NewPCG(11, 12))
 	iris.Weight = make([]float64, iris.N)
 	var idx []int
@@ -190,7 +191,7 @@ func withMissing(d *data.Dataset, seed uint64) *data.Dataset {
 }
 
 func TestGaussianUpdateEqualsFitOnUnion(t *testing.T) {
-	iris := withMissing(bundled.Load(t, "iris", data.Options{}), 3)
+	iris := withMissing(bundled.Load(t, "iris", dataio.Options{}), 3)
 	// A holds classes 0 and 1 only, with a schema that knows only them; B
 	// holds the rest and brings class 2.
 	var a, b []int
@@ -226,7 +227,7 @@ func TestGaussianUpdateEqualsFitOnUnion(t *testing.T) {
 }
 
 func TestGaussianFitStream(t *testing.T) {
-	iris := withMissing(bundled.Load(t, "iris", data.Options{}), 4)
+	iris := withMissing(bundled.Load(t, "iris", dataio.Options{}), 4)
 	// The first chunk holds class 0 only and knows no other class; the
 	// second brings class 1, the third all three, the fourth again knows
 	// only two classes.
@@ -317,7 +318,7 @@ func TestGaussianUpdateReordered(t *testing.T) {
 }
 
 func TestGaussianSaveLoad(t *testing.T) {
-	d := withMissing(bundled.Load(t, "wine", data.Options{}), 5)
+	d := withMissing(bundled.Load(t, "wine", dataio.Options{}), 5)
 	for _, cfg := range []GaussianConfig{
 		{},
 		{VarSmoothing: NoVarSmoothing, Variance: FeatureVariance},
@@ -407,13 +408,13 @@ func TestGaussianErrors(t *testing.T) {
 	categorical := small()
 	categorical.Schema.Features[1] = data.Column{Name: "colour", Kind: data.Categorical, Levels: []string{"red", "blue"}}
 	badLabel := small()
-	badLabel.Y[3], badLabel.Lines = 2, []int{2, 3, 4, 5, 6}
+	badLabel.Y[3], badLabel.Source.Lines = 2, []int{2, 3, 4, 5, 6}
 	halfLabel := small()
 	halfLabel.Y[1] = 0.5
 	badWeight := small()
 	badWeight.Weight = []float64{1, 1, -1, 1, 1}
 	infinite := small()
-	infinite.X[7], infinite.Lines = math.Inf(1), []int{2, 3, 4, 5, 6}
+	infinite.X[7], infinite.Source.Lines = math.Inf(1), []int{2, 3, 4, 5, 6}
 	unobserved := matrix([]string{"a", "b"}, [][]float64{{nan, nan}, {nan, nan}, {nan, nan}}, []int{0, 1, 1})
 	constant := matrix([]string{"a", "b"}, [][]float64{{1, 1}, {1, 1}, {1, 1}}, []int{0, 1, 1})
 	noFeatures := &data.Dataset{Schema: &data.Schema{Target: small().Schema.Target}, N: 2, Y: []float64{0, 1}}
@@ -464,7 +465,7 @@ func TestGaussianErrors(t *testing.T) {
 func TestGaussianConstantFeatureNamed(t *testing.T) {
 	// Ionosphere's V2 is 0 in every row: smoothing gives it variance ε,
 	// without smoothing it is an error that names it.
-	d := bundled.Load(t, "ionosphere", data.Options{})
+	d := bundled.Load(t, "ionosphere", dataio.Options{})
 	m := fit(t, GaussianConfig{}, d)
 	if v := m.Variances()[0][1]; v != m.Epsilon() {
 		t.Errorf("variance of V2 is %v, want ε = %v", v, m.Epsilon())
@@ -520,7 +521,7 @@ func TestGaussianManyFeatures(t *testing.T) {
 }
 
 func TestGaussianLogisticForm(t *testing.T) {
-	pima := withMissing(bundled.Load(t, "pima_indians_diabetes", data.Options{}), 8)
+	pima := withMissing(bundled.Load(t, "pima_indians_diabetes", dataio.Options{}), 8)
 	for _, tie := range []Variance{FeatureVariance, SharedVariance} {
 		m := fit(t, GaussianConfig{Variance: tie, PriorAlpha: 1}, pima)
 		w, w0, ok := m.LogisticForm()
@@ -545,7 +546,7 @@ func TestGaussianLogisticForm(t *testing.T) {
 			}
 		}
 	}
-	for _, m := range []*Gaussian{fit(t, GaussianConfig{}, small()), fit(t, GaussianConfig{Variance: FeatureVariance}, bundled.Load(t, "iris", data.Options{}))} {
+	for _, m := range []*Gaussian{fit(t, GaussianConfig{}, small()), fit(t, GaussianConfig{Variance: FeatureVariance}, bundled.Load(t, "iris", dataio.Options{}))} {
 		if _, _, ok := m.LogisticForm(); ok {
 			t.Errorf("a logistic form for %d classes, %v tying", len(m.Classes()), m.Config().Variance)
 		}
@@ -619,7 +620,7 @@ func TestGaussianConformance(t *testing.T) {
 		return conformance.Decode(func(b []byte) (gendisc.Classifier, error) { return UnmarshalGaussian(schema, b) })
 	}
 	for _, name := range []string{"iris", "wine", "breast_cancer_wdbc", "pima_indians_diabetes", "ionosphere", "sonar"} {
-		d := bundled.Load(t, name, data.Options{})
+		d := bundled.Load(t, name, dataio.Options{})
 		for _, cfg := range []GaussianConfig{{}, {Variance: FeatureVariance, PriorAlpha: 1}} {
 			t.Run(name+"/"+cfg.Variance.String(), func(t *testing.T) {
 				conformance.Check(t, func(d *data.Dataset) (gendisc.Classifier, error) { return cfg.Fit(d) }, d, decode(d.Schema))
@@ -632,7 +633,7 @@ func TestGaussianConformance(t *testing.T) {
 		conformance.Check(t, func(d *data.Dataset) (gendisc.Classifier, error) { return GaussianConfig{}.Fit(d) }, d, decode(d.Schema))
 	})
 	t.Run("missing and weighted", func(t *testing.T) {
-		d := withMissing(bundled.Load(t, "breast_cancer_wdbc", data.Options{}), 9)
+		d := withMissing(bundled.Load(t, "breast_cancer_wdbc", dataio.Options{}), 9)
 		conformance.Check(t, func(d *data.Dataset) (gendisc.Classifier, error) { return GaussianConfig{}.Fit(d) }, d, decode(d.Schema))
 	})
 }

@@ -26,7 +26,7 @@ func matrix(classes []string, x [][]float64, y []int) *data.Dataset {
 			d.Y[i] = math.NaN()
 		}
 	}
-	d.Source = "matrix"
+	d.Source.Name = "matrix"
 	return d
 }
 

@@ -11,6 +11,7 @@ import (
 
 	"github.com/gendisc/gendisc"
 	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/dataio"
 	"github.com/gendisc/gendisc/internal/bundled"
 	"github.com/gendisc/gendisc/text"
 )
@@ -79,7 +80,7 @@ func rowsOf(x *text.CSR, lo, hi int) *text.CSR {
 // Config.Fit on the documents: class log-priors, term weights and
 // probabilities to 1e-12.
 func TestFitMatrixText(t *testing.T) {
-	sms := bundled.Load(t, "sms_spam", data.Options{Text: []string{"text"}})
+	sms := bundled.Load(t, "sms_spam", dataio.Options{Text: []string{"text"}})
 	d := sms.Subset(every(0, 3, sms.N))
 	if slices.Contains(d.Text[0], "") {
 		t.Fatal("an empty document (missing for Config.Fit, a row without terms for FitMatrix)")
@@ -137,7 +138,7 @@ func TestFitMatrixReference(t *testing.T) {
 			var d *data.Dataset
 			if c.Dataset == "sms_spam" {
 				if sms == nil {
-					sms = bundled.Load(t, "sms_spam", data.Options{Text: []string{"text"}})
+					sms = bundled.Load(t, "sms_spam", dataio.Options{Text: []string{"text"}})
 				}
 				d = sms
 				vocab, x, err := cfg.Text.FitTransform(d.Subset(c.Rows).Text[0])
@@ -148,7 +149,7 @@ func TestFitMatrixReference(t *testing.T) {
 				test, _ = vocab.Transform(d.Subset(c.Predicted).Text[0])
 			} else {
 				if bcw == nil {
-					bcw = bundled.Load(t, c.Dataset, data.Options{})
+					bcw = bundled.Load(t, c.Dataset, dataio.Options{})
 				}
 				d = bcw
 				rows := func(idx []int) *text.CSR {

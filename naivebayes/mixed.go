@@ -49,7 +49,7 @@ func (p *gaussianPart) checkAdd(d *data.Dataset) error {
 		}
 		for _, j := range p.cols {
 			if math.IsInf(d.X[i*D+j], 0) {
-				return &data.ParseError{File: d.Source, Line: d.Line(i), ColumnName: d.Schema.Features[j].Name, Err: data.ErrInfinite}
+				return &data.ParseError{File: d.Source.Name, Line: d.Line(i), ColumnName: d.Schema.Features[j].Name, Err: data.ErrInfinite}
 			}
 		}
 	}

@@ -3,7 +3,7 @@ package naivebayes
 import (
 	"testing"
 
-	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/dataio"
 	"github.com/gendisc/gendisc/datasets"
 )
 
@@ -15,7 +15,7 @@ func TestMixedNumericIsGaussian(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer r.Close()
-	d, err := data.Read(r, "breast_cancer_wisconsin", data.Options{})
+	d, err := dataio.Read(r, "breast_cancer_wisconsin", dataio.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

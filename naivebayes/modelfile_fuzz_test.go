@@ -10,6 +10,7 @@ import (
 
 	"github.com/gendisc/gendisc"
 	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/dataio"
 	"github.com/gendisc/gendisc/internal/testsupport/modelfuzz"
 )
 
@@ -25,7 +26,7 @@ import (
 // FuzzMultinomialNBFile, FuzzComplementNBFile, FuzzCategoricalNBFile.
 
 func FuzzGaussianNBFile(f *testing.F) {
-	iris := modelfuzz.Bundled(f, "iris", data.Options{})
+	iris := modelfuzz.Bundled(f, "iris", dataio.Options{})
 	m, err := GaussianConfig{}.Fit(iris)
 	if err != nil {
 		f.Fatal(err)
@@ -61,11 +62,11 @@ func fuzzFamily(f *testing.F, fam Family, columns string) {
 			ignore = append(ignore, c)
 		}
 	}
-	opt := data.Options{Ignore: ignore}
+	opt := dataio.Options{Ignore: ignore}
 	if strings.Contains(columns, "note") {
 		opt.Text = []string{"note"}
 	}
-	d, err := data.Read(strings.NewReader(mixedRows), "mixed.csv", opt)
+	d, err := dataio.Read(strings.NewReader(mixedRows), "mixed.csv", opt)
 	if err != nil {
 		f.Fatal(err)
 	}
@@ -139,7 +140,7 @@ func callsNB(t *testing.T, m gendisc.Model, rows *data.Dataset) {
 // a file does not hold: it holds 0) was taken as no smoothing, and the
 // others gave infinite or NaN probabilities.
 func TestUnmarshalOutOfDomain(t *testing.T) {
-	d, err := data.Read(strings.NewReader(mixedRows), "mixed.csv", data.Options{Text: []string{"note"}, Ignore: []string{"colour", "size"}})
+	d, err := dataio.Read(strings.NewReader(mixedRows), "mixed.csv", dataio.Options{Text: []string{"note"}, Ignore: []string{"colour", "size"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -162,7 +163,7 @@ func TestUnmarshalOutOfDomain(t *testing.T) {
 		}
 		dd := d
 		if columns != "x,n,note" {
-			dd, _ = data.Read(strings.NewReader(mixedRows), "mixed.csv", data.Options{Text: []string{"note"}, Ignore: []string{"x", "colour", "size"}})
+			dd, _ = dataio.Read(strings.NewReader(mixedRows), "mixed.csv", dataio.Options{Text: []string{"note"}, Ignore: []string{"x", "colour", "size"}})
 		}
 		m, err := Config{Family: tc.fam}.Fit(dd)
 		if err != nil {

@@ -4,7 +4,7 @@ import (
 	"math"
 	"testing"
 
-	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/dataio"
 )
 
 // TestScoreSamplesUnseenWords checks the density of documents with words
@@ -16,7 +16,7 @@ import (
 //	multinomial: θ'_x = (4, 2, 1, 1)/8, θ'_y = (1, 2, 2, 1)/6 over (a, b, c, unseen)
 //	Bernoulli:   p_x = (3/4, 2/4, 1/4), p_y = (1/3, 2/3, 2/3), p_unseen = 1/4, 1/3
 func TestScoreSamplesUnseenWords(t *testing.T) {
-	opt := data.Options{Text: []string{"doc"}}
+	opt := dataio.Options{Text: []string{"doc"}}
 	train := readCSV(t, nil, "doc,y\na b,x\na a,x\nb c,y\n", opt)
 	test := readCSV(t, train.Schema, "doc,y\nzz,x\na zz,x\nzz qq qq,x\n\"\",x\nb,x\n", opt)
 	const px, py = 2. / 3, 1. / 3

@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"github.com/gendisc/gendisc"
-	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/dataio"
 	"github.com/gendisc/gendisc/internal/bundled"
 	"github.com/gendisc/gendisc/internal/testsupport/conformance"
 )
@@ -13,7 +13,7 @@ import (
 // n-gram classifiers of SMS messages, with each smoothing: bit for bit,
 // the statistics being counts.
 func TestAccumulatorConformance(t *testing.T) {
-	sms := bundled.Load(t, "sms_spam", data.Options{Text: []string{"text"}})
+	sms := bundled.Load(t, "sms_spam", dataio.Options{Text: []string{"text"}})
 	idx := make([]int, 0, sms.N/10+1)
 	for i := 0; i < sms.N; i += 10 {
 		idx = append(idx, i)

@@ -188,8 +188,24 @@ type format struct {
 
 var formats []format // guarded by mu
 
+// decompress removes a compression from a file of a registered format
+// (see SetDecompressor); nil reads such files only uncompressed.
+var decompress func(b []byte, source string) ([]byte, string, error) // guarded by mu
+
+// SetDecompressor makes ReadFile remove a compression from a file of a
+// format that RegisterFormat made known: f returns b decompressed and the
+// compression's name, or b itself and "" when b is not compressed. The
+// registry reads no compression itself, so that the model families, which
+// import it, do not depend on the decompressors; package models sets
+// compress.Bytes (package dataio/compress: gzip, zstd, bzip2 and xz).
+func SetDecompressor(f func(b []byte, source string) ([]byte, string, error)) {
+	mu.Lock()
+	defer mu.Unlock()
+	decompress = f
+}
+
 // RegisterFormat makes the files that sniff recognises, from their first
-// bytes (up to sniffLen, decompressed), models of the kind named kind: a
+// bytes (up to sniffLen, decompressed as SetDecompressor says), models of the kind named kind: a
 // format that another tool writes, such as the ARPA files of language
 // models. The kind's decoder (Register) then gets the whole file as its
 // parameters and a nil schema. A family registers it from an init
@@ -216,8 +232,9 @@ const sniffLen = 4096
 
 // ReadFile reads a model from r, source naming it in errors: a gendisc
 // model file (modelfile.Read, then Decode), or a file of a format that
-// RegisterFormat made known, plain or compressed (gzip, zstd, bzip2 or
-// xz, as data.Open removes them). It returns the model and the envelope
+// RegisterFormat made known, plain or compressed (as the decompressor
+// that SetDecompressor set removes it: package models sets gzip, zstd,
+// bzip2 and xz). It returns the model and the envelope
 // that describes the file; for a file of another format the envelope has
 // the kind, the model's schema, the SHA-256 of the file's bytes as its
 // checksum (the version under which the server serves it) and no
@@ -257,14 +274,15 @@ func ReadFile(r io.Reader, source string) (*modelfile.Envelope, gendisc.Model, e
 // anything else, which modelfile.Read then reads or refuses.
 func foreignFormat(raw []byte, source string) (kind string, body []byte, ok bool) {
 	mu.RLock()
-	fs := slices.Clone(formats)
+	fs, unpack := slices.Clone(formats), decompress
 	mu.RUnlock()
 	if len(fs) == 0 {
 		return "", nil, false
 	}
 	body = raw
-	if in, err := data.Open(bytes.NewReader(raw), source); err == nil && in.Compression != "" {
-		if body, err = io.ReadAll(in); err != nil {
+	if unpack != nil {
+		var err error
+		if body, _, err = unpack(raw, source); err != nil {
 			return "", nil, false
 		}
 	}

@@ -2,6 +2,8 @@ package registry_test
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -9,6 +11,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -107,7 +110,7 @@ func TestKinds(t *testing.T) {
 			ours = append(ours, name)
 		}
 	}
-	want := []string{"registry-test-a", "registry-test-b", "registry-test-liar", "registry-test-mergeable", "registry-test-panic"}
+	want := []string{"registry-test-a", "registry-test-b", "registry-test-format", "registry-test-liar", "registry-test-mergeable", "registry-test-panic"}
 	if !slices.Equal(ours, want) {
 		t.Errorf("Kinds() has %q, want %q", ours, want)
 	}
@@ -194,5 +197,47 @@ func TestDecodePanic(t *testing.T) {
 	want := path + ": the decoder of registry-test-panic model files failed: runtime error: index out of range"
 	if msg := err.Error(); !strings.HasPrefix(msg, want) || strings.Contains(msg, "\n") {
 		t.Errorf("error %q, want one line beginning %q", msg, want)
+	}
+}
+
+// formatKind is the kind of the files of a format of another tool,
+// "RTF1 " then the model's value.
+const formatKind = "registry-test-format"
+
+func init() {
+	registry.Register(formatKind, func(s *data.Schema, params []byte) (*constModel, error) {
+		v, err := strconv.ParseFloat(strings.TrimPrefix(string(params), "RTF1 "), 64)
+		return &constModel{kind: formatKind, schema: schema, Value: v}, err
+	})
+	registry.RegisterFormat(formatKind, func(head []byte) bool { return bytes.HasPrefix(head, []byte("RTF1 ")) })
+}
+
+// TestSetDecompressor checks that a file of a registered format is
+// recognised inside a compression only once SetDecompressor has set a
+// decompressor (the registry reads none itself), and that its checksum is
+// that of the file's bytes as they are.
+func TestSetDecompressor(t *testing.T) {
+	// "ZZ" then the bytes: a compression that only this test knows.
+	unzz := func(b []byte, source string) ([]byte, string, error) {
+		if rest, ok := bytes.CutPrefix(b, []byte("ZZ")); ok {
+			return rest, "zz", nil
+		}
+		return b, "", nil
+	}
+	t.Cleanup(func() { registry.SetDecompressor(nil) })
+	const packed = "ZZRTF1 2.5"
+	if _, _, err := registry.ReadFile(strings.NewReader(packed), "m.zz"); err == nil {
+		t.Error("a compressed file read without a decompressor")
+	}
+	registry.SetDecompressor(unzz)
+	for _, in := range []string{"RTF1 2.5", packed} {
+		e, m, err := registry.ReadFile(strings.NewReader(in), "m")
+		if err != nil {
+			t.Fatalf("%q: %v", in, err)
+		}
+		sum := sha256.Sum256([]byte(in))
+		if m.(*constModel).Value != 2.5 || e.Kind != formatKind || e.Checksum != "sha256:"+hex.EncodeToString(sum[:]) {
+			t.Errorf("%q: value %v, envelope %+v", in, m.(*constModel).Value, e)
+		}
 	}
 }

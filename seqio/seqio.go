@@ -1,6 +1,6 @@
 // Package seqio reads sequence data (package seq) from the file formats
 // that taggers use, plain or compressed (gzip, zstd, bzip2, xz, removed by
-// data.Open):
+// dataio.Open):
 //
 //   - CoNLL-U (Universal Dependencies): ten tab-separated fields a word
 //     line, "#" comment lines, a blank line after each sentence. The
@@ -45,6 +45,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/dataio"
 	"github.com/gendisc/gendisc/seq"
 )
 
@@ -127,7 +128,7 @@ func Read(r io.Reader, source string, opt Options) (*seq.Corpus, error) {
 	if opt.TagColumn < 0 {
 		return nil, fmt.Errorf("%w: tag column %d (columns count from 1)", ErrTagColumn, opt.TagColumn)
 	}
-	in, err := data.Open(r, source)
+	in, err := dataio.Open(r, source)
 	if err != nil {
 		return nil, err
 	}

@@ -230,7 +230,7 @@ func sameRows(a, b *data.Dataset) bool {
 		}
 		return nil
 	}
-	return a.N == b.N && same(a.X, b.X) && same(a.Y, b.Y) && slices.Equal(unseen(a.Unseen), unseen(b.Unseen))
+	return a.N == b.N && same(a.X, b.X) && same(a.Y, b.Y) && slices.Equal(unseen(a.Source.Unseen), unseen(b.Source.Unseen))
 }
 
 // FuzzInfer checks the v2 decoder: it never panics, it takes only JSON,
@@ -280,7 +280,7 @@ func oracleNumbers(b []byte, d *data.Dataset) (*data.Dataset, bool) {
 		return nil, false
 	}
 	D := len(d.Schema.Features)
-	want := &data.Dataset{Schema: d.Schema, N: d.N, X: make([]float64, d.N*D), Text: d.Text, Unseen: d.Unseen}
+	want := &data.Dataset{Schema: d.Schema, N: d.N, X: make([]float64, d.N*D), Text: d.Text, Source: data.Provenance{Unseen: d.Source.Unseen}}
 	for _, in := range req.Inputs {
 		if in.Datatype != "FP64" {
 			return nil, false

@@ -11,6 +11,7 @@ import (
 
 	"github.com/gendisc/gendisc"
 	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/dataio"
 	"github.com/gendisc/gendisc/models"
 )
 
@@ -170,7 +171,7 @@ func rowHeader(b []byte, e *entry, d *data.Dataset, columns []string) []byte {
 // missing, by column, or nil when there are none.
 func unseen(d *data.Dataset) map[string]int {
 	var u map[string]int
-	for j, n := range d.Unseen {
+	for j, n := range d.Source.Unseen {
 		if n > 0 {
 			if u == nil {
 				u = map[string]int{}
@@ -299,11 +300,11 @@ func (e *tooManyError) Error() string {
 // more than maxBody/2 cells (rows × features; a JSON body cannot hold
 // more, each value and its comma taking two bytes or more).
 func readCSV(b []byte, schema *data.Schema, limit int, maxBody int64) (*data.Dataset, error) {
-	in, err := data.Open(bytes.NewReader(b), "request")
+	in, err := dataio.Open(bytes.NewReader(b), "request")
 	if err != nil {
 		return nil, err
 	}
-	if in.Compression != "" || in.Format != data.CSV {
+	if in.Compression != "" || in.Format != dataio.CSV {
 		return nil, fmt.Errorf("the body is %s %v, %w: send the rows uncompressed", in.Compression, in.Format, errNotCSV)
 	}
 	lines, quoted, blank := 0, false, true
@@ -331,14 +332,14 @@ func readCSV(b []byte, schema *data.Schema, limit int, maxBody int64) (*data.Dat
 	if D := len(schema.Features); int64(lines-1)*int64(D) > maxBody/2 {
 		return nil, fmt.Errorf("%w: %d rows of %d features, more than the limit of %d cells (half the body limit)", errTooManyCells, lines-1, D, maxBody/2)
 	}
-	return data.ReadWithSchema(bytes.NewReader(b), "request", schema, data.SchemaOptions{UnseenClassMissing: true})
+	return dataio.ReadWithSchema(bytes.NewReader(b), "request", schema, dataio.SchemaOptions{UnseenClassMissing: true})
 }
 
 // countUnseen adds the categories of d not seen in training to the
 // metrics.
 func (s *Server) countUnseen(e *entry, d *data.Dataset) {
 	n := 0
-	for _, k := range d.Unseen {
+	for _, k := range d.Source.Unseen {
 		n += k
 	}
 	if n > 0 {

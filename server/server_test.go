@@ -23,6 +23,7 @@ import (
 	"time"
 
 	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/dataio"
 	"github.com/gendisc/gendisc/datasets"
 	"github.com/gendisc/gendisc/models"
 )
@@ -92,7 +93,7 @@ func readData(t testing.TB, dataset, model string) ([]byte, *data.Dataset) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d, err := data.ReadWithSchema(bytes.NewReader(text), dataset, m.Schema(), data.SchemaOptions{UnseenClassMissing: true})
+	d, err := dataio.ReadWithSchema(bytes.NewReader(text), dataset, m.Schema(), dataio.SchemaOptions{UnseenClassMissing: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/gendisc/gendisc"
 	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/dataio"
 	"github.com/gendisc/gendisc/internal/bundled"
 	"github.com/gendisc/gendisc/logistic"
 )
@@ -16,7 +17,7 @@ import (
 // ends with ratio × the largest class's rows, and integral columns stay
 // integral.
 func TestBalance(t *testing.T) {
-	pima := bundled.Load(t, "pima_indians_diabetes", data.Options{})
+	pima := bundled.Load(t, "pima_indians_diabetes", dataio.Options{})
 	m, err := kindCases[2].fit(pima)
 	if err != nil {
 		t.Fatal(err)
@@ -60,7 +61,7 @@ func TestBalance(t *testing.T) {
 // recall and precision of the positive class on held-out rows (every
 // third row of each class). The table in README.md is this test's log.
 func TestBalanceRecall(t *testing.T) {
-	pima := bundled.Load(t, "pima_indians_diabetes", data.Options{})
+	pima := bundled.Load(t, "pima_indians_diabetes", dataio.Options{})
 	var table strings.Builder
 	table.WriteString("| training data | rows (neg/pos) | logistic on | recall (pos) | precision (pos) |\n|---|---|---|---|---|\n")
 	for _, keep := range []int{1, 4} {

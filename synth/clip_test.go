@@ -7,6 +7,7 @@ import (
 
 	"github.com/gendisc/gendisc"
 	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/dataio"
 	"github.com/gendisc/gendisc/gda"
 	"github.com/gendisc/gendisc/internal/bundled"
 )
@@ -27,7 +28,7 @@ func truncatedNormal(mu, sigma, a, b float64) (mean, variance float64) {
 
 // irisColumns returns iris with the features cols only.
 func irisColumns(t *testing.T, cols ...int) *data.Dataset {
-	iris := bundled.Load(t, "iris", data.Options{})
+	iris := bundled.Load(t, "iris", dataio.Options{})
 	var names []string
 	for _, j := range cols {
 		names = append(names, iris.Schema.Features[j].Name)
@@ -193,7 +194,7 @@ func TestTrainingClip(t *testing.T) {
 // training range of pima, whose Gaussian fits put mass below 0 (insulin,
 // skin thickness), and the same seed gives the same rows.
 func TestClipBalance(t *testing.T) {
-	pima := bundled.Load(t, "pima_indians_diabetes", data.Options{})
+	pima := bundled.Load(t, "pima_indians_diabetes", dataio.Options{})
 	for _, kc := range kindCases[:3] {
 		m, err := kc.fit(pima)
 		if err != nil {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/gendisc/gendisc"
 	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/dataio"
 	"github.com/gendisc/gendisc/gda"
 	"github.com/gendisc/gendisc/internal/bundled"
 	"github.com/gendisc/gendisc/mixture"
@@ -22,7 +23,7 @@ import (
 // Impute gives the mean to 1e-12, and 20,000 draws of ImputeRand have
 // their means, variances and covariance within 4 standard errors of it.
 func TestConditionalGaussian(t *testing.T) {
-	iris := bundled.Load(t, "iris", data.Options{})
+	iris := bundled.Load(t, "iris", dataio.Options{})
 	noTarget := *iris
 	noTarget.Schema = iris.Schema.Clone()
 	noTarget.Schema.Target, noTarget.Y = nil, nil

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/dataio"
 	"github.com/gendisc/gendisc/internal/bundled"
 	"github.com/gendisc/gendisc/naivebayes"
 )
@@ -13,16 +14,16 @@ import (
 // fitted on a bundled data set.
 type discreteCase struct {
 	name, data string
-	opt        data.Options
+	opt        dataio.Options
 	cfg        naivebayes.Config
 }
 
 var discreteCases = []discreteCase{
-	{"categorical-nb/house_votes84", "house_votes84", data.Options{}, naivebayes.Config{Family: naivebayes.Categorical}},
-	{"categorical-nb/mushroom", "mushroom", data.Options{}, naivebayes.Config{Family: naivebayes.Categorical}},
-	{"bernoulli-nb/optdigits", "optdigits", data.Options{Categorical: []string{"class"}}, naivebayes.Config{Family: naivebayes.Bernoulli, Binarize: 8}},
-	{"multinomial-nb/optdigits", "optdigits", data.Options{Categorical: []string{"class"}}, naivebayes.Config{Family: naivebayes.Multinomial}},
-	{"nb/adult", "adult", data.Options{}, naivebayes.Config{}},
+	{"categorical-nb/house_votes84", "house_votes84", dataio.Options{}, naivebayes.Config{Family: naivebayes.Categorical}},
+	{"categorical-nb/mushroom", "mushroom", dataio.Options{}, naivebayes.Config{Family: naivebayes.Categorical}},
+	{"bernoulli-nb/optdigits", "optdigits", dataio.Options{Categorical: []string{"class"}}, naivebayes.Config{Family: naivebayes.Bernoulli, Binarize: 8}},
+	{"multinomial-nb/optdigits", "optdigits", dataio.Options{Categorical: []string{"class"}}, naivebayes.Config{Family: naivebayes.Multinomial}},
+	{"nb/adult", "adult", dataio.Options{}, naivebayes.Config{}},
 }
 
 // eachDiscrete fits every case of discreteCases and runs check on the

@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/dataio"
 	"github.com/gendisc/gendisc/datasets"
 	"github.com/gendisc/gendisc/gda"
 	"github.com/gendisc/gendisc/synth"
@@ -18,7 +19,7 @@ func irisQDA() (*data.Dataset, *gda.QDA) {
 		log.Fatal(err)
 	}
 	defer r.Close()
-	d, err := data.Read(r, "iris", data.Options{})
+	d, err := dataio.Read(r, "iris", dataio.Options{})
 	if err != nil {
 		log.Fatal(err)
 	}

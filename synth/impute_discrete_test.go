@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/dataio"
 	"github.com/gendisc/gendisc/internal/bundled"
 	"github.com/gendisc/gendisc/naivebayes"
 )
@@ -16,7 +17,7 @@ import (
 // README.md quotes this test's log (go test ./synth -run
 // TestImputeCategorical -v).
 func TestImputeCategorical(t *testing.T) {
-	full := bundled.Load(t, "house_votes84", data.Options{})
+	full := bundled.Load(t, "house_votes84", dataio.Options{})
 	d, removed := removeCells(full, 0.2, seeded(21))
 	var truth []int // the removed cells that were not missing already
 	for _, c := range removed {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/gendisc/gendisc"
 	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/dataio"
 	"github.com/gendisc/gendisc/internal/bundled"
 )
 
@@ -91,7 +92,7 @@ func TestImputeBeatsMeans(t *testing.T) {
 	var table strings.Builder
 	table.WriteString("| data set | removed cells | column means | gaussian-nb | lda | qda | gmm | mda |\n|---|---|---|---|---|---|---|---|\n")
 	for _, name := range []string{"breast_cancer_wdbc", "wine"} {
-		full := bundled.Load(t, name, data.Options{})
+		full := bundled.Load(t, name, dataio.Options{})
 		d, removed := removeCells(full, 0.2, seeded(20))
 		sd := columnSDs(full)
 		means := columnMeans(d)
@@ -127,7 +128,7 @@ func TestImputeBeatsMeans(t *testing.T) {
 // TestImputeDrawsMean: the mean of many random imputations of a cell is
 // its conditional expectation, within 4 standard errors of the draws.
 func TestImputeDrawsMean(t *testing.T) {
-	iris := bundled.Load(t, "iris", data.Options{})
+	iris := bundled.Load(t, "iris", dataio.Options{})
 	d, removed := removeCells(iris, 0.3, seeded(5))
 	d.Y = append([]float64(nil), d.Y...)
 	for i := 0; i < d.N; i += 4 {
@@ -178,7 +179,7 @@ func TestImputeDrawsMean(t *testing.T) {
 
 // TestImputeLabels: a missing label is filled by its most probable class.
 func TestImputeLabels(t *testing.T) {
-	iris := bundled.Load(t, "iris", data.Options{})
+	iris := bundled.Load(t, "iris", dataio.Options{})
 	m, err := kindCases[2].fit(iris)
 	if err != nil {
 		t.Fatal(err)

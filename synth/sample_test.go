@@ -9,6 +9,7 @@ import (
 
 	"github.com/gendisc/gendisc"
 	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/dataio"
 	"github.com/gendisc/gendisc/internal/bundled"
 )
 
@@ -21,7 +22,7 @@ const nDraws = 100000
 // σ/√n_k, the variance's √((m₄ − s⁴)/n_k) with m₄ the sample's fourth
 // central moment.
 func TestSampleMoments(t *testing.T) {
-	iris := bundled.Load(t, "iris", data.Options{})
+	iris := bundled.Load(t, "iris", dataio.Options{})
 	eachKind(t, iris, func(t *testing.T, kc kindCase, m gendisc.Sampler) {
 		d := drawAll(t, m, nDraws, -1, seeded(2))
 		prior, mean, variance := kc.moments(m)
@@ -68,7 +69,7 @@ func checkMoments(t *testing.T, d *data.Dataset, prior []float64, mean, variance
 
 // TestSampleClass draws from one class of every classifier.
 func TestSampleClass(t *testing.T) {
-	iris := bundled.Load(t, "iris", data.Options{})
+	iris := bundled.Load(t, "iris", dataio.Options{})
 	eachKind(t, iris, func(t *testing.T, kc kindCase, m gendisc.Sampler) {
 		if _, ok := m.(gendisc.ClassSampler); !ok {
 			if err := Sample(m, 1, 0, nil, seeded(1), func(Row) error { return nil }); !errors.Is(err, ErrClass) {
@@ -97,7 +98,7 @@ func TestSampleClass(t *testing.T) {
 // TestSampleSeed: the same seed gives the same rows; write's error stops
 // the draws.
 func TestSampleSeed(t *testing.T) {
-	iris := bundled.Load(t, "iris", data.Options{})
+	iris := bundled.Load(t, "iris", dataio.Options{})
 	m, err := kindCases[2].fit(iris)
 	if err != nil {
 		t.Fatal(err)
@@ -126,7 +127,7 @@ func TestSampleSeed(t *testing.T) {
 // two models on iris: priors, the mean log-likelihood per row, and the
 // predicted classes (components for gmm).
 func TestRefit(t *testing.T) {
-	iris := bundled.Load(t, "iris", data.Options{})
+	iris := bundled.Load(t, "iris", dataio.Options{})
 	eachKind(t, iris, func(t *testing.T, kc kindCase, m gendisc.Sampler) {
 		d := drawAll(t, m, nDraws, -1, seeded(4))
 		if m.Schema().Target == nil { // gmm: the components are no classes
@@ -233,7 +234,7 @@ func (m texter) SampleText(dst []string, c int, rng *rand.Rand) {
 // TestSampleText: a TextSampler's documents come with the rows, drawn for
 // the row's class.
 func TestSampleText(t *testing.T) {
-	iris := bundled.Load(t, "iris", data.Options{})
+	iris := bundled.Load(t, "iris", dataio.Options{})
 	m, err := kindCases[0].fit(iris)
 	if err != nil {
 		t.Fatal(err)

@@ -165,7 +165,7 @@ func Balance(d *data.Dataset, m gendisc.ClassSampler, ratio float64, clip *Clip,
 func grow(d *data.Dataset, extra int) *data.Dataset {
 	n := d.N + extra
 	out := &data.Dataset{Schema: d.Schema, N: n, X: make([]float64, n*d.D()), Y: make([]float64, n),
-		Source: d.Source, Unseen: d.Unseen}
+		Source: data.Provenance{Name: d.Source.Name, Unseen: d.Source.Unseen}}
 	copy(out.X, d.X)
 	copy(out.Y, d.Y)
 	if d.Weight != nil {
@@ -175,9 +175,9 @@ func grow(d *data.Dataset, extra int) *data.Dataset {
 			out.Weight[i] = 1
 		}
 	}
-	if d.Lines != nil {
-		out.Lines = make([]int, n)
-		copy(out.Lines, d.Lines)
+	if d.Source.Lines != nil {
+		out.Source.Lines = make([]int, n)
+		copy(out.Source.Lines, d.Source.Lines)
 	}
 	if d.Text != nil {
 		out.Text = make([][]string, len(d.Text))

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/dataio"
 	"github.com/gendisc/gendisc/internal/bundled"
 	"github.com/gendisc/gendisc/naivebayes"
 )
@@ -33,7 +34,7 @@ const nDocs = 20000
 // (se √(θ(1 − θ)/W_c), W_c the words drawn for class c). A model refitted
 // on the draws is compared with the original on sms_spam.
 func TestSampleTextNB(t *testing.T) {
-	train := bundled.Load(t, "sms_spam", data.Options{})
+	train := bundled.Load(t, "sms_spam", dataio.Options{})
 	m, err := naivebayes.Config{}.Fit(train)
 	if err != nil {
 		t.Fatal(err)

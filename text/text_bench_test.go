@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/dataio"
 )
 
 // Synthetic corpus of the benchmark: 200,000 documents, a
@@ -82,7 +83,7 @@ func TestWriteSyntheticCorpus(t *testing.T) {
 }
 
 func readText(b testing.TB, csv []byte) *data.Dataset {
-	d, err := data.Read(bytes.NewReader(csv), "synthetic", data.Options{Text: []string{"text"}})
+	d, err := dataio.Read(bytes.NewReader(csv), "synthetic", dataio.Options{Text: []string{"text"}})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -5,7 +5,7 @@ import (
 	"fmt"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem"
-	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/dataio"
 )
 
 // headRows is the size in bytes of the first chunk of a shard that
@@ -16,9 +16,9 @@ const headRows = 1 << 16
 // otherwise stop one on its workers: a glob that matches no file (on any
 // Beam filesystem), and, when opt is not nil, options that the columns of
 // the first matched file refuse (a --target or --ignore naming no column,
-// say), read from its first rows as data.ReadChunks reads them. It
+// say), read from its first rows as dataio.ReadChunks reads them. It
 // returns the paths matched.
-func CheckInput(ctx context.Context, glob string, opt *data.Options) ([]string, error) {
+func CheckInput(ctx context.Context, glob string, opt *dataio.Options) ([]string, error) {
 	fs, err := filesystem.New(ctx, glob)
 	if err != nil {
 		return nil, err
@@ -39,7 +39,7 @@ func CheckInput(ctx context.Context, glob string, opt *data.Options) ([]string, 
 		return nil, err
 	}
 	defer r.Close()
-	for _, err := range data.ReadChunks(r, paths[0], *opt, headRows) {
+	for _, err := range dataio.ReadChunks(r, paths[0], *opt, headRows) {
 		if err != nil {
 			return nil, err
 		}

@@ -2,7 +2,7 @@
 // on files spread over many machines: the shards of a data set, each a
 // delimited text file with its header, a Parquet file or JSON lines,
 // compressed or not (gzip, zstd, bzip2 or xz, told by the first bytes as
-// data.Open tells them, whatever the name), matched by a glob on any
+// dataio.Open tells them, whatever the name), matched by a glob on any
 // filesystem of Beam's registry (local paths here; gs:// and s3:// come
 // with the SDK's filesystems).
 //
@@ -31,6 +31,7 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
 	"github.com/gendisc/gendisc"
 	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/dataio"
 	"github.com/gendisc/gendisc/modelfile"
 	"github.com/gendisc/gendisc/registry"
 
@@ -52,12 +53,12 @@ type Runner func(context.Context, *beam.Pipeline) error
 // Options says how to read the shards.
 type Options struct {
 	// Read says how the first pass reads each shard to infer its schema
-	// (data.Read): the target, the forced column types, the weights.
+	// (dataio.Read): the target, the forced column types, the weights.
 	// NumericTarget is set for a regression.
-	Read data.Options
+	Read dataio.Options
 	// Schema, when set, is the schema of the shards and no first pass
 	// runs: the shards are read with it, extended with the classes and
-	// levels it lacks (data.SchemaOptions.Extend).
+	// levels it lacks (dataio.SchemaOptions.Extend).
 	Schema *data.Schema
 	// Temp is a path, on a filesystem that the workers and this process
 	// share, where the first pass writes the schema; it is removed once
@@ -117,7 +118,7 @@ func readMatches(s beam.Scope, glob string) beam.PCollection {
 // with the levels of a column numeric in some files and categorical in
 // others read again from the numeric ones. The pipelines, run by run,
 // write the schema to temp.
-func InferSchema(ctx context.Context, run Runner, glob string, opt data.Options, temp string) (*data.Schema, error) {
+func InferSchema(ctx context.Context, run Runner, glob string, opt dataio.Options, temp string) (*data.Schema, error) {
 	u, err := inferPass(ctx, run, glob, opt, temp)
 	if err != nil {
 		return nil, err
@@ -139,7 +140,7 @@ func InferSchema(ctx context.Context, run Runner, glob string, opt data.Options,
 }
 
 // inferPass runs one pipeline of InferSchema.
-func inferPass(ctx context.Context, run Runner, glob string, opt data.Options, temp string) (*union, error) {
+func inferPass(ctx context.Context, run Runner, glob string, opt dataio.Options, temp string) (*union, error) {
 	oj, err := json.Marshal(opt)
 	if err != nil {
 		return nil, err
@@ -214,8 +215,8 @@ func (u *union) add(s *data.Schema, numeric []bool) error {
 }
 
 // SchemaFn is the CombineFn of the schema pass: its accumulator is the
-// JSON of a union, its input a file, read whole with data.Read and the
-// Options (the JSON of a data.Options), its output the JSON of the union,
+// JSON of a union, its input a file, read whole with dataio.Read and the
+// Options (the JSON of a dataio.Options), its output the JSON of the union,
 // with the promoted columns named.
 type SchemaFn struct {
 	Options []byte
@@ -224,7 +225,7 @@ type SchemaFn struct {
 func (fn *SchemaFn) CreateAccumulator() []byte { return nil }
 
 func (fn *SchemaFn) AddInput(acc []byte, f fileio.ReadableFile) ([]byte, error) {
-	var opt data.Options
+	var opt dataio.Options
 	if err := json.Unmarshal(fn.Options, &opt); err != nil {
 		return nil, err
 	}
@@ -232,7 +233,7 @@ func (fn *SchemaFn) AddInput(acc []byte, f fileio.ReadableFile) ([]byte, error) 
 	if err != nil {
 		return nil, err
 	}
-	d, err := readShard(f, func(r io.Reader) (*data.Dataset, error) { return data.Read(r, f.Metadata.Path, opt) })
+	d, err := readShard(f, func(r io.Reader) (*data.Dataset, error) { return dataio.Read(r, f.Metadata.Path, opt) })
 	if err != nil {
 		return nil, err
 	}
@@ -281,7 +282,7 @@ func (fn *SchemaFn) ExtractOutput(acc []byte) ([]byte, error) {
 // AccumulateFn is the CombineFn of the fit: its accumulator is the
 // MarshalBinary encoding of an accumulator of the Kind (Empty encodes the
 // empty one, with the configuration), its input a file, read whole with
-// data.ReadWithSchema and the Schema (JSON), the Weight column and the
+// dataio.ReadWithSchema and the Schema (JSON), the Weight column and the
 // Comma (Extend admits classes and levels that the schema lacks), its
 // output the model file of the finished model.
 type AccumulateFn struct {
@@ -304,8 +305,8 @@ func (fn *AccumulateFn) AddInput(acc []byte, f fileio.ReadableFile) ([]byte, err
 	if err != nil {
 		return nil, err
 	}
-	opt := data.SchemaOptions{Weight: fn.Weight, Comma: fn.Comma, Extend: fn.Extend, RequireTarget: true}
-	d, err := readShard(f, func(r io.Reader) (*data.Dataset, error) { return data.ReadWithSchema(r, f.Metadata.Path, &s, opt) })
+	opt := dataio.SchemaOptions{Weight: fn.Weight, Comma: fn.Comma, Extend: fn.Extend, RequireTarget: true}
+	d, err := readShard(f, func(r io.Reader) (*data.Dataset, error) { return dataio.ReadWithSchema(r, f.Metadata.Path, &s, opt) })
 	if err != nil {
 		return nil, err
 	}
@@ -352,7 +353,7 @@ func (fn *AccumulateFn) ExtractOutput(acc []byte) ([]byte, error) {
 
 // readShard opens the file f as it is stored and reads it with read, whose
 // reader (data's) tells its compression and format by its first bytes
-// (data.Open): gzip, zstd, bzip2 or xz, whatever the file's name; CSV,
+// (dataio.Open): gzip, zstd, bzip2 or xz, whatever the file's name; CSV,
 // TSV, Parquet or JSON lines. A Parquet file is read in place when the
 // filesystem's reader can seek (local files), into memory otherwise.
 // (Beam's registered CombineFns take no context.)

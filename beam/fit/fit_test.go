@@ -20,6 +20,7 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/testing/ptest"
 	"github.com/gendisc/gendisc"
 	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/dataio"
 	"github.com/gendisc/gendisc/gda"
 	"github.com/gendisc/gendisc/linear"
 	"github.com/gendisc/gendisc/modelfile"
@@ -60,7 +61,7 @@ func shards(t *testing.T, header string, rows []string, n int) (dir, all string)
 // file base.csv, compressed or converted as i says, so that every reader
 // of the shards meets each format the reader tells by content: the 4th
 // (i = 3) gzip-compressed, base.csv.gz; the 5th a Parquet file,
-// base.parquet, of its columns as data.Read infers them with every column
+// base.parquet, of its columns as dataio.Read infers them with every column
 // a feature; the 7th zstd-compressed and the 8th xz-compressed, both named
 // base.csv (the content, not the name, says how to read a shard).
 func storeShard(t testing.TB, base string, i int, b []byte) {
@@ -76,8 +77,8 @@ func storeShard(t testing.TB, base string, i int, b []byte) {
 		name += ".gz"
 	case 4:
 		var d *data.Dataset
-		if d, err = data.Read(bytes.NewReader(b), name, data.Options{NoTarget: true}); err == nil {
-			err = data.WriteParquet(&z, d, "")
+		if d, err = dataio.Read(bytes.NewReader(b), name, dataio.Options{NoTarget: true}); err == nil {
+			err = dataio.WriteParquet(&z, d, "")
 		}
 		name = base + ".parquet"
 	case 6:
@@ -170,7 +171,7 @@ type kindCase struct {
 	kind   string
 	header string
 	rows   []string
-	opt    data.Options
+	opt    dataio.Options
 	acc    func() (gendisc.Accumulator, error)
 	fit    func(*data.Dataset) (gendisc.Model, error)
 }
@@ -210,7 +211,7 @@ func kindCases() []kindCase {
 		{kind: gda.KindQDA, header: num, rows: numericRows(400),
 			acc: func() (gendisc.Accumulator, error) { return accOf(gda.QDAConfig(gdaCfg).Accumulator()) },
 			fit: func(d *data.Dataset) (gendisc.Model, error) { return modelOf(gda.QDAConfig(gdaCfg).Fit(d)) }},
-		{kind: linear.Kind, header: "x1,x2,c,t", rows: regressionRows(300), opt: data.Options{NumericTarget: true},
+		{kind: linear.Kind, header: "x1,x2,c,t", rows: regressionRows(300), opt: dataio.Options{NumericTarget: true},
 			acc: func() (gendisc.Accumulator, error) { return accOf(lin.NewAccumulator()) },
 			fit: func(d *data.Dataset) (gendisc.Model, error) { return modelOf(lin.Fit(d)) }},
 		nb(naivebayes.Mixed, mixed, mixedRows(400)),
@@ -249,7 +250,7 @@ func TestFitShards(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			d, err := data.Read(strings.NewReader(all), "all.csv", c.opt)
+			d, err := dataio.Read(strings.NewReader(all), "all.csv", c.opt)
 			if err != nil {
 				t.Fatal(err)
 			}

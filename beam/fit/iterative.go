@@ -15,6 +15,7 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
 	"github.com/gendisc/gendisc"
 	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/dataio"
 	"github.com/gendisc/gendisc/logistic"
 	"github.com/gendisc/gendisc/mixture"
 	"github.com/gendisc/gendisc/modelfile"
@@ -77,7 +78,7 @@ func (c *estepConfig) config() mixture.Config {
 }
 
 // PassFn is the CombineFn of one pass of an iterative fit: its input a
-// file, read whole with data.ReadWithSchema and the Schema (JSON), the
+// file, read whole with dataio.ReadWithSchema and the Schema (JSON), the
 // Weight column and the Comma (Extend admits classes and levels that the
 // schema lacks); its accumulator the MarshalBinary encoding of the
 // statistics of the Stage under the stage's Config, nil before any row;
@@ -173,7 +174,7 @@ func (fn *PassFn) AddInput(acc []byte, f fileio.ReadableFile) ([]byte, error) {
 	if err := fn.setup(); err != nil {
 		return nil, err
 	}
-	d, err := readWithSchema(f, fn.schema, data.SchemaOptions{Weight: fn.Weight, Comma: fn.Comma, Extend: fn.Extend, RequireTarget: true})
+	d, err := readWithSchema(f, fn.schema, dataio.SchemaOptions{Weight: fn.Weight, Comma: fn.Comma, Extend: fn.Extend, RequireTarget: true})
 	if err != nil {
 		return nil, err
 	}
@@ -242,9 +243,9 @@ func (fn *PassFn) ExtractOutput(acc []byte) ([]byte, error) {
 	return acc, nil
 }
 
-// readWithSchema reads the file f whole with data.ReadWithSchema.
-func readWithSchema(f fileio.ReadableFile, s *data.Schema, opt data.SchemaOptions) (*data.Dataset, error) {
-	return readShard(f, func(r io.Reader) (*data.Dataset, error) { return data.ReadWithSchema(r, f.Metadata.Path, s, opt) })
+// readWithSchema reads the file f whole with dataio.ReadWithSchema.
+func readWithSchema(f fileio.ReadableFile, s *data.Schema, opt dataio.SchemaOptions) (*data.Dataset, error) {
+	return readShard(f, func(r io.Reader) (*data.Dataset, error) { return dataio.ReadWithSchema(r, f.Metadata.Path, s, opt) })
 }
 
 // combine runs the pipeline of one pass, fn over the files that glob

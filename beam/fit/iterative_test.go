@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"github.com/gendisc/gendisc"
-	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/dataio"
 	"github.com/gendisc/gendisc/logistic"
 	"github.com/gendisc/gendisc/mixture"
 	"github.com/gendisc/gendisc/registry"
@@ -72,13 +72,13 @@ func relClose(t *testing.T, what string, got, want []float64, rel float64) {
 func TestFitLogistic(t *testing.T) {
 	cases := []struct {
 		cfg logistic.Config
-		opt data.Options
+		opt dataio.Options
 	}{{cfg: logistic.Config{}}} // newton, chosen by the number of parameters
 	if !testing.Short() {
 		cases = append(cases, struct {
 			cfg logistic.Config
-			opt data.Options
-		}{logistic.Config{Solver: logistic.LBFGS, L2: 0.3, Tol: 1e-10, ClassWeight: logistic.Balanced}, data.Options{Ignore: []string{"c"}}})
+			opt dataio.Options
+		}{logistic.Config{Solver: logistic.LBFGS, L2: 0.3, Tol: 1e-10, ClassWeight: logistic.Balanced}, dataio.Options{Ignore: []string{"c"}}})
 	}
 	// Rows without a label, which gendisc fit leaves out.
 	rows := append(logisticRows(2000), "0.5,1,u,", "1.5,-1,v,", "2.5,0,w,")
@@ -86,7 +86,7 @@ func TestFitLogistic(t *testing.T) {
 	for _, c := range cases {
 		cfg := c.cfg
 		t.Run(string(cfg.Solver), func(t *testing.T) {
-			d, err := data.Read(strings.NewReader(all), "all.csv", c.opt)
+			d, err := dataio.Read(strings.NewReader(all), "all.csv", c.opt)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -135,7 +135,7 @@ func TestFitLogistic(t *testing.T) {
 // relative; the trace never falls, and OnIter reports every pass.
 func TestFitMixture(t *testing.T) {
 	dir, all := shards(t, "x1,x2,x3,y", mixtureRows(2000), 8)
-	d, err := data.Read(strings.NewReader(all), "all.csv", data.Options{})
+	d, err := dataio.Read(strings.NewReader(all), "all.csv", dataio.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -270,8 +270,8 @@ func TestFitMixtureSample(t *testing.T) {
 // rows, within 1e-8 relative, matched by name.
 func TestFitLogisticText(t *testing.T) {
 	dir, all := shards(t, "x,c,doc,y", mixedRows(400), 8)
-	opt := data.Options{Categorical: []string{"c"}}
-	d, err := data.Read(strings.NewReader(all), "all.csv", opt)
+	opt := dataio.Options{Categorical: []string{"c"}}
+	d, err := dataio.Read(strings.NewReader(all), "all.csv", opt)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
 	"github.com/gendisc/gendisc"
 	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/dataio"
 	"github.com/gendisc/gendisc/models"
 	"github.com/gendisc/gendisc/naivebayes"
 	"github.com/gendisc/gendisc/ngram"
@@ -52,7 +53,7 @@ const (
 // header: the files in order, the headers after the first left out, are
 // byte for byte what gendisc predict (or score) writes for the
 // concatenation of the files. Each file is read with the model's schema as
-// predict reads one (data.ReadWithSchema, a class the model lacks read as
+// predict reads one (dataio.ReadWithSchema, a class the model lacks read as
 // missing): CSV, TSV, Parquet or JSON lines, compressed or not. The files
 // are written under temporary names (the name and ".tmp") and renamed
 // once every file is done, so that a failed pipeline leaves no output
@@ -169,7 +170,7 @@ func (fn *ApplyFn) Setup(ctx context.Context) error {
 
 func (fn *ApplyFn) ProcessElement(ctx context.Context, path, out string) (string, error) {
 	d, err := readPath(path, func(r io.Reader) (*data.Dataset, error) {
-		return data.ReadWithSchema(r, path, fn.m.Schema(), data.SchemaOptions{UnseenClassMissing: true})
+		return dataio.ReadWithSchema(r, path, fn.m.Schema(), dataio.SchemaOptions{UnseenClassMissing: true})
 	})
 	if err != nil {
 		return "", err

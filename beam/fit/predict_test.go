@@ -13,6 +13,7 @@ import (
 
 	"github.com/gendisc/gendisc"
 	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/dataio"
 	"github.com/gendisc/gendisc/linear"
 	"github.com/gendisc/gendisc/mixture"
 	"github.com/gendisc/gendisc/modelfile"
@@ -61,7 +62,7 @@ func libraryOutput(t *testing.T, path, all string, what Output) []byte {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d, err := data.ReadWithSchema(strings.NewReader(all), "all.csv", m.Schema(), data.SchemaOptions{UnseenClassMissing: true})
+	d, err := dataio.ReadWithSchema(strings.NewReader(all), "all.csv", m.Schema(), dataio.SchemaOptions{UnseenClassMissing: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -105,24 +106,24 @@ func TestApply(t *testing.T) {
 		return modelOf(mixture.Config{Components: 3}.Fit(d, rng))
 	}
 	lin := func(d *data.Dataset) (gendisc.Model, error) { return modelOf(linear.Config{L2: 0.5}.Fit(d)) }
-	unsupervised := data.Options{NoTarget: true, Ignore: []string{"y"}}
+	unsupervised := dataio.Options{NoTarget: true, Ignore: []string{"y"}}
 	for _, c := range []struct {
 		name, header string
 		rows         []string
-		opt          data.Options
+		opt          dataio.Options
 		fit          func(*data.Dataset) (gendisc.Model, error)
 		what         Output
 	}{
-		{"mixed-nb", "x,c,doc,y", unseen, data.Options{}, nb, Predictions},
-		{"linear", "x1,x2,c,t", regressionRows(300), data.Options{NumericTarget: true}, lin, Predictions},
+		{"mixed-nb", "x,c,doc,y", unseen, dataio.Options{}, nb, Predictions},
+		{"linear", "x1,x2,c,t", regressionRows(300), dataio.Options{NumericTarget: true}, lin, Predictions},
 		{"gmm", "x1,x2,y", numericRows(400), unsupervised, gmm, Predictions},
-		{"gaussian-nb scores", "x1,x2,y", numericRows(400), data.Options{}, gnb, Scores},
-		{"mixed-nb scores", "x,c,doc,y", unseen, data.Options{}, nb, Scores},
+		{"gaussian-nb scores", "x1,x2,y", numericRows(400), dataio.Options{}, gnb, Scores},
+		{"mixed-nb scores", "x,c,doc,y", unseen, dataio.Options{}, nb, Scores},
 		{"gmm scores", "x1,x2,y", numericRows(400), unsupervised, gmm, Scores},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			dir, all := contiguousShards(t, c.header, c.rows, 8)
-			d, err := data.Read(strings.NewReader(all), "all.csv", c.opt)
+			d, err := dataio.Read(strings.NewReader(all), "all.csv", c.opt)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -180,7 +181,7 @@ func TestApplyErrors(t *testing.T) {
 	if err := os.WriteFile(bad, []byte(strings.Join(lines, "")), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	d, err := data.Read(strings.NewReader(all), "all.csv", data.Options{})
+	d, err := dataio.Read(strings.NewReader(all), "all.csv", dataio.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -201,7 +202,7 @@ func TestApplyErrors(t *testing.T) {
 		t.Errorf("a failed pipeline left %v", names)
 	}
 
-	lm, err := linear.Config{}.Fit(mustRead(t, "x1,x2,c,t\n"+strings.Join(regressionRows(50), "\n")+"\n", data.Options{NumericTarget: true}))
+	lm, err := linear.Config{}.Fit(mustRead(t, "x1,x2,c,t\n"+strings.Join(regressionRows(50), "\n")+"\n", dataio.Options{NumericTarget: true}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -211,9 +212,9 @@ func TestApplyErrors(t *testing.T) {
 	}
 }
 
-func mustRead(t *testing.T, csv string, opt data.Options) *data.Dataset {
+func mustRead(t *testing.T, csv string, opt dataio.Options) *data.Dataset {
 	t.Helper()
-	d, err := data.Read(strings.NewReader(csv), "t.csv", opt)
+	d, err := dataio.Read(strings.NewReader(csv), "t.csv", opt)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/fileio"
 	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/dataio"
 )
 
 // SampleFn is the CombineFn of the sample of an initialisation: the Size
@@ -39,7 +40,7 @@ func (fn *SampleFn) AddInput(acc []byte, f fileio.ReadableFile) ([]byte, error) 
 	if err := json.Unmarshal(fn.Schema, &schema); err != nil {
 		return nil, err
 	}
-	d, err := readWithSchema(f, &schema, data.SchemaOptions{Weight: fn.Weight, Comma: fn.Comma, Extend: fn.Extend, RequireTarget: true})
+	d, err := readWithSchema(f, &schema, dataio.SchemaOptions{Weight: fn.Weight, Comma: fn.Comma, Extend: fn.Extend, RequireTarget: true})
 	if err != nil {
 		return nil, err
 	}
@@ -184,7 +185,7 @@ func decodeSample(b []byte) (*sample, error) {
 // dataset returns the rows of the sample with the features of schema,
 // their weights when weighted is set, named source.
 func (s *sample) dataset(schema *data.Schema, weighted bool, source string) *data.Dataset {
-	d := &data.Dataset{Schema: schema, N: len(s.rows), Source: source}
+	d := &data.Dataset{Schema: schema, N: len(s.rows), Source: data.Named(source)}
 	for _, r := range s.rows {
 		d.X = append(d.X, r.x...)
 		if weighted {

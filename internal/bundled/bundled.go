@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/dataio"
 	"github.com/gendisc/gendisc/datasets"
 	"github.com/gendisc/gendisc/seq"
 	"github.com/gendisc/gendisc/seqio"
@@ -27,22 +28,22 @@ func Treebank(tb testing.TB, name string, opt seqio.Options) *seq.Corpus {
 	return c
 }
 
-// Load reads the bundled data set name with data.Read and options opt (the
+// Load reads the bundled data set name with dataio.Read and options opt (the
 // zero Options take the last column as the class), its source being name.
 // It stops the test with tb.Fatal if the set does not exist or does not
 // read.
-func Load(tb testing.TB, name string, opt data.Options) *data.Dataset {
+func Load(tb testing.TB, name string, opt dataio.Options) *data.Dataset {
 	tb.Helper()
-	return read(tb, name, func(r io.Reader) (*data.Dataset, error) { return data.Read(r, name, opt) })
+	return read(tb, name, func(r io.Reader) (*data.Dataset, error) { return dataio.Read(r, name, opt) })
 }
 
-// LoadSchema reads the bundled data set name with data.ReadWithSchema,
+// LoadSchema reads the bundled data set name with dataio.ReadWithSchema,
 // its columns mapped by name through the schema s (of a fitted model, say),
 // its source being name. It stops the test with tb.Fatal if the set does
 // not exist or does not read.
-func LoadSchema(tb testing.TB, name string, s *data.Schema, opt data.SchemaOptions) *data.Dataset {
+func LoadSchema(tb testing.TB, name string, s *data.Schema, opt dataio.SchemaOptions) *data.Dataset {
 	tb.Helper()
-	return read(tb, name, func(r io.Reader) (*data.Dataset, error) { return data.ReadWithSchema(r, name, s, opt) })
+	return read(tb, name, func(r io.Reader) (*data.Dataset, error) { return dataio.ReadWithSchema(r, name, s, opt) })
 }
 
 // read opens the bundled data set name and reads it with parse.

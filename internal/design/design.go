@@ -173,7 +173,7 @@ func Fit(d *data.Dataset, opt Options) (*Encoder, error) {
 		if term.Level < 0 {
 			standardize(term, a, opt.NoStandardize)
 			if err := term.check(); err != nil {
-				return nil, &data.ParseError{File: d.Source, ColumnName: d.Schema.Features[term.Feature].Name,
+				return nil, &data.ParseError{File: d.Source.Name, ColumnName: d.Schema.Features[term.Feature].Name,
 					Err: fmt.Errorf("values too large or too small for the model: the column's %w; rescale it", err)}
 			}
 		}
@@ -187,8 +187,8 @@ func Fit(d *data.Dataset, opt Options) (*Encoder, error) {
 // textError is Fit's error for text column c of d without Options.Text: a
 // data.KindError in a data.ParseError naming the source and column.
 func textError(d *data.Dataset, c data.Column) error {
-	return &data.ParseError{File: d.Source, ColumnName: c.Name, Err: &data.KindError{Column: c.Name, Kind: c.Kind,
-		Model: "this model", Takes: "numeric and categorical features only (leave the column out: data.Options.Ignore)", Err: data.ErrFeatureKind}}
+	return &data.ParseError{File: d.Source.Name, ColumnName: c.Name, Err: &data.KindError{Column: c.Name, Kind: c.Kind,
+		Model: "this model", Takes: "numeric and categorical features only (leave the column out: dataio.Options.Ignore)", Err: data.ErrFeatureKind}}
 }
 
 // CheckComplete returns the error Fit gives without Options.Impute for
@@ -201,7 +201,7 @@ func CheckComplete(d *data.Dataset) error {
 	for i := range d.N {
 		for j, v := range d.Row(i) {
 			c := &d.Schema.Features[j]
-			if v == v || c.Kind == data.Text || c.Kind == data.Categorical && j < len(d.Unseen) && d.Unseen[j] > 0 {
+			if v == v || c.Kind == data.Text || c.Kind == data.Categorical && j < len(d.Source.Unseen) && d.Source.Unseen[j] > 0 {
 				continue
 			}
 			return MissingCellError(d, i, j)
@@ -222,7 +222,7 @@ func missingError(d *data.Dataset) error {
 // data.ParseError at the row's source line.
 func MissingCellError(d *data.Dataset, i, j int) error {
 	name := d.Schema.Features[j].Name
-	return &data.ParseError{File: d.Source, Line: d.Line(i), ColumnName: name, Err: &data.MissingError{Column: name, Row: i}}
+	return &data.ParseError{File: d.Source.Name, Line: d.Line(i), ColumnName: name, Err: &data.MissingError{Column: name, Row: i}}
 }
 
 // standardize sets the numeric term t from the moments a of its column's

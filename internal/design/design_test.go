@@ -18,7 +18,7 @@ func testData() *data.Dataset {
 		{Name: "color", Kind: data.Categorical, Levels: []string{"blue", "green", "red"}},
 		{Name: "k", Kind: data.Numeric},
 	}}
-	return &data.Dataset{Schema: s, N: 4, Source: "t.csv", Lines: []int{2, 3, 4, 5}, X: []float64{
+	return &data.Dataset{Schema: s, N: 4, Source: data.Provenance{Name: "t.csv", Lines: []int{2, 3, 4, 5}}, X: []float64{
 		1, 0, 5,
 		2, 2, 5,
 		4, nan, 5,
@@ -137,7 +137,7 @@ func TestDense(t *testing.T) {
 		x[i] = math.Sin(float64(i)) * float64(i%17)
 	}
 	x[2*9000+1] = nan
-	d := &data.Dataset{Schema: s, N: n, X: x, Source: "dense"}
+	d := &data.Dataset{Schema: s, N: n, X: x, Source: data.Named("dense")}
 	e, err := Fit(d, Options{Impute: true})
 	if err != nil {
 		t.Fatal(err)
@@ -208,7 +208,7 @@ func rowCounts(m *text.CSR, i int) map[int32]float64 {
 func TestText(t *testing.T) {
 	s := &data.Schema{Features: []data.Column{{Name: "n", Kind: data.Numeric}, {Name: "msg", Kind: data.Text}, {Name: "subj", Kind: data.Text}}}
 	nan := math.NaN()
-	d := &data.Dataset{Schema: s, N: 3, X: []float64{1, nan, nan, 2, nan, nan, 3, nan, nan}, Source: "t",
+	d := &data.Dataset{Schema: s, N: 3, X: []float64{1, nan, nan, 2, nan, nan, 3, nan, nan}, Source: data.Named("t"),
 		Text: [][]string{nil, {"win win cash", "", "Cash now"}, {"a b", "", "b"}}}
 	if _, err := Fit(d, Options{}); err == nil {
 		t.Error("text column accepted without Options.Text")
@@ -307,7 +307,7 @@ func TestMissingFound(t *testing.T) {
 			x[i] = float64(i % 17)
 		}
 		x[2*777+1] = math.NaN()
-		d := &data.Dataset{Schema: s, N: n, X: x, Weight: w, Source: "m.csv"}
+		d := &data.Dataset{Schema: s, N: n, X: x, Weight: w, Source: data.Named("m.csv")}
 		_, err := Fit(d, Options{})
 		var pe *data.ParseError
 		if !errors.As(err, &pe) || !errors.Is(err, ErrMissing) || pe.Line != d.Line(777) || pe.ColumnName != "b" {

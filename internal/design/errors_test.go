@@ -21,11 +21,11 @@ func TestErrorTypes(t *testing.T) {
 	}
 
 	s := &data.Schema{Features: []data.Column{{Name: "x", Kind: data.Numeric}, {Name: "note", Kind: data.Text}}}
-	d := &data.Dataset{Schema: s, N: 1, Source: "t.csv", X: []float64{1, 0}, Text: [][]string{nil, {"hello"}}}
+	d := &data.Dataset{Schema: s, N: 1, Source: data.Named("t.csv"), X: []float64{1, 0}, Text: [][]string{nil, {"hello"}}}
 	_, err = Fit(d, Options{})
 	var ke *data.KindError
 	want := data.KindError{Column: "note", Kind: data.Text, Model: "this model",
-		Takes: "numeric and categorical features only (leave the column out: data.Options.Ignore)", Err: data.ErrFeatureKind}
+		Takes: "numeric and categorical features only (leave the column out: dataio.Options.Ignore)", Err: data.ErrFeatureKind}
 	var pe *data.ParseError
 	if !errors.As(err, &ke) || *ke != want || !errors.Is(err, data.ErrFeatureKind) || !errors.As(err, &pe) || pe.ColumnName != "note" {
 		t.Fatalf("text column: %#v, want %#v", err, want)

@@ -26,7 +26,7 @@ func randomData(n int) *data.Dataset {
 		{Name: "k", Kind: data.Numeric},
 	}}
 	words := strings.Fields("cash win now free call me later ok the a of to prize")
-	d := &data.Dataset{Schema: s, N: n, Source: "r", Text: [][]string{nil, nil, make([]string, n), nil}, Weight: make([]float64, n)}
+	d := &data.Dataset{Schema: s, N: n, Source: data.Named("r"), Text: [][]string{nil, nil, make([]string, n), nil}, Weight: make([]float64, n)}
 	for i := range n {
 		x, c := 1e4+3*rng.NormFloat64(), float64(rng.IntN(4))
 		if i%9 == 4 {

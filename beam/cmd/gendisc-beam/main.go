@@ -42,7 +42,7 @@ import (
 	"github.com/gendisc/gendisc"
 	"github.com/gendisc/gendisc/beam/fit"
 	"github.com/gendisc/gendisc/cmd/gendisc/modelflags"
-	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/dataio"
 	"github.com/gendisc/gendisc/datasets"
 	"github.com/gendisc/gendisc/modelfile"
 	"github.com/gendisc/gendisc/registry"
@@ -444,7 +444,7 @@ func beamVersion(bi *debug.BuildInfo) string {
 // fitOptions are fit's flags.
 type fitOptions struct {
 	data, model, out, schema string
-	read                     func() data.Options // how the shards are read, as gendisc fit's
+	read                     func() dataio.Options // how the shards are read, as gendisc fit's
 	acc                      func() (gendisc.Accumulator, error)
 	iter                     iterFunc // an iterative kind's, acc nil
 	kindErr                  error    // an unknown or missing --model

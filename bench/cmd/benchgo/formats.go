@@ -9,24 +9,25 @@ import (
 	"github.com/klauspost/compress/gzip"
 
 	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/dataio"
 	"github.com/gendisc/gendisc/naivebayes"
 )
 
 // formats times the readers of the other formats on the rows of
-// data.csv: data.ReadFile of data.parquet (the rows as Parquet, DOUBLE
+// data.csv: dataio.ReadFile of data.parquet (the rows as Parquet, DOUBLE
 // columns, zstd, written here once from data.csv, not timed) alone and
 // with the fit of Gaussian naive Bayes; of data.jsonl (the rows as JSON
-// lines, written likewise); data.ReadFile of data.csv, to compare; of
+// lines, written likewise); dataio.ReadFile of data.csv, to compare; of
 // data.csv.gz (bench/gendata.py), and the decompression of data.csv.gz
 // alone, the decompressor's own time.
 func formats(dir string, r *recorder) error {
 	csvPath := filepath.Join(dir, "data.csv")
 	pq := filepath.Join(dir, "data.parquet")
-	if err := ensureFormat(csvPath, pq, data.WriteParquet); err != nil {
+	if err := ensureFormat(csvPath, pq, dataio.WriteParquet); err != nil {
 		return err
 	}
 	jsonl := filepath.Join(dir, "data.jsonl")
-	if err := ensureFormat(csvPath, jsonl, data.WriteJSONLines); err != nil {
+	if err := ensureFormat(csvPath, jsonl, dataio.WriteJSONLines); err != nil {
 		return err
 	}
 	size := func(path string) int64 {
@@ -37,13 +38,13 @@ func formats(dir string, r *recorder) error {
 		return st.Size()
 	}
 	read := func(path string) func() (*data.Dataset, error) {
-		return func() (*data.Dataset, error) { return data.ReadFile(path, data.Options{}) }
+		return func() (*data.Dataset, error) { return dataio.ReadFile(path, dataio.Options{}) }
 	}
 	if _, err := timed(r, "parquet read", size(pq), read(pq)); err != nil {
 		return err
 	}
 	m, err := timed(r, "parquet read+fit", size(pq), func() (*naivebayes.Gaussian, error) {
-		d, err := data.ReadFile(pq, data.Options{})
+		d, err := dataio.ReadFile(pq, dataio.Options{})
 		if err != nil {
 			return nil, err
 		}
@@ -86,7 +87,7 @@ func ensureFormat(src, dst string, write func(io.Writer, *data.Dataset, string) 
 	if _, err := os.Stat(dst); err == nil {
 		return nil
 	}
-	d, err := data.ReadFile(src, data.Options{})
+	d, err := dataio.ReadFile(src, dataio.Options{})
 	if err != nil {
 		return err
 	}

@@ -8,6 +8,7 @@ import (
 	"strconv"
 
 	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/dataio"
 	"github.com/gendisc/gendisc/naivebayes"
 )
 
@@ -34,7 +35,7 @@ func gnb(dir string, r *recorder) error {
 	return r.answer("proba", p, d.N, len(m.Classes()))
 }
 
-// csvGNB times data.ReadFile alone, then ReadFile and the fit of Gaussian
+// csvGNB times dataio.ReadFile alone, then ReadFile and the fit of Gaussian
 // naive Bayes: a CSV file to a fitted model, what `gendisc fit` does.
 func csvGNB(dir string, r *recorder) error {
 	path := filepath.Join(dir, "data.csv")
@@ -43,12 +44,12 @@ func csvGNB(dir string, r *recorder) error {
 		return err
 	}
 	if _, err := timed(r, "read", st.Size(), func() (*data.Dataset, error) {
-		return data.ReadFile(path, data.Options{})
+		return dataio.ReadFile(path, dataio.Options{})
 	}); err != nil {
 		return err
 	}
 	m, err := timed(r, "read+fit", st.Size(), func() (*naivebayes.Gaussian, error) {
-		d, err := data.ReadFile(path, data.Options{})
+		d, err := dataio.ReadFile(path, dataio.Options{})
 		if err != nil {
 			return nil, err
 		}

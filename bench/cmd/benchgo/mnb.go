@@ -6,14 +6,14 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/dataio"
 	"github.com/gendisc/gendisc/naivebayes"
 	"github.com/gendisc/gendisc/text"
 )
 
 // textOptions reads text.csv of gendata.py: the documents in column text,
 // the class in the last column.
-var textOptions = data.Options{Text: []string{"text"}}
+var textOptions = dataio.Options{Text: []string{"text"}}
 
 // mnbText times multinomial naive Bayes on the synthetic documents. fit
 // and predict start, as scikit-learn's do, from the term-count matrix made
@@ -21,14 +21,14 @@ var textOptions = data.Options{Text: []string{"text"}}
 // documents read into memory, the vocabulary, columns and counts of
 // CountVectorizer(token_pattern=r"(?u)[^\W_]+"), then
 // naivebayes.Config.FitMatrix and MatrixModel.Proba. csv fit is the file to
-// a fitted model: data.ReadFile and Config.Fit on the documents.
+// a fitted model: dataio.ReadFile and Config.Fit on the documents.
 func mnbText(dir string, r *recorder) error {
 	path := filepath.Join(dir, "text.csv")
 	st, err := os.Stat(path)
 	if err != nil {
 		return err
 	}
-	d, err := data.ReadFile(path, textOptions)
+	d, err := dataio.ReadFile(path, textOptions)
 	if err != nil {
 		return err
 	}
@@ -56,7 +56,7 @@ func mnbText(dir string, r *recorder) error {
 		return err
 	}
 	_, err = timed(r, "csv fit", st.Size(), func() (*naivebayes.Model, error) {
-		d, err := data.ReadFile(path, textOptions)
+		d, err := dataio.ReadFile(path, textOptions)
 		if err != nil {
 			return nil, err
 		}

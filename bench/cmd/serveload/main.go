@@ -36,6 +36,7 @@ import (
 	"time"
 
 	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/dataio"
 	"github.com/gendisc/gendisc/datasets"
 	"github.com/gendisc/gendisc/models"
 )
@@ -198,7 +199,7 @@ func buildScenarios(dir, bare, gd string) []scenario {
 		if err != nil {
 			log.Fatal(err)
 		}
-		d, err := data.ReadWithSchema(rc, m.dataset, mod.Schema(), data.SchemaOptions{UnseenClassMissing: true})
+		d, err := dataio.ReadWithSchema(rc, m.dataset, mod.Schema(), dataio.SchemaOptions{UnseenClassMissing: true})
 		rc.Close()
 		if err != nil {
 			log.Fatal(err)

@@ -3,14 +3,14 @@ package modelflags
 import (
 	"flag"
 
-	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/dataio"
 )
 
 // Data defines the flags that say how to read training data, those of
-// data.Options that every kind takes (--target, --numeric, --categorical,
+// dataio.Options that every kind takes (--target, --numeric, --categorical,
 // --text, --ignore and --weight), and returns the function that gives
 // the options once they are parsed.
-func Data(fs *flag.FlagSet) func() data.Options {
+func Data(fs *flag.FlagSet) func() dataio.Options {
 	var (
 		target, weight                      string
 		numeric, categorical, text, ignored List
@@ -21,7 +21,7 @@ func Data(fs *flag.FlagSet) func() data.Options {
 	fs.Var(&text, "text", "read these `columns` as free text")
 	fs.Var(&ignored, "ignore", "skip these `columns`")
 	fs.StringVar(&weight, "weight", "", "the `column` holding a weight per row")
-	return func() data.Options {
-		return data.Options{Target: target, Numeric: numeric, Categorical: categorical, Text: text, Ignore: ignored, Weight: weight}
+	return func() dataio.Options {
+		return dataio.Options{Target: target, Numeric: numeric, Categorical: categorical, Text: text, Ignore: ignored, Weight: weight}
 	}
 }

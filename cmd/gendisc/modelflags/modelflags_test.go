@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/dataio"
 	"github.com/gendisc/gendisc/gda"
 	"github.com/gendisc/gendisc/linear"
 	"github.com/gendisc/gendisc/logistic"
@@ -163,9 +163,9 @@ func TestConfigs(t *testing.T) {
 		{"gmm", mixtureConfig, []string{"--covariance", "diag", "--init", "random", "--restarts", "3", "--tol", "0", "--max-iter", "7",
 			"--reg-covar", "0", "--reg-covar-mode", "ridge", "--seed", "9"},
 			mixtureSeed{mixture.Config{Covariance: mixture.Diag, Init: mixture.Random, Restarts: 3, Tol: -1, MaxIter: 7, RegCovar: -1, Regularization: mixture.Ridge, Seed: new(uint64(9))}, 9}},
-		{"data", dataOptions, nil, data.Options{}},
+		{"data", dataOptions, nil, dataio.Options{}},
 		{"data", dataOptions, []string{"--target", "y", "--numeric", "a, b", "--numeric", "c", "--categorical", "d", "--text", "e,f", "--ignore", "g", "--weight", "w"},
-			data.Options{Target: "y", Numeric: []string{"a", "b", "c"}, Categorical: []string{"d"}, Text: []string{"e", "f"}, Ignore: []string{"g"}, Weight: "w"}},
+			dataio.Options{Target: "y", Numeric: []string{"a", "b", "c"}, Categorical: []string{"d"}, Text: []string{"e", "f"}, Ignore: []string{"g"}, Weight: "w"}},
 	} {
 		fs := newFlagSet()
 		cfg := c.define(fs)

@@ -32,6 +32,7 @@ import (
 
 	"github.com/gendisc/gendisc"
 	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/dataio"
 	"github.com/gendisc/gendisc/datasets"
 	"github.com/gendisc/gendisc/modelfile"
 	"github.com/gendisc/gendisc/registry"
@@ -245,14 +246,14 @@ func forNumbers(b []byte, f func(start, end int) bool) {
 
 // Bundled reads the bundled data set name (package datasets) with opt,
 // failing tb on an error.
-func Bundled(tb testing.TB, name string, opt data.Options) *data.Dataset {
+func Bundled(tb testing.TB, name string, opt dataio.Options) *data.Dataset {
 	tb.Helper()
 	r, err := datasets.Open(name)
 	if err != nil {
 		tb.Fatal(err)
 	}
 	defer r.Close()
-	d, err := data.Read(r, name, opt)
+	d, err := dataio.Read(r, name, opt)
 	if err != nil {
 		tb.Fatal(err)
 	}

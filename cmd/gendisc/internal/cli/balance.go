@@ -10,6 +10,7 @@ import (
 
 	"github.com/gendisc/gendisc"
 	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/dataio"
 	"github.com/gendisc/gendisc/synth"
 )
 
@@ -89,7 +90,7 @@ func (o *balanceOptions) run(env *Env) error {
 		if m, err = o.src.loaded(env); err != nil {
 			return err
 		}
-		d, err = env.readWithSchema(o.data, m.Schema(), data.SchemaOptions{Weight: o.read.options().Weight, RequireTarget: true})
+		d, err = env.readWithSchema(o.data, m.Schema(), dataio.SchemaOptions{Weight: o.read.options().Weight, RequireTarget: true})
 	} else {
 		d, err = env.readData(o.data, o.read.options())
 		if err == nil {

@@ -11,9 +11,8 @@ import (
 	"strings"
 
 	"github.com/gendisc/gendisc/cmd/gendisc/modelflags"
+	"github.com/gendisc/gendisc/dataio"
 	"golang.org/x/term"
-
-	"github.com/gendisc/gendisc/data"
 )
 
 // Exit statuses returned by Main.
@@ -45,7 +44,7 @@ type Env struct {
 
 	// limits are --max-record and --max-memory of the commands that
 	// read --data (limitFlags).
-	limits data.Limits
+	limits dataio.Limits
 	// unseen is --unseen of the commands that read data with a model's
 	// schema: warn (""), missing or error.
 	unseen string

@@ -10,6 +10,7 @@ import (
 
 	"github.com/gendisc/gendisc/cmd/gendisc/modelflags"
 	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/dataio"
 	"github.com/gendisc/gendisc/mixture"
 )
 
@@ -78,7 +79,7 @@ type clusterOptions struct {
 
 func (o *clusterOptions) run(env *Env) error {
 	cfg, rng := o.cfg()
-	d, err := env.readData(o.data, data.Options{Target: o.target, NoTarget: o.target == "", Ignore: o.ignored, Weight: o.weight})
+	d, err := env.readData(o.data, dataio.Options{Target: o.target, NoTarget: o.target == "", Ignore: o.ignored, Weight: o.weight})
 	if err != nil {
 		return err
 	}
@@ -164,7 +165,7 @@ func numericColumns(d *data.Dataset) (*data.Dataset, []string) {
 		s.Features = append(s.Features, d.Schema.Features[j])
 	}
 	out := *d
-	out.Schema, out.Text, out.Unseen = s, nil, nil
+	out.Schema, out.Text, out.Source.Unseen = s, nil, nil
 	out.X = make([]float64, d.N*len(keep))
 	D := d.D()
 	for i := range d.N {

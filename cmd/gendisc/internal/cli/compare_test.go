@@ -16,6 +16,7 @@ import (
 	"github.com/gendisc/gendisc"
 	"github.com/gendisc/gendisc/compare"
 	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/dataio"
 	"github.com/gendisc/gendisc/gda"
 	"github.com/gendisc/gendisc/internal/bundled"
 	"github.com/gendisc/gendisc/logistic"
@@ -351,7 +352,7 @@ func TestCompareLibrary(t *testing.T) {
 
 		var tasks []compare.Task
 		for _, d := range tc.data {
-			tasks = append(tasks, compare.Task{Name: d, Data: bundled.Load(t, d, data.Options{})})
+			tasks = append(tasks, compare.Task{Name: d, Data: bundled.Load(t, d, dataio.Options{})})
 		}
 		var models []compare.Model
 		for _, m := range tc.models {

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/dataio"
 	"github.com/gendisc/gendisc/datasets"
 )
 
@@ -104,14 +105,14 @@ func exportDataset(env *Env, name, format, path string) error {
 		// output compresses the bytes.
 		out.format = rowFormat{compression: f.compression}
 		var d *data.Dataset
-		d, err = data.Read(r, name, data.Options{})
+		d, err = dataio.Read(r, name, dataio.Options{})
 		if err != nil {
 			break
 		}
 		if f.encoding == "parquet" {
-			err = data.WriteParquet(out, d, "")
+			err = dataio.WriteParquet(out, d, "")
 		} else {
-			err = data.WriteJSONLines(out, d, "")
+			err = dataio.WriteJSONLines(out, d, "")
 		}
 	}
 	if err != nil {

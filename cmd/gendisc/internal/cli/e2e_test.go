@@ -16,6 +16,7 @@ import (
 
 	"github.com/gendisc/gendisc"
 	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/dataio"
 	"github.com/gendisc/gendisc/datasets"
 	"github.com/gendisc/gendisc/internal/bundled"
 	"github.com/gendisc/gendisc/modelfile"
@@ -68,7 +69,7 @@ func TestPredictMatchesLibrary(t *testing.T) {
 	if got := m.Config().Variance; got != naivebayes.FeatureVariance {
 		t.Errorf("--variance feature gave tying %v", got)
 	}
-	d := bundled.LoadSchema(t, "iris", m.Schema(), data.SchemaOptions{})
+	d := bundled.LoadSchema(t, "iris", m.Schema(), dataio.SchemaOptions{})
 	lp := m.LogProba(nil, d)
 
 	f, _ := os.ReadFile(out)
@@ -363,7 +364,7 @@ func TestInspectLogisticForm(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		d := bundled.LoadSchema(t, "pima_indians_diabetes", m.Schema(), data.SchemaOptions{})
+		d := bundled.LoadSchema(t, "pima_indians_diabetes", m.Schema(), dataio.SchemaOptions{})
 		lp := m.LogProba(nil, d)
 		for i := range d.N {
 			z := float64(lf.W0)

@@ -9,6 +9,7 @@ import (
 	"math"
 	"strings"
 
+	"github.com/gendisc/gendisc/dataio"
 	"github.com/gendisc/gendisc/models"
 
 	"github.com/gendisc/gendisc"
@@ -80,7 +81,7 @@ func (o *evalOptions) run(env *Env) error {
 	if !isClassifier && !isRegressor {
 		return wrongKind(o.model, e.Kind, "does not classify")
 	}
-	d, err := env.readWithSchema(o.data, m.Schema(), data.SchemaOptions{Weight: o.weight, RequireTarget: true, Extend: !isRegressor})
+	d, err := env.readWithSchema(o.data, m.Schema(), dataio.SchemaOptions{Weight: o.weight, RequireTarget: true, Extend: !isRegressor})
 	if err != nil {
 		return err
 	}

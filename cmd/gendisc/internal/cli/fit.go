@@ -11,6 +11,7 @@ import (
 
 	"github.com/gendisc/gendisc"
 	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/dataio"
 	"github.com/gendisc/gendisc/mixture"
 	"github.com/gendisc/gendisc/modelfile"
 )
@@ -128,7 +129,7 @@ func (o *fitOptions) run(env *Env) error {
 		fit = o.fitChunks // stream.go
 	}
 	m, err := fit(env)
-	if errors.Is(err, data.ErrMemory) && o.streamable() {
+	if errors.Is(err, dataio.ErrMemory) && o.streamable() {
 		return &streamable{err, o.newAcc != nil}
 	}
 	if err != nil {
@@ -185,7 +186,7 @@ func (o *fitOptions) noteUnlabelled(env *Env, d *data.Dataset, n int) {
 
 // readOptions returns how to read the training data: as the data flags
 // say, the target a number for a regression.
-func (o *fitOptions) readOptions() data.Options {
+func (o *fitOptions) readOptions() dataio.Options {
 	opt := o.read.options()
 	opt.NumericTarget = o.numericTarget
 	return opt
@@ -194,7 +195,7 @@ func (o *fitOptions) readOptions() data.Options {
 // targetHint adds to err, an error of reading the training data with opt,
 // that the kind regresses a numeric target when the error is a cell of
 // the target that is not a number.
-func (o *fitOptions) targetHint(err error, opt data.Options) error {
+func (o *fitOptions) targetHint(err error, opt dataio.Options) error {
 	var pe *data.ParseError
 	if o.numericTarget && errors.As(err, &pe) && errors.Is(err, data.ErrNotNumber) && pe.ColumnName != opt.Weight {
 		return fmt.Errorf("%w (--model %s regresses a numeric target; --target names it)", err, o.model)

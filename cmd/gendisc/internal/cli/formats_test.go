@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/dataio"
 )
 
 // TestFormatsAsANewUser exports bundled data sets as CSV, gzip-compressed
@@ -59,11 +60,11 @@ func TestFormatsAsANewUser(t *testing.T) {
 	} {
 		mustRun(t, append(c, "--out", p(c[0]+".csv"))...)
 		mustRun(t, append(c, "--out", p(c[0]+".parquet"))...)
-		want, err := data.ReadFile(p(c[0]+".csv"), data.Options{NoTarget: true})
+		want, err := dataio.ReadFile(p(c[0]+".csv"), dataio.Options{NoTarget: true})
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, err := data.ReadFile(p(c[0]+".parquet"), data.Options{NoTarget: true})
+		got, err := dataio.ReadFile(p(c[0]+".parquet"), dataio.Options{NoTarget: true})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -127,7 +128,7 @@ func TestFormatFlag(t *testing.T) {
 		if !strings.HasPrefix(out, "PAR1") || !strings.HasSuffix(out, "PAR1") {
 			t.Errorf("%s --format parquet: %q...", c[0], out[:min(20, len(out))])
 		}
-		if _, err := data.Read(strings.NewReader(out), "stdout", data.Options{NoTarget: true}); err != nil {
+		if _, err := dataio.Read(strings.NewReader(out), "stdout", dataio.Options{NoTarget: true}); err != nil {
 			t.Errorf("%s --format parquet: %v", c[0], err)
 		}
 		path := filepath.Join(dir, c[0]+".parquet")
@@ -159,14 +160,14 @@ func TestOutputExtensions(t *testing.T) {
 	for _, c := range cases {
 		base := path(c[0] + ".csv")
 		mustRun(t, append(c, base)...)
-		want, err := data.ReadFile(base, data.Options{NoTarget: true})
+		want, err := dataio.ReadFile(base, dataio.Options{NoTarget: true})
 		if err != nil {
 			t.Fatal(err)
 		}
 		for _, ext := range []string{".tsv", ".jsonl", ".json", ".parquet", ".csv.gz", ".tsv.zst", ".jsonl.gz", ""} {
 			p := path(c[0] + "-x" + ext)
 			mustRun(t, append(c, p)...)
-			got, err := data.ReadFile(p, data.Options{NoTarget: true})
+			got, err := dataio.ReadFile(p, dataio.Options{NoTarget: true})
 			if err != nil {
 				t.Errorf("%s to %s: %v", c[0], ext, err)
 				continue
@@ -198,7 +199,7 @@ func TestOutputExtensions(t *testing.T) {
 		}
 	}
 	mustRun(t, "split", "--data", "iris", "--test", "0.2", "--train", path("tr.tsv.gz"), "--test-out", path("te.parquet"))
-	tr, err := data.ReadFile(path("tr.tsv.gz"), data.Options{})
+	tr, err := dataio.ReadFile(path("tr.tsv.gz"), dataio.Options{})
 	if err != nil || tr.N != 120 {
 		t.Errorf("split to .tsv.gz: %v", err)
 	}

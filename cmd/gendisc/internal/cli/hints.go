@@ -6,12 +6,13 @@ import (
 	"strings"
 
 	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/dataio"
 	"github.com/gendisc/gendisc/gda"
 	"github.com/gendisc/gendisc/naivebayes"
 )
 
 // A hint is the command line's spelling of a remedy that a library error
-// gives in the library's words (a Config field, a data.Options field).
+// gives in the library's words (a Config field, a dataio.Options field).
 type hint struct {
 	lib string // the remedy as the library's message words it
 	// flags returns the remedy in flags when err holds an error of the
@@ -25,10 +26,10 @@ var hints = []hint{
 		var e *data.MissingError
 		return "fill missing cells with `gendisc impute` or fit with --impute mean", errors.As(err, &e)
 	}},
-	kindRemedy("(leave the column out: data.Options.Ignore)", func(column string) string {
+	kindRemedy("(leave the column out: dataio.Options.Ignore)", func(column string) string {
 		return "(leave it out with --ignore " + column + ")"
 	}),
-	kindRemedy("(read integer codes as categorical: data.Options.Categorical)", func(column string) string {
+	kindRemedy("(read integer codes as categorical: dataio.Options.Categorical)", func(column string) string {
 		return "(force integer codes with --categorical " + column + ")"
 	}),
 	kindRemedy("(mixed naive Bayes, Config{Family: Mixed}, takes every kind)", func(string) string {
@@ -46,7 +47,7 @@ var hints = []hint{
 	}},
 	{"(name it in Options.Numeric or Options.Categorical, or in Options.Ignore)", func(err error) (string, bool) {
 		var pe *data.ParseError
-		if !errors.Is(err, data.ErrParquetType) || !errors.As(err, &pe) || pe.ColumnName == "" {
+		if !errors.Is(err, dataio.ErrParquetType) || !errors.As(err, &pe) || pe.ColumnName == "" {
 			return "", false
 		}
 		col := pe.ColumnName
@@ -54,7 +55,7 @@ var hints = []hint{
 			strings.Contains(err.Error(), "(name it in Options.Numeric or Options.Categorical, or in Options.Ignore)")
 	}},
 	{"(raise Limits.MaxRecord)", func(err error) (string, bool) {
-		return "(raise the limit with --max-record SIZE, such as --max-record 1GiB)", errors.Is(err, data.ErrTooLong)
+		return "(raise the limit with --max-record SIZE, such as --max-record 1GiB)", errors.Is(err, dataio.ErrTooLong)
 	}},
 	{"(raise Limits.MaxMemory, or read the file in chunks with ReadChunks)", func(err error) (string, bool) {
 		var s *streamable
@@ -64,7 +65,7 @@ var hints = []hint{
 		case errors.As(err, &s):
 			return "(fit --stream reads the data in chunks, in memory that does not grow with the file; or raise the budget with --max-memory SIZE)", true
 		}
-		return "(this command holds all the data in memory: give it smaller files, or raise the budget with --max-memory SIZE)", errors.Is(err, data.ErrMemory)
+		return "(this command holds all the data in memory: give it smaller files, or raise the budget with --max-memory SIZE)", errors.Is(err, dataio.ErrMemory)
 	}},
 	{"set Config.Alpha > 0", func(err error) (string, bool) {
 		return "use --alpha > 0", errors.Is(err, naivebayes.ErrImpossible)
@@ -118,7 +119,7 @@ func kindHint(err error, d *data.Dataset) error {
 		return err
 	}
 	col := pe.ColumnName
-	for _, w := range d.Warnings {
+	for _, w := range d.Source.Warnings {
 		var wp *data.ParseError
 		if errors.As(w, &wp) && errors.Is(w, data.ErrMostlyNumeric) && wp.ColumnName == col {
 			return fmt.Errorf("%w (%s:%d:%d is the first cell of %q that is not a number; --numeric %s reads the column as numbers, --ignore %[5]s leaves it out)",

@@ -63,7 +63,7 @@ func TestHintsOfCommands(t *testing.T) {
 			`test.csv:3: no class can produce this row: every class has probability 0 (alpha 0 gives unseen values probability 0; use --alpha > 0)`},
 	} {
 		r := runCLI(t, "", tc.args...)
-		if r.code != 1 || !strings.Contains(r.stderr, tc.want) || strings.Contains(r.stderr, "Config") || strings.Contains(r.stderr, "data.Options") ||
+		if r.code != 1 || !strings.Contains(r.stderr, tc.want) || strings.Contains(r.stderr, "Config") || strings.Contains(r.stderr, "dataio.Options") ||
 			strings.Contains(r.stderr, "--numeric") {
 			t.Errorf("%s: exit %d, stderr %q, want %q", strings.Join(tc.args, " "), r.code, r.stderr, tc.want)
 		}

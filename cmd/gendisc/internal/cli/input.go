@@ -12,6 +12,7 @@ import (
 
 	"github.com/gendisc/gendisc/cmd/gendisc/modelflags"
 	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/dataio"
 	"github.com/gendisc/gendisc/datasets"
 )
 
@@ -40,14 +41,14 @@ func (env *Env) openData(name string) (r io.ReadCloser, source string, err error
 }
 
 // readData reads the training data named by --data.
-func (env *Env) readData(name string, opt data.Options) (*data.Dataset, error) {
+func (env *Env) readData(name string, opt dataio.Options) (*data.Dataset, error) {
 	r, source, err := env.openData(name)
 	if err != nil {
 		return nil, err
 	}
 	defer r.Close()
 	opt.Limits = env.limits
-	d, err := data.Read(r, source, opt)
+	d, err := dataio.Read(r, source, opt)
 	if err == nil {
 		env.readWarnings(d)
 	}
@@ -57,7 +58,7 @@ func (env *Env) readData(name string, opt data.Options) (*data.Dataset, error) {
 // readWarnings prints the warnings of reading d: for a column read as
 // categorical though mostly numbers, how to force its type.
 func (env *Env) readWarnings(d *data.Dataset) {
-	for _, w := range d.Warnings {
+	for _, w := range d.Source.Warnings {
 		var pe *data.ParseError
 		if errors.As(w, &pe) && errors.Is(w, data.ErrMostlyNumeric) {
 			env.warnf("%v; --numeric %s reads it as numbers (and reports each cell that is not), --categorical %[2]s keeps it categorical", w, pe.ColumnName)
@@ -71,7 +72,7 @@ func (env *Env) readWarnings(d *data.Dataset) {
 // model's schema, as --unseen says: a category the model has not seen is
 // a warning (noteUnseen) and a missing value, only a missing value, or an
 // error.
-func (env *Env) readWithSchema(name string, s *data.Schema, opt data.SchemaOptions) (*data.Dataset, error) {
+func (env *Env) readWithSchema(name string, s *data.Schema, opt dataio.SchemaOptions) (*data.Dataset, error) {
 	r, source, err := env.openData(name)
 	if err != nil {
 		return nil, err
@@ -79,7 +80,7 @@ func (env *Env) readWithSchema(name string, s *data.Schema, opt data.SchemaOptio
 	defer r.Close()
 	opt.Limits = env.limits
 	opt.UnseenError = env.unseen == "error"
-	d, err := data.ReadWithSchema(r, source, s, opt)
+	d, err := dataio.ReadWithSchema(r, source, s, opt)
 	if err != nil {
 		return nil, err
 	}
@@ -97,14 +98,14 @@ func (env *Env) noteUnseen(d *data.Dataset, s *data.Schema) {
 	if env.unseen == "missing" {
 		say = env.verbosef
 	}
-	for j, n := range d.Unseen {
+	for j, n := range d.Source.Unseen {
 		if n == 0 {
 			continue
 		}
 		c := &s.Features[j]
 		var ex []string
-		if d.UnseenValues != nil {
-			ex = d.UnseenValues[j]
+		if d.Source.UnseenValues != nil {
+			ex = d.Source.UnseenValues[j]
 		}
 		more := ""
 		if len(ex) >= data.MaxUnseenValues && n > len(ex) {
@@ -113,7 +114,7 @@ func (env *Env) noteUnseen(d *data.Dataset, s *data.Schema) {
 		say("%s: column %q: %s of the model (%s%s; the model has %s): treated as missing (--unseen error refuses them)",
 			d.Source, c.Name, count(n, "value is not a level", "values are not levels"), strings.Join(ex, ", "), more, levelNames(c))
 	}
-	for j, n := range d.Booleans {
+	for j, n := range d.Source.Booleans {
 		if n == 0 {
 			continue
 		}
@@ -147,7 +148,7 @@ func unseenFlag(fs *flag.FlagSet, policy *string) {
 
 // closeLevels makes the cells of d, read with SchemaOptions.Extend, of a
 // category that s, the model's schema, lacks missing and counts them in
-// d.Unseen, as a reading without Extend does: only the classes stay
+// d.Source.Unseen, as a reading without Extend does: only the classes stay
 // extended (eval). It reads true and false as a boolean pair's levels,
 // refuses the others with --unseen error, and notes them as
 // readWithSchema does.
@@ -181,21 +182,21 @@ func (env *Env) closeLevels(d *data.Dataset, s *data.Schema) error {
 
 // dataFlags are the flags that say how to read training data
 // (modelflags.Data): register defines them, and options gives the
-// data.Options they hold once they are parsed.
+// dataio.Options they hold once they are parsed.
 type dataFlags struct {
-	options func() data.Options
+	options func() dataio.Options
 }
 
 func (f *dataFlags) register(fs *flag.FlagSet) { f.options = modelflags.Data(fs) }
 
 // limitFlags defines --max-record and --max-memory, the limits of reading
-// data (data.Limits), on fs, setting lim.
-func limitFlags(fs *flag.FlagSet, lim *data.Limits) {
+// data (dataio.Limits), on fs, setting lim.
+func limitFlags(fs *flag.FlagSet, lim *dataio.Limits) {
 	fs.Var((*sizeFlag)(&lim.MaxMemory), "max-memory",
 		"stop reading the data once it would take more than `SIZE` of memory, such as 8GiB, or none "+
 			"(default: half the machine's memory, or of the control group's limit when lower)")
 	fs.Func("max-record", "refuse data with a line or value longer than `SIZE`, such as 1GiB (default 64MiB)", func(s string) error {
-		n, err := data.ParseSize(s)
+		n, err := dataio.ParseSize(s)
 		switch {
 		case err != nil:
 			return err
@@ -207,7 +208,7 @@ func limitFlags(fs *flag.FlagSet, lim *data.Limits) {
 	})
 }
 
-// sizeFlag is --max-memory: a size (data.ParseSize), or none (-1).
+// sizeFlag is --max-memory: a size (dataio.ParseSize), or none (-1).
 type sizeFlag int64
 
 func (f *sizeFlag) String() string {
@@ -217,7 +218,7 @@ func (f *sizeFlag) String() string {
 	case *f == 0:
 		return ""
 	}
-	return data.FormatSize(int64(*f))
+	return dataio.FormatSize(int64(*f))
 }
 
 func (f *sizeFlag) Set(s string) error {
@@ -225,7 +226,7 @@ func (f *sizeFlag) Set(s string) error {
 		*f = -1
 		return nil
 	}
-	n, err := data.ParseSize(s)
+	n, err := dataio.ParseSize(s)
 	if err == nil && n == 0 {
 		err = fmt.Errorf("want a size > 0, or none")
 	}
@@ -234,7 +235,7 @@ func (f *sizeFlag) Set(s string) error {
 }
 
 // streamable is an error of fit of a kind that can stream whose data
-// passed the memory budget (data.ErrMemory): run without --stream,
+// passed the memory budget (dataio.ErrMemory): run without --stream,
 // --stream is the remedy that hints adds.
 type streamable struct {
 	error

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/dataio"
 	"github.com/gendisc/gendisc/gda"
 	"github.com/gendisc/gendisc/internal/bundled"
 	"github.com/gendisc/gendisc/linear"
@@ -110,7 +111,7 @@ func TestInspectSettings(t *testing.T) {
 // ldaShrinkages returns, as JSON, the Ledoit–Wolf intensities of the
 // classes of iris that the library's LDA applies.
 func ldaShrinkages(t *testing.T) string {
-	m, err := gda.LDAConfig{ShrinkageAuto: true, PriorAlpha: 2}.Fit(bundled.Load(t, "iris", data.Options{}))
+	m, err := gda.LDAConfig{ShrinkageAuto: true, PriorAlpha: 2}.Fit(bundled.Load(t, "iris", dataio.Options{}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -132,7 +133,7 @@ func (m oldLogistic) MarshalJSON() ([]byte, error) {
 // says the class weights are not recorded.
 func TestLogisticOldModelFile(t *testing.T) {
 	dir := t.TempDir()
-	m, err := logistic.Config{}.Fit(bundled.Load(t, "iris", data.Options{}))
+	m, err := logistic.Config{}.Fit(bundled.Load(t, "iris", dataio.Options{}))
 	if err != nil {
 		t.Fatal(err)
 	}

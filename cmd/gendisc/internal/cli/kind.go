@@ -11,6 +11,7 @@ import (
 
 	"github.com/gendisc/gendisc"
 	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/dataio"
 	"github.com/gendisc/gendisc/modelfile"
 	"github.com/gendisc/gendisc/models"
 )
@@ -38,7 +39,7 @@ type kind struct {
 	inspect func(m gendisc.Model) report
 
 	// regression marks a kind whose target is a number, not a class:
-	// fit reads it with data.Options.NumericTarget, and the models
+	// fit reads it with dataio.Options.NumericTarget, and the models
 	// implement regressor (predict and eval).
 	regression bool
 
@@ -52,7 +53,7 @@ type kind struct {
 
 	// read, when set, reads the training data named by --data in place
 	// of the reading every kind shares (readTraining).
-	read func(env *Env, name string, opt data.Options) (*data.Dataset, error)
+	read func(env *Env, name string, opt dataio.Options) (*data.Dataset, error)
 }
 
 // fitFunc fits a model to training data.

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/dataio"
 	"github.com/gendisc/gendisc/gda"
 	"github.com/gendisc/gendisc/internal/bundled"
 	"github.com/gendisc/gendisc/modelfile"
@@ -34,7 +34,7 @@ func TestInspectLDALogisticForm(t *testing.T) {
 	if c := m.Config(); c.Estimator != gda.Unbiased || c.Shrinkage != 0.1 {
 		t.Errorf("flags not applied: %+v", c)
 	}
-	d := bundled.LoadSchema(t, "breast_cancer_wdbc", m.Schema(), data.SchemaOptions{})
+	d := bundled.LoadSchema(t, "breast_cancer_wdbc", m.Schema(), dataio.SchemaOptions{})
 	lp := m.LogProba(nil, d)
 	for i := range d.N {
 		z := float64(lf.W0)

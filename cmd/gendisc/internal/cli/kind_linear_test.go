@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/dataio"
 	"github.com/gendisc/gendisc/linear"
 	"github.com/gendisc/gendisc/metrics"
 	"github.com/gendisc/gendisc/modelfile"
@@ -132,7 +132,7 @@ func TestLinearEvalWeight(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d, err := data.ReadFile(test, data.Options{Target: "y", NumericTarget: true, Weight: "w"})
+	d, err := dataio.ReadFile(test, dataio.Options{Target: "y", NumericTarget: true, Weight: "w"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -208,7 +208,7 @@ func TestLinearWeightImpute(t *testing.T) {
 	train, model := filepath.Join(dir, "train.csv"), filepath.Join(dir, "m.json")
 	os.WriteFile(train, []byte("w,x1,color,x2,y\n1,0,red,1.5,1.1\n2,1,blue,,2.9\n0.5,2,red,0.3,5.2\n1,3,blue,2.2,6.8\n3,4,red,1.1,8.1\n1,,blue,0.7,9.5\n"), 0o644)
 	mustRun(t, "fit", "--data", train, "--model", "linear", "--weight", "w", "--impute", "mean", "--l2", "0.1", "--out", model)
-	d, err := data.ReadFile(train, data.Options{NumericTarget: true, Weight: "w"})
+	d, err := dataio.ReadFile(train, dataio.Options{NumericTarget: true, Weight: "w"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/dataio"
 	"github.com/gendisc/gendisc/internal/bundled"
 	"github.com/gendisc/gendisc/logistic"
 	"github.com/gendisc/gendisc/modelfile"
@@ -112,7 +112,7 @@ func TestFitLogisticText(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d := bundled.Load(t, "sms_spam", data.Options{})
+	d := bundled.Load(t, "sms_spam", dataio.Options{})
 	m, err := logistic.Config{Text: text.VectorizerConfig{NGrams: text.NGrams{Min: 1, Max: 2}, MinDF: text.DocFreq{Count: 3},
 		MaxDF: text.DocFreq{Fraction: 0.5}, MaxFeatures: 300, StopWords: "english"}}.Fit(d)
 	if err != nil {

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/dataio"
 	"github.com/gendisc/gendisc/internal/bundled"
 	"github.com/gendisc/gendisc/mixture"
 	"github.com/gendisc/gendisc/modelfile"
@@ -63,7 +63,7 @@ func TestCluster(t *testing.T) {
 // fit with that regularisation, bit for bit, floor by default, and that
 // ridge and floor give different fits of sonar's raw features.
 func TestClusterRegCovarMode(t *testing.T) {
-	d := bundled.Load(t, "sonar", data.Options{})
+	d := bundled.Load(t, "sonar", dataio.Options{})
 	d.Schema.Target = nil // cluster --target class leaves the column out
 	var means [2][]float64
 	for i, how := range []mixture.Regularization{mixture.Floor, mixture.Ridge} {
@@ -132,7 +132,7 @@ func TestFitMDA(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d := bundled.LoadSchema(t, "wine", m.Schema(), data.SchemaOptions{})
+	d := bundled.LoadSchema(t, "wine", m.Schema(), dataio.SchemaOptions{})
 	lp := m.LogProba(nil, d)
 	pred := strings.Split(strings.TrimSpace(mustRun(t, "predict", "--model", model, "--data", "wine")), "\n")
 	if len(pred) != d.N+1 {

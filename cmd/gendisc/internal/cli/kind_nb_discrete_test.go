@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/dataio"
 	"github.com/gendisc/gendisc/modelfile"
 	"github.com/gendisc/gendisc/naivebayes"
 	"github.com/gendisc/gendisc/text"
@@ -22,11 +23,11 @@ func init() {
 // naivebayes.Config: the saved parameters are those of the library fit
 // with the same settings.
 func TestNBFlags(t *testing.T) {
-	sms, err := (&Env{}).readData("sms_spam", data.Options{})
+	sms, err := (&Env{}).readData("sms_spam", dataio.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	votes, err := (&Env{}).readData("house_votes84", data.Options{})
+	votes, err := (&Env{}).readData("house_votes84", dataio.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -49,7 +50,7 @@ func TestNBFlags(t *testing.T) {
 	} {
 		t.Run(tc.kind+" "+strings.Join(tc.flags, " "), func(t *testing.T) {
 			path := filepath.Join(t.TempDir(), "m.json")
-			mustRun(t, append([]string{"fit", "--data", tc.d.Source, "--model", tc.kind, "--out", path}, tc.flags...)...)
+			mustRun(t, append([]string{"fit", "--data", tc.d.Source.Name, "--model", tc.kind, "--out", path}, tc.flags...)...)
 			e, err := modelfile.Load(path)
 			if err != nil {
 				t.Fatal(err)

@@ -18,6 +18,7 @@ import (
 	"github.com/gendisc/gendisc"
 	"github.com/gendisc/gendisc/cmd/gendisc/modelflags"
 	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/dataio"
 	"github.com/gendisc/gendisc/datasets"
 	"github.com/gendisc/gendisc/metrics"
 	"github.com/gendisc/gendisc/modelfile"
@@ -52,7 +53,7 @@ func ngramFlags(fs *flag.FlagSet) fitFunc {
 		if err != nil {
 			return nil, err
 		}
-		if s := d.Schema; strings.HasSuffix(d.Source, ".txt") && (s.Target != nil || len(s.Features) != 1 || s.Features[0].Name != "text") {
+		if s := d.Schema; strings.HasSuffix(d.Source.Name, ".txt") && (s.Target != nil || len(s.Features) != 1 || s.Features[0].Name != "text") {
 			// Read as a table: fit --stream and update read CSV chunks.
 			return nil, fmt.Errorf("%s: plain text is read whole: fit it without --stream, and update a model with text in a table", d.Source)
 		}
@@ -118,12 +119,12 @@ func joinParagraphs(d *data.Dataset) *data.Dataset {
 		b.WriteString(line)
 	}
 	flush()
-	return data.TextDataset(out, d.Source, nil)
+	return data.TextDataset(out, data.Named(d.Source.Name))
 }
 
 // readTraining reads the training data named by --data for the kind: with
 // the kind's own reader when it has one, else as every kind does.
-func (k *kind) readTraining(env *Env, name string, opt data.Options) (*data.Dataset, error) {
+func (k *kind) readTraining(env *Env, name string, opt dataio.Options) (*data.Dataset, error) {
 	if k != nil && k.read != nil {
 		return k.read(env, name, opt)
 	}
@@ -135,7 +136,7 @@ func (k *kind) readTraining(env *Env, name string, opt data.Options) (*data.Data
 // line, blank lines kept as empty documents for --paragraphs; or a table
 // (a CSV file, a bundled data set or the corpus shakespeare_speeches),
 // whose only column, when it has one, is the text without a target.
-func readNgramData(env *Env, name string, opt data.Options) (*data.Dataset, error) {
+func readNgramData(env *Env, name string, opt dataio.Options) (*data.Dataset, error) {
 	r, source, isText, err := openText(env, name)
 	if err != nil {
 		return nil, err
@@ -151,12 +152,12 @@ func readNgramData(env *Env, name string, opt data.Options) (*data.Dataset, erro
 	defer r.Close()
 	opt.Limits = env.limits
 	if !isText {
-		return data.Read(r, source, opt)
+		return dataio.Read(r, source, opt)
 	}
 	if opt.Target != "" {
 		return nil, usagef("--target %s: %s is plain text, without columns", opt.Target, source)
 	}
-	return data.ReadLines(r, source, env.limits)
+	return dataio.ReadLines(r, source, env.limits)
 }
 
 // plainText reports whether --data names plain text, which the language
@@ -192,7 +193,7 @@ func openText(env *Env, name string) (r io.ReadCloser, source string, isText boo
 // readLMData reads the documents that score and eval apply a language
 // model to: plain text as readNgramData reads it, else with the model's
 // schema.
-func readLMData(env *Env, name string, m ngram.LanguageModel, opt data.SchemaOptions) (*data.Dataset, error) {
+func readLMData(env *Env, name string, m ngram.LanguageModel, opt dataio.SchemaOptions) (*data.Dataset, error) {
 	r, source, isText, err := openText(env, name)
 	if err != nil {
 		return nil, err
@@ -203,12 +204,12 @@ func readLMData(env *Env, name string, m ngram.LanguageModel, opt data.SchemaOpt
 	defer r.Close()
 	opt.Limits = env.limits
 	if !isText {
-		return data.ReadWithSchema(r, source, m.Schema(), opt)
+		return dataio.ReadWithSchema(r, source, m.Schema(), opt)
 	}
 	if opt.RequireTarget && m.Schema().Target != nil {
 		return nil, fmt.Errorf("%s: plain text has no class column %q", source, m.Schema().Target.Name)
 	}
-	d, err := data.ReadLines(r, source, env.limits)
+	d, err := dataio.ReadLines(r, source, env.limits)
 	if err != nil {
 		return nil, err
 	}
@@ -228,7 +229,7 @@ func scoreLanguageModel(env *Env, o *scoreOptions, m gendisc.Model) (bool, error
 	if !ok {
 		return false, nil
 	}
-	d, err := readLMData(env, o.data, lm, data.SchemaOptions{UnseenClassMissing: true})
+	d, err := readLMData(env, o.data, lm, dataio.SchemaOptions{UnseenClassMissing: true})
 	if err != nil {
 		return true, err
 	}
@@ -277,7 +278,7 @@ func evalLanguageModel(env *Env, o *evalOptions, m gendisc.Model) (bool, error) 
 		return false, nil
 	}
 	hasClasses := lm.Schema().Target != nil
-	d, err := readLMData(env, o.data, lm, data.SchemaOptions{Weight: o.weight, RequireTarget: hasClasses})
+	d, err := readLMData(env, o.data, lm, dataio.SchemaOptions{Weight: o.weight, RequireTarget: hasClasses})
 	if err != nil {
 		return true, err
 	}

@@ -14,7 +14,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/dataio"
 	"github.com/gendisc/gendisc/internal/atomicfile"
 	"github.com/klauspost/compress/gzip"
 	"github.com/klauspost/compress/zstd"
@@ -284,18 +284,18 @@ func (o *output) writeTSV(w io.Writer) error {
 }
 
 // writeEncoded writes the CSV text written to the output as Parquet or
-// JSON lines, with the column types of data.WriteParquet: the CSV's
+// JSON lines, with the column types of dataio.WriteParquet: the CSV's
 // columns read with their types inferred, those noted by stringColumns as
 // strings.
 func (o *output) writeEncoded(w io.Writer) error {
-	d, err := data.Read(bytes.NewReader(o.mem.Bytes()), o.path, data.Options{NoTarget: true, Categorical: o.strings, Comma: ','})
+	d, err := dataio.Read(bytes.NewReader(o.mem.Bytes()), o.path, dataio.Options{NoTarget: true, Categorical: o.strings, Comma: ','})
 	if err != nil {
 		return fmt.Errorf("writing %s: %w", o.format.encoding, err)
 	}
 	if o.format.encoding == "parquet" {
-		return data.WriteParquet(w, d, "")
+		return dataio.WriteParquet(w, d, "")
 	}
-	return data.WriteJSONLines(w, d, "")
+	return dataio.WriteJSONLines(w, d, "")
 }
 
 // pathError names the destination path in an error about its temporary

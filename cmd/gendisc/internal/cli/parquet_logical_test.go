@@ -7,12 +7,12 @@ import (
 )
 
 // TestParquetDatesAndDecimals: a DuckDB-written file of dates, times,
-// timestamps and decimals (data/testdata/duckdb/logical.parquet) is
+// timestamps and decimals (dataio/testdata/duckdb/logical.parquet) is
 // refused with the flags that read a date named neither way, and a model
 // fitted with them named predicts the same file through its schema, with
 // no value unseen.
 func TestParquetDatesAndDecimals(t *testing.T) {
-	const in = "../../../../data/testdata/duckdb/logical.parquet"
+	const in = "../../../../dataio/testdata/duckdb/logical.parquet"
 	r := runCLI(t, "", "fit", "--data", in, "--model", "nb", "--out", "-")
 	want := `column "day": column type not read: the column is a DATE: it is read as numbers (days since 1970-01-01) or as categories (such as 2024-01-02) when named so, or ignored (name it in --numeric day or --categorical day, or --ignore day)` + "\n"
 	if r.code != 1 || !strings.HasSuffix(r.stderr, want) {

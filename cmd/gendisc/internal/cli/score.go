@@ -7,6 +7,7 @@ import (
 	"math"
 
 	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/dataio"
 	"github.com/gendisc/gendisc/modelfile"
 	"github.com/gendisc/gendisc/models"
 )
@@ -97,7 +98,7 @@ func (o *scoreOptions) run(env *Env) error {
 	if !ok {
 		return wrongKind(o.model, e.Kind, "is not generative: it has no density p(x) to score")
 	}
-	d, err := env.readWithSchema(o.data, m.Schema(), data.SchemaOptions{UnseenClassMissing: true})
+	d, err := env.readWithSchema(o.data, m.Schema(), dataio.SchemaOptions{UnseenClassMissing: true})
 	if err != nil {
 		return err
 	}

@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/gendisc/gendisc"
-	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/dataio"
 	"github.com/gendisc/gendisc/mixture"
 )
 
@@ -87,7 +87,7 @@ func TestScoreEveryGenerativeKind(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			d, err := data.ReadFile(in, data.Options{})
+			d, err := dataio.ReadFile(in, dataio.Options{})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -11,7 +11,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/dataio"
 )
 
 var cmdSplit = &Command{
@@ -113,17 +113,17 @@ func (o *splitOptions) run(env *Env) error {
 // readRecords reads a CSV or TSV file (tab-separated when the header has
 // a tab and no comma; a leading byte-order mark dropped): the header, the
 // rows, and the delimiter.
-func readRecords(r io.Reader, source string, limits data.Limits) (header []string, rows [][]string, comma rune, err error) {
-	in, err := data.Open(r, source)
+func readRecords(r io.Reader, source string, limits dataio.Limits) (header []string, rows [][]string, comma rune, err error) {
+	in, err := dataio.Open(r, source)
 	if err != nil {
 		return nil, nil, 0, err
 	}
-	if in.Format != data.CSV {
+	if in.Format != dataio.CSV {
 		return nil, nil, 0, fmt.Errorf("%s: a %v file: split reads CSV and TSV (compressed or not)", source, in.Format)
 	}
 	// The file is held three times over: its bytes, a string and the
 	// records.
-	b, err := data.ReadText(in, source, limits, 3)
+	b, err := dataio.ReadText(in, source, limits, 3)
 	if err != nil {
 		return nil, nil, 0, err
 	}

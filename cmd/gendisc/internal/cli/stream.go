@@ -11,6 +11,7 @@ import (
 
 	"github.com/gendisc/gendisc"
 	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/dataio"
 	"github.com/gendisc/gendisc/modelfile"
 )
 
@@ -42,7 +43,7 @@ func (o *fitOptions) streamable() bool {
 }
 
 // fitChunks fits the model to the training data read in chunks with
-// data.ReadChunks (fit --stream): it adds them one at a time
+// dataio.ReadChunks (fit --stream): it adds them one at a time
 // (gendisc.AddChunks) to an empty accumulator of the kind, and shows the
 // progress on a terminal.
 func (o *fitOptions) fitChunks(env *Env) (modelfile.Persistent, error) {
@@ -73,7 +74,7 @@ func (o *fitOptions) fitChunks(env *Env) (modelfile.Persistent, error) {
 	opt := o.readOptions()
 	opt.Limits = env.limits
 	seq := func(yield func(*data.Dataset, error) bool) {
-		for d, err := range data.ReadChunks(in, source, opt, streamChunk) {
+		for d, err := range dataio.ReadChunks(in, source, opt, streamChunk) {
 			if err == nil {
 				env.readWarnings(d)
 				var n int
@@ -148,7 +149,7 @@ func byteSize(n int64) string {
 }
 
 // A countingReader counts the bytes read from r, for the progress bar. It
-// seeks when r can, so that data.ReadChunks may read the first chunk again
+// seeks when r can, so that dataio.ReadChunks may read the first chunk again
 // (n is then the offset).
 type countingReader struct {
 	r io.Reader

@@ -9,6 +9,7 @@ import (
 	"strconv"
 
 	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/dataio"
 	"github.com/gendisc/gendisc/gda"
 )
 
@@ -77,7 +78,7 @@ func (o *transformOptions) run(env *Env) error {
 			o.model, n, lda.Components(), len(lda.Classes()), len(lda.Schema().Features))
 	}
 	// Extend keeps the label of a class the model has not seen.
-	d, err := env.readWithSchema(o.data, lda.Schema(), data.SchemaOptions{Extend: true})
+	d, err := env.readWithSchema(o.data, lda.Schema(), dataio.SchemaOptions{Extend: true})
 	if err != nil {
 		return err
 	}

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/dataio"
 	"github.com/gendisc/gendisc/gda"
 )
 
@@ -66,7 +67,7 @@ func TestTransform(t *testing.T) {
 		}
 		var d *data.Dataset
 		if tc.file == in {
-			d, err = data.ReadFile(in, data.Options{NoTarget: true})
+			d, err = dataio.ReadFile(in, dataio.Options{NoTarget: true})
 		} else {
 			d, err = readBundled(t, "wine", lda.Schema())
 		}
@@ -98,7 +99,7 @@ func readBundled(t *testing.T, name string, s *data.Schema) (*data.Dataset, erro
 		return nil, err
 	}
 	defer r.Close()
-	return data.ReadWithSchema(r, name, s, data.SchemaOptions{})
+	return dataio.ReadWithSchema(r, name, s, dataio.SchemaOptions{})
 }
 
 // TestTransformBadInput checks the failures of transform.

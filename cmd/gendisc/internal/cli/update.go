@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"github.com/gendisc/gendisc"
-	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/dataio"
 	"github.com/gendisc/gendisc/registry"
 )
 
@@ -94,7 +94,7 @@ func (o *updateOptions) run(env *Env) error {
 		return wrongKind(o.model, e.Kind, fmt.Sprintf("cannot be updated: it keeps no sufficient statistics (update takes %s); fit it again on all the data",
 			strings.Join(mergeableKinds(), ", ")))
 	}
-	d, err := env.readWithSchema(o.data, m.Schema(), data.SchemaOptions{Weight: o.weight, Extend: true, RequireTarget: true})
+	d, err := env.readWithSchema(o.data, m.Schema(), dataio.SchemaOptions{Weight: o.weight, Extend: true, RequireTarget: true})
 	if err != nil {
 		return err
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/gendisc/gendisc"
 	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/dataio"
 	"github.com/gendisc/gendisc/datasets"
 )
 
@@ -67,7 +68,7 @@ func sameJoint(t *testing.T, a, b gendisc.Generative, path string, tol float64) 
 			t.Fatal(err)
 		}
 		defer f.Close()
-		d, err := data.ReadWithSchema(f, path, m.Schema(), data.SchemaOptions{})
+		d, err := dataio.ReadWithSchema(f, path, m.Schema(), dataio.SchemaOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
