@@ -81,9 +81,16 @@ func newModel(cfg Config, sp space, c counts) (*Model, error) {
 	for t := range m.allTags {
 		m.allTags[t] = int32(t)
 	}
+	// The suffix model is counted on another core meanwhile: it reads
+	// only the counts and the vocabulary.
+	var wg sync.WaitGroup
+	if cfg.Unknown == Suffixes {
+		wg.Go(func() { m.suffix = newSuffixModel(m, m.tagCounts()) })
+	}
 	m.deriveTransitions()
 	m.deriveEmissions()
 	m.deriveContexts()
+	wg.Wait()
 	return m, nil
 }
 
@@ -320,17 +327,20 @@ func (m *Model) deletedInterpolation(bi, uni []float64) []float64 {
 	return lambda
 }
 
-// deriveEmissions sets the emission probabilities of the known words and
-// the model of the new ones.
+// tagCounts returns the number of tokens of each state.
+func (m *Model) tagCounts() []float64 {
+	n := make([]float64, m.T)
+	for _, e := range m.c.emit {
+		n[e.Tag] += e.N
+	}
+	return n
+}
+
+// deriveEmissions sets the emission probabilities of the known words
+// (the model of the new ones is newModel's).
 func (m *Model) deriveEmissions() {
 	T, V := m.T, len(m.sp.words)
-	tagCount := make([]float64, T)
-	for _, e := range m.c.emit {
-		tagCount[e.Tag] += e.N
-	}
-	if m.cfg.Unknown == Suffixes {
-		m.suffix = newSuffixModel(m, tagCount)
-	}
+	tagCount := m.tagCounts()
 	alpha := m.cfg.EmissionAlpha
 	m.logEmit = make([]float64, V*T)
 	m.logNew = make([]float64, T)
