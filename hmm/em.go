@@ -53,18 +53,25 @@ var ErrFraction = errors.New("the labelled fraction must be between 0 and 1")
 
 // SplitLabeled keeps the tags of a fraction of the tagged sentences and
 // drops those of the others, for a semi-supervised fit (FitEM with
-// tagged and untagged): round(fraction·n) of the n sentences, drawn
-// without replacement by a generator seeded with seed (the same seed,
-// the same split). Both parts keep the sentences' order; the untagged
-// sentences share their tokens with the given ones, their Tags nil.
+// tagged and untagged): round(fraction·n) of the n tagged sentences,
+// drawn without replacement by a generator seeded with seed (the same
+// seed, the same split); sentences given without tags are untagged.
+// Both parts keep the sentences' order; the untagged sentences share
+// their tokens with the given ones, their Tags nil.
 func SplitLabeled(sentences []seq.Sentence, fraction float64, seed uint64) (tagged, untagged []seq.Sentence, err error) {
 	if !(fraction >= 0 && fraction <= 1) {
 		return nil, nil, fmt.Errorf("%w: %v", ErrFraction, fraction)
 	}
-	n := len(sentences)
-	keep := make([]bool, n)
-	for _, i := range rand.New(rand.NewPCG(seed, 0x6c6162656c6c6564)).Perm(n)[:int(math.Round(fraction*float64(n)))] {
-		keep[i] = true
+	var withTags []int
+	for i, s := range sentences {
+		if s.Tagged() {
+			withTags = append(withTags, i)
+		}
+	}
+	keep := make([]bool, len(sentences))
+	rng := rand.New(rand.NewPCG(seed, 0x6c6162656c6c6564))
+	for _, j := range rng.Perm(len(withTags))[:int(math.Round(fraction*float64(len(withTags))))] {
+		keep[withTags[j]] = true
 	}
 	for i, s := range sentences {
 		if keep[i] {

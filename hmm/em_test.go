@@ -170,6 +170,12 @@ func TestSplitLabeled(t *testing.T) {
 			t.Errorf("fraction %v: %d tagged, %d untagged", f, len(tagged), len(untagged))
 		}
 	}
+	// A sentence given without tags stays untagged and does not count.
+	mixed := append(untag(ss[:1]), ss[1:5]...)
+	tagged, untagged, _ = SplitLabeled(mixed, 0.5, 1)
+	if len(tagged) != 2 || len(untagged) != 3 || slices.ContainsFunc(tagged, func(s seq.Sentence) bool { return s.Tags == nil }) {
+		t.Errorf("half of 4 tagged and 1 untagged: %d tagged, %d untagged", len(tagged), len(untagged))
+	}
 	for _, f := range []float64{-0.1, 1.5, math.NaN()} {
 		if _, _, err := SplitLabeled(ss, f, 1); !errors.Is(err, ErrFraction) {
 			t.Errorf("fraction %v: %v", f, err)
