@@ -136,16 +136,22 @@ func (c Config) NewAccumulator() (*Accumulator, error) {
 }
 
 // Fit returns the model of the tagged sentences, counted (see
-// Accumulator.AddSentences).
+// Accumulator.AddSentences): the model of an Accumulator of the sentences,
+// counted without its maps by name.
 func (c Config) Fit(sentences []seq.Sentence) (*Model, error) {
-	acc, err := c.NewAccumulator()
+	cfg, err := c.withDefaults()
 	if err != nil {
 		return nil, err
 	}
-	if err := acc.AddSentences(sentences); err != nil {
+	local, err := countSentences(cfg, sentences)
+	if err != nil {
 		return nil, err
 	}
-	return acc.model()
+	if len(local.emit) == 0 {
+		return nil, ErrNoData
+	}
+	sp, counts := local.counts()
+	return newModel(cfg, sp, counts)
 }
 
 // checkSentence returns the error of a sentence that a fit cannot take,
@@ -177,23 +183,132 @@ func checkSentence(s seq.Sentence, i int, tagged bool) error {
 // each word with its tag. Nothing is added when a sentence is refused
 // (no tokens, no tags, a tag count that differs, an empty tag).
 func (a *Accumulator) AddSentences(sentences []seq.Sentence) error {
-	for i, s := range sentences {
-		if err := checkSentence(s, i, true); err != nil {
-			return err
-		}
+	local, err := countSentences(a.cfg, sentences)
+	if err != nil {
+		return err
 	}
-	for _, s := range sentences {
-		p, q := boundary, boundary
-		for j, tag := range s.Tags {
-			t := a.cfg.stateName(tag, s.Tokens[j])
-			a.trans[trigram{p, q, t}]++
-			a.emit[wordTag{s.Tokens[j], t}]++
-			a.ctx[wordContext{s.Tokens[j], q, t}]++
-			p, q = q, t
-		}
-		a.trans[trigram{p, q, boundary}]++
+	// Whole numbers: the sums are those of counting token by token, bit
+	// for bit.
+	name := func(k uint64) string { return local.states[k&stateMask] }
+	for k, n := range local.trans {
+		a.trans[trigram{name(k >> (2 * stateBits)), name(k >> stateBits), name(k)}] += n
+	}
+	for k, n := range local.emit {
+		a.emit[wordTag{local.words[k>>stateBits], name(k)}] += n
+	}
+	for k, n := range local.ctx {
+		a.ctx[wordContext{local.words[k>>(2*stateBits)], name(k >> stateBits), name(k)}] += n
 	}
 	return nil
+}
+
+// localCounts are the counts of sentences by the indices of their states
+// (0: the boundary) and words, cheap to hash: the keys of trans, emit and
+// ctx are the indices of (a, b, t), (w, t) and (w, b, t), stateBits bits
+// a state, the word's index above.
+type localCounts struct {
+	states, words   []string
+	stateOf, wordOf map[string]uint64
+	capStateOf      map[string]uint64 // of the tags on capitalised words
+	trans, emit     map[uint64]float64
+	ctx             map[uint64]float64
+}
+
+// stateBits is the width of a state's index in the keys of localCounts:
+// room for MaxTags states and the boundary.
+const (
+	stateBits = 8
+	stateMask = 1<<stateBits - 1
+)
+
+// countSentences counts tagged sentences, or returns the error of the
+// first that a fit cannot take, or of more than MaxTags states.
+func countSentences(cfg Config, sentences []seq.Sentence) (*localCounts, error) {
+	for i, s := range sentences {
+		if err := checkSentence(s, i, true); err != nil {
+			return nil, err
+		}
+	}
+	l := &localCounts{
+		states: []string{boundary}, stateOf: map[string]uint64{}, wordOf: map[string]uint64{}, capStateOf: map[string]uint64{},
+		trans: map[uint64]float64{}, emit: map[uint64]float64{}, ctx: map[uint64]float64{},
+	}
+	for _, s := range sentences {
+		p, q := uint64(0), uint64(0) // the boundary
+		for j, tag := range s.Tags {
+			t, w := l.state(cfg, tag, s.Tokens[j]), l.word(s.Tokens[j])
+			l.trans[(p<<stateBits|q)<<stateBits|t]++
+			l.emit[w<<stateBits|t]++
+			l.ctx[(w<<stateBits|q)<<stateBits|t]++
+			p, q = q, t
+		}
+		l.trans[(p<<stateBits|q)<<stateBits]++
+		if len(l.states) > MaxTags+1 {
+			return nil, fmt.Errorf("hmm: more than %d states (tags, by capitalisation)", MaxTags)
+		}
+	}
+	return l, nil
+}
+
+// state returns the index of the state of the tag on the word (see
+// Config.stateName).
+func (l *localCounts) state(cfg Config, tag, word string) uint64 {
+	of := l.stateOf
+	if !cfg.NoCapitalization && capitalised(word) {
+		of = l.capStateOf
+	}
+	i, ok := of[tag]
+	if !ok {
+		i = uint64(len(l.states))
+		of[tag] = i
+		l.states = append(l.states, cfg.stateName(tag, word))
+	}
+	return i
+}
+
+// word returns the index of the word.
+func (l *localCounts) word(w string) uint64 {
+	i, ok := l.wordOf[w]
+	if !ok {
+		i = uint64(len(l.words))
+		l.wordOf[w] = i
+		l.words = append(l.words, w)
+	}
+	return i
+}
+
+// counts returns the states and words of l, sorted, and its counts over
+// them: those of Accumulator.counts of an accumulator of the same
+// sentences.
+func (l *localCounts) counts() (space, counts) {
+	sp := space{states: slices.Sorted(slices.Values(l.states[1:])), words: slices.Sorted(slices.Values(l.words))}
+	T := len(sp.states)
+	// state[i], word[i] are the indices in sp of l's state i and word i.
+	state, word := make([]int, len(l.states)), make([]int32, len(l.words))
+	state[0] = T
+	for i, name := range l.states[1:] {
+		state[i+1], _ = slices.BinarySearch(sp.states, name)
+	}
+	for i, w := range l.words {
+		j, _ := slices.BinarySearch(sp.words, w)
+		word[i] = int32(j)
+	}
+	st := func(k uint64) int { return state[k&stateMask] }
+	c := newCounts(T)
+	for k, n := range l.trans {
+		c.trans[c.tri(st(k>>(2*stateBits)), st(k>>stateBits), st(k))] = n
+	}
+	c.emit = make([]emission, 0, len(l.emit))
+	for k, n := range l.emit {
+		c.emit = append(c.emit, emission{Word: word[k>>stateBits], Tag: int32(st(k)), N: n})
+	}
+	sortEmissions(c.emit)
+	c.ctx = make([]contextCount, 0, len(l.ctx))
+	for k, n := range l.ctx {
+		c.ctx = append(c.ctx, contextCount{Word: word[k>>(2*stateBits)], Prev: int32(st(k >> stateBits)), Tag: int32(st(k)), N: n})
+	}
+	sortContexts(c.ctx)
+	return sp, c
 }
 
 // Add refuses table rows with ErrNotSequences.

@@ -16,7 +16,8 @@
 // A model is fitted by counting tagged sentences (Config.Fit, or an
 // Accumulator whose shards merge bit for bit: AddSentences, Merge,
 // MarshalBinary), or by Baum–Welch on untagged ones beside tagged ones
-// (Config.FitEM). A model tags (Tag: Viterbi in log space), scores (LogProb:
+// (Config.FitEM; SplitLabeled drops the tags of all but a seeded
+// fraction of the sentences). A model tags (Tag: Viterbi in log space), scores (LogProb:
 // log p(words) by the forward algorithm, scaled so that sentences of any
 // length neither underflow nor overflow), gives posterior marginals per
 // token (Marginals: forward–backward) and generates tagged sentences

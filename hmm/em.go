@@ -44,25 +44,81 @@ type Iteration struct {
 	Objective float64
 }
 
-// ErrEMConfig is wrapped by the errors of a configuration that Baum–Welch
-// cannot take.
-var ErrEMConfig = errors.New("Baum–Welch needs add-alpha transitions, no capitalisation states and (order 2) no context-dependent emissions")
+// ErrEMConfig is the error of a configuration that Baum–Welch cannot
+// take (see FitEM).
+var ErrEMConfig = errors.New("Baum–Welch needs add-alpha transitions and (order 2) no context-dependent emissions")
+
+// ErrFraction is the error of a labelled fraction outside [0, 1].
+var ErrFraction = errors.New("the labelled fraction must be between 0 and 1")
+
+// SplitLabeled keeps the tags of a fraction of the tagged sentences and
+// drops those of the others, for a semi-supervised fit (FitEM with
+// tagged and untagged): round(fraction·n) of the n tagged sentences,
+// drawn without replacement by a generator seeded with seed (the same
+// seed, the same split); sentences given without tags are untagged.
+// Both parts keep the sentences' order; the untagged sentences share
+// their tokens with the given ones, their Tags nil.
+func SplitLabeled(sentences []seq.Sentence, fraction float64, seed uint64) (tagged, untagged []seq.Sentence, err error) {
+	if !(fraction >= 0 && fraction <= 1) {
+		return nil, nil, fmt.Errorf("%w: %v", ErrFraction, fraction)
+	}
+	var withTags []int
+	for i, s := range sentences {
+		if s.Tagged() {
+			withTags = append(withTags, i)
+		}
+	}
+	keep := make([]bool, len(sentences))
+	rng := rand.New(rand.NewPCG(seed, 0x6c6162656c6c6564))
+	for _, j := range rng.Perm(len(withTags))[:int(math.Round(fraction*float64(len(withTags))))] {
+		keep[withTags[j]] = true
+	}
+	for i, s := range sentences {
+		if keep[i] {
+			tagged = append(tagged, s)
+		} else {
+			s.Tags = nil
+			untagged = append(untagged, s)
+		}
+	}
+	return tagged, untagged, nil
+}
 
 // FitEM fits the model by Baum–Welch (expectation–maximisation): the
 // counts of the tagged sentences are kept as they are and the expected
 // counts of the untagged ones, under the current model, are added to
 // them at every iteration (semi-supervised; unsupervised without tagged
-// sentences). The smoothing must be AddAlpha, for which the update is
-// the maximum a posteriori estimate under a Dirichlet prior,
-// NoCapitalization must be set, and Context be NoContext for order 2. With every sentence tagged it returns the
-// counted model. Of several restarts it keeps the model of the highest
-// objective.
+// sentences). With every sentence tagged it returns the counted model.
+// Of several restarts it keeps the model of the highest objective.
+//
+// Baum–Welch raises its objective at every iteration only where the
+// update from the expected counts is the maximiser of the expected
+// complete-data log-likelihood (plus the log prior), and FitEM takes only
+// such configurations:
+//   - AddAlpha transitions: the update is the maximum a posteriori
+//     estimate under a Dirichlet(α + 1) prior. Interpolated ones are
+//     refused (ErrEMConfig): deleted interpolation's λ and its mixture of
+//     the unigram, bigram and trigram estimates do not maximise the
+//     likelihood of the counts, so an iteration may lower it.
+//   - The capitalisation states (unless NoCapitalization) are states of
+//     an ordinary HMM: the update is the same. The random starts put
+//     each untagged word on states of its own capitalisation only, and
+//     with EmissionAlpha = 0 it stays there (a zero emission stays
+//     zero); with EmissionAlpha > 0 a word has the pseudo-count's small
+//     probability on the states of the other capitalisation too. EM.Tags
+//     gives both states of each tag.
+//   - Context emissions (order 2 without NoContext) are refused
+//     (ErrEMConfig): P(w | b, c) = (c(b, c, w) + κ P(w | c))/(c(b, c) + κ)
+//     shrinks towards P(w | c), which is estimated from the same counts,
+//     so the update is neither the maximiser of the expected log-likelihood
+//     nor a MAP estimate under a fixed prior, and EM's guarantee does not
+//     hold.
 func (c Config) FitEM(tagged, untagged []seq.Sentence, em EM) (*Model, error) {
 	cfg, err := c.withDefaults()
 	if err != nil {
 		return nil, err
 	}
-	if cfg.Transitions != AddAlpha || !cfg.NoCapitalization || (cfg.Order == 2 && cfg.Context != NoContext) {
+	if cfg.Transitions != AddAlpha || (cfg.Order == 2 && cfg.Context != NoContext) {
 		return nil, ErrEMConfig
 	}
 	for i, s := range untagged {
@@ -82,6 +138,9 @@ func (c Config) FitEM(tagged, untagged []seq.Sentence, em EM) (*Model, error) {
 			return nil, fmt.Errorf("EM tags: %w", ErrEmptyTag)
 		}
 		acc.trans[trigram{t, boundary, boundary}] += 0 // makes the tag a state
+		if !cfg.NoCapitalization {
+			acc.trans[trigram{t + capMark, boundary, boundary}] += 0
+		}
 	}
 	sp, fixed := acc.counts()
 	for k, n := range acc.trans {
@@ -112,7 +171,7 @@ func (c Config) FitEM(tagged, untagged []seq.Sentence, em EM) (*Model, error) {
 	for r := range em.Restarts {
 		start := fixed
 		if r > 0 || len(tagged) == 0 {
-			start = randomCounts(rng, fixed, sp, untagged)
+			start = randomCounts(rng, cfg, fixed, sp, untagged)
 		}
 		m, err := newModel(cfg, sp, start)
 		if err != nil {
@@ -177,20 +236,35 @@ func reindexWords(c counts, acc *Accumulator, sp space) counts {
 }
 
 // randomCounts returns fixed plus random counts of the untagged
-// sentences: each token's unit spread over the states at random, and
-// every trigram of states a random count below the number of sentences
-// over the number of states.
-func randomCounts(rng *rand.Rand, fixed counts, sp space, untagged []seq.Sentence) counts {
+// sentences: each token's unit spread over the states (of its
+// capitalisation, unless cfg.NoCapitalization) at random, and every
+// trigram of states a random count below the number of sentences over
+// the number of states.
+func randomCounts(rng *rand.Rand, cfg Config, fixed counts, sp space, untagged []seq.Sentence) counts {
 	T := fixed.T
 	dense := denseEmissions(fixed, len(sp.words))
 	words := seq.Index(sp.words)
+	capState := make([]bool, T)
+	for t, name := range sp.states {
+		_, capState[t] = splitState(name)
+	}
 	w := make([]float64, T)
 	for _, s := range untagged {
 		for _, tok := range s.Tokens {
 			sum := 0.0
+			capTok := capitalised(tok)
 			for t := range w {
-				w[t] = rng.Float64()
+				w[t] = 0
+				if cfg.NoCapitalization || capState[t] == capTok {
+					w[t] = rng.Float64()
+				}
 				sum += w[t]
+			}
+			if sum == 0 { // no state of its capitalisation: any state
+				for t := range w {
+					w[t] = rng.Float64()
+					sum += w[t]
+				}
 			}
 			for t := range w {
 				dense[words[tok]*T+t] += w[t] / sum

@@ -1,8 +1,10 @@
 package hmm
 
 import (
+	"errors"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/gendisc/gendisc/internal/bundled"
@@ -25,15 +27,17 @@ func untag(ss []seq.Sentence) []seq.Sentence {
 }
 
 // TestEMMonotone checks that Baum–Welch never lowers its objective, for
-// both orders, semi-supervised (EWT sentences, a quarter tagged) and
-// unsupervised with restarts: the log-likelihood itself without a prior
-// (α = 0), the log-likelihood plus the log prior with add-α.
+// both orders, with and without the capitalisation states,
+// semi-supervised (EWT sentences, a quarter tagged) and unsupervised with
+// restarts: the log-likelihood itself without a prior (α = 0), the
+// log-likelihood plus the log prior with add-α.
 func TestEMMonotone(t *testing.T) {
 	ss := bundled.Treebank(t, "ud_english_ewt_dev", seqio.Options{}).Sentences[:120]
 	for _, order := range []int{1, 2} {
 		for _, alpha := range []float64{0, 0.1} {
 			cfg := emConfig(order)
 			cfg.Alpha, cfg.EmissionAlpha = alpha, alpha/10
+			cfg.NoCapitalization = alpha == 0 // the capitalisation states with add-α
 			for _, tc := range []struct {
 				name             string
 				tagged, untagged []seq.Sentence
@@ -81,8 +85,101 @@ func TestEMAllTagged(t *testing.T) {
 		}
 		sameModel(t, "all tagged", m, counted)
 	}
-	if _, err := (Config{}).FitEM(toy, untag(toy), EM{}); err == nil {
-		t.Error("Baum–Welch with interpolated transitions: no error")
+	if _, err := (Config{}).FitEM(toy, untag(toy), EM{}); !errors.Is(err, ErrEMConfig) {
+		t.Errorf("Baum–Welch with interpolated transitions: %v", err)
+	}
+	cfg := emConfig(2)
+	cfg.Context = 0 // the default κ
+	if _, err := cfg.FitEM(toy, untag(toy), EM{}); !errors.Is(err, ErrEMConfig) {
+		t.Errorf("Baum–Welch with context emissions: %v", err)
+	}
+}
+
+// TestEMCapitalisation checks Baum–Welch with the capitalisation states:
+// unsupervised, without emission pseudo-counts, every word ends on states
+// of its own capitalisation only, both states of every tag exist, and the
+// model tags capitalised words with capitalised states.
+func TestEMCapitalisation(t *testing.T) {
+	ss := untag(bundled.Treebank(t, "ud_english_ewt_dev", seqio.Options{}).Sentences[:60])
+	cfg := emConfig(1)
+	cfg.NoCapitalization, cfg.EmissionAlpha = false, 0
+	m, err := cfg.FitEM(nil, ss, EM{Iterations: 4, Seed: 5, Tags: []string{"A", "B", "C"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.T != 6 {
+		t.Fatalf("%d states %q, want 6: A, B, C and their capitalised states", m.T, m.sp.states)
+	}
+	for w, word := range m.sp.words {
+		for s, name := range m.sp.states {
+			_, capState := splitState(name)
+			if p := m.logEmit[w*m.T+s]; capState != capitalised(word) && !math.IsInf(p, -1) {
+				t.Fatalf("%q on state %q: log P = %v, want −Inf", word, name, p)
+			}
+		}
+	}
+	for _, s := range ss[:10] {
+		for i, st := range m.viterbi(m.workspace(), nil, s.Tokens) {
+			if _, capState := splitState(m.sp.states[st]); capState != capitalised(s.Tokens[i]) {
+				t.Errorf("%q tagged with the state %q", s.Tokens[i], m.sp.states[st])
+			}
+		}
+	}
+}
+
+// TestSplitLabeled checks the split of --labeled: the number kept, the
+// order, the tags kept and dropped, the seed's reproducibility.
+func TestSplitLabeled(t *testing.T) {
+	ss := bundled.Treebank(t, "ud_english_ewt_dev", seqio.Options{}).Sentences[:101]
+	tagged, untagged, err := SplitLabeled(ss, 0.25, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tagged) != 25 || len(untagged) != 76 {
+		t.Fatalf("%d tagged, %d untagged: want 25 (round(0.25·101)) and 76", len(tagged), len(untagged))
+	}
+	var lines []int
+	for _, s := range tagged {
+		if s.Tags == nil {
+			t.Error("a tagged sentence lost its tags")
+		}
+		lines = append(lines, s.Line)
+	}
+	for _, s := range untagged {
+		if s.Tags != nil || len(s.Tokens) == 0 {
+			t.Error("an untagged sentence has tags, or no tokens")
+		}
+	}
+	if !slices.IsSorted(lines) {
+		t.Error("the tagged sentences are out of order")
+	}
+	again, _, _ := SplitLabeled(ss, 0.25, 1)
+	other, _, _ := SplitLabeled(ss, 0.25, 2)
+	if !slices.EqualFunc(tagged, again, func(a, b seq.Sentence) bool { return a.Line == b.Line }) {
+		t.Error("the same seed gives another split")
+	}
+	if slices.EqualFunc(tagged, other, func(a, b seq.Sentence) bool { return a.Line == b.Line }) {
+		t.Error("seeds 1 and 2 give the same split")
+	}
+	if ss[0].Tags == nil {
+		t.Error("the split dropped the tags of the sentences given")
+	}
+	for _, f := range []float64{0, 1} {
+		tagged, untagged, _ := SplitLabeled(ss, f, 1)
+		if len(tagged) != int(f)*len(ss) || len(tagged)+len(untagged) != len(ss) {
+			t.Errorf("fraction %v: %d tagged, %d untagged", f, len(tagged), len(untagged))
+		}
+	}
+	// A sentence given without tags stays untagged and does not count.
+	mixed := append(untag(ss[:1]), ss[1:5]...)
+	tagged, untagged, _ = SplitLabeled(mixed, 0.5, 1)
+	if len(tagged) != 2 || len(untagged) != 3 || slices.ContainsFunc(tagged, func(s seq.Sentence) bool { return s.Tags == nil }) {
+		t.Errorf("half of 4 tagged and 1 untagged: %d tagged, %d untagged", len(tagged), len(untagged))
+	}
+	for _, f := range []float64{-0.1, 1.5, math.NaN()} {
+		if _, _, err := SplitLabeled(ss, f, 1); !errors.Is(err, ErrFraction) {
+			t.Errorf("fraction %v: %v", f, err)
+		}
 	}
 }
 

@@ -100,7 +100,7 @@ func TestViterbiForwardBruteForce(t *testing.T) {
 			if got := m.LogProb(tokens); math.Abs(got-logZ) > 1e-12*math.Abs(logZ) {
 				t.Errorf("%s %q: forward %v, sum over the tag sequences %v", name, tokens, got, logZ)
 			}
-			got := m.viterbi(nil, tokens)
+			got := m.viterbi(m.workspace(), nil, tokens)
 			if lp := m.jointLogProb(tokens, got); cfg.Beam == NoBeam || cfg.Order == 1 {
 				if math.Abs(lp-best) > 1e-12*math.Abs(best) {
 					t.Errorf("%s %q: Viterbi %v (log p %v), best %v (log p %v)", name, tokens, got, lp, bestTags, best)
@@ -177,7 +177,7 @@ func TestLongSentence(t *testing.T) {
 		if math.IsInf(lp, 0) || math.IsNaN(lp) || lp > -1000 {
 			t.Errorf("%s: log p of 10,000 tokens %v", name, lp)
 		}
-		joint := m.jointLogProb(tokens, m.viterbi(nil, tokens))
+		joint := m.jointLogProb(tokens, m.viterbi(m.workspace(), nil, tokens))
 		if !(joint <= lp+1e-12*math.Abs(lp)) || math.IsInf(joint, 0) {
 			t.Errorf("%s: log p(words, best tags) %v, log p(words) %v", name, joint, lp)
 		}

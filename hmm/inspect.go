@@ -3,6 +3,8 @@ package hmm
 import (
 	"cmp"
 	"slices"
+	"strings"
+	"unicode/utf8"
 )
 
 // Boundary names the start of a sentence (as a previous tag) and its
@@ -85,10 +87,73 @@ func (m *Model) SuffixGuess(w string) []float64 {
 	if m.suffix == nil {
 		return nil
 	}
-	p := m.suffix.posterior(w, m.wordClass(w))
+	p := make([]float64, m.T)
+	if found, _ := m.suffix.posterior(p, nil, w, m.wordClass(w)); !found {
+		return nil
+	}
 	out := make([]float64, len(m.tags))
 	for s, x := range p {
 		out[m.stateTag[s]] += x
 	}
 	return out
+}
+
+// WordClasses names the classes of words of the suffix model, by index:
+// a capital first letter (of a word whose lower case is unknown) adds 1,
+// a digit 2.
+var WordClasses = [4]string{"lower", "capitalised", "digit", "capitalised digit"}
+
+// SuffixEntry is an entry of the suffix model: the rare training words of
+// a class that end in a suffix, their number of tokens and their most
+// frequent tag with its share, P̂(Tag | Suffix) before smoothing.
+type SuffixEntry struct {
+	Class  string // one of WordClasses
+	Suffix string
+	Count  float64
+	Tag    string
+	P      float64
+}
+
+// TopSuffixes returns the n entries of the suffix model of suffixes of
+// the given number of letters (0: the classes' totals) with the most
+// tokens, most first (ties by class and suffix); nil without the suffix
+// model.
+func (m *Model) TopSuffixes(n, letters int) []SuffixEntry {
+	if m.suffix == nil {
+		return nil
+	}
+	var out []SuffixEntry
+	for key, row := range m.suffix.counts {
+		suffix := key[1:]
+		if utf8.RuneCountInString(suffix) != letters {
+			continue
+		}
+		byTag := make([]float64, len(m.tags))
+		sum := 0.0
+		for s, x := range row {
+			byTag[m.stateTag[s]] += x
+			sum += x
+		}
+		best := 0
+		for t, x := range byTag {
+			if x > byTag[best] {
+				best = t
+			}
+		}
+		out = append(out, SuffixEntry{WordClasses[key[0]-'0'], suffix, sum, m.tags[best], byTag[best] / sum})
+	}
+	slices.SortFunc(out, func(a, b SuffixEntry) int {
+		return cmp.Or(cmp.Compare(b.Count, a.Count), cmp.Compare(slices.Index(WordClasses[:], a.Class), slices.Index(WordClasses[:], b.Class)), strings.Compare(a.Suffix, b.Suffix))
+	})
+	return out[:min(n, len(out))]
+}
+
+// SuffixThetas returns θ of the suffix model's recursive smoothing by
+// class (WordClasses' order; 0 for a class without rare words), nil
+// without the suffix model.
+func (m *Model) SuffixThetas() []float64 {
+	if m.suffix == nil {
+		return nil
+	}
+	return slices.Clone(m.suffix.theta[:])
 }

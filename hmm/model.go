@@ -81,9 +81,16 @@ func newModel(cfg Config, sp space, c counts) (*Model, error) {
 	for t := range m.allTags {
 		m.allTags[t] = int32(t)
 	}
+	// The suffix model is counted on another core meanwhile: it reads
+	// only the counts and the vocabulary.
+	var wg sync.WaitGroup
+	if cfg.Unknown == Suffixes {
+		wg.Go(func() { m.suffix = newSuffixModel(m, m.tagCounts()) })
+	}
 	m.deriveTransitions()
 	m.deriveEmissions()
 	m.deriveContexts()
+	wg.Wait()
 	return m, nil
 }
 
@@ -121,12 +128,20 @@ func (m *Model) ctxEmit(w int32, key int, base float64) float64 {
 	if !m.useCtx || w < 0 {
 		return base
 	}
-	list := m.ctxOf[w]
-	i, found := slices.BinarySearchFunc(list, int32(key), func(a keyCount, k int32) int { return int(a.key - k) })
-	if !found {
+	list, k := m.ctxOf[w], int32(key)
+	lo, hi := 0, len(list) // binary search of the key in the sorted list
+	for lo < hi {
+		mid := int(uint(lo+hi) >> 1)
+		if list[mid].key < k {
+			lo = mid + 1
+		} else {
+			hi = mid
+		}
+	}
+	if lo == len(list) || list[lo].key != k {
 		return m.logKappa + base - m.ctxLogTotal[key]
 	}
-	return list[i].logP
+	return list[lo].logP
 }
 
 // targets reports whether the tag t (T: the end) can follow the context
@@ -312,17 +327,20 @@ func (m *Model) deletedInterpolation(bi, uni []float64) []float64 {
 	return lambda
 }
 
-// deriveEmissions sets the emission probabilities of the known words and
-// the model of the new ones.
+// tagCounts returns the number of tokens of each state.
+func (m *Model) tagCounts() []float64 {
+	n := make([]float64, m.T)
+	for _, e := range m.c.emit {
+		n[e.Tag] += e.N
+	}
+	return n
+}
+
+// deriveEmissions sets the emission probabilities of the known words
+// (the model of the new ones is newModel's).
 func (m *Model) deriveEmissions() {
 	T, V := m.T, len(m.sp.words)
-	tagCount := make([]float64, T)
-	for _, e := range m.c.emit {
-		tagCount[e.Tag] += e.N
-	}
-	if m.cfg.Unknown == Suffixes {
-		m.suffix = newSuffixModel(m, tagCount)
-	}
+	tagCount := m.tagCounts()
 	alpha := m.cfg.EmissionAlpha
 	m.logEmit = make([]float64, V*T)
 	m.logNew = make([]float64, T)
@@ -387,7 +405,7 @@ func (m *Model) emissions(ws *workspace, tokens []string) ([][]float64, [][]int3
 			e = slices.Grow(e, T)[:from+T]
 			row := e[from : from+T : from+T]
 			if m.suffix != nil {
-				m.suffix.logEmit(row, w, classOf(w, lowerKnown))
+				ws.key = m.suffix.logEmit(row, ws.key, w, classOf(w, lowerKnown))
 			} else {
 				copy(row, m.logNew)
 			}
@@ -412,6 +430,13 @@ func (m *Model) Kind() string { return Kind }
 
 // Config returns the model's configuration, its defaults filled in.
 func (m *Model) Config() Config { return m.cfg }
+
+// Known reports whether the training data had the word (as it is
+// written: a new word whose lower case is known is new).
+func (m *Model) Known(word string) bool {
+	_, ok := m.words[word]
+	return ok
+}
 
 // Tags returns the tag set, sorted.
 func (m *Model) Tags() []string { return slices.Clone(m.tags) }

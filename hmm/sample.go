@@ -39,7 +39,9 @@ func (m *Model) Sample(rng *rand.Rand, prompt Prompt, maxLen int) (seq.Sentence,
 		a, b = b, state
 	}
 	if prompt.Words != nil {
-		for i, state := range m.viterbi(nil, prompt.Words) {
+		ws := m.workspace()
+		defer m.pool.Put(ws)
+		for i, state := range m.viterbi(ws, nil, prompt.Words) {
 			push(state, prompt.Words[i])
 		}
 	}

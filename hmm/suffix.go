@@ -64,6 +64,10 @@ func suffixes(w string, max int, f func(string) bool) {
 	}
 }
 
+// suffixSlabRows is the number of rows of the suffix model allocated at
+// once.
+const suffixSlabRows = 1024
+
 // newSuffixModel counts the suffixes of m's rare words; tagCount are
 // the tags' counts over all words.
 func newSuffixModel(m *Model, tagCount []float64) *suffixModel {
@@ -77,6 +81,8 @@ func newSuffixModel(m *Model, tagCount []float64) *suffixModel {
 		s.logPrior[t] = math.Log(n / total)
 	}
 	emit := m.c.emit
+	var key []byte
+	var slab []float64 // the rows' memory, allocated suffixSlabRows at a time
 	for i := 0; i < len(emit); {
 		j, n := i, 0.0
 		for ; j < len(emit) && emit[j].Word == emit[i].Word; j++ {
@@ -87,13 +93,16 @@ func newSuffixModel(m *Model, tagCount []float64) *suffixModel {
 		}
 		if n <= float64(m.cfg.Rare) {
 			w := m.sp.words[emit[i].Word]
-			class := string(rune('0' + m.wordClass(w)))
+			class := '0' + m.wordClass(w)
 			suffixes(w, s.maxSuffix, func(suffix string) bool {
-				key := class + suffix
-				row := s.counts[key]
+				key = append(append(key[:0], class), suffix...)
+				row := s.counts[string(key)] // no allocation to look up
 				if row == nil {
-					row = make([]float64, T)
-					s.counts[key] = row
+					if len(slab) < T {
+						slab = make([]float64, T*suffixSlabRows)
+					}
+					row, slab = slab[:T:T], slab[T:]
+					s.counts[string(key)] = row
 				}
 				for _, e := range emit[i:j] {
 					row[e.Tag] += e.N
@@ -139,17 +148,16 @@ func normalised(n []float64) []float64 {
 	return p
 }
 
-// posterior returns P(t | suffix(w)) of the word w of the class (nil
-// when the class has no rare word).
-func (s *suffixModel) posterior(w string, class byte) []float64 {
+// posterior writes P(t | suffix(w)) of the word w of the class to p
+// (len T) and returns true, or returns false when the class has no rare
+// word. key is scratch memory, grown as needed and returned.
+func (s *suffixModel) posterior(p []float64, key []byte, w string, class byte) (bool, []byte) {
 	theta := s.theta[class]
 	// key holds the class's digit and then w: the key of the suffix
 	// w[end:] is key[end:] with the digit moved to key[end].
-	key := make([]byte, 1+len(w))
-	copy(key[1:], w)
+	key = append(append(key[:0], 0), w...)
 	digit := '0' + class
-	var p []float64
-	end := len(w)
+	end, found := len(w), false
 	for i := 0; i <= s.maxSuffix; i++ {
 		if i > 0 {
 			if end == 0 {
@@ -169,35 +177,36 @@ func (s *suffixModel) posterior(w string, class byte) []float64 {
 		for _, x := range row {
 			sum += x
 		}
-		if p == nil {
-			p = make([]float64, len(row))
+		if !found {
 			for t, x := range row {
 				p[t] = x / sum
 			}
+			found = true
 			continue
 		}
 		for t, x := range row {
 			p[t] = (x/sum + theta*p[t]) / (1 + theta)
 		}
 	}
-	return p
+	return found, key
 }
 
 // logEmit writes log P(w | t) of the new word w of the class to dst (len
-// T).
-func (s *suffixModel) logEmit(dst []float64, w string, class byte) {
-	p := s.posterior(w, class)
+// T); key is posterior's scratch memory, returned.
+func (s *suffixModel) logEmit(dst []float64, key []byte, w string, class byte) []byte {
+	found, key := s.posterior(dst, key, w, class)
 	for t := range dst {
-		if p == nil {
+		if !found {
 			dst[t] = s.logNew
 			if math.IsInf(s.logPrior[t], -1) {
 				dst[t] = math.Inf(-1)
 			}
 			continue
 		}
-		dst[t] = math.Log(p[t]) - s.logPrior[t] + s.logNew
+		dst[t] = math.Log(dst[t]) - s.logPrior[t] + s.logNew
 		if math.IsNaN(dst[t]) {
 			dst[t] = math.Inf(-1)
 		}
 	}
+	return key
 }

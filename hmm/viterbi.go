@@ -49,9 +49,11 @@ type node struct {
 // (order 1: P(t_i | t_{i−1})), pruned by Config.Beam for order 2. It
 // returns nil for no tokens.
 func (m *Model) Tag(tokens []string) []string {
-	states := m.viterbi(nil, tokens)
-	tags := make([]string, len(states))
-	for i, s := range states {
+	ws := m.workspace()
+	defer m.pool.Put(ws)
+	ws.dst = m.viterbi(ws, ws.dst, tokens)
+	tags := make([]string, len(ws.dst))
+	for i, s := range ws.dst {
 		tags[i] = m.tags[m.stateTag[s]]
 	}
 	return tags
@@ -60,24 +62,24 @@ func (m *Model) Tag(tokens []string) []string {
 // TagIndices writes the indices in Tags of the most likely tags of the
 // tokens (see Tag) to dst (grown as needed) and returns it.
 func (m *Model) TagIndices(dst []int, tokens []string) []int {
-	dst = m.viterbi(dst, tokens)
+	ws := m.workspace()
+	defer m.pool.Put(ws)
+	dst = m.viterbi(ws, dst, tokens)
 	for i, s := range dst {
 		dst[i] = m.stateTag[s]
 	}
 	return dst
 }
 
-// viterbi writes the most likely states of the tokens to dst and
-// returns it.
-func (m *Model) viterbi(dst []int, tokens []string) []int {
+// viterbi writes the most likely states of the tokens to dst (grown as
+// needed) and returns it, searching in the memory of ws.
+func (m *Model) viterbi(ws *workspace, dst []int, tokens []string) []int {
 	n := len(tokens)
 	dst = dst[:0]
 	if n == 0 {
 		return dst
 	}
 	T := m.T
-	ws := m.workspace()
-	defer m.pool.Put(ws)
 	e, cand, ids := m.emissions(ws, tokens)
 	// stamp[k] is the generation at which the key k was reached, at[k]
 	// its index in the position's nodes; the nodes of position i are
@@ -100,10 +102,11 @@ func (m *Model) viterbi(dst []int, tokens []string) []int {
 		gen := ws.nextGeneration()
 		for j := start[i-1]; j < start[i]; j++ {
 			p := nodes[j]
-			from := m.transFrom(int(p.key))
+			trans := m.logTrans[m.transFrom(int(p.key)):]
+			next := m.next(int(p.key), 0) // the key after p on the tag t is next + t
 			for _, t := range cand[i] {
-				v := p.score + m.logTrans[from+int(t)]
-				k := m.next(int(p.key), int(t))
+				v := p.score + trans[t]
+				k := next + int(t)
 				if stamp[k] != gen {
 					stamp[k], at[k] = gen, int32(len(nodes))
 					nodes = append(nodes, node{key: int32(k), back: int32(j), score: v})
@@ -126,7 +129,7 @@ func (m *Model) viterbi(dst []int, tokens []string) []int {
 			best, bestScore = j, v
 		}
 	}
-	dst = append(dst, make([]int, n)...)
+	dst = slices.Grow(dst, n)[:n]
 	for i, j := n-1, best; i >= 0; i-- {
 		dst[i] = int(nodes[j].key) % T
 		j = int(nodes[j].back)
@@ -142,6 +145,8 @@ type workspace struct {
 	e     []float64   // those of the new words
 	cand  [][]int32   // the candidate states of each token
 	buf   []int32     // the candidates of new words
+	key   []byte      // the suffix model's scratch memory
+	dst   []int       // the states of Tag
 	stamp []int32
 	at    []int32
 	gen   int32

@@ -1,9 +1,10 @@
 package seqio
 
 import (
+	"bytes"
 	"fmt"
 	"io"
-	"strconv"
+	"slices"
 	"strings"
 
 	"github.com/gendisc/gendisc/data"
@@ -44,23 +45,70 @@ func tagField(name string) (conlluTag, error) {
 	return conlluTag{}, fmt.Errorf("%w %q (upos, xpos, deprel or misc:KEY)", ErrTagField, name)
 }
 
-// of returns the tag of the word line's fields.
-func (t conlluTag) of(fields []string) string {
+// of returns the tag of the word line's fields, interned.
+func (t conlluTag) of(fields *[conlluFields][]byte, in interner) string {
 	if t.key == "" {
-		return fields[t.field]
+		return in.of(fields[t.field])
 	}
-	for kv := range strings.SplitSeq(fields[fieldMisc], "|") {
-		if k, v, ok := strings.Cut(kv, "="); ok && k == t.key {
-			return v
+	for kv := range bytes.SplitSeq(fields[fieldMisc], []byte("|")) {
+		if k, v, ok := bytes.Cut(kv, []byte("=")); ok && string(k) == t.key {
+			return in.of(v)
 		}
 	}
 	return "_"
+}
+
+// interner gives one string for all equal words and tags of a file: the
+// tokens share their memory, and a repeated word costs a lookup, not an
+// allocation.
+type interner map[string]string
+
+// of returns the string of b.
+func (in interner) of(b []byte) string {
+	if s, ok := in[string(b)]; ok {
+		return s
+	}
+	s := string(b)
+	in[s] = s
+	return s
+}
+
+// splitFields splits a line at its tabs into fields, and returns the
+// number of fields of the line (at most conlluFields+1: more are not
+// counted).
+func splitFields(line []byte, fields *[conlluFields][]byte) int {
+	n := 0
+	for n < conlluFields {
+		i := bytes.IndexByte(line, '\t')
+		if i < 0 {
+			fields[n] = line
+			return n + 1
+		}
+		fields[n], line = line[:i], line[i+1:]
+		n++
+	}
+	return n + 1
+}
+
+// wordID returns the value of a word line's ID of decimal digits, or
+// false.
+func wordID(id []byte) (int, bool) {
+	n := 0
+	for _, c := range id {
+		if c < '0' || c > '9' || n > 1<<40 {
+			return 0, false
+		}
+		n = n*10 + int(c-'0')
+	}
+	return n, len(id) > 0
 }
 
 // readCoNLLU reads CoNLL-U sentences with the tag tag.
 func readCoNLLU(lr *lineReader, tag conlluTag) ([]seq.Sentence, error) {
 	var out []seq.Sentence
 	var cur seq.Sentence
+	var fields [conlluFields][]byte
+	in := interner{}
 	commented := false // the sentence has comment lines, no word yet
 	end := func() error {
 		if len(cur.Tokens) == 0 {
@@ -69,12 +117,15 @@ func readCoNLLU(lr *lineReader, tag conlluTag) ([]seq.Sentence, error) {
 			}
 			return nil
 		}
-		out = append(out, cur)
-		cur, commented = seq.Sentence{}, false
+		// The sentence's own slices of its length; cur's are reused.
+		s := cur
+		s.Tokens, s.Tags = slices.Clone(cur.Tokens), slices.Clone(cur.Tags)
+		out = append(out, s)
+		cur, commented = seq.Sentence{Tokens: cur.Tokens[:0], Tags: cur.Tags[:0]}, false
 		return nil
 	}
 	for {
-		line, err := lr.next()
+		line, err := lr.nextBytes()
 		if err == io.EOF {
 			lr.line++
 			return out, end()
@@ -83,35 +134,37 @@ func readCoNLLU(lr *lineReader, tag conlluTag) ([]seq.Sentence, error) {
 			return nil, err
 		}
 		switch {
-		case strings.TrimSpace(line) == "":
+		case len(bytes.TrimSpace(line)) == 0:
 			if err := end(); err != nil {
 				return nil, err
 			}
 			continue
-		case strings.HasPrefix(line, "#"):
+		case line[0] == '#':
 			if len(cur.Tokens) == 0 {
 				commented = true
-				if k, v, ok := strings.Cut(strings.TrimPrefix(line, "#"), "="); ok && strings.TrimSpace(k) == "sent_id" {
+				if k, v, ok := strings.Cut(string(line[1:]), "="); ok && strings.TrimSpace(k) == "sent_id" {
 					cur.ID = strings.TrimSpace(v)
 				}
 			}
 			continue
 		}
-		fields := strings.Split(line, "\t")
-		if len(fields) != conlluFields {
-			return nil, lr.errorf(min(len(fields), conlluFields)+1, "%w: %d, a CoNLL-U line has %d tab-separated fields", data.ErrFieldCount, len(fields), conlluFields)
+		if n := splitFields(line, &fields); n != conlluFields {
+			if n > conlluFields {
+				n = bytes.Count(line, []byte("\t")) + 1
+			}
+			return nil, lr.errorf(min(n, conlluFields)+1, "%w: %d, a CoNLL-U line has %d tab-separated fields", data.ErrFieldCount, n, conlluFields)
 		}
 		id := fields[0]
-		if strings.ContainsAny(id, "-.") {
+		if bytes.ContainsAny(id, "-.") {
 			continue // a multiword token's range or an empty node: not a word of the sentence
 		}
-		if n, err := strconv.Atoi(id); err != nil || n != len(cur.Tokens)+1 {
+		if n, ok := wordID(id); !ok || n != len(cur.Tokens)+1 {
 			return nil, lr.errorf(1, "%w %q: word %d of the sentence expected", ErrWordID, id, len(cur.Tokens)+1)
 		}
-		if cur.Tokens == nil {
+		if len(cur.Tokens) == 0 {
 			cur.Line = lr.line
 		}
-		cur.Tokens = append(cur.Tokens, fields[fieldForm])
-		cur.Tags = append(cur.Tags, tag.of(fields))
+		cur.Tokens = append(cur.Tokens, in.of(fields[fieldForm]))
+		cur.Tags = append(cur.Tags, tag.of(&fields, in))
 	}
 }

@@ -132,7 +132,9 @@ func Read(r io.Reader, source string, opt Options) (*seq.Corpus, error) {
 	if err != nil {
 		return nil, err
 	}
-	br := bufio.NewReaderSize(in, 64<<10)
+	ahead := newReadAhead(in)
+	defer ahead.Close()
+	br := bufio.NewReaderSize(ahead, 64<<10)
 	format := opt.Format
 	if format == Auto {
 		head, _ := br.Peek(4096)
@@ -194,17 +196,25 @@ type lineReader struct {
 	r      *bufio.Reader
 	source string
 	line   int
+	buf    []byte // the last line of nextBytes
 }
 
 // next returns the next line without its line end, or io.EOF.
 func (lr *lineReader) next() (string, error) {
-	var buf []byte
+	line, err := lr.nextBytes()
+	return string(line), err
+}
+
+// nextBytes is next with the line in a buffer that the next call
+// overwrites.
+func (lr *lineReader) nextBytes() ([]byte, error) {
+	buf := lr.buf[:0]
 	for {
 		part, err := lr.r.ReadSlice('\n')
 		buf = append(buf, part...)
 		if len(buf) > MaxLine {
 			lr.line++
-			return "", lr.errorf(0, "%w", ErrLineLength)
+			return nil, lr.errorf(0, "%w", ErrLineLength)
 		}
 		if err == bufio.ErrBufferFull {
 			continue
@@ -213,19 +223,20 @@ func (lr *lineReader) next() (string, error) {
 			if err != io.EOF {
 				err = fmt.Errorf("%s: %w", lr.source, err)
 			}
-			return "", err
+			return nil, err
 		}
 		break
 	}
+	lr.buf = buf
 	lr.line++
 	buf = bytes.TrimSuffix(bytes.TrimSuffix(buf, []byte("\n")), []byte("\r"))
 	if lr.line == 1 {
 		buf = bytes.TrimPrefix(buf, []byte("\xef\xbb\xbf"))
 	}
 	if !utf8.Valid(buf) {
-		return "", lr.errorf(0, "%w", data.ErrEncoding)
+		return nil, lr.errorf(0, "%w", data.ErrEncoding)
 	}
-	return string(buf), nil
+	return buf, nil
 }
 
 // errorf returns the *data.ParseError of the current line at column.

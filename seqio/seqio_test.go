@@ -124,6 +124,8 @@ func TestReadErrors(t *testing.T) {
 		is       error
 	}{
 		{"f.conllu", "1\ta\t_\tX\n", Options{}, "f.conllu:1:5: wrong number of fields: 4, a CoNLL-U line has 10 tab-separated fields", data.ErrFieldCount},
+		{"f.conllu", "1\ta\t_\tX\t_\t_\t_\t_\t_\t_\t_\t_\n", Options{}, "f.conllu:1:11: wrong number of fields: 12, a CoNLL-U line has 10 tab-separated fields", data.ErrFieldCount},
+		{"f.conllu", "+1\ta\t_\tX\t_\t_\t_\t_\t_\t_\n", Options{}, `f.conllu:1:1: bad word ID "+1": word 1 of the sentence expected`, ErrWordID},
 		{"f.conllu", "# sent_id = 1\n\n", Options{}, "f.conllu:2: sentence without tokens", ErrNoTokens},
 		{"f.conllu", "2\ta\t_\tX\t_\t_\t_\t_\t_\t_\n", Options{}, `f.conllu:1:1: bad word ID "2": word 1 of the sentence expected`, ErrWordID},
 		{"f.conll", "a B C\nb D\n", Options{TagColumn: 3}, "f.conll:2:3: tag column out of range: tag column 3 of a line of 2 fields (the word is column 1)", ErrTagColumn},
