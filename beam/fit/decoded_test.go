@@ -46,7 +46,7 @@ func TestFnsDecodeOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 	garbage := []byte("not JSON")
-	accumulate := &AccumulateFn{Kind: gaussianNB, Empty: empty, Schema: sj}
+	accumulate := &AccumulateFn{Kind: naivebayes.KindGaussian, Empty: empty, Schema: sj}
 	sample := &SampleFn{Size: 10, Seed: 1, Schema: sj}
 	union := &SchemaFn{Options: oj}
 	for _, c := range []struct {
@@ -72,7 +72,7 @@ func TestFnsDecodeOnce(t *testing.T) {
 	}
 	// A fresh instance decodes its fields, and says when they are not
 	// JSON.
-	fresh := &AccumulateFn{Kind: gaussianNB, Empty: empty, Schema: garbage}
+	fresh := &AccumulateFn{Kind: naivebayes.KindGaussian, Empty: empty, Schema: garbage}
 	if _, err := fresh.AddInput(fresh.CreateAccumulator(), files[0]); err == nil {
 		t.Error("AccumulateFn of a schema that is not JSON: no error")
 	}
