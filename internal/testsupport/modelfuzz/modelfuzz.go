@@ -178,9 +178,7 @@ func predictions(t *testing.T, m gendisc.Model, rows *data.Dataset) {
 			}
 		}
 	}
-	if r, ok := m.(interface {
-		Predict(dst []float64, d *data.Dataset) []float64
-	}); ok {
+	if r, ok := m.(gendisc.Regressor); ok { // and gendisc.Clusterer, whose Predict has its signature
 		for i, y := range r.Predict(nil, rows) {
 			if math.IsNaN(y) || math.IsInf(y, 0) {
 				t.Fatalf("row %d: predicted value %v", i, y)
