@@ -10,24 +10,39 @@ import "math"
 // (at least len(x) + 3 values: the assembly takes four at a time, and the
 // padding goes through it too, so that a row's result does not depend on
 // its place in x), which a chunk of rows still in cache makes several
-// times faster than a math.Exp per term. A term more than 708 below its
-// row's largest adds 0 to the sum (math.Exp would give less than 3e−308).
-// Rows whose largest term is not finite, or that hold a NaN, go to other
-// (mathx.NormalizeLog, or a caller's own rule for them).
+// times faster than a math.Exp per term, and the logarithms of the rows'
+// sums at once by Log (math.Log bit for bit, four at a time). A term more
+// than 708 below its row's largest adds 0 to the sum (math.Exp would give
+// less than 3e−308). Rows whose largest term is not finite, or that hold
+// a NaN, go to other (mathx.NormalizeLog, or a caller's own rule for
+// them).
 func NormalizeLogRows(x []float64, k int, e []float64, other func(row []float64)) {
 	if !expRows(x, k, e) {
 		return
 	}
-	for r := 0; r < len(x); r += k {
-		row := x[r : r+k]
+	// Row r's sum goes to e[r], whose own exponential (r ≤ r·k) has been
+	// read; NaN marks the rows handed to other.
+	rows := len(x) / k
+	for r := range rows {
+		row := x[r*k : (r+1)*k]
 		mx := rowMax(row)
 		if math.IsInf(mx, 0) || mx != mx {
 			other(row)
+			e[r] = math.NaN()
 			continue
 		}
-		ls := math.Log(rowSum(row, e[r:r+k], mx))
+		e[r] = rowSum(row, e[r*k:(r+1)*k], mx)
+	}
+	ls := e[:rows]
+	Log(ls)
+	for r, l := range ls {
+		if l != l {
+			continue
+		}
+		row := x[r*k : (r+1)*k]
+		mx := rowMax(row)
 		for i, v := range row {
-			row[i] = (v - mx) - ls
+			row[i] = (v - mx) - l
 		}
 	}
 }

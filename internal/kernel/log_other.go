@@ -1,0 +1,8 @@
+//go:build !amd64
+
+package kernel
+
+// logExactAsm is false: there is no assembly kernel for Log.
+const logExactAsm = false
+
+func logExactRows(x []float64) { panic("kernel: no logExactRows on this architecture") }
