@@ -9,6 +9,7 @@ import (
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/floats"
 
+	"github.com/gendisc/gendisc"
 	"github.com/gendisc/gendisc/data"
 	"github.com/gendisc/gendisc/gauss"
 	"github.com/gendisc/gendisc/internal/classprior"
@@ -257,10 +258,13 @@ const (
 // from the joint of a chunk of rows while it is in cache (normaliseChunk,
 // probaChunk). When jointDst is not nil (of dst's length; QDA's
 // posteriors only, which come from the joint), the joint log-likelihoods
-// are written to it too, as for jointOut. It panics if d's features
-// differ from the model's schema by name, kind or order, or dst has the
-// wrong length.
-func (m *model) joint(dst, jointDst []float64, d *data.Dataset, o output) []float64 {
+// are written to it too, as for jointOut. When best is not nil (of
+// length d.N; probaOut only), best[i] is set to the class of row i,
+// gendisc.ArgmaxRows of its log-posteriors (LogProba's), taken while the
+// chunk is in cache before their exponentials. It panics if d's features
+// differ from the model's schema by name, kind or order, or dst or best
+// has the wrong length.
+func (m *model) joint(dst, jointDst []float64, best []int, d *data.Dataset, o output) []float64 {
 	K, p := len(m.logPrior), m.stats.D
 	m.checkFeatures(d)
 	if dst == nil {
@@ -268,6 +272,9 @@ func (m *model) joint(dst, jointDst []float64, d *data.Dataset, o output) []floa
 	}
 	if len(dst) != d.N*K {
 		panic(fmt.Sprintf("gda: dst has length %d, want %d rows × %d classes", len(dst), d.N, K))
+	}
+	if best != nil && len(best) != d.N {
+		panic(fmt.Sprintf("gda: best has length %d, want %d rows", len(best), d.N))
 	}
 	parallel.For(d.N, 2*chunkRows, func(_, lo, hi int) {
 		z := make([]float64, chunkRows*(p+len(m.logPrior))+lanes*p) // rows, distances, solves
@@ -320,7 +327,11 @@ func (m *model) joint(dst, jointDst []float64, d *data.Dataset, o output) []floa
 			case logProbaOut:
 				kernel.NormalizeLogRows(out, K, z, far)
 			case probaOut:
-				kernel.ProbaRows(out, K, z, far)
+				kernel.NormalizeLogRows(out, K, z, far)
+				if best != nil {
+					gendisc.ArgmaxRows(best[a:b], out, K)
+				}
+				kernel.Exp(out)
 			}
 		}
 	})
@@ -359,8 +370,8 @@ func (m *model) normalise(row []float64) {
 }
 
 // farPosterior writes to out the log-posteriors log P(y = k | x) of the
-// row x (for logProbaOut and probaOut, whose kernel.ProbaRows takes
-// their exponentials), a row so far out that its joint log-likelihoods
+// row x (for logProbaOut and probaOut, whose exponentials joint takes
+// after), a row so far out that its joint log-likelihoods
 // are −Inf for every class: the quadratic forms overflow. It scores the
 // row again with the scaled log-densities of the Gaussian core
 // (gauss.Pattern.LogPdfScaled, the row's missing cells marginalised as by

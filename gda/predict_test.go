@@ -129,7 +129,7 @@ func TestPredictRowByRow(t *testing.T) {
 	for _, k := range []func(*kernel.Tri, []float64, []float64, []float64, int, []float64, int){inUse, kernel.SolveLanesGo} {
 		kernel.SolveLanes = k
 		for _, m := range []*model{lda.m, qda.m} {
-			joint, post, proba := m.joint(nil, nil, test, jointOut), m.joint(nil, nil, test, logProbaOut), m.joint(nil, nil, test, probaOut)
+			joint, post, proba := m.joint(nil, nil, nil, test, jointOut), m.joint(nil, nil, nil, test, logProbaOut), m.joint(nil, nil, nil, test, probaOut)
 			work := make([]float64, p)
 			for i := range test.N {
 				x := test.X[i*p : (i+1)*p]
