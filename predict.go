@@ -28,12 +28,12 @@ func ArgmaxRows(dst []int, v []float64, k int) []int {
 	}
 	for i := range dst {
 		row := v[i*k : (i+1)*k]
-		best := 0
-		for j, x := range row {
+		best, top := 0, row[0]
+		for j, x := range row[1:] {
 			// A NaN at best is replaced by any number; a NaN never
 			// replaces anything.
-			if x > row[best] || row[best] != row[best] && x == x {
-				best = j
+			if x > top || top != top && x == x {
+				best, top = j+1, x
 			}
 		}
 		dst[i] = best

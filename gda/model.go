@@ -244,6 +244,14 @@ func (m *model) checkFeatures(d *data.Dataset) {
 // together: one transposition, then the solves of every component.
 const chunkRows = 256
 
+// streamValues is the size of the outputs, 16 MB, that joint computes
+// chunk by chunk in a buffer and copies to dst with kernel.StreamCopy:
+// beyond the caches, where a plain store would first read each line of
+// dst from memory (and the classes' columns of a chunk are written one
+// class after the other). A variable so that the tests can stream small
+// outputs.
+var streamValues = 2 << 20
+
 // output is what joint writes for a row and class.
 type output int
 
@@ -254,7 +262,8 @@ const (
 )
 
 // joint writes log p(x_i, y = k), log P(y = k | x_i) or P(y = k | x_i)
-// (output) to dst[i·K + k], allocating dst when nil. The posteriors come
+// (output) to dst[i·K + k], allocating dst when nil, each chunk of rows
+// in a buffer when dst is large (streamValues). The posteriors come
 // from the joint of a chunk of rows while it is in cache (normaliseChunk,
 // probaChunk). When jointDst is not nil (of dst's length; QDA's
 // posteriors only, which come from the joint), the joint log-likelihoods
@@ -276,10 +285,14 @@ func (m *model) joint(dst, jointDst []float64, best []int, d *data.Dataset, o ou
 	if best != nil && len(best) != d.N {
 		panic(fmt.Sprintf("gda: best has length %d, want %d rows", len(best), d.N))
 	}
+	stream := len(dst) >= streamValues
 	parallel.For(d.N, 2*chunkRows, func(_, lo, hi int) {
 		z := make([]float64, chunkRows*(p+len(m.logPrior))+lanes*p) // rows, distances, solves
 		var marg *marginals
-		var out, x []float64
+		var out, x, buf []float64
+		if stream {
+			buf = make([]float64, chunkRows*K)
+		}
 		// far scores again a row of out whose joint is not finite for
 		// any class (farPosterior), from its cells in x.
 		far := func(row []float64) {
@@ -289,6 +302,9 @@ func (m *model) joint(dst, jointDst []float64, best []int, d *data.Dataset, o ou
 		for a := lo; a < hi; a += chunkRows {
 			b := min(hi, a+chunkRows)
 			out, x = dst[a*K:b*K], d.X[a*p:b*p]
+			if stream {
+				out = buf[:len(out)]
+			}
 			if o != jointOut && m.lin != nil {
 				m.posteriorChunk(out, x, z)
 			} else {
@@ -332,6 +348,9 @@ func (m *model) joint(dst, jointDst []float64, best []int, d *data.Dataset, o ou
 					gendisc.ArgmaxRows(best[a:b], out, K)
 				}
 				kernel.Exp(out)
+			}
+			if stream {
+				kernel.StreamCopy(dst[a*K:b*K], out)
 			}
 		}
 	})

@@ -102,7 +102,7 @@ func Predict(m gendisc.Model, d *data.Dataset) (*Predictions, error) {
 func Posteriors(c gendisc.Classifier, d *data.Dataset) (proba []float64, best []int) {
 	K := len(c.Classes())
 	if pc, ok := c.(probaClasser); ok {
-		proba, best = hugepage.Make[float64](d.N*K, d.N*K), make([]int, d.N)
+		proba, best = hugepage.Make[float64](d.N*K, d.N*K), hugepage.Make[int](d.N, d.N)
 		pc.ProbaClasses(proba, best, d)
 		return proba, best
 	}

@@ -6,10 +6,10 @@ import "math"
 //
 //	x_i ← (x_i − m) − log Σ_l exp(x_l − m),  m = max_l x_l
 //
-// with the exponentials of all the rows taken at once by ExpFloored in e
-// (at least len(x) + 3 values: the assembly takes four at a time, and the
-// padding goes through it too, so that a row's result does not depend on
-// its place in x), which a chunk of rows still in cache makes several
+// with the exponentials of a block of rows taken at once by ExpFloored in
+// e (at least len(x) + 3 values: the assembly takes four at a time, and
+// the padding goes through it too, so that a row's result does not
+// depend on its place in x), which rows still in cache make several
 // times faster than a math.Exp per term, and the logarithms of the rows'
 // sums at once by Log (math.Log bit for bit, four at a time). A term more
 // than 708 below its row's largest adds 0 to the sum (math.Exp would give
@@ -17,15 +17,39 @@ import "math"
 // a NaN, go to other (mathx.NormalizeLog, or a caller's own rule for
 // them).
 func NormalizeLogRows(x []float64, k int, e []float64, other func(row []float64)) {
-	if !expRows(x, k, e) {
+	if k <= 0 || len(x) < k {
 		return
 	}
-	// Row r's sum goes to e[r], whose own exponential (r ≤ r·k) has been
-	// read; NaN marks the rows handed to other.
+	x = x[:len(x)/k*k]
+	var m [normBlock]float64
+	for lo := 0; lo < len(x); lo += normBlock * k {
+		normalizeBlock(x[lo:min(len(x), lo+normBlock*k)], k, e, other, &m)
+	}
+}
+
+// normBlock is the number of rows that NormalizeLogRows takes at a time,
+// their largest terms kept in an array.
+const normBlock = 64
+
+// normalizeBlock is NormalizeLogRows on at most normBlock rows, with m
+// as scratch for their largest terms. Row r's sum goes to e[r], whose
+// own exponential (r ≤ r·k) has been read by then; NaN marks the rows
+// handed to other (a sum is at least 1, the largest term's exp(0)).
+func normalizeBlock(x []float64, k int, e []float64, other func(row []float64), m *[normBlock]float64) {
 	rows := len(x) / k
+	e = e[:(len(x)+3)&^3]
 	for r := range rows {
-		row := x[r*k : (r+1)*k]
+		row, er := x[r*k:(r+1)*k], e[r*k:(r+1)*k]
 		mx := rowMax(row)
+		m[r] = mx
+		for i, v := range row {
+			er[i] = v - mx
+		}
+	}
+	clear(e[len(x):])
+	ExpFloored(e)
+	for r := range rows {
+		row, mx := x[r*k:(r+1)*k], m[r]
 		if math.IsInf(mx, 0) || mx != mx {
 			other(row)
 			e[r] = math.NaN()
@@ -39,8 +63,7 @@ func NormalizeLogRows(x []float64, k int, e []float64, other func(row []float64)
 		if l != l {
 			continue
 		}
-		row := x[r*k : (r+1)*k]
-		mx := rowMax(row)
+		row, mx := x[r*k:(r+1)*k], m[r]
 		for i, v := range row {
 			row[i] = (v - mx) - l
 		}
@@ -60,29 +83,6 @@ func NormalizeLogRows(x []float64, k int, e []float64, other func(row []float64)
 func ProbaRows(x []float64, k int, e []float64, other func(row []float64)) {
 	NormalizeLogRows(x, k, e, other)
 	Exp(x[:len(x)/max(k, 1)*k])
-}
-
-// expRows sets e_i = exp(max(x_i − m, ExpFloor)) for every row of k values
-// of x, m the row's largest, and reports whether there are any rows. The
-// exponentials run over len(x) rounded up to a multiple of 4, the padding
-// set to 0.
-func expRows(x []float64, k int, e []float64) bool {
-	if k <= 0 || len(x) < k {
-		return false
-	}
-	x = x[:len(x)/k*k]
-	n := (len(x) + 3) &^ 3
-	e = e[:n]
-	for r := 0; r < len(x); r += k {
-		row, er := x[r:r+k], e[r:r+k]
-		mx := rowMax(row)
-		for i, v := range row {
-			er[i] = v - mx
-		}
-	}
-	clear(e[len(x):])
-	ExpFloored(e)
-	return true
 }
 
 // rowSum returns Σ_i e_i over the terms of the row x (largest m) no more
