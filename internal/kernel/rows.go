@@ -1,6 +1,9 @@
 package kernel
 
-import "math"
+import (
+	"math"
+	"math/bits"
+)
 
 // NormalizeLogRows is mathx.NormalizeLog on each row of k values of x,
 //
@@ -23,7 +26,13 @@ func NormalizeLogRows(x []float64, k int, e []float64, other func(row []float64)
 	x = x[:len(x)/k*k]
 	var m [normBlock]float64
 	for lo := 0; lo < len(x); lo += normBlock * k {
-		normalizeBlock(x[lo:min(len(x), lo+normBlock*k)], k, e, other, &m)
+		xb := x[lo:min(len(x), lo+normBlock*k)]
+		done, bad := normalizeGroups(xb, k, e, &m)
+		for ; bad != 0; bad &= bad - 1 {
+			g := bits.TrailingZeros64(bad)
+			normalizeRows(xb[4*g*k:4*(g+1)*k], k, e, other, &m)
+		}
+		normalizeRows(xb[done*k:], k, e, other, &m)
 	}
 }
 
@@ -31,11 +40,13 @@ func NormalizeLogRows(x []float64, k int, e []float64, other func(row []float64)
 // their largest terms kept in an array.
 const normBlock = 64
 
-// normalizeBlock is NormalizeLogRows on at most normBlock rows, with m
-// as scratch for their largest terms. Row r's sum goes to e[r], whose
+// normalizeRows is NormalizeLogRows on at most normBlock rows, with m
+// as scratch for their largest terms: the portable code, and where the
+// assembly takes groups of four rows (normalizeGroups), the groups it
+// leaves and the rows after the last group. Row r's sum goes to e[r], whose
 // own exponential (r ≤ r·k) has been read by then; NaN marks the rows
 // handed to other (a sum is at least 1, the largest term's exp(0)).
-func normalizeBlock(x []float64, k int, e []float64, other func(row []float64), m *[normBlock]float64) {
+func normalizeRows(x []float64, k int, e []float64, other func(row []float64), m *[normBlock]float64) {
 	rows := len(x) / k
 	e = e[:(len(x)+3)&^3]
 	for r := range rows {
