@@ -9,7 +9,6 @@ import (
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/floats"
 
-	"github.com/gendisc/gendisc"
 	"github.com/gendisc/gendisc/data"
 	"github.com/gendisc/gendisc/gauss"
 	"github.com/gendisc/gendisc/internal/classprior"
@@ -269,8 +268,8 @@ const (
 // posteriors only, which come from the joint), the joint log-likelihoods
 // are written to it too, as for jointOut. When best is not nil (of
 // length d.N; probaOut only), best[i] is set to the class of row i,
-// gendisc.ArgmaxRows of its log-posteriors (LogProba's), taken while the
-// chunk is in cache before their exponentials. It panics if d's features
+// gendisc.ArgmaxRows of its log-posteriors (LogProba's), taken as the
+// chunk is normalised (kernel.NormalizeLogRowsBest). It panics if d's features
 // differ from the model's schema by name, kind or order, or dst or best
 // has the wrong length.
 func (m *model) joint(dst, jointDst []float64, best []int, d *data.Dataset, o output) []float64 {
@@ -343,10 +342,11 @@ func (m *model) joint(dst, jointDst []float64, best []int, d *data.Dataset, o ou
 			case logProbaOut:
 				kernel.NormalizeLogRows(out, K, z, far)
 			case probaOut:
-				kernel.NormalizeLogRows(out, K, z, far)
+				var bb []int
 				if best != nil {
-					gendisc.ArgmaxRows(best[a:b], out, K)
+					bb = best[a:b]
 				}
+				kernel.NormalizeLogRowsBest(out, K, z, far, bb)
 				kernel.Exp(out)
 			}
 			if stream {

@@ -5,7 +5,6 @@ import (
 	"math"
 	"slices"
 
-	"github.com/gendisc/gendisc"
 	"github.com/gendisc/gendisc/data"
 	"github.com/gendisc/gendisc/internal/hugepage"
 	"github.com/gendisc/gendisc/internal/kernel"
@@ -116,9 +115,9 @@ func (c *classifier) probaJoint(proba, joint []float64, d *data.Dataset) {
 // the panics of joint; a chunk's joint is copied to jointDst first when
 // jointDst is not nil (of dst's length). When best is not nil (d.N
 // values), finish must be kernel.ProbaRows: then each chunk is normalised
-// by kernel.NormalizeLogRows, best[i] set to gendisc.ArgmaxRows of row
-// i's log-posteriors, and the chunk exponentiated by kernel.Exp, as
-// ProbaRows would. finish hands the rows whose joint is not finite
+// by kernel.NormalizeLogRowsBest, which sets best[i] to the class of row
+// i's largest log-posterior (gendisc.ArgmaxRows's), and exponentiated by
+// kernel.Exp, as ProbaRows would. finish hands the rows whose joint is not finite
 // for any class, or holds a NaN, to its last argument, which scores them
 // again (farRow) and finishes them with farFinish.
 func (c *classifier) scores(dst, jointDst []float64, best []int, d *data.Dataset, finish func(out []float64, k int, e []float64, other func(row []float64)),
@@ -171,8 +170,7 @@ func (c *classifier) scores(dst, jointDst []float64, best []int, d *data.Dataset
 			}
 			switch {
 			case best != nil:
-				kernel.NormalizeLogRows(out, k, e, far)
-				gendisc.ArgmaxRows(best[a:b], out, k)
+				kernel.NormalizeLogRowsBest(out, k, e, far, best[a:b])
 				kernel.Exp(out)
 			case finish != nil:
 				finish(out, k, e, far)

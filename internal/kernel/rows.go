@@ -3,6 +3,8 @@ package kernel
 import (
 	"math"
 	"math/bits"
+
+	"github.com/gendisc/gendisc/internal/mathx"
 )
 
 // NormalizeLogRows is mathx.NormalizeLog on each row of k values of x,
@@ -20,19 +22,47 @@ import (
 // a NaN, go to other (mathx.NormalizeLog, or a caller's own rule for
 // them).
 func NormalizeLogRows(x []float64, k int, e []float64, other func(row []float64)) {
+	NormalizeLogRowsBest(x, k, e, other, nil)
+}
+
+// NormalizeLogRowsBest is NormalizeLogRows that also writes to best[r]
+// (unless best is nil; one value a row) the column of the largest
+// log-probability of row r, by mathx.Argmax's rule (the lowest on ties,
+// NaN left out: gendisc.ArgmaxRows's), taken while the row is at hand.
+func NormalizeLogRowsBest(x []float64, k int, e []float64, other func(row []float64), best []int) {
 	if k <= 0 || len(x) < k {
 		return
 	}
 	x = x[:len(x)/k*k]
+	if best != nil {
+		best = best[:len(x)/k]
+	}
 	var m [normBlock]float64
+	var b [normBlock]int
 	for lo := 0; lo < len(x); lo += normBlock * k {
 		xb := x[lo:min(len(x), lo+normBlock*k)]
-		done, bad := normalizeGroups(xb, k, e, &m)
+		done, bad := normalizeGroups(xb, k, e, &m, &b)
+		if best != nil {
+			copy(best[lo/k:], b[:done])
+		}
 		for ; bad != 0; bad &= bad - 1 {
 			g := bits.TrailingZeros64(bad)
 			normalizeRows(xb[4*g*k:4*(g+1)*k], k, e, other, &m)
+			argmaxRows(best, xb, k, lo/k, 4*g, 4*g+4)
 		}
 		normalizeRows(xb[done*k:], k, e, other, &m)
+		argmaxRows(best, xb, k, lo/k, done, len(xb)/k)
+	}
+}
+
+// argmaxRows sets best[lo + r] = mathx.Argmax(row r of x) for a ≤ r < b
+// (x of k columns), unless best is nil.
+func argmaxRows(best []int, x []float64, k, lo, a, b int) {
+	if best == nil {
+		return
+	}
+	for r := a; r < b; r++ {
+		best[lo+r] = mathx.Argmax(x[r*k : (r+1)*k])
 	}
 }
 

@@ -141,11 +141,12 @@ sdone:
 	VZEROUPPER
 	RET
 
-// func normOutAVX2(x *float64, k, groups int, off *int64, ls, m *float64, bad uint64)
+// func normOutAVX2(x *float64, k, groups int, off *int64, ls, m *float64, bad uint64, best *int)
 //
 // For group g whose bit of bad is clear: x_i ← (x_i − m) − ls[4g + l]
-// for row l.
-TEXT ·normOutAVX2(SB), NOSPLIT, $0-56
+// for row l, and best[4g + l] = the first i where that equals
+// 0 − ls[4g + l].
+TEXT ·normOutAVX2(SB), NOSPLIT, $0-64
 	MOVQ         x+0(FP), SI
 	MOVQ         k+8(FP), CX
 	MOVQ         groups+16(FP), DX
@@ -154,6 +155,7 @@ TEXT ·normOutAVX2(SB), NOSPLIT, $0-56
 	MOVQ         ls+32(FP), DI
 	MOVQ         m+40(FP), BX
 	MOVQ         bad+48(FP), R9
+	MOVQ         best+56(FP), R15
 	XORQ         R10, R10
 	MOVQ         CX, R11
 	SHLQ         $3, R11                  // bytes of a row
@@ -161,6 +163,8 @@ TEXT ·normOutAVX2(SB), NOSPLIT, $0-56
 	MOVQ         CX, AX
 	SHLQ         $5, AX                   // of a group
 	VPCMPEQQ     Y11, Y11, Y11
+	VPXOR        Y10, Y10, Y10            // 0
+	VPSRLQ       $63, Y11, Y9             // 1 in each lane
 
 ogroup:
 	CMPQ         R10, DX
@@ -169,6 +173,10 @@ ogroup:
 	JCS          onext
 	VMOVUPD      (BX), Y1                 // m
 	VMOVUPD      (DI), Y2                 // ls
+	VSUBPD       Y2, Y10, Y5              // 0 − ls, the largest
+	VPXOR        Y6, Y6, Y6               // found
+	VPXOR        Y7, Y7, Y7               // best
+	VPXOR        Y8, Y8, Y8               // i
 	XORQ         R8, R8
 	MOVQ         CX, R12
 
@@ -178,6 +186,11 @@ oterm:
 	VGATHERQPD   Y14, (R13)(Y15*1), Y0
 	VSUBPD       Y1, Y0, Y0
 	VSUBPD       Y2, Y0, Y0               // (x_i − m) − ls
+	VCMPPD       $0, Y5, Y0, Y3           // the largest
+	VPANDN       Y3, Y6, Y4               // and the first
+	VPOR         Y3, Y6, Y6
+	VBLENDVPD    Y4, Y8, Y7, Y7           // best = i there
+	VPADDQ       Y9, Y8, Y8
 	VMOVSD       X0, (R13)
 	VMOVHPD      X0, (R13)(R11*1)
 	VEXTRACTF128 $1, Y0, X3
@@ -186,11 +199,13 @@ oterm:
 	ADDQ         $8, R8
 	DECQ         R12
 	JNZ          oterm
+	VMOVDQU      Y7, (R15)
 
 onext:
 	ADDQ         AX, SI
 	ADDQ         $32, BX
 	ADDQ         $32, DI
+	ADDQ         $32, R15
 	INCQ         R10
 	JMP          ogroup
 

@@ -3,6 +3,6 @@
 package kernel
 
 // normalizeGroups takes no rows: there is no assembly kernel.
-func normalizeGroups(x []float64, k int, e []float64, m *[normBlock]float64) (done int, bad uint64) {
+func normalizeGroups(x []float64, k int, e []float64, m *[normBlock]float64, best *[normBlock]int) (done int, bad uint64) {
 	return 0, 0
 }

@@ -80,7 +80,8 @@ func expNormalizeLog(x []float64) {
 // rows whose terms lie up to 10⁴ apart, with rows that the assembly
 // leaves to the portable code (a NaN, a largest term ±0, −0 beside +0,
 // ±Inf, −Inf only, each at the start and at the end of a row) and terms
-// 708 below their row's largest, exactly and more.
+// 708 below their row's largest, exactly and more; and that the columns
+// of NormalizeLogRowsBest are mathx.Argmax of its rows, ties included.
 func TestRowsAsm(t *testing.T) {
 	if !normAsm {
 		t.Skip("no assembly here")
@@ -89,7 +90,7 @@ func TestRowsAsm(t *testing.T) {
 	specials := [][]float64{
 		{math.NaN()}, {0, math.Copysign(0, -1)}, {math.Copysign(0, -1), 0}, {math.Copysign(0, -1)},
 		{math.Inf(1)}, {math.Inf(-1), math.Inf(-1), math.Inf(-1), math.Inf(-1), math.Inf(-1), math.Inf(-1), math.Inf(-1), math.Inf(-1), math.Inf(-1)},
-		{-800, 0.5}, {0.5, -707.5}, {-707.5, 0.5, -707.5000000000001}, {math.Inf(-1), 3}, {1e300, -1e300},
+		{2, 2}, {-1, 2, 2}, {2, 2 - 0x1p-51, 2}, {-800, 0.5}, {0.5, -707.5}, {-707.5, 0.5, -707.5000000000001}, {math.Inf(-1), 3}, {1e300, -1e300},
 	}
 	for k := 1; k <= 9; k++ {
 		for _, rows := range []int{1, 3, 4, 5, 8, 63, 64, 65, 131, 256} {
@@ -108,13 +109,19 @@ func TestRowsAsm(t *testing.T) {
 				}
 			}
 			got, want := slices.Clone(x), slices.Clone(x)
-			NormalizeLogRows(got, k, make([]float64, len(x)+3), mathx.NormalizeLog)
+			best := make([]int, rows)
+			NormalizeLogRowsBest(got, k, make([]float64, len(x)+3), mathx.NormalizeLog, best)
 			normAsm = false
 			NormalizeLogRows(want, k, make([]float64, len(x)+3), mathx.NormalizeLog)
 			normAsm = true
 			for i, w := range want {
 				if math.Float64bits(got[i]) != math.Float64bits(w) {
 					t.Fatalf("k=%d, %d rows: row %d term %d: %v [%#x], portable %v [%#x]", k, rows, i/k, i%k, got[i], math.Float64bits(got[i]), w, math.Float64bits(w))
+				}
+			}
+			for r, b := range best {
+				if w := mathx.Argmax(want[r*k : (r+1)*k]); b != w {
+					t.Fatalf("k=%d, %d rows: row %d %v: best %d, want %d", k, rows, r, want[r*k:(r+1)*k], b, w)
 				}
 			}
 		}
