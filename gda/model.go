@@ -269,7 +269,7 @@ const (
 // are written to it too, as for jointOut. When best is not nil (of
 // length d.N; probaOut only), best[i] is set to the class of row i,
 // gendisc.ArgmaxRows of its log-posteriors (LogProba's), taken as the
-// chunk is normalised (kernel.NormalizeLogRowsBest). It panics if d's features
+// chunk is normalised (kernel.ProbaRows). It panics if d's features
 // differ from the model's schema by name, kind or order, or dst or best
 // has the wrong length.
 func (m *model) joint(dst, jointDst []float64, best []int, d *data.Dataset, o output) []float64 {
@@ -346,8 +346,7 @@ func (m *model) joint(dst, jointDst []float64, best []int, d *data.Dataset, o ou
 				if best != nil {
 					bb = best[a:b]
 				}
-				kernel.NormalizeLogRowsBest(out, K, z, far, bb)
-				kernel.Exp(out)
+				kernel.ProbaRows(out, K, z, far, bb)
 			}
 			if stream {
 				kernel.StreamCopy(dst[a*K:b*K], out)

@@ -195,7 +195,7 @@ func TestNormaliseChunk(t *testing.T) {
 		pwant[i] = math.Exp(v)
 	}
 	kernel.NormalizeLogRows(out, K, make([]float64, len(out)+3), m.normalise)
-	kernel.ProbaRows(p, K, make([]float64, len(out)+3), m.normalise)
+	kernel.ProbaRows(p, K, make([]float64, len(out)+3), m.normalise, nil)
 	for i, w := range want {
 		g := out[i]
 		if g != w && !(math.Abs(g-w) <= 1e-14*max(1, math.Abs(w))) {

@@ -556,7 +556,7 @@ func (m *Model) ClassWeights() []float64 { return slices.Clone(m.classWeight) }
 // feature's documents are not one per row; without them, d.Text nil, the
 // documents are missing) or dst has a length other than d.N·K.
 func (m *Model) LogProba(dst []float64, d *data.Dataset) []float64 {
-	return m.scores(dst, nil, nil, d, kernel.NormalizeLogRows, mathx.NormalizeLogScaled)
+	return m.scores(dst, nil, nil, d, kernel.NormalizeLogRowsBest, mathx.NormalizeLogScaled)
 }
 
 // logProbaRow normalises a row of joint log-likelihoods to

@@ -73,7 +73,7 @@ func (c *classifier) checkFeatures(d *data.Dataset) {
 // dst has the wrong length.
 func (c *classifier) joint(dst []float64, d *data.Dataset, normalise bool) []float64 {
 	if normalise {
-		return c.scores(dst, nil, nil, d, kernel.NormalizeLogRows, mathx.NormalizeLogScaled)
+		return c.scores(dst, nil, nil, d, kernel.NormalizeLogRowsBest, mathx.NormalizeLogScaled)
 	}
 	return c.scores(dst, nil, nil, d, nil, nil)
 }
@@ -113,14 +113,13 @@ func (c *classifier) probaJoint(proba, joint []float64, d *data.Dataset) {
 // nil, and calls finish (unless nil) on each chunk of rows (K values
 // each) once they are complete, with scratch e of 3 values more, with
 // the panics of joint; a chunk's joint is copied to jointDst first when
-// jointDst is not nil (of dst's length). When best is not nil (d.N
-// values), finish must be kernel.ProbaRows: then each chunk is normalised
-// by kernel.NormalizeLogRowsBest, which sets best[i] to the class of row
-// i's largest log-posterior (gendisc.ArgmaxRows's), and exponentiated by
-// kernel.Exp, as ProbaRows would. finish hands the rows whose joint is not finite
+// jointDst is not nil (of dst's length). finish gets the chunk's part of
+// best (nil when best is nil; else d.N values), for the classes of its
+// rows (kernel.NormalizeLogRowsBest, kernel.ProbaRows). finish hands the
+// rows whose joint is not finite
 // for any class, or holds a NaN, to its last argument, which scores them
 // again (farRow) and finishes them with farFinish.
-func (c *classifier) scores(dst, jointDst []float64, best []int, d *data.Dataset, finish func(out []float64, k int, e []float64, other func(row []float64)),
+func (c *classifier) scores(dst, jointDst []float64, best []int, d *data.Dataset, finish func(out []float64, k int, e []float64, other func(row []float64), best []int),
 	farFinish func(dst []float64, s []mathx.Scaled, c float64) bool) []float64 {
 	k := len(c.logPrior)
 	c.checkFeatures(d)
@@ -168,12 +167,12 @@ func (c *classifier) scores(dst, jointDst []float64, best []int, d *data.Dataset
 			if jointDst != nil {
 				copy(jointDst[a*k:b*k], out)
 			}
-			switch {
-			case best != nil:
-				kernel.NormalizeLogRowsBest(out, k, e, far, best[a:b])
-				kernel.Exp(out)
-			case finish != nil:
-				finish(out, k, e, far)
+			if finish != nil {
+				var bb []int
+				if best != nil {
+					bb = best[a:b]
+				}
+				finish(out, k, e, far, bb)
 			}
 			if stream {
 				kernel.StreamCopy(dst[a*k:b*k], out)

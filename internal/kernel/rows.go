@@ -117,12 +117,13 @@ func normalizeRows(x []float64, k int, e []float64, other func(row []float64), m
 //
 //	x_i ← exp((x_i − m) − log Σ_l exp(x_l − m)),  m = max_l x_l
 //
-// NormalizeLogRows then Exp on x while it is in cache: the posteriors of
-// a classifier's Proba, exactly exp of its LogProba. other, as for
-// NormalizeLogRows, writes log-probabilities (the exponentials are taken
-// after it).
-func ProbaRows(x []float64, k int, e []float64, other func(row []float64)) {
-	NormalizeLogRows(x, k, e, other)
+// NormalizeLogRowsBest then Exp on x while it is in cache: the
+// posteriors of a classifier's Proba, exactly exp of its LogProba, and
+// when best is not nil the class of each row (NormalizeLogRowsBest).
+// other, as for NormalizeLogRows, writes log-probabilities (the
+// exponentials are taken after it).
+func ProbaRows(x []float64, k int, e []float64, other func(row []float64), best []int) {
+	NormalizeLogRowsBest(x, k, e, other, best)
 	Exp(x[:len(x)/max(k, 1)*k])
 }
 

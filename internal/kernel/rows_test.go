@@ -36,7 +36,7 @@ func TestRows(t *testing.T) {
 			rel, unit, floor float64
 		}{
 			{"NormalizeLogRows", NormalizeLogRows, mathx.NormalizeLog, 1e-14, 1, 0},
-			{"ProbaRows", func(x []float64, k int, e []float64, _ func([]float64)) { ProbaRows(x, k, e, mathx.NormalizeLog) }, expNormalizeLog, 1e-14, 0, 1e-300},
+			{"ProbaRows", func(x []float64, k int, e []float64, _ func([]float64)) { ProbaRows(x, k, e, mathx.NormalizeLog, nil) }, expNormalizeLog, 1e-14, 0, 1e-300},
 		} {
 			got, want := slices.Clone(x), slices.Clone(x)
 			f.rows(got, k, make([]float64, len(x)+3), f.row)
