@@ -1,6 +1,9 @@
 package gendisc
 
-import "github.com/gendisc/gendisc/data"
+import (
+	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/internal/mathx"
+)
 
 // Predict returns the most probable class of each row of d: the index
 // into c.Classes() of the largest log P(y = k | x_i) of c.LogProba (see
@@ -27,16 +30,7 @@ func ArgmaxRows(dst []int, v []float64, k int) []int {
 		panic("gendisc: ArgmaxRows: len(dst) is not the number of rows")
 	}
 	for i := range dst {
-		row := v[i*k : (i+1)*k]
-		best := 0
-		for j, x := range row {
-			// A NaN at best is replaced by any number; a NaN never
-			// replaces anything.
-			if x > row[best] || row[best] != row[best] && x == x {
-				best = j
-			}
-		}
-		dst[i] = best
+		dst[i] = mathx.Argmax(v[i*k : (i+1)*k])
 	}
 	return dst
 }

@@ -243,6 +243,14 @@ func (m *model) checkFeatures(d *data.Dataset) {
 // together: one transposition, then the solves of every component.
 const chunkRows = 256
 
+// streamValues is the size of the outputs, 16 MB, that joint computes
+// chunk by chunk in a buffer and copies to dst with kernel.StreamCopy:
+// beyond the caches, where a plain store would first read each line of
+// dst from memory (and the classes' columns of a chunk are written one
+// class after the other). A variable so that the tests can stream small
+// outputs.
+var streamValues = 2 << 20
+
 // output is what joint writes for a row and class.
 type output int
 
@@ -253,14 +261,18 @@ const (
 )
 
 // joint writes log p(x_i, y = k), log P(y = k | x_i) or P(y = k | x_i)
-// (output) to dst[i·K + k], allocating dst when nil. The posteriors come
+// (output) to dst[i·K + k], allocating dst when nil, each chunk of rows
+// in a buffer when dst is large (streamValues). The posteriors come
 // from the joint of a chunk of rows while it is in cache (normaliseChunk,
 // probaChunk). When jointDst is not nil (of dst's length; QDA's
 // posteriors only, which come from the joint), the joint log-likelihoods
-// are written to it too, as for jointOut. It panics if d's features
-// differ from the model's schema by name, kind or order, or dst has the
-// wrong length.
-func (m *model) joint(dst, jointDst []float64, d *data.Dataset, o output) []float64 {
+// are written to it too, as for jointOut. When best is not nil (of
+// length d.N; probaOut only), best[i] is set to the class of row i,
+// gendisc.ArgmaxRows of its log-posteriors (LogProba's), taken as the
+// chunk is normalised (kernel.ProbaRows). It panics if d's features
+// differ from the model's schema by name, kind or order, or dst or best
+// has the wrong length.
+func (m *model) joint(dst, jointDst []float64, best []int, d *data.Dataset, o output) []float64 {
 	K, p := len(m.logPrior), m.stats.D
 	m.checkFeatures(d)
 	if dst == nil {
@@ -269,10 +281,17 @@ func (m *model) joint(dst, jointDst []float64, d *data.Dataset, o output) []floa
 	if len(dst) != d.N*K {
 		panic(fmt.Sprintf("gda: dst has length %d, want %d rows × %d classes", len(dst), d.N, K))
 	}
+	if best != nil && len(best) != d.N {
+		panic(fmt.Sprintf("gda: best has length %d, want %d rows", len(best), d.N))
+	}
+	stream := len(dst) >= streamValues
 	parallel.For(d.N, 2*chunkRows, func(_, lo, hi int) {
 		z := make([]float64, chunkRows*(p+len(m.logPrior))+lanes*p) // rows, distances, solves
 		var marg *marginals
-		var out, x []float64
+		var out, x, buf []float64
+		if stream {
+			buf = make([]float64, chunkRows*K)
+		}
 		// far scores again a row of out whose joint is not finite for
 		// any class (farPosterior), from its cells in x.
 		far := func(row []float64) {
@@ -282,6 +301,9 @@ func (m *model) joint(dst, jointDst []float64, d *data.Dataset, o output) []floa
 		for a := lo; a < hi; a += chunkRows {
 			b := min(hi, a+chunkRows)
 			out, x = dst[a*K:b*K], d.X[a*p:b*p]
+			if stream {
+				out = buf[:len(out)]
+			}
 			if o != jointOut && m.lin != nil {
 				m.posteriorChunk(out, x, z)
 			} else {
@@ -320,7 +342,14 @@ func (m *model) joint(dst, jointDst []float64, d *data.Dataset, o output) []floa
 			case logProbaOut:
 				kernel.NormalizeLogRows(out, K, z, far)
 			case probaOut:
-				kernel.ProbaRows(out, K, z, far)
+				var bb []int
+				if best != nil {
+					bb = best[a:b]
+				}
+				kernel.ProbaRows(out, K, z, far, bb)
+			}
+			if stream {
+				kernel.StreamCopy(dst[a*K:b*K], out)
 			}
 		}
 	})
@@ -359,8 +388,8 @@ func (m *model) normalise(row []float64) {
 }
 
 // farPosterior writes to out the log-posteriors log P(y = k | x) of the
-// row x (for logProbaOut and probaOut, whose kernel.ProbaRows takes
-// their exponentials), a row so far out that its joint log-likelihoods
+// row x (for logProbaOut and probaOut, whose exponentials joint takes
+// after), a row so far out that its joint log-likelihoods
 // are −Inf for every class: the quadratic forms overflow. It scores the
 // row again with the scaled log-densities of the Gaussian core
 // (gauss.Pattern.LogPdfScaled, the row's missing cells marginalised as by

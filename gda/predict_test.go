@@ -9,6 +9,7 @@ import (
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
 
+	"github.com/gendisc/gendisc"
 	"github.com/gendisc/gendisc/data"
 	"github.com/gendisc/gendisc/dataio"
 	"github.com/gendisc/gendisc/internal/bundled"
@@ -130,7 +131,8 @@ func TestPredictRowByRow(t *testing.T) {
 	for _, k := range []func(*kernel.Tri, []float64, []float64, []float64, int, []float64, int){inUse, kernel.SolveLanesGo} {
 		kernel.SolveLanes = k
 		for _, m := range []*model{lda.m, qda.m} {
-			joint, post, proba := m.joint(nil, nil, test, jointOut), m.joint(nil, nil, test, logProbaOut), m.joint(nil, nil, test, probaOut)
+			joint, post, proba := m.joint(nil, nil, nil, test, jointOut), m.joint(nil, nil, nil, test, logProbaOut), m.joint(nil, nil, nil, test, probaOut)
+			checkStreamed(t, m, test)
 			work := make([]float64, p)
 			for i := range test.N {
 				x := test.X[i*p : (i+1)*p]
@@ -194,7 +196,7 @@ func TestNormaliseChunk(t *testing.T) {
 		pwant[i] = math.Exp(v)
 	}
 	kernel.NormalizeLogRows(out, K, make([]float64, len(out)+3), m.normalise)
-	kernel.ProbaRows(p, K, make([]float64, len(out)+3), m.normalise)
+	kernel.ProbaRows(p, K, make([]float64, len(out)+3), m.normalise, nil)
 	for i, w := range want {
 		g := out[i]
 		if g != w && !(math.Abs(g-w) <= 1e-14*max(1, math.Abs(w))) {
@@ -212,4 +214,45 @@ func TestNormaliseChunk(t *testing.T) {
 // slicesNear reports whether a and b agree to 1e-15 relative.
 func slicesNear(a, b []float64) bool {
 	return slices.EqualFunc(a, b, func(x, y float64) bool { return math.Abs(x-y) <= 1e-15*math.Abs(y) })
+}
+
+// checkStreamed checks that joint writes the same bits whether it streams
+// its chunks through a buffer (streamValues) or not, for every output, on
+// the rows of d and a copy of them with a row far out (its quadratic forms
+// overflow), and that the classes it gives with the posteriors are
+// gendisc.ArgmaxRows of the log-posteriors.
+func checkStreamed(t *testing.T, m *model, d *data.Dataset) {
+	t.Helper()
+	far := &data.Dataset{Schema: d.Schema, N: d.N, X: slices.Clone(d.X), Source: d.Source}
+	for j := range d.D() {
+		far.X[7*d.D()+j] = 1e300 * float64(j%3-1)
+	}
+	K := len(m.logPrior)
+	for _, d := range []*data.Dataset{d, far} {
+		var want [3][]float64
+		for o := range want {
+			want[o] = m.joint(nil, nil, nil, d, output(o))
+		}
+		in := streamValues
+		streamValues = 1
+		for o := range want {
+			if got := m.joint(nil, nil, nil, d, output(o)); !sameBits(got, want[o]) {
+				t.Fatalf("output %d: streamed, the values differ", o)
+			}
+		}
+		best := make([]int, d.N)
+		proba := m.joint(nil, nil, best, d, probaOut)
+		streamValues = in
+		if !sameBits(proba, want[probaOut]) {
+			t.Fatal("posteriors with the classes differ from those without")
+		}
+		if lp := gendisc.ArgmaxRows(nil, want[logProbaOut], K); !slices.Equal(best, lp) {
+			t.Fatalf("classes %v, want those of the log-posteriors, %v", best, lp)
+		}
+	}
+}
+
+// sameBits reports whether a and b hold the same float64 bits.
+func sameBits(a, b []float64) bool {
+	return slices.EqualFunc(a, b, func(x, y float64) bool { return math.Float64bits(x) == math.Float64bits(y) })
 }

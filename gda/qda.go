@@ -83,16 +83,26 @@ func (m *QDA) Config() QDAConfig { return QDAConfig(m.m.cfg) }
 // It panics if d's features differ from the model's schema by name, kind
 // or order, or dst has the wrong length.
 func (m *QDA) LogProba(dst []float64, d *data.Dataset) []float64 {
-	return m.m.joint(dst, nil, d, logProbaOut)
+	return m.m.joint(dst, nil, nil, d, logProbaOut)
 }
 
 // Proba writes P(y = k | x_i) to dst[i·K + k], bit for bit the
 // exponential of what LogProba writes (gendisc.BatchProba), with its
 // conventions: each chunk of rows is normalised as by LogProba and
-// exponentiated while it is in cache (kernel.ProbaRows), at a fraction of
+// exponentiated while it is in cache (kernel.Exp), at a fraction of
 // the cost of a math.Exp per value.
 func (m *QDA) Proba(dst []float64, d *data.Dataset) []float64 {
-	return m.m.joint(dst, nil, d, probaOut)
+	return m.m.joint(dst, nil, nil, d, probaOut)
+}
+
+// ProbaClasses writes P(y = k | x_i) to proba[i·K + k] as Proba does
+// and the most probable class of row i to best[i], bit for bit
+// gendisc.Predict's (gendisc.ArgmaxRows of LogProba), taken from each
+// chunk's log-posteriors while it is in cache: the predictions of
+// models.Predict in one pass. proba has length d.N·K and best d.N; it
+// panics otherwise, or as Proba does.
+func (m *QDA) ProbaClasses(proba []float64, best []int, d *data.Dataset) {
+	m.m.joint(proba, nil, best, d, probaOut)
 }
 
 // ProbaJoint writes P(y = k | x_i) to proba[i·K + k] as Proba does and
@@ -104,14 +114,14 @@ func (m *QDA) ProbaJoint(proba, joint []float64, d *data.Dataset) {
 	if len(joint) != len(proba) {
 		panic(fmt.Sprintf("gda: joint has length %d, want %d", len(joint), len(proba)))
 	}
-	m.m.joint(proba, joint, d, probaOut)
+	m.m.joint(proba, joint, nil, d, probaOut)
 }
 
 // JointLogLikelihood writes log p(x_i, y = k) to dst[i·K + k]
 // (gendisc.Generative), missing features marginalised; −Inf where it is
 // below float64's range (a row far out: about −1e600 at 1e300).
 func (m *QDA) JointLogLikelihood(dst []float64, d *data.Dataset) []float64 {
-	return m.m.joint(dst, nil, d, jointOut)
+	return m.m.joint(dst, nil, nil, d, jointOut)
 }
 
 // Priors returns the class priors π_k.

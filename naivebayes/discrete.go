@@ -567,7 +567,7 @@ func (m *Model) ClassWeights() []float64 { return slices.Clone(m.classWeight) }
 // feature's documents are not one per row; without them, d.Text nil, the
 // documents are missing) or dst has a length other than d.N·K.
 func (m *Model) LogProba(dst []float64, d *data.Dataset) []float64 {
-	return m.scores(dst, nil, d, kernel.NormalizeLogRows, mathx.NormalizeLogScaled)
+	return m.scores(dst, nil, nil, d, kernel.NormalizeLogRowsBest, mathx.NormalizeLogScaled)
 }
 
 // logProbaRow normalises a row of joint log-likelihoods to
@@ -628,7 +628,7 @@ func (m *Model) ScoreSamples(dst []float64, d *data.Dataset) []float64 {
 // kernel.ProbaRows while it is in cache, and a row that no class can
 // produce is all zeros.
 func (m *Model) Proba(dst []float64, d *data.Dataset) []float64 {
-	return m.scores(dst, nil, d, kernel.ProbaRows, mathx.NormalizeLogScaled)
+	return m.scores(dst, nil, nil, d, kernel.ProbaRows, mathx.NormalizeLogScaled)
 }
 
 // probaRow turns a row of joint log-likelihoods into probabilities: the

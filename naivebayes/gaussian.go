@@ -540,6 +540,16 @@ func (m *Gaussian) Proba(dst []float64, d *data.Dataset) []float64 {
 	return m.proba(dst, d)
 }
 
+// ProbaClasses writes P(y = k | x_i) to proba[i·K + k] as Proba does
+// and the most probable class of row i to best[i], bit for bit
+// gendisc.Predict's (gendisc.ArgmaxRows of LogProba), taken from each
+// chunk's log-posteriors while it is in cache: the predictions of
+// models.Predict in one pass. proba has length d.N·K and best d.N; it
+// panics otherwise, or as Proba does.
+func (m *Gaussian) ProbaClasses(proba []float64, best []int, d *data.Dataset) {
+	m.probaClasses(proba, best, d)
+}
+
 // ProbaJoint writes P(y = k | x_i) to proba[i·K + k] as Proba does and
 // log p(x_i, y = k) to joint[i·K + k] as JointLogLikelihood does, bit for
 // bit both, computing the joint once (gendisc.JointProba): the

@@ -3,8 +3,10 @@ package naivebayes
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
+	"github.com/gendisc/gendisc"
 	"github.com/gendisc/gendisc/data"
 	"github.com/gendisc/gendisc/dataio"
 	"github.com/gendisc/gendisc/internal/bundled"
@@ -135,7 +137,8 @@ func BenchmarkQuadRows(b *testing.B) {
 // streamed to dst (outputs of streamValues or more) are those written in
 // place, bit for bit, for the probabilities, the log-probabilities and
 // the joint log-likelihoods, with missing cells, on chunks that do not
-// divide the rows.
+// divide the rows; and that ProbaClasses, streamed, gives Proba's
+// posteriors and gendisc.Predict's classes.
 func TestStreamedScores(t *testing.T) {
 	d := withMissing(tenClasses(3*chunkRows+17, 23), 5)
 	m := fit(t, GaussianConfig{}, d)
@@ -153,5 +156,18 @@ func TestStreamedScores(t *testing.T) {
 				t.Fatalf("%s: value %d streamed is %v, in place %v", score.name, i, got[i], want[i])
 			}
 		}
+	}
+	in := streamValues
+	streamValues = 1
+	proba, best := make([]float64, d.N*len(m.Classes())), make([]int, d.N)
+	m.ProbaClasses(proba, best, d)
+	streamValues = in
+	for i, w := range m.Proba(nil, d) {
+		if math.Float64bits(proba[i]) != math.Float64bits(w) {
+			t.Fatalf("ProbaClasses: value %d streamed is %v, Proba's %v", i, proba[i], w)
+		}
+	}
+	if want := gendisc.Predict(m, d); !slices.Equal(best, want) {
+		t.Fatal("ProbaClasses: the classes differ from gendisc.Predict's")
 	}
 }

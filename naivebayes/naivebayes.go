@@ -73,9 +73,9 @@ func (c *classifier) checkFeatures(d *data.Dataset) {
 // dst has the wrong length.
 func (c *classifier) joint(dst []float64, d *data.Dataset, normalise bool) []float64 {
 	if normalise {
-		return c.scores(dst, nil, d, kernel.NormalizeLogRows, mathx.NormalizeLogScaled)
+		return c.scores(dst, nil, nil, d, kernel.NormalizeLogRowsBest, mathx.NormalizeLogScaled)
 	}
-	return c.scores(dst, nil, d, nil, nil)
+	return c.scores(dst, nil, nil, d, nil, nil)
 }
 
 // proba writes P(y = k | x_i) to dst[i·K + k] as joint does, a chunk's
@@ -83,7 +83,19 @@ func (c *classifier) joint(dst []float64, d *data.Dataset, normalise bool) []flo
 // while they are in cache: bit for bit the exponentials of what joint
 // writes with normalise set.
 func (c *classifier) proba(dst []float64, d *data.Dataset) []float64 {
-	return c.scores(dst, nil, d, kernel.ProbaRows, mathx.NormalizeLogScaled)
+	return c.scores(dst, nil, nil, d, kernel.ProbaRows, mathx.NormalizeLogScaled)
+}
+
+// probaClasses writes P(y = k | x_i) to proba[i·K + k] as proba does and
+// the class of row i to best[i], gendisc.ArgmaxRows of its
+// log-posteriors (joint's with normalise set), taken from each chunk
+// while it is in cache, before the exponentials. proba has length d.N·K
+// and best d.N.
+func (c *classifier) probaClasses(proba []float64, best []int, d *data.Dataset) {
+	if len(best) != d.N {
+		panic(fmt.Sprintf("naivebayes: best has length %d, want %d rows", len(best), d.N))
+	}
+	c.scores(proba, nil, best, d, kernel.ProbaRows, mathx.NormalizeLogScaled)
 }
 
 // probaJoint writes P(y = k | x_i) to proba[i·K + k] as proba does and
@@ -94,17 +106,20 @@ func (c *classifier) probaJoint(proba, joint []float64, d *data.Dataset) {
 	if len(joint) != len(proba) {
 		panic(fmt.Sprintf("naivebayes: joint has length %d, want %d", len(joint), len(proba)))
 	}
-	c.scores(proba, joint, d, kernel.ProbaRows, mathx.NormalizeLogScaled)
+	c.scores(proba, joint, nil, d, kernel.ProbaRows, mathx.NormalizeLogScaled)
 }
 
 // scores writes log p(x_i, y = k) to dst[i·K + k], allocating dst when
 // nil, and calls finish (unless nil) on each chunk of rows (K values
 // each) once they are complete, with scratch e of 3 values more, with
 // the panics of joint; a chunk's joint is copied to jointDst first when
-// jointDst is not nil (of dst's length). finish hands the rows whose joint is not finite
+// jointDst is not nil (of dst's length). finish gets the chunk's part of
+// best (nil when best is nil; else d.N values), for the classes of its
+// rows (kernel.NormalizeLogRowsBest, kernel.ProbaRows). finish hands the
+// rows whose joint is not finite
 // for any class, or holds a NaN, to its last argument, which scores them
 // again (farRow) and finishes them with farFinish.
-func (c *classifier) scores(dst, jointDst []float64, d *data.Dataset, finish func(out []float64, k int, e []float64, other func(row []float64)),
+func (c *classifier) scores(dst, jointDst []float64, best []int, d *data.Dataset, finish func(out []float64, k int, e []float64, other func(row []float64), best []int),
 	farFinish func(dst []float64, s []mathx.Scaled, c float64) bool) []float64 {
 	k := len(c.logPrior)
 	c.checkFeatures(d)
@@ -153,7 +168,11 @@ func (c *classifier) scores(dst, jointDst []float64, d *data.Dataset, finish fun
 				copy(jointDst[a*k:b*k], out)
 			}
 			if finish != nil {
-				finish(out, k, e, far)
+				var bb []int
+				if best != nil {
+					bb = best[a:b]
+				}
+				finish(out, k, e, far, bb)
 			}
 			if stream {
 				kernel.StreamCopy(dst[a*k:b*k], out)

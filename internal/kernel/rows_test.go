@@ -36,7 +36,7 @@ func TestRows(t *testing.T) {
 			rel, unit, floor float64
 		}{
 			{"NormalizeLogRows", NormalizeLogRows, mathx.NormalizeLog, 1e-14, 1, 0},
-			{"ProbaRows", func(x []float64, k int, e []float64, _ func([]float64)) { ProbaRows(x, k, e, mathx.NormalizeLog) }, expNormalizeLog, 1e-14, 0, 1e-300},
+			{"ProbaRows", func(x []float64, k int, e []float64, _ func([]float64)) { ProbaRows(x, k, e, mathx.NormalizeLog, nil) }, expNormalizeLog, 1e-14, 0, 1e-300},
 		} {
 			got, want := slices.Clone(x), slices.Clone(x)
 			f.rows(got, k, make([]float64, len(x)+3), f.row)
@@ -71,5 +71,59 @@ func expNormalizeLog(x []float64) {
 	mathx.NormalizeLog(x)
 	for i, v := range x {
 		x[i] = math.Exp(v)
+	}
+}
+
+// TestRowsAsm checks NormalizeLogRows with the assembly on groups of
+// four rows against the portable code, bit for bit, for k = 1 to 9 and
+// numbers of rows around the groups and the blocks of normBlock rows, on
+// rows whose terms lie up to 10⁴ apart, with rows that the assembly
+// leaves to the portable code (a NaN, a largest term ±0, −0 beside +0,
+// ±Inf, −Inf only, each at the start and at the end of a row) and terms
+// 708 below their row's largest, exactly and more; and that the columns
+// of NormalizeLogRowsBest are mathx.Argmax of its rows, ties included.
+func TestRowsAsm(t *testing.T) {
+	if !normAsm {
+		t.Skip("no assembly here")
+	}
+	rng := rand.New(rand.NewPCG(13, 14))
+	specials := [][]float64{
+		{math.NaN()}, {0, math.Copysign(0, -1)}, {math.Copysign(0, -1), 0}, {math.Copysign(0, -1)},
+		{math.Inf(1)}, {math.Inf(-1), math.Inf(-1), math.Inf(-1), math.Inf(-1), math.Inf(-1), math.Inf(-1), math.Inf(-1), math.Inf(-1), math.Inf(-1)},
+		{2, 2}, {-1, 2, 2}, {2, 2 - 0x1p-51, 2}, {-800, 0.5}, {0.5, -707.5}, {-707.5, 0.5, -707.5000000000001}, {math.Inf(-1), 3}, {1e300, -1e300},
+	}
+	for k := 1; k <= 9; k++ {
+		for _, rows := range []int{1, 3, 4, 5, 8, 63, 64, 65, 131, 256} {
+			x := make([]float64, k*rows)
+			for i := range x {
+				x[i] = -rng.Float64()*math.Pow(10, float64(rng.IntN(5))) + 3
+			}
+			for r := 0; r < rows; r += 3 {
+				// A special at the start of a row, or at its end.
+				s := specials[(r/3)%len(specials)]
+				s = s[:min(k, len(s))]
+				if r%2 == 0 {
+					copy(x[r*k:], s)
+				} else {
+					copy(x[(r+1)*k-len(s):], s)
+				}
+			}
+			got, want := slices.Clone(x), slices.Clone(x)
+			best := make([]int, rows)
+			NormalizeLogRowsBest(got, k, make([]float64, len(x)+3), mathx.NormalizeLog, best)
+			normAsm = false
+			NormalizeLogRows(want, k, make([]float64, len(x)+3), mathx.NormalizeLog)
+			normAsm = true
+			for i, w := range want {
+				if math.Float64bits(got[i]) != math.Float64bits(w) {
+					t.Fatalf("k=%d, %d rows: row %d term %d: %v [%#x], portable %v [%#x]", k, rows, i/k, i%k, got[i], math.Float64bits(got[i]), w, math.Float64bits(w))
+				}
+			}
+			for r, b := range best {
+				if w := mathx.Argmax(want[r*k : (r+1)*k]); b != w {
+					t.Fatalf("k=%d, %d rows: row %d %v: best %d, want %d", k, rows, r, want[r*k:(r+1)*k], b, w)
+				}
+			}
+		}
 	}
 }

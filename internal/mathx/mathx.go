@@ -113,6 +113,24 @@ func MaxLogSumExp(x []float64) (m, logS float64) {
 // below the largest one add nothing and are skipped.
 const minExp = -7.45133219101941108420e+02
 
+// Argmax returns the index of the largest x_i: the lowest on ties, NaN
+// values left out, and 0 when every x_i is NaN (or x is empty). It is
+// the rule of gendisc.ArgmaxRows, the class a classifier predicts.
+func Argmax(x []float64) int {
+	if len(x) == 0 {
+		return 0
+	}
+	best, top := 0, x[0]
+	for j, v := range x[1:] {
+		// A NaN at best is replaced by any number; a NaN never replaces
+		// anything.
+		if v > top || top != top && v == v {
+			best, top = j+1, v
+		}
+	}
+	return best
+}
+
 // HasNaN reports whether some x_i is NaN (a missing cell). It sums x
 // first, which is NaN only when some x_i is NaN or the sum meets +Inf and
 // −Inf, and looks for the NaN only then.
