@@ -54,6 +54,17 @@ type BatchProba interface {
 	Proba(dst []float64, d *data.Dataset) []float64
 }
 
+// ProbaClasser is a batch classifier that gives the classes with the
+// posteriors, in the same pass (Gaussian naive Bayes, LDA, QDA):
+// ProbaClasses writes Proba's posteriors to proba (d.N·K values) and the
+// class of each row to best (d.N values), bit for bit Predict's, from the
+// log-posteriors while they are in cache, which saves a second pass over
+// the posteriors and the recomputation of ties.
+type ProbaClasser interface {
+	BatchProba
+	ProbaClasses(proba []float64, best []int, d *data.Dataset)
+}
+
 // JointProba is a batch classifier whose posteriors derive from its joint
 // log-likelihoods: ProbaJoint writes P(y = k | x_i) to proba[i·K + k] as
 // Proba does and log p(x_i, y = k) to joint[i·K + k] as

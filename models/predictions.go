@@ -91,7 +91,7 @@ func Predict(m gendisc.Model, d *data.Dataset) (*Predictions, error) {
 // c.LogProba writes, and the most probable class of each row, bit for
 // bit gendisc.Predict's (the first largest log-probability). It is the
 // one prediction path of gendisc predict and serve: a model that gives
-// the classes with its posteriors (probaClasser) computes both in one
+// the classes with its posteriors (gendisc.ProbaClasser) computes both in one
 // pass over the rows; another gendisc.BatchProba computes the posteriors
 // in one pass (Proba), and the
 // classes are the largest of each row, but for the rare rows where two
@@ -101,7 +101,7 @@ func Predict(m gendisc.Model, d *data.Dataset) (*Predictions, error) {
 // exponentials of LogProba by kernel.Exp, math.Exp four values at a time.
 func Posteriors(c gendisc.Classifier, d *data.Dataset) (proba []float64, best []int) {
 	K := len(c.Classes())
-	if pc, ok := c.(probaClasser); ok {
+	if pc, ok := c.(gendisc.ProbaClasser); ok {
 		proba, best = hugepage.Make[float64](d.N*K, d.N*K), hugepage.Make[int](d.N, d.N)
 		pc.ProbaClasses(proba, best, d)
 		return proba, best
@@ -115,17 +115,6 @@ func Posteriors(c gendisc.Classifier, d *data.Dataset) (proba []float64, best []
 	}
 	proba = b.Proba(nil, d)
 	return proba, classes(c, d, proba)
-}
-
-// probaClasser is a gendisc.BatchProba that gives the classes with the
-// posteriors, in the same pass (Gaussian naive Bayes, LDA, QDA):
-// ProbaClasses writes Proba's posteriors to proba (d.N·K values) and the
-// class of each row to best (d.N values), bit for bit gendisc.Predict's,
-// from the log-posteriors while they are in cache, which saves classes'
-// second pass over the posteriors and its ties.
-type probaClasser interface {
-	gendisc.BatchProba
-	ProbaClasses(proba []float64, best []int, d *data.Dataset)
 }
 
 // classes returns the most probable class of each row of d under c from
