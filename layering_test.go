@@ -35,6 +35,9 @@ var layerNames = [...]string{"base", "data", "root", "core", "family", "use", "c
 // layer. A new package must be added here: the test fails on a package it
 // does not know, so that every package has its place.
 var layers = map[string]int{
+	"bench/internal/measure": layerBase, // the benchmark drivers' process measures
+	"bench/internal/npy":     layerBase, // and .npy files
+
 	"internal/atomicfile":   layerBase,
 	"internal/classprior":   layerBase,
 	"internal/enum":         layerBase,
@@ -78,6 +81,7 @@ var layers = map[string]int{
 	"server":          layerUse,
 	"synth":           layerUse,
 
+	"bench/cmd/benchcv":        layerCommand,
 	"bench/cmd/benchgo":        layerCommand,
 	"bench/cmd/benchngram":     layerCommand,
 	"bench/cmd/genstream":      layerCommand,
