@@ -286,3 +286,41 @@ func TestRunEvaluatesFoldsAsEvaluate(t *testing.T) {
 		t.Errorf("a NaN probability on line %d (fold %d): %v", bad, f[bad-2], err)
 	}
 }
+
+// TestRunWarmStart checks Runner.WarmFit: every fold starts from the
+// model of all the rows, and the folds' figures are those of cold fits
+// within the optimiser's tolerance.
+func TestRunWarmStart(t *testing.T) {
+	d := bundled.Load(t, "iris", data.Options{})
+	f, _ := Stratified(d.Y, 5, 1)
+	cfg := logistic.Config{Tol: 1e-10}
+	fit := func(d *data.Dataset) (gendisc.Model, error) { return model(cfg.Fit(d)) }
+	all, err := cfg.Fit(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var calls atomic.Int64
+	warm, err := (&Runner{Fit: fit, WarmFit: func(train *data.Dataset, from gendisc.Model) (gendisc.Model, error) {
+		calls.Add(1)
+		if from.(*logistic.Model).Diagnostics() != all.Diagnostics() {
+			t.Errorf("a fold starts from %+v, not the fit of all rows %+v", from.(*logistic.Model).Diagnostics(), all.Diagnostics())
+		}
+		return model(cfg.FitFrom(train, from.(*logistic.Model)))
+	}}).Run(d, f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cold, err := (&Runner{Fit: fit}).Run(d, f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if calls.Load() != int64(f.K()) {
+		t.Errorf("WarmFit called %d times for %d folds", calls.Load(), f.K())
+	}
+	for k := range f.K() {
+		w, c := warm.Folds[k].Report.(*metrics.Report), cold.Folds[k].Report.(*metrics.Report)
+		if math.Abs(w.LogLoss-c.LogLoss) > 1e-7 || w.Accuracy != c.Accuracy {
+			t.Errorf("fold %d: warm log-loss %v accuracy %v, cold %v %v", k, w.LogLoss, w.Accuracy, c.LogLoss, c.Accuracy)
+		}
+	}
+}
