@@ -39,7 +39,10 @@ var layerNames = [...]string{"base", "data", "root", "core", "family", "use", "c
 // layer. A new package must be added here: the test fails on a package it
 // does not know, so that every package has its place.
 var layers = map[string]int{
-	"dataio/compress":       layerBase, // the decompressors, for data files and foreign model files
+	"dataio/compress":        layerBase, // the decompressors, for data files and foreign model files
+	"bench/internal/measure": layerBase, // the benchmark drivers' process measures
+	"bench/internal/npy":     layerBase, // and .npy files
+
 	"internal/atomicfile":   layerBase,
 	"internal/cell":         layerBase,
 	"internal/classprior":   layerBase,
@@ -89,6 +92,7 @@ var layers = map[string]int{
 	"synth":           layerUse,
 
 	"bench/cmd/benchcrf":       layerCommand,
+	"bench/cmd/benchcv":        layerCommand,
 	"bench/cmd/benchgo":        layerCommand,
 	"bench/cmd/benchhmm":       layerCommand,
 	"bench/cmd/benchngram":     layerCommand,

@@ -145,14 +145,22 @@ func Stratified(y []float64, k int, seed uint64) (Folds, error) {
 		}
 		enc[i] = c
 	}
-	// Step 2: the allotment alloc[f][c] of the sorted class numbers.
-	sorted := slices.Clone(enc)
-	slices.Sort(sorted)
+	// Step 2: the allotment alloc[f][c] of the sorted class numbers: in
+	// their sorted order, class c holds the positions [start_c, end_c),
+	// and fold f gets the positions p ≡ f (mod k), below(x) of them
+	// under x.
+	counts := make([]int, len(code))
+	for _, c := range enc {
+		counts[c]++
+	}
 	alloc := make([][]int, k)
 	for f := range alloc {
+		below := func(x int) int { return (x - f + k - 1) / k }
 		alloc[f] = make([]int, len(code))
-		for p := f; p < n; p += k {
-			alloc[f][sorted[p]]++
+		start := 0
+		for c, nc := range counts {
+			alloc[f][c] = below(start+nc) - below(start)
+			start += nc
 		}
 	}
 	// Step 3: each class's fold numbers, shuffled, in row order.

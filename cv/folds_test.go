@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"math"
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
@@ -262,5 +263,46 @@ func TestAssign(t *testing.T) {
 	d.Y = []float64{1.5, 2, 3, 4, 5, 6}
 	if f, err := Assign(d, 3, nil, 1); err != nil || !slices.Equal(f.Sizes(), []int{2, 2, 2}) {
 		t.Errorf("numeric target: %v, %v", f, err)
+	}
+}
+
+// TestStratifiedAllotmentBySorting checks the per-fold class counts of
+// Stratified against their definition, computed the slow way: the class
+// numbers (by first appearance) sorted, position p going to fold p mod k.
+func TestStratifiedAllotmentBySorting(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	for trial := range 50 {
+		n, K, k := 20+rng.IntN(300), 2+rng.IntN(5), 2+rng.IntN(9)
+		y := make([]float64, n)
+		for i := range y {
+			y[i] = float64(rng.IntN(K))
+		}
+		code := map[float64]int{}
+		sorted := make([]int, n)
+		for i, v := range y {
+			if _, ok := code[v]; !ok {
+				code[v] = len(code)
+			}
+			sorted[i] = code[v]
+		}
+		slices.Sort(sorted)
+		want := make([][]int, k)
+		for f := range want {
+			want[f] = make([]int, K)
+		}
+		for p, c := range sorted {
+			for v, cv := range code {
+				if cv == c {
+					want[p%k][int(v)]++
+				}
+			}
+		}
+		f, err := Stratified(y, k, uint64(trial))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := counts(f, y, K); !slices.EqualFunc(got, want, slices.Equal) {
+			t.Fatalf("trial %d: per-fold class counts %v, want %v", trial, got, want)
+		}
 	}
 }

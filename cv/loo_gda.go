@@ -9,7 +9,9 @@ import (
 
 	"github.com/gendisc/gendisc/data"
 	"github.com/gendisc/gendisc/gda"
+	"github.com/gendisc/gendisc/internal/kernel"
 	"github.com/gendisc/gendisc/internal/mathx"
+	"github.com/gendisc/gendisc/internal/parallel"
 )
 
 // LeaveOneOutLDA returns the leave-one-out log-probabilities of linear
@@ -59,8 +61,9 @@ func LeaveOneOutQDA(cfg gda.QDAConfig, d *data.Dataset) ([]float64, error) {
 }
 
 // looBlock is how many rows leave-one-out of discriminant analysis
-// solves against a factor at once, in one matrix product.
-const looBlock = 4096
+// solves against a factor at once (kernel.SolveLanes): a unit of the
+// parallel work.
+const looBlock = 1024
 
 // leaveOneOutGDA computes LeaveOneOutLDA and LeaveOneOutQDA from the
 // fitted priors, means and covariances (one, pooled, for LDA; one per
@@ -86,10 +89,6 @@ func leaveOneOutGDA(cfg gda.Config, d *data.Dataset, priors []float64, means, co
 	for _, y := range d.Y {
 		n[int(y)]++
 		n[K]++
-	}
-	mean := make([]*mat.VecDense, K)
-	for k := range mean {
-		mean[k] = mat.NewVecDense(p, means[k])
 	}
 	group := func(k int) int {
 		if pooled {
@@ -119,98 +118,146 @@ func leaveOneOutGDA(cfg gda.Config, d *data.Dataset, priors []float64, means, co
 		scatter[k] = mat.NewSymDense(p, slices.Clone(covs[k]))
 		scatter[k].ScaleSym(divisor(n[k], n[K]), scatter[k])
 	}
-	// Each factor's inverse transposed, L⁻ᵀ, so that a block of rows X
-	// (rows × p) gives L⁻¹x_i for all its rows as X L⁻ᵀ, one matrix
-	// product; lm[k] = L⁻¹ μ_k; logDets[k] = log det S_k.
-	linvT := make([]mat.Matrix, K)
+	// Each factor L packed for kernel.SolveLanes, which gives L⁻¹x_i for
+	// a block of rows by forward substitution; lm[k] = L⁻¹ μ_k;
+	// logDets[k] = log det S_k.
+	tris := make([]*kernel.Tri, K)
 	logDets := make([]float64, K)
 	lm := make([][]float64, K)
 	for k := range K {
 		if group(k) != k {
-			linvT[k], logDets[k] = linvT[0], logDets[0]
+			tris[k], logDets[k], lm[k] = tris[0], logDets[0], make([]float64, p)
 		} else {
 			var c mat.Cholesky
 			if !c.Factorize(scatter[k]) {
 				return nil, fmt.Errorf("cv: %s: %w: a scatter matrix is singular", d.Source, ErrDowndate)
 			}
-			var l, inv mat.TriDense
+			var l mat.TriDense
 			c.LTo(&l)
-			if err := inv.InverseTri(&l); err != nil {
-				return nil, fmt.Errorf("cv: %s: %w: %v", d.Source, ErrDowndate, err)
+			dense := make([]float64, p*p)
+			for i := range p {
+				for j := range i + 1 {
+					dense[i*p+j] = l.At(i, j)
+				}
 			}
-			linvT[k], logDets[k] = inv.T(), c.LogDet()
+			tris[k], logDets[k], lm[k] = kernel.NewTri(dense, p), c.LogDet(), make([]float64, p)
 		}
-		v := mat.NewVecDense(p, nil)
-		v.MulVec(linvT[k].T(), mean[k])
-		lm[k] = v.RawVector().Data
+		var q [kernel.LaneBlock]float64
+		mu := make([]float64, p*kernel.LaneBlock) // μ_k in lane 0
+		for j, v := range means[k] {
+			mu[j*kernel.LaneBlock] = v
+		}
+		z := make([]float64, p*kernel.LaneBlock)
+		kernel.SolveLanes(tris[k], z, q[:], mu, kernel.LaneBlock, make([]float64, p), 1)
+		for j := range lm[k] {
+			lm[k][j] = z[j*kernel.LaneBlock]
+		}
 	}
 	fixed := fixedPrior(cfg.ClassPrior, priors)
-	out := make([]float64, d.N*K)
-	jll := make([]float64, K)
-	y := make([][]float64, K)
-	blocks := make([]*mat.Dense, K)
-	for i := range d.N {
-		c := int(d.Y[i])
-		if n[c] < 2 {
-			return nil, d.RowError(i, "cv: %w: the row is the only one of its class", ErrDowndate)
+	logPrior := make([]float64, K*K) // [c·K + k]: log π_k without a row of class c
+	for c := range K {
+		for k := range K {
+			logPrior[c*K+k] = math.Log(prior(cfg.PriorAlpha, fixed, n, k, c))
 		}
-		if lo := i - i%looBlock; i == lo { // the next block's L⁻¹x_i
-			hi := min(lo+looBlock, d.N)
-			xb := mat.NewDense(hi-lo, p, d.X[lo*p:hi*p])
+	}
+	out := make([]float64, d.N*K)
+	// block computes the rows [lo, hi), at most looBlock of them.
+	block := func(lo, hi int) error {
+		jll := make([]float64, K)
+		y := make([][]float64, K) // y[k][j] = (L_k⁻¹x_i)_j of the row i
+		const lanes = kernel.LaneBlock
+		xt := make([]float64, p*lanes) // a group of rows as lanes: xt[j·lanes + r] = x_{g+r, j}
+		zs := make([][]float64, K)     // zs[k][j·lanes + r] = (L_k⁻¹x_{g+r})_j
+		q := make([]float64, lanes)
+		zero := make([]float64, p)
+		for k := range K {
+			zs[k], y[k] = make([]float64, p*lanes), make([]float64, p)
+		}
+		for i := lo; i < hi; i++ {
+			r := (i - lo) % lanes // row i's lane in its group
+			if r == 0 {           // the next group's L⁻¹x
+				m := min(lanes, hi-i)
+				for r := range m {
+					for j, v := range d.X[(i+r)*p : (i+r+1)*p] {
+						xt[j*lanes+r] = v
+					}
+				}
+				for k := range K {
+					if group(k) == k {
+						kernel.SolveLanes(tris[k], zs[k], q, xt, lanes, zero, m)
+					}
+				}
+			}
 			for k := range K {
 				if group(k) == k {
-					blocks[k] = mat.NewDense(hi-lo, p, nil)
-					blocks[k].Mul(xb, linvT[k])
+					for j := range p {
+						y[k][j] = zs[k][j*lanes+r]
+					}
 				} else {
-					blocks[k] = blocks[0]
+					y[k] = y[0]
 				}
 			}
-		}
-		for k := range K {
-			y[k] = blocks[k].RawRowView(i % looBlock)
-		}
-		// a = L⁻¹u, u = x − μ_c; S' = S − β u uᵀ with β = n_c/(n_c − 1).
-		beta := n[c] / (n[c] - 1)
-		var t float64
-		for j := range p {
-			a := y[c][j] - lm[c][j]
-			t += a * a
-		}
-		den := 1 - beta*t // det S' = det S · den (the determinant lemma)
-		if !(den > 1e-12) {
-			return nil, d.RowError(i, "cv: %w: without the row the scatter matrix is singular", ErrDowndate)
-		}
-		for k := range K {
-			nk := n[k]
-			// q = (x − μ_k')ᵀ S'⁻¹ (x − μ_k'), by Sherman–Morrison when S
-			// is downdated: ‖b‖² + β (bᵀa)²/den, b = L⁻¹(x − μ_k').
-			var q, ba float64
+			c := int(d.Y[i])
+			if n[c] < 2 {
+				return d.RowError(i, "cv: %w: the row is the only one of its class", ErrDowndate)
+			}
+			// a = L⁻¹u, u = x − μ_c; S' = S − β u uᵀ with β = n_c/(n_c − 1).
+			beta := n[c] / (n[c] - 1)
+			var t float64
 			for j := range p {
 				a := y[c][j] - lm[c][j]
-				b := y[k][j] - lm[k][j]
-				if k == c {
-					b = beta * a // x − μ_c' = β u
+				t += a * a
+			}
+			den := 1 - beta*t // det S' = det S · den (the determinant lemma)
+			if !(den > 1e-12) {
+				return d.RowError(i, "cv: %w: without the row the scatter matrix is singular", ErrDowndate)
+			}
+			for k := range K {
+				nk := n[k]
+				// q = (x − μ_k')ᵀ S'⁻¹ (x − μ_k'), by Sherman–Morrison when S
+				// is downdated: ‖b‖² + β (bᵀa)²/den, b = L⁻¹(x − μ_k').
+				var q, ba float64
+				for j := range p {
+					a := y[c][j] - lm[c][j]
+					b := y[k][j] - lm[k][j]
+					if k == c {
+						b = beta * a // x − μ_c' = β u
+					}
+					q += b * b
+					ba += b * a
 				}
-				q += b * b
-				ba += b * a
+				if k == c || pooled {
+					q += beta * ba * ba / den
+				}
+				logDet := logDets[k]
+				if k == c {
+					nk--
+					logDet += math.Log(den)
+				}
+				dv := divisor(nk, n[K]-1)
+				jll[k] = logPrior[c*K+k] - 0.5*dv*q
+				if !pooled {
+					jll[k] -= 0.5 * (logDet - float64(p)*math.Log(dv))
+				}
 			}
-			if k == c || pooled {
-				q += beta * ba * ba / den
-			}
-			logDet := logDets[k]
-			if k == c {
-				nk--
-				logDet += math.Log(den)
-			}
-			dv := divisor(nk, n[K]-1)
-			jll[k] = math.Log(prior(cfg.PriorAlpha, fixed, n, k, c)) - 0.5*dv*q
-			if !pooled {
-				jll[k] -= 0.5 * (logDet - float64(p)*math.Log(dv))
+			lse := mathx.LogSumExp(jll)
+			for k := range K {
+				out[i*K+k] = jll[k] - lse
 			}
 		}
-		lse := mathx.LogSumExp(jll)
-		for k := range K {
-			out[i*K+k] = jll[k] - lse
+		return nil
+	}
+	// The blocks are independent: up to parallel.Workers() at once; the
+	// first error in row order is returned.
+	errs := make([]error, (d.N+looBlock-1)/looBlock)
+	parallel.For(len(errs), 1, func(_, lo, hi int) {
+		for b := lo; b < hi; b++ {
+			errs[b] = block(b*looBlock, min((b+1)*looBlock, d.N))
+		}
+	})
+	for _, err := range errs {
+		if err != nil {
+			return nil, err
 		}
 	}
 	return out, nil

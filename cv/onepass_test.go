@@ -126,7 +126,7 @@ func TestOnePassEqualsRefit(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				accs, err := foldAccumulators(d, f, kc.newAcc)
+				accs, err := foldAccumulators(d, f, kc.newAcc, 2)
 				if err != nil {
 					t.Fatal(err)
 				}

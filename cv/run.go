@@ -18,6 +18,12 @@ import (
 type Runner struct {
 	// Fit fits a model to the training rows of a fold.
 	Fit func(d *data.Dataset) (gendisc.Model, error)
+	// WarmFit, when set (and NewAccumulator is not), fits the training
+	// rows of a fold starting from from, the model Fit fitted on all the
+	// rows first: a warm start of an iterative kind (for logistic
+	// regression, logistic.Config.FitFrom), which reaches each fold's
+	// optimum in fewer iterations, within the optimiser's tolerance.
+	WarmFit func(d *data.Dataset, from gendisc.Model) (gendisc.Model, error)
 	// NewAccumulator, for kinds whose models are sums of sufficient
 	// statistics, returns an empty accumulator of the configuration that
 	// Fit fits; nil to refit every fold.
@@ -25,8 +31,9 @@ type Runner struct {
 	// Workers bounds the folds fitted and evaluated at once; 0 means
 	// runtime.GOMAXPROCS(0).
 	Workers int
-	// Progress, when set, is called after every fold with the number of
-	// folds done and the total, from one goroutine at a time.
+	// Progress, when set, is called after every fold's model with the
+	// number of folds done and the total, from one goroutine at a time
+	// (a classifier's folds are then evaluated together, see Run).
 	Progress func(done, total int)
 }
 
@@ -64,6 +71,13 @@ type Result struct {
 // their MarshalBinary and UnmarshalBinary, never changed after a merge
 // into another.
 //
+// Classifiers (other than language models) are evaluated once every
+// fold's model is there, in one pass over the rows of d (in parallel over
+// blocks of rows) in which each row is predicted by its fold's model,
+// without copying a fold out of d; their reports are those of Evaluate
+// on each fold's rows. Regressors and language models are evaluated fold
+// by fold as their model comes.
+//
 // The results do not depend on Workers: each fold's computation is the
 // same whatever runs beside it, and the results are kept in fold order.
 // The first error in that order is returned, prefixed with its fold.
@@ -79,6 +93,8 @@ func (r *Runner) Run(d *data.Dataset, repeats ...Folds) (*Result, error) {
 	}
 	type job struct{ repeat, fold int }
 	var jobs []job
+	sizes := make([][]int, len(repeats))
+	classifiers := make([][]gendisc.Classifier, len(repeats))
 	for rep, f := range repeats {
 		w, err := Check(f, d.N, classes, y)
 		if err != nil {
@@ -90,18 +106,31 @@ func (r *Runner) Run(d *data.Dataset, repeats ...Folds) (*Result, error) {
 		for k := range f.K() {
 			jobs = append(jobs, job{rep, k})
 		}
+		sizes[rep], classifiers[rep] = f.Sizes(), make([]gendisc.Classifier, f.K())
+	}
+	workers := r.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
 	}
 	// With accumulators, every repeat's fold models come from one pass.
 	var accs [][]gendisc.Accumulator
 	if r.NewAccumulator != nil {
 		accs = make([][]gendisc.Accumulator, len(repeats))
 		for rep, f := range repeats {
-			a, err := foldAccumulators(d, f, r.NewAccumulator)
+			a, err := foldAccumulators(d, f, r.NewAccumulator, workers)
 			if err != nil {
 				return nil, r.inRepeat(rep, len(repeats), err)
 			}
 			accs[rep] = a
 		}
+	}
+	var full gendisc.Model // the model of all the rows that WarmFit starts from
+	if r.WarmFit != nil && accs == nil {
+		m, err := r.Fit(d)
+		if err != nil {
+			return nil, fmt.Errorf("cv: fitting all the rows for the warm starts: %w", err)
+		}
+		full = m
 	}
 	res.Folds = make([]FoldResult, len(jobs))
 	errs := make([]error, len(jobs))
@@ -109,10 +138,6 @@ func (r *Runner) Run(d *data.Dataset, repeats ...Folds) (*Result, error) {
 	var next, done atomic.Int64
 	var failed atomic.Bool
 	var mu sync.Mutex
-	workers := r.Workers
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
 	var wg sync.WaitGroup
 	for range min(workers, len(jobs)) {
 		wg.Go(func() {
@@ -130,19 +155,27 @@ func (r *Runner) Run(d *data.Dataset, repeats ...Folds) (*Result, error) {
 					accs[rep][k] = nil
 				} else {
 					train, _ := repeats[rep].Split(k)
-					m, err = r.Fit(d.Subset(train))
+					if full != nil {
+						m, err = r.WarmFit(d.Subset(train), full)
+					} else {
+						m, err = r.Fit(d.Subset(train))
+					}
 				}
-				test = d.SubsetInto(test, repeats[rep].Rows(k))
 				var rp Report
 				if err == nil {
-					rp, err = Evaluate(m, test)
+					if c, ok := batchEvaluable(m); ok {
+						classifiers[rep][k] = c // evaluated below, with the other folds
+					} else {
+						test = d.SubsetInto(test, repeats[rep].Rows(k))
+						rp, err = Evaluate(m, test)
+					}
 				}
 				if err != nil {
 					errs[j] = r.inRepeat(rep, len(repeats), fmt.Errorf("fold %d: %w", k, err))
 					failed.Store(true)
 					return
 				}
-				res.Folds[j] = FoldResult{Repeat: rep, Fold: k, Rows: test.N, Report: rp}
+				res.Folds[j] = FoldResult{Repeat: rep, Fold: k, Rows: sizes[rep][k], Report: rp}
 				if w, ok := m.(gendisc.Warner); ok {
 					for _, s := range w.Warnings() {
 						warnings[j] = append(warnings[j], r.inRepeatText(rep, len(repeats), fmt.Sprintf("fold %d: %s", k, s)))
@@ -162,6 +195,19 @@ func (r *Runner) Run(d *data.Dataset, repeats ...Folds) (*Result, error) {
 			return nil, err
 		}
 		res.Warnings = append(res.Warnings, warnings[j]...)
+	}
+	j := 0
+	for rep, f := range repeats {
+		reports, err := evaluateClassifiers(classifiers[rep], d, f, workers)
+		if err != nil {
+			return nil, r.inRepeat(rep, len(repeats), err)
+		}
+		for k, rp := range reports {
+			if rp != nil {
+				res.Folds[j+k].Report = rp
+			}
+		}
+		j += f.K()
 	}
 	return res, nil
 }

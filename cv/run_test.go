@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -16,6 +17,7 @@ import (
 	"github.com/gendisc/gendisc/internal/bundled"
 	"github.com/gendisc/gendisc/logistic"
 	"github.com/gendisc/gendisc/metrics"
+	"github.com/gendisc/gendisc/naivebayes"
 )
 
 // TestSummarize checks the mean and standard error against values by
@@ -196,5 +198,130 @@ func TestRunModelWarnings(t *testing.T) {
 	want := []string{"repeat 0: fold 0: something odd", "repeat 0: fold 1: something odd", "repeat 1: fold 0: something odd", "repeat 1: fold 1: something odd"}
 	if !slices.Equal(res.Warnings, want) {
 		t.Errorf("warnings %q, want %q", res.Warnings, want)
+	}
+}
+
+// nanRow is a classifier whose probabilities are NaN for the row that
+// comes from source line line.
+type nanRow struct {
+	gendisc.Classifier
+	line int
+}
+
+func (m nanRow) LogProba(dst []float64, d *data.Dataset) []float64 {
+	dst = m.Classifier.LogProba(dst, d)
+	K := len(m.Classes())
+	for i := range d.N {
+		if d.Line(i) == m.line {
+			dst[i*K] = math.NaN()
+		}
+	}
+	return dst
+}
+
+// TestRunEvaluatesFoldsAsEvaluate checks the one-pass evaluation of a
+// classifier's folds (evaluateClassifiers) against Evaluate on each
+// fold's rows copied out, bit for bit, on three classes with row weights
+// and more rows than an evaluation block; and that a bad probability is
+// an error naming the fold and the row's source line.
+func TestRunEvaluatesFoldsAsEvaluate(t *testing.T) {
+	iris := bundled.Load(t, "iris", dataio.Options{})
+	// 40 copies of iris, the cells jittered, with weights: 6000 rows.
+	rng := rand.New(rand.NewPCG(11, 12))
+	var rows []int
+	for range 40 {
+		for i := range iris.N {
+			rows = append(rows, i)
+		}
+	}
+	d := iris.Subset(rows)
+	d.Weight = make([]float64, d.N)
+	for i := range d.N {
+		d.Source.Lines[i] = i + 2
+		d.Weight[i] = 0.5 + rng.Float64()
+		for j := range d.Row(i) {
+			d.Row(i)[j] += 0.1 * rng.NormFloat64()
+		}
+	}
+	if d.N <= evalBlock {
+		t.Fatalf("%d rows, not more than a block of %d", d.N, evalBlock)
+	}
+	cfg := naivebayes.GaussianConfig{}
+	fit := func(d *data.Dataset) (gendisc.Model, error) { return model(cfg.Fit(d)) }
+	f, err := Stratified(d.Y, 5, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := (&Runner{Fit: fit}).Run(d, f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k := range f.K() {
+		train, test := f.Split(k)
+		m, err := fit(d.Subset(train))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := Evaluate(m, d.Subset(test))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, _ := json.Marshal(res.Folds[k].Report)
+		w, _ := json.Marshal(want)
+		if string(got) != string(w) || res.Folds[k].Rows != len(test) {
+			t.Errorf("fold %d (%d rows): report\n%s\nwant (%d rows)\n%s", k, res.Folds[k].Rows, got, len(test), w)
+		}
+	}
+
+	const bad = 4321 // the line of row 4319
+	_, err = (&Runner{Fit: func(d *data.Dataset) (gendisc.Model, error) {
+		m, err := cfg.Fit(d)
+		if err != nil {
+			return nil, err
+		}
+		return nanRow{m, bad}, nil
+	}}).Run(d, f)
+	var pe *data.ParseError
+	if !errors.As(err, &pe) || pe.Line != bad || !errors.Is(err, metrics.ErrProbability) ||
+		!strings.HasPrefix(err.Error(), fmt.Sprintf("fold %d: ", f[bad-2])) {
+		t.Errorf("a NaN probability on line %d (fold %d): %v", bad, f[bad-2], err)
+	}
+}
+
+// TestRunWarmStart checks Runner.WarmFit: every fold starts from the
+// model of all the rows, and the folds' figures are those of cold fits
+// within the optimiser's tolerance.
+func TestRunWarmStart(t *testing.T) {
+	d := bundled.Load(t, "iris", dataio.Options{})
+	f, _ := Stratified(d.Y, 5, 1)
+	cfg := logistic.Config{Tol: 1e-10}
+	fit := func(d *data.Dataset) (gendisc.Model, error) { return model(cfg.Fit(d)) }
+	all, err := cfg.Fit(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var calls atomic.Int64
+	warm, err := (&Runner{Fit: fit, WarmFit: func(train *data.Dataset, from gendisc.Model) (gendisc.Model, error) {
+		calls.Add(1)
+		if from.(*logistic.Model).Diagnostics() != all.Diagnostics() {
+			t.Errorf("a fold starts from %+v, not the fit of all rows %+v", from.(*logistic.Model).Diagnostics(), all.Diagnostics())
+		}
+		return model(cfg.FitFrom(train, from.(*logistic.Model)))
+	}}).Run(d, f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cold, err := (&Runner{Fit: fit}).Run(d, f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if calls.Load() != int64(f.K()) {
+		t.Errorf("WarmFit called %d times for %d folds", calls.Load(), f.K())
+	}
+	for k := range f.K() {
+		w, c := warm.Folds[k].Report.(*metrics.Report), cold.Folds[k].Report.(*metrics.Report)
+		if math.Abs(w.LogLoss-c.LogLoss) > 1e-7 || w.Accuracy != c.Accuracy {
+			t.Errorf("fold %d: warm log-loss %v accuracy %v, cold %v %v", k, w.LogLoss, w.Accuracy, c.LogLoss, c.Accuracy)
+		}
 	}
 }

@@ -21,6 +21,26 @@ import (
 // separable data with λ = 0) still returns a usable model; Diagnostics
 // says why it stopped.
 func (c Config) Fit(d *data.Dataset) (*Model, error) {
+	return c.fit(d, nil)
+}
+
+// FitFrom is Fit started from the parameters of from, a model fitted with
+// the same configuration on rows of the same columns (the whole data set
+// when cross-validating a part of it, the neighbouring λ on a
+// regularisation path): a warm start, which reaches the optimum of d, as
+// Fit does, within the tolerance, usually in fewer iterations, though not
+// to the last bit of Fit's. The parameters are those of from's
+// standardised design, close to d's when the rows are alike. When from's
+// parameters do not have the shape of d's (other classes, another text
+// vocabulary) FitFrom starts where Fit does. L-BFGS skips its warm-up on a
+// subsample of the rows when it starts from from.
+func (c Config) FitFrom(d *data.Dataset, from *Model) (*Model, error) {
+	return c.fit(d, from.theta)
+}
+
+// fit is Fit started from start when start is not nil and has the length
+// of the parameters of d's fit.
+func (c Config) fit(d *data.Dataset, start []float64) (*Model, error) {
 	if err := c.validate(); err != nil {
 		return nil, err
 	}
@@ -64,8 +84,15 @@ func (c Config) Fit(d *data.Dataset) (*Model, error) {
 	}
 
 	theta := initialTheta(pr)
+	warm := len(start) == len(theta)
+	if warm {
+		copy(theta, start)
+	}
 	var mem *lbfgsMemory
-	if solver == LBFGS {
+	switch {
+	case solver == LBFGS && warm:
+		mem = &lbfgsMemory{}
+	case solver == LBFGS:
 		theta, mem = warmStart(pr, theta, c.maxIter(solver))
 	}
 	st := newState(pr, theta, c.tol(solver), c.maxIter(solver))

@@ -20,6 +20,7 @@ type aucScorer struct {
 	weight   []float64
 	buf      []scored
 	pos, neg []float64 // the scores of unweighted
+	keys     []uint64  // sortFloats' scratch
 }
 
 func newAUC(y []int, weight []float64) *aucScorer {
@@ -73,8 +74,8 @@ func rocAUC(rows []scored) float64 {
 
 // unweighted is oneVsRest for rows without weights, by the Mann–Whitney
 // count: the positives' and the negatives' scores are sorted apart (a
-// sort of plain float64 values, several times faster than rocAUC's sort
-// of rows) and
+// radix sort of plain float64 values, sortFloats, many times faster than
+// rocAUC's sort of rows) and
 //
 //	AUC = Σ_positives (#{negatives below} + ½ #{negatives tied}) / (P N).
 //
@@ -98,8 +99,8 @@ func (a *aucScorer) unweighted(proba []float64, K, k int) (float64, bool) {
 	if len(pos) == 0 || len(neg) == 0 {
 		return math.NaN(), true
 	}
-	slices.Sort(pos)
-	slices.Sort(neg)
+	a.keys = sortFloats(pos, a.keys)
+	a.keys = sortFloats(neg, a.keys)
 	var area float64
 	below := 0 // negatives below the current score
 	for i := 0; i < len(pos); {

@@ -22,6 +22,24 @@ import (
 // follow c's schema, as for c.LogProba.
 func Evaluate(c gendisc.Classifier, d *data.Dataset) (*Report, error) {
 	classes := c.Classes()
+	y, err := ClassTargets(classes, d)
+	if err != nil {
+		return nil, err
+	}
+	r, err := Classification(classes, y, Proba(c, nil, d), d.Weight)
+	var re *RowError
+	if errors.As(err, &re) {
+		return nil, d.RowError(re.Row, "%w", re.Err)
+	}
+	return r, err
+}
+
+// ClassTargets returns the true classes of the rows of d, d.Y as indices
+// into classes, the classes of a model that is to be evaluated on d, with
+// Evaluate's errors: d without a target, a target whose classes differ
+// from classes, and a row whose target is missing or not integral,
+// positioned at the row's source line.
+func ClassTargets(classes []string, d *data.Dataset) ([]int, error) {
 	if d.Y == nil {
 		return nil, fmt.Errorf("metrics: %s: no target column", d.Source)
 	}
@@ -38,14 +56,20 @@ func Evaluate(c gendisc.Classifier, d *data.Dataset) (*Report, error) {
 		}
 		y[i] = int(v)
 	}
-	logp := c.LogProba(nil, d)
-	for i, v := range logp {
-		logp[i] = math.Exp(v)
+	return y, nil
+}
+
+// Proba writes c's probabilities P(y = k | x_i) of the rows of d to
+// dst[i·K + k] and returns dst (allocated when nil, else of length d.N·K):
+// through gendisc.BatchProba when c has it, else as the exponentials of
+// c.LogProba, the same values bit for bit.
+func Proba(c gendisc.Classifier, dst []float64, d *data.Dataset) []float64 {
+	if b, ok := c.(gendisc.BatchProba); ok {
+		return b.Proba(dst, d)
 	}
-	r, err := Classification(classes, y, logp, d.Weight)
-	var re *RowError
-	if errors.As(err, &re) {
-		return nil, d.RowError(re.Row, "%w", re.Err)
+	dst = c.LogProba(dst, d)
+	for i, v := range dst {
+		dst[i] = math.Exp(v)
 	}
-	return r, err
+	return dst
 }

@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"path/filepath"
 
+	"github.com/gendisc/gendisc/bench/internal/npy"
 	"github.com/gendisc/gendisc/data"
 	"github.com/gendisc/gendisc/mixture"
 )
@@ -15,7 +16,7 @@ import (
 // scikit-learn's regularisation (mixture.Ridge: reg_covar 1e-6 added to the
 // diagonals).
 func gmm(dir string, r *recorder) error {
-	x, xs, err := readNpy(filepath.Join(dir, "gmm_X.npy"))
+	x, xs, err := npy.Read(filepath.Join(dir, "gmm_X.npy"))
 	if err != nil {
 		return err
 	}
@@ -27,7 +28,7 @@ func gmm(dir string, r *recorder) error {
 		name string
 		dst  *[]float64
 	}{{"gmm_weights", &start.Weights}, {"gmm_means", &start.Means}, {"gmm_covariances", &start.Covariances}} {
-		if *a.dst, _, err = readNpy(filepath.Join(dir, a.name+".npy")); err != nil {
+		if *a.dst, _, err = npy.Read(filepath.Join(dir, a.name+".npy")); err != nil {
 			return err
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/gendisc/gendisc/bench/internal/npy"
 	"github.com/gendisc/gendisc/data"
 	"github.com/gendisc/gendisc/dataio"
 	"github.com/gendisc/gendisc/naivebayes"
@@ -72,11 +73,11 @@ func loadDense(dir string) (*data.Dataset, error) {
 // (data.FromMatrix does not copy), with numeric features x0, x1, ... and
 // the classes "0", "1", ...
 func loadLabelled(dir, x, y string) (*data.Dataset, error) {
-	xv, xs, err := readNpy(filepath.Join(dir, x+".npy"))
+	xv, xs, err := npy.Read(filepath.Join(dir, x+".npy"))
 	if err != nil {
 		return nil, err
 	}
-	labels, ys, err := readNpy(filepath.Join(dir, y+".npy"))
+	labels, ys, err := npy.Read(filepath.Join(dir, y+".npy"))
 	if err != nil {
 		return nil, err
 	}

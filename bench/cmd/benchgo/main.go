@@ -23,7 +23,6 @@
 package main
 
 import (
-	"bufio"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -34,10 +33,11 @@ import (
 	"runtime"
 	"runtime/debug"
 	"slices"
-	"strconv"
 	"strings"
-	"syscall"
 	"time"
+
+	"github.com/gendisc/gendisc/bench/internal/measure"
+	"github.com/gendisc/gendisc/bench/internal/npy"
 )
 
 // workloads maps a workload name to the function that runs it on the data
@@ -72,12 +72,12 @@ func main() {
 		log.Fatal(err)
 	}
 	r := &recorder{reps: *reps, out: *out}
-	load := loadAverage()
+	load := measure.LoadAverage()
 	if err := run(*dir, r); err != nil {
 		log.Fatal(err)
 	}
 	res := map[string]any{"side": "gendisc", "workload": flag.Arg(0), "reps": *reps,
-		"loadavg": []float64{load, loadAverage()}, "versions": versions(), "ops": r.ops}
+		"loadavg": []float64{load, measure.LoadAverage()}, "versions": versions(), "ops": r.ops}
 	b, err := json.MarshalIndent(res, "", " ")
 	if err != nil {
 		log.Fatal(err)
@@ -112,15 +112,15 @@ func timed[T any](r *recorder, name string, nbytes int64, fn func() (T, error)) 
 		var zero T
 		res = zero // let the previous result be collected
 		runtime.GC()
-		c, t := cpuTime(), time.Now()
+		c, t := measure.CPUTime(), time.Now()
 		var err error
 		if res, err = fn(); err != nil {
 			return res, err
 		}
 		secs[i] = time.Since(t).Seconds()
-		cpu[i] = cpuTime() - c
+		cpu[i] = measure.CPUTime() - c
 	}
-	rss, err := peakRSS()
+	rss, err := measure.PeakRSS()
 	if err != nil {
 		return res, err
 	}
@@ -128,56 +128,9 @@ func timed[T any](r *recorder, name string, nbytes int64, fn func() (T, error)) 
 	return res, nil
 }
 
-// cpuTime returns the user and system CPU seconds used so far by every
-// thread of the process.
-func cpuTime() float64 {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		panic("benchgo: getrusage: " + err.Error())
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano()).Seconds()
-}
-
 // answer saves x, of the given shape, as out/name.npy.
 func (r *recorder) answer(name string, x []float64, shape ...int) error {
-	return writeNpy(filepath.Join(r.out, name+".npy"), x, shape...)
-}
-
-// peakRSS returns the process's peak resident set size in bytes: VmHWM in
-// /proc/self/status (Linux).
-func peakRSS() (int64, error) {
-	f, err := os.Open("/proc/self/status")
-	if err != nil {
-		return 0, err
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		if v, ok := strings.CutPrefix(sc.Text(), "VmHWM:"); ok {
-			kb, err := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), 10, 64)
-			return kb * 1024, err
-		}
-	}
-	if err := sc.Err(); err != nil {
-		return 0, err
-	}
-	return 0, fmt.Errorf("no VmHWM in /proc/self/status")
-}
-
-// loadAverage returns the 1-minute load average of the machine (the first
-// field of /proc/loadavg), -1 when it cannot be read: the benchmark
-// records it to show how busy the machine was.
-func loadAverage() float64 {
-	b, err := os.ReadFile("/proc/loadavg")
-	if err != nil {
-		return -1
-	}
-	f, _, _ := strings.Cut(string(b), " ")
-	v, err := strconv.ParseFloat(f, 64)
-	if err != nil {
-		return -1
-	}
-	return v
+	return npy.Write(filepath.Join(r.out, name+".npy"), x, shape...)
 }
 
 func versions() map[string]any {

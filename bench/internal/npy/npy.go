@@ -1,4 +1,7 @@
-package main
+// Package npy reads and writes the arrays of numpy's .npy files that the
+// benchmark drivers exchange with the scikit-learn side: float64 and int64
+// arrays in C order.
+package npy
 
 import (
 	"bufio"
@@ -30,16 +33,16 @@ var (
 	npyShape   = regexp.MustCompile(`'shape':\s*\(([^)]*)\)`)
 )
 
-// readNpy reads a little-endian float64 ('<f8') or int64 ('<i8') array in
+// Read reads a little-endian float64 ('<f8') or int64 ('<i8') array in
 // C order and returns its elements as float64 and its shape.
-func readNpy(path string) ([]float64, []int, error) {
+func Read(path string) ([]float64, []int, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, nil, err
 	}
 	defer f.Close()
 	r := bufio.NewReaderSize(f, 1<<20)
-	descr, shape, err := readNpyHeader(r)
+	descr, shape, err := readHeader(r)
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s: %w", path, err)
 	}
@@ -72,7 +75,7 @@ func readNpy(path string) ([]float64, []int, error) {
 	return x, shape, nil
 }
 
-func readNpyHeader(r io.Reader) (descr string, shape []int, err error) {
+func readHeader(r io.Reader) (descr string, shape []int, err error) {
 	var pre [8]byte
 	if _, err := io.ReadFull(r, pre[:]); err != nil {
 		return "", nil, err
@@ -122,9 +125,9 @@ func readNpyHeader(r io.Reader) (descr string, shape []int, err error) {
 	return string(m[1]), shape, nil
 }
 
-// writeNpy writes x as a little-endian float64 array of the given shape
+// Write writes x as a little-endian float64 array of the given shape
 // (version 1.0 header).
-func writeNpy(path string, x []float64, shape ...int) error {
+func Write(path string, x []float64, shape ...int) error {
 	dims := make([]string, len(shape))
 	n := 1
 	for i, s := range shape {

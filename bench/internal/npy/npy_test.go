@@ -1,4 +1,4 @@
-package main
+package npy
 
 import (
 	"math"
@@ -20,7 +20,7 @@ func TestReadNpy(t *testing.T) {
 		{"f8.npy", []int{2, 3}, []float64{1.5, -2, math.Pi, 1e300, math.Copysign(0, -1), 7}},
 		{"i8.npy", []int{4}, []float64{3, -1, 0, 9}},
 	} {
-		x, shape, err := readNpy(filepath.Join("testdata", tc.file))
+		x, shape, err := Read(filepath.Join("testdata", tc.file))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -41,10 +41,10 @@ func TestNpyRoundTrip(t *testing.T) {
 			x[i] = math.Sqrt(float64(i)) - 1
 		}
 		path := filepath.Join(t.TempDir(), "a.npy")
-		if err := writeNpy(path, x, shape...); err != nil {
+		if err := Write(path, x, shape...); err != nil {
 			t.Fatal(err)
 		}
-		y, got, err := readNpy(path)
+		y, got, err := Read(path)
 		if err != nil {
 			t.Fatal(err)
 		}
