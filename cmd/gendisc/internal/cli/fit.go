@@ -175,7 +175,7 @@ func (o *fitOptions) run(env *Env) error {
 
 // fitAll reads the whole training data and fits the model to it.
 func (o *fitOptions) fitAll(env *Env) (gendisc.Model, error) {
-	d, err := o.readTrainingData(env)
+	d, err := o.readTrainingData(env, o.readOptions())
 	if err != nil {
 		return nil, err
 	}
@@ -186,11 +186,11 @@ func (o *fitOptions) fitAll(env *Env) (gendisc.Model, error) {
 	return m, nil
 }
 
-// readTrainingData reads the whole training data as the kind reads it
-// (readTraining) and leaves out the rows without a label, with a note
-// (dropUnlabelled, noteUnlabelled).
-func (o *trainingOptions) readTrainingData(env *Env) (*data.Dataset, error) {
-	opt := o.readOptions()
+// readTrainingData reads the whole training data with opt (readOptions,
+// or a command's changes to them) as the kind reads it (readTraining) and
+// leaves out the rows without a label, with a note (dropUnlabelled,
+// noteUnlabelled).
+func (o *trainingOptions) readTrainingData(env *Env, opt dataio.Options) (*data.Dataset, error) {
 	d, err := readTraining(env, o.kind, o.data, opt)
 	if err != nil {
 		return nil, o.targetHint(err, opt)
