@@ -108,14 +108,6 @@ func configFit(k *registry.Kind, cfg func() (registry.Config, error)) fitFunc {
 	}
 }
 
-// kindAccumulator defines the flags of kind k, a one-pass kind
-// (registry.Kind.OnePass), on fs and returns the function that gives an
-// empty accumulator of the configuration they hold once fs is parsed
-// (configAccumulator).
-func kindAccumulator(k *registry.Kind, fs *flag.FlagSet) func() (gendisc.Accumulator, error) {
-	return configAccumulator(kindConfig(k, fs))
-}
-
 // configAccumulator returns the function that gives an empty accumulator
 // of the configuration cfg gives, that of a one-pass kind.
 func configAccumulator(cfg func() (registry.Config, error)) func() (gendisc.Accumulator, error) {
