@@ -12,7 +12,9 @@
 // the other folds' accumulators, with O(k) merges for k folds. Linear
 // regression, Gaussian naive Bayes, LDA and QDA also have exact
 // leave-one-out by downdating (LeaveOneOutLinear, LeaveOneOutGaussianNB,
-// LeaveOneOutLDA, LeaveOneOutQDA), in time linear in the rows.
+// LeaveOneOutLDA, LeaveOneOutQDA), in time linear in the rows, and
+// LeaveOneOutDowndate gives their Result as Runner.Run would with
+// LeaveOneOut folds, from a kind's configuration (registry.Settings).
 //
 // Fold assignments travel as CSV files (ReadFolds, WriteFolds): a header
 // "fold" and one 0-based fold number per data row, in the rows' order, so
