@@ -181,23 +181,7 @@ func TestCVOnePassIsRefit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want, err := figures(refit, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	got, err := figures([]byte(r.stdout), false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(got) != len(want) || len(got) < 100 {
-		t.Fatalf("%d figures one-pass, %d refitted", len(got), len(want))
-	}
-	for i, w := range want {
-		g := got[i]
-		if g.path != w.path || g.ok != w.ok || math.Abs(g.value-w.value) > 1e-12*math.Max(1, math.Abs(w.value)) {
-			t.Errorf("%s = %v (one pass), refit %s = %v", g.path, g.value, w.path, w.value)
-		}
-	}
+	sameFigures(t, []byte(r.stdout), refit)
 }
 
 // TestCVBadInput checks the one-line errors (exit 1) and misuses (exit 2)
@@ -297,5 +281,63 @@ func TestCVProgress(t *testing.T) {
 	}
 	if stderr, code := runTerminal(false, args...); code != 0 || stderr != "" {
 		t.Errorf("not on a terminal: exit %d, stderr %q", code, stderr)
+	}
+}
+
+// TestCVLeaveOneOutDowndate checks that cv --folds loo downdates the fit
+// of the kinds it covers, with the kind's flags (--prior-alpha), and falls
+// back on the one-pass path for flags it does not cover (--variance
+// feature): either way the figures of every fold equal, to 1e-12
+// relative, those of cv.Runner refitting every row with the same flags.
+func TestCVLeaveOneOutDowndate(t *testing.T) {
+	for _, tc := range []struct {
+		flags []string
+		path  string // the note of --verbose
+	}{
+		{[]string{"--prior-alpha", "2"}, "leave-one-out by downdating"},
+		{[]string{"--variance", "feature"}, "one pass over the rows"},
+	} {
+		r := runCLI(t, "", append([]string{"cv", "--data", "iris", "--model", "gaussian-nb", "--folds", "loo", "--json", "--verbose"}, tc.flags...)...)
+		if r.code != 0 || !strings.Contains(r.stderr, tc.path) {
+			t.Fatalf("%v: exit %d, stderr %q; want %q", tc.flags, r.code, r.stderr, tc.path)
+		}
+		k, _ := registry.Lookup("gaussian-nb")
+		fs := flag.NewFlagSet("gaussian-nb", flag.ContinueOnError)
+		fit := kindFit(k, fs)
+		if err := fs.Parse(tc.flags); err != nil {
+			t.Fatal(err)
+		}
+		d := kindTrainingData(t, "gaussian-nb")
+		res, err := (&cv.Runner{Fit: fit}).Run(d, cv.LeaveOneOut(d.N))
+		if err != nil {
+			t.Fatal(err)
+		}
+		refit, err := json.Marshal(res)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sameFigures(t, []byte(r.stdout), refit)
+	}
+}
+
+// sameFigures checks that the cv JSON got has the figures of want, in
+// order, to 1e-12 relative.
+func sameFigures(t *testing.T, got, want []byte) {
+	t.Helper()
+	g, err := figures(got, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := figures(want, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(g) != len(w) || len(g) < 100 {
+		t.Fatalf("%d figures, want %d", len(g), len(w))
+	}
+	for i := range w {
+		if g[i].path != w[i].path || g[i].ok != w[i].ok || math.Abs(g[i].value-w[i].value) > 1e-12*math.Max(1, math.Abs(w[i].value)) {
+			t.Fatalf("%s = %v, refit %s = %v", g[i].path, g[i].value, w[i].path, w[i].value)
+		}
 	}
 }
