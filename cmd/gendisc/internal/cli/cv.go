@@ -27,6 +27,13 @@ import (
 // defaultFolds is the number of folds of cv without --folds.
 const defaultFolds = 10
 
+// maxOnePassFolds is the most folds cv takes the one-pass path for: it
+// keeps a merged copy of the kind's statistics per fold, which for
+// leave-one-out of a large data set would take memory in proportion to
+// the rows times the model's size; beyond, the folds are refitted, each
+// fit in the memory of one. A variable for the tests.
+var maxOnePassFolds = 2000
+
 // maxTextFolds is the most folds whose figures the text report shows one
 // column each; with more (leave-one-out, many repeats) it shows the mean
 // and standard error alone.
@@ -65,9 +72,10 @@ The other kinds are refitted per fold, the folds in parallel. With --folds
 loo, linear regression (without --l2), Gaussian naive Bayes (with its
 default variances), LDA and QDA (without shrinkage), on data without
 weights or missing cells, downdate the fit to all rows, in time linear in
-the rows; other kinds with statistics take the one pass, and the rest
-are fitted once per row, which cv notes on standard error (--verbose
-tells the path taken).
+the rows; other kinds with statistics take the one pass (up to 2000
+folds: it keeps merged statistics per fold), and the rest are fitted once
+per row, which cv notes on standard error (--verbose tells the path
+taken).
 
 Fold assignments travel as CSV files with the header "fold" and one
 0-based fold number per row in the rows' order (the rows cv uses: those
@@ -280,10 +288,17 @@ func (o *cvOptions) runCV(env *Env, d *data.Dataset, folds []cv.Folds) (*cv.Resu
 			return res, err
 		}
 	}
-	r := &cv.Runner{Fit: o.fit, NewAccumulator: o.newAccumulator}
+	r := &cv.Runner{Fit: o.fit}
+	k := 0
+	for _, f := range folds {
+		k = max(k, f.K())
+	}
 	switch {
-	case o.newAccumulator != nil:
+	case o.newAccumulator != nil && k <= maxOnePassFolds:
+		r.NewAccumulator = o.newAccumulator
 		env.verbosef("cv: one pass over the rows, the folds' models merged from their statistics")
+	case o.newAccumulator != nil && !env.Quiet:
+		fmt.Fprintf(env.Stderr, "gendisc: note: %d folds: more than the %d cv merges statistics for; --model %s is fitted %s\n", k, maxOnePassFolds, o.kind.Name, count(k, "time", "times"))
 	case loo && !env.Quiet:
 		fmt.Fprintf(env.Stderr, "gendisc: note: --model %s has no one-pass cross-validation: leave-one-out fits it %s\n", o.kind.Name, count(d.N, "time", "times"))
 	}

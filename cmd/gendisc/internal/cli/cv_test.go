@@ -341,3 +341,17 @@ func sameFigures(t *testing.T, got, want []byte) {
 		}
 	}
 }
+
+// TestCVManyFoldsRefit checks that beyond maxOnePassFolds folds a
+// one-pass kind is refitted, with a note, to the same figures.
+func TestCVManyFoldsRefit(t *testing.T) {
+	args := []string{"cv", "--data", "iris", "--model", "multinomial-nb", "--folds", "4", "--json"}
+	onePass := mustRun(t, args...)
+	defer func(n int) { maxOnePassFolds = n }(maxOnePassFolds)
+	maxOnePassFolds = 3
+	r := runCLI(t, "", args...)
+	if r.code != 0 || !strings.Contains(r.stderr, "note: 4 folds: more than the 3 cv merges statistics for; --model multinomial-nb is fitted 4 times") {
+		t.Fatalf("exit %d, stderr %q", r.code, r.stderr)
+	}
+	sameFigures(t, []byte(r.stdout), []byte(onePass))
+}
