@@ -11,6 +11,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -179,6 +180,9 @@ func (o *cvOptions) checkFlags() (k int, err error) {
 		return 0, usagef("--model %s has no held-out figures to cross-validate (kinds that do: %s)",
 			o.kind.Name, strings.Join(kindsWith(func(k *registry.Kind) bool { return k.Target != registry.None }), ", "))
 	}
+	if o.out == "-" && (o.foldsOut == "-" || o.json) || o.foldsOut == "-" && o.json {
+		return 0, usagef("one of --out -, --folds-out - and --json can go to standard output")
+	}
 	if o.foldsIn != "" {
 		if len(o.foldsFlagsGiven) > 0 {
 			return 0, usagef("--folds-in gives the folds: it does not go with %s", strings.Join(o.foldsFlagsGiven, ", "))
@@ -204,7 +208,7 @@ func (o *cvOptions) checkFlags() (k int, err error) {
 	return k, nil
 }
 
-// runCV cross-validates as the flags say and writes the report.
+// run cross-validates as the flags say and writes the report.
 func (o *cvOptions) run(env *Env) error {
 	k, err := o.checkFlags()
 	if err != nil {
@@ -235,20 +239,54 @@ func (o *cvOptions) run(env *Env) error {
 	for _, w := range res.Warnings {
 		env.warnf("%s", w)
 	}
-	if o.foldsOut != "" {
-		if err := env.writeFolds(o.foldsOut, folds[0]); err != nil {
-			return err
-		}
+	if err := env.writeCVFiles(o.foldsOut, o.out, folds[0], res); err != nil {
+		return err
 	}
-	if o.out != "" {
-		if err := env.writeCVTable(o.out, res); err != nil {
-			return err
-		}
-	}
-	if o.json {
+	switch {
+	case o.out == "-" || o.foldsOut == "-": // the file is standard output
+		return nil
+	case o.json:
 		return writeJSON(env.Stdout, res)
 	}
 	return writeCVText(env.Stdout, res)
+}
+
+// writeCVFiles writes the fold assignment f to foldsPath (a fold file,
+// cv.WriteFolds) and the table of the folds of res to tablePath
+// (writeCVTable), those of them that are not "", "-" meaning standard
+// output. Both files appear or neither does.
+func (env *Env) writeCVFiles(foldsPath, tablePath string, f cv.Folds, res *cv.Result) error {
+	var opened []*output
+	defer func() {
+		for _, out := range opened {
+			out.Abort()
+		}
+	}()
+	for _, file := range []struct {
+		path  string
+		write func(w io.Writer) error
+	}{
+		{foldsPath, func(w io.Writer) error { return cv.WriteFolds(w, f) }},
+		{tablePath, func(w io.Writer) error { return writeCVTable(w, res) }},
+	} {
+		if file.path == "" {
+			continue
+		}
+		out, err := env.create(file.path)
+		if err != nil {
+			return err
+		}
+		opened = append(opened, out)
+		if err := file.write(out); err != nil {
+			return err
+		}
+	}
+	for _, out := range opened {
+		if err := out.Commit(); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // assign returns the fold assignments of d: read from --folds-in, leave-one-out
@@ -282,7 +320,7 @@ func (o *cvOptions) assign(d *data.Dataset, k int, groups []string) ([]cv.Folds,
 // in one pass for a one-pass kind (cv.Runner.NewAccumulator), otherwise
 // refitting every fold, with a progress bar on a terminal.
 func (o *cvOptions) runCV(env *Env, d *data.Dataset, folds []cv.Folds) (*cv.Result, error) {
-	loo := o.folds == "loo" && o.foldsIn == ""
+	loo := len(folds) == 1 && slices.Equal(folds[0], cv.LeaveOneOut(d.N)) // from --folds loo or --folds-in
 	if loo {
 		if res, err := o.downdate(env, d); res != nil || err != nil {
 			return res, err
@@ -373,20 +411,6 @@ func groupColumn(d *data.Dataset, name string) (*data.Dataset, []string, error) 
 		}
 	}
 	return selectFeatures(d, keep), groups, nil
-}
-
-// writeFolds writes the fold assignment f to path as a fold file
-// (cv.WriteFolds), atomically.
-func (env *Env) writeFolds(path string, f cv.Folds) error {
-	out, err := env.create(path)
-	if err != nil {
-		return err
-	}
-	defer out.Abort()
-	if err := cv.WriteFolds(out, f); err != nil {
-		return err
-	}
-	return out.Commit()
 }
 
 // figure is one number of a report, at its path in the report's JSON
@@ -575,11 +599,10 @@ func foldName(res *cv.Result, f cv.FoldResult) string {
 	return "fold " + strconv.Itoa(f.Fold)
 }
 
-// writeCVTable writes the figures of every fold of res to path as CSV,
-// atomically: the columns repeat (with several repeats), fold, rows, and
-// every figure of the reports, by path; an undefined figure is an empty
-// cell.
-func (env *Env) writeCVTable(path string, res *cv.Result) error {
+// writeCVTable writes the figures of every fold of res to w as CSV: the
+// columns repeat (with several repeats), fold, rows, and every figure of
+// the reports, by path; an undefined figure is an empty cell.
+func writeCVTable(w io.Writer, res *cv.Result) error {
 	folds, _, _, err := foldFigures(res, false)
 	if err != nil {
 		return err
@@ -597,17 +620,12 @@ func (env *Env) writeCVTable(path string, res *cv.Result) error {
 			}
 		}
 	}
-	out, err := env.create(path)
-	if err != nil {
-		return err
-	}
-	defer out.Abort()
-	w := csv.NewWriter(out)
+	cw := csv.NewWriter(w)
 	header := []string{"fold", "rows"}
 	if repeats {
 		header = append([]string{"repeat"}, header...)
 	}
-	w.Write(append(header, columns...))
+	cw.Write(append(header, columns...))
 	for i, f := range res.Folds {
 		rec := []string{strconv.Itoa(f.Fold), strconv.Itoa(f.Rows)}
 		if repeats {
@@ -621,11 +639,8 @@ func (env *Env) writeCVTable(path string, res *cv.Result) error {
 			}
 			rec = append(rec, cell)
 		}
-		w.Write(rec)
+		cw.Write(rec)
 	}
-	w.Flush()
-	if err := w.Error(); err != nil {
-		return err
-	}
-	return out.Commit()
+	cw.Flush()
+	return cw.Error()
 }

@@ -355,3 +355,27 @@ func TestCVManyFoldsRefit(t *testing.T) {
 	}
 	sameFigures(t, []byte(r.stdout), []byte(onePass))
 }
+
+// TestCVStdout checks that --out - writes the table of folds alone to
+// standard output, and that two outputs there are a misuse.
+func TestCVStdout(t *testing.T) {
+	out := mustRun(t, "cv", "--data", "iris", "--model", "gaussian-nb", "--folds", "3", "--out", "-")
+	if lines := strings.Split(strings.TrimSpace(out), "\n"); len(lines) != 4 || !strings.HasPrefix(lines[0], "fold,rows,") {
+		t.Errorf("--out -: %q", out)
+	}
+	r := runCLI(t, "", "cv", "--data", "iris", "--out", "-", "--json")
+	if r.code != 2 || !strings.Contains(r.stderr, "one of --out -, --folds-out - and --json") {
+		t.Errorf("--out - --json: exit %d, stderr %q", r.code, r.stderr)
+	}
+}
+
+// TestCVFoldsInLeaveOneOut checks that a leave-one-out fold file given to
+// --folds-in is downdated as --folds loo is, to the same JSON.
+func TestCVFoldsInLeaveOneOut(t *testing.T) {
+	folds := filepath.Join(t.TempDir(), "loo.csv")
+	first := mustRun(t, "cv", "--data", "iris", "--model", "lda", "--folds", "loo", "--folds-out", folds, "--json")
+	r := runCLI(t, "", "cv", "--data", "iris", "--model", "lda", "--folds-in", folds, "--json", "--verbose")
+	if r.code != 0 || !strings.Contains(r.stderr, "leave-one-out by downdating") || r.stdout != first {
+		t.Errorf("exit %d, stderr %q; the same JSON: %v", r.code, r.stderr, r.stdout == first)
+	}
+}
