@@ -90,7 +90,8 @@ fold its "fold", "rows" and the keys of eval --json ("repeat" too with
 --repeats), and "mean" and "se" with the keys of eval --json. --out FILE
 writes the table of folds as CSV, a row per fold and a column per figure
 (per class ones too, named by path: macro_avg.f1, per_class.NAME.recall).
-Files are written atomically: when cv fails, none is left.
+Files are written atomically: when cv fails, none is left. --out - and
+--folds-out - write to standard output in place of the report.
 
 A configuration that cannot be cross-validated is an error naming the
 fold: a fold that holds every row of a class (the other folds' training
@@ -124,7 +125,7 @@ type cvOptions struct {
 	config          func() (registry.Config, error)
 	fit             fitFunc
 	newAccumulator  func() (gendisc.Accumulator, error) // nil for a kind refitted per fold
-	foldsFlagsGiven []string                            // --folds, --group, --repeats, --seed as given
+	foldsFlagsGiven []string                            // --folds, --group, --repeats and cv's own --seed, as given
 }
 
 func cvFlags(fs *flag.FlagSet, args []string) Runner {
@@ -134,15 +135,16 @@ func cvFlags(fs *flag.FlagSet, args []string) Runner {
 	fs.IntVar(&o.repeats, "repeats", 1, "repeat the cross-validation this many `times`, with the seeds S, S+1, ...")
 	fs.StringVar(&o.group, "group", "", "keep the rows of each value of this `column` in one fold")
 	fs.BoolVar(&o.json, "json", false, "print JSON instead of text")
-	fs.StringVar(&o.out, "out", "", "write the figures of every fold to this CSV `file`")
-	fs.StringVar(&o.foldsOut, "folds-out", "", "write the fold assignment to this CSV `file`")
+	fs.StringVar(&o.out, "out", "", "write the figures of every fold to this CSV `file`; - for standard output, in place of the report")
+	fs.StringVar(&o.foldsOut, "folds-out", "", "write the fold assignment to this CSV `file`; - for standard output, in place of the report")
 	fs.StringVar(&o.foldsIn, "folds-in", "", "take the fold assignment from this CSV `file` (header fold, one fold number per row)")
 	var cfg func() (registry.Config, error)
 	var err error
 	if args != nil {
 		cfg, err = o.defineKind(fs, args)
 	}
-	if fs.Lookup("seed") == nil { // the kinds whose fit draws define it
+	ownSeed := fs.Lookup("seed") == nil // the kinds whose fit draws define it
+	if ownSeed {
 		fs.Uint64("seed", 1, "`seed` of the fold assignment")
 	}
 	if args == nil { // help
@@ -165,8 +167,12 @@ func cvFlags(fs *flag.FlagSet, args []string) Runner {
 		}
 		fs.Visit(func(f *flag.Flag) {
 			switch f.Name {
-			case "folds", "group", "repeats", "seed":
+			case "folds", "group", "repeats":
 				o.foldsFlagsGiven = append(o.foldsFlagsGiven, dashed(f.Name))
+			case "seed": // the fit's too, for a kind that defines it
+				if ownSeed {
+					o.foldsFlagsGiven = append(o.foldsFlagsGiven, dashed(f.Name))
+				}
 			}
 		})
 		return o.run(env)

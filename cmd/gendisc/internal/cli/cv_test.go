@@ -379,3 +379,16 @@ func TestCVFoldsInLeaveOneOut(t *testing.T) {
 		t.Errorf("exit %d, stderr %q; the same JSON: %v", r.code, r.stderr, r.stdout == first)
 	}
 }
+
+// TestCVSeedOfTheFit checks that --folds-in goes with --seed when the
+// kind's fit takes it (logistic regression's stochastic solver), and that
+// the seed then changes the fit, not the folds.
+func TestCVSeedOfTheFit(t *testing.T) {
+	folds := filepath.Join(t.TempDir(), "folds.csv")
+	mustRun(t, "cv", "--data", "iris", "--folds", "3", "--folds-out", folds)
+	a := mustRun(t, "cv", "--data", "iris", "--model", "logistic", "--solver", "sgd", "--folds-in", folds, "--seed", "1", "--json")
+	b := mustRun(t, "cv", "--data", "iris", "--model", "logistic", "--solver", "sgd", "--folds-in", folds, "--seed", "2", "--json")
+	if a == b {
+		t.Errorf("--seed 1 and --seed 2 of the stochastic solver give the same figures")
+	}
+}
