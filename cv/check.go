@@ -13,7 +13,8 @@ import (
 //
 // It returns warnings, each naming its fold, for a fold with fewer rows
 // than the data has classes (its per-class figures are then partly
-// undefined).
+// undefined), except for leave-one-out (as many folds as rows), where
+// every fold has one row by design.
 func Check(f Folds, n int, classes []string, y []float64) (warnings []string, err error) {
 	if len(f) != n {
 		return nil, fmt.Errorf("cv: %w: %d fold numbers for %d rows", ErrFolds, len(f), n)
@@ -57,6 +58,9 @@ func Check(f Folds, n int, classes []string, y []float64) (warnings []string, er
 					ErrFolds, fold, classes[c], m)
 			}
 		}
+	}
+	if k == n { // leave-one-out: every fold is one row, by design
+		return nil, nil
 	}
 	for fold, s := range sizes {
 		if s < present {

@@ -14,7 +14,9 @@
 // predicted by its fold's model, without copying the folds. Linear
 // regression, Gaussian naive Bayes, LDA and QDA also have exact
 // leave-one-out by downdating (LeaveOneOutLinear, LeaveOneOutGaussianNB,
-// LeaveOneOutLDA, LeaveOneOutQDA), in time linear in the rows.
+// LeaveOneOutLDA, LeaveOneOutQDA), in time linear in the rows, and
+// LeaveOneOutDowndate gives their Result as Runner.Run would with
+// LeaveOneOut folds, from a kind's configuration (registry.Settings).
 //
 // Fold assignments travel as CSV files (ReadFolds, WriteFolds): a header
 // "fold" and one 0-based fold number per data row, in the rows' order, so

@@ -157,6 +157,7 @@ func TestCheck(t *testing.T) {
 		{"empty fold", Folds{0, 2, 0, 2, 0, 2}, []float64{0, 0, 1, 1, 2, 2}, "fold 1 has no rows", ""},
 		{"small fold", Folds{0, 1, 0, 1, 0, 1, 2, 2, 0}, []float64{0, 0, 1, 1, 2, 2, 0, 1, 2}, "", "fold 2 has 2 rows for 3 classes"},
 		{"length", Folds{0, 1}, []float64{0, 0, 1}, "2 fold numbers for 3 rows", ""},
+		{"leave-one-out", LeaveOneOut(6), []float64{0, 0, 1, 1, 2, 2}, "", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			w, err := Check(tc.f, len(tc.y), classes, tc.y)

@@ -16,8 +16,8 @@ import (
 
 // ErrDowndate is wrapped by the errors of a leave-one-out by downdating
 // that cannot be exact: a configuration it does not cover, or a row whose
-// removal leaves a model that cannot be fitted. Runner with LeaveOneOut
-// folds refits in those cases.
+// removal leaves a model that cannot be fitted: the caller refits
+// instead (Runner with LeaveOneOut folds), as gendisc cv does.
 var ErrDowndate = errors.New("no exact leave-one-out by downdating")
 
 // LeaveOneOutLinear returns the leave-one-out predictions of ordinary

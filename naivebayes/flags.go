@@ -76,7 +76,7 @@ func gaussianFlags(fs *flag.FlagSet) func() (registry.Config, error) {
 	cfg := DefineGaussianFlags(fs)
 	return func() (registry.Config, error) {
 		c := cfg()
-		return registry.OnePass(c.Fit, c.NewAccumulator), nil
+		return registry.OnePassSettings(c, c.Fit, c.NewAccumulator), nil
 	}
 }
 

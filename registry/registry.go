@@ -150,13 +150,33 @@ func (f fitConfig[M]) Fit(d *data.Dataset) (gendisc.Model, error) { return model
 // OnePass returns the OnePassConfig whose Fit is fit and whose
 // NewAccumulator is newAccumulator.
 func OnePass[M gendisc.Model, A gendisc.Accumulator](fit func(d *data.Dataset) (M, error), newAccumulator func() (A, error)) OnePassConfig {
-	return onePass[M, A]{fit, newAccumulator}
+	return onePass[M, A]{fit: fit, newAccumulator: newAccumulator}
+}
+
+// OnePassSettings is OnePass for a Config that also keeps settings, the
+// family's own configuration value (such as a naivebayes.GaussianConfig),
+// for Settings to return: the fast paths that know a family's
+// configuration (leave-one-out by downdating, package cv) read it.
+func OnePassSettings[M gendisc.Model, A gendisc.Accumulator](settings any, fit func(d *data.Dataset) (M, error), newAccumulator func() (A, error)) OnePassConfig {
+	return onePass[M, A]{fit: fit, newAccumulator: newAccumulator, settings: settings}
+}
+
+// Settings returns the family's configuration value that c keeps
+// (OnePassSettings), or nil when it keeps none.
+func Settings(c Config) any {
+	if s, ok := c.(interface{ settingsValue() any }); ok {
+		return s.settingsValue()
+	}
+	return nil
 }
 
 type onePass[M gendisc.Model, A gendisc.Accumulator] struct {
 	fit            func(d *data.Dataset) (M, error)
 	newAccumulator func() (A, error)
+	settings       any
 }
+
+func (c onePass[M, A]) settingsValue() any { return c.settings }
 
 func (c onePass[M, A]) Fit(d *data.Dataset) (gendisc.Model, error) { return modelOf(c.fit(d)) }
 

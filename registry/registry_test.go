@@ -327,3 +327,19 @@ func TestConfigErrorsAreNil(t *testing.T) {
 		t.Error("a FitConfig is a OnePassConfig")
 	}
 }
+
+// TestSettings checks that a Config keeps the family's configuration of
+// OnePassSettings, and that the others keep none.
+func TestSettings(t *testing.T) {
+	type settings struct{ Alpha float64 }
+	c := registry.OnePassSettings(settings{2}, fitConst, newConstAcc)
+	if s, ok := registry.Settings(c).(settings); !ok || s.Alpha != 2 {
+		t.Errorf("Settings of OnePassSettings: %#v", registry.Settings(c))
+	}
+	if s := registry.Settings(registry.OnePass(fitConst, newConstAcc)); s != nil {
+		t.Errorf("Settings of OnePass: %#v, want nil", s)
+	}
+	if s := registry.Settings(registry.FitConfig(fitConst)); s != nil {
+		t.Errorf("Settings of FitConfig: %#v, want nil", s)
+	}
+}

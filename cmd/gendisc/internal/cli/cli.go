@@ -143,7 +143,7 @@ var commands []*Command
 func init() {
 	commands = []*Command{
 		cmdFit, cmdUpdate, cmdMerge, cmdCluster,
-		cmdPredict, cmdEval, cmdScore, cmdInspect, cmdTransform,
+		cmdPredict, cmdEval, cmdCV, cmdScore, cmdInspect, cmdTransform,
 		cmdSample, cmdImpute, cmdBalance,
 		cmdCompare, cmdSplit, cmdDatasets, cmdExport,
 		cmdServe,

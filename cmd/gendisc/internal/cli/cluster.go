@@ -159,6 +159,12 @@ func numericColumns(d *data.Dataset) (*data.Dataset, []string) {
 	if len(skipped) == 0 {
 		return d, nil
 	}
+	return selectFeatures(d, keep), skipped
+}
+
+// selectFeatures returns d with the feature columns keep alone, in that
+// order (their cells and text; the target, weights and source as d's).
+func selectFeatures(d *data.Dataset, keep []int) *data.Dataset {
 	s := &data.Schema{Target: d.Schema.Target}
 	for _, j := range keep {
 		s.Features = append(s.Features, d.Schema.Features[j])
@@ -172,7 +178,15 @@ func numericColumns(d *data.Dataset) (*data.Dataset, []string) {
 			out.X[i*len(keep)+a] = d.X[i*D+j]
 		}
 	}
-	return &out, skipped
+	for a, j := range keep {
+		if d.Text != nil && d.Text[j] != nil {
+			if out.Text == nil {
+				out.Text = make([][]string, len(keep))
+			}
+			out.Text[a] = d.Text[j]
+		}
+	}
+	return &out
 }
 
 // progress returns a function that shows a status line on a terminal

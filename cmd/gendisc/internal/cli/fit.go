@@ -74,49 +74,82 @@ Example:
 	},
 }
 
+// trainingOptions are what the commands that fit a kind to a data set
+// (fit, cv) share: the training data (--data and the data flags) and the
+// model kind (--model) with its flags.
+type trainingOptions struct {
+	data, model   string
+	kind          *registry.Kind // nil for an unknown --model
+	numericTarget bool           // the kind is a regression
+	read          dataFlags
+}
+
+// register defines --data, --model and the data flags on fs.
+func (o *trainingOptions) register(fs *flag.FlagSet) {
+	fs.StringVar(&o.data, "data", "", "training data: a CSV or TSV `file`, - for standard input, or a bundled data set's name")
+	fs.StringVar(&o.model, "model", defaultKind, "the model `kind`: "+strings.Join(kindNames(), ", "))
+	o.read.register(fs)
+}
+
+// defineKind defines on fs the flags of the kind that --model names in
+// the raw arguments args, and returns the function that gives the
+// configuration they hold once fs is parsed (kindConfig), or the error of
+// an unknown kind, to be reported once the flags are parsed. The kind's
+// flags must be defined before parsing, so the value of --model is picked
+// out of the raw arguments. Then refuseOtherKinds defines the flags of
+// the other kinds, after those of the command.
+func (o *trainingOptions) defineKind(fs *flag.FlagSet, args []string) (func() (registry.Config, error), error) {
+	k, err := lookupKind(flagValue(args, "model", defaultKind))
+	if err != nil {
+		return nil, err
+	}
+	o.kind, o.numericTarget = k, k.Target == registry.Number
+	return kindConfig(k, fs), nil
+}
+
+// refuseOtherKinds defines on fs the flags of the kinds other than the one
+// that defineKind defined, which are refused (defineOtherKindsFlags).
+func (o *trainingOptions) refuseOtherKinds(fs *flag.FlagSet) {
+	name := ""
+	if o.kind != nil {
+		name = o.kind.Name
+	}
+	defineOtherKindsFlags(fs, name)
+}
+
 type fitOptions struct {
-	data, out, model string
-	kind             *registry.Kind // nil for an unknown --model
-	stream           bool
-	numericTarget    bool // the kind is a regression
-	read             dataFlags
-	fit              fitFunc                             // without --stream
-	newAcc           func() (gendisc.Accumulator, error) // with --stream
+	trainingOptions
+	out    string
+	stream bool
+	fit    fitFunc                             // without --stream
+	newAcc func() (gendisc.Accumulator, error) // with --stream
 }
 
 func fitFlags(fs *flag.FlagSet, args []string) Runner {
 	o := &fitOptions{}
-	fs.StringVar(&o.data, "data", "", "training data: a CSV or TSV `file`, - for standard input, or a bundled data set's name")
-	fs.StringVar(&o.model, "model", defaultKind, "the model `kind`: "+strings.Join(kindNames(), ", "))
+	o.trainingOptions.register(fs)
 	fs.StringVar(&o.out, "out", "-", "write the model to this `file`; - for standard output")
-	o.read.register(fs)
 	fs.BoolVar(&o.stream, "stream", false, "read and fit the data in chunks, in memory that does not grow with the file (kinds: "+strings.Join(streamableKinds(), ", ")+")")
 	if args == nil { // help: MoreHelp lists the flags of every kind
 		return nil
 	}
-	// The kind's flags must be defined before parsing, so the value of
-	// --model is picked out of the raw arguments; an unknown kind is
-	// reported once the flags are parsed.
-	k, err := lookupKind(flagValue(args, "model", defaultKind))
+	cfg, err := o.defineKind(fs, args)
 	if err == nil {
-		if boolFlagValue(args, "stream") && k.OnePass() {
-			o.newAcc = kindAccumulator(k, fs) // fit --stream adds the chunks to it (stream.go)
+		if boolFlagValue(args, "stream") && o.kind.OnePass() {
+			o.newAcc = configAccumulator(cfg) // fit --stream adds the chunks to it (stream.go)
 		} else {
-			o.fit = kindFit(k, fs)
+			o.fit = configFit(o.kind, cfg)
 		}
-		o.kind, o.numericTarget = k, k.Target == registry.Number
-		defineOtherKindsFlags(fs, k.Name)
-	} else {
-		defineOtherKindsFlags(fs, "")
 	}
+	o.refuseOtherKinds(fs)
 	return func(ctx context.Context, env *Env) error {
 		if err != nil {
 			return usagef("%v", err)
 		}
 		if o.stream != (o.newAcc != nil) {
-			if !k.OnePass() {
+			if !o.kind.OnePass() {
 				return usagef("--model %s cannot be fitted with --stream (kinds that can: %s)",
-					k.Name, strings.Join(streamableKinds(), ", "))
+					o.kind.Name, strings.Join(streamableKinds(), ", "))
 			}
 			return usagef("--stream is ambiguous here: give it apart from other flags' values")
 		}
@@ -142,7 +175,22 @@ func (o *fitOptions) run(env *Env) error {
 
 // fitAll reads the whole training data and fits the model to it.
 func (o *fitOptions) fitAll(env *Env) (gendisc.Model, error) {
-	opt := o.readOptions()
+	d, err := o.readTrainingData(env, o.readOptions())
+	if err != nil {
+		return nil, err
+	}
+	m, err := o.fit(d)
+	if err != nil {
+		return nil, kindHint(err, d)
+	}
+	return m, nil
+}
+
+// readTrainingData reads the whole training data with opt (readOptions,
+// or a command's changes to them) as the kind reads it (readTraining) and
+// leaves out the rows without a label, with a note (dropUnlabelled,
+// noteUnlabelled).
+func (o *trainingOptions) readTrainingData(env *Env, opt dataio.Options) (*data.Dataset, error) {
 	d, err := readTraining(env, o.kind, o.data, opt)
 	if err != nil {
 		return nil, o.targetHint(err, opt)
@@ -154,18 +202,14 @@ func (o *fitOptions) fitAll(env *Env) (gendisc.Model, error) {
 	} else {
 		env.verbosef("%s: %d rows, %d features, %d classes", d.Source, d.N, d.D(), len(d.Schema.Classes()))
 	}
-	m, err := o.fit(d)
-	if err != nil {
-		return nil, kindHint(err, d)
-	}
-	return m, nil
+	return d, nil
 }
 
 // dropUnlabelled returns d without its rows whose target is missing, and
 // their number: every kind that learns from the target leaves them out,
 // the one rule of fit (a kind without a target, registry.None, such as
 // gmm, keeps them).
-func (o *fitOptions) dropUnlabelled(d *data.Dataset) (*data.Dataset, int) {
+func (o *trainingOptions) dropUnlabelled(d *data.Dataset) (*data.Dataset, int) {
 	if o.kind.Target == registry.None || d.Y == nil {
 		return d, 0
 	}
@@ -175,7 +219,7 @@ func (o *fitOptions) dropUnlabelled(d *data.Dataset) (*data.Dataset, int) {
 // noteUnlabelled says on standard error, unless --quiet, how many rows
 // without a label (a target value for a regression) dropUnlabelled left
 // out of the fit of d.
-func (o *fitOptions) noteUnlabelled(env *Env, d *data.Dataset, n int) {
+func (o *trainingOptions) noteUnlabelled(env *Env, d *data.Dataset, n int) {
 	what := "a label"
 	if o.numericTarget {
 		what = "a target value"
@@ -187,7 +231,7 @@ func (o *fitOptions) noteUnlabelled(env *Env, d *data.Dataset, n int) {
 
 // readOptions returns how to read the training data: as the data flags
 // say, the target a number for a regression.
-func (o *fitOptions) readOptions() dataio.Options {
+func (o *trainingOptions) readOptions() dataio.Options {
 	opt := o.read.options()
 	opt.NumericTarget = o.numericTarget
 	return opt
@@ -196,7 +240,7 @@ func (o *fitOptions) readOptions() dataio.Options {
 // targetHint adds to err, an error of reading the training data with opt,
 // that the kind regresses a numeric target when the error is a cell of
 // the target that is not a number.
-func (o *fitOptions) targetHint(err error, opt dataio.Options) error {
+func (o *trainingOptions) targetHint(err error, opt dataio.Options) error {
 	var pe *data.ParseError
 	if o.numericTarget && errors.As(err, &pe) && errors.Is(err, data.ErrNotNumber) && pe.ColumnName != opt.Weight {
 		return fmt.Errorf("%w (--model %s regresses a numeric target; --target names it)", err, o.model)

@@ -69,16 +69,35 @@ func lookupKind(name string) (*registry.Kind, error) {
 	return nil, fmt.Errorf("unknown model kind %q (kinds: %s)", name, strings.Join(kindNames(), ", "))
 }
 
-// kindFit defines the flags of kind k on fs and returns the function that
-// fits a model of the configuration they hold once fs is parsed. An
-// invalid configuration is a misuse of the flags. A kind of plain text
-// refuses a .txt file read as a table (checkPlainText).
-func kindFit(k *registry.Kind, fs *flag.FlagSet) fitFunc {
+// kindConfig defines the flags of kind k on fs and returns the function
+// that gives the configuration they hold once fs is parsed. An invalid
+// configuration is a misuse of the flags.
+func kindConfig(k *registry.Kind, fs *flag.FlagSet) func() (registry.Config, error) {
 	cfg := k.Flags(fs)
-	return func(d *data.Dataset) (gendisc.Model, error) {
+	return func() (registry.Config, error) {
 		c, err := cfg()
 		if err != nil {
 			return nil, usagef("%v", err)
+		}
+		return c, nil
+	}
+}
+
+// kindFit defines the flags of kind k on fs and returns the function that
+// fits a model of the configuration they hold once fs is parsed
+// (configFit).
+func kindFit(k *registry.Kind, fs *flag.FlagSet) fitFunc {
+	return configFit(k, kindConfig(k, fs))
+}
+
+// configFit returns the function that fits a model of kind k with the
+// configuration cfg gives (kindConfig). A kind of plain text refuses a
+// .txt file read as a table (checkPlainText).
+func configFit(k *registry.Kind, cfg func() (registry.Config, error)) fitFunc {
+	return func(d *data.Dataset) (gendisc.Model, error) {
+		c, err := cfg()
+		if err != nil {
+			return nil, err
 		}
 		if k.Input == registry.Text {
 			if err := checkPlainText(d); err != nil {
@@ -89,15 +108,13 @@ func kindFit(k *registry.Kind, fs *flag.FlagSet) fitFunc {
 	}
 }
 
-// kindAccumulator defines the flags of kind k, a one-pass kind
-// (registry.Kind.OnePass), on fs and returns the function that gives an
-// empty accumulator of the configuration they hold once fs is parsed.
-func kindAccumulator(k *registry.Kind, fs *flag.FlagSet) func() (gendisc.Accumulator, error) {
-	cfg := k.Flags(fs)
+// configAccumulator returns the function that gives an empty accumulator
+// of the configuration cfg gives, that of a one-pass kind.
+func configAccumulator(cfg func() (registry.Config, error)) func() (gendisc.Accumulator, error) {
 	return func() (gendisc.Accumulator, error) {
 		c, err := cfg()
 		if err != nil {
-			return nil, usagef("%v", err)
+			return nil, err
 		}
 		return c.(registry.OnePassConfig).NewAccumulator()
 	}
