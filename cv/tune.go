@@ -218,7 +218,8 @@ type Metric struct {
 // classifier's (metrics.Report: log-loss, the error rate, the multiclass
 // Brier score, and the ROC AUC averaged one-vs-rest over the classes,
 // which for two classes is the binary AUC), a regressor's (the root mean
-// squared error) and a language model's (perplexity).
+// squared error) and a language model's (perplexity, and a classifier's
+// for a language model of classes).
 var (
 	classMetrics = []Metric{
 		{Name: "log-loss", Path: []string{"log_loss"}},
@@ -227,8 +228,20 @@ var (
 		{Name: "auc", Path: []string{"macro_avg", "roc_auc"}, Larger: true},
 	}
 	regressionMetrics = []Metric{{Name: "rmse", Path: []string{"rmse"}}}
-	languageMetrics   = []Metric{{Name: "perplexity", Path: []string{"perplexity"}}}
+	languageMetrics   = languageModelMetrics()
 )
+
+// languageModelMetrics are the metrics of a language model's reports
+// (metrics.LanguageModelReport): the perplexity of the held-out text, and
+// for a language model of classes, the classification's metrics.
+func languageModelMetrics() []Metric {
+	ms := []Metric{{Name: "perplexity", Path: []string{"language_model", "perplexity"}}}
+	for _, m := range classMetrics {
+		m.Path = append([]string{"classification"}, m.Path...)
+		ms = append(ms, m)
+	}
+	return ms
+}
 
 // Metrics returns the metrics that a search of kind k can optimise, the
 // default first: those of the reports of its models (Evaluate), none for
@@ -405,8 +418,20 @@ func (s *Search) Run(d *data.Dataset, repeats ...Folds) (*SearchResult, error) {
 			return nil, err
 		}
 	}
+	// The assignments are checked once, not for every setting.
+	if len(repeats) == 0 {
+		return nil, errors.New("cv: no fold assignment")
+	}
 	folds := 0
-	for _, f := range repeats {
+	var classes []string
+	var y []float64
+	if classes = d.Schema.Classes(); classes != nil {
+		y = d.Y
+	}
+	for rep, f := range repeats {
+		if _, err := Check(f, d.N, classes, y); err != nil {
+			return nil, (&Runner{}).inRepeat(rep, len(repeats), err)
+		}
 		folds += f.K()
 	}
 	res := &SearchResult{Trials: make([]Trial, len(settings)), Metric: s.Metric}

@@ -145,7 +145,7 @@ func TestTuneMetrics(t *testing.T) {
 	if _, err := MetricNamed(lookupKind(t, mixture.Kind), "log-loss"); err == nil || !strings.Contains(err.Error(), "no held-out metric") {
 		t.Errorf("gmm: %v", err)
 	}
-	if ms := Metrics(lookupKind(t, "ngram")); len(ms) != 1 || ms[0].Name != "perplexity" {
+	if ms := Metrics(lookupKind(t, "ngram")); len(ms) != 5 || ms[0].Name != "perplexity" || ms[1].Path[0] != "classification" {
 		t.Errorf("ngram's metrics %v", ms)
 	}
 }

@@ -66,6 +66,12 @@ func TestTune(t *testing.T) {
 		t.Error("tune's model differs from fit's of the one-SE setting")
 	}
 
+	// A language model: perplexity by default, the figure of its report.
+	r = runCLI(t, "", "tune", "--data", "sms_spam", "--model", "ngram", "--grid", "order=1,2", "--out", out)
+	if lines := strings.Split(r.stderr, "\n"); r.code != 0 || !strings.HasPrefix(lines[0], "order          perplexity (mean ± SE)") || !strings.HasSuffix(lines[2], "best") {
+		t.Errorf("ngram: exit %d\n%s", r.code, r.stderr)
+	}
+
 	// A kind with --seed shares it with the folds; random draws.
 	r = runCLI(t, "", "tune", "--data", "iris", "--model", "logistic", "--solver", "sgd", "--epochs", "20", "--seed", "3",
 		"--grid", "l2=1e-3..1e1", "--grid", "no-standardize=true,false", "--random", "3", "--metric", "error", "--json", "--out", out)
