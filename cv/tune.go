@@ -155,7 +155,21 @@ func (p Param) at(t float64) string {
 	default:
 		v = p.Lo + t*(p.Hi-p.Lo)
 	}
-	return strconv.FormatFloat(v, 'g', 12, 64)
+	return formatValue(v)
+}
+
+// formatValue writes v with 12 significant digits, an exponent without
+// leading zeros (1e-9, as one would write it, not 1e-09).
+func formatValue(v float64) string {
+	s := strconv.FormatFloat(v, 'g', 12, 64)
+	if mant, exp, ok := strings.Cut(s, "e"); ok {
+		sign := exp[:1]
+		if sign == "+" {
+			sign = ""
+		}
+		s = mant + "e" + sign + strings.TrimLeft(exp[1:], "0")
+	}
+	return s
 }
 
 // draw returns a random value of p: one of its list with equal

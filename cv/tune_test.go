@@ -38,6 +38,7 @@ func TestTuneParseParam(t *testing.T) {
 		{"alpha=log:1..4:3", []string{"1", "2", "4"}},
 		{"l2=lin:1..100:3", []string{"1", "50.5", "100"}},
 		{"alpha=2..2:1", []string{"2"}},
+		{"var-smoothing=1e-12..1e20:3", []string{"1e-12", "10000", "1e20"}},
 	} {
 		p, err := ParseParam(c.in)
 		if err != nil {
