@@ -279,11 +279,7 @@ func (o *tuneOptions) run(env *Env, s *cv.Search) error {
 	if err != nil {
 		return kindHint(err, d)
 	}
-	for _, t := range res.Trials {
-		for _, w := range t.Result.Warnings {
-			env.warnf("%s: %s", t.Setting, w)
-		}
-	}
+	warnTrials(env, res.Trials)
 	if o.json {
 		if err := writeJSON(env.Stdout, res); err != nil {
 			return err
@@ -310,4 +306,32 @@ func (o *tuneOptions) readData(env *Env) (*data.Dataset, error) {
 	d, dropped := o.train.dropUnlabelled(d)
 	o.train.noteUnlabelled(env, d, dropped)
 	return d, nil
+}
+
+// warnTrials writes the warnings of the settings' cross-validations: once
+// a warning that every setting has (a fold with fewer rows than classes),
+// and a setting's own with its setting.
+func warnTrials(env *Env, trials []cv.Trial) {
+	settings := map[string]int{} // how many settings have each warning
+	var order []string
+	for _, t := range trials {
+		for _, w := range slices.Compact(slices.Sorted(slices.Values(t.Result.Warnings))) {
+			if settings[w] == 0 {
+				order = append(order, w)
+			}
+			settings[w]++
+		}
+	}
+	for _, w := range order {
+		if settings[w] == len(trials) {
+			env.warnf("%s", w)
+		}
+	}
+	for _, t := range trials {
+		for _, w := range t.Result.Warnings {
+			if settings[w] < len(trials) {
+				env.warnf("%s: %s", t.Setting, w)
+			}
+		}
+	}
 }

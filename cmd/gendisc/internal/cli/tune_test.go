@@ -1,11 +1,14 @@
 package cli
 
 import (
+	"bytes"
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/gendisc/gendisc/cv"
 )
 
 // TestTune: tune's JSON has every setting with its params, mean and se,
@@ -121,4 +124,21 @@ func TestTuneMisuse(t *testing.T) {
 		t.Errorf("missing data: exit %d, %q", r.code, r.stderr)
 	}
 	assertFiles(t, dir)
+}
+
+// TestTuneWarnings: a warning of every setting (of the folds) is written
+// once; a setting's own with the setting.
+func TestTuneWarnings(t *testing.T) {
+	var stderr bytes.Buffer
+	trial := func(l2 string, w ...string) cv.Trial {
+		return cv.Trial{Setting: cv.Setting{{Name: "l2", Value: l2}}, Result: &cv.Result{Warnings: w}}
+	}
+	warnTrials(&Env{Stderr: &stderr}, []cv.Trial{
+		trial("0", "fold 1: 2 rows, fewer than the 3 classes", "fold 0: separable"),
+		trial("1", "fold 1: 2 rows, fewer than the 3 classes"),
+	})
+	want := "gendisc: warning: fold 1: 2 rows, fewer than the 3 classes\ngendisc: warning: l2=0: fold 0: separable\n"
+	if stderr.String() != want {
+		t.Errorf("warnings %q, want %q", stderr.String(), want)
+	}
 }
