@@ -49,7 +49,7 @@ const logRatio = 100
 //	lo..hi          a range only drawn from (Search.Random)
 //
 // A range is log-spaced (lo·(hi/lo)^(i/(n−1))) when 0 < lo and hi/lo ≥
-// 100, and linear (lo + i(hi−lo)/(n−1)) otherwise; the prefix "log:" or
+// 100, and linear (lo + (i/(n−1))(hi−lo)) otherwise; the prefix "log:" or
 // "lin:" of the range (l2=lin:0..10:11) chooses the scale. The values of
 // a range are written with 12 significant digits, so that 0..1:11 gives
 // 0.3, not 0.30000000000000004. Whether a value suits the flag is the
@@ -153,7 +153,7 @@ func (p Param) at(t float64) string {
 	case p.Log:
 		v = math.Exp(math.Log(p.Lo) + t*(math.Log(p.Hi)-math.Log(p.Lo)))
 	default:
-		v = p.Lo + t*(p.Hi-p.Lo)
+		v = p.Lo*(1-t) + p.Hi*t // without the overflow of hi − lo
 	}
 	return formatValue(v)
 }

@@ -325,3 +325,34 @@ func mustFloat(t *testing.T, s string) float64 {
 	}
 	return v
 }
+
+// FuzzParseParam checks that ParseParam never panics, and that a parsed
+// search gives at most maxValues values, those of a range numbers within
+// it. Longer: go test -fuzz FuzzParseParam -fuzztime 60s ./cv
+func FuzzParseParam(f *testing.F) {
+	for _, s := range []string{"l2=0.01,0.1,1", "l2=1e-4..1e2:13", "shrinkage=0..1:11", "alpha=log:1..4:3", "l2=lin:0..1", "x=..:", "=", "a=-1e308..1e308:3"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		p, err := ParseParam(s)
+		if err != nil {
+			return
+		}
+		vs, err := p.Grid()
+		if err != nil {
+			return
+		}
+		if len(vs) > maxValues {
+			t.Fatalf("%q: %d values", s, len(vs))
+		}
+		if p.Values != nil {
+			return
+		}
+		for _, v := range vs {
+			x, err := strconv.ParseFloat(v, 64)
+			if err != nil || !(x >= p.Lo-1e-11*math.Abs(p.Lo) && x <= p.Hi+1e-11*math.Abs(p.Hi)) {
+				t.Fatalf("%q: value %s outside %g..%g", s, v, p.Lo, p.Hi)
+			}
+		}
+	})
+}
