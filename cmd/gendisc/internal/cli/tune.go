@@ -42,7 +42,9 @@ is spaced evenly on a log scale, as penalties and smoothings are searched
 (shrinkage=0..1:11 is 0, 0.1, ..., 1); the prefix log: or lin: chooses
 (l2=lin:1..100:3). Each value is given to the flag as on the command
 line, so a value the flag refuses is an error naming the setting. Model
-flags given outside --grid hold in every setting.
+flags given outside --grid (those of gendisc fit --model KIND, listed by
+gendisc help fit) hold in every setting; a kind's --seed is the seed of
+the folds too.
 
 With --random N, N settings are drawn instead (with --seed): each
 flag's value uniformly from its list, uniformly within a linear range,
@@ -171,11 +173,11 @@ func (o *tuneOptions) defineKindFlags(fs *flag.FlagSet, k *registry.Kind) {
 	kfs.VisitAll(func(f *flag.Flag) {
 		fs.Var(&recordedFlag{Value: f.Value, name: f.Name, to: &o.base}, f.Name, f.Usage)
 	})
-	if kfs.Lookup("seed") != nil {
+	if f := kfs.Lookup("seed"); f != nil {
 		o.seed = new(uint64)
-		*o.seed = 1
-		seed := fs.Lookup("seed").Value.(*recordedFlag)
-		seed.also = func(s string) { *o.seed, _ = strconv.ParseUint(s, 0, 64) } // as flag's Uint64 parses it
+		parse := func(s string) { *o.seed, _ = strconv.ParseUint(s, 0, 64) } // as flag's Uint64, which took s
+		parse(f.DefValue)
+		fs.Lookup("seed").Value.(*recordedFlag).also = parse
 	}
 }
 
