@@ -18,6 +18,13 @@
 // LeaveOneOutDowndate gives their Result as Runner.Run would with
 // LeaveOneOut folds, from a kind's configuration (registry.Settings).
 //
+// A Search tunes a kind's flags (registry.Kind.Flags): a grid of listed
+// values and ranges (ParseParam: l2=0.01,0.1,1, l2=1e-4..1e2:13 spaced on
+// a log scale, shrinkage=0..1:11 on a linear one) or random draws from
+// them; every setting is cross-validated on the same folds, and the best
+// by a Metric chosen, or the most regularised within one standard error
+// of the best.
+//
 // Fold assignments travel as CSV files (ReadFolds, WriteFolds): a header
 // "fold" and one 0-based fold number per data row, in the rows' order, so
 // that another tool can reproduce the split.

@@ -145,7 +145,7 @@ func init() {
 		cmdFit, cmdUpdate, cmdMerge, cmdCluster,
 		cmdPredict, cmdEval, cmdCV, cmdScore, cmdInspect, cmdTransform,
 		cmdSample, cmdImpute, cmdBalance,
-		cmdCompare, cmdSplit, cmdDatasets, cmdExport,
+		cmdCompare, cmdTune, cmdSplit, cmdDatasets, cmdExport,
 		cmdServe,
 		cmdCompletion, cmdVersion,
 	}
@@ -297,7 +297,8 @@ func runCommand(ctx context.Context, env *Env, cmd *Command, args []string) erro
 // checkRepeated returns a usage error for a flag of fs given twice in
 // args, the arguments that fs parsed: a flag holds one value, and taking
 // the last one silently would hide a mistake. Boolean flags and the list
-// flags (modelflags.List, which gather their values) may be repeated.
+// flags (modelflags.List, and a repeatable flag such as tune's --grid,
+// which gather their values) may be repeated.
 func checkRepeated(fs *flag.FlagSet, args []string) error {
 	seen := map[string]bool{}
 	for i := 0; i < len(args); i++ {
@@ -320,6 +321,9 @@ func checkRepeated(fs *flag.FlagSet, args []string) error {
 			i++ // the value, whatever it looks like
 		}
 		if _, ok := f.Value.(*modelflags.List); ok {
+			continue
+		}
+		if r, ok := f.Value.(repeatable); ok && r.Repeatable() {
 			continue
 		}
 		if seen[name] {

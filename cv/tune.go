@@ -1,0 +1,639 @@
+package cv
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"math/rand/v2"
+	"reflect"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/gendisc/gendisc"
+	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/ngram"
+	"github.com/gendisc/gendisc/registry"
+)
+
+// Param is the values searched for one flag of a kind (registry.Kind.Flags):
+// a list of values, or a range of numbers from Lo to Hi, spaced evenly on
+// a log scale (Log) or a linear one, of which a grid takes N.
+type Param struct {
+	// Name is the flag's name, without dashes.
+	Name string
+	// Values are the flag values of a list, as the flag takes them; nil
+	// for a range.
+	Values []string
+	// Lo, Hi, N and Log are a range's: N values from Lo to Hi (N = 0
+	// when the range is only drawn from, see Search.Random).
+	Lo, Hi float64
+	N      int
+	Log    bool
+}
+
+// logRatio is the ratio Hi/Lo from which a range of positive numbers is
+// spaced on a log scale unless its scale is written (ParseParam): two
+// decades or more, as the strengths of a penalty or a smoothing are
+// searched; a narrower range, such as 1..10 for a count, is linear.
+const logRatio = 100
+
+// ParseParam parses the search of one flag, NAME=SPEC, where SPEC is
+//
+//	v1,v2,...       the listed values (numbers or words: l2=0.01,0.1,1 or variance=feature,class-feature)
+//	lo..hi:n        n numbers from lo to hi, both included
+//	lo..hi          a range only drawn from (Search.Random)
+//
+// A range is log-spaced (lo·(hi/lo)^(i/(n−1))) when 0 < lo and hi/lo ≥
+// 100, and linear (lo + (i/(n−1))(hi−lo)) otherwise; the prefix "log:" or
+// "lin:" of the range (l2=lin:0..10:11) chooses the scale. The values of
+// a range are written with 12 significant digits, so that 0..1:11 gives
+// 0.3, not 0.30000000000000004. Whether a value suits the flag is the
+// flag's own business (Search.Config).
+func ParseParam(s string) (Param, error) {
+	name, spec, ok := strings.Cut(s, "=")
+	name = strings.TrimLeft(strings.TrimSpace(name), "-")
+	if !ok || name == "" {
+		return Param{}, fmt.Errorf("cv: search %q: want NAME=v1,v2,... or NAME=lo..hi:n", s)
+	}
+	p := Param{Name: name}
+	scale, rest, scaled := "", spec, false
+	if before, after, found := strings.Cut(spec, ":"); found && (before == "log" || before == "lin") {
+		scale, rest, scaled = before, after, true
+	}
+	lo, hi, isRange := strings.Cut(rest, "..")
+	if !isRange {
+		if scaled {
+			return Param{}, fmt.Errorf("cv: search %s: %s: applies to a range lo..hi:n", name, scale)
+		}
+		for v := range strings.SplitSeq(spec, ",") {
+			if v = strings.TrimSpace(v); v == "" {
+				return Param{}, fmt.Errorf("cv: search %s: an empty value in %q", name, spec)
+			}
+			p.Values = append(p.Values, v)
+		}
+		return p, nil
+	}
+	hi, n, hasN := strings.Cut(hi, ":")
+	var err error
+	if p.Lo, err = rangeBound(name, lo); err != nil {
+		return Param{}, err
+	}
+	if p.Hi, err = rangeBound(name, hi); err != nil {
+		return Param{}, err
+	}
+	if p.Hi < p.Lo {
+		return Param{}, fmt.Errorf("cv: search %s: the range %s..%s ends below its start", name, lo, hi)
+	}
+	if hasN {
+		if p.N, err = strconv.Atoi(strings.TrimSpace(n)); err != nil || p.N < 1 || p.N > maxValues {
+			return Param{}, fmt.Errorf("cv: search %s: the number of values %q is not a whole number from 1 to %d", name, n, maxValues)
+		}
+		if p.N == 1 && p.Lo != p.Hi {
+			return Param{}, fmt.Errorf("cv: search %s: one value of the range %s..%s: give 2 or more, or the value alone", name, lo, hi)
+		}
+	}
+	switch scale {
+	case "log":
+		if p.Lo <= 0 {
+			return Param{}, fmt.Errorf("cv: search %s: a log-spaced range needs a start above 0, not %s", name, lo)
+		}
+		p.Log = true
+	case "":
+		p.Log = p.Lo > 0 && p.Hi/p.Lo >= logRatio
+	}
+	return p, nil
+}
+
+// maxValues bounds the values of one range, and the settings of a
+// search: each is a cross-validation.
+const maxValues = 10000
+
+func rangeBound(name, s string) (float64, error) {
+	v, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+	if err != nil || math.IsInf(v, 0) || math.IsNaN(v) {
+		return 0, fmt.Errorf("cv: search %s: the range bound %q is not a finite number", name, s)
+	}
+	return v, nil
+}
+
+// Grid returns the values of p on a grid: its list, or the N values of
+// its range. A range without N is an error.
+func (p Param) Grid() ([]string, error) {
+	if p.Values != nil {
+		return p.Values, nil
+	}
+	if p.N == 0 {
+		return nil, fmt.Errorf("cv: search %s: the range %g..%g has no number of values (lo..hi:n); only random draws take a bare range", p.Name, p.Lo, p.Hi)
+	}
+	vs := make([]string, p.N)
+	for i := range p.N {
+		t := 0.0
+		if p.N > 1 {
+			t = float64(i) / float64(p.N-1)
+		}
+		vs[i] = p.at(t)
+	}
+	return vs, nil
+}
+
+// at returns the value of p's range at the fraction t of its length, on
+// its scale.
+func (p Param) at(t float64) string {
+	var v float64
+	switch {
+	case t == 0:
+		v = p.Lo
+	case t == 1:
+		v = p.Hi
+	case p.Log:
+		v = math.Exp(math.Log(p.Lo) + t*(math.Log(p.Hi)-math.Log(p.Lo)))
+	default:
+		v = p.Lo*(1-t) + p.Hi*t // without the overflow of hi − lo
+	}
+	return formatValue(v)
+}
+
+// formatValue writes v with 12 significant digits, an exponent without
+// leading zeros (1e-9, as one would write it, not 1e-09).
+func formatValue(v float64) string {
+	s := strconv.FormatFloat(v, 'g', 12, 64)
+	if mant, exp, ok := strings.Cut(s, "e"); ok {
+		sign := exp[:1]
+		if sign == "+" {
+			sign = ""
+		}
+		s = mant + "e" + sign + strings.TrimLeft(exp[1:], "0")
+	}
+	return s
+}
+
+// draw returns a random value of p: one of its list with equal
+// probabilities, or one of its range, uniform on its scale (log-uniform
+// for a log-spaced range).
+func (p Param) draw(r *rand.Rand) string {
+	if p.Values != nil {
+		return p.Values[r.IntN(len(p.Values))]
+	}
+	return p.at(r.Float64())
+}
+
+// Setting is the values of some flags of a kind, in order: one point of a
+// search.
+type Setting []FlagValue
+
+// FlagValue is the value of one flag, as the flag takes it.
+type FlagValue struct{ Name, Value string }
+
+// String writes s as "name=value, name=value".
+func (s Setting) String() string {
+	parts := make([]string, len(s))
+	for i, fv := range s {
+		parts[i] = fv.Name + "=" + fv.Value
+	}
+	return strings.Join(parts, ", ")
+}
+
+// MarshalJSON writes s as one object of the flags' values, as strings, in
+// order.
+func (s Setting) MarshalJSON() ([]byte, error) {
+	var b bytes.Buffer
+	b.WriteByte('{')
+	for i, fv := range s {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		k, _ := json.Marshal(fv.Name)
+		v, _ := json.Marshal(fv.Value)
+		b.Write(k)
+		b.WriteByte(':')
+		b.Write(v)
+	}
+	b.WriteByte('}')
+	return b.Bytes(), nil
+}
+
+// Metric is a figure of the fold reports that a search optimises.
+type Metric struct {
+	// Name is the metric's name: log-loss, error, brier, auc, rmse or
+	// perplexity.
+	Name string
+	// Path is the figure's keys in the reports' JSON.
+	Path []string
+	// Larger is true for a figure where larger is better (auc).
+	Larger bool
+}
+
+// metrics are the metrics a search takes, by the models' reports: a
+// classifier's (metrics.Report: log-loss, the error rate, the multiclass
+// Brier score, and the ROC AUC averaged one-vs-rest over the classes,
+// which for two classes is the binary AUC), a regressor's (the root mean
+// squared error) and a language model's (perplexity, and a classifier's
+// for a language model of classes).
+var (
+	classMetrics = []Metric{
+		{Name: "log-loss", Path: []string{"log_loss"}},
+		{Name: "error", Path: []string{"error"}},
+		{Name: "brier", Path: []string{"brier"}},
+		{Name: "auc", Path: []string{"macro_avg", "roc_auc"}, Larger: true},
+	}
+	regressionMetrics = []Metric{{Name: "rmse", Path: []string{"rmse"}}}
+	languageMetrics   = languageModelMetrics()
+)
+
+// languageModelMetrics are the metrics of a language model's reports
+// (metrics.LanguageModelReport): the perplexity of the held-out text, and
+// for a language model of classes, the classification's metrics.
+func languageModelMetrics() []Metric {
+	ms := []Metric{{Name: "perplexity", Path: []string{"language_model", "perplexity"}}}
+	for _, m := range classMetrics {
+		m.Path = append([]string{"classification"}, m.Path...)
+		ms = append(ms, m)
+	}
+	return ms
+}
+
+// Metrics returns the metrics that a search of kind k can optimise, the
+// default first: those of the reports of its models (Evaluate), none for
+// a kind whose models have no held-out metrics (a mixture of the
+// features).
+func Metrics(k *registry.Kind) []Metric {
+	switch {
+	case k.Type != nil && k.Type.Implements(reflect.TypeFor[ngram.LanguageModel]()):
+		return languageMetrics
+	case k.Target == registry.Number:
+		return regressionMetrics
+	case k.Target == registry.Classes:
+		return classMetrics
+	}
+	return nil
+}
+
+// MetricNamed returns the metric name of kind k, or an error naming those
+// it has.
+func MetricNamed(k *registry.Kind, name string) (Metric, error) {
+	ms := Metrics(k)
+	var names []string
+	for _, m := range ms {
+		if m.Name == name {
+			return m, nil
+		}
+		names = append(names, m.Name)
+	}
+	if len(ms) == 0 {
+		return Metric{}, fmt.Errorf("cv: a %s model has no held-out metric to search by", k.Name)
+	}
+	return Metric{}, fmt.Errorf("cv: no metric %q for a %s model (metrics: %s)", name, k.Name, strings.Join(names, ", "))
+}
+
+// Search searches settings of the flags of a kind by cross-validation:
+// every setting is evaluated on the same folds (Runner.Run), and the best
+// by Metric chosen.
+type Search struct {
+	// Kind is the kind searched; it must have Flags.
+	Kind *registry.Kind
+	// Base is the flags set in every setting, before those searched.
+	Base Setting
+	// Params are the flags searched.
+	Params []Param
+	// Random, when above 0, draws that many settings at random (each
+	// flag's value independently, see Param.draw) with the seed Seed,
+	// instead of the grid of every combination of the Params' values.
+	Random int
+	Seed   uint64
+	// Metric is what the search optimises.
+	Metric Metric
+	// OneSE chooses, rather than the best setting, the most regularised
+	// one whose mean is within one standard error of the best's (see
+	// mostRegularised).
+	OneSE bool
+	// Workers and Progress are those of the runner of every setting;
+	// Progress counts the folds of all the settings.
+	Workers  int
+	Progress func(done, total int)
+}
+
+// Settings returns the settings the search evaluates, in order: with
+// Random, that many draws; otherwise the grid of every combination of the
+// Params' values, the last Param varying fastest. No Params, a Param
+// without values, or more than 10000 settings is an error.
+func (s *Search) Settings() ([]Setting, error) {
+	if len(s.Params) == 0 {
+		return nil, errors.New("cv: nothing to search: no flag values")
+	}
+	if s.Random > 0 {
+		if s.Random > maxValues {
+			return nil, fmt.Errorf("cv: %d random settings, more than %d", s.Random, maxValues)
+		}
+		r := newRand(s.Seed)
+		out := make([]Setting, s.Random)
+		for i := range out {
+			for _, p := range s.Params {
+				out[i] = append(out[i], FlagValue{p.Name, p.draw(r)})
+			}
+		}
+		return out, nil
+	}
+	out := []Setting{nil}
+	for _, p := range s.Params {
+		vs, err := p.Grid()
+		if err != nil {
+			return nil, err
+		}
+		if len(out)*len(vs) > maxValues {
+			return nil, fmt.Errorf("cv: more than %d settings in the grid", maxValues)
+		}
+		var next []Setting
+		for _, set := range out {
+			for _, v := range vs {
+				next = append(next, append(slices.Clone(set), FlagValue{p.Name, v}))
+			}
+		}
+		out = next
+	}
+	return out, nil
+}
+
+// Config returns the configuration of kind k with the flags of base and
+// then set, as a fresh flag set defined by k.Flags takes them: a flag the
+// kind lacks is an error, and a value the flag refuses is the flag's own
+// error, both naming the setting; so is a combination that the kind's
+// configuration refuses.
+func Config(k *registry.Kind, base, set Setting) (registry.Config, error) {
+	if k.Flags == nil {
+		return nil, fmt.Errorf("cv: model kind %s is read, not fitted", k.Name)
+	}
+	fs := flag.NewFlagSet(k.Name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	cfg := k.Flags(fs)
+	for _, fv := range append(slices.Clone(base), set...) {
+		if fs.Lookup(fv.Name) == nil {
+			return nil, fmt.Errorf("cv: a %s model has no setting %q", k.Name, fv.Name)
+		}
+		if err := fs.Set(fv.Name, fv.Value); err != nil {
+			return nil, fmt.Errorf("cv: setting %s: %s %q: %w", set, fv.Name, fv.Value, err)
+		}
+	}
+	c, err := cfg()
+	if err != nil {
+		return nil, fmt.Errorf("cv: setting %s: %w", set, err)
+	}
+	return c, nil
+}
+
+// Trial is the cross-validation of one setting.
+type Trial struct {
+	Setting Setting
+	Result  *Result
+	// Mean and SE are the metric's mean and standard error over the
+	// folds; Mean is NaN when no fold defines it.
+	Mean, SE float64
+}
+
+// SearchResult is a search: every setting's trial, in the order of
+// Settings, and the chosen one.
+type SearchResult struct {
+	Trials []Trial
+	// Best is the index of the setting with the best mean of the metric
+	// (the first of equals, as scikit-learn's GridSearchCV); Chosen is
+	// Best, or the one-standard-error choice with Search.OneSE.
+	Best, Chosen int
+	Metric       Metric
+}
+
+// Run evaluates every setting on d with the fold assignments repeats
+// (the same for every setting), each by a Runner of the setting's
+// configuration, one-pass for a registry.OnePassConfig, and chooses one.
+// Every setting's configuration is checked (Config) before any is fitted.
+//
+// A one-pass kind builds its fold accumulators anew for every setting:
+// an accumulator carries its configuration (its MarshalBinary encodes it,
+// and Merge refuses another's), so the statistics of one setting cannot
+// serve another even where, as for α of naive Bayes, the variance tying,
+// the shrinkage of LDA/QDA or the class prior, the setting is applied
+// only when the model is extracted. Logistic regression is refitted from
+// its own starting point for every λ: the family has no warm start from
+// another fit's weights.
+func (s *Search) Run(d *data.Dataset, repeats ...Folds) (*SearchResult, error) {
+	settings, err := s.Settings()
+	if err != nil {
+		return nil, err
+	}
+	if s.Metric.Name == "" {
+		return nil, errors.New("cv: no metric to search by")
+	}
+	configs := make([]registry.Config, len(settings))
+	for i, set := range settings {
+		if configs[i], err = Config(s.Kind, s.Base, set); err != nil {
+			return nil, err
+		}
+	}
+	// The assignments are checked once, not for every setting.
+	if len(repeats) == 0 {
+		return nil, errors.New("cv: no fold assignment")
+	}
+	folds := 0
+	var classes []string
+	var y []float64
+	if classes = d.Schema.Classes(); classes != nil {
+		y = d.Y
+	}
+	for rep, f := range repeats {
+		if _, err := Check(f, d.N, classes, y); err != nil {
+			return nil, (&Runner{}).inRepeat(rep, len(repeats), err)
+		}
+		folds += f.K()
+	}
+	res := &SearchResult{Trials: make([]Trial, len(settings)), Metric: s.Metric}
+	for i, c := range configs {
+		r := &Runner{Fit: c.Fit, Workers: s.Workers}
+		if op, ok := c.(registry.OnePassConfig); ok {
+			r.NewAccumulator = op.NewAccumulator
+		}
+		if s.Progress != nil {
+			r.Progress = func(done, _ int) { s.Progress(i*folds+done, len(configs)*folds) }
+		}
+		cvr, err := r.Run(d, repeats...)
+		if err != nil {
+			return nil, fmt.Errorf("cv: setting %s: %w", settings[i], err)
+		}
+		t := Trial{Setting: settings[i], Result: cvr, Mean: math.NaN(), SE: math.NaN()}
+		if mean, se, ok := cvr.Metric(s.Metric.Path...); ok {
+			t.Mean, t.SE = mean, se
+		}
+		res.Trials[i] = t
+	}
+	res.Best = -1
+	for i, t := range res.Trials {
+		if !math.IsNaN(t.Mean) && (res.Best < 0 || s.Metric.better(t.Mean, res.Trials[res.Best].Mean)) {
+			res.Best = i
+		}
+	}
+	if res.Best < 0 {
+		return nil, fmt.Errorf("cv: no setting has a %s on any fold", s.Metric.Name)
+	}
+	res.Chosen = res.Best
+	if s.OneSE {
+		res.Chosen = res.mostRegularised()
+	}
+	return res, nil
+}
+
+// better reports whether a is better than b by m.
+func (m Metric) better(a, b float64) bool {
+	if m.Larger {
+		return a > b
+	}
+	return a < b
+}
+
+// regularising are the flags whose larger values regularise more: the
+// penalty λ of logistic and linear regression (l2), the pseudo-count of
+// naive Bayes and Lidstone smoothing (alpha), the share of the largest
+// variance added to every variance (var-smoothing) and the shrinkage of
+// LDA/QDA's covariance matrices towards a multiple of the identity
+// (shrinkage).
+var regularising = []string{"l2", "alpha", "var-smoothing", "shrinkage"}
+
+// mostRegularised returns the one-standard-error choice: among the
+// settings whose mean is within the best's standard error of the best's
+// (no worse than best + SE, or best − SE for a metric where larger is
+// better), the most regularised: the one with the largest value of the
+// first searched flag that regularises (see regularising) and whose
+// values are all numbers, ties broken by the next such flag, then by the
+// better mean, then by order. Without such a flag, or without a standard
+// error (one fold), it is the best setting.
+func (r *SearchResult) mostRegularised() int {
+	best := r.Trials[r.Best]
+	if math.IsNaN(best.SE) {
+		return r.Best
+	}
+	bound := best.Mean + best.SE
+	if r.Metric.Larger {
+		bound = best.Mean - best.SE
+	}
+	var within []int
+	for i, t := range r.Trials {
+		if !math.IsNaN(t.Mean) && !r.Metric.better(bound, t.Mean) {
+			within = append(within, i)
+		}
+	}
+	// The positions in the settings of the numeric regularising flags.
+	var keys []int
+	for j, fv := range best.Setting {
+		if !slices.Contains(regularising, fv.Name) {
+			continue
+		}
+		numeric := true
+		for _, i := range within {
+			if _, err := strconv.ParseFloat(r.Trials[i].Setting[j].Value, 64); err != nil {
+				numeric = false
+			}
+		}
+		if numeric {
+			keys = append(keys, j)
+		}
+	}
+	if len(keys) == 0 {
+		return r.Best
+	}
+	value := func(i, j int) float64 {
+		v, _ := strconv.ParseFloat(r.Trials[i].Setting[j].Value, 64)
+		return v
+	}
+	chosen := within[0]
+	for _, i := range within[1:] {
+		more := 0 // +1 when i is more regularised than chosen, −1 when less
+		for _, j := range keys {
+			if a, b := value(i, j), value(chosen, j); a != b {
+				more = 1
+				if a < b {
+					more = -1
+				}
+				break
+			}
+		}
+		if more > 0 || (more == 0 && r.Metric.better(r.Trials[i].Mean, r.Trials[chosen].Mean)) {
+			chosen = i
+		}
+	}
+	return chosen
+}
+
+// MarshalJSON writes r as one object: "metric", the metric's name;
+// "settings", a list with per setting its flag values under "params" and
+// the mean and standard error of every figure of the fold reports under
+// "mean" and "se" (those of Result.MarshalJSON); "best", the chosen
+// setting's "params" (with Search.OneSE, the one-standard-error choice),
+// and "best_mean" and "best_se", its metric's.
+func (r *SearchResult) MarshalJSON() ([]byte, error) {
+	var b bytes.Buffer
+	fmt.Fprintf(&b, `{"metric":%q,"settings":[`, r.Metric.Name)
+	for i, t := range r.Trials {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		mean, se, err := t.Result.summary()
+		if err != nil {
+			return nil, err
+		}
+		p, _ := t.Setting.MarshalJSON()
+		b.WriteString(`{"params":`)
+		b.Write(p)
+		b.WriteString(`,"mean":`)
+		mean.write(&b)
+		b.WriteString(`,"se":`)
+		se.write(&b)
+		b.WriteByte('}')
+	}
+	c := r.Trials[r.Chosen]
+	p, _ := c.Setting.MarshalJSON()
+	b.WriteString(`],"best":{"params":`)
+	b.Write(p)
+	b.WriteString(`,"mean":`)
+	(&tree{num: c.Mean, isNum: true}).write(&b)
+	b.WriteString(`,"se":`)
+	(&tree{num: c.SE, isNum: true}).write(&b)
+	b.WriteString("}}")
+	return b.Bytes(), nil
+}
+
+// Text writes r as a table: a row per setting with its flag values and
+// the metric's mean ± standard error, the best marked "best" and the
+// chosen one, when another, "chosen (one SE)".
+func (r *SearchResult) Text(w io.Writer) error {
+	var b bytes.Buffer
+	head := r.Trials[0].Setting
+	for _, fv := range head {
+		fmt.Fprintf(&b, "%-14s ", fv.Name)
+	}
+	fmt.Fprintf(&b, "%s (mean ± SE)\n", r.Metric.Name)
+	for i, t := range r.Trials {
+		for _, fv := range t.Setting {
+			fmt.Fprintf(&b, "%-14s ", fv.Value)
+		}
+		fmt.Fprintf(&b, "%.6g ± %.3g", t.Mean, t.SE)
+		switch {
+		case i == r.Best:
+			b.WriteString("  best")
+		case i == r.Chosen:
+			b.WriteString("  chosen (one SE)")
+		}
+		b.WriteByte('\n')
+	}
+	_, err := w.Write(b.Bytes())
+	return err
+}
+
+// Fit fits the chosen setting of s, as its result r chose it, to all of d.
+func (s *Search) Fit(r *SearchResult, d *data.Dataset) (gendisc.Model, error) {
+	c, err := Config(s.Kind, s.Base, r.Trials[r.Chosen].Setting)
+	if err != nil {
+		return nil, err
+	}
+	return c.Fit(d)
+}
