@@ -79,6 +79,9 @@ func flags(fs *flag.FlagSet) func() (registry.Config, error) {
 		if c.Unknown, err = ParseUnknown(unknown); err != nil {
 			return nil, err
 		}
+		if c.Transitions != AddAlpha {
+			c.Alpha = 0 // unused, and the model file records it
+		}
 		if c.Context == 0 {
 			c.Context = NoContext
 		}
