@@ -59,13 +59,16 @@ Example:
 		fs.StringVar(&o.data, "data", "", "the data, with the target column: a CSV or TSV `file`, - for standard input, or a bundled data set's name")
 		fs.StringVar(&o.weight, "weight", "", "weigh the rows by this `column`")
 		fs.BoolVar(&o.json, "json", false, "print JSON instead of text")
+		fs.BoolVar(&o.spans, "spans", false, "a tagger of BIO/IOB tags: add span-level precision, recall and F1, as conlleval")
+		o.seq.register(fs)
 		return func(ctx context.Context, env *Env) error { return o.run(env) }
 	},
 }
 
 type evalOptions struct {
 	model, data, weight string
-	json                bool
+	json, spans         bool
+	seq                 seqFlags // a tagger's sentences (sequences.go)
 }
 
 func (o *evalOptions) run(env *Env) error {
@@ -74,6 +77,9 @@ func (o *evalOptions) run(env *Env) error {
 		return err
 	}
 	if isLM, err := evalLanguageModel(env, o, m); isLM {
+		return err
+	}
+	if isTagger, err := evalTagger(env, o, m); isTagger {
 		return err
 	}
 	c, isClassifier := m.(gendisc.Classifier)

@@ -80,7 +80,9 @@ type fitOptions struct {
 	stream           bool
 	numericTarget    bool // the kind is a regression
 	read             dataFlags
-	fit              fitFunc                             // without --stream
+	seq              seqFlags                            // a kind of sentences (seqinput.go)
+	seqConfig        func() (registry.Config, error)     // a kind of sentences, without --stream
+	fit              fitFunc                             // a kind of tables, without --stream
 	newAcc           func() (gendisc.Accumulator, error) // with --stream
 }
 
@@ -90,6 +92,7 @@ func fitFlags(fs *flag.FlagSet, args []string) Runner {
 	fs.StringVar(&o.model, "model", defaultKind, "the model `kind`: "+strings.Join(kindNames(), ", "))
 	fs.StringVar(&o.out, "out", "-", "write the model to this `file`; - for standard output")
 	o.read.register(fs)
+	o.seq.register(fs)
 	fs.BoolVar(&o.stream, "stream", false, "read and fit the data in chunks, in memory that does not grow with the file (kinds: "+strings.Join(streamableKinds(), ", ")+")")
 	if args == nil { // help: MoreHelp lists the flags of every kind
 		return nil
@@ -101,6 +104,8 @@ func fitFlags(fs *flag.FlagSet, args []string) Runner {
 	if err == nil {
 		if boolFlagValue(args, "stream") && k.OnePass() {
 			o.newAcc = kindAccumulator(k, fs) // fit --stream adds the chunks to it (stream.go)
+		} else if sequenceInput(k) {
+			o.seqConfig = k.Flags(fs)
 		} else {
 			o.fit = kindFit(k, fs)
 		}
@@ -126,7 +131,12 @@ func fitFlags(fs *flag.FlagSet, args []string) Runner {
 
 func (o *fitOptions) run(env *Env) error {
 	fit := o.fitAll
-	if o.newAcc != nil {
+	switch {
+	case sequenceInput(o.kind) && o.newAcc != nil:
+		fit = o.fitSequenceStream // seqinput.go
+	case sequenceInput(o.kind):
+		fit = o.fitSequences
+	case o.newAcc != nil:
 		fit = o.fitChunks // stream.go
 	}
 	m, err := fit(env)

@@ -58,17 +58,24 @@ Example:
 		fs.StringVar(&o.model, "model", "", "the model `file` (from gendisc fit); - for standard input")
 		fs.StringVar(&o.data, "data", "", "the data: a CSV or TSV `file`, - for standard input, or a bundled data set's name")
 		fs.StringVar(&o.out, "out", "-", "write the predictions to this `file`; - for standard output")
+		fs.BoolVar(&o.marginals, "marginals", false, "a tagger: add the posterior probability p_<tag> of every tag of every token")
+		o.seq.register(fs)
 		return withOutFormat(fs, func(ctx context.Context, env *Env) error { return o.run(env) }, "out")
 	},
 }
 
 type predictOptions struct {
 	model, data, out string
+	marginals        bool     // a tagger's posteriors (sequences.go)
+	seq              seqFlags // a tagger's sentences
 }
 
 func (o *predictOptions) run(env *Env) error {
 	e, m, err := env.loadModel(o.model)
 	if err != nil {
+		return err
+	}
+	if isTagger, err := predictTagger(env, o, m); isTagger {
 		return err
 	}
 	d, err := env.readWithSchema(o.data, m.Schema(), dataio.SchemaOptions{UnseenClassMissing: true})

@@ -59,6 +59,7 @@ Example:
 		fs.StringVar(&o.data, "data", "", "the data: a CSV or TSV `file`, - for standard input, or a bundled data set's name")
 		fs.StringVar(&o.out, "out", "", "write the scores to this `file`; - for standard output (the default without --json)")
 		fs.BoolVar(&o.json, "json", false, "print the summary as JSON on standard output instead of the scores")
+		o.seq.register(fs)
 		return withOutFormat(fs, func(ctx context.Context, env *Env) error { return o.run(env) }, "out")
 	},
 }
@@ -66,6 +67,7 @@ Example:
 type scoreOptions struct {
 	model, data, out string
 	json             bool
+	seq              seqFlags // a model of sentences (sequences.go)
 }
 
 // scoreSummary is what score prints about the scores as a whole.
@@ -92,6 +94,9 @@ func (o *scoreOptions) run(env *Env) error {
 		return err
 	}
 	if isLM, err := scoreLanguageModel(env, o, m); isLM {
+		return err
+	}
+	if isSeq, err := scoreSequences(env, o, m); isSeq {
 		return err
 	}
 	density, ok := models.Density(m)
