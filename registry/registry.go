@@ -34,7 +34,10 @@
 //     written;
 //   - Flags: the kind's hyperparameter flags, defined with the values of
 //     package modelflags, and the Config they give (FitConfig, or
-//     OnePass when the kind has an accumulator, gendisc.Accumulator);
+//     OnePass when the kind has an accumulator, gendisc.Accumulator; for
+//     a kind of Input Sequences, a SequenceConfig, whose FitSequences
+//     takes sentences: SequenceFit, or SequenceOnePass with an
+//     accumulator of sentences, and models that are gendisc.Tagger);
 //   - an init function that calls Register with the Kind and the decoder.
 package registry
 
@@ -105,7 +108,8 @@ const (
 	// text column of a table.
 	Text
 	// Sequences: sequences of observations, such as the tokens of a
-	// sentence with their tags (hidden Markov models, CRFs).
+	// sentence with their tags (hidden Markov models, CRFs), read by
+	// package seqio; the kind's Config is a SequenceConfig.
 	Sequences
 )
 

@@ -49,6 +49,12 @@ the true ones y instead: RMSE, MSE, MAE, R² and the Gaussian
 log-likelihood of the residuals at their MLE variance σ² (nats, total and
 per row), as metrics.Regression defines them.
 
+For a tagger (hmm), eval reads tagged sentences and reports the token
+accuracy, the accuracy on the words the model did not see in training,
+the sentence accuracy (every tag right), per-tag precision, recall and F1
+and the confusion matrix; --spans adds the span-level precision, recall
+and F1 of BIO/IOB tags, as conlleval computes them.
+
 Example:
 
 	gendisc eval --model iris.json --data iris --json`,

@@ -55,6 +55,13 @@ numeric column) is an error. On a terminal, unless --quiet, a progress
 line on standard error shows the bytes read of the file's size, the rate
 and the time left.
 
+A kind of sentences (hmm) reads --data as sequence data instead: a
+CoNLL-U file (--tags upos|xpos|deprel|misc:KEY), a column file of
+CoNLL-2000/2003 (--tag-column N) or JSON lines, plain or compressed, or a
+bundled treebank (ud_english_ewt, ud_english_ewt_dev); --seq-format
+overrides the format told by the extension or the first bytes. With --em
+and --verbose, the log-likelihood of every Baum–Welch iteration is printed.
+
 The output file is written atomically: when fit fails, no file is left.
 
 Example:

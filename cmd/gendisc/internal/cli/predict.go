@@ -49,6 +49,15 @@ never saw is read as a missing value, which the model marginalises;
 logistic or linear regression fitted without --impute refuses them, as its fit
 did; one fitted with --impute mean fills them with the training means.
 
+A tagger (hmm) reads --data as sentences (the sequence data of fit) and
+writes one row per token, numbered from 1 in each sentence, the
+sentences numbered from 1 in the order of the input:
+
+	sentence,token,word,tag
+
+--marginals adds p_<tag> for every tag, the posterior probability of the
+tag at the token given the words (forward–backward).
+
 Example:
 
 	gendisc predict --model iris.json --data iris --out predictions.csv`,

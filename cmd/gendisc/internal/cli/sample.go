@@ -49,6 +49,11 @@ one row outside the range, its values outside are set to the nearest
 bound and a warning says how many rows that happened to. A model file
 written before ranges were kept cannot clip: refit it.
 
+A model of tagged sentences (hmm) draws N sentences, word by word with
+their tags, in the column format (word, a tab, the tag; a blank line after
+each sentence), at most --max-words tokens each, beginning with the words
+of --prompt (tagged by the model) or the tags of --prompt-tags.
+
 Example:
 
 	gendisc fit --data iris --model qda --out iris-qda.json

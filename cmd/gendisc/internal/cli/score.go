@@ -48,6 +48,10 @@ standard error (unless --quiet); with --json they go to standard output
 as JSON instead of the rows, which then go only to --out if it is given.
 Discriminative models (logistic, linear) have no p(x) and are refused.
 
+A model of sentences (hmm) scores each sentence of its sequence data:
+log p(words) summed over the tag sequences (the forward algorithm), one
+row per sentence, sentence,tokens,log_p_nats,log_p_bits.
+
 Example:
 
 	gendisc cluster --data iris --target class --components 3 --out iris-gmm.json
