@@ -91,7 +91,8 @@ func kindFit(k *registry.Kind, fs *flag.FlagSet) fitFunc {
 
 // kindAccumulator defines the flags of kind k, a one-pass kind
 // (registry.Kind.OnePass), on fs and returns the function that gives an
-// empty accumulator of the configuration they hold once fs is parsed.
+// empty accumulator of the configuration they hold once fs is parsed; a
+// configuration that is not one-pass is a misuse of --stream.
 func kindAccumulator(k *registry.Kind, fs *flag.FlagSet) func() (gendisc.Accumulator, error) {
 	cfg := k.Flags(fs)
 	return func() (gendisc.Accumulator, error) {
@@ -99,7 +100,11 @@ func kindAccumulator(k *registry.Kind, fs *flag.FlagSet) func() (gendisc.Accumul
 		if err != nil {
 			return nil, usagef("%v", err)
 		}
-		return c.(registry.OnePassConfig).NewAccumulator()
+		op, ok := c.(registry.OnePassConfig)
+		if !ok { // a one-pass kind whose flags ask for another fit (hmm's --em)
+			return nil, usagef("--stream: this configuration of --model %s is not fitted in one pass", k.Name)
+		}
+		return op.NewAccumulator()
 	}
 }
 

@@ -308,6 +308,16 @@ func TestHMMBadInput(t *testing.T) {
 		t.Errorf("--labeled 1.5: exit %d, want %d", r.code, exitUsage)
 	}
 	train := write("t.conllu", "1\tthe\t_\tDET\t_\t_\t_\t_\t_\t_\n\n")
+	if r := runCLI(t, "", "fit", "--model", "hmm", "--data", train, "--em", "--smoothing", "add-alpha", "--context", "0", "--stream", "--out", out); r.code != exitUsage ||
+		!strings.Contains(r.stderr, "--stream: this configuration of --model hmm is not fitted in one pass") {
+		t.Errorf("--em --stream: exit %d, %s", r.code, r.stderr)
+	}
+	model := filepath.Join(dir, "t.json")
+	mustRun(t, "fit", "--model", "hmm", "--data", train, "--out", model)
+	untagged := write("u.conll", "the\n\n")
+	if r := runCLI(t, "", "eval", "--model", model, "--data", untagged); r.code != exitFailure || !strings.Contains(r.stderr, "u.conll:1: sentence 1 has no tags") {
+		t.Errorf("eval of untagged sentences: exit %d, %s", r.code, r.stderr)
+	}
 	if r := runCLI(t, "", "fit", "--model", "hmm", "--data", train, "--em", "--out", out); r.code != exitUsage || !strings.Contains(r.stderr, "Baum–Welch needs add-alpha") {
 		t.Errorf("--em with interpolated transitions: exit %d, %s", r.code, r.stderr)
 	}
