@@ -125,6 +125,9 @@ func fitFlags(fs *flag.FlagSet, args []string) Runner {
 		if err != nil {
 			return usagef("%v", err)
 		}
+		if err := checkReadFlags(fs, k); err != nil {
+			return err
+		}
 		if o.stream != (o.newAcc != nil) {
 			if !k.OnePass() {
 				return usagef("--model %s cannot be fitted with --stream (kinds that can: %s)",

@@ -301,6 +301,12 @@ func TestHMMBadInput(t *testing.T) {
 	if r := runCLI(t, "", "fit", "--model", "hmm", "--data", "ud_nowhere", "--out", out); r.code != exitFailure || !strings.Contains(r.stderr, "ud_english_ewt") {
 		t.Errorf("an unknown treebank: exit %d, %s", r.code, r.stderr)
 	}
+	if r := runCLI(t, "", "fit", "--model", "hmm", "--data", "x.conllu", "--target", "tag"); r.code != exitUsage || !strings.Contains(r.stderr, "--target is a flag of reading tables: --model hmm reads sentences") {
+		t.Errorf("--target for hmm: exit %d, %s", r.code, r.stderr)
+	}
+	if r := runCLI(t, "", "fit", "--model", "nb", "--data", "iris", "--tags", "xpos"); r.code != exitUsage || !strings.Contains(r.stderr, "--tags is a flag of reading sentences: --model nb reads tables") {
+		t.Errorf("--tags for nb: exit %d, %s", r.code, r.stderr)
+	}
 	if r := runCLI(t, "", "fit", "--model", "hmm", "--data", "x.conllu", "--order", "3"); r.code != exitUsage {
 		t.Errorf("--order 3: exit %d, want %d", r.code, exitUsage)
 	}

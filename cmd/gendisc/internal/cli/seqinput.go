@@ -93,6 +93,27 @@ func (env *Env) openSentences(name string) (io.ReadCloser, string, error) {
 // sequenceInput reports whether the kind k reads sentences.
 func sequenceInput(k *registry.Kind) bool { return k.Input == registry.Sequences }
 
+// checkReadFlags returns the misuse of a flag of reading tables (dataFlags)
+// given to fit a kind of sentences, or of reading sentences (seqFlags)
+// given to fit a kind of tables, among the flags set on fs.
+func checkReadFlags(fs *flag.FlagSet, k *registry.Kind) error {
+	other := flag.NewFlagSet("", flag.ContinueOnError)
+	reads, notReads := "tables", "sentences"
+	if sequenceInput(k) {
+		(&dataFlags{}).register(other)
+		reads, notReads = notReads, reads
+	} else {
+		(&seqFlags{}).register(other)
+	}
+	var err error
+	fs.Visit(func(f *flag.Flag) {
+		if err == nil && other.Lookup(f.Name) != nil {
+			err = usagef("%s is a flag of reading %s: --model %s reads %s", dashed(f.Name), notReads, k.Name, reads)
+		}
+	})
+	return err
+}
+
 // fitSequences reads the sentences of --data and fits the kind's model of
 // the configuration of its flags to them, with the log-likelihood of
 // every iteration of an iterative fit on standard error under --verbose.
