@@ -230,6 +230,9 @@ func TestHMMSample(t *testing.T) {
 	if r := runCLI(t, "", "sample", "--model", model, "-n", "1", "--prompt", "the", "--prompt-tags", "DET"); r.code != exitUsage {
 		t.Errorf("--prompt with --prompt-tags: exit %d, want %d", r.code, exitUsage)
 	}
+	if r := runCLI(t, "", "sample", "--model", model, "-n", "1", "--class", "NOUN"); r.code != exitUsage {
+		t.Errorf("sample --class of a tagger: exit %d, want %d", r.code, exitUsage)
+	}
 	if r := runCLI(t, "", "sample", "--model", model, "-n", "1", "--prompt-tags", "NOPE"); r.code != exitFailure || !strings.Contains(r.stderr, `"NOPE"`) {
 		t.Errorf("--prompt-tags NOPE: exit %d, %s", r.code, r.stderr)
 	}

@@ -157,6 +157,9 @@ func evalTagger(env *Env, o *evalOptions, m gendisc.Model) (bool, error) {
 	if !ok {
 		return false, nil
 	}
+	if o.weight != "" {
+		return true, usagef("--weight: the sentences of a tagger have no weight column")
+	}
 	c, err := env.readSentences(o.data, &o.seq)
 	if err != nil {
 		return true, err
@@ -295,6 +298,9 @@ func sampleSentences(env *Env, o *sampleOptions, m gendisc.Model) (bool, error) 
 	s, ok := m.(gendisc.SentenceSampler)
 	if !ok {
 		return true, wrongKind(o.model, m.Kind(), "does not generate sentences")
+	}
+	if o.class != "" || o.clip {
+		return true, usagef("--class and --clip are for rows: a tagger draws sentences (--prompt, --prompt-tags)")
 	}
 	var prompt seq.Prompt
 	if words := strings.Fields(o.lm.prompt); len(words) > 0 {
