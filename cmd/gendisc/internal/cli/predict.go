@@ -56,7 +56,8 @@ sentences numbered from 1 in the order of the input:
 	sentence,token,word,tag
 
 --marginals adds p_<tag> for every tag, the posterior probability of the
-tag at the token given the words (forward–backward).
+tag at the token given the words (forward–backward), left empty for a
+sentence that has probability 0 under the model.
 
 Example:
 
