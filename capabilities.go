@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/seq"
 )
 
 // The capabilities below are what a model may do beyond Model and
@@ -132,4 +133,53 @@ type LanguageModel interface {
 	// Sample draws a document of class k (−1: a class drawn by its
 	// prior), continuing prompt, of at most maxWords tokens.
 	Sample(k int, prompt string, maxWords int, temperature float64, rng *rand.Rand) []string
+}
+
+// Tagger is a sequence model (a kind of registry.Sequences input, such as
+// a hidden Markov model): it tags each token of a sentence. predict, eval
+// and serve use it.
+type Tagger interface {
+	Model
+	// Tags returns the tag set, sorted.
+	Tags() []string
+	// TagAll returns the most likely tags of each sentence (one per
+	// token), nil for a sentence without tokens.
+	TagAll(sentences [][]string) [][]string
+	// Known reports whether the training data had the word, for the
+	// accuracy on unknown words.
+	Known(word string) bool
+}
+
+// TagMarginals is a tagger with the posterior probability of every tag
+// at every token, P(t_i = t | w_1 … w_n): row i of Marginals holds those
+// of token i in the order of Tags, nil when the tokens have probability
+// 0 under the model. predict --marginals writes them.
+type TagMarginals interface {
+	Tagger
+	Marginals(tokens []string) [][]float64
+}
+
+// SequenceDensity is a generative tagger's distribution of the words:
+// LogProb returns log p(w_1 … w_n) = log Σ_t p(t, w) in nats, the score of
+// a sentence (−Inf when no tag sequence gives the tokens). score uses it.
+type SequenceDensity interface {
+	Tagger
+	LogProb(tokens []string) float64
+}
+
+// SentenceSampler is a generative tagger that draws tagged sentences:
+// Sample returns one of at most maxLen tokens that begins with prompt,
+// drawing from rng. sample uses it.
+type SentenceSampler interface {
+	Tagger
+	Sample(rng *rand.Rand, prompt seq.Prompt, maxLen int) (seq.Sentence, error)
+}
+
+// SequenceAccumulator is the Accumulator of a sequence kind, whose Add
+// refuses table rows: AddSentences adds the statistics of tagged
+// sentences, with nothing added when one is refused. update and fit
+// --stream use it.
+type SequenceAccumulator interface {
+	Accumulator
+	AddSentences(sentences []seq.Sentence) error
 }

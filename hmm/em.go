@@ -48,6 +48,12 @@ type Iteration struct {
 // take (see FitEM).
 var ErrEMConfig = errors.New("Baum–Welch needs add-alpha transitions and (order 2) no context-dependent emissions")
 
+// ErrZeroLikelihood is the error of FitEM when the untagged sentences
+// have probability 0 under every start: with EmissionAlpha = 0, a word
+// that the tagged sentences lack has no state to emit it from the model of
+// the tagged sentences.
+var ErrZeroLikelihood = errors.New("Baum–Welch: the sentences have probability 0 under the starting model (words the tagged sentences lack need an emission pseudo-count > 0)")
+
 // ErrFraction is the error of a labelled fraction outside [0, 1].
 var ErrFraction = errors.New("the labelled fraction must be between 0 and 1")
 
@@ -167,7 +173,7 @@ func (c Config) FitEM(tagged, untagged []seq.Sentence, em EM) (*Model, error) {
 	em = em.withDefaults()
 	rng := rand.New(rand.NewPCG(em.Seed, 0x9e3779b97f4a7c15))
 	var best *Model
-	bestObjective := math.Inf(-1)
+	bestObjective, bestConverged := math.Inf(-1), false
 	for r := range em.Restarts {
 		start := fixed
 		if r > 0 || len(tagged) == 0 {
@@ -177,7 +183,7 @@ func (c Config) FitEM(tagged, untagged []seq.Sentence, em EM) (*Model, error) {
 		if err != nil {
 			return nil, err
 		}
-		objective := math.Inf(-1)
+		objective, converged := math.Inf(-1), false
 		for it := 1; it <= em.Iterations; it++ {
 			expected, ll := m.expectedCounts(fixed, tagged, untagged)
 			obj := ll + m.logPrior()
@@ -185,7 +191,7 @@ func (c Config) FitEM(tagged, untagged []seq.Sentence, em EM) (*Model, error) {
 				em.Progress(Iteration{Restart: r, Iteration: it, LogLikelihood: ll, Objective: obj})
 			}
 			if it > 1 && obj-objective < em.Tolerance*math.Abs(obj) {
-				objective = max(obj, objective)
+				objective, converged = max(obj, objective), true
 				break
 			}
 			objective = obj
@@ -194,8 +200,14 @@ func (c Config) FitEM(tagged, untagged []seq.Sentence, em EM) (*Model, error) {
 			}
 		}
 		if best == nil || objective > bestObjective {
-			best, bestObjective = m, objective
+			best, bestObjective, bestConverged = m, objective, converged
 		}
+	}
+	if math.IsInf(bestObjective, -1) {
+		return nil, ErrZeroLikelihood
+	}
+	if !bestConverged {
+		best.warnings = []string{fmt.Sprintf("Baum–Welch stopped at its limit of %d iterations before converging (the objective still rose by more than %g of itself)", em.Iterations, em.Tolerance)}
 	}
 	return best, nil
 }

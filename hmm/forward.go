@@ -158,6 +158,9 @@ func (l *lattice) backward() {
 		for k := lo; k < hi; k++ {
 			from, sum := m.transFrom(k), 0.0
 			for t, et := range eps {
+				if et == 0 { // a state that cannot emit the word, whose ρ is NaN
+					continue
+				}
 				k2 := m.next(k, t)
 				sum += m.trans[from+t] * et * l.rho(i, k2) * b[k2]
 			}

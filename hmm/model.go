@@ -25,6 +25,9 @@ type Model struct {
 	words    map[string]int32
 	c        counts
 	T        int // the number of states
+	// warnings are how the fit that made the model ended (Warnings);
+	// they are not saved in the model file.
+	warnings []string
 
 	// logTrans[c.tri(a, b, t)] is log P(t | a, b), the end being t = T;
 	// for order 1 it does not depend on a. trans holds the probabilities.
@@ -427,6 +430,11 @@ func (m *Model) emissions(ws *workspace, tokens []string) ([][]float64, [][]int3
 
 // Kind returns "hmm".
 func (m *Model) Kind() string { return Kind }
+
+// Warnings returns how the fit of the model ended, a line each: a
+// Baum–Welch fit stopped at its iteration limit before converging
+// (gendisc.Warner). A model read from a file has none.
+func (m *Model) Warnings() []string { return slices.Clone(m.warnings) }
 
 // Config returns the model's configuration, its defaults filled in.
 func (m *Model) Config() Config { return m.cfg }

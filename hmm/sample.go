@@ -9,12 +9,8 @@ import (
 	"github.com/gendisc/gendisc/seq"
 )
 
-// Prompt is the beginning of a sampled sentence: words, which the model
-// tags (Tag), or tags, for which it draws words; not both.
-type Prompt struct {
-	Words []string
-	Tags  []string
-}
+// Prompt is the beginning of a sampled sentence (seq.Prompt).
+type Prompt = seq.Prompt
 
 // Sample draws a tagged sentence from the model, the generative story of
 // an HMM: from the start, a state (tag) from the transitions of the two

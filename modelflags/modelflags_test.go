@@ -294,7 +294,7 @@ func TestAccumulators(t *testing.T) {
 			t.Errorf("%s: %v, %v", name, a, err)
 		}
 	}
-	want := []string{"bernoulli-nb", "categorical-nb", "complement-nb", "gaussian-nb", "lda", "linear", "multinomial-nb", "nb", "ngram", "qda"}
+	want := []string{"bernoulli-nb", "categorical-nb", "complement-nb", "gaussian-nb", "hmm", "lda", "linear", "multinomial-nb", "nb", "ngram", "qda"}
 	if !slices.Equal(got, want) {
 		t.Errorf("one-pass kinds %q, want %q", got, want)
 	}

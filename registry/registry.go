@@ -34,7 +34,10 @@
 //     written;
 //   - Flags: the kind's hyperparameter flags, defined with the values of
 //     package modelflags, and the Config they give (FitConfig, or
-//     OnePass when the kind has an accumulator, gendisc.Accumulator);
+//     OnePass when the kind has an accumulator, gendisc.Accumulator; for
+//     a kind of Input Sequences, a SequenceConfig, whose FitSequences
+//     takes sentences: SequenceFit, or SequenceOnePass with an
+//     accumulator of sentences, and models that are gendisc.Tagger);
 //   - an init function that calls Register with the Kind and the decoder.
 package registry
 
@@ -42,6 +45,7 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -55,6 +59,7 @@ import (
 	"github.com/gendisc/gendisc"
 	"github.com/gendisc/gendisc/data"
 	"github.com/gendisc/gendisc/modelfile"
+	"github.com/gendisc/gendisc/seq"
 )
 
 // Kind is the one declaration of a model kind: everything the rest of
@@ -103,7 +108,8 @@ const (
 	// text column of a table.
 	Text
 	// Sequences: sequences of observations, such as the tokens of a
-	// sentence with their tags (hidden Markov models, CRFs).
+	// sentence with their tags (hidden Markov models, CRFs), read by
+	// package seqio; the kind's Config is a SequenceConfig.
 	Sequences
 )
 
@@ -135,6 +141,62 @@ type Config interface {
 type OnePassConfig interface {
 	Config
 	NewAccumulator() (gendisc.Accumulator, error)
+}
+
+// SequenceConfig is the Config of a kind of Input Sequences, fitted on
+// sentences rather than the rows of a table: FitSequences fits a model to
+// the sentences of c, calling trace (when not nil) with one line on each
+// step of an iterative fit (the log-likelihood of each iteration of
+// Baum–Welch), which gendisc fit --verbose prints; how the fit ended (an
+// iteration limit reached) is said by the model's Warnings
+// (gendisc.Warner). Its Fit, of a table, returns ErrNotTable. A one-pass
+// sequence kind's Config is a OnePassConfig too, whose accumulators are
+// gendisc.SequenceAccumulator.
+type SequenceConfig interface {
+	Config
+	FitSequences(c *seq.Corpus, trace func(line string)) (gendisc.Model, error)
+}
+
+// ErrNotTable is the error of the Fit of a SequenceConfig: a sequence
+// kind is fitted on sentences, not on the rows of a table.
+var ErrNotTable = errors.New("a sequence model is fitted on sentences, not on the rows of a table")
+
+// SequenceFit returns the SequenceConfig whose FitSequences is fit.
+func SequenceFit[M gendisc.Model](fit func(c *seq.Corpus, trace func(line string)) (M, error)) SequenceConfig {
+	return sequenceConfig[M]{fit}
+}
+
+// SequenceOnePass returns the SequenceConfig whose FitSequences is fit and
+// which is a OnePassConfig whose NewAccumulator is newAccumulator.
+func SequenceOnePass[M gendisc.Model, A gendisc.SequenceAccumulator](fit func(c *seq.Corpus, trace func(line string)) (M, error), newAccumulator func() (A, error)) SequenceConfig {
+	return sequenceOnePass[M, A]{sequenceConfig[M]{fit}, newAccumulator}
+}
+
+type sequenceConfig[M gendisc.Model] struct {
+	fit func(c *seq.Corpus, trace func(line string)) (M, error)
+}
+
+func (c sequenceConfig[M]) Fit(*data.Dataset) (gendisc.Model, error) { return nil, ErrNotTable }
+
+func (c sequenceConfig[M]) FitSequences(corpus *seq.Corpus, trace func(line string)) (gendisc.Model, error) {
+	m, err := c.fit(corpus, trace)
+	if err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+type sequenceOnePass[M gendisc.Model, A gendisc.SequenceAccumulator] struct {
+	sequenceConfig[M]
+	newAccumulator func() (A, error)
+}
+
+func (c sequenceOnePass[M, A]) NewAccumulator() (gendisc.Accumulator, error) {
+	a, err := c.newAccumulator()
+	if err != nil {
+		return nil, err
+	}
+	return a, nil
 }
 
 // FitConfig returns the Config whose Fit is fit: the family's own

@@ -113,3 +113,11 @@ func sortedKeys(m map[string]bool) []string {
 func union(a, b []string) []string {
 	return slices.Compact(slices.Sorted(slices.Values(append(slices.Clone(a), b...))))
 }
+
+// Prompt is the beginning of a sentence that a generative tagger samples:
+// words, which the model tags, or tags, for which it draws words; not
+// both.
+type Prompt struct {
+	Words []string
+	Tags  []string
+}

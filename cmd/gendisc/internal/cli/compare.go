@@ -136,9 +136,10 @@ type compareOptions struct {
 }
 
 // classifierKindNames returns the names of the kinds whose models
-// classify (registry.Classes), in sorted order: compare's --models.
+// classify the rows of tables (registry.Classes, not registry.Sequences),
+// in sorted order: compare's --models.
 func classifierKindNames() []string {
-	return kindsWith(func(k *registry.Kind) bool { return k.Target == registry.Classes })
+	return kindsWith(func(k *registry.Kind) bool { return k.Target == registry.Classes && k.Input != registry.Sequences })
 }
 
 // modelFlags are one kind's flags, parsed into a FlagSet of its own, and

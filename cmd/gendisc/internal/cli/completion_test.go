@@ -47,7 +47,7 @@ func TestCompletionBash(t *testing.T) {
 		{"gendisc completion f", "fish"},
 		{"gendisc datasets export wi", "wine"},
 		{"gendisc help tr", "transform"},
-		{"gendisc sample -", "--class\n--clip\n--format\n--help\n--max-words\n--model\n--out\n--prompt\n--quiet\n--seed\n--temperature\n--verbose\n-n"},
+		{"gendisc sample -", "--class\n--clip\n--format\n--help\n--max-words\n--model\n--out\n--prompt\n--prompt-tags\n--quiet\n--seed\n--temperature\n--verbose\n-n"},
 	} {
 		words := strings.Fields(tc.line)
 		if strings.HasSuffix(tc.line, " ") {

@@ -158,7 +158,7 @@ func cvFlags(fs *flag.FlagSet, args []string) Runner {
 	if err == nil {
 		o.config, o.fit = cfg, configFit(o.kind, cfg)
 		if o.kind.OnePass() {
-			o.newAccumulator = configAccumulator(cfg)
+			o.newAccumulator = configAccumulator(o.kind, cfg)
 		}
 	}
 	return func(ctx context.Context, env *Env) error {

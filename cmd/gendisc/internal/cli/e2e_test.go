@@ -437,7 +437,12 @@ func TestEveryKind(t *testing.T) {
 				t.Fatal(err)
 			}
 			_, isRegressor := asRegressor(m)
+			_, isTagger := m.(gendisc.Tagger)
 			switch _, isClassifier := m.(gendisc.Classifier); {
+			case isTagger:
+				if !strings.HasPrefix(pred, "sentence,token,word,tag\n") {
+					t.Errorf("prediction of a tagger starts %q", pred[:min(len(pred), 40)])
+				}
 			case isRegressor:
 				if !strings.HasPrefix(pred, "prediction\n") {
 					t.Errorf("prediction of a regression starts %q", pred[:min(len(pred), 40)])

@@ -49,6 +49,12 @@ the true ones y instead: RMSE, MSE, MAE, R² and the Gaussian
 log-likelihood of the residuals at their MLE variance σ² (nats, total and
 per row), as metrics.Regression defines them.
 
+For a tagger (hmm), eval reads tagged sentences and reports the token
+accuracy, the accuracy on the words the model did not see in training,
+the sentence accuracy (every tag right), per-tag precision, recall and F1
+and the confusion matrix; --spans adds the span-level precision, recall
+and F1 of BIO/IOB tags, as conlleval computes them.
+
 Example:
 
 	gendisc eval --model iris.json --data iris --json`,
@@ -59,13 +65,16 @@ Example:
 		fs.StringVar(&o.data, "data", "", "the data, with the target column: a CSV or TSV `file`, - for standard input, or a bundled data set's name")
 		fs.StringVar(&o.weight, "weight", "", "weigh the rows by this `column`")
 		fs.BoolVar(&o.json, "json", false, "print JSON instead of text")
+		fs.BoolVar(&o.spans, "spans", false, "a tagger of BIO/IOB tags: add span-level precision, recall and F1, as conlleval")
+		o.seq.register(fs)
 		return func(ctx context.Context, env *Env) error { return o.run(env) }
 	},
 }
 
 type evalOptions struct {
 	model, data, weight string
-	json                bool
+	json, spans         bool
+	seq                 seqFlags // a tagger's sentences (sequences.go)
 }
 
 func (o *evalOptions) run(env *Env) error {
@@ -74,6 +83,9 @@ func (o *evalOptions) run(env *Env) error {
 		return err
 	}
 	if isLM, err := evalLanguageModel(env, o, m); isLM {
+		return err
+	}
+	if isTagger, err := evalTagger(env, o, m); isTagger {
 		return err
 	}
 	c, isClassifier := m.(gendisc.Classifier)

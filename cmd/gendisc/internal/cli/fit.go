@@ -55,6 +55,13 @@ numeric column) is an error. On a terminal, unless --quiet, a progress
 line on standard error shows the bytes read of the file's size, the rate
 and the time left.
 
+A kind of sentences (hmm) reads --data as sequence data instead: a
+CoNLL-U file (--tags upos|xpos|deprel|misc:KEY), a column file of
+CoNLL-2000/2003 (--tag-column N) or JSON lines, plain or compressed, or a
+bundled treebank (ud_english_ewt, ud_english_ewt_dev); --seq-format
+overrides the format told by the extension or the first bytes. With --em
+and --verbose, the log-likelihood of every Baum–Welch iteration is printed.
+
 The output file is written atomically: when fit fails, no file is left.
 
 Example:
@@ -119,16 +126,19 @@ func (o *trainingOptions) refuseOtherKinds(fs *flag.FlagSet) {
 
 type fitOptions struct {
 	trainingOptions
-	out    string
-	stream bool
-	fit    fitFunc                             // without --stream
-	newAcc func() (gendisc.Accumulator, error) // with --stream
+	out       string
+	stream    bool
+	seq       seqFlags                            // a kind of sentences (seqinput.go)
+	seqConfig func() (registry.Config, error)     // a kind of sentences, without --stream
+	fit       fitFunc                             // a kind of tables, without --stream
+	newAcc    func() (gendisc.Accumulator, error) // with --stream
 }
 
 func fitFlags(fs *flag.FlagSet, args []string) Runner {
 	o := &fitOptions{}
 	o.trainingOptions.register(fs)
 	fs.StringVar(&o.out, "out", "-", "write the model to this `file`; - for standard output")
+	o.seq.register(fs)
 	fs.BoolVar(&o.stream, "stream", false, "read and fit the data in chunks, in memory that does not grow with the file (kinds: "+strings.Join(streamableKinds(), ", ")+")")
 	if args == nil { // help: MoreHelp lists the flags of every kind
 		return nil
@@ -136,7 +146,9 @@ func fitFlags(fs *flag.FlagSet, args []string) Runner {
 	cfg, err := o.defineKind(fs, args)
 	if err == nil {
 		if boolFlagValue(args, "stream") && o.kind.OnePass() {
-			o.newAcc = configAccumulator(cfg) // fit --stream adds the chunks to it (stream.go)
+			o.newAcc = configAccumulator(o.kind, cfg) // fit --stream adds the chunks to it (stream.go)
+		} else if sequenceInput(o.kind) {
+			o.seqConfig = cfg
 		} else {
 			o.fit = configFit(o.kind, cfg)
 		}
@@ -145,6 +157,9 @@ func fitFlags(fs *flag.FlagSet, args []string) Runner {
 	return func(ctx context.Context, env *Env) error {
 		if err != nil {
 			return usagef("%v", err)
+		}
+		if err := checkReadFlags(fs, o.kind); err != nil {
+			return err
 		}
 		if o.stream != (o.newAcc != nil) {
 			if !o.kind.OnePass() {
@@ -159,7 +174,12 @@ func fitFlags(fs *flag.FlagSet, args []string) Runner {
 
 func (o *fitOptions) run(env *Env) error {
 	fit := o.fitAll
-	if o.newAcc != nil {
+	switch {
+	case sequenceInput(o.kind) && o.newAcc != nil:
+		fit = o.fitSequenceStream // seqinput.go
+	case sequenceInput(o.kind):
+		fit = o.fitSequences
+	case o.newAcc != nil:
 		fit = o.fitChunks // stream.go
 	}
 	m, err := fit(env)

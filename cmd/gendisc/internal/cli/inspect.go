@@ -12,6 +12,7 @@ import (
 	"github.com/gendisc/gendisc"
 	"github.com/gendisc/gendisc/data"
 	"github.com/gendisc/gendisc/gda"
+	"github.com/gendisc/gendisc/hmm"
 	"github.com/gendisc/gendisc/linear"
 	"github.com/gendisc/gendisc/logistic"
 	"github.com/gendisc/gendisc/mixture"
@@ -105,6 +106,8 @@ func inspectReport(m gendisc.Model) (report, error) {
 		return inspectNgram(m), nil
 	case *ngram.ARPA:
 		return inspectARPA(m), nil
+	case *hmm.Model:
+		return inspectHMM(m), nil
 	}
 	p, ok := m.(modelfile.Persistent)
 	if !ok {

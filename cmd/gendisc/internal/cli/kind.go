@@ -109,14 +109,20 @@ func configFit(k *registry.Kind, cfg func() (registry.Config, error)) fitFunc {
 }
 
 // configAccumulator returns the function that gives an empty accumulator
-// of the configuration cfg gives, that of a one-pass kind.
-func configAccumulator(cfg func() (registry.Config, error)) func() (gendisc.Accumulator, error) {
+// of the configuration cfg gives, that of kind k, a one-pass kind
+// (registry.Kind.OnePass); a configuration that is not one-pass is a
+// misuse of --stream.
+func configAccumulator(k *registry.Kind, cfg func() (registry.Config, error)) func() (gendisc.Accumulator, error) {
 	return func() (gendisc.Accumulator, error) {
 		c, err := cfg()
 		if err != nil {
 			return nil, err
 		}
-		return c.(registry.OnePassConfig).NewAccumulator()
+		op, ok := c.(registry.OnePassConfig)
+		if !ok { // a one-pass kind whose flags ask for another fit (hmm's --em)
+			return nil, usagef("--stream: this configuration of --model %s is not fitted in one pass", k.Name)
+		}
+		return op.NewAccumulator()
 	}
 }
 

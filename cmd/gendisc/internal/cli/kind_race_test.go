@@ -5,6 +5,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/gendisc/gendisc"
 	"github.com/gendisc/gendisc/registry"
 )
 
@@ -15,10 +16,9 @@ import (
 func TestKindFitConcurrent(t *testing.T) {
 	for _, name := range kindNames() {
 		t.Run(name, func(t *testing.T) {
-			d := kindTrainingData(t, name)
 			fs := flag.NewFlagSet(name, flag.ContinueOnError)
 			k, _ := registry.Lookup(name)
-			fit := kindFit(k, fs)
+			fit := kindFitAny(t, k, fs)
 			if err := fs.Parse(nil); err != nil {
 				t.Fatal(err)
 			}
@@ -29,7 +29,7 @@ func TestKindFitConcurrent(t *testing.T) {
 				wg.Add(1)
 				go func() {
 					defer wg.Done()
-					m, err := fit(d)
+					m, err := fit()
 					if err != nil {
 						t.Error(err)
 						return
@@ -48,5 +48,29 @@ func TestKindFitConcurrent(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// kindFitAny defines the flags of kind k on fs and returns the function
+// that fits the kind's training data (kindData) with the configuration
+// they hold once fs is parsed: a table, or the sentences of a kind of
+// registry.Sequences.
+func kindFitAny(t *testing.T, k *registry.Kind, fs *flag.FlagSet) func() (gendisc.Model, error) {
+	if k.Input != registry.Sequences {
+		d := kindTrainingData(t, k.Name)
+		fit := kindFit(k, fs)
+		return func() (gendisc.Model, error) { return fit(d) }
+	}
+	cfg := k.Flags(fs)
+	c, err := (&Env{}).readSentences(kindData[k.Name], &seqFlags{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return func() (gendisc.Model, error) {
+		sc, err := cfg()
+		if err != nil {
+			return nil, err
+		}
+		return sc.(registry.SequenceConfig).FitSequences(c, nil)
 	}
 }

@@ -49,6 +49,16 @@ never saw is read as a missing value, which the model marginalises;
 logistic or linear regression fitted without --impute refuses them, as its fit
 did; one fitted with --impute mean fills them with the training means.
 
+A tagger (hmm) reads --data as sentences (the sequence data of fit) and
+writes one row per token, numbered from 1 in each sentence, the
+sentences numbered from 1 in the order of the input:
+
+	sentence,token,word,tag
+
+--marginals adds p_<tag> for every tag, the posterior probability of the
+tag at the token given the words (forward–backward), left empty for a
+sentence that has probability 0 under the model.
+
 Example:
 
 	gendisc predict --model iris.json --data iris --out predictions.csv`,
@@ -58,17 +68,24 @@ Example:
 		fs.StringVar(&o.model, "model", "", "the model `file` (from gendisc fit); - for standard input")
 		fs.StringVar(&o.data, "data", "", "the data: a CSV or TSV `file`, - for standard input, or a bundled data set's name")
 		fs.StringVar(&o.out, "out", "-", "write the predictions to this `file`; - for standard output")
+		fs.BoolVar(&o.marginals, "marginals", false, "a tagger: add the posterior probability p_<tag> of every tag of every token")
+		o.seq.register(fs)
 		return withOutFormat(fs, func(ctx context.Context, env *Env) error { return o.run(env) }, "out")
 	},
 }
 
 type predictOptions struct {
 	model, data, out string
+	marginals        bool     // a tagger's posteriors (sequences.go)
+	seq              seqFlags // a tagger's sentences
 }
 
 func (o *predictOptions) run(env *Env) error {
 	e, m, err := env.loadModel(o.model)
 	if err != nil {
+		return err
+	}
+	if isTagger, err := predictTagger(env, o, m); isTagger {
 		return err
 	}
 	d, err := env.readWithSchema(o.data, m.Schema(), dataio.SchemaOptions{UnseenClassMissing: true})

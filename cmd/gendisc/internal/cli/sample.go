@@ -49,6 +49,11 @@ one row outside the range, its values outside are set to the nearest
 bound and a warning says how many rows that happened to. A model file
 written before ranges were kept cannot clip: refit it.
 
+A model of tagged sentences (hmm) draws N sentences, word by word with
+their tags, in the column format (word, a tab, the tag; a blank line after
+each sentence), at most --max-words tokens each, beginning with the words
+of --prompt (tagged by the model) or the tags of --prompt-tags.
+
 Example:
 
 	gendisc fit --data iris --model qda --out iris-qda.json
@@ -63,6 +68,7 @@ Example:
 		fs.BoolVar(&o.clip, "clip", false, "truncate numeric columns to their training range by rejection (default off for sample)")
 		fs.StringVar(&o.out, "out", "-", "write the rows to this `file`; - for standard output")
 		o.lm = sampleLMFlags(fs)
+		fs.StringVar(&o.promptTags, "prompt-tags", "", "a tagger (hmm) starts each sentence with these `tags`, space-separated (--prompt: with these words)")
 		return withOutFormat(fs, func(ctx context.Context, env *Env) error { return o.run(ctx, env) })
 	},
 }
@@ -73,6 +79,7 @@ type sampleOptions struct {
 	seed              uint64
 	clip              bool
 	lm                *lmSampleFlags
+	promptTags        string // a tagger's (sequences.go)
 }
 
 // progressEvery is how many rows sample draws between progress updates.
@@ -84,6 +91,9 @@ func (o *sampleOptions) run(ctx context.Context, env *Env) error {
 		return err
 	}
 	if isLM, err := sampleLanguageModel(env, o, m); isLM {
+		return err
+	}
+	if isTagger, err := sampleSentences(env, o, m); isTagger {
 		return err
 	}
 	s, err := modelAs[gendisc.Sampler](o.model, m, "does not draw rows")

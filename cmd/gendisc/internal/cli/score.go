@@ -48,6 +48,10 @@ standard error (unless --quiet); with --json they go to standard output
 as JSON instead of the rows, which then go only to --out if it is given.
 Discriminative models (logistic, linear) have no p(x) and are refused.
 
+A model of sentences (hmm) scores each sentence of its sequence data:
+log p(words) summed over the tag sequences (the forward algorithm), one
+row per sentence, sentence,tokens,log_p_nats,log_p_bits.
+
 Example:
 
 	gendisc cluster --data iris --target class --components 3 --out iris-gmm.json
@@ -59,6 +63,7 @@ Example:
 		fs.StringVar(&o.data, "data", "", "the data: a CSV or TSV `file`, - for standard input, or a bundled data set's name")
 		fs.StringVar(&o.out, "out", "", "write the scores to this `file`; - for standard output (the default without --json)")
 		fs.BoolVar(&o.json, "json", false, "print the summary as JSON on standard output instead of the scores")
+		o.seq.register(fs)
 		return withOutFormat(fs, func(ctx context.Context, env *Env) error { return o.run(env) }, "out")
 	},
 }
@@ -66,6 +71,7 @@ Example:
 type scoreOptions struct {
 	model, data, out string
 	json             bool
+	seq              seqFlags // a model of sentences (sequences.go)
 }
 
 // scoreSummary is what score prints about the scores as a whole.
@@ -92,6 +98,9 @@ func (o *scoreOptions) run(env *Env) error {
 		return err
 	}
 	if isLM, err := scoreLanguageModel(env, o, m); isLM {
+		return err
+	}
+	if isSeq, err := scoreSequences(env, o, m); isSeq {
 		return err
 	}
 	density, ok := models.Density(m)

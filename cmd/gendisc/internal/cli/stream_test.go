@@ -132,7 +132,7 @@ func TestFitStreamBadInput(t *testing.T) {
 		{name: "one class only", file: strings.ReplaceAll(rows(100, "1", 0), ",y\n", ",x\n"), code: 1, want: "in.csv"},
 		{name: "no such target", file: rows(10, "1", 0), args: []string{"--target", "label"}, code: 1, want: `"label"`},
 		{name: "kind without streaming fit", file: rows(10, "1", 0), args: []string{"--model", "logistic"}, code: 2,
-			want: "--model logistic cannot be fitted with --stream (kinds that can: bernoulli-nb, categorical-nb, complement-nb, gaussian-nb, lda, linear, multinomial-nb, nb, ngram, qda)"},
+			want: "--model logistic cannot be fitted with --stream (kinds that can: bernoulli-nb, categorical-nb, complement-nb, gaussian-nb, hmm, lda, linear, multinomial-nb, nb, ngram, qda)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()

@@ -50,6 +50,7 @@ Example:
 		fs.StringVar(&o.data, "data", "", "the new training data, with the target column: a CSV or TSV `file`, - for standard input, or a bundled data set's name")
 		fs.StringVar(&o.weight, "weight", "", "the `column` holding a weight per row")
 		fs.StringVar(&o.out, "out", "-", "write the updated model to this `file`; - for standard output")
+		o.seq.register(fs)
 		return func(ctx context.Context, env *Env) error { return o.run(env) }
 	},
 	MoreHelp: func(w io.Writer) {
@@ -59,6 +60,7 @@ Example:
 
 type updateOptions struct {
 	model, data, weight, out string
+	seq                      seqFlags // a model of sentences (seqinput.go)
 }
 
 func (o *updateOptions) run(env *Env) error {
@@ -74,6 +76,10 @@ func (o *updateOptions) run(env *Env) error {
 		return wrongKind(o.model, e.Kind, fmt.Sprintf("cannot be updated: it keeps no sufficient statistics (update takes %s); fit it again on all the data",
 			strings.Join(mergeableKinds(), ", ")))
 	}
+	acc := mg.Accumulator()
+	if _, ok := acc.(gendisc.SequenceAccumulator); ok {
+		return o.updateSequences(env, acc)
+	}
 	d, err := env.readWithSchema(o.data, m.Schema(), dataio.SchemaOptions{Weight: o.weight, Extend: true, RequireTarget: true})
 	if err != nil {
 		return err
@@ -82,8 +88,24 @@ func (o *updateOptions) run(env *Env) error {
 	if added := d.Schema.Classes()[len(m.Schema().Classes()):]; len(added) > 0 {
 		env.verbosef("%s: classes the model had not seen: %s", d.Source, strings.Join(added, ", "))
 	}
-	acc := mg.Accumulator()
 	if err := acc.Add(d); err != nil {
+		return err
+	}
+	updated, err := acc.Model()
+	if err != nil {
+		return err
+	}
+	return env.writeModel(o.out, persistent(updated))
+}
+
+// updateSequences adds the sentences of --data to acc, the accumulator of
+// a model of sentences, and writes the updated model.
+func (o *updateOptions) updateSequences(env *Env, acc gendisc.Accumulator) error {
+	c, err := env.readSentences(o.data, &o.seq)
+	if err != nil {
+		return err
+	}
+	if err := addSentences(acc, c); err != nil {
 		return err
 	}
 	updated, err := acc.Model()
