@@ -40,16 +40,16 @@ func decodeCV(t *testing.T, out string) cvJSON {
 // the JSON: three folds numbered 0 to 2 whose rows add up to the data's,
 // each with the keys of eval --json for a model of the kind, and mean and
 // se with those keys. A kind without a target (gmm) has no held-out
-// figures: a misuse.
+// figures, and cv does not fold sentences yet (hmm): misuses.
 func TestCVEveryKind(t *testing.T) {
 	for _, name := range kindNames() {
 		t.Run(name, func(t *testing.T) {
 			k, _ := registry.Lookup(name)
 			ds := cmp.Or(kindData[name], "iris")
 			args := append([]string{"cv", "--data", ds, "--model", name, "--folds", "3", "--json"}, kindFitFlags[name]...)
-			if k.Target == registry.None {
+			if k.Target == registry.None || k.Input == registry.Sequences {
 				r := runCLI(t, "", args...)
-				if r.code != 2 || !strings.Contains(r.stderr, "has no held-out figures") {
+				if r.code != 2 || !strings.Contains(r.stderr, "has no held-out figures") && !strings.Contains(r.stderr, "does not cross-validate yet") {
 					t.Fatalf("cv --model %s: exit %d, stderr %q; want a misuse", name, r.code, r.stderr)
 				}
 				return

@@ -125,6 +125,10 @@ func tuneFlags(fs *flag.FlagSet, args []string) Runner {
 		if o.kindErr != nil {
 			return usagef("%v", o.kindErr)
 		}
+		if sequenceInput(k) {
+			// as cv: folds of sentences are not written yet
+			return usagef("--model %s tags sentences, which tune does not cross-validate yet", k.Name)
+		}
 		if o.folds < 2 {
 			return usagef("--folds %d: want 2 or more", o.folds)
 		}
