@@ -158,6 +158,11 @@ func (l *lattice) backward() {
 		for k := lo; k < hi; k++ {
 			from, sum := m.transFrom(k), 0.0
 			for t, et := range eps {
+				if et == 0 {
+					// A tag that cannot emit the word, whose context
+					// emission would be exp(−Inf + Inf), NaN: as forward.
+					continue
+				}
 				k2 := m.next(k, t)
 				sum += m.trans[from+t] * et * l.rho(i, k2) * b[k2]
 			}
@@ -201,3 +206,4 @@ func (m *Model) Marginals(tokens []string) [][]float64 {
 	}
 	return out
 }
+
