@@ -122,3 +122,31 @@ type LanguageModel interface {
 	// prior), continuing prompt, of at most maxWords tokens.
 	Sample(k int, prompt string, maxWords int, temperature float64, rng *rand.Rand) []string
 }
+
+// Tagger is a sequence model that tags sentences (hidden Markov models,
+// linear-chain CRFs): TagTokens returns the most likely tag sequence of
+// a sentence of tokens (Viterbi), one tag per token, each a level of
+// Schema().Target (the tag set, sorted), or an error for a sentence the
+// model cannot tag. It is safe for concurrent use.
+type Tagger interface {
+	Model
+	TagTokens(tokens []string) ([]string, error)
+}
+
+// MarginalTagger is a tagger with posterior marginals: TokenMarginals
+// returns P(t_i = k | tokens) (forward–backward), row i holding those of
+// token i for the tags k in the order of Schema().Target.Levels, or an
+// error for a sentence the model cannot tag.
+type MarginalTagger interface {
+	Tagger
+	TokenMarginals(tokens []string) ([][]float64, error)
+}
+
+// SequenceDensity is a generative tagger, a model of the tokens
+// themselves: LogProb returns log p(tokens) (natural log), summed over
+// every tag sequence (the forward algorithm), −Inf for tokens the model
+// cannot produce. It is a sentence's score and an anomaly score.
+type SequenceDensity interface {
+	Tagger
+	LogProb(tokens []string) float64
+}
