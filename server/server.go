@@ -72,6 +72,7 @@ import (
 const (
 	DefaultMaxBodyBytes      = 8 << 20
 	DefaultMaxRows           = 100_000
+	DefaultMaxSentenceTokens = 1000
 	DefaultReadHeaderTimeout = 5 * time.Second
 	DefaultReadTimeout       = 30 * time.Second
 	DefaultWriteTimeout      = 60 * time.Second
@@ -100,6 +101,12 @@ type Options struct {
 	// model of K classes takes at most MaxBodyBytes/(8(K+1)) rows, so
 	// that its predictions take at most MaxBodyBytes.
 	MaxRows int
+	// MaxSentenceTokens is the most tokens of a sentence sent to a
+	// tagger (1,000): forward–backward keeps a row of the lattice per
+	// token (about 20 KB a token for a second-order HMM of 34 states).
+	// The tokens of a request are at most MaxBodyBytes/(2(K+1)) for K
+	// tags (Server.answerLimit), as the rows of a classifier of K classes.
+	MaxSentenceTokens int
 	// MaxInflight is the most requests with a body (predict, score,
 	// infer) answered at once (DefaultMaxInflight); one more waits up
 	// to a second for a place, then is answered 503 with Retry-After.
@@ -135,9 +142,10 @@ type entry struct {
 	version    string // the model file's checksum
 	loaded     time.Time
 	model      gendisc.Model
+	tagger     gendisc.Tagger                  // the model as a tagger, nil for a model of rows
 	density    func(d *data.Dataset) []float64 // nil without one
 	first      string                          // the first column of the predictions, "" without them
-	labels     []string                        // the labels of the probability columns, nil for a regression
+	labels     []string                        // the labels of the probability columns (a tagger's tag set), nil for a regression
 	meta       []byte                          // the v2 model metadata, JSON
 }
 
@@ -174,6 +182,9 @@ func New(opt Options) (*Server, error) {
 	}
 	if opt.MaxRows <= 0 {
 		opt.MaxRows = DefaultMaxRows
+	}
+	if opt.MaxSentenceTokens <= 0 {
+		opt.MaxSentenceTokens = DefaultMaxSentenceTokens
 	}
 	for _, d := range []struct {
 		v   *time.Duration
@@ -294,7 +305,10 @@ func load(name, path string) (e *entry, err error) {
 	}
 	e = &entry{name: name, path: path, kind: env.Kind, format: env.Format, version: env.Checksum, loaded: time.Now(), model: m}
 	e.density, _ = models.Density(m)
-	if p, err := predictNone(m); err == nil {
+	if t, ok := m.(gendisc.Tagger); ok {
+		// Served by tagging sentences (tag.go); its labels are the tag set.
+		e.tagger, e.labels = t, m.Schema().Target.Levels
+	} else if p, err := predictNone(m); err == nil {
 		e.first, e.labels = p.Columns[0], p.Labels
 	} else if e.density == nil {
 		return nil, fmt.Errorf("%s: a %s model neither predicts nor scores", path, env.Kind)

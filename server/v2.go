@@ -57,6 +57,9 @@ type output struct {
 
 // outputs returns the outputs of e's model.
 func outputs(e *entry) []output {
+	if e.tagger != nil {
+		return tagOutputs(e)
+	}
 	var out []output
 	switch {
 	case e.first == "prediction" && e.labels == nil:
@@ -102,6 +105,9 @@ func newModelMeta(e *entry) *modelMeta {
 	for j := range s.Features {
 		c := &s.Features[j]
 		meta.Inputs = append(meta.Inputs, tensorMeta{Name: c.Name, Datatype: datatype(c), Shape: []int{-1}})
+	}
+	if e.tagger != nil {
+		meta.Inputs = []tensorMeta{{Name: tokensInput, Datatype: "BYTES", Shape: []int{-1, -1}}}
 	}
 	for _, o := range outputs(e) {
 		meta.Outputs = append(meta.Outputs, o.tensorMeta)
@@ -156,6 +162,10 @@ func (s *Server) infer(c *call) {
 	body := getBuf()
 	defer putBuf(body)
 	if !s.readBody(c, body) {
+		return
+	}
+	if e.tagger != nil {
+		s.tagInfer(c, e, body.Bytes())
 		return
 	}
 	req, d, err := s.readInfer(body.Bytes(), e)
