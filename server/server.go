@@ -20,6 +20,10 @@
 //	GET  /v1/models                          the models served
 //	GET  /metrics                            Prometheus metrics
 //
+// A sequence tagger (gendisc.Tagger: hmm, crf) answers on the same
+// endpoints with the tags of sentences, sent as strings, arrays of tokens
+// or BYTES tensors (tag.go).
+//
 // Server.GRPCServer and Server.ServeGRPC serve the protocol's gRPC
 // service (inference.GRPCInferenceService) beside them, answering as the
 // REST endpoints do, with the same limits, token and metrics (grpc.go).
@@ -103,7 +107,8 @@ type Options struct {
 	MaxRows int
 	// MaxSentenceTokens is the most tokens of a sentence sent to a
 	// tagger (1,000): forward–backward keeps a row of the lattice per
-	// token (about 20 KB a token for a second-order HMM of 34 states).
+	// token (about 20 KB a token for a second-order HMM fitted on the
+	// English Web Treebank).
 	// The tokens of a request are at most MaxBodyBytes/(2(K+1)) for K
 	// tags (Server.answerLimit), as the rows of a classifier of K classes.
 	MaxSentenceTokens int
