@@ -112,6 +112,20 @@ func (st *sentences) add(toks []string) error {
 	return nil
 }
 
+// split returns the tokens of sentence i, the string v split at white
+// space (as strings.Fields), or the error of more than the limit of
+// tokens, found before more than the limit are kept.
+func (st *sentences) split(i int, v []byte) ([]string, error) {
+	var toks []string
+	for tok := range strings.FieldsSeq(string(v)) {
+		if len(toks) == st.maxTokens {
+			return nil, overLimit("sentence %d has more than the limit of %d tokens per sentence", i, st.maxTokens)
+		}
+		toks = append(toks, tok)
+	}
+	return toks, nil
+}
+
 // longest returns the tokens of the longest sentence.
 func (st *sentences) longest() int {
 	t := 0
@@ -211,7 +225,9 @@ func (st *sentences) instance(s *scanner, i int) {
 func (st *sentences) sentence(s *scanner, i int) []string {
 	switch s.peek() {
 	case '"':
-		return strings.Fields(string(s.str()))
+		toks, err := st.split(i, s.str())
+		s.fail(err)
+		return toks
 	case '[':
 		toks := []string{}
 		s.elements(func(j int) {
@@ -335,7 +351,11 @@ func (t *tokenTensor) next(v []byte) error {
 		return fmt.Errorf("input %q: sentence %d: a value that is not valid UTF-8", t.h.name, i)
 	}
 	if t.width == 0 {
-		return t.st.add(strings.Fields(string(v)))
+		toks, err := t.st.split(i, v)
+		if err != nil {
+			return err
+		}
+		return t.st.add(toks)
 	}
 	switch {
 	case len(v) == 0:

@@ -411,7 +411,7 @@ func TestTagBadRequests(t *testing.T) {
 		{"/v1/models/pos/predict", "", `{"instances": [3]}`, 422, "sentence 0: a number, want a string or an array of tokens"},
 		{"/v1/models/pos/predict", "", `{"instances": [{"words": "a"}]}`, 422, `unknown field "words"`},
 		{"/v1/models/pos/predict", "", `{"instances": [{"tags": ["X"]}]}`, 422, `without "tokens"`},
-		{"/v1/models/pos/predict", "", `{"instances": ["a b c d e f"]}`, 413, "6 tokens, more than the limit of 5 tokens per sentence"},
+		{"/v1/models/pos/predict", "", `{"instances": ["a b c d e f"]}`, 413, "sentence 0 has more than the limit of 5 tokens per sentence"},
 		{"/v1/models/pos/predict", "", `{"instances": [["a","b","c","d","e","f"]]}`, 413, "limit of 5 tokens per sentence"},
 		{"/v1/models/pos/predict", "", `{"instances": ["a", "b", "c", "d"]}`, 413, "limit of 3 sentences"},
 		{"/v1/models/pos/predict", "", `{"instances": ["a b c d e", "a b c d e", "a b c d e"]}`, 413, "tokens per request"},
@@ -516,4 +516,39 @@ func FuzzTagRequest(f *testing.F) {
 		_, st, err = s.readTagInferGRPC(req, e)
 		check("gRPC", st, err, width < 0)
 	})
+}
+
+// TestTagHostileBodies sends a tagger bodies of the largest size that
+// cost the most per byte: one sentence of a million tokens as a string
+// and as an array, and as many one-token sentences as the body holds.
+// Each is refused or answered within decodeFactor times the body (the
+// limits of tokens stop them before their tokens are kept), and the
+// server serves on.
+func TestTagHostileBodies(t *testing.T) {
+	const maxBody = 2 << 20
+	s := taggerServer(t, Options{MaxBodyBytes: maxBody})
+	for _, c := range []struct {
+		name string
+		body string
+		code int
+	}{
+		{"a string of tokens", `{"instances": ["` + strings.Repeat("a ", maxBody/2-20) + `"]}`, 413},
+		{"an array of tokens", `{"instances": [[` + strings.Repeat(`"a",`, maxBody/4-10) + `"a"]]}`, 413},
+		{"sentences of a token", `{"instances": [` + strings.Repeat(`"a",`, maxBody/4-10) + `"a"]}`, 413},
+		{"v2 sentences of a token", `{"inputs": [{"name": "tokens", "datatype": "BYTES", "shape": [100], "data": [` +
+			strings.Repeat(`"a",`, 99) + `"` + strings.Repeat("a ", 900) + `"]}]}`, 413},
+	} {
+		var code int
+		var out []byte
+		a := allocated(func() { code, out = do(t, s, "POST", "/v1/models/pos/predict", "application/json", []byte(c.body)) })
+		if strings.HasPrefix(c.name, "v2") {
+			a = allocated(func() { code, out = do(t, s, "POST", "/v2/models/pos/infer", "application/json", []byte(c.body)) })
+		}
+		if code != c.code || a > decodeFactor*maxBody {
+			t.Errorf("%s (%d bytes): %d %.200s, %d bytes allocated, want %d within %d", c.name, len(c.body), code, out, a, c.code, decodeFactor*maxBody)
+		}
+	}
+	if code, out := do(t, s, "POST", "/v1/models/pos/predict", "", []byte(`{"instances": ["The dog runs ."]}`)); code != http.StatusOK {
+		t.Errorf("after the hostile bodies: %d %s", code, out)
+	}
 }
