@@ -313,6 +313,9 @@ func load(name, path string) (e *entry, err error) {
 	if t, ok := m.(gendisc.Tagger); ok {
 		// Served by tagging sentences (tag.go); its labels are the tag set.
 		e.tagger, e.labels = t, m.Schema().Target.Levels
+		if slices.Contains(e.labels, "") {
+			return nil, fmt.Errorf("%s: a %s model with an empty tag, which the padding \"\" of v2's tensors of tags would hide: it cannot be served", path, env.Kind)
+		}
 	} else if p, err := predictNone(m); err == nil {
 		e.first, e.labels = p.Columns[0], p.Labels
 	} else if e.density == nil {

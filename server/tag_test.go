@@ -552,3 +552,30 @@ func TestTagHostileBodies(t *testing.T) {
 		t.Errorf("after the hostile bodies: %d %s", code, out)
 	}
 }
+
+// TestTaggerEmptyTagRefused checks that a tagger with the empty tag
+// (which a CRF fitted on tagged tokens may have) is refused at loading:
+// its tags would not be told from the padding of v2's tensors.
+func TestTaggerEmptyTagRefused(t *testing.T) {
+	tp, err := crf.ParseTemplates(crf.DefaultTemplates)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := crf.DefaultConfig()
+	cfg.Perceptron = true
+	m, err := crf.FitTokens([][]string{{"a", "b"}}, [][]string{{"", "X"}}, tp, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if err := modelfile.Write(&b, m); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "empty.json")
+	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := New(Options{Models: map[string]string{"empty": path}}); err == nil || !strings.Contains(err.Error(), "empty tag") {
+		t.Errorf("New: %v, want the error of an empty tag", err)
+	}
+}
