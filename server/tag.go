@@ -695,16 +695,8 @@ func (s *Server) tagInfer(c *call, e *entry, b []byte) {
 	}
 	n, t, K := len(st.tokens), st.longest(), len(e.labels)
 	a := c.answer("application/json")
-	b = append(a.b, `{"model_name":`...)
-	b = appendString(b, e.name)
-	b = append(b, `,"model_version":`...)
-	b = appendString(b, e.version)
-	if req.id != "" {
-		b = append(b, `,"id":`...)
-		b = appendString(b, req.id)
-	}
-	b = appendParameters(b, nil, ans.clamped)
-	a.b = append(b, `,"outputs":[`...)
+	a.b = inferHeader(a.b, e, req.id, nil, ans.clamped)
+	a.b = append(a.b, `,"outputs":[`...)
 	for i, o := range outs {
 		if i > 0 {
 			a.b = append(a.b, ',')

@@ -245,17 +245,8 @@ func (s *Server) inference(e *entry, d *data.Dataset, asked []output) (*inferenc
 // writeInfer writes the JSON answer of inf for n rows of e's model to a
 // and sends it.
 func writeInfer(a *answer, e *entry, id string, n int, inf *inference) {
-	b := append(a.b, `{"model_name":`...)
-	b = appendString(b, e.name)
-	b = append(b, `,"model_version":`...)
-	b = appendString(b, e.version)
-	if id != "" {
-		b = append(b, `,"id":`...)
-		idb, _ := json.Marshal(id)
-		b = append(b, idb...)
-	}
-	b = appendParameters(b, inf.unseen, inf.clamped)
-	a.b = append(b, `,"outputs":[`...)
+	a.b = inferHeader(a.b, e, id, inf.unseen, inf.clamped)
+	a.b = append(a.b, `,"outputs":[`...)
 	for i, o := range inf.want {
 		if i > 0 {
 			a.b = append(a.b, ',')
@@ -298,6 +289,21 @@ func writeInfer(a *answer, e *entry, id string, n int, inf *inference) {
 	}
 	a.b = append(a.b, "]}\n"...)
 	a.close()
+}
+
+// inferHeader appends to b the start of an inference response of e's
+// model: its name and version, the request's id, and the parameters
+// (appendParameters).
+func inferHeader(b []byte, e *entry, id string, unseen map[string]int, clamped int) []byte {
+	b = append(b, `{"model_name":`...)
+	b = appendString(b, e.name)
+	b = append(b, `,"model_version":`...)
+	b = appendString(b, e.version)
+	if id != "" {
+		b = append(b, `,"id":`...)
+		b = appendString(b, id)
+	}
+	return appendParameters(b, unseen, clamped)
 }
 
 // appendParameters appends the response's parameters, when there are
