@@ -135,33 +135,44 @@ type LanguageModel interface {
 	Sample(k int, prompt string, maxWords int, temperature float64, rng *rand.Rand) []string
 }
 
-// Tagger is a sequence model (a kind of registry.Sequences input, such as
-// a hidden Markov model): it tags each token of a sentence. predict, eval
-// and serve use it.
+// Tagger is a sequence model (a kind of registry.Sequences input: hidden
+// Markov models, linear-chain CRFs): it tags each token of a sentence.
+// predict, eval and serve use it. It is safe for concurrent use.
 type Tagger interface {
 	Model
-	// Tags returns the tag set, sorted.
+	// Tags returns the tag set, sorted: the levels of Schema().Target.
 	Tags() []string
-	// TagAll returns the most likely tags of each sentence (one per
-	// token), nil for a sentence without tokens.
+	// TagTokens returns the most likely tags of a sentence (Viterbi),
+	// one per token, or an error for a sentence the model cannot tag
+	// (one without tokens among them).
+	TagTokens(tokens []string) ([]string, error)
+	// TagAll returns the most likely tags of each sentence, on every
+	// core, nil for a sentence that TagTokens refuses.
 	TagAll(sentences [][]string) [][]string
-	// Known reports whether the training data had the word, for the
-	// accuracy on unknown words.
+}
+
+// Vocabulary is a tagger that knows the words of its training data:
+// Known reports whether word was among them. eval's accuracy on unknown
+// words uses it.
+type Vocabulary interface {
 	Known(word string) bool
 }
 
-// TagMarginals is a tagger with the posterior probability of every tag
-// at every token, P(t_i = t | w_1 … w_n): row i of Marginals holds those
-// of token i in the order of Tags, nil when the tokens have probability
-// 0 under the model. predict --marginals writes them.
-type TagMarginals interface {
+// MarginalTagger is a tagger with posterior marginals: TokenMarginals
+// returns P(t_i = k | tokens) (forward–backward), row i holding those of
+// token i for the tags k in the order of Tags, or an error for a sentence
+// the model cannot tag (tokens of probability 0 under a generative
+// tagger). predict --marginals and serve use it.
+type MarginalTagger interface {
 	Tagger
-	Marginals(tokens []string) [][]float64
+	TokenMarginals(tokens []string) ([][]float64, error)
 }
 
-// SequenceDensity is a generative tagger's distribution of the words:
-// LogProb returns log p(w_1 … w_n) = log Σ_t p(t, w) in nats, the score of
-// a sentence (−Inf when no tag sequence gives the tokens). score uses it.
+// SequenceDensity is a generative tagger, a model of the tokens
+// themselves: LogProb returns log p(tokens) (natural log), summed over
+// every tag sequence (the forward algorithm), −Inf for tokens the model
+// cannot produce. It is a sentence's score and an anomaly score (score,
+// serve).
 type SequenceDensity interface {
 	Tagger
 	LogProb(tokens []string) float64

@@ -1,9 +1,13 @@
 package crf
 
 import (
+	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
+
+	"github.com/gendisc/gendisc/internal/parallel"
 )
 
 // Model is a fitted linear-chain CRF.
@@ -138,7 +142,57 @@ func (m *Model) Templates() *Templates { return m.templates }
 // templates.
 func (m *Model) TagTokens(tokens []string) ([]string, error) {
 	if m.templates == nil {
-		return nil, fmt.Errorf("the model was trained on items, not on tokens: tag items")
+		return nil, errNoTemplates
 	}
 	return m.Tag(m.templates.Items(tokens)), nil
 }
+
+// Tags returns the tag set, sorted: the levels of the schema's target.
+func (m *Model) Tags() []string { return slices.Clone(m.Schema().Target.Levels) }
+
+// TagAll returns the tags of each sentence of tokens (TagTokens), the
+// sentences split among the cores in blocks; nil for a sentence that
+// TagTokens refuses.
+func (m *Model) TagAll(sentences [][]string) [][]string {
+	out := make([][]string, len(sentences))
+	parallel.For(len(sentences), tagAllBlock, func(_, lo, hi int) {
+		for i := lo; i < hi; i++ {
+			out[i], _ = m.TagTokens(sentences[i])
+		}
+	})
+	return out
+}
+
+// tagAllBlock is the fewest sentences TagAll gives a core at a time.
+const tagAllBlock = 16
+
+// TokenMarginals returns the marginals P(y_t = y | x) of a sentence of
+// tokens, whose items the model's templates make (see Marginals): row t
+// holds those of token t for the labels sorted (the levels of the
+// schema's target), an error for a model without templates.
+func (m *Model) TokenMarginals(tokens []string) ([][]float64, error) {
+	if m.templates == nil {
+		return nil, errNoTemplates
+	}
+	flat := m.Marginals(m.templates.Items(tokens))
+	labels := m.fs.labels
+	order := make([]int, len(labels)) // the model's index of each sorted label
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortFunc(order, func(a, b int) int { return strings.Compare(labels[a], labels[b]) })
+	L := len(labels)
+	out := make([][]float64, len(tokens))
+	for t := range out {
+		row := make([]float64, L)
+		for k, y := range order {
+			row[k] = flat[t*L+y]
+		}
+		out[t] = row
+	}
+	return out, nil
+}
+
+// errNoTemplates is the error of tagging tokens with a model trained on
+// items (CRFsuite's data), which has no templates to make them.
+var errNoTemplates = errors.New("the model was trained on items, not on tokens: tag items")

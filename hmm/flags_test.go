@@ -15,7 +15,8 @@ import (
 
 // The capabilities the command line asks of a tagger and its accumulator.
 var (
-	_ gendisc.TagMarginals        = (*Model)(nil)
+	_ gendisc.MarginalTagger      = (*Model)(nil)
+	_ gendisc.Vocabulary          = (*Model)(nil)
 	_ gendisc.SequenceDensity     = (*Model)(nil)
 	_ gendisc.SentenceSampler     = (*Model)(nil)
 	_ gendisc.Mergeable           = (*Model)(nil)

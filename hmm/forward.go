@@ -1,6 +1,7 @@
 package hmm
 
 import (
+	"errors"
 	"math"
 	"slices"
 )
@@ -203,4 +204,19 @@ func (m *Model) Marginals(tokens []string) [][]float64 {
 		}
 	}
 	return out
+}
+
+// TokenMarginals returns Marginals of the tokens (gendisc.MarginalTagger),
+// whose columns are in the order of Tags, the levels of the schema's
+// target: ErrNoTokens for none, and an error when the tokens have
+// probability 0 under the model.
+func (m *Model) TokenMarginals(tokens []string) ([][]float64, error) {
+	if len(tokens) == 0 {
+		return nil, ErrNoTokens
+	}
+	marg := m.Marginals(tokens)
+	if marg == nil {
+		return nil, errors.New("the tokens have probability 0 under the model: no tag sequence gives them")
+	}
+	return marg, nil
 }

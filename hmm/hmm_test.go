@@ -7,7 +7,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gendisc/gendisc/internal/bundled"
 	"github.com/gendisc/gendisc/seq"
+	"github.com/gendisc/gendisc/seqio"
 )
 
 // toy are a few tagged sentences.
@@ -198,6 +200,34 @@ func TestTagAll(t *testing.T) {
 	for i, tags := range m.TagAll(sentences) {
 		if want := m.Tag(sentences[i]); !slices.Equal(tags, want) {
 			t.Fatalf("sentence %d: %q, Tag %q", i, tags, want)
+		}
+	}
+}
+
+// TestMarginalsOfTreebank checks the marginals of sentences of the
+// treebank under each configuration fitted on others: finite, and a
+// distribution at every token. Known words have emissions of probability
+// 0 from the tags never seen with them, whose context emissions the
+// backward pass must leave out rather than multiply 0 by exp(−Inf + Inf)
+// (NaN).
+func TestMarginalsOfTreebank(t *testing.T) {
+	ss := bundled.Treebank(t, "ud_english_ewt_dev", seqio.Options{}).Sentences
+	for name, cfg := range configs {
+		m, err := cfg.Fit(ss[:300])
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, s := range ss[300:330] {
+			m.Tag(s.Tokens)
+			for i, row := range m.Marginals(s.Tokens) {
+				sum := 0.0
+				for _, p := range row {
+					sum += p
+				}
+				if !(math.Abs(sum-1) <= 1e-9) { // NaN too
+					t.Fatalf("%s %q: the marginals of token %d sum to %v: %v", name, s.Tokens, i, sum, row)
+				}
+			}
 		}
 	}
 }

@@ -59,6 +59,15 @@ func (m *Model) Tag(tokens []string) []string {
 	return tags
 }
 
+// TagTokens returns Tag's tags of the tokens (gendisc.Tagger), or
+// ErrNoTokens for none.
+func (m *Model) TagTokens(tokens []string) ([]string, error) {
+	if len(tokens) == 0 {
+		return nil, ErrNoTokens
+	}
+	return m.Tag(tokens), nil
+}
+
 // TagIndices writes the indices in Tags of the most likely tags of the
 // tokens (see Tag) to dst (grown as needed) and returns it.
 func (m *Model) TagIndices(dst []int, tokens []string) []int {

@@ -76,13 +76,14 @@ func (s *Server) readRows(c *call, e *entry) (*data.Dataset, bool) {
 
 // errorStatus returns the status that answers an error of reading a
 // request's rows: 400 for a body that is not JSON (or not of the shape
-// the endpoint takes), 413 for too many rows, 415 for a CSV body that is
+// the endpoint takes), 413 for too many rows (or sentences, or tokens), 415 for a CSV body that is
 // not plain CSV, 422 for rows that do not fit the model's schema.
 func errorStatus(err error) int {
 	if _, ok := errors.AsType[*jsonError](err); ok {
 		return http.StatusBadRequest
 	}
-	if _, ok := errors.AsType[*tooManyError](err); ok || errors.Is(err, errTooManyCells) {
+	_, over := errors.AsType[*overLimitError](err)
+	if _, ok := errors.AsType[*tooManyError](err); ok || over || errors.Is(err, errTooManyCells) {
 		return http.StatusRequestEntityTooLarge
 	}
 	if errors.Is(err, errNotCSV) {
@@ -358,10 +359,10 @@ type tensorHead struct {
 	binary         bool // binary_data_size given
 }
 
-// tensor reads a tensor. Its data are read when its name, shape and
-// datatype are known: at once when they come first, else after the
-// tensor, from where the data start.
-func (in *inputs) tensor(s *scanner) {
+// tensor reads a tensor, calling data with the scanner at its data once
+// its name, shape and datatype are known: at once when they come first,
+// else after the tensor, from where the data start.
+func (s *scanner) tensor(data func(h *tensorHead)) {
 	h := tensorHead{}
 	dataAt, read := -1, false
 	s.protocolFields(tensorKeys, func(k int) {
@@ -378,7 +379,7 @@ func (in *inputs) tensor(s *scanner) {
 			}
 		case 4:
 			if h.given == 7 && !h.binary {
-				in.data(s, &h)
+				data(&h)
 				read = true
 			} else {
 				dataAt = s.i
@@ -396,10 +397,13 @@ func (in *inputs) tensor(s *scanner) {
 	default: // read where the data stand, inside the tensor's object
 		end := s.i
 		s.i, s.depth = dataAt, s.depth+1
-		in.data(s, &h)
+		data(&h)
 		s.i, s.depth = end, s.depth-1
 	}
 }
+
+// tensor reads a tensor of the inputs into the rows of the table.
+func (in *inputs) tensor(s *scanner) { s.tensor(func(h *tensorHead) { in.data(s, h) }) }
 
 // data reads the data of the tensor h at s into the rows of the table,
 // as many values as its shape says.

@@ -262,6 +262,11 @@ func (g *grpcService) ModelInfer(ctx context.Context, req *oippb.ModelInferReque
 	if err != nil {
 		return nil, err
 	}
+	if e.tagger != nil {
+		resp, n, err := g.s.tagInferGRPC(req, e)
+		ctx.Value(callKey{}).(*call).rows = n
+		return resp, err
+	}
 	asked, d, err := g.s.readInferGRPC(req, e)
 	if err != nil {
 		status := http.StatusBadRequest
@@ -338,36 +343,18 @@ func int64s(shape []int) []int64 {
 // e's model into rows, with the checks and limits of readInfer, and the
 // outputs it asks for (nil for the default ones).
 func (s *Server) readInferGRPC(req *oippb.ModelInferRequest, e *entry) ([]output, *data.Dataset, error) {
-	var asked []output
-	avail := outputs(e)
-	if len(req.Outputs) > maxOutputs {
-		return nil, nil, fmt.Errorf("more than %d outputs asked for", maxOutputs)
+	asked, err := grpcOutputs(req, e)
+	if err != nil {
+		return nil, nil, err
 	}
-	for _, ro := range req.Outputs {
-		o, err := findOutput(e, avail, ro.Name)
+	raw := req.RawInputContents
+	in := s.newInputs(e, proto.Size(req), 1)
+	for i, t := range req.Inputs {
+		h, err := grpcHead(t)
 		if err != nil {
 			return nil, nil, err
 		}
-		asked = append(asked, o)
-	}
-	raw := req.RawInputContents
-	if len(raw) > 0 && len(raw) != len(req.Inputs) {
-		return nil, nil, fmt.Errorf("%d raw_input_contents for %d inputs: give one per input, or none", len(raw), len(req.Inputs))
-	}
-	in := s.newInputs(e, proto.Size(req), 1)
-	for i, t := range req.Inputs {
-		if len(t.Shape) > maxShape {
-			return nil, nil, fmt.Errorf("input %q: a shape of more than %d dimensions", t.Name, maxShape)
-		}
-		h := &tensorHead{name: t.Name, datatype: t.Datatype, shape: make([]int, len(t.Shape))}
-		for k, n := range t.Shape {
-			if int64(int(n)) != n {
-				return nil, nil, fmt.Errorf("input %q: the size %d in a shape is out of range", t.Name, n)
-			}
-			h.shape[k] = int(n)
-		}
 		var vals tensorValues
-		var err error
 		if len(raw) > 0 {
 			if t.Contents != nil && proto.Size(t.Contents) > 0 {
 				return nil, nil, fmt.Errorf("input %q: values in both contents and raw_input_contents", t.Name)
@@ -395,6 +382,44 @@ func (s *Server) readInferGRPC(req *oippb.ModelInferRequest, e *entry) ([]output
 	}
 	d, err := in.dataset()
 	return asked, d, err
+}
+
+// grpcOutputs returns the outputs of e's model that a gRPC inference
+// request asks for (nil for the default ones), or the error of a request
+// that asks for others or whose raw contents are not one per input.
+func grpcOutputs(req *oippb.ModelInferRequest, e *entry) ([]output, error) {
+	var asked []output
+	avail := outputs(e)
+	if len(req.Outputs) > maxOutputs {
+		return nil, fmt.Errorf("more than %d outputs asked for", maxOutputs)
+	}
+	for _, ro := range req.Outputs {
+		o, err := findOutput(e, avail, ro.Name)
+		if err != nil {
+			return nil, err
+		}
+		asked = append(asked, o)
+	}
+	if raw := req.RawInputContents; len(raw) > 0 && len(raw) != len(req.Inputs) {
+		return nil, fmt.Errorf("%d raw_input_contents for %d inputs: give one per input, or none", len(raw), len(req.Inputs))
+	}
+	return asked, nil
+}
+
+// grpcHead returns the head of a gRPC input tensor, or the error of a
+// shape of too many dimensions or sizes out of int's range.
+func grpcHead(t *oippb.ModelInferRequest_InferInputTensor) (*tensorHead, error) {
+	if len(t.Shape) > maxShape {
+		return nil, fmt.Errorf("input %q: a shape of more than %d dimensions", t.Name, maxShape)
+	}
+	h := &tensorHead{name: t.Name, datatype: t.Datatype, shape: make([]int, len(t.Shape))}
+	for k, n := range t.Shape {
+		if int64(int(n)) != n {
+			return nil, fmt.Errorf("input %q: the size %d in a shape is out of range", t.Name, n)
+		}
+		h.shape[k] = int(n)
+	}
+	return h, nil
 }
 
 // tensorValues are the values of a gRPC input tensor: their count, and
@@ -474,23 +499,9 @@ var rawSizes = map[string]int{
 // element a 4-byte little-endian length and its bytes.
 func rawValues(t *table, datatype string, b []byte) (tensorValues, error) {
 	if datatype == "BYTES" {
-		n := 0
-		for i := 0; i < len(b); n++ {
-			if len(b)-i < 4 {
-				return tensorValues{}, fmt.Errorf("raw_input_contents: element %d is cut in its 4-byte length", n)
-			}
-			size := int(binary.LittleEndian.Uint32(b[i:]))
-			if size > len(b)-i-4 {
-				return tensorValues{}, fmt.Errorf("raw_input_contents: element %d of %d bytes, past the end", n, size)
-			}
-			i += 4 + size
-		}
-		at := 0
-		return tensorValues{n, func(row, col int) error {
-			size := int(binary.LittleEndian.Uint32(b[at:]))
-			at += 4 + size
-			return t.setBytes(row, col, b[at-size:at])
-		}}, nil
+		n, err := rawBytesCount(b)
+		next := rawBytes(b)
+		return tensorValues{n, func(row, col int) error { return t.setBytes(row, col, next()) }}, err
 	}
 	size, ok := rawSizes[datatype]
 	switch {
@@ -535,4 +546,33 @@ func rawValues(t *table, datatype string, b []byte) (tensorValues, error) {
 		}
 		return t.setNumber(row, col, x)
 	}}, nil
+}
+
+// rawBytesCount returns the number of BYTES elements in raw contents b,
+// each a 4-byte little-endian length and its bytes, or the error of
+// contents that are not.
+func rawBytesCount(b []byte) (int, error) {
+	n := 0
+	for i := 0; i < len(b); n++ {
+		if len(b)-i < 4 {
+			return 0, fmt.Errorf("raw_input_contents: element %d is cut in its 4-byte length", n)
+		}
+		size := int(binary.LittleEndian.Uint32(b[i:]))
+		if size > len(b)-i-4 {
+			return 0, fmt.Errorf("raw_input_contents: element %d of %d bytes, past the end", n, size)
+		}
+		i += 4 + size
+	}
+	return n, nil
+}
+
+// rawBytes returns a function that returns the next BYTES element of the
+// raw contents b, which rawBytesCount checked, at each call.
+func rawBytes(b []byte) func() []byte {
+	at := 0
+	return func() []byte {
+		size := int(binary.LittleEndian.Uint32(b[at:]))
+		at += 4 + size
+		return b[at-size : at]
+	}
 }

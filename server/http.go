@@ -182,14 +182,19 @@ func (s *Server) readBody(c *call, buf *bytes.Buffer) bool {
 	return true
 }
 
-// rowLimit returns the most rows of a request for e: Options.MaxRows,
-// and fewer for a model of many classes, so that its predictions (8
+// rowLimit returns the most rows of a request for e (sentences for a
+// tagger): Options.MaxRows, and fewer for a model of many classes
+// (answerLimit).
+func (s *Server) rowLimit(e *entry) int { return min(s.opt.MaxRows, s.answerLimit(e)) }
+
+// answerLimit returns the most rows of a request for a model of K
+// classes (tokens for a tagger of K tags), so that its predictions (8
 // bytes per class and row, and 8 more per row) take at most four times
 // Options.MaxBodyBytes, as its rows do:
 //
-//	min(MaxRows, MaxBodyBytes / (2·(K+1)))   for K classes (K = 0 for a regression).
-func (s *Server) rowLimit(e *entry) int {
-	return max(1, min(s.opt.MaxRows, int(s.opt.MaxBodyBytes/int64(2*(len(e.labels)+1)))))
+//	MaxBodyBytes / (2·(K+1))   for K classes (K = 0 for a regression), at least 1.
+func (s *Server) answerLimit(e *entry) int {
+	return max(1, int(s.opt.MaxBodyBytes/int64(2*(len(e.labels)+1))))
 }
 
 // answerChunk is the size of the pieces of a long answer: an answer

@@ -33,6 +33,10 @@ func (s *Server) predict(c *call) {
 	if e == nil {
 		return
 	}
+	if e.tagger != nil {
+		s.tagPredict(c, e)
+		return
+	}
 	d, ok := s.readRows(c, e)
 	if !ok {
 		return
@@ -88,6 +92,10 @@ func (s *Server) score(c *call) {
 	if e == nil {
 		return
 	}
+	if e.tagger != nil {
+		s.tagScore(c, e)
+		return
+	}
 	if e.density == nil {
 		c.fail(http.StatusBadRequest, "model %q is a %s model, which is not generative: it has no density p(x) to score", e.name, e.kind)
 		return
@@ -100,7 +108,12 @@ func (s *Server) score(c *call) {
 		c.fail(http.StatusUnprocessableEntity, "%v", err)
 		return
 	}
-	scores := e.density(d)
+	writeScores(c, e, d, e.density(d))
+}
+
+// writeScores answers the log densities of the rows d (nil for the
+// sentences of a tagger) under e's model.
+func writeScores(c *call, e *entry, d *data.Dataset, scores []float64) {
 	a := c.answer("application/json")
 	if wantsCSV(c.r) {
 		a.contentType = "text/csv; charset=utf-8"
@@ -167,6 +180,9 @@ func rowHeader(b []byte, e *entry, d *data.Dataset, columns []string) []byte {
 // unseen returns the number of categories not seen in training, read as
 // missing, by column, or nil when there are none.
 func unseen(d *data.Dataset) map[string]int {
+	if d == nil {
+		return nil
+	}
 	var u map[string]int
 	for j, n := range d.Source.Unseen {
 		if n > 0 {

@@ -20,6 +20,10 @@
 //	GET  /v1/models                          the models served
 //	GET  /metrics                            Prometheus metrics
 //
+// A sequence tagger (gendisc.Tagger: hmm, crf) answers on the same
+// endpoints with the tags of sentences, sent as strings, arrays of tokens
+// or BYTES tensors (tag.go).
+//
 // Server.GRPCServer and Server.ServeGRPC serve the protocol's gRPC
 // service (inference.GRPCInferenceService) beside them, answering as the
 // REST endpoints do, with the same limits, token and metrics (grpc.go).
@@ -72,6 +76,7 @@ import (
 const (
 	DefaultMaxBodyBytes      = 8 << 20
 	DefaultMaxRows           = 100_000
+	DefaultMaxSentenceTokens = 1000
 	DefaultReadHeaderTimeout = 5 * time.Second
 	DefaultReadTimeout       = 30 * time.Second
 	DefaultWriteTimeout      = 60 * time.Second
@@ -100,6 +105,13 @@ type Options struct {
 	// model of K classes takes at most MaxBodyBytes/(8(K+1)) rows, so
 	// that its predictions take at most MaxBodyBytes.
 	MaxRows int
+	// MaxSentenceTokens is the most tokens of a sentence sent to a
+	// tagger (1,000): forward–backward keeps a row of the lattice per
+	// token (about 20 KB a token for a second-order HMM fitted on the
+	// English Web Treebank).
+	// The tokens of a request are at most MaxBodyBytes/(2(K+1)) for K
+	// tags (Server.answerLimit), as the rows of a classifier of K classes.
+	MaxSentenceTokens int
 	// MaxInflight is the most requests with a body (predict, score,
 	// infer) answered at once (DefaultMaxInflight); one more waits up
 	// to a second for a place, then is answered 503 with Retry-After.
@@ -135,9 +147,10 @@ type entry struct {
 	version    string // the model file's checksum
 	loaded     time.Time
 	model      gendisc.Model
+	tagger     gendisc.Tagger                  // the model as a tagger, nil for a model of rows
 	density    func(d *data.Dataset) []float64 // nil without one
 	first      string                          // the first column of the predictions, "" without them
-	labels     []string                        // the labels of the probability columns, nil for a regression
+	labels     []string                        // the labels of the probability columns (a tagger's tag set), nil for a regression
 	meta       []byte                          // the v2 model metadata, JSON
 }
 
@@ -174,6 +187,9 @@ func New(opt Options) (*Server, error) {
 	}
 	if opt.MaxRows <= 0 {
 		opt.MaxRows = DefaultMaxRows
+	}
+	if opt.MaxSentenceTokens <= 0 {
+		opt.MaxSentenceTokens = DefaultMaxSentenceTokens
 	}
 	for _, d := range []struct {
 		v   *time.Duration
@@ -294,7 +310,13 @@ func load(name, path string) (e *entry, err error) {
 	}
 	e = &entry{name: name, path: path, kind: env.Kind, format: env.Format, version: env.Checksum, loaded: time.Now(), model: m}
 	e.density, _ = models.Density(m)
-	if p, err := predictNone(m); err == nil {
+	if t, ok := m.(gendisc.Tagger); ok {
+		// Served by tagging sentences (tag.go); its labels are the tag set.
+		e.tagger, e.labels = t, m.Schema().Target.Levels
+		if slices.Contains(e.labels, "") {
+			return nil, fmt.Errorf("%s: a %s model with an empty tag, which the padding \"\" of v2's tensors of tags would hide: it cannot be served", path, env.Kind)
+		}
+	} else if p, err := predictNone(m); err == nil {
 		e.first, e.labels = p.Columns[0], p.Labels
 	} else if e.density == nil {
 		return nil, fmt.Errorf("%s: a %s model neither predicts nor scores", path, env.Kind)

@@ -57,6 +57,9 @@ type output struct {
 
 // outputs returns the outputs of e's model.
 func outputs(e *entry) []output {
+	if e.tagger != nil {
+		return tagOutputs(e)
+	}
 	var out []output
 	switch {
 	case e.first == "prediction" && e.labels == nil:
@@ -102,6 +105,9 @@ func newModelMeta(e *entry) *modelMeta {
 	for j := range s.Features {
 		c := &s.Features[j]
 		meta.Inputs = append(meta.Inputs, tensorMeta{Name: c.Name, Datatype: datatype(c), Shape: []int{-1}})
+	}
+	if e.tagger != nil {
+		meta.Inputs = []tensorMeta{{Name: tokensInput, Datatype: "BYTES", Shape: []int{-1, -1}}}
 	}
 	for _, o := range outputs(e) {
 		meta.Outputs = append(meta.Outputs, o.tensorMeta)
@@ -156,6 +162,10 @@ func (s *Server) infer(c *call) {
 	body := getBuf()
 	defer putBuf(body)
 	if !s.readBody(c, body) {
+		return
+	}
+	if e.tagger != nil {
+		s.tagInfer(c, e, body.Bytes())
 		return
 	}
 	req, d, err := s.readInfer(body.Bytes(), e)
@@ -235,17 +245,8 @@ func (s *Server) inference(e *entry, d *data.Dataset, asked []output) (*inferenc
 // writeInfer writes the JSON answer of inf for n rows of e's model to a
 // and sends it.
 func writeInfer(a *answer, e *entry, id string, n int, inf *inference) {
-	b := append(a.b, `{"model_name":`...)
-	b = appendString(b, e.name)
-	b = append(b, `,"model_version":`...)
-	b = appendString(b, e.version)
-	if id != "" {
-		b = append(b, `,"id":`...)
-		idb, _ := json.Marshal(id)
-		b = append(b, idb...)
-	}
-	b = appendParameters(b, inf.unseen, inf.clamped)
-	a.b = append(b, `,"outputs":[`...)
+	a.b = inferHeader(a.b, e, id, inf.unseen, inf.clamped)
+	a.b = append(a.b, `,"outputs":[`...)
 	for i, o := range inf.want {
 		if i > 0 {
 			a.b = append(a.b, ',')
@@ -288,6 +289,21 @@ func writeInfer(a *answer, e *entry, id string, n int, inf *inference) {
 	}
 	a.b = append(a.b, "]}\n"...)
 	a.close()
+}
+
+// inferHeader appends to b the start of an inference response of e's
+// model: its name and version, the request's id, and the parameters
+// (appendParameters).
+func inferHeader(b []byte, e *entry, id string, unseen map[string]int, clamped int) []byte {
+	b = append(b, `{"model_name":`...)
+	b = appendString(b, e.name)
+	b = append(b, `,"model_version":`...)
+	b = appendString(b, e.version)
+	if id != "" {
+		b = append(b, `,"id":`...)
+		b = appendString(b, id)
+	}
+	return appendParameters(b, unseen, clamped)
 }
 
 // appendParameters appends the response's parameters, when there are

@@ -16,7 +16,7 @@ import (
 )
 
 // The commands on the models of sentences, chosen by their capabilities
-// (gendisc.Tagger, TagMarginals, SequenceDensity, SentenceSampler), as the
+// (gendisc.Tagger, MarginalTagger, Vocabulary, SequenceDensity, SentenceSampler), as the
 // language models' are in languagemodel.go:
 //
 //   - predict writes a CSV row per token, sentence,token,word,tag (the
@@ -42,9 +42,9 @@ func predictTagger(env *Env, o *predictOptions, m gendisc.Model) (bool, error) {
 	if !ok {
 		return false, nil
 	}
-	var marginals gendisc.TagMarginals
+	var marginals gendisc.MarginalTagger
 	if o.marginals {
-		if marginals, ok = t.(gendisc.TagMarginals); !ok {
+		if marginals, ok = t.(gendisc.MarginalTagger); !ok {
 			return true, wrongKind(o.model, m.Kind(), "has no posterior marginals of the tags")
 		}
 	}
@@ -67,7 +67,7 @@ func predictTagger(env *Env, o *predictOptions, m gendisc.Model) (bool, error) {
 		for i, s := range c.Sentences {
 			var p [][]float64
 			if marginals != nil {
-				p = marginals.Marginals(s.Tokens)
+				p, _ = marginals.TokenMarginals(s.Tokens) // nil: probability 0
 			}
 			for j, word := range s.Tokens {
 				row = append(row[:0], strconv.Itoa(i+1), strconv.Itoa(j+1), word, pred[i][j])
@@ -173,7 +173,11 @@ func evalTagger(env *Env, o *evalOptions, m gendisc.Model) (bool, error) {
 	}
 	tokens := sentenceTokens(c)
 	pred := t.TagAll(tokens)
-	rep, err := seqeval.Evaluate(truth, pred, tokens, t.Known)
+	var known func(string) bool // the accuracy on unknown words, when the model knows its words
+	if v, ok := m.(gendisc.Vocabulary); ok {
+		known = v.Known
+	}
+	rep, err := seqeval.Evaluate(truth, pred, tokens, known)
 	if err != nil {
 		return true, err
 	}

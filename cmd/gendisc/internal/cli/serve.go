@@ -90,6 +90,10 @@ limit is reached:
 	--max-body BYTES     a larger body: 413, before it is read (no 100 Continue)
 	--max-rows N         more rows (default 100,000; a model of K classes takes
 	                     at most max-body/(2(K+1)) rows): 413, decoding stops there
+	--max-tokens N       a sentence of more tokens, sent to a tagger (hmm, crf;
+	                     default 1,000: about 20 KB of memory a token for the
+	                     marginals of a second-order HMM): 413; a tagger of K tags
+	                     takes at most max-body/(2(K+1)) tokens a request
 	--max-inflight N     more requests at once (default twice the CPUs, at least 4):
 	                     the request waits up to 1 s, then 503 with Retry-After: 1
 	(fixed)              a CSV body of more than max-body/2 cells: 413; a compressed
@@ -108,6 +112,7 @@ Example:
 	Flags: func(fs *flag.FlagSet, args []string) Runner {
 		o := &serveOptions{opt: server.Options{
 			MaxBodyBytes: server.DefaultMaxBodyBytes, MaxRows: server.DefaultMaxRows, MaxInflight: server.DefaultMaxInflight(),
+			MaxSentenceTokens: server.DefaultMaxSentenceTokens,
 			ReadHeaderTimeout: server.DefaultReadHeaderTimeout, ReadTimeout: server.DefaultReadTimeout,
 			WriteTimeout: server.DefaultWriteTimeout, IdleTimeout: server.DefaultIdleTimeout,
 			ShutdownTimeout: server.DefaultShutdownTimeout,
@@ -119,6 +124,7 @@ Example:
 		fs.StringVar(&o.grpcAddr, "grpc-addr", "", "also serve the Open Inference Protocol's gRPC service on this `host:port` (a port alone: on loopback)")
 		fs.Var(modelflags.AtLeast(&o.opt.MaxBodyBytes, 1), "max-body", "the largest request body, in `bytes`")
 		fs.Var(modelflags.AtLeast(&o.opt.MaxRows, 1), "max-rows", "the most `rows` in one request")
+		fs.Var(modelflags.AtLeast(&o.opt.MaxSentenceTokens, 1), "max-tokens", "the most `tokens` in a sentence sent to a tagger")
 		fs.Var(modelflags.AtLeast(&o.opt.MaxInflight, 1), "max-inflight", "answer at most `n` requests with a body at once; more get 503 with Retry-After")
 		fs.Var((*positiveDuration)(&o.opt.ReadHeaderTimeout), "read-header-timeout", "the `duration` to read a request's headers")
 		fs.Var((*positiveDuration)(&o.opt.ReadTimeout), "read-timeout", "the `duration` to read a whole request")

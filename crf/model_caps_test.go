@@ -1,0 +1,9 @@
+package crf
+
+import "github.com/gendisc/gendisc"
+
+// The capabilities the command line and the server ask of a tagger.
+var (
+	_ gendisc.MarginalTagger = (*Model)(nil)
+	_ gendisc.Warner         = (*Model)(nil)
+)
