@@ -30,6 +30,9 @@ type Model struct {
 	// to the task (its columns, its target or its classes are ones the
 	// model cannot take); the error says why.
 	Fit func(d *data.Dataset) (gendisc.Model, error)
+	// Tuned names the flags that Fit chooses on every training set (a
+	// Tuning's), as Learner.Tuned; nil for fixed settings.
+	Tuned []string
 }
 
 // PlanOptions says what Plan does with a task or a model that does not
@@ -172,7 +175,7 @@ func Plan(tasks []Task, models []Model, opt PlanOptions) (*Experiment, error) {
 				return nil, &NotClassifierError{Model: m.Name, Kind: fitted.Kind()}
 			}
 			f := Discriminative
-			if _, ok := c.(gendisc.Generative); ok {
+			if _, ok := unwrap(c).(gendisc.Generative); ok {
 				f = Generative
 			}
 			families[l], applies[l], some = &f, true, true
@@ -213,7 +216,7 @@ func Plan(tasks []Task, models []Model, opt PlanOptions) (*Experiment, error) {
 				skip[task.Data.Schema] = true
 			}
 		}
-		e.Learners = append(e.Learners, Learner{Name: m.Name, Family: *families[l], Settings: m.Settings, Fit: classifierFit(m.Fit, skip)})
+		e.Learners = append(e.Learners, Learner{Name: m.Name, Family: *families[l], Settings: m.Settings, Tuned: m.Tuned, Fit: classifierFit(m.Fit, skip)})
 	}
 	for t, applies := range e.Applies {
 		kept := make([]bool, len(keep))

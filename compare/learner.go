@@ -70,6 +70,11 @@ type Learner struct {
 	// Settings describes the hyperparameters for the report, such as
 	// "λ = 1, standardised features"; it may be empty.
 	Settings string
+	// Tuned names the flags whose values Fit chooses on every training
+	// set, in the order of TunedModel.Values (its models are *TunedModel,
+	// see Tuning); nil for fixed settings. The chosen values are
+	// summarised per size (Point.Tuned).
+	Tuned []string
 	// Fit fits the learner on training rows. It is called from several
 	// goroutines at once and must not keep d after returning a model that
 	// does not need it. An error makes the split score the fallback

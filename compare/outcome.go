@@ -170,3 +170,18 @@ func (o *Outcome) WriteReports(dir string, info ReportInfo) (err error) {
 	}
 	return nil
 }
+
+// SetUntuned records, in every report of o, a run with tuned learners,
+// the crossovers of the same report of u, the run at fixed settings on
+// the same splits (Result.SetUntuned).
+func (o *Outcome) SetUntuned(u *Outcome) error {
+	if len(u.Reports) != len(o.Reports) {
+		return fmt.Errorf("compare: the untuned run has %d reports, the tuned one %d", len(u.Reports), len(o.Reports))
+	}
+	for i, r := range o.Reports {
+		if err := r.Result.SetUntuned(u.Reports[i].Result); err != nil {
+			return err
+		}
+	}
+	return nil
+}

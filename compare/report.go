@@ -192,6 +192,9 @@ type indexData struct {
 	// and pair, so that it grows down, not sideways, with the models.
 	CrossHeader []string
 	CrossRows   [][]string
+	// TunedHeader and TunedRows are the table of tuned values, if any.
+	TunedHeader []string
+	TunedRows   [][]string
 	Alpha       float64
 	Plots       []indexPlot
 	Settings    []string
@@ -208,6 +211,9 @@ func (r *Result) writeIndex(w *bytes.Buffer, info ReportInfo, files []string) er
 	d := indexData{Info: info, R: r, Alpha: Alpha}
 	d.Header, d.Rows = r.errorTable()
 	d.CrossHeader, d.CrossRows = r.crossoverTable()
+	if r.tuned() {
+		d.TunedHeader, d.TunedRows = r.tunedTable()
+	}
 	for t, task := range r.Tasks {
 		pl := indexPlot{Name: task.Name, File: files[t],
 			Width: int(plotWidth.Points() * 4 / 3), Height: int(plotHeight.Points() * 4 / 3)}

@@ -1,6 +1,7 @@
 package compare
 
 import (
+	"fmt"
 	"math"
 	"slices"
 )
@@ -25,6 +26,7 @@ type LearnerInfo struct {
 	Family   Family
 	Style    Style // never Auto: the pattern the plots use
 	Settings string
+	Tuned    []string // Learner.Tuned
 }
 
 // TaskResult holds the curves of one task.
@@ -39,6 +41,9 @@ type TaskResult struct {
 	// discriminative learner, generative learners in order, then
 	// discriminative ones.
 	Crossovers []Crossover
+	// Untuned, set by SetUntuned, holds the crossovers of the same pairs
+	// at fixed settings on the same splits, in the order of Crossovers.
+	Untuned []Crossover
 }
 
 // Curve is the learning curve of one learner on one task: one Point per
@@ -64,6 +69,11 @@ type Point struct {
 	// data; naive Bayes and mixtures likewise). The split's error is the
 	// model's, as in any other split.
 	Warnings int
+	// Tuned summarises the values chosen on the splits' training sets
+	// for a learner with Learner.Tuned, one per flag tuned; nil for the
+	// others. A split whose fit failed counts as one of the default
+	// setting.
+	Tuned []TunedSummary
 }
 
 // Crossover compares a generative and a discriminative learner on a task.
@@ -158,6 +168,16 @@ func summarise(plans []*taskPlan, learners []Learner, cfg Config) *Result {
 					}
 				}
 				pt.Mean = sum / float64(S)
+				for j, name := range ln.Tuned {
+					vs := make([]float64, S)
+					for s := range S {
+						vs[s] = math.NaN()
+						if v := p.tuned[(i*S+s)*L+l]; v != nil {
+							vs[s] = v[j]
+						}
+					}
+					pt.Tuned = append(pt.Tuned, summariseTuned(name, vs))
+				}
 				if S > 1 {
 					var ss float64
 					for s := range S {
@@ -262,7 +282,33 @@ func learnerInfos(ls []Learner) []LearnerInfo {
 			next++
 		}
 		first[l.Family] = true
-		out[i] = LearnerInfo{Name: l.Name, Family: l.Family, Style: st, Settings: l.Settings}
+		out[i] = LearnerInfo{Name: l.Name, Family: l.Family, Style: st, Settings: l.Settings, Tuned: l.Tuned}
 	}
 	return out
 }
+
+// SetUntuned records in r, a run with tuned learners, the crossovers of u,
+// the run of the same tasks, sizes, splits and seed with the learners at
+// their fixed settings (TaskResult.Untuned), so that the report shows how
+// tuning moves m*. The two runs must have the same tasks, sizes and pairs.
+func (r *Result) SetUntuned(u *Result) error {
+	if len(u.Tasks) != len(r.Tasks) || u.Splits != r.Splits || u.Seed != r.Seed {
+		return fmt.Errorf("compare: the untuned run has other tasks or splits")
+	}
+	for t := range r.Tasks {
+		a, b := &r.Tasks[t], u.Tasks[t]
+		if a.Name != b.Name || !slices.Equal(a.Sizes, b.Sizes) || len(a.Crossovers) != len(b.Crossovers) {
+			return fmt.Errorf("compare: %s: the untuned run has other sizes or models", a.Name)
+		}
+		for i, x := range b.Crossovers {
+			if y := a.Crossovers[i]; x.Generative != y.Generative || x.Discriminative != y.Discriminative {
+				return fmt.Errorf("compare: %s: the untuned run compares %s/%s, not %s/%s", a.Name, x.Generative, x.Discriminative, y.Generative, y.Discriminative)
+			}
+		}
+		a.Untuned = b.Crossovers
+	}
+	return nil
+}
+
+// HasUntuned reports whether SetUntuned gave r the untuned crossovers.
+func (r *Result) HasUntuned() bool { return len(r.Tasks) > 0 && r.Tasks[0].Untuned != nil }

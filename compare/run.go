@@ -103,6 +103,7 @@ type taskPlan struct {
 	// that succeeded with warnings.
 	errs         []float64
 	fell, warned []bool
+	tuned        [][]float64 // the values a TunedModel chose, nil otherwise
 	// left counts the unfinished splits of each size and of the task.
 	left     []int
 	taskLeft int
@@ -139,6 +140,7 @@ func Run(ctx context.Context, tasks []Task, learners []Learner, cfg Config) (*Re
 		p.errs = make([]float64, len(p.sizes)*S*L)
 		p.fell = make([]bool, len(p.errs))
 		p.warned = make([]bool, len(p.errs))
+		p.tuned = make([][]float64, len(p.errs))
 		p.left = make([]int, len(p.sizes))
 		p.taskLeft = len(p.sizes) * S
 		prog.Sizes += len(p.sizes)
@@ -311,6 +313,9 @@ func runUnit(p *taskPlan, u unit, learners []Learner, cfg Config) error {
 		if err != nil {
 			p.errs[at+l], p.fell[at+l] = majorityError(train, test), true
 			continue
+		}
+		if t, ok := model.(*TunedModel); ok {
+			p.tuned[at+l] = t.Values
 		}
 		if w, ok := model.(gendisc.Warner); ok && len(w.Warnings()) > 0 {
 			p.warned[at+l] = true

@@ -4,6 +4,8 @@ import (
 	"encoding/csv"
 	"fmt"
 	"io"
+	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -14,15 +16,35 @@ import (
 //	dataset,model,m,splits,mean_error,std_error,fallbacks,warnings
 //
 // one row per task, learner and size, in the order of r; numbers in
-// their shortest exact decimal form.
+// their shortest exact decimal form. When some learner is tuned
+// (Learner.Tuned), five columns follow: tuned (the flag), tuned_median,
+// tuned_min and tuned_max (the values chosen over the splits, see
+// TunedSummary) and tuned_defaults; empty for the learners not tuned, and
+// a row per flag for a learner tuned on several.
 func (r *Result) WriteCSV(w io.Writer) error {
 	cw := csv.NewWriter(w)
-	cw.Write([]string{"dataset", "model", "m", "splits", "mean_error", "std_error", "fallbacks", "warnings"})
+	header := []string{"dataset", "model", "m", "splits", "mean_error", "std_error", "fallbacks", "warnings"}
+	tuned := r.tuned()
+	if tuned {
+		header = append(header, "tuned", "tuned_median", "tuned_min", "tuned_max", "tuned_defaults")
+	}
+	cw.Write(header)
 	for _, t := range r.Tasks {
 		for _, c := range t.Curves {
 			for _, p := range c.Points {
-				cw.Write([]string{t.Name, c.Learner, strconv.Itoa(p.M), strconv.Itoa(p.Splits),
-					formatFloat(p.Mean), formatFloat(p.StdErr), strconv.Itoa(p.Fallbacks), strconv.Itoa(p.Warnings)})
+				row := []string{t.Name, c.Learner, strconv.Itoa(p.M), strconv.Itoa(p.Splits),
+					formatFloat(p.Mean), formatFloat(p.StdErr), strconv.Itoa(p.Fallbacks), strconv.Itoa(p.Warnings)}
+				if !tuned {
+					cw.Write(row)
+					continue
+				}
+				if p.Tuned == nil {
+					cw.Write(append(row, "", "", "", "", ""))
+				}
+				for _, ts := range p.Tuned {
+					cw.Write(append(slices.Clip(row), ts.Name, formatFloat(ts.Median), formatFloat(ts.Min),
+						formatFloat(ts.Max), strconv.Itoa(ts.Defaults)))
+				}
 			}
 		}
 	}
@@ -46,13 +68,60 @@ func formatFloat(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) 
 // and by "(no clear crossover)" when there is no such size; the gap is followed by
 // its size when the largest size had fallbacks, and reads "–" when every
 // size had some.
+//
+// When some learner is tuned, a second table follows, of the values
+// chosen per size (tunedTable).
 func (r *Result) WriteSummary(w io.Writer) error {
-	header, rows := r.summary()
+	if err := writeTable(w, r.summary); err != nil {
+		return err
+	}
+	if !r.tuned() {
+		return nil
+	}
+	fmt.Fprintln(w)
+	return writeTable(w, r.tunedTable)
+}
+
+// writeTable writes the table of rows as aligned text.
+func writeTable(w io.Writer, table func() (header []string, rows [][]string)) error {
+	header, rows := table()
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	for _, row := range append([][]string{header}, rows...) {
 		fmt.Fprintln(tw, strings.Join(row, "\t"))
 	}
 	return tw.Flush()
+}
+
+// tuned reports whether some learner of r is tuned.
+func (r *Result) tuned() bool {
+	for _, l := range r.Learners {
+		if l.Tuned != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// tunedTable returns one row per task, tuned learner and size: the flag
+// tuned, the median of the values chosen over the splits and their range,
+// "0.01 (0.001–1)", and the splits fitted with the default setting
+// because their training set was too small to cross-validate.
+func (r *Result) tunedTable() (header []string, rows [][]string) {
+	header = []string{"dataset", "model", "m", "tuned", "chosen: median (min–max)", "default (too few rows)"}
+	for _, t := range r.Tasks {
+		for _, c := range t.Curves {
+			for _, p := range c.Points {
+				for _, ts := range p.Tuned {
+					v := "–"
+					if !math.IsNaN(ts.Median) {
+						v = fmt.Sprintf("%.3g (%.3g–%.3g)", ts.Median, ts.Min, ts.Max)
+					}
+					rows = append(rows, []string{t.Name, c.Learner, strconv.Itoa(p.M), ts.Name, v, strconv.Itoa(ts.Defaults)})
+				}
+			}
+		}
+	}
+	return header, rows
 }
 
 // summary returns the header and the rows of the summary table: the
@@ -62,10 +131,16 @@ func (r *Result) summary() (header []string, rows [][]string) {
 	for _, p := range pairs(r.Learners) {
 		g, d := r.Learners[p[0]].Name, r.Learners[p[1]].Name
 		header = append(header, fmt.Sprintf("m* %s/%s", g, d), fmt.Sprintf("gap %s−%s", g, d))
+		if r.HasUntuned() {
+			header = append(header, fmt.Sprintf("m* untuned %s/%s", g, d))
+		}
 	}
 	for t, task := range r.Tasks {
-		for _, x := range task.Crossovers {
+		for i, x := range task.Crossovers {
 			rows[t] = append(rows[t], x.crossoverCell(), x.gapCell(task.Sizes))
+			if task.Untuned != nil {
+				rows[t] = append(rows[t], task.Untuned[i].crossoverCell())
+			}
 		}
 	}
 	return header, rows
@@ -101,23 +176,39 @@ func (r *Result) errorTable() (header []string, rows [][]string) {
 // learners, m*, the p-value of the paired test and the gap.
 func (r *Result) crossoverTable() (header []string, rows [][]string) {
 	header = []string{"dataset", "generative", "discriminative", "m*", "p (paired t-test)", "clear from m", "gap"}
+	if r.HasUntuned() {
+		header = append(header, "m* untuned", "clear from m untuned")
+	}
 	for _, t := range r.Tasks {
-		for _, x := range t.Crossovers {
-			pv, clear := "–", "–"
+		for i, x := range t.Crossovers {
+			pv := "–"
 			if x.Found() {
 				pv = fmt.Sprintf("%.2g", x.P)
 			}
-			if x.Clear() {
-				clear = strconv.Itoa(x.ClearFrom)
+			row := []string{t.Name, x.Generative, x.Discriminative, x.mCell(), pv, x.clearCell(), x.gapCell(t.Sizes)}
+			if t.Untuned != nil {
+				row = append(row, t.Untuned[i].mCell(), t.Untuned[i].clearCell())
 			}
-			m := "none"
-			if x.Found() {
-				m = strconv.Itoa(x.M)
-			}
-			rows = append(rows, []string{t.Name, x.Generative, x.Discriminative, m, pv, clear, x.gapCell(t.Sizes)})
+			rows = append(rows, row)
 		}
 	}
 	return header, rows
+}
+
+// mCell is m*, or "none".
+func (x Crossover) mCell() string {
+	if x.Found() {
+		return strconv.Itoa(x.M)
+	}
+	return "none"
+}
+
+// clearCell is the size from which the crossover is clear, or "–".
+func (x Crossover) clearCell() string {
+	if x.Clear() {
+		return strconv.Itoa(x.ClearFrom)
+	}
+	return "–"
 }
 
 // crossoverCell is m* as the summary shows it: the size where the means

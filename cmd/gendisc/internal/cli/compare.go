@@ -130,6 +130,7 @@ type compareOptions struct {
 	out          string
 	formats      modelflags.List // further formats of the plots
 	read         dataFlags
+	tune         compareTuneOptions
 	kinds        map[string]*modelFlags // every kind, by name
 	passed       map[string]*passFlag   // the model flags, by name
 	command      string                 // the command line, for the report
@@ -160,6 +161,7 @@ func compareFlags(fs *flag.FlagSet, args []string) Runner {
 	fs.IntVar(&o.jobs, "jobs", 0, "splits worked on at once (default: every core)")
 	fs.Var(&o.formats, "format", "write the plots in these `formats` as well as SVG, comma-separated: pdf, png")
 	o.read.register(fs)
+	o.tune.register(fs)
 	if args == nil { // help: MoreHelp lists the model flags
 		return nil
 	}
@@ -278,24 +280,24 @@ func (o *compareOptions) run(ctx context.Context, env *Env) error {
 	for l, name := range o.models {
 		models[l] = compare.Model{Name: name, Settings: o.settings(name), Fit: o.kinds[name].fit}
 	}
-	e, err := compare.Plan(tasks, models, compare.PlanOptions{RequireTasks: len(o.data) > 0, Describe: hinted})
-	if err != nil {
-		return planError(err)
-	}
-	if len(e.Learners) < min(2, len(models)) {
-		return fmt.Errorf("--models: %s: compare needs two models that apply to the data", strings.Join(e.Notes, "; "))
-	}
-	cfg := compare.Config{Splits: o.splits, Sizes: o.sizes, Seed: o.seed, Jobs: o.jobs}
-	bar := env.compareBar()
-	if bar != nil {
-		cfg.Progress = bar.show
-	}
-	res, err := e.Run(ctx, cfg)
-	if bar != nil {
-		bar.done()
-	}
+	res, err := o.runModels(ctx, env, tasks, models)
 	if err != nil {
 		return err
+	}
+	if o.tune.on {
+		// The same splits (the same seed, tasks and sizes) with the
+		// models tuned; the report shows m* of both runs.
+		tuned, err := o.tunedModels()
+		if err != nil {
+			return err
+		}
+		untuned := res
+		if res, err = o.runModels(ctx, env, tasks, tuned); err != nil {
+			return err
+		}
+		if err := res.SetUntuned(untuned); err != nil {
+			return err
+		}
 	}
 	if err := res.WriteReports(o.out, compare.ReportInfo{Command: o.command, Version: gendiscVersion(), Formats: o.formats}); err != nil {
 		return err
@@ -307,6 +309,28 @@ func (o *compareOptions) run(ctx context.Context, env *Env) error {
 		fmt.Fprintf(env.Stderr, "gendisc: compare: report in %s\n", filepath.Join(o.out, compare.IndexFile))
 	}
 	return nil
+}
+
+// runModels plans and runs the experiment of models on tasks under the
+// progress bar.
+func (o *compareOptions) runModels(ctx context.Context, env *Env, tasks []compare.Task, models []compare.Model) (*compare.Outcome, error) {
+	e, err := compare.Plan(tasks, models, compare.PlanOptions{RequireTasks: len(o.data) > 0, Describe: hinted})
+	if err != nil {
+		return nil, planError(err)
+	}
+	if len(e.Learners) < min(2, len(models)) {
+		return nil, fmt.Errorf("--models: %s: compare needs two models that apply to the data", strings.Join(e.Notes, "; "))
+	}
+	cfg := compare.Config{Splits: o.splits, Sizes: o.sizes, Seed: o.seed, Jobs: o.jobs}
+	bar := env.compareBar()
+	if bar != nil {
+		cfg.Progress = bar.show
+	}
+	res, err := e.Run(ctx, cfg)
+	if bar != nil {
+		bar.done()
+	}
+	return res, err
 }
 
 // planError gives the errors of compare.Plan the flags they are about.
