@@ -69,7 +69,11 @@ type Tuning struct {
 	// with Base alone, its default setting (TunedModel.Default).
 	Folds int
 	// Metric is what the inner cross-validation minimises (cv.MetricNamed;
-	// compare's command line defaults to log-loss).
+	// compare's command line defaults to log-loss). A setting that fails
+	// to fit some inner fold is left out (cv.Search.SkipFailed); of equal
+	// means the first in the grid is chosen, so a flag that does not
+	// change the model on the data (alpha on numeric columns only) reads
+	// its grid's first value.
 	Metric cv.Metric
 	// Seed seeds the inner folds: they depend only on Seed and the rows
 	// given, so the choice is the same whatever the order or the
@@ -133,7 +137,7 @@ func (t *Tuning) Fit(d *data.Dataset) (gendisc.Model, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &cv.Search{Kind: t.Kind, Base: t.Base, Params: t.Params, Metric: t.Metric, Workers: 1}
+	s := &cv.Search{Kind: t.Kind, Base: t.Base, Params: t.Params, Metric: t.Metric, SkipFailed: true, Workers: 1}
 	r, err := s.Run(d, folds)
 	if err != nil {
 		return nil, err

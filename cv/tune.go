@@ -311,6 +311,11 @@ type Search struct {
 	// one whose mean is within one standard error of the best's (see
 	// mostRegularised).
 	OneSE bool
+	// SkipFailed leaves out a setting whose cross-validation fails (a
+	// fit error on some fold: a singular covariance without shrinkage
+	// on few rows), recording the error in its Trial, instead of failing
+	// the search; the search fails only when every setting does.
+	SkipFailed bool
 	// Workers and Progress are those of the runner of every setting;
 	// Progress counts the folds of all the settings.
 	Workers  int
@@ -392,6 +397,9 @@ type Trial struct {
 	// Mean and SE are the metric's mean and standard error over the
 	// folds; Mean is NaN when no fold defines it.
 	Mean, SE float64
+	// Err is why the setting's cross-validation failed, with
+	// Search.SkipFailed (Result is then nil and Mean NaN).
+	Err error
 }
 
 // SearchResult is a search: every setting's trial, in the order of
@@ -459,7 +467,12 @@ func (s *Search) Run(d *data.Dataset, repeats ...Folds) (*SearchResult, error) {
 		}
 		cvr, err := r.Run(d, repeats...)
 		if err != nil {
-			return nil, fmt.Errorf("cv: setting %s: %w", settings[i], err)
+			err = fmt.Errorf("cv: setting %s: %w", settings[i], err)
+			if !s.SkipFailed {
+				return nil, err
+			}
+			res.Trials[i] = Trial{Setting: settings[i], Mean: math.NaN(), SE: math.NaN(), Err: err}
+			continue
 		}
 		t := Trial{Setting: settings[i], Result: cvr, Mean: math.NaN(), SE: math.NaN()}
 		if mean, se, ok := cvr.Metric(s.Metric.Path...); ok {
@@ -567,7 +580,8 @@ func (r *SearchResult) mostRegularised() int {
 // MarshalJSON writes r as one object: "metric", the metric's name;
 // "settings", a list with per setting its flag values under "params" and
 // the mean and standard error of every figure of the fold reports under
-// "mean" and "se" (those of Result.MarshalJSON); "best", the chosen
+// "mean" and "se" (those of Result.MarshalJSON), or under "error" why its
+// cross-validation failed (Search.SkipFailed); "best", the chosen
 // setting's "params" (with Search.OneSE, the one-standard-error choice),
 // and "best_mean" and "best_se", its metric's.
 func (r *SearchResult) MarshalJSON() ([]byte, error) {
@@ -577,13 +591,20 @@ func (r *SearchResult) MarshalJSON() ([]byte, error) {
 		if i > 0 {
 			b.WriteByte(',')
 		}
+		p, _ := t.Setting.MarshalJSON()
+		b.WriteString(`{"params":`)
+		b.Write(p)
+		if t.Err != nil {
+			e, _ := json.Marshal(t.Err.Error())
+			b.WriteString(`,"error":`)
+			b.Write(e)
+			b.WriteByte('}')
+			continue
+		}
 		mean, se, err := t.Result.summary()
 		if err != nil {
 			return nil, err
 		}
-		p, _ := t.Setting.MarshalJSON()
-		b.WriteString(`{"params":`)
-		b.Write(p)
 		b.WriteString(`,"mean":`)
 		mean.write(&b)
 		b.WriteString(`,"se":`)
