@@ -104,10 +104,9 @@ func (r *Result) tuned() bool {
 
 // tunedTable returns one row per task, tuned learner and size: the flag
 // tuned, the median of the values chosen over the splits and their range,
-// "0.01 (0.001–1)", and the splits fitted with the default setting
-// because their training set was too small to cross-validate.
+// "0.01 (0.001–1)", and the splits not tuned (TunedSummary.Defaults).
 func (r *Result) tunedTable() (header []string, rows [][]string) {
-	header = []string{"dataset", "model", "m", "tuned", "chosen: median (min–max)", "default (too few rows)"}
+	header = []string{"dataset", "model", "m", "tuned", "chosen: median (min–max)", "untuned splits"}
 	for _, t := range r.Tasks {
 		for _, c := range t.Curves {
 			for _, p := range c.Points {

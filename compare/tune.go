@@ -182,8 +182,9 @@ type TunedSummary struct {
 	// Median, Min and Max are over the splits that were tuned; NaN when
 	// none was.
 	Median, Min, Max float64
-	// Defaults counts the splits whose training set was too small to
-	// tune, fitted with the default setting.
+	// Defaults counts the splits not tuned: those whose training set was
+	// too small to cross-validate, fitted with the default setting, and
+	// those whose fit failed (Point.Fallbacks).
 	Defaults int
 }
 

@@ -2,8 +2,8 @@ package compare
 
 import (
 	"context"
-	"fmt"
 	"flag"
+	"fmt"
 	"math"
 	"reflect"
 	"slices"
