@@ -121,9 +121,21 @@ func (t *Tuning) Fit(d *data.Dataset) (gendisc.Model, error) {
 	if k <= 0 {
 		k = DefaultTuneFolds
 	}
-	smallest := d.N
+	// The inner folds take the labelled rows (Plan's probe rows may
+	// hold rows without a class, which the final fit leaves to the kind).
+	inner := d
+	var labelled []int
+	for i, y := range d.Y {
+		if !math.IsNaN(y) {
+			labelled = append(labelled, i)
+		}
+	}
+	if len(labelled) < d.N {
+		inner = d.Subset(labelled)
+	}
+	smallest := inner.N
 	counts := map[float64]int{}
-	for _, y := range d.Y {
+	for _, y := range inner.Y {
 		counts[y]++
 	}
 	for _, n := range counts {
@@ -133,12 +145,12 @@ func (t *Tuning) Fit(d *data.Dataset) (gendisc.Model, error) {
 	if k < 2 {
 		return t.fit(d, nil, 0)
 	}
-	folds, err := cv.Stratified(d.Y, k, t.Seed)
+	folds, err := cv.Stratified(inner.Y, k, t.Seed)
 	if err != nil {
 		return nil, err
 	}
 	s := &cv.Search{Kind: t.Kind, Base: t.Base, Params: t.Params, Metric: t.Metric, SkipFailed: true, Workers: 1}
-	r, err := s.Run(d, folds)
+	r, err := s.Run(inner, folds)
 	if err != nil {
 		return nil, err
 	}

@@ -624,8 +624,9 @@ func (r *SearchResult) MarshalJSON() ([]byte, error) {
 }
 
 // Text writes r as a table: a row per setting with its flag values and
-// the metric's mean ± standard error, the best marked "best" and the
-// chosen one, when another, "chosen (one SE)".
+// the metric's mean ± standard error (or "failed: " and why, with
+// Search.SkipFailed), the best marked "best" and the chosen one, when
+// another, "chosen (one SE)".
 func (r *SearchResult) Text(w io.Writer) error {
 	var b bytes.Buffer
 	head := r.Trials[0].Setting
@@ -636,6 +637,10 @@ func (r *SearchResult) Text(w io.Writer) error {
 	for i, t := range r.Trials {
 		for _, fv := range t.Setting {
 			fmt.Fprintf(&b, "%-14s ", fv.Value)
+		}
+		if t.Err != nil {
+			fmt.Fprintf(&b, "failed: %s\n", strings.Join(strings.Fields(t.Err.Error()), " "))
+			continue
 		}
 		fmt.Fprintf(&b, "%.6g ± %.3g", t.Mean, t.SE)
 		switch {
