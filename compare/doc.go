@@ -98,6 +98,19 @@
 // its subdirectories. Outcome.WriteSummary prints the summary tables and
 // the notes, and Outcome.WriteReports writes the report directories.
 //
+// # Tuned learners
+//
+// A Tuning fits a registry kind with its regularisation (TuneGrids: λ of
+// logistic regression, α and var-smoothing of naive Bayes, the shrinkage
+// of LDA and QDA) chosen on every training set it is given by an inner
+// stratified cross-validation of those rows alone (cv.Search), so a split's
+// test rows never take part. Its models are *TunedModel, and a Learner (or
+// Model) naming the tuned flags in Tuned gets the values chosen per size in
+// Point.Tuned, the summary's second table, index.html and curves.csv. Run
+// the same tasks, sizes, splits and seed with fixed settings too, and
+// Outcome.SetUntuned (Result.SetUntuned) puts that run's m* beside the
+// tuned one's, to show how tuning moves the crossover.
+//
 // # The report
 //
 // WriteReport writes a directory holding curves.csv (every figure), one

@@ -221,3 +221,41 @@ func TestTuneTooFewRows(t *testing.T) {
 		t.Errorf("summary %+v, want %+v", s, want)
 	}
 }
+
+// TestSetUntuned: the untuned run's crossovers go beside the tuned run's,
+// in the summary and the crossover table, and a run of other sizes or
+// models is refused.
+func TestSetUntuned(t *testing.T) {
+	d := bundled.Load(t, "iris", dataio.Options{})
+	tasks := []Task{{Name: "iris", Data: d}}
+	learners := []Learner{{Name: "gen", Family: Generative, Fit: fitCentroid}, stub("disc", Discriminative)}
+	run := func(sizes []int, ls []Learner) *Result {
+		r, err := Run(context.Background(), tasks, ls, Config{Splits: 2, Sizes: sizes, Seed: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	tuned, untuned := run([]int{20, 40}, learners), run([]int{20, 40}, learners)
+	untuned.Tasks[0].Crossovers[0].M = 40 // told apart from the tuned run's
+	if err := tuned.SetUntuned(run([]int{20, 50}, learners)); err == nil {
+		t.Error("other sizes were taken")
+	}
+	if err := tuned.SetUntuned(run([]int{20, 40}, []Learner{learners[1], {Name: "gen", Family: Discriminative, Fit: fitCentroid}})); err == nil {
+		t.Error("other pairs were taken")
+	}
+	if tuned.HasUntuned() {
+		t.Fatal("a refused run was recorded")
+	}
+	if err := tuned.SetUntuned(untuned); err != nil {
+		t.Fatal(err)
+	}
+	header, rows := tuned.crossoverTable()
+	if n := len(header); header[n-2] != "m* untuned" || rows[0][n-2] != "40" || rows[0][n-1] != untuned.Tasks[0].Crossovers[0].clearCell() {
+		t.Errorf("crossover table %q %q", header, rows)
+	}
+	header, rows = tuned.summary()
+	if n := len(header); header[n-1] != "m* untuned gen/disc" || rows[0][n-1] != untuned.Tasks[0].Crossovers[0].crossoverCell() {
+		t.Errorf("summary %q %q", header, rows)
+	}
+}

@@ -293,11 +293,9 @@ func (o *compareOptions) run(ctx context.Context, env *Env) error {
 	for l, name := range o.models {
 		models[l] = compare.Model{Name: name, Settings: o.settings(name), Fit: o.kinds[name].fit}
 	}
-	var tuned []compare.Model
-	if o.tune.on {
-		if tuned, err = o.tunedModels(); err != nil {
-			return err
-		}
+	tuned, err := o.tunedModels()
+	if err != nil {
+		return err
 	}
 	res, err := o.runModels(ctx, env, tasks, models)
 	if err != nil {

@@ -14,9 +14,11 @@ type compareTuneOptions struct {
 	on     bool
 	folds  int
 	metric string
+	fs     *flag.FlagSet // compare's, to tell the flags given
 }
 
 func (t *compareTuneOptions) register(fs *flag.FlagSet) {
+	t.fs = fs
 	fs.BoolVar(&t.on, "tune", false, "choose each model's regularisation (--l2, --alpha, --var-smoothing or --shrinkage) by an inner cross-validation of every training set, and compare m* with the untuned run")
 	fs.IntVar(&t.folds, "tune-folds", compare.DefaultTuneFolds, "inner stratified `folds` of --tune (fewer when a class has fewer training rows)")
 	fs.StringVar(&t.metric, "tune-metric", "log-loss", "the `metric` --tune minimises: log-loss, error, brier or auc (maximised)")
@@ -25,8 +27,18 @@ func (t *compareTuneOptions) register(fs *flag.FlagSet) {
 // tunedModels returns the models of o with their regularisation chosen by
 // compare.Tuning on every training set, in the order of o.models. A model
 // whose kind has no flag of compare.TuneGrids keeps its fixed settings.
-// Setting the tuned flag as well is a misuse.
+// Setting the tuned flag as well is a misuse; so is --tune-folds or
+// --tune-metric without --tune (then no models are returned).
 func (o *compareOptions) tunedModels() ([]compare.Model, error) {
+	if !o.tune.on {
+		var given error
+		o.tune.fs.Visit(func(f *flag.Flag) {
+			if given == nil && (f.Name == "tune-folds" || f.Name == "tune-metric") {
+				given = usagef("--%s applies with --tune", f.Name)
+			}
+		})
+		return nil, given
+	}
 	if o.tune.folds < 2 {
 		return nil, usagef("--tune-folds %d: want at least 2", o.tune.folds)
 	}

@@ -50,8 +50,8 @@ func TestCompareTune(t *testing.T) {
 	}
 }
 
-// TestCompareTuneMisuse: a tuned flag set by hand, too few folds and an
-// unknown metric are misuse.
+// TestCompareTuneMisuse: a tuned flag set by hand, too few folds, an
+// unknown metric and --tune-folds without --tune are misuse.
 func TestCompareTuneMisuse(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "r")
 	for _, tc := range []struct {
@@ -61,6 +61,7 @@ func TestCompareTuneMisuse(t *testing.T) {
 		{[]string{"--l2", "0.1"}, "--l2: --tune chooses it for --models logistic"},
 		{[]string{"--tune-folds", "1"}, "--tune-folds 1: want at least 2"},
 		{[]string{"--tune-metric", "rmse"}, `--tune-metric: cv: no metric "rmse"`},
+		{[]string{"--tune=false", "--tune-folds", "3"}, "--tune-folds applies with --tune"},
 	} {
 		args := append([]string{"compare", "--data", "iris", "--sizes", "20", "--splits", "1", "--tune", "--out", out}, tc.args...)
 		r := runCLI(t, "", args...)
