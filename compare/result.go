@@ -138,10 +138,7 @@ func summarise(plans []*taskPlan, learners []Learner, cfg Config) *Result {
 	r := &Result{Learners: learnerInfos(learners), Splits: S, MaxTest: cfg.maxTest(),
 		MaxSize: cfg.maxSize(), Seed: cfg.Seed, Sizes: slices.Clone(cfg.Sizes)}
 	for _, p := range plans {
-		tr := TaskResult{Name: p.task.Name, Classes: p.task.Data.Schema.Classes(), Sizes: p.sizes}
-		for _, rows := range p.byClass {
-			tr.Rows += len(rows)
-		}
+		tr := TaskResult{Name: p.name, Classes: p.classes, Sizes: p.sizes, Rows: p.rows}
 		for l, ln := range learners {
 			c := Curve{Learner: ln.Name, Points: make([]Point, len(p.sizes))}
 			for i, m := range p.sizes {
