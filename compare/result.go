@@ -12,6 +12,9 @@ type Result struct {
 	Learners []LearnerInfo
 	// Tasks are the tasks in the order Run was given them.
 	Tasks []TaskResult
+	// Unit is what the training-set size m and TaskResult.Rows count:
+	// "" for rows (Run) or "sentences" (RunSequences).
+	Unit string
 	// Splits, MaxTest, MaxSize and Seed are the settings used (defaults
 	// applied); Sizes is Config.Sizes, nil for the default grid.
 	Splits, MaxTest, MaxSize int
@@ -30,7 +33,7 @@ type LearnerInfo struct {
 // TaskResult holds the curves of one task.
 type TaskResult struct {
 	Name    string
-	Rows    int      // labelled rows
+	Rows    int      // labelled rows (sentences: Result.Unit)
 	Classes []string // class names
 	Sizes   []int    // the training-set sizes, increasing
 	// Curves[l] is the curve of Result.Learners[l].
@@ -130,6 +133,14 @@ func FindCrossover(g, d []Point) int {
 		m = g[i].M
 	}
 	return m
+}
+
+// unit returns Unit, "rows" when it is empty.
+func (r *Result) unit() string {
+	if r.Unit == "" {
+		return "rows"
+	}
+	return r.Unit
 }
 
 // summarise turns the test errors of the plans into a Result.

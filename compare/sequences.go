@@ -117,7 +117,12 @@ func RunSequences(ctx context.Context, tasks []SequenceTask, learners []Sequence
 				return nil
 			}}
 	}
-	return runPlans(ctx, plans, infos, cfg)
+	res, err := runPlans(ctx, plans, infos, cfg)
+	if err != nil {
+		return nil, err
+	}
+	res.Unit = "sentences"
+	return res, nil
 }
 
 // scoreSequenceSplit draws m training sentences of all at random and the
