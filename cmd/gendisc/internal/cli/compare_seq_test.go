@@ -30,6 +30,9 @@ func TestCompareSequences(t *testing.T) {
 			t.Fatal(err)
 		}
 		curves[i] = b
+		if html, _ := os.ReadFile(filepath.Join(out, "index.html")); !strings.Contains(string(html), "m training sentences") {
+			t.Errorf("index.html does not describe the splits of sentences")
+		}
 		for _, f := range []string{"index.html", "summary.txt", "ud_english_ewt_dev.svg"} {
 			if _, err := os.Stat(filepath.Join(out, f)); err != nil {
 				t.Error(err)
