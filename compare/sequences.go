@@ -73,16 +73,13 @@ func DefaultSequenceSizes(n int) []int {
 // in tokens), and returns them as Run does, so that the result's reports
 // and summaries are those of tables.
 func RunSequences(ctx context.Context, tasks []SequenceTask, learners []SequenceLearner, cfg Config) (*Result, error) {
+	if err := checkNames(len(learners), func(i int) (string, bool) { return learners[i].Name, learners[i].Fit != nil }); err != nil {
+		return nil, err
+	}
+	// infos describe the learners to the summaries, which do not fit.
 	infos := make([]Learner, len(learners))
 	for l, ln := range learners {
-		infos[l] = Learner{Name: ln.Name, Family: ln.Family, Style: ln.Style, Settings: ln.Settings,
-			Fit: func(*data.Dataset) (gendisc.Classifier, error) { return nil, fmt.Errorf("a model of sentences") }}
-		if ln.Fit == nil {
-			infos[l].Fit = nil
-		}
-	}
-	if err := checkLearners(infos); err != nil {
-		return nil, err
+		infos[l] = Learner{Name: ln.Name, Family: ln.Family, Style: ln.Style, Settings: ln.Settings}
 	}
 	if len(tasks) == 0 {
 		return nil, fmt.Errorf("compare: no tasks")

@@ -280,7 +280,11 @@ func (s *sizesFlag) Set(v string) error {
 // compare.Models, plans the experiment with compare.Plan, runs it under
 // the progress bar, writes the reports and prints the tables and notes.
 func (o *compareOptions) run(ctx context.Context, env *Env) error {
-	o.sentences = sequenceData(o.data)
+	sentences, err := sequenceData(o.data)
+	if err != nil {
+		return err
+	}
+	o.sentences = sentences
 	if err := o.resolve(); err != nil {
 		return err
 	}

@@ -40,22 +40,36 @@ func sequenceKindNames() []string { return kindsWith(sequenceInput) }
 // sequenceModelNames returns compare's models of sentences.
 func sequenceModelNames() []string { return append(sequenceKindNames(), tokenModelNames()...) }
 
-// sequenceData reports whether the --data names are sequence data: each
-// a bundled treebank or a file of a sequence format by its extension.
-func sequenceData(names []string) bool {
+// sequenceData reports whether the --data names are sequence data, each
+// a bundled treebank or a file of a sequence format by its extension; a
+// mix of sequence data and tables is a misuse.
+func sequenceData(names []string) (bool, error) {
+	var sentences, tables []string
 	for _, name := range names {
-		if _, ok := datasets.TreebankInfo(name); ok {
-			continue
-		}
-		base := strings.ToLower(filepath.Base(name))
-		for _, c := range []string{".gz", ".bz2", ".xz", ".zst"} {
-			base = strings.TrimSuffix(base, c)
-		}
-		if !slices.Contains([]string{".conllu", ".conll", ".jsonl"}, filepath.Ext(base)) {
-			return false
+		if isSequenceName(name) {
+			sentences = append(sentences, name)
+		} else {
+			tables = append(tables, name)
 		}
 	}
-	return len(names) > 0
+	if len(sentences) > 0 && len(tables) > 0 {
+		return false, usagef("--data: %s is sequence data and %s a table: compare one or the other", sentences[0], tables[0])
+	}
+	return len(sentences) > 0, nil
+}
+
+// isSequenceName reports whether name is a bundled treebank or a file of
+// a sequence format by its extension (.conllu, .conll or .jsonl, before
+// a compression suffix).
+func isSequenceName(name string) bool {
+	if _, ok := datasets.TreebankInfo(name); ok {
+		return true
+	}
+	base := strings.ToLower(filepath.Base(name))
+	for _, c := range []string{".gz", ".bz2", ".xz", ".zst"} {
+		base = strings.TrimSuffix(base, c)
+	}
+	return slices.Contains([]string{".conllu", ".conll", ".jsonl"}, filepath.Ext(base))
 }
 
 // modelsByDefault returns the models of a run without --models: Ng and

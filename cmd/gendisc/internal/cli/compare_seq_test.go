@@ -76,6 +76,7 @@ func TestCompareSequencesBadInput(t *testing.T) {
 		{[]string{"--data", "ud_english_ewt_dev", "--models", "hmm,lda"}, 2, "--models: lda is not a model of sentences"},
 		{[]string{"--data", "ud_english_ewt_dev", "--models", "hmm,frobnicate"}, 2, "--models: frobnicate is not a model of sentences"},
 		{[]string{"--data", "no_such.conllu"}, 1, "no_such.conllu: no such file"},
+		{[]string{"--data", "ud_english_ewt_dev,iris"}, 2, "--data: ud_english_ewt_dev is sequence data and iris a table"},
 		{[]string{"--data", "ud_english_ewt_dev", "--sizes", "5000"}, 1, "no training-set size fits 2001 sentences"},
 	} {
 		out := filepath.Join(t.TempDir(), "r")
