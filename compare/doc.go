@@ -111,6 +111,24 @@
 // Outcome.SetUntuned (Result.SetUntuned) puts that run's m* beside the
 // tuned one's, to show how tuning moves the crossover.
 //
+// # Sequence data
+//
+// RunSequences draws the same curves for models of tagged sentences
+// (SequenceTask, SequenceLearner): m counts training sentences
+// (DefaultSequenceSizes: Geometric from MinSequenceSize, 50, to 90% of
+// the sentences), a split draws them at random, without stratification,
+// from the same seeded generator as for tables; the test set is the
+// held-out sentences in the split's random order up to Config.MaxTest
+// tokens (5000; one sentence at least), and the error is the token error
+// rate, 1 − token accuracy. A learner is a tagger (Fit returns a
+// SentenceTagger, such as an HMM or a CRF) or, by TokenLearner, a
+// classifier of single tokens fitted on TokenTable (one text column of
+// the token's own features: the lower-cased word, its suffixes of 1–3
+// letters, capitalised, has a digit, has a hyphen), the per-token
+// baseline that shows what the sequence structure adds. The Result is
+// that of Run, with Unit "sentences", so m*, the paired test and the
+// reports are those of tables.
+//
 // # The report
 //
 // WriteReport writes a directory holding curves.csv (every figure), one

@@ -95,20 +95,28 @@ type Task struct {
 // checkLearners returns an error for an empty list, a nil Fit, an empty
 // or repeated name.
 func checkLearners(ls []Learner) error {
-	if len(ls) == 0 {
+	return checkNames(len(ls), func(i int) (string, bool) { return ls[i].Name, ls[i].Fit != nil })
+}
+
+// checkNames returns an error for n = 0 learners, or a learner (learner(i)
+// gives its name and whether it has a Fit function) without a Fit, with
+// an empty or repeated name.
+func checkNames(n int, learner func(i int) (name string, fits bool)) error {
+	if n == 0 {
 		return fmt.Errorf("compare: no learners")
 	}
 	seen := map[string]bool{}
-	for _, l := range ls {
+	for i := range n {
+		name, fits := learner(i)
 		switch {
-		case l.Name == "":
+		case name == "":
 			return fmt.Errorf("compare: a learner has no name")
-		case seen[l.Name]:
-			return fmt.Errorf("compare: learner %q appears twice", l.Name)
-		case l.Fit == nil:
-			return fmt.Errorf("compare: learner %q has no Fit function", l.Name)
+		case seen[name]:
+			return fmt.Errorf("compare: learner %q appears twice", name)
+		case !fits:
+			return fmt.Errorf("compare: learner %q has no Fit function", name)
 		}
-		seen[l.Name] = true
+		seen[name] = true
 	}
 	return nil
 }

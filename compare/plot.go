@@ -106,9 +106,12 @@ func (g glyphThumb) Thumbnail(c *draw.Canvas) {
 func (r *Result) plot(t int) (*plot.Plot, *plot.Legend, error) {
 	task := r.Tasks[t]
 	p := plot.New()
-	p.Title.Text = fmt.Sprintf("%s (%d rows, %d classes)", task.Name, task.Rows, len(task.Classes))
+	p.Title.Text = fmt.Sprintf("%s (%d %s, %d classes)", task.Name, task.Rows, r.unit(), len(task.Classes))
 	p.Title.TextStyle.Font = font.From(sans, 12)
 	p.X.Label.Text = "training-set size m (log scale)"
+	if r.Unit != "" {
+		p.X.Label.Text = "training-set size m, " + r.Unit + " (log scale)"
+	}
 	p.Y.Label.Text = fmt.Sprintf("test error, mean ± 1 s.e. over %d splits", r.Splits)
 	for _, a := range []*plot.Axis{&p.X, &p.Y} {
 		a.Label.TextStyle.Font = font.From(sans, 11)

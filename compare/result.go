@@ -13,6 +13,9 @@ type Result struct {
 	Learners []LearnerInfo
 	// Tasks are the tasks in the order Run was given them.
 	Tasks []TaskResult
+	// Unit is what the training-set size m and TaskResult.Rows count:
+	// "" for rows (Run) or "sentences" (RunSequences).
+	Unit string
 	// Splits, MaxTest, MaxSize and Seed are the settings used (defaults
 	// applied); Sizes is Config.Sizes, nil for the default grid.
 	Splits, MaxTest, MaxSize int
@@ -32,7 +35,7 @@ type LearnerInfo struct {
 // TaskResult holds the curves of one task.
 type TaskResult struct {
 	Name    string
-	Rows    int      // labelled rows
+	Rows    int      // labelled rows (sentences: Result.Unit)
 	Classes []string // class names
 	Sizes   []int    // the training-set sizes, increasing
 	// Curves[l] is the curve of Result.Learners[l].
@@ -142,16 +145,21 @@ func FindCrossover(g, d []Point) int {
 	return m
 }
 
+// unit returns Unit, "rows" when it is empty.
+func (r *Result) unit() string {
+	if r.Unit == "" {
+		return "rows"
+	}
+	return r.Unit
+}
+
 // summarise turns the test errors of the plans into a Result.
 func summarise(plans []*taskPlan, learners []Learner, cfg Config) *Result {
 	S, L := cfg.splits(), len(learners)
 	r := &Result{Learners: learnerInfos(learners), Splits: S, MaxTest: cfg.maxTest(),
 		MaxSize: cfg.maxSize(), Seed: cfg.Seed, Sizes: slices.Clone(cfg.Sizes)}
 	for _, p := range plans {
-		tr := TaskResult{Name: p.task.Name, Classes: p.task.Data.Schema.Classes(), Sizes: p.sizes}
-		for _, rows := range p.byClass {
-			tr.Rows += len(rows)
-		}
+		tr := TaskResult{Name: p.name, Classes: p.classes, Sizes: p.sizes, Rows: p.rows}
 		for l, ln := range learners {
 			c := Curve{Learner: ln.Name, Points: make([]Point, len(p.sizes))}
 			for i, m := range p.sizes {

@@ -93,11 +93,18 @@ func (c Config) jobs() int {
 	return c.Jobs
 }
 
-// taskPlan is a task with its rows by class and its sizes.
+// taskPlan is a task of tables or of sentences with its sizes and the
+// function that scores the learners on one split.
 type taskPlan struct {
-	task    Task
-	byClass [][]int
+	name    string
+	classes []string // the classes, or the tags
+	rows    int      // rows, or sentences
+	cost    int      // features per row, for Progress.Work
 	sizes   []int
+	// score draws a split of m training rows from rng, fits every
+	// learner on it and stores their test errors in errs (one per
+	// learner), the fallbacks in fell and the fits that warned in warned.
+	score func(rng *rand.Rand, m int, errs []float64, fell, warned []bool, tuned [][]float64) error
 	// errs holds the test error of split s of size i for learner l at
 	// ((i·S + s)·L + l); fell marks the fallbacks, warned the fits
 	// that succeeded with warnings.
@@ -124,19 +131,21 @@ func Run(ctx context.Context, tasks []Task, learners []Learner, cfg Config) (*Re
 	if err := checkLearners(learners); err != nil {
 		return nil, err
 	}
-	plans, err := plan(tasks, cfg)
+	plans, err := plan(tasks, learners, cfg)
 	if err != nil {
 		return nil, err
 	}
+	return runPlans(ctx, plans, learners, cfg)
+}
+
+// runPlans runs the splits of every plan on cfg.Jobs goroutines and
+// summarises them; learners name the columns of the errors.
+func runPlans(ctx context.Context, plans []*taskPlan, learners []Learner, cfg Config) (*Result, error) {
 	S, L := cfg.splits(), len(learners)
 	var units []unit
 	prog := Progress{Datasets: len(plans)}
 	for t, p := range plans {
-		n := 0
-		for _, rows := range p.byClass {
-			n += len(rows)
-		}
-		D := max(p.task.Data.D(), 1)
+		n, D := p.rows, max(p.cost, 1)
 		p.errs = make([]float64, len(p.sizes)*S*L)
 		p.fell = make([]bool, len(p.errs))
 		p.warned = make([]bool, len(p.errs))
@@ -193,7 +202,7 @@ func Run(ctx context.Context, tasks []Task, learners []Learner, cfg Config) (*Re
 		p := plans[u.task]
 		prog.SplitsDone++
 		prog.WorkDone += u.work
-		prog.Dataset = p.task.Name
+		prog.Dataset = p.name
 		if p.left[u.size]--; p.left[u.size] == 0 {
 			prog.SizesDone++
 		}
@@ -209,7 +218,7 @@ func Run(ctx context.Context, tasks []Task, learners []Learner, cfg Config) (*Re
 		go func() {
 			defer wg.Done()
 			for u, ok := take(); ok; u, ok = take() {
-				finish(u, runUnit(plans[u.task], u, learners, cfg))
+				finish(u, runUnit(plans[u.task], u, L, cfg))
 			}
 		}()
 	}
@@ -224,7 +233,7 @@ func Run(ctx context.Context, tasks []Task, learners []Learner, cfg Config) (*Re
 }
 
 // plan checks the tasks and chooses their sizes.
-func plan(tasks []Task, cfg Config) ([]*taskPlan, error) {
+func plan(tasks []Task, learners []Learner, cfg Config) ([]*taskPlan, error) {
 	if len(tasks) == 0 {
 		return nil, fmt.Errorf("compare: no tasks")
 	}
@@ -267,7 +276,10 @@ func plan(tasks []Task, cfg Config) ([]*taskPlan, error) {
 		if len(sizes) == 0 {
 			return nil, fmt.Errorf("compare: %s: no training-set size fits %d rows of %d classes (a size needs at least one row per class in training and in test)", task.Name, n, k)
 		}
-		plans[t] = &taskPlan{task: task, byClass: byClass, sizes: sizes}
+		plans[t] = &taskPlan{name: task.Name, classes: d.Schema.Classes(), rows: n, cost: d.D(), sizes: sizes,
+			score: func(rng *rand.Rand, m int, errs []float64, fell, warned []bool, tuned [][]float64) error {
+				return scoreTableSplit(rng, task, byClass, m, learners, cfg.maxTest(), errs, fell, warned, tuned)
+			}}
 	}
 	return plans, nil
 }
@@ -297,32 +309,46 @@ func splitMix(x uint64) uint64 {
 	return x ^ x>>31
 }
 
-// runUnit draws the split of u, fits every learner on its training rows
-// and stores their test errors, and which fits warned.
-func runUnit(p *taskPlan, u unit, learners []Learner, cfg Config) error {
+// runUnit scores split u.split of size u.size of p's task, with the
+// random source of newSplitRand, and stores the errors of its L learners.
+func runUnit(p *taskPlan, u unit, L int, cfg Config) error {
 	m := p.sizes[u.size]
-	sp, err := drawSplit(newSplitRand(cfg.Seed, u.task, m, u.split), p.byClass, m, cfg.maxTest())
-	if err != nil {
-		return fmt.Errorf("compare: %s: %w", p.task.Name, err)
+	at := (u.size*cfg.splits() + u.split) * L
+	if err := p.score(newSplitRand(cfg.Seed, u.task, m, u.split), m, p.errs[at:at+L], p.fell[at:at+L], p.warned[at:at+L], p.tuned[at:at+L]); err != nil {
+		return fmt.Errorf("compare: %s: %w", p.name, err)
 	}
-	d := p.task.Data
+	return nil
+}
+
+// scoreTableSplit draws a stratified split of m training rows of task,
+// fits every learner on them and stores their test errors, which fits
+// fell back or warned, and the settings a tuned learner chose.
+func scoreTableSplit(rng *rand.Rand, task Task, byClass [][]int, m int, learners []Learner, maxTest int, errs []float64, fell, warned []bool, tuned [][]float64) error {
+	sp, err := drawSplit(rng, byClass, m, maxTest)
+	if err != nil {
+		return err
+	}
+	d := task.Data
 	train, test := d.Subset(sp.train), d.Subset(sp.test)
-	at := (u.size*cfg.splits() + u.split) * len(learners)
 	for l, ln := range learners {
 		model, err := ln.Fit(train)
 		if err != nil {
-			p.errs[at+l], p.fell[at+l] = majorityError(train, test), true
+			errs[l], fell[l] = majorityError(train, test), true
 			continue
 		}
 		if t, ok := model.(*TunedModel); ok {
-			p.tuned[at+l] = t.Values
+			tuned[l] = t.Values
 		}
-		if w, ok := model.(gendisc.Warner); ok && len(w.Warnings()) > 0 {
-			p.warned[at+l] = true
-		}
-		p.errs[at+l] = testError(model, test)
+		warned[l] = warns(model)
+		errs[l] = testError(model, test)
 	}
 	return nil
+}
+
+// warns reports whether a fitted model has warnings (gendisc.Warner).
+func warns(model any) bool {
+	w, ok := model.(gendisc.Warner)
+	return ok && len(w.Warnings()) > 0
 }
 
 // majorityError is the test error of predicting the most frequent class

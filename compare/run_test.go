@@ -423,7 +423,7 @@ func TestBinary(t *testing.T) {
 	if got := b.Schema.Classes(); !slices.Equal(got, []string{"2", "3"}) {
 		t.Errorf("classes %q", got)
 	}
-	if got := classCounts(b, seq(b.N)); !slices.Equal(got, []int{557, 572}) {
+	if got := classCounts(b, indices(b.N)); !slices.Equal(got, []int{557, 572}) {
 		t.Errorf("class counts %v, want [557 572]", got)
 	}
 	if slices.Equal(d.Schema.Classes(), b.Schema.Classes()) || len(d.Schema.Classes()) != 10 {
@@ -448,7 +448,7 @@ func TestBinary(t *testing.T) {
 	}
 }
 
-func seq(n int) []int {
+func indices(n int) []int {
 	s := make([]int, n)
 	for i := range s {
 		s[i] = i

@@ -148,7 +148,7 @@ func (r *Result) summary() (header []string, rows [][]string) {
 // errorTable returns the first columns of the summary table: the task,
 // its rows, classes and range of m, and the error of each learner.
 func (r *Result) errorTable() (header []string, rows [][]string) {
-	header = []string{"dataset", "rows", "classes", "m"}
+	header = []string{"dataset", r.unit(), "classes", "m"}
 	for _, l := range r.Learners {
 		header = append(header, "error "+l.Name)
 	}

@@ -114,13 +114,26 @@ report is the tuned run's, with the values chosen per size (median and
 range over the splits) in the table, index.html and curves.csv, and m* of
 the untuned run beside the tuned one. A tuned flag cannot be set as well.
 
+On sequence data (--data a bundled treebank such as ud_english_ewt_dev,
+or .conllu, .conll or .jsonl files; CoNLL-U's upos tags) the sizes m are
+numbers of training sentences (default: 15 sizes spaced geometrically from
+50 sentences to 90% of them), a split draws the training sentences at
+random, the test set is the held-out sentences up to 5000 tokens, and the
+error is the token error rate, 1 − token accuracy. The models are the
+taggers (hmm, and the other kinds of sentences) and the per-token pair,
+nb-token and logistic-token: naive Bayes and logistic regression on each
+token's features by itself (the lower-cased word, its suffixes of 1–3
+letters, capitalised, has a digit, has a hyphen), which shows what the
+sequence structure adds; by default all of them.
+
 A progress bar is shown on a terminal unless --quiet. When compare fails,
 no report is written.
 
 Example:
 
 	gendisc compare
-	gendisc compare --data sonar,ionosphere --models nb,logistic,lda --splits 1000 --variance feature --out sonar-report`,
+	gendisc compare --data sonar,ionosphere --models nb,logistic,lda --splits 1000 --variance feature --out sonar-report
+	gendisc compare --data ud_english_ewt --models hmm,nb-token,logistic-token --splits 20 --out ewt-report`,
 	Flags: compareFlags,
 	MoreHelp: func(w io.Writer) {
 		fmt.Fprintf(w, "\nModel flags (as for gendisc fit; each goes to the models of --models that take it):\n")
@@ -147,6 +160,7 @@ type compareOptions struct {
 	kinds        map[string]*modelFlags // every kind, by name
 	passed       map[string]*passFlag   // the model flags, by name
 	command      string                 // the command line, for the report
+	sentences    bool                   // --data names sequence data (compare_seq.go)
 }
 
 // classifierKindNames returns the names of the kinds whose models
@@ -159,14 +173,15 @@ func classifierKindNames() []string {
 // modelFlags are one kind's flags, parsed into a FlagSet of its own, and
 // the function that fits the kind with them.
 type modelFlags struct {
-	fs  *flag.FlagSet
-	fit fitFunc
+	fs     *flag.FlagSet
+	config func() (registry.Config, error)
+	fit    fitFunc
 }
 
 func compareFlags(fs *flag.FlagSet, args []string) Runner {
 	o := &compareOptions{command: commandLine("compare", args)}
 	fs.Var(&o.data, "data", "the data sets: CSV or TSV `files` or bundled names, comma-separated or repeated (default: every bundled data set a model applies to)")
-	fs.Var(&o.models, "models", "the `models` to compare, comma-separated: "+strings.Join(classifierKindNames(), ", ")+" (default "+strings.Join(defaultModels, ",")+")")
+	fs.Var(&o.models, "models", "the `models` to compare, comma-separated: "+strings.Join(classifierKindNames(), ", ")+" (default "+strings.Join(defaultModels, ",")+"); on sentences: "+strings.Join(sequenceModelNames(), ", ")+" (default all)")
 	fs.IntVar(&o.splits, "splits", compare.DefaultSplits, "random train/test `splits` per training-set size (Ng and Jordan: 1000)")
 	fs.Var(&o.sizes, "sizes", "the training-set `sizes` m, comma-separated (default: a geometric grid per data set)")
 	fs.Uint64Var(&o.seed, "seed", 1, "`seed` of the splits and of the models' random draws")
@@ -206,7 +221,8 @@ func (o *compareOptions) defineModelFlags(fs *flag.FlagSet) {
 		kfs := flag.NewFlagSet(name, flag.ContinueOnError)
 		kfs.SetOutput(io.Discard)
 		k, _ := registry.Lookup(name)
-		mf := &modelFlags{fs: kfs, fit: kindFit(k, kfs)}
+		config := kindConfig(k, kfs)
+		mf := &modelFlags{fs: kfs, config: config, fit: configFit(k, config)}
 		o.kinds[name] = mf
 		kfs.VisitAll(func(f *flag.Flag) {
 			if v, ok := compareModelDefaults[f.Name]; ok {
@@ -279,8 +295,16 @@ func (s *sizesFlag) Set(v string) error {
 // compare.Models, plans the experiment with compare.Plan, runs it under
 // the progress bar, writes the reports and prints the tables and notes.
 func (o *compareOptions) run(ctx context.Context, env *Env) error {
+	sentences, err := sequenceData(o.data)
+	if err != nil {
+		return err
+	}
+	o.sentences = sentences
 	if err := o.resolve(); err != nil {
 		return err
+	}
+	if o.sentences {
+		return o.runSequences(ctx, env)
 	}
 	tasks, err := o.readTasks(env)
 	if err != nil {
@@ -365,7 +389,7 @@ func planError(err error) error {
 // use, as misuse, and passes --seed to the models that take a seed.
 func (o *compareOptions) resolve() error {
 	if len(o.models) == 0 {
-		o.models = slices.Clone(defaultModels)
+		o.models = o.modelsByDefault()
 	}
 	switch {
 	case o.splits < 1:
@@ -379,8 +403,8 @@ func (o *compareOptions) resolve() error {
 		}
 	}
 	for i, name := range o.models {
-		if _, err := lookupKind(name); err != nil {
-			return usagef("--models: %v", err)
+		if err := o.checkModel(name); err != nil {
+			return err
 		}
 		if slices.Contains(o.models[:i], name) {
 			return usagef("--models: %s appears twice", name)
@@ -388,12 +412,12 @@ func (o *compareOptions) resolve() error {
 	}
 	for _, name := range slices.Sorted(maps.Keys(o.passed)) {
 		p := o.passed[name]
-		if p.given && !slices.ContainsFunc(p.owners, func(k string) bool { return slices.Contains(o.models, k) }) {
+		if p.given && !slices.ContainsFunc(p.owners, func(k string) bool { return slices.Contains(o.kindsOfModels(), k) }) {
 			return usagef("--%s is a flag of --models %s, and --models is %s", name, strings.Join(p.owners, " or "), strings.Join(o.models, ","))
 		}
 	}
 	seed := strconv.FormatUint(o.seed, 10)
-	for _, name := range o.models {
+	for _, name := range o.kindsOfModels() {
 		if err := checkFlags(o.kinds[name].fs); err != nil {
 			return err
 		}
