@@ -100,16 +100,20 @@ func writeCSVRow(w *bufio.Writer, fields []string) {
 	w.WriteByte('\n')
 }
 
-// scoreSequences runs score for a model of the words of sentences and
-// reports whether m is one: log p(words) of every sentence by the forward
-// algorithm, and the summary scoreSummary, its rows being sentences.
+// scoreSequences runs score for a tagger and reports whether m is one:
+// log p(words) of every sentence by the forward algorithm for a
+// generative tagger (gendisc.SequenceDensity), else log p(tags | words)
+// of every tagged sentence for a discriminative one
+// (gendisc.ConditionalTagScorer), and the summary scoreSummary, its rows
+// being sentences.
 func scoreSequences(env *Env, o *scoreOptions, m gendisc.Model) (bool, error) {
 	if _, ok := m.(gendisc.Tagger); !ok {
 		return false, nil
 	}
-	d, ok := m.(gendisc.SequenceDensity)
-	if !ok {
-		return true, wrongKind(o.model, m.Kind(), "is not generative: it has no density p(words) to score")
+	d, density := m.(gendisc.SequenceDensity)
+	cond, conditional := m.(gendisc.ConditionalTagScorer)
+	if !density && !conditional {
+		return true, wrongKind(o.model, m.Kind(), "has neither a density p(words) nor a probability p(tags | words) to score")
 	}
 	c, err := env.readSentences(o.data, &o.seq)
 	if err != nil {
@@ -117,7 +121,16 @@ func scoreSequences(env *Env, o *scoreOptions, m gendisc.Model) (bool, error) {
 	}
 	scores := make([]float64, len(c.Sentences))
 	for i, s := range c.Sentences {
-		scores[i] = d.LogProb(s.Tokens)
+		if density {
+			scores[i] = d.LogProb(s.Tokens)
+			continue
+		}
+		if !s.Tagged() {
+			return true, fmt.Errorf("%s:%d: sentence %d has no tags: a discriminative tagger scores p(tags | words)", c.Source, s.Line, i+1)
+		}
+		if scores[i], err = cond.LogProbTags(s.Tokens, s.Tags); err != nil {
+			return true, fmt.Errorf("%s:%d: sentence %d: %w", c.Source, s.Line, i+1, err)
+		}
 	}
 	if o.out != "" {
 		out, err := env.createRows(o.out)
