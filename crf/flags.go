@@ -44,7 +44,7 @@ func flags(fs *flag.FlagSet) func() (registry.Config, error) {
 	fs.Var(modelflags.AtLeast(&epochs, 1), "epochs", "with --perceptron, at most `n` passes over the sentences")
 	seed := fs.Uint64("seed", 1, "with --perceptron, `seed` of the order of the sentences in each pass")
 	jobs := 0
-	fs.Var(modelflags.AtLeast(&jobs, 0), "jobs", "goroutines of the gradient pass (0: every core); the model does not depend on it")
+	fs.Var(modelflags.AtLeast(&jobs, 0), "jobs", "run the gradient pass on `n` goroutines (0: every core); the model does not depend on it")
 
 	return func() (registry.Config, error) {
 		tp, err := ParseTemplates(features)
