@@ -228,6 +228,10 @@ func TestCRFFlagsConfig(t *testing.T) {
 	if r := runCLI(t, "", "fit", "--model", "crf", "--data", train, "--out", other, "--max-iter", "200", "--c2", "1", "--epsilon", "1e-3", "--jobs", "1"); r.code != 0 || r.stderr != "" {
 		t.Errorf("a fit that converges: exit %d, stderr %q", r.code, r.stderr)
 	}
+	r := runCLI(t, "", "fit", "--model", "crf", "--data", train, "--out", other, "--max-iter", "3", "--verbose")
+	if n := strings.Count(r.stderr, "gendisc: L-BFGS: iteration "); r.code != 0 || n != 3 || !strings.Contains(r.stderr, "gendisc: L-BFGS: iteration 3: objective ") {
+		t.Errorf("fit --verbose --max-iter 3: exit %d, %d iterations traced:\n%s", r.code, n, r.stderr)
+	}
 }
 
 // TestCRFBadInput checks the one-line errors of bad flags and bad
