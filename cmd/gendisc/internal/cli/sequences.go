@@ -36,6 +36,21 @@ func sentenceTokens(c *seq.Corpus) [][]string {
 	return tokens
 }
 
+// tagAll returns the tags of the sentences of c (t.TagAll), or the error
+// of the first sentence that t refuses, naming its line: a CRF trained on
+// CRFsuite's items has no templates to make the items of tokens.
+func tagAll(t gendisc.Tagger, c *seq.Corpus) ([][]string, error) {
+	pred := t.TagAll(sentenceTokens(c))
+	for i, p := range pred {
+		if p == nil {
+			s := c.Sentences[i]
+			_, err := t.TagTokens(s.Tokens)
+			return nil, fmt.Errorf("%s:%d: sentence %d cannot be tagged: %v", c.Source, s.Line, i+1, err)
+		}
+	}
+	return pred, nil
+}
+
 // predictTagger runs predict for a tagger and reports whether m is one.
 func predictTagger(env *Env, o *predictOptions, m gendisc.Model) (bool, error) {
 	t, ok := m.(gendisc.Tagger)
@@ -53,7 +68,10 @@ func predictTagger(env *Env, o *predictOptions, m gendisc.Model) (bool, error) {
 		return true, err
 	}
 	tags := t.Tags()
-	pred := t.TagAll(sentenceTokens(c))
+	pred, err := tagAll(t, c)
+	if err != nil {
+		return true, err
+	}
 	return true, o.write(env, func(w io.Writer) error {
 		bw := bufio.NewWriter(w)
 		header := []string{"sentence", "token", "word", "tag"}
@@ -185,7 +203,10 @@ func evalTagger(env *Env, o *evalOptions, m gendisc.Model) (bool, error) {
 		truth[i] = s.Tags
 	}
 	tokens := sentenceTokens(c)
-	pred := t.TagAll(tokens)
+	pred, err := tagAll(t, c)
+	if err != nil {
+		return true, err
+	}
 	var known func(string) bool // the accuracy on unknown words, when the model knows its words
 	if v, ok := m.(gendisc.Vocabulary); ok {
 		known = v.Known
