@@ -271,6 +271,10 @@ func TestCRFBadInput(t *testing.T) {
 		t.Errorf("score of a tag unseen in training: exit %d, stderr %q", r.code, r.stderr)
 	}
 	untagged := write("n.conll", "the\ndog\n\n")
+	if r := runCLI(t, "", "fit", "--model", "crf", "--data", untagged, "--out", filepath.Join(dir, "n.json")); r.code != exitFailure ||
+		!strings.Contains(r.stderr, "n.conll:1: sentence 1 has no tags to train on") || strings.Count(r.stderr, "\n") != 1 {
+		t.Errorf("fit on an untagged sentence: exit %d, stderr %q", r.code, r.stderr)
+	}
 	if r := runCLI(t, "", "score", "--model", out, "--data", untagged); r.code != exitFailure || !strings.Contains(r.stderr, "n.conll:1: sentence 1 has no tags") {
 		t.Errorf("score of an untagged sentence: exit %d, stderr %q", r.code, r.stderr)
 	}
