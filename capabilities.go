@@ -178,6 +178,17 @@ type SequenceDensity interface {
 	LogProb(tokens []string) float64
 }
 
+// ConditionalTagScorer is a discriminative tagger, a model of the tags
+// given the tokens (a linear-chain CRF): LogProbTags returns
+// log p(tags | tokens) (natural log), or an error for tags that do not
+// match the tokens one to one or a tag the model does not know. It is the
+// score of a tagged sentence (score) for a tagger that is not a
+// SequenceDensity.
+type ConditionalTagScorer interface {
+	Tagger
+	LogProbTags(tokens, tags []string) (float64, error)
+}
+
 // SentenceSampler is a generative tagger that draws tagged sentences:
 // Sample returns one of at most maxLen tokens that begins with prompt,
 // drawing from rng. sample uses it.

@@ -15,7 +15,7 @@ import (
 const Kind = "crf"
 
 func init() {
-	registry.Register(registry.Kind{Name: Kind, Short: "first-order linear-chain conditional random field tagger, L-BFGS on the penalised conditional likelihood", Input: registry.Sequences}, UnmarshalModel)
+	registry.Register(registry.Kind{Name: Kind, Short: "first-order linear-chain conditional random field tagger, L-BFGS on the penalised conditional likelihood", Input: registry.Sequences, Flags: flags}, UnmarshalModel)
 }
 
 // Kind returns "crf".

@@ -133,6 +133,16 @@ func (m *Model) LogProb(s Sequence) (float64, error) {
 	return score - logZ, nil
 }
 
+// LogProbTags returns log p(tags | tokens) of a tagged sentence of
+// tokens, whose items the model's templates make (see LogProb;
+// gendisc.ConditionalTagScorer): an error for a model without templates.
+func (m *Model) LogProbTags(tokens, tags []string) (float64, error) {
+	if m.templates == nil {
+		return 0, errNoTemplates
+	}
+	return m.LogProb(Sequence{Items: m.templates.Items(tokens), Labels: tags})
+}
+
 // Templates returns the templates that make the items of a sentence of
 // tokens, or nil for a model trained on items given as such.
 func (m *Model) Templates() *Templates { return m.templates }

@@ -4,6 +4,7 @@ import "github.com/gendisc/gendisc"
 
 // The capabilities the command line and the server ask of a tagger.
 var (
-	_ gendisc.MarginalTagger = (*Model)(nil)
-	_ gendisc.Warner         = (*Model)(nil)
+	_ gendisc.MarginalTagger       = (*Model)(nil)
+	_ gendisc.Warner               = (*Model)(nil)
+	_ gendisc.ConditionalTagScorer = (*Model)(nil)
 )

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/gendisc/gendisc"
+	"github.com/gendisc/gendisc/crf"
 	"github.com/gendisc/gendisc/data"
 	"github.com/gendisc/gendisc/gda"
 	"github.com/gendisc/gendisc/hmm"
@@ -108,6 +109,8 @@ func inspectReport(m gendisc.Model) (report, error) {
 		return inspectARPA(m), nil
 	case *hmm.Model:
 		return inspectHMM(m), nil
+	case *crf.Model:
+		return inspectCRF(m), nil
 	}
 	p, ok := m.(modelfile.Persistent)
 	if !ok {

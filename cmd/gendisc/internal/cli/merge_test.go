@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gendisc/gendisc/crf"
 	"github.com/gendisc/gendisc/hmm"
 	"github.com/gendisc/gendisc/modelfile"
 	"github.com/gendisc/gendisc/models"
@@ -190,9 +191,9 @@ func TestFitStreamAccumulator(t *testing.T) {
 
 // TestKindsRegistered checks that the command line's kinds are those of
 // package registry, the test kinds aside, arpa, a kind that is read from
-// files other tools write and never fitted, and the sequence kinds without
-// Flags yet (crf), whose models the registry reads but the command line
-// does not fit; hmm, a sequence kind with Flags, is among them.
+// files other tools write and never fitted, and any kind without Flags,
+// whose models the registry reads but the command line does not fit; the
+// sequence kinds hmm and crf are among them.
 func TestKindsRegistered(t *testing.T) {
 	var registered []string
 	for _, name := range models.Kinds() {
@@ -200,15 +201,17 @@ func TestKindsRegistered(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if name != countsKind && name != countsAccKind && name != ngram.KindARPA && (k.Input != registry.Sequences || k.Flags != nil) {
+		if name != countsKind && name != countsAccKind && name != ngram.KindARPA && k.Flags != nil {
 			registered = append(registered, name)
 		}
 	}
 	if got := kindNames(); !slices.Equal(got, registered) {
 		t.Errorf("the command line's kinds %q, the registry's %q", got, registered)
 	}
-	if !slices.Contains(kindNames(), hmm.Kind) {
-		t.Errorf("the command line's kinds %q lack %s", kindNames(), hmm.Kind)
+	for _, kind := range []string{hmm.Kind, crf.Kind} {
+		if !slices.Contains(kindNames(), kind) {
+			t.Errorf("the command line's kinds %q lack %s", kindNames(), kind)
+		}
 	}
 }
 

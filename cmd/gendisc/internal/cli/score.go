@@ -50,7 +50,10 @@ Discriminative models (logistic, linear) have no p(x) and are refused.
 
 A model of sentences (hmm) scores each sentence of its sequence data:
 log p(words) summed over the tag sequences (the forward algorithm), one
-row per sentence, sentence,tokens,log_p_nats,log_p_bits.
+row per sentence, sentence,tokens,log_p_nats,log_p_bits. A discriminative
+model of sentences (crf) has no p(words): it scores each tagged sentence
+by log p(tags | words), in the same columns; a sentence without tags, or
+with a tag the model never saw in training, is an error naming its line.
 
 Example:
 

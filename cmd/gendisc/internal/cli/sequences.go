@@ -36,6 +36,21 @@ func sentenceTokens(c *seq.Corpus) [][]string {
 	return tokens
 }
 
+// tagAll returns the tags of the sentences of c (t.TagAll), or the error
+// of the first sentence that t refuses, naming its line: a CRF trained on
+// CRFsuite's items has no templates to make the items of tokens.
+func tagAll(t gendisc.Tagger, c *seq.Corpus) ([][]string, error) {
+	pred := t.TagAll(sentenceTokens(c))
+	for i, p := range pred {
+		if p == nil {
+			s := c.Sentences[i]
+			_, err := t.TagTokens(s.Tokens)
+			return nil, fmt.Errorf("%s:%d: sentence %d cannot be tagged: %v", c.Source, s.Line, i+1, err)
+		}
+	}
+	return pred, nil
+}
+
 // predictTagger runs predict for a tagger and reports whether m is one.
 func predictTagger(env *Env, o *predictOptions, m gendisc.Model) (bool, error) {
 	t, ok := m.(gendisc.Tagger)
@@ -53,7 +68,10 @@ func predictTagger(env *Env, o *predictOptions, m gendisc.Model) (bool, error) {
 		return true, err
 	}
 	tags := t.Tags()
-	pred := t.TagAll(sentenceTokens(c))
+	pred, err := tagAll(t, c)
+	if err != nil {
+		return true, err
+	}
 	return true, o.write(env, func(w io.Writer) error {
 		bw := bufio.NewWriter(w)
 		header := []string{"sentence", "token", "word", "tag"}
@@ -100,16 +118,20 @@ func writeCSVRow(w *bufio.Writer, fields []string) {
 	w.WriteByte('\n')
 }
 
-// scoreSequences runs score for a model of the words of sentences and
-// reports whether m is one: log p(words) of every sentence by the forward
-// algorithm, and the summary scoreSummary, its rows being sentences.
+// scoreSequences runs score for a tagger and reports whether m is one:
+// log p(words) of every sentence by the forward algorithm for a
+// generative tagger (gendisc.SequenceDensity), else log p(tags | words)
+// of every tagged sentence for a discriminative one
+// (gendisc.ConditionalTagScorer), and the summary scoreSummary, its rows
+// being sentences.
 func scoreSequences(env *Env, o *scoreOptions, m gendisc.Model) (bool, error) {
 	if _, ok := m.(gendisc.Tagger); !ok {
 		return false, nil
 	}
-	d, ok := m.(gendisc.SequenceDensity)
-	if !ok {
-		return true, wrongKind(o.model, m.Kind(), "is not generative: it has no density p(words) to score")
+	d, density := m.(gendisc.SequenceDensity)
+	cond, conditional := m.(gendisc.ConditionalTagScorer)
+	if !density && !conditional {
+		return true, wrongKind(o.model, m.Kind(), "has neither a density p(words) nor a probability p(tags | words) to score")
 	}
 	c, err := env.readSentences(o.data, &o.seq)
 	if err != nil {
@@ -117,7 +139,16 @@ func scoreSequences(env *Env, o *scoreOptions, m gendisc.Model) (bool, error) {
 	}
 	scores := make([]float64, len(c.Sentences))
 	for i, s := range c.Sentences {
-		scores[i] = d.LogProb(s.Tokens)
+		if density {
+			scores[i] = d.LogProb(s.Tokens)
+			continue
+		}
+		if !s.Tagged() {
+			return true, fmt.Errorf("%s:%d: sentence %d has no tags: a discriminative tagger scores p(tags | words)", c.Source, s.Line, i+1)
+		}
+		if scores[i], err = cond.LogProbTags(s.Tokens, s.Tags); err != nil {
+			return true, fmt.Errorf("%s:%d: sentence %d: %w", c.Source, s.Line, i+1, err)
+		}
 	}
 	if o.out != "" {
 		out, err := env.createRows(o.out)
@@ -172,7 +203,10 @@ func evalTagger(env *Env, o *evalOptions, m gendisc.Model) (bool, error) {
 		truth[i] = s.Tags
 	}
 	tokens := sentenceTokens(c)
-	pred := t.TagAll(tokens)
+	pred, err := tagAll(t, c)
+	if err != nil {
+		return true, err
+	}
 	var known func(string) bool // the accuracy on unknown words, when the model knows its words
 	if v, ok := m.(gendisc.Vocabulary); ok {
 		known = v.Known

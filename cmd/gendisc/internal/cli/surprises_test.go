@@ -101,7 +101,7 @@ func TestCompletionPowerShell(t *testing.T) {
 		"$gendiscKinds = @('bernoulli-nb', ",
 		"'iris'",
 		"'tinyshakespeare'",
-		"\t'fit' = @{ Flags = @('--alpha', ",
+		"\t'fit' = @{ Flags = @('--all-pairs', '--alpha', ",
 		"[System.Management.Automation.CompletionResult]::new(",
 	} {
 		if !strings.Contains(out, want) {
