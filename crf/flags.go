@@ -20,8 +20,8 @@ import (
 // --max-iter 0 means no limit, as CRFsuite's.
 func flags(fs *flag.FlagSet) func() (registry.Config, error) {
 	def := DefaultConfig()
-	features := DefaultTemplates
-	fs.StringVar(&features, "features", features, "the feature `templates`, comma-separated: bias, word, lower, prefix:N, suffix:N (affixes of 1…N characters), shape, cap, digit, hyphen, each optionally @OFFSET (-2…+2) to read a neighbouring token")
+	features := templatesFlag(DefaultTemplates)
+	fs.Var(&features, "features", "the feature `templates`, comma-separated: bias, word, lower, prefix:N, suffix:N (affixes of 1…N characters), shape, cap, digit, hyphen, each optionally @OFFSET (-2…+2) to read a neighbouring token")
 	c2 := modelflags.NonNegative(def.C2)
 	fs.Var(&c2, "c2", "L2 coefficient `c2`: the penalty c2·‖w‖² on the sum over the sentences (CRFsuite's)")
 	var c1 modelflags.NonNegative
@@ -47,9 +47,9 @@ func flags(fs *flag.FlagSet) func() (registry.Config, error) {
 	fs.Var(modelflags.AtLeast(&jobs, 0), "jobs", "run the gradient pass on `n` goroutines (0: every core); the model does not depend on it")
 
 	return func() (registry.Config, error) {
-		tp, err := ParseTemplates(features)
+		tp, err := ParseTemplates(string(features)) // parsed again: each configuration holds its own
 		if err != nil {
-			return nil, fmt.Errorf("--features: %w", err)
+			return nil, err
 		}
 		tp.Buckets = buckets
 		c := def
@@ -87,4 +87,19 @@ func fitCorpus(corpus *seq.Corpus, tp *Templates, c Config, trace func(string)) 
 		return nil, fmt.Errorf("%s: %w", corpus.Source, err)
 	}
 	return m, nil
+}
+
+// templatesFlag is the value of --features: a list of feature templates
+// that ParseTemplates takes, checked when the flag is set, so that a bad
+// template is a misuse of the flag.
+type templatesFlag string
+
+func (f *templatesFlag) String() string { return string(*f) }
+
+func (f *templatesFlag) Set(s string) error {
+	if _, err := ParseTemplates(s); err != nil {
+		return err
+	}
+	*f = templatesFlag(s)
+	return nil
 }

@@ -272,6 +272,13 @@ func (k *Kind) Mergeable() bool {
 	return k.Type.Implements(reflect.TypeFor[gendisc.Mergeable]())
 }
 
+// Generative reports whether the models of the kind model the joint
+// p(x, y): they implement gendisc.Generative, the generative side of
+// compare's pairs.
+func (k *Kind) Generative() bool {
+	return k.Type.Implements(reflect.TypeFor[gendisc.Generative]())
+}
+
 // Fitted reports whether the kind can be fitted: it has Flags.
 func (k *Kind) Fitted() bool { return k.Flags != nil }
 

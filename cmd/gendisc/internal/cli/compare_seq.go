@@ -166,7 +166,7 @@ func (o *compareOptions) runSequences(ctx context.Context, env *Env) error {
 func (o *compareOptions) sequenceLearner(name string, probe []seq.Sentence) (compare.SequenceLearner, error) {
 	if kind, ok := tokenModels[name]; ok {
 		family := compare.Discriminative
-		if kind == naivebayes.KindMixed {
+		if k, err := registry.Lookup(kind); err == nil && k.Generative() {
 			family = compare.Generative
 		}
 		fit := o.kinds[kind].fit
