@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
+
+	"github.com/gendisc/gendisc/internal/enum"
 )
 
 // Kind is the name of the kind of the package's models: in model files
@@ -33,25 +35,13 @@ const (
 	AddAlpha
 )
 
-var smoothingNames = [...]string{Interpolated: "interpolated", AddAlpha: "add-alpha"}
+var smoothingNames = &enum.Names[Smoothing]{Type: "Smoothing", What: "smoothing", Prefix: "hmm: ", List: []string{"interpolated", "add-alpha"}}
 
 // String returns "interpolated" or "add-alpha".
-func (s Smoothing) String() string {
-	if s < 0 || int(s) >= len(smoothingNames) {
-		return fmt.Sprintf("Smoothing(%d)", int(s))
-	}
-	return smoothingNames[s]
-}
+func (v Smoothing) String() string { return smoothingNames.String(v) }
 
 // ParseSmoothing returns the smoothing named name, as String writes it.
-func ParseSmoothing(name string) (Smoothing, error) {
-	for s, n := range smoothingNames {
-		if n == name {
-			return Smoothing(s), nil
-		}
-	}
-	return 0, fmt.Errorf("unknown smoothing %q (interpolated or add-alpha)", name)
-}
+func ParseSmoothing(name string) (Smoothing, error) { return smoothingNames.Parse(name) }
 
 // Unknown is the model of the emission probability of a word that the
 // training data did not have.
@@ -83,25 +73,13 @@ const (
 	Uniform
 )
 
-var unknownNames = [...]string{Suffixes: "suffixes", Uniform: "uniform"}
+var unknownNames = &enum.Names[Unknown]{Type: "Unknown", What: "unknown-word model", Prefix: "hmm: ", List: []string{"suffixes", "uniform"}}
 
 // String returns "suffixes" or "uniform".
-func (u Unknown) String() string {
-	if u < 0 || int(u) >= len(unknownNames) {
-		return fmt.Sprintf("Unknown(%d)", int(u))
-	}
-	return unknownNames[u]
-}
+func (v Unknown) String() string { return unknownNames.String(v) }
 
 // ParseUnknown returns the unknown-word model named name.
-func ParseUnknown(name string) (Unknown, error) {
-	for u, n := range unknownNames {
-		if n == name {
-			return Unknown(u), nil
-		}
-	}
-	return 0, fmt.Errorf("unknown unknown-word model %q (suffixes or uniform)", name)
-}
+func ParseUnknown(name string) (Unknown, error) { return unknownNames.Parse(name) }
 
 // Config is the configuration of a hidden Markov model tagger. The zero
 // Config is TnT: order 2, interpolated transitions, maximum-likelihood

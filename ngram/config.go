@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/internal/enum"
 )
 
 // Kind is the kind of the models of the package in model files.
@@ -74,25 +75,13 @@ const (
 	MLE
 )
 
-var smoothingNames = [...]string{KneserNey: "kneser-ney", WittenBell: "witten-bell", Lidstone: "lidstone", MLE: "mle"}
+var smoothingNames = &enum.Names[Smoothing]{Type: "Smoothing", What: "smoothing", Prefix: "ngram: ", List: []string{"kneser-ney", "witten-bell", "lidstone", "mle"}}
 
-func (s Smoothing) String() string {
-	if s < 0 || int(s) >= len(smoothingNames) {
-		return fmt.Sprintf("Smoothing(%d)", int(s))
-	}
-	return smoothingNames[s]
-}
+func (v Smoothing) String() string { return smoothingNames.String(v) }
 
 // ParseSmoothing returns the smoothing named name (String's names), or an
 // error listing them.
-func ParseSmoothing(name string) (Smoothing, error) {
-	for s, n := range smoothingNames {
-		if n == name {
-			return Smoothing(s), nil
-		}
-	}
-	return 0, fmt.Errorf("ngram: unknown smoothing %q (kneser-ney, witten-bell, lidstone, mle)", name)
-}
+func ParseSmoothing(name string) (Smoothing, error) { return smoothingNames.Parse(name) }
 
 // Config is the configuration of a word n-gram language model.
 type Config struct {

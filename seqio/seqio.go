@@ -46,6 +46,7 @@ import (
 
 	"github.com/gendisc/gendisc/data"
 	"github.com/gendisc/gendisc/dataio"
+	"github.com/gendisc/gendisc/internal/enum"
 	"github.com/gendisc/gendisc/seq"
 )
 
@@ -63,25 +64,13 @@ const (
 	JSONLines
 )
 
-var formatNames = [...]string{Auto: "auto", CoNLLU: "conllu", Columns: "conll", JSONLines: "jsonl"}
+var formatNames = &enum.Names[Format]{Type: "Format", What: "sequence format", Prefix: "", List: []string{"auto", "conllu", "conll", "jsonl"}}
 
 // String returns "auto", "conllu", "conll" or "jsonl".
-func (f Format) String() string {
-	if f < 0 || int(f) >= len(formatNames) {
-		return fmt.Sprintf("Format(%d)", int(f))
-	}
-	return formatNames[f]
-}
+func (v Format) String() string { return formatNames.String(v) }
 
 // ParseFormat returns the format named name (as String writes it).
-func ParseFormat(name string) (Format, error) {
-	for f, n := range formatNames {
-		if n == name {
-			return Format(f), nil
-		}
-	}
-	return Auto, fmt.Errorf("unknown sequence format %q (known: %s)", name, strings.Join(formatNames[:], ", "))
-}
+func ParseFormat(name string) (Format, error) { return formatNames.Parse(name) }
 
 // Options are the settings of Read; the zero Options read any format,
 // CoNLL-U's UPOS tags and the columns' last column.
