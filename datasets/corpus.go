@@ -1,12 +1,15 @@
 package datasets
 
 import (
-	"compress/gzip"
+	"bufio"
 	"embed"
 	"fmt"
 	"io"
+	"io/fs"
 	"slices"
 	"strings"
+
+	"github.com/gendisc/gendisc/dataio/compress"
 )
 
 // Corpus describes a bundled text corpus, kept apart from the catalog of
@@ -82,7 +85,7 @@ var treebanks = []Corpus{
 	},
 }
 
-//go:embed corpus/*.gz
+//go:embed corpus/*.gz corpus/*.xz
 var corpusFiles embed.FS
 
 // Corpora returns the descriptions of the bundled corpora, sorted by name.
@@ -131,13 +134,32 @@ func open(list []Corpus, what, name string) (io.ReadCloser, error) {
 		}
 		return nil, fmt.Errorf("datasets: no bundled %s %q (bundled: %s)", what, name, strings.Join(names, ", "))
 	}
-	f, err := corpusFiles.Open("corpus/" + c.File + ".gz")
+	// The file is compressed, with gzip or, where gzip would leave it
+	// over 2 MB (the training part of the English Web Treebank), with xz:
+	// the first bytes tell which (compress.Method).
+	paths, _ := fs.Glob(corpusFiles, "corpus/"+c.File+".*")
+	if len(paths) != 1 {
+		return nil, fmt.Errorf("datasets: %s: no single bundled file", name)
+	}
+	f, err := corpusFiles.Open(paths[0])
 	if err != nil {
 		return nil, err
 	}
-	zr, err := gzip.NewReader(f)
+	br := bufio.NewReader(f)
+	head, _ := br.Peek(8)
+	_, decompress := compress.Method(head)
+	if decompress == nil {
+		return nil, fmt.Errorf("datasets: %s: not compressed", name)
+	}
+	r, err := decompress(br)
 	if err != nil {
 		return nil, fmt.Errorf("datasets: %s: %w", name, err)
 	}
-	return zr, nil
+	return readCloser{r, f}, nil
+}
+
+// readCloser reads the decompressed text and closes the embedded file.
+type readCloser struct {
+	io.Reader
+	io.Closer
 }
