@@ -1,7 +1,6 @@
 package kernel
 
 import (
-	"encoding/binary"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -78,20 +77,7 @@ func TestLog(t *testing.T) {
 
 // FuzzLog checks Log against math.Log bit for bit on four arguments from
 // the fuzzer's bytes. Longer: go test -fuzz FuzzLog -fuzztime 60s ./internal/kernel
-func FuzzLog(f *testing.F) {
-	for _, v := range logEdges {
-		b := make([]byte, 32)
-		binary.LittleEndian.PutUint64(b[8:], math.Float64bits(v))
-		f.Add(b)
-	}
-	f.Fuzz(func(t *testing.T, b []byte) {
-		x := make([]float64, len(b)/8)
-		for j := range x {
-			x[j] = math.Float64frombits(binary.LittleEndian.Uint64(b[8*j:]))
-		}
-		checkLog(t, x)
-	})
-}
+func FuzzLog(f *testing.F) { fuzzFloats(f, logEdges, checkLog) }
 
 // BenchmarkLog times Log and math.Log on 1,000,000 sums of a
 // log-sum-exp.
