@@ -70,13 +70,15 @@ func scan(r io.Reader, source string, opt Options, yield func(seq.Sentence) bool
 	return fmt.Errorf("%s: unknown sequence format %v", source, format)
 }
 
-// BatchTokens is about the number of tokens that Feed gives its add at a
-// time: a batch holds little memory (its sentences), and an accumulator's
-// cost of a call is shared by many sentences.
+// BatchTokens is the default number of tokens, about, that Feed gives its
+// add at a time: a batch holds little memory (its sentences, some MB),
+// and an accumulator's cost of a call is shared by many sentences.
 const BatchTokens = 1 << 16
 
 // Feed reads the sentences of r as Sentences does and gives them to add
-// in batches of about BatchTokens tokens, in the order of the file; it
+// in batches of about batchTokens tokens (BatchTokens when it is not
+// positive: a batch ends with the sentence that reaches the number), in
+// the order of the file; it
 // returns the numbers of sentences and tokens given. add is an
 // accumulator's AddSentences, which adds nothing when it refuses one
 // sentence of a batch: Feed then gives it the batch's sentences one at a
@@ -86,9 +88,12 @@ const BatchTokens = 1 << 16
 // sentence alone without a prefix of its own ("sentence 1 (line 7): ",
 // as hmm's accumulator names the sentence) when it wraps the cause after
 // one.
-func Feed(r io.Reader, source string, opt Options, add func([]seq.Sentence) error) (sentences, tokens int, err error) {
+func Feed(r io.Reader, source string, opt Options, batchTokens int, add func([]seq.Sentence) error) (sentences, tokens int, err error) {
+	if batchTokens <= 0 {
+		batchTokens = BatchTokens
+	}
 	var batch []seq.Sentence
-	batchTokens := 0
+	inBatch := 0 // tokens
 	flush := func() error {
 		if len(batch) == 0 {
 			return nil
@@ -97,7 +102,7 @@ func Feed(r io.Reader, source string, opt Options, add func([]seq.Sentence) erro
 			return refused(source, batch, sentences-len(batch), add, err)
 		}
 		clear(batch) // the batch's array holds no sentence once they are added
-		batch, batchTokens = batch[:0], 0
+		batch, inBatch = batch[:0], 0
 		return nil
 	}
 	for s, err := range Sentences(r, source, opt) {
@@ -105,8 +110,8 @@ func Feed(r io.Reader, source string, opt Options, add func([]seq.Sentence) erro
 			return sentences, tokens, err
 		}
 		batch = append(batch, s)
-		sentences, tokens, batchTokens = sentences+1, tokens+len(s.Tokens), batchTokens+len(s.Tokens)
-		if batchTokens >= BatchTokens {
+		sentences, tokens, inBatch = sentences+1, tokens+len(s.Tokens), inBatch+len(s.Tokens)
+		if inBatch >= batchTokens {
 			if err := flush(); err != nil {
 				return sentences, tokens, err
 			}

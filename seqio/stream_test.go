@@ -115,7 +115,7 @@ func TestFeed(t *testing.T) {
 		got = append(got, b...)
 		return nil
 	}
-	sentences, tokens, err := Feed(strings.NewReader(in.String()), "f.conll", Options{}, add)
+	sentences, tokens, err := Feed(strings.NewReader(in.String()), "f.conll", Options{}, 0, add)
 	if err != nil || sentences != n || tokens != 2*n+1 || len(got) != n || got[n-1].Tokens[0] != fmt.Sprint("w", n-1) || batches != 1 {
 		t.Errorf("Feed: %d sentences, %d tokens, %d got in %d batches, %v", sentences, tokens, len(got), batches, err)
 	}
@@ -129,10 +129,15 @@ func TestFeed(t *testing.T) {
 		got = append(got, b...)
 		return nil
 	}
-	got = nil
-	_, _, err = Feed(strings.NewReader(in.String()), "f.conll", Options{}, refuse)
-	if want := "f.conll:7501: sentence 2501: unsupported operation"; err == nil || err.Error() != want || !errors.Is(err, errors.ErrUnsupported) {
-		t.Errorf("a refused sentence: %v, want %s", err, want)
+	for _, batchTokens := range []int{0, 7} { // the sentence in the first batch, in the 358th
+		got = nil
+		_, _, err = Feed(strings.NewReader(in.String()), "f.conll", Options{}, batchTokens, refuse)
+		if want := "f.conll:7501: sentence 2501: unsupported operation"; err == nil || err.Error() != want || !errors.Is(err, errors.ErrUnsupported) {
+			t.Errorf("batches of %d tokens: a refused sentence: %v, want %s", batchTokens, err, want)
+		}
+		if len(got) != 2500 {
+			t.Errorf("batches of %d tokens: %d sentences added before the refused one, want 2500", batchTokens, len(got))
+		}
 	}
 }
 
@@ -142,7 +147,7 @@ func TestFeedBatches(t *testing.T) {
 	sentence := strings.Repeat("a X\n", 100) + "\n"
 	in := strings.Repeat(sentence, 2*BatchTokens/100+1)
 	var sizes []int
-	_, tokens, err := Feed(strings.NewReader(in), "f.conll", Options{}, func(b []seq.Sentence) error {
+	_, tokens, err := Feed(strings.NewReader(in), "f.conll", Options{}, -1, func(b []seq.Sentence) error {
 		sizes = append(sizes, len(b))
 		return nil
 	})

@@ -47,6 +47,14 @@ func (f *seqFlags) options() seqio.Options {
 	return seqio.Options{Format: f.format, Tags: f.tags, TagColumn: f.tagColumn}
 }
 
+// seqOptions returns the seqio.Options of the flags f, with the record
+// limit of --max-record on one sentence.
+func (env *Env) seqOptions(f *seqFlags) seqio.Options {
+	opt := f.options()
+	opt.Limits = env.limits
+	return opt
+}
+
 // readSentences reads the sentences that --data names: standard input for
 // "-", the file of that name when there is one, else the bundled treebank
 // of that name.
@@ -56,7 +64,7 @@ func (env *Env) readSentences(name string, f *seqFlags) (*seq.Corpus, error) {
 		return nil, err
 	}
 	defer r.Close()
-	c, err := seqio.Read(r, source, f.options())
+	c, err := seqio.Read(r, source, env.seqOptions(f))
 	if err != nil {
 		return nil, err
 	}
@@ -135,24 +143,6 @@ func (o *fitOptions) fitSequences(env *Env) (gendisc.Model, error) {
 		trace = func(line string) { env.verbosef("%s", line) }
 	}
 	return sc.FitSequences(corpus, trace)
-}
-
-// fitSequenceStream fits a one-pass sequence kind with its accumulator
-// (fit --stream): the sentences of --data are added a block at a time,
-// as update and the shards of merge add theirs.
-func (o *fitOptions) fitSequenceStream(env *Env) (gendisc.Model, error) {
-	acc, err := o.newAcc()
-	if err != nil {
-		return nil, err
-	}
-	corpus, err := env.readSentences(o.data, &o.seq)
-	if err != nil {
-		return nil, err
-	}
-	if err := addSentences(acc, corpus); err != nil {
-		return nil, err
-	}
-	return acc.Model()
 }
 
 // addSentences adds the sentences of c to acc, the accumulator of a
