@@ -11,10 +11,10 @@ import (
 
 	"github.com/gendisc/gendisc"
 	"github.com/gendisc/gendisc/datasets"
-	"github.com/gendisc/gendisc/modelflags"
 	"github.com/gendisc/gendisc/registry"
 	"github.com/gendisc/gendisc/seq"
 	"github.com/gendisc/gendisc/seqio"
+	"github.com/gendisc/gendisc/seqio/seqflags"
 )
 
 // Sequence data (the input of the kinds of registry.Sequences, and of the
@@ -24,27 +24,22 @@ import (
 // flags of that reading, which every command that reads sentences
 // defines: fit, update, predict, eval and score.
 
-// seqFlags are the flags that say how to read sentences (seqio.Options).
+// seqFlags are the flags that say how to read sentences (seqflags.Define):
+// register defines them, and options gives the seqio.Options they hold
+// once they are parsed (the zero Options when they are not defined).
 type seqFlags struct {
-	tags      string
-	tagColumn int
-	format    seqio.Format
+	define func() seqio.Options
 }
 
 // register defines the flags of reading sentences on fs.
-func (f *seqFlags) register(fs *flag.FlagSet) {
-	fs.StringVar(&f.tags, "tags", "upos", "sequence data in CoNLL-U: the tag `field`, upos, xpos, deprel or misc:KEY")
-	fs.Var(modelflags.AtLeast(&f.tagColumn, 0), "tag-column", "sequence data in columns (CoNLL-2000/2003): the tag's column `n`, from 1 (default: the last)")
-	fs.Func("seq-format", "sequence data's `format`: conllu, conll (columns) or jsonl (default: by the file's extension, else its first bytes)", func(s string) error {
-		v, err := seqio.ParseFormat(s)
-		f.format = v
-		return err
-	})
-}
+func (f *seqFlags) register(fs *flag.FlagSet) { f.define = seqflags.Define(fs) }
 
 // options returns the seqio.Options of the flags.
 func (f *seqFlags) options() seqio.Options {
-	return seqio.Options{Format: f.format, Tags: f.tags, TagColumn: f.tagColumn}
+	if f.define == nil {
+		return seqio.Options{}
+	}
+	return f.define()
 }
 
 // seqOptions returns the seqio.Options of the flags f, with the record
