@@ -15,6 +15,11 @@
 // workers as their MarshalBinary encoding, are merged, and the last one
 // finishes the model, written as an ordinary model file (modelfile).
 // The model is the one fitted on the concatenation of the shards.
+//
+// The one-pass kinds of sentences (SequenceKinds, such as hmm) are
+// fitted by one pipeline, FitSequences: each shard is a file of
+// sentences (seqio's formats), which a worker adds to an accumulator a
+// batch at a time, merged as above (sequences.go).
 package fit
 
 import (
@@ -318,15 +323,23 @@ func (fn *AccumulateFn) AddInput(acc []byte, f fileio.ReadableFile) ([]byte, err
 	if err != nil {
 		return nil, err
 	}
-	a, err := decode(fn.Kind, acc)
+	return addEncoded(fn.Kind, acc, func(a gendisc.Accumulator) error {
+		d, err := readWithSchema(f, s, dataio.SchemaOptions{Weight: fn.Weight, Comma: fn.Comma, Extend: fn.Extend, RequireTarget: true})
+		if err != nil {
+			return err
+		}
+		return a.Add(d)
+	})
+}
+
+// addEncoded returns the encoding of the accumulator of the kind that acc
+// encodes, after add has added to it.
+func addEncoded(kind string, acc []byte, add func(gendisc.Accumulator) error) ([]byte, error) {
+	a, err := decode(kind, acc)
 	if err != nil {
 		return nil, err
 	}
-	d, err := readWithSchema(f, s, dataio.SchemaOptions{Weight: fn.Weight, Comma: fn.Comma, Extend: fn.Extend, RequireTarget: true})
-	if err != nil {
-		return nil, err
-	}
-	if err := a.Add(d); err != nil {
+	if err := add(a); err != nil {
 		return nil, err
 	}
 	return a.MarshalBinary()

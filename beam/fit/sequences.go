@@ -71,23 +71,17 @@ func (fn *SentencesFn) AddInput(acc []byte, f fileio.ReadableFile) ([]byte, erro
 	if err != nil {
 		return nil, err
 	}
-	a, err := decode(fn.Kind, acc)
-	if err != nil {
-		return nil, err
-	}
-	sa, ok := a.(gendisc.SequenceAccumulator)
-	if !ok {
-		return nil, fmt.Errorf("fit: kind %s does not take sentences", fn.Kind)
-	}
-	path := f.Metadata.Path
-	err = withFile(path, func(r io.Reader) error {
-		_, _, err := seqio.Feed(r, path, *opt, 0, sa.AddSentences)
-		return err
+	return addEncoded(fn.Kind, acc, func(a gendisc.Accumulator) error {
+		sa, ok := a.(gendisc.SequenceAccumulator)
+		if !ok {
+			return fmt.Errorf("fit: kind %s does not take sentences", fn.Kind)
+		}
+		path := f.Metadata.Path
+		return withFile(path, func(r io.Reader) error {
+			_, _, err := seqio.Feed(r, path, *opt, 0, sa.AddSentences)
+			return err
+		})
 	})
-	if err != nil {
-		return nil, err
-	}
-	return a.MarshalBinary()
 }
 
 func (fn *SentencesFn) MergeAccumulators(a, b []byte) ([]byte, error) {

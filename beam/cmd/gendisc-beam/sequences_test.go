@@ -25,24 +25,19 @@ import (
 // holds them.
 func treebankShards(t *testing.T, n int) (dir string, all []byte) {
 	t.Helper()
-	r, err := datasets.OpenTreebank("ud_english_ewt_dev")
-	if err != nil {
-		t.Fatal(err)
+	read := func(tags string) *seq.Corpus {
+		r, err := datasets.OpenTreebank("ud_english_ewt_dev")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer r.Close()
+		c, err := seqio.Read(r, "ewt", seqio.Options{Tags: tags})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c
 	}
-	defer r.Close()
-	upos, err := seqio.Read(r, "ewt", seqio.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	r2, err := datasets.OpenTreebank("ud_english_ewt_dev")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r2.Close()
-	xpos, err := seqio.Read(r2, "ewt", seqio.Options{Tags: "xpos"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	upos, xpos := read("upos"), read("xpos")
 	dir = t.TempDir()
 	var parts [3]bytes.Buffer
 	for i := range n {

@@ -56,8 +56,7 @@ func (o *fitOptions) fitChunks(env *Env) (gendisc.Model, error) {
 		return nil, err
 	}
 	defer r.Close()
-	size := fileSize(r)
-	in := &countingReader{r: r}
+	in, size := counted(r)
 	bar, start := env.progress(), time.Now()
 	var rows, chunks, dropped int
 	var last *data.Dataset // the latest chunk, for kindHint
@@ -99,14 +98,17 @@ func (o *fitOptions) fitChunks(env *Env) (gendisc.Model, error) {
 	return m, nil
 }
 
-// fileSize returns the size of r when it is a regular file, else −1.
-func fileSize(r io.Reader) int64 {
+// counted returns the countingReader of r, the input of fit --stream,
+// and the size of r when it is a regular file (else −1), for the
+// progress line.
+func counted(r io.Reader) (*countingReader, int64) {
+	size := int64(-1)
 	if f, ok := r.(*os.File); ok {
 		if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
-			return st.Size()
+			size = st.Size()
 		}
 	}
-	return -1
+	return &countingReader{r: r}, size
 }
 
 // streamStatus is fit --stream's progress line after read bytes of source

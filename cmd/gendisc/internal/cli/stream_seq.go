@@ -38,8 +38,7 @@ func (o *fitOptions) fitSequenceStream(env *Env) (gendisc.Model, error) {
 		return nil, err
 	}
 	defer r.Close()
-	size := fileSize(r)
-	in := &countingReader{r: r}
+	in, size := counted(r)
 	bar, start := env.progress(), time.Now()
 	added := 0
 	sentences, tokens, err := seqio.Feed(in, source, env.seqOptions(&o.seq), streamBatchTokens, func(batch []seq.Sentence) error {

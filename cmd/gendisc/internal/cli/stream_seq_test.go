@@ -15,11 +15,7 @@ import (
 
 // smallBatches makes fit --stream add sentences in batches of about n
 // tokens for the test.
-func smallBatches(t *testing.T, n int) {
-	old := streamBatchTokens
-	streamBatchTokens = n
-	t.Cleanup(func() { streamBatchTokens = old })
-}
+func smallBatches(t *testing.T, n int) { setForTest(t, &streamBatchTokens, n) }
 
 // TestHMMStreamEqualsFit checks that fit --stream of an HMM, adding the
 // sentences a few hundred tokens at a time, writes the model file of fit
