@@ -139,16 +139,3 @@ func (o *fitOptions) fitSequences(env *Env) (gendisc.Model, error) {
 	}
 	return sc.FitSequences(corpus, trace)
 }
-
-// addSentences adds the sentences of c to acc, the accumulator of a
-// sequence kind (gendisc.SequenceAccumulator).
-func addSentences(acc gendisc.Accumulator, c *seq.Corpus) error {
-	sa, ok := acc.(gendisc.SequenceAccumulator)
-	if !ok {
-		return fmt.Errorf("%s: the model's statistics are of table rows, not of sentences", c.Source)
-	}
-	if err := sa.AddSentences(c.Sentences); err != nil {
-		return fmt.Errorf("%s: %w", c.Source, err)
-	}
-	return nil
-}

@@ -176,11 +176,11 @@ func TestHMMStreamMemory(t *testing.T) {
 	}
 }
 
-// TestHMMStreamBadInput checks the one-line errors of fit --stream of
-// sentences: a sentence that the accumulator refuses in a later batch is
-// named by its line and its number in the file, a sentence longer than
-// --max-record is refused with the flag to raise, and no model file is
-// left.
+// TestHMMStreamBadInput checks the one-line errors of fit --stream and
+// update of sentences: a sentence that the accumulator refuses in a later
+// batch is named by its line and its number in the file, a sentence
+// longer than --max-record is refused with the flag to raise, and no
+// model file is left.
 func TestHMMStreamBadInput(t *testing.T) {
 	smallBatches(t, 10)
 	dir := t.TempDir()
@@ -212,5 +212,19 @@ func TestHMMStreamBadInput(t *testing.T) {
 		if _, err := os.Stat(out); err == nil {
 			t.Fatalf("%q: a model file was left", tc.args)
 		}
+	}
+	// update adds sentences a batch at a time too.
+	good := filepath.Join(dir, "g.jsonl")
+	if err := os.WriteFile(good, []byte(`{"tokens": ["a"], "tags": ["X"]}`+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	model := filepath.Join(dir, "g.json")
+	mustRun(t, "fit", "--model", "hmm", "--data", good, "--out", model)
+	r := runCLI(t, "", "update", "--model", model, "--data", untagged, "--out", out)
+	if want := "u.jsonl:40: sentence 40: sentence without tags"; r.code != exitFailure || !strings.Contains(r.stderr, want) || strings.Count(r.stderr, "\n") != 1 {
+		t.Errorf("update: exit %d, stderr %q; want exit 1 and one line with %q", r.code, r.stderr, want)
+	}
+	if _, err := os.Stat(out); err == nil {
+		t.Fatal("update: a model file was left")
 	}
 }
