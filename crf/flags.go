@@ -56,8 +56,12 @@ func flags(fs *flag.FlagSet) func() (registry.Config, error) {
 		c.C1, c.C2, c.Epsilon, c.Period, c.Delta = float64(c1), float64(c2), float64(epsilon), period, float64(delta)
 		c.MaxIter, c.MinFreq, c.AllStates = maxIter, minFreq, *allPairs
 		c.Perceptron, c.Epochs, c.Seed, c.Jobs = *perceptron, epochs, *seed, jobs
-		return registry.SequenceFit(func(corpus *seq.Corpus, trace func(string)) (*Model, error) {
+		return registry.SequenceWarmFit(func(corpus *seq.Corpus, trace func(string)) (*Model, error) {
 			return fitCorpus(corpus, tp, c, trace)
+		}, func(corpus *seq.Corpus, from *Model, trace func(string)) (*Model, error) {
+			warm := c
+			warm.Start = from
+			return fitCorpus(corpus, tp, warm, trace)
 		}), nil
 	}
 }
