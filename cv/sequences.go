@@ -6,11 +6,8 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"runtime"
 	"slices"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"text/tabwriter"
 
 	"github.com/gendisc/gendisc"
@@ -379,102 +376,29 @@ func (r *SequenceRunner) Run(c *seq.Corpus, repeats ...Folds) (*Result, error) {
 		tags = append(tags, s.Tags...)
 	}
 	tags = slices.Compact(slices.Sorted(slices.Values(tags)))
-	runner := &Runner{} // for its naming of the repeats
 	for rep, f := range repeats {
 		if err := CheckSentenceFolds(f, len(c.Sentences)); err != nil {
-			return nil, runner.inRepeat(rep, len(repeats), err)
+			return nil, (&Runner{}).inRepeat(rep, len(repeats), err)
 		}
 	}
-	workers := r.Workers
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
+	runner := &Runner{
+		Fit: func(d *data.Dataset) (gendisc.Model, error) {
+			return r.Config.FitSequences(subCorpus(c, sentenceIndices(d)), nil)
+		},
+		Evaluate: func(m gendisc.Model, test *data.Dataset) (Report, error) {
+			idx := sentenceIndices(test)
+			return evaluateSentences(m, c.Source, subCorpus(c, idx).Sentences, idx, r.Spans, tags)
+		},
+		NewAccumulator: r.newAccumulator(c.Sentences),
+		Workers:        r.Workers,
+		Progress:       r.Progress,
 	}
-	var accs [][]gendisc.Accumulator
-	if newAcc := r.newAccumulator(c.Sentences); newAcc != nil {
-		rows := sentenceRows(len(c.Sentences))
-		accs = make([][]gendisc.Accumulator, len(repeats))
-		for rep, f := range repeats {
-			a, err := foldAccumulators(rows, f, newAcc, workers)
-			if err != nil {
-				return nil, runner.inRepeat(rep, len(repeats), err)
-			}
-			accs[rep] = a
+	if warm, ok := r.Config.(registry.WarmSequenceConfig); ok && runner.NewAccumulator == nil && !r.Cold {
+		runner.WarmFit = func(d *data.Dataset, from gendisc.Model) (gendisc.Model, error) {
+			return warm.FitSequencesFrom(subCorpus(c, sentenceIndices(d)), from, nil)
 		}
 	}
-	warm, _ := r.Config.(registry.WarmSequenceConfig)
-	var full gendisc.Model // the model of all the sentences that the warm fits start from
-	if accs == nil && warm != nil && !r.Cold {
-		m, err := r.Config.FitSequences(c, nil)
-		if err != nil {
-			return nil, fmt.Errorf("cv: fitting all the sentences for the warm starts: %w", err)
-		}
-		full = m
-	}
-	type job struct{ repeat, fold int }
-	var jobs []job
-	for rep, f := range repeats {
-		for k := range f.K() {
-			jobs = append(jobs, job{rep, k})
-		}
-	}
-	res := &Result{repeats: len(repeats), Folds: make([]FoldResult, len(jobs))}
-	errs := make([]error, len(jobs))
-	warnings := make([][]string, len(jobs))
-	var next, done atomic.Int64
-	var failed atomic.Bool
-	var mu sync.Mutex
-	var wg sync.WaitGroup
-	for range min(workers, len(jobs)) {
-		wg.Go(func() {
-			for {
-				j := int(next.Add(1)) - 1
-				if j >= len(jobs) || failed.Load() {
-					return
-				}
-				rep, k := jobs[j].repeat, jobs[j].fold
-				train, test := repeats[rep].Split(k)
-				var m gendisc.Model
-				var err error
-				switch {
-				case accs != nil:
-					m, err = accs[rep][k].Model()
-					accs[rep][k] = nil
-				case full != nil:
-					m, err = warm.FitSequencesFrom(subCorpus(c, train), full, nil)
-				default:
-					m, err = r.Config.FitSequences(subCorpus(c, train), nil)
-				}
-				var rp *SequenceReport
-				if err == nil {
-					rp, err = evaluateSentences(m, c.Source, subCorpus(c, test).Sentences, test, r.Spans, tags)
-				}
-				if err != nil {
-					errs[j] = runner.inRepeat(rep, len(repeats), fmt.Errorf("fold %d: %w", k, err))
-					failed.Store(true)
-					return
-				}
-				res.Folds[j] = FoldResult{Repeat: rep, Fold: k, Rows: len(test), Report: rp}
-				if w, ok := m.(gendisc.Warner); ok {
-					for _, s := range w.Warnings() {
-						warnings[j] = append(warnings[j], runner.inRepeatText(rep, len(repeats), fmt.Sprintf("fold %d: %s", k, s)))
-					}
-				}
-				if r.Progress != nil {
-					mu.Lock()
-					r.Progress(int(done.Add(1)), len(jobs))
-					mu.Unlock()
-				}
-			}
-		})
-	}
-	wg.Wait()
-	for j, err := range errs {
-		if err != nil {
-			return nil, err
-		}
-		res.Warnings = append(res.Warnings, warnings[j]...)
-	}
-	return res, nil
+	return runner.Run(sentenceRows(len(c.Sentences)), repeats...)
 }
 
 // subCorpus returns the sentences of c at the indices idx, in that order.
@@ -507,16 +431,26 @@ func (r *SequenceRunner) newAccumulator(sentences []seq.Sentence) func() (gendis
 	}
 }
 
-// sentenceRows is the table that the one-pass path of tables
-// (foldAccumulators) walks for n sentences: one row per sentence, whose
-// one column holds the sentence's index, which a sentenceAccumulator
-// reads.
+// sentenceRows is the table that Runner walks for n sentences: one row
+// per sentence, whose one column holds the sentence's index, which the
+// fits, the evaluations and a sentenceAccumulator of SequenceRunner read
+// (sentenceIndices).
 func sentenceRows(n int) *data.Dataset {
 	x := make([]float64, n)
 	for i := range x {
 		x[i] = float64(i)
 	}
 	return data.FromMatrix([]string{"sentence"}, x, nil, nil)
+}
+
+// sentenceIndices returns the sentence indices of the rows of d, a
+// subset of sentenceRows.
+func sentenceIndices(d *data.Dataset) []int {
+	idx := make([]int, d.N)
+	for i := range idx {
+		idx[i] = int(d.X[i])
+	}
+	return idx
 }
 
 // sentenceAccumulator is the accumulator of a sequence kind seen by the
@@ -531,8 +465,8 @@ type sentenceAccumulator struct {
 // Add adds the sentences whose indices are the rows of d.
 func (a *sentenceAccumulator) Add(d *data.Dataset) error {
 	batch := make([]seq.Sentence, d.N)
-	for i := range batch {
-		batch[i] = a.sentences[int(d.X[i])]
+	for i, j := range sentenceIndices(d) {
+		batch[i] = a.sentences[j]
 	}
 	return a.AddSentences(batch)
 }

@@ -69,20 +69,7 @@ func (s *Search) RunSequences(c *seq.Corpus, repeats ...Folds) (*SearchResult, e
 		}
 		res.Trials[i] = t
 	}
-	res.Best = -1
-	for i, t := range res.Trials {
-		if !math.IsNaN(t.Mean) && (res.Best < 0 || s.Metric.better(t.Mean, res.Trials[res.Best].Mean)) {
-			res.Best = i
-		}
-	}
-	if res.Best < 0 {
-		return nil, fmt.Errorf("cv: no setting has a %s on any fold", s.Metric.Name)
-	}
-	res.Chosen = res.Best
-	if s.OneSE {
-		res.Chosen = res.mostRegularised()
-	}
-	return res, nil
+	return s.choose(res)
 }
 
 // FitSequences fits the chosen setting of s, as its result r chose it,
@@ -97,4 +84,25 @@ func (s *Search) FitSequences(r *SearchResult, c *seq.Corpus) (gendisc.Model, er
 		return nil, fmt.Errorf("cv: a %s model is not fitted on sentences", s.Kind.Name)
 	}
 	return sc.FitSequences(c, nil)
+}
+
+// choose sets the best setting of res, the trials of s, and the chosen
+// one: the best, or with s.OneSE the most regularised within one
+// standard error of it (mostRegularised). It returns res, or an error
+// when no trial has the metric.
+func (s *Search) choose(res *SearchResult) (*SearchResult, error) {
+	res.Best = -1
+	for i, t := range res.Trials {
+		if !math.IsNaN(t.Mean) && (res.Best < 0 || s.Metric.better(t.Mean, res.Trials[res.Best].Mean)) {
+			res.Best = i
+		}
+	}
+	if res.Best < 0 {
+		return nil, fmt.Errorf("cv: no setting has a %s on any fold", s.Metric.Name)
+	}
+	res.Chosen = res.Best
+	if s.OneSE {
+		res.Chosen = res.mostRegularised()
+	}
+	return res, nil
 }

@@ -483,20 +483,7 @@ func (s *Search) Run(d *data.Dataset, repeats ...Folds) (*SearchResult, error) {
 		}
 		res.Trials[i] = t
 	}
-	res.Best = -1
-	for i, t := range res.Trials {
-		if !math.IsNaN(t.Mean) && (res.Best < 0 || s.Metric.better(t.Mean, res.Trials[res.Best].Mean)) {
-			res.Best = i
-		}
-	}
-	if res.Best < 0 {
-		return nil, fmt.Errorf("cv: no setting has a %s on any fold", s.Metric.Name)
-	}
-	res.Chosen = res.Best
-	if s.OneSE {
-		res.Chosen = res.mostRegularised()
-	}
-	return res, nil
+	return s.choose(res)
 }
 
 // better reports whether a is better than b by m.
