@@ -188,3 +188,45 @@ func mustKind(t *testing.T, name string) *registry.Kind {
 	}
 	return k
 }
+
+// TestTuneSequencesRefitsBest checks that tune writes the model fit
+// writes for the chosen setting, fitted on all the sentences, and that
+// --one-se chooses the largest emission pseudo-count within one SE.
+func TestTuneSequencesRefitsBest(t *testing.T) {
+	dir := t.TempDir()
+	data, _ := treebankSlice(t, dir, "ud_english_ewt_dev", 0, 200)
+	out := filepath.Join(dir, "best.json")
+	stdout := mustRun(t, "tune", "--model", "hmm", "--data", data, "--order", "1", "--grid", "emission-alpha=0,0.001,0.1,10", "--one-se", "--json", "--out", out)
+	var got struct {
+		Settings []struct {
+			Params   map[string]string
+			Mean, SE struct{ Error float64 }
+		}
+		Best struct {
+			Params map[string]string
+			Mean   float64
+		}
+	}
+	if err := json.Unmarshal([]byte(stdout), &got); err != nil {
+		t.Fatal(err)
+	}
+	best := 0
+	for i, s := range got.Settings {
+		if s.Mean.Error < got.Settings[best].Mean.Error {
+			best = i
+		}
+	}
+	want := ""
+	for _, s := range got.Settings { // increasing values: the last within one SE
+		if s.Mean.Error <= got.Settings[best].Mean.Error+got.Settings[best].SE.Error {
+			want = s.Params["emission-alpha"]
+		}
+	}
+	if chosen := got.Best.Params["emission-alpha"]; chosen != want {
+		t.Errorf("one-SE choice %s, want %s: %s", chosen, want, stdout)
+	}
+	fitted := mustRun(t, "fit", "--model", "hmm", "--data", data, "--order", "1", "--emission-alpha", want)
+	if b, _ := os.ReadFile(out); string(b) != fitted {
+		t.Error("tune's model differs from fit's of the chosen setting")
+	}
+}
