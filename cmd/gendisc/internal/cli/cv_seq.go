@@ -168,11 +168,11 @@ func (o *cvOptions) assignSentences(c *seq.Corpus, k int) ([]cv.Folds, error) {
 // a kind k whose fit has a --jobs flag of its own (kindHasFlag), sets
 // that flag on fs to the goroutines of each fit: with P cores (the
 // flag's value when above 0, else GOMAXPROCS), min(folds, P) fits of
-// ⌊P/min(folds, P)⌋ goroutines each. Without such a flag, 0: the
-// runner's default.
+// ⌊P/min(folds, P)⌋ goroutines each. Without such a flag, min(folds,
+// GOMAXPROCS) fits.
 func shareCores(fs *flag.FlagSet, k *registry.Kind, folds int) (int, error) {
 	if !kindHasFlag(k, "jobs") {
-		return 0, nil
+		return max(1, min(folds, runtime.GOMAXPROCS(0))), nil
 	}
 	workers, perFit := splitCores(fs.Lookup("jobs").Value.String(), folds)
 	return workers, fs.Set("jobs", strconv.Itoa(perFit))
