@@ -99,8 +99,9 @@ func (c Config) check() error {
 }
 
 // Fit trains a CRF on the labelled sequences seqs by L-BFGS (OWL-QN when
-// cfg.C1 > 0) from w = 0 (or cfg.Start's weights), or by the averaged perceptron. A fit that stops at cfg.MaxIter or by a failed
-// line search returns its last iterate, with a warning (Warnings).
+// cfg.C1 > 0) from w = 0 (or cfg.Start's weights), or by the averaged
+// perceptron. A fit that stops at cfg.MaxIter or by a failed line search
+// returns its last iterate, with a warning (Warnings).
 func Fit(seqs []Sequence, cfg Config) (*Model, error) {
 	if err := cfg.check(); err != nil {
 		return nil, err
