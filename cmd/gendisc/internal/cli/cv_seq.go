@@ -233,12 +233,7 @@ func (o *tuneOptions) runSequences(env *Env, s *cv.Search) error {
 	if err != nil {
 		return err
 	}
-	warnTrials(env, res.Trials)
-	if o.json {
-		if err := writeJSON(env.Stdout, res); err != nil {
-			return err
-		}
-	} else if err := res.Text(env.Stderr); err != nil {
+	if err := o.report(env, res); err != nil {
 		return err
 	}
 	s.Base = base
@@ -248,4 +243,15 @@ func (o *tuneOptions) runSequences(env *Env, s *cv.Search) error {
 	}
 	warnModel(env, m)
 	return env.writeModel(o.out, persistent(m))
+}
+
+// report writes what tune says of the search res: the warnings of its
+// settings (warnTrials), and the table of the settings on standard error
+// or, with --json, the search's JSON on standard output.
+func (o *tuneOptions) report(env *Env, res *cv.SearchResult) error {
+	warnTrials(env, res.Trials)
+	if o.json {
+		return writeJSON(env.Stdout, res)
+	}
+	return res.Text(env.Stderr)
 }

@@ -294,12 +294,7 @@ func (o *tuneOptions) run(env *Env, s *cv.Search) error {
 	if err != nil {
 		return kindHint(err, d)
 	}
-	warnTrials(env, res.Trials)
-	if o.json {
-		if err := writeJSON(env.Stdout, res); err != nil {
-			return err
-		}
-	} else if err := res.Text(env.Stderr); err != nil {
+	if err := o.report(env, res); err != nil {
 		return err
 	}
 	m, err := s.Fit(res, d)
