@@ -335,7 +335,12 @@ type SequenceRunner struct {
 	// Spans adds the span figures of BIO/IOB tags to every fold's report.
 	Spans bool
 	// Cold refits every fold from the kind's own start, without the
-	// warm start of a WarmSequenceConfig.
+	// warm start of a WarmSequenceConfig. A warm fold fit reaches the
+	// optimum of a cold one when the fits converge (the CRF's objective
+	// is convex); a fit stopped early (at an iteration limit, which its
+	// warning says) stops nearer the start, the model of all the
+	// sentences, which has seen the fold: its figures may then be
+	// optimistic, and Cold is the safe choice.
 	Cold bool
 	// Workers bounds the folds fitted and evaluated at once; 0 means
 	// runtime.GOMAXPROCS(0). A fit that runs on several cores of its

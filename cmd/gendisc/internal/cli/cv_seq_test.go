@@ -230,3 +230,47 @@ func TestTuneSequencesRefitsBest(t *testing.T) {
 		t.Error("tune's model differs from fit's of the chosen setting")
 	}
 }
+
+// TestTuneCRF searches a CRF's λ and attribute cut-off (c2, min-freq) on
+// 40 sentences: four settings, each with eval's figures, and the one-SE
+// choice the largest c2 within one SE of the best, then the largest
+// min-freq.
+func TestTuneCRF(t *testing.T) {
+	dir := t.TempDir()
+	data, _ := treebankSlice(t, dir, "ud_english_ewt_dev", 0, 40)
+	out := filepath.Join(dir, "crf.json")
+	stdout := mustRun(t, "tune", "--model", "crf", "--data", data, "--features", "bias,word,suffix:2", "--max-iter", "15",
+		"--grid", "c2=0.1,3", "--grid", "min-freq=1,2", "--folds", "2", "--one-se", "--json", "--out", out)
+	var got struct {
+		Settings []struct {
+			Params   map[string]string
+			Mean, SE struct{ Error float64 }
+		}
+		Best struct{ Params map[string]string }
+	}
+	if err := json.Unmarshal([]byte(stdout), &got); err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Settings) != 4 {
+		t.Fatalf("%d settings, want 4", len(got.Settings))
+	}
+	best := 0
+	for i, s := range got.Settings {
+		if s.Mean.Error < got.Settings[best].Mean.Error {
+			best = i
+		}
+	}
+	bound := got.Settings[best].Mean.Error + got.Settings[best].SE.Error
+	want := -1
+	for i, s := range got.Settings { // c2 then min-freq increase with i
+		if s.Mean.Error <= bound {
+			want = i
+		}
+	}
+	if w := got.Settings[want].Params; got.Best.Params["c2"] != w["c2"] || got.Best.Params["min-freq"] != w["min-freq"] {
+		t.Errorf("one-SE choice %v, want %v: %s", got.Best.Params, w, stdout)
+	}
+	if _, m, err := (&Env{}).loadModel(out); err != nil || m.Kind() != "crf" {
+		t.Errorf("the model file: %v", err)
+	}
+}
