@@ -36,8 +36,10 @@
 //     package modelflags, and the Config they give (FitConfig, or
 //     OnePass when the kind has an accumulator, gendisc.Accumulator; for
 //     a kind of Input Sequences, a SequenceConfig, whose FitSequences
-//     takes sentences: SequenceFit, or SequenceOnePass with an
-//     accumulator of sentences, and models that are gendisc.Tagger);
+//     takes sentences: SequenceFit, SequenceOnePass with an accumulator
+//     of sentences, or SequenceWarmFit for a fit that can start from
+//     another model (WarmSequenceConfig), and models that are
+//     gendisc.Tagger);
 //   - an init function that calls Register with the Kind and the decoder.
 package registry
 

@@ -93,6 +93,20 @@ writes the table of folds as CSV, a row per fold and a column per figure
 Files are written atomically: when cv fails, none is left. --out - and
 --folds-out - write to standard output in place of the report.
 
+A kind of sentences (hmm, crf) reads --data as fit does (CoNLL-U,
+CoNLL columns or JSON lines; --tags, --tag-column, --seq-format) and
+folds the sentences: a sentence is a row, the folds plain (a sentence's
+tags are not a class to stratify by), a fold file holding a fold number
+per sentence in the file's order. Every fold's figures are those of eval
+for a tagger (token, unknown-word and sentence accuracy, the tags'
+figures with their macro and micro averages, and with --spans the span
+figures of BIO/IOB tags). An HMM takes one pass, each fold's model merged
+from the other folds' counts; a CRF is refitted per fold, from the
+weights of its fit to all the sentences, the folds in parallel sharing
+the cores of its --jobs (every core by default) with the fits.
+Leave-one-out (--folds loo) and --group are refused for sentences: give
+--folds N, or the folds of whole documents with --folds-in.
+
 A configuration that cannot be cross-validated is an error naming the
 fold: a fold that holds every row of a class (the other folds' training
 part lacks it), more folds than rows, a fold file with too few or too many
@@ -102,7 +116,8 @@ a terminal, a progress bar counts the folds.
 
 Example:
 
-	gendisc cv --data iris --model gaussian-nb --folds 5`,
+	gendisc cv --data iris --model gaussian-nb --folds 5
+	gendisc cv --data ud_english_ewt_dev --model hmm --folds 5`,
 	Required: []string{"data"},
 	Flags:    cvFlags,
 	MoreHelp: func(w io.Writer) {
@@ -126,11 +141,13 @@ type cvOptions struct {
 	fit             fitFunc
 	newAccumulator  func() (gendisc.Accumulator, error) // nil for a kind refitted per fold
 	foldsFlagsGiven []string                            // --folds, --group, --repeats and cv's own --seed, as given
+	seqCV           seqCVFlags                          // a kind of sentences (cv_seq.go)
 }
 
 func cvFlags(fs *flag.FlagSet, args []string) Runner {
 	o := &cvOptions{}
 	o.trainingOptions.register(fs)
+	o.seqCV.register(fs)
 	fs.StringVar(&o.folds, "folds", strconv.Itoa(defaultFolds), "the number of `folds`, at least 2, or loo for leave-one-out")
 	fs.IntVar(&o.repeats, "repeats", 1, "repeat the cross-validation this many `times`, with the seeds S, S+1, ...")
 	fs.StringVar(&o.group, "group", "", "keep the rows of each value of this `column` in one fold")
@@ -165,6 +182,9 @@ func cvFlags(fs *flag.FlagSet, args []string) Runner {
 		if err != nil {
 			return usagef("%v", err)
 		}
+		if err := checkReadFlags(fs, o.kind); err != nil {
+			return err
+		}
 		fs.Visit(func(f *flag.Flag) {
 			switch f.Name {
 			case "folds", "group", "repeats":
@@ -175,6 +195,9 @@ func cvFlags(fs *flag.FlagSet, args []string) Runner {
 				}
 			}
 		})
+		if sequenceInput(o.kind) {
+			return o.runSequences(env, fs)
+		}
 		return o.run(env)
 	}
 }
@@ -182,16 +205,13 @@ func cvFlags(fs *flag.FlagSet, args []string) Runner {
 // checkFlags returns the misuse of cv's flags that the data does not
 // decide, and the number of folds (0 for leave-one-out).
 func (o *cvOptions) checkFlags() (k int, err error) {
-	tables := func(k *registry.Kind) bool { return k.Target != registry.None && !sequenceInput(k) }
+	heldOut := func(k *registry.Kind) bool { return k.Target != registry.None }
 	switch {
 	case o.kind.Target == registry.None:
 		return 0, usagef("--model %s has no held-out figures to cross-validate (kinds that do: %s)",
-			o.kind.Name, strings.Join(kindsWith(tables), ", "))
-	case sequenceInput(o.kind):
-		// Folds of sentences and seqeval's figures per fold are not
-		// written yet: refused rather than read as a table.
-		return 0, usagef("--model %s tags sentences, which cv does not cross-validate yet (kinds it does: %s)",
-			o.kind.Name, strings.Join(kindsWith(tables), ", "))
+			o.kind.Name, strings.Join(kindsWith(heldOut), ", "))
+	case o.seqCV.spans && !sequenceInput(o.kind):
+		return 0, usagef("--spans is for the BIO/IOB tags of a kind of sentences, not --model %s", o.kind.Name)
 	}
 	if o.out == "-" && (o.foldsOut == "-" || o.json) || o.foldsOut == "-" && o.json {
 		return 0, usagef("one of --out -, --folds-out - and --json can go to standard output")
@@ -436,8 +456,9 @@ type figure struct {
 
 // figures returns the numbers of the JSON object b in order, each at its
 // path: an object's keys joined by ".", an array's items by their
-// "class" field when they are objects that have one (per_class.NAME),
-// by their index otherwise. A null (an undefined figure) is one that is
+// "class", "tag" or "type" field when they are objects that have one
+// (per_class.NAME, per_tag.NOUN, spans.Types.PER), by their index
+// otherwise. A null (an undefined figure) is one that is
 // not ok; strings and booleans are left out. With scalarsOnly, the
 // numbers inside arrays (per class, the confusion matrix) are left out
 // too.
@@ -474,10 +495,14 @@ func figures(b []byte, scalarsOnly bool) ([]figure, error) {
 				return err
 			}
 			for i, item := range items {
-				var named struct{ Class *string }
+				var named struct{ Class, Tag, Type *string } // a class's, a tag's, a span type's figures
 				name := strconv.Itoa(i)
-				if json.Unmarshal(item, &named) == nil && named.Class != nil {
-					name = *named.Class
+				if json.Unmarshal(item, &named) == nil {
+					for _, n := range []*string{named.Class, named.Tag, named.Type} {
+						if n != nil {
+							name = *n
+						}
+					}
 				}
 				if err := walk(joinPath(path, name), item, true); err != nil {
 					return err
