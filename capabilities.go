@@ -205,3 +205,19 @@ type SequenceAccumulator interface {
 	Accumulator
 	AddSentences(sentences []seq.Sentence) error
 }
+
+// FoldAdder is an Accumulator that adds the rows of one data set to
+// several accumulators of its kind in one pass, each row to the
+// accumulator of its fold, without copying the rows out: AddFolds adds
+// row i of d to accs[fold[i]] for every row, accs being accumulators of
+// the receiver's kind and settings (the receiver may be among them) and
+// fold holding d.N fold numbers in [0, len(accs)). Each accumulator then
+// holds what Add of its rows (d.Subset of them) would have added, up to
+// rounding (the sums are taken in another order). Data problems are
+// errors as for Add, and leave every accumulator unchanged. The one-pass
+// cross-validation of package cv uses it, and copies each fold's rows
+// into a buffer to Add them for an accumulator without it.
+type FoldAdder interface {
+	Accumulator
+	AddFolds(d *data.Dataset, fold []int, accs []Accumulator) error
+}

@@ -215,7 +215,7 @@ type GaussianAccumulator struct {
 	source string         // the latest rows' source, for errors
 }
 
-var _ gendisc.Accumulator = (*GaussianAccumulator)(nil)
+var _ gendisc.FoldAdder = (*GaussianAccumulator)(nil)
 
 // NewAccumulator returns an empty accumulator of Gaussian naive Bayes with
 // the settings of c, or the error of invalid settings.
@@ -243,29 +243,94 @@ func (a *GaussianAccumulator) kind() string { return KindGaussian }
 // not seen before being appended. Data problems are errors, as for Fit;
 // after an error the accumulator is unchanged.
 func (a *GaussianAccumulator) Add(d *data.Dataset) error {
-	if err := checkRows(d); err != nil {
+	s, err := gaussianMoments(d, d.Y, len(d.Schema.Classes()))
+	if err != nil {
 		return err
-	}
-	if d.D() == 0 {
-		return &data.ParseError{File: d.Source.Name, Err: errors.New("no feature columns")}
-	}
-	for j, f := range d.Schema.Features {
-		if f.Kind != data.Numeric {
-			return columnError(d.Source.Name, d.Schema, j, &data.KindError{Column: f.Name, Kind: f.Kind, Model: KindGaussian,
-				Takes: "numeric features only (mixed naive Bayes, Config{Family: Mixed}, takes every kind)", Err: ErrFeatureKind})
-		}
-	}
-	s := stats.NewMoments(len(d.Schema.Classes()), d.D())
-	s.Add(d.X, d.Y, d.Weight)
-	for j := range d.D() {
-		if f := s.Feature(j); math.IsInf(f.M, 0) || math.IsNaN(f.M) || math.IsInf(f.S, 0) || math.IsNaN(f.S) {
-			return infiniteCell(d, j)
-		}
 	}
 	if err := a.merge(d.Schema, s, d.Source.Name, true); err != nil {
 		return err
 	}
 	a.source = d.Source.Name
+	return nil
+}
+
+// gaussianMoments checks the rows of d for Gaussian naive Bayes and
+// returns the statistics of its labelled rows under the labels y, of k
+// classes: d.Y itself for Add, a fold's classes apart for AddFolds.
+func gaussianMoments(d *data.Dataset, y []float64, k int) (*stats.Moments, error) {
+	if err := checkRows(d); err != nil {
+		return nil, err
+	}
+	if d.D() == 0 {
+		return nil, &data.ParseError{File: d.Source.Name, Err: errors.New("no feature columns")}
+	}
+	for j, f := range d.Schema.Features {
+		if f.Kind != data.Numeric {
+			return nil, columnError(d.Source.Name, d.Schema, j, &data.KindError{Column: f.Name, Kind: f.Kind, Model: KindGaussian,
+				Takes: "numeric features only (mixed naive Bayes, Config{Family: Mixed}, takes every kind)", Err: ErrFeatureKind})
+		}
+	}
+	s := stats.NewMoments(k, d.D())
+	s.Add(d.X, y, d.Weight)
+	for j := range d.D() {
+		if f := s.Feature(j); math.IsInf(f.M, 0) || math.IsNaN(f.M) || math.IsInf(f.S, 0) || math.IsNaN(f.S) {
+			return nil, infiniteCell(d, j)
+		}
+	}
+	return s, nil
+}
+
+// AddFolds adds row i of d to accs[fold[i]] for every row
+// (gendisc.FoldAdder) in one pass over the rows, without copying them:
+// with K classes, the rows of fold f and class k are class f·K + k of
+// one stats.Moments.Add over all the rows, whose classes f·K to f·K + K − 1
+// are merged into accs[f]. accs must be *GaussianAccumulator of a's
+// settings (a *gendisc.MergeError otherwise); errors are those of Add,
+// and leave every accumulator unchanged.
+func (a *GaussianAccumulator) AddFolds(d *data.Dataset, fold []int, accs []gendisc.Accumulator) error {
+	gs := make([]*GaussianAccumulator, len(accs))
+	for f, o := range accs {
+		g, ok := o.(*GaussianAccumulator)
+		if !ok {
+			return mergeError(a.kind(), otherKind(o), "another kind of model")
+		}
+		if err := sameSettings(a.kind(), a.settings(), g.settings()); err != nil {
+			return err
+		}
+		if g.schema != nil {
+			if _, _, err := extend(g.schema, d.Schema, d.Source.Name); err != nil {
+				return err
+			}
+		}
+		gs[f] = g
+	}
+	if len(fold) != d.N {
+		return fmt.Errorf("naivebayes: %d fold numbers for %d rows", len(fold), d.N)
+	}
+	if err := checkRows(d); err != nil {
+		return err
+	}
+	k := len(d.Schema.Classes())
+	y := make([]float64, d.N)
+	for i, f := range fold {
+		if f < 0 || f >= len(accs) {
+			return fmt.Errorf("naivebayes: row %d: fold %d, want 0 to %d", i, f, len(accs)-1)
+		}
+		y[i] = float64(f*k) + d.Y[i] // NaN, a row without its label, stays NaN
+	}
+	s, err := gaussianMoments(d, y, len(accs)*k)
+	if err != nil {
+		return err
+	}
+	D := s.D
+	for f, g := range gs {
+		part := &stats.Moments{D: D, ClassWeight: s.ClassWeight[f*k : (f+1)*k : (f+1)*k],
+			W: s.W[f*k*D : (f+1)*k*D : (f+1)*k*D], M: s.M[f*k*D : (f+1)*k*D : (f+1)*k*D], S: s.S[f*k*D : (f+1)*k*D : (f+1)*k*D]}
+		if err := g.merge(d.Schema, part.Clone(), d.Source.Name, true); err != nil {
+			return err // not reached: the schemas were checked above
+		}
+		g.source = d.Source.Name
+	}
 	return nil
 }
 
