@@ -16,9 +16,9 @@ import (
 )
 
 var (
-	_ gendisc.Accumulator = (*Accumulator)(nil)
-	_ gendisc.Mergeable   = (*LDA)(nil)
-	_ gendisc.Mergeable   = (*QDA)(nil)
+	_ gendisc.FoldAdder = (*Accumulator)(nil)
+	_ gendisc.Mergeable = (*LDA)(nil)
+	_ gendisc.Mergeable = (*QDA)(nil)
 )
 
 // mergeError returns the *gendisc.MergeError of gda: the accumulator (or
@@ -118,6 +118,61 @@ func (a *Accumulator) Add(d *data.Dataset) error {
 	a.schema, a.stats = schema, acc
 	a.inc.add(d, inc)
 	a.source = d.Source.Name
+	return nil
+}
+
+// AddFolds adds row i of d to accs[fold[i]] for every row
+// (gendisc.FoldAdder) in one pass over the rows, without copying the
+// complete ones: with K classes, the complete rows of fold f and class k
+// are class f·K + k of one stats.Classes.Add over all the rows
+// (gendisc.FoldLabels), whose classes f·K to f·K + K − 1 are merged into
+// accs[f] with the fold's rows with missing cells. accs must be
+// *Accumulator of a's kind and configuration (a *gendisc.MergeError
+// otherwise); errors are those of Add, and leave every accumulator
+// unchanged.
+func (a *Accumulator) AddFolds(d *data.Dataset, fold []int, accs []gendisc.Accumulator) error {
+	gs := make([]*Accumulator, len(accs))
+	for f, o := range accs {
+		b, ok := o.(*Accumulator)
+		if !ok {
+			return mergeError(a.kind, fmt.Sprintf("%T", o), "not a gda accumulator")
+		}
+		if err := compatible(a.kind, b.kind, a.cfg, b.cfg); err != nil {
+			return err
+		}
+		if b.schema != nil {
+			if _, _, err := b.schema.Extend(d.Schema); err != nil {
+				return &data.ParseError{File: d.Source.Name, Err: err}
+			}
+		}
+		gs[f] = b
+	}
+	if err := checkRows(d); err != nil {
+		return err
+	}
+	y, err := gendisc.FoldLabels(d, fold, len(accs))
+	if err != nil {
+		return err
+	}
+	k := len(d.Schema.Classes())
+	all := stats.NewClasses(len(accs)*k, d.D(), a.cfg.ShrinkageAuto)
+	inc, inf := all.Add(d.X, y, d.Weight)
+	if inf >= 0 {
+		return infiniteError(d, inf)
+	}
+	incomplete := make([][]int, len(accs))
+	for _, i := range inc {
+		incomplete[fold[i]] = append(incomplete[fold[i]], i)
+	}
+	for f, g := range gs {
+		part := &Accumulator{kind: g.kind, cfg: g.cfg, schema: d.Schema, source: d.Source.Name,
+			stats: &stats.Classes{D: all.D, Class: all.Class[f*k : (f+1)*k : (f+1)*k]}}
+		part.inc.add(d, incomplete[f])
+		if err := g.Merge(part); err != nil {
+			return err // not reached: the schemas were checked above
+		}
+		g.source = d.Source.Name
+	}
 	return nil
 }
 

@@ -304,20 +304,14 @@ func (a *GaussianAccumulator) AddFolds(d *data.Dataset, fold []int, accs []gendi
 		}
 		gs[f] = g
 	}
-	if len(fold) != d.N {
-		return fmt.Errorf("naivebayes: %d fold numbers for %d rows", len(fold), d.N)
-	}
 	if err := checkRows(d); err != nil {
 		return err
 	}
-	k := len(d.Schema.Classes())
-	y := make([]float64, d.N)
-	for i, f := range fold {
-		if f < 0 || f >= len(accs) {
-			return fmt.Errorf("naivebayes: row %d: fold %d, want 0 to %d", i, f, len(accs)-1)
-		}
-		y[i] = float64(f*k) + d.Y[i] // NaN, a row without its label, stays NaN
+	y, err := gendisc.FoldLabels(d, fold, len(accs))
+	if err != nil {
+		return err
 	}
+	k := len(d.Schema.Classes())
 	s, err := gaussianMoments(d, y, len(accs)*k)
 	if err != nil {
 		return err
