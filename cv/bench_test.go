@@ -86,3 +86,18 @@ func BenchmarkLDALeaveOneOut(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkStratified assigns 1,000,000 rows of two classes to 10
+// stratified folds (part of every timed cross-validation of bench/cv).
+func BenchmarkStratified(b *testing.B) {
+	rng := rand.New(rand.NewPCG(1, 1))
+	y := make([]float64, 1_000_000)
+	for i := range y {
+		y[i] = float64(rng.IntN(2))
+	}
+	for b.Loop() {
+		if _, err := Stratified(y, 10, 1); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
