@@ -101,3 +101,28 @@ func BenchmarkStratified(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkDiscriminantFoldStatistics fills the fold accumulators of LDA
+// and QDA for 10 folds of 200,000 × 20 (foldAccumulators: the one pass of
+// a one-pass cross-validation before its evaluation):
+//
+//	go test -run XXX -bench DiscriminantFoldStatistics ./cv
+func BenchmarkDiscriminantFoldStatistics(b *testing.B) {
+	d := gaussianData(200_000, 20)
+	folds, err := Stratified(d.Y, 10, 1)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for name, newAcc := range map[string]func() (gendisc.Accumulator, error){
+		"lda": func() (gendisc.Accumulator, error) { return acc(gda.LDAConfig{}.NewAccumulator()) },
+		"qda": func() (gendisc.Accumulator, error) { return acc(gda.QDAConfig{}.NewAccumulator()) },
+	} {
+		b.Run(name, func(b *testing.B) {
+			for b.Loop() {
+				if _, err := foldAccumulators(d, folds, newAcc, 2); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
