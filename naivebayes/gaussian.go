@@ -243,6 +243,9 @@ func (a *GaussianAccumulator) kind() string { return KindGaussian }
 // not seen before being appended. Data problems are errors, as for Fit;
 // after an error the accumulator is unchanged.
 func (a *GaussianAccumulator) Add(d *data.Dataset) error {
+	if err := checkGaussianRows(d); err != nil {
+		return err
+	}
 	s, err := gaussianMoments(d, d.Y, len(d.Schema.Classes()))
 	if err != nil {
 		return err
@@ -254,22 +257,29 @@ func (a *GaussianAccumulator) Add(d *data.Dataset) error {
 	return nil
 }
 
-// gaussianMoments checks the rows of d for Gaussian naive Bayes and
-// returns the statistics of its labelled rows under the labels y, of k
-// classes: d.Y itself for Add, a fold's classes apart for AddFolds.
-func gaussianMoments(d *data.Dataset, y []float64, k int) (*stats.Moments, error) {
+// checkGaussianRows checks the rows of d for Gaussian naive Bayes: their
+// labels and weights, and numeric features.
+func checkGaussianRows(d *data.Dataset) error {
 	if err := checkRows(d); err != nil {
-		return nil, err
+		return err
 	}
 	if d.D() == 0 {
-		return nil, &data.ParseError{File: d.Source.Name, Err: errors.New("no feature columns")}
+		return &data.ParseError{File: d.Source.Name, Err: errors.New("no feature columns")}
 	}
 	for j, f := range d.Schema.Features {
 		if f.Kind != data.Numeric {
-			return nil, columnError(d.Source.Name, d.Schema, j, &data.KindError{Column: f.Name, Kind: f.Kind, Model: KindGaussian,
+			return columnError(d.Source.Name, d.Schema, j, &data.KindError{Column: f.Name, Kind: f.Kind, Model: KindGaussian,
 				Takes: "numeric features only (mixed naive Bayes, Config{Family: Mixed}, takes every kind)", Err: ErrFeatureKind})
 		}
 	}
+	return nil
+}
+
+// gaussianMoments returns the statistics of the labelled rows of d, which
+// checkGaussianRows accepted, under the labels y of k classes: d.Y itself
+// for Add, a fold's classes apart for AddFolds; an infinite cell is an
+// error.
+func gaussianMoments(d *data.Dataset, y []float64, k int) (*stats.Moments, error) {
 	s := stats.NewMoments(k, d.D())
 	s.Add(d.X, y, d.Weight)
 	for j := range d.D() {
@@ -304,7 +314,7 @@ func (a *GaussianAccumulator) AddFolds(d *data.Dataset, fold []int, accs []gendi
 		}
 		gs[f] = g
 	}
-	if err := checkRows(d); err != nil {
+	if err := checkGaussianRows(d); err != nil {
 		return err
 	}
 	y, err := gendisc.FoldLabels(d, fold, len(accs))
