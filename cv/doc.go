@@ -8,10 +8,11 @@
 //
 // Kinds whose models are sums of sufficient statistics cross-validate in
 // one pass over the rows (Runner.NewAccumulator): each row is added to the
-// accumulator of its fold, and fold i's model is built from the merge of
-// the other folds' accumulators, with O(k) merges for k folds. A
+// accumulator of its fold (by the accumulator itself, without copying the
+// rows, for a gendisc.FoldAdder), and fold i's model is built from the
+// merge of the other folds' accumulators, with O(k) merges for k folds. A
 // classifier's folds are evaluated in one pass over the rows, each row
-// predicted by its fold's model, without copying the folds. Linear
+// predicted by its fold's model, without copying a fold whole. Linear
 // regression, Gaussian naive Bayes, LDA and QDA also have exact
 // leave-one-out by downdating (LeaveOneOutLinear, LeaveOneOutGaussianNB,
 // LeaveOneOutLDA, LeaveOneOutQDA), in time linear in the rows, and

@@ -68,7 +68,9 @@ type Result struct {
 //
 // Without NewAccumulator, the folds are refitted with Fit, up to Workers
 // at once. With it, each repeat takes one pass over the rows, adding each
-// row to the accumulator of its fold; fold i's model is that of the merge
+// row to the accumulator of its fold (gendisc.FoldAdder's AddFolds where
+// the accumulators have it, else copies of the rows, span by span, for
+// Add); fold i's model is that of the merge
 // of the other folds' accumulators, built from prefix merges A_0 ⊕ … ⊕
 // A_{i−1} and suffix merges A_{i+1} ⊕ … ⊕ A_{k−1}, so that the k models
 // take O(k) merges rather than O(k²). Accumulators are copied through
@@ -77,9 +79,10 @@ type Result struct {
 //
 // Classifiers (other than language models) are evaluated once every
 // fold's model is there, in one pass over the rows of d (in parallel over
-// blocks of rows) in which each row is predicted by its fold's model,
-// without copying a fold out of d; their reports are those of Evaluate
-// on each fold's rows. Regressors and language models are evaluated fold
+// blocks of rows, each block's rows scattered into a cache-sized buffer
+// per fold) in which each row is predicted by its fold's model, without
+// copying a fold out of d whole; their reports are those of Evaluate on
+// each fold's rows. Regressors and language models are evaluated fold
 // by fold as their model comes.
 //
 // The results do not depend on Workers: each fold's computation is the
