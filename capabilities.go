@@ -168,6 +168,28 @@ type MarginalTagger interface {
 	TokenMarginals(tokens []string) ([][]float64, error)
 }
 
+// AttributeTagger is a tagger that can be trained on sentences given as
+// the attributes of their tokens (CRFsuite's data format, seq.Sentence's
+// Attributes) rather than on words, as a linear-chain CRF can.
+// OnAttributes reports whether it was: such a model tags sentences given
+// as attributes only, and one trained on words words only (the methods of
+// the other input refuse with an error). predict, eval, score and serve
+// use it.
+type AttributeTagger interface {
+	Tagger
+	OnAttributes() bool
+	// TagAttributes returns the most likely tags of a sentence given as
+	// the attributes of its tokens (Viterbi), or an error for a sentence
+	// without tokens.
+	TagAttributes(attrs [][]seq.Attribute) ([]string, error)
+	// AttributeMarginals returns P(t_i = k | attributes), rows as
+	// MarginalTagger's TokenMarginals.
+	AttributeMarginals(attrs [][]seq.Attribute) ([][]float64, error)
+	// LogProbAttributeTags returns log p(tags | attributes), as
+	// ConditionalTagScorer's LogProbTags.
+	LogProbAttributeTags(attrs [][]seq.Attribute, tags []string) (float64, error)
+}
+
 // SequenceDensity is a generative tagger, a model of the tokens
 // themselves: LogProb returns log p(tokens) (natural log), summed over
 // every tag sequence (the forward algorithm), −Inf for tokens the model

@@ -7,4 +7,5 @@ var (
 	_ gendisc.MarginalTagger       = (*Model)(nil)
 	_ gendisc.Warner               = (*Model)(nil)
 	_ gendisc.ConditionalTagScorer = (*Model)(nil)
+	_ gendisc.AttributeTagger      = (*Model)(nil)
 )

@@ -18,11 +18,17 @@
 //   - JSON lines: one object a line, {"tokens": [...], "tags": [...]},
 //     with an optional "id"; "tags" may be left out for untagged data.
 //     Other members are ignored.
+//   - CRFsuite's data format (crfsuite.go): "label<TAB>attribute..." a
+//     line, a blank line between sentences. Its sentences are given as
+//     the attributes of their tokens (seq.Sentence's Attributes), made
+//     for CRFsuite, not as words; only a model trained on such
+//     attributes tags them.
 //
 // The format is chosen by Options.Format, else by the file name's
 // extension (after a compression's: .conllu; .conll, .iob, .bio, .txt
-// for columns; .jsonl, .json for JSON lines), else by sniffing the first
-// bytes: '{' is JSON lines, a first word line of ten tab-separated fields
+// for columns; .jsonl, .json for JSON lines; .crfsuite for CRFsuite's),
+// else by sniffing the first bytes (never CRFsuite's, whose lines look
+// like columns): '{' is JSON lines, a first word line of ten tab-separated fields
 // is CoNLL-U, anything else columns.
 //
 // A bad input is a *data.ParseError, one line "file:line:column: message"
@@ -62,11 +68,13 @@ const (
 	Columns
 	// JSONLines is one JSON object a sentence.
 	JSONLines
+	// CRFsuite is CRFsuite's data format: sentences given as attributes.
+	CRFsuite
 )
 
-var formatNames = &enum.Names[Format]{Type: "Format", What: "sequence format", Prefix: "", List: []string{"auto", "conllu", "conll", "jsonl"}}
+var formatNames = &enum.Names[Format]{Type: "Format", What: "sequence format", Prefix: "", List: []string{"auto", "conllu", "conll", "jsonl", "crfsuite"}}
 
-// String returns "auto", "conllu", "conll" or "jsonl".
+// String returns "auto", "conllu", "conll", "jsonl" or "crfsuite".
 func (v Format) String() string { return formatNames.String(v) }
 
 // ParseFormat returns the format named name (as String writes it).
@@ -138,6 +146,8 @@ func Read(r io.Reader, source string, opt Options) (*seq.Corpus, error) {
 		sentences, err = readColumns(lr, opt.TagColumn)
 	case JSONLines:
 		sentences, err = readJSONLines(lr)
+	case CRFsuite:
+		sentences, err = readCRFsuite(lr)
 	default:
 		return nil, fmt.Errorf("%s: unknown sequence format %v", source, format)
 	}
@@ -161,6 +171,8 @@ func Detect(source string, head []byte) Format {
 		return Columns
 	case ".jsonl", ".json":
 		return JSONLines
+	case ".crfsuite":
+		return CRFsuite
 	}
 	trimmed := bytes.TrimLeft(bytes.TrimPrefix(head, []byte("\xef\xbb\xbf")), " \t\r\n")
 	if len(trimmed) > 0 && trimmed[0] == '{' {

@@ -35,7 +35,7 @@ type seqFlags struct {
 func (f *seqFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.tags, "tags", "upos", "sequence data in CoNLL-U: the tag `field`, upos, xpos, deprel or misc:KEY")
 	fs.Var(modelflags.AtLeast(&f.tagColumn, 0), "tag-column", "sequence data in columns (CoNLL-2000/2003): the tag's column `n`, from 1 (default: the last)")
-	fs.Func("seq-format", "sequence data's `format`: conllu, conll (columns) or jsonl (default: by the file's extension, else its first bytes)", func(s string) error {
+	fs.Func("seq-format", "sequence data's `format`: conllu, conll (columns), jsonl, or crfsuite (CRFsuite's attributes) (default: by the file's extension, .crfsuite for CRFsuite's, else its first bytes)", func(s string) error {
 		v, err := seqio.ParseFormat(s)
 		f.format = v
 		return err
@@ -126,6 +126,9 @@ func (o *fitOptions) fitSequences(env *Env) (gendisc.Model, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := checkKindReads(o.kind, corpus); err != nil {
+		return nil, err
+	}
 	sc, ok := c.(registry.SequenceConfig)
 	if !ok {
 		return nil, fmt.Errorf("model kind %s reads sentences but its configuration does not fit them (registry.SequenceConfig)", o.kind.Name)
@@ -156,11 +159,14 @@ func (o *fitOptions) fitSequenceStream(env *Env) (gendisc.Model, error) {
 }
 
 // addSentences adds the sentences of c to acc, the accumulator of a
-// sequence kind (gendisc.SequenceAccumulator).
+// sequence kind (gendisc.SequenceAccumulator), whose counts are of words.
 func addSentences(acc gendisc.Accumulator, c *seq.Corpus) error {
 	sa, ok := acc.(gendisc.SequenceAccumulator)
 	if !ok {
 		return fmt.Errorf("%s: the model's statistics are of table rows, not of sentences", c.Source)
+	}
+	if c.GivenAttributes() {
+		return fmt.Errorf("%s: sentences given as attributes (CRFsuite's data format), but the model counts words", c.Source)
 	}
 	if err := sa.AddSentences(c.Sentences); err != nil {
 		return fmt.Errorf("%s: %w", c.Source, err)
