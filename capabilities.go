@@ -158,6 +158,16 @@ type Vocabulary interface {
 	Known(word string) bool
 }
 
+// OptionalVocabulary is a Vocabulary that may have no words to know: a
+// model file written before its kind kept them, or a model trained on
+// given attributes rather than words. HasVocabulary reports whether it
+// has them; without, Known means nothing and eval's accuracy on unknown
+// words is undefined.
+type OptionalVocabulary interface {
+	Vocabulary
+	HasVocabulary() bool
+}
+
 // MarginalTagger is a tagger with posterior marginals: TokenMarginals
 // returns P(t_i = k | tokens) (forward–backward), row i holding those of
 // token i for the tags k in the order of Tags, or an error for a sentence

@@ -63,7 +63,7 @@ func flags(fs *flag.FlagSet) func() (registry.Config, error) {
 				return fitCorpus(corpus, tp, c, trace)
 			}
 			if features.set || buckets > 0 {
-				return nil, fmt.Errorf("%s: sentences given as attributes (CRFsuite's data format) have their attributes: feature templates (--features, --hash-features) make those of words", corpus.Source)
+				return nil, fmt.Errorf("%s: sentences given as attributes (CRFsuite's data format) have their attributes: feature templates, hashed or not, make those of words", corpus.Source)
 			}
 			return fitCorpus(corpus, nil, c, trace)
 		})
@@ -76,7 +76,8 @@ func flags(fs *flag.FlagSet) func() (registry.Config, error) {
 // tracing every L-BFGS iteration as CRFsuite logs it. Errors name the
 // corpus's source and a sentence's line.
 func fitCorpus(corpus *seq.Corpus, tp *Templates, c Config, trace func(string)) (*Model, error) {
-	seqs := make([]Sequence, len(corpus.Sentences))
+	var tokens, tags [][]string
+	var seqs []Sequence // of given attributes, without tp
 	for i, s := range corpus.Sentences {
 		switch {
 		case s.Len() == 0:
@@ -86,9 +87,9 @@ func fitCorpus(corpus *seq.Corpus, tp *Templates, c Config, trace func(string)) 
 		case (s.Attributes != nil) != (tp == nil):
 			return nil, fmt.Errorf("%s:%d: sentence %d: sentences of words and sentences given as attributes mixed", corpus.Source, s.Line, i+1)
 		case tp == nil:
-			seqs[i] = Sequence{Items: itemsOf(s.Attributes), Labels: s.Tags}
+			seqs = append(seqs, Sequence{Items: itemsOf(s.Attributes), Labels: s.Tags})
 		default:
-			seqs[i] = Sequence{Items: tp.Items(s.Tokens), Labels: s.Tags}
+			tokens, tags = append(tokens, s.Tokens), append(tags, s.Tags)
 		}
 	}
 	if trace != nil {
@@ -96,11 +97,16 @@ func fitCorpus(corpus *seq.Corpus, tp *Templates, c Config, trace func(string)) 
 			trace(fmt.Sprintf("L-BFGS: iteration %d: objective %.10g, ‖w‖ %.6g, ‖∇f‖ %.6g, %d line-search evaluations", it.Iter, it.Objective, it.WeightNorm, it.GradNorm, it.LinesearchCalls))
 		}
 	}
-	m, err := Fit(seqs, c)
+	var m *Model
+	var err error
+	if tp == nil {
+		m, err = Fit(seqs, c)
+	} else {
+		m, err = FitTokens(tokens, tags, tp, c)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", corpus.Source, err)
 	}
-	m.templates = tp
 	return m, nil
 }
 

@@ -20,7 +20,11 @@ type Model struct {
 	// templates make the items of a sentence of tokens; nil for a model
 	// trained on items (CRFsuite's data).
 	templates *Templates
-	pool      sync.Pool // *workspace
+	// vocabulary holds the words of the training sentences of a model
+	// trained on words; nil for a model trained on items, or read from a
+	// file written before models kept their words.
+	vocabulary map[string]struct{}
+	pool       sync.Pool // *workspace
 }
 
 func newModel(fs *features, w []float64) *Model {

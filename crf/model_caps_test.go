@@ -8,4 +8,5 @@ var (
 	_ gendisc.Warner               = (*Model)(nil)
 	_ gendisc.ConditionalTagScorer = (*Model)(nil)
 	_ gendisc.AttributeTagger      = (*Model)(nil)
+	_ gendisc.OptionalVocabulary   = (*Model)(nil)
 )

@@ -68,10 +68,10 @@ import (
 // checkTaggerInput returns the error of a tagger that the server cannot
 // serve: one trained on sentences given as attributes (CRFsuite's data
 // format, gendisc.AttributeTagger), which tags attributes, not the words
-// that requests hold. gendisc predict tags with it.
+// that requests hold.
 func checkTaggerInput(t gendisc.Tagger) error {
 	if at, ok := t.(gendisc.AttributeTagger); ok && at.OnAttributes() {
-		return errors.New("a tagger trained on given attributes (CRFsuite's data format) tags attributes, not the words of requests: it cannot be served (gendisc predict tags with it)")
+		return errors.New("a tagger trained on given attributes (CRFsuite's data format) tags attributes, not the words of requests: it cannot be served")
 	}
 	return nil
 }

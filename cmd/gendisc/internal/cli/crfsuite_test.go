@@ -61,6 +61,7 @@ func withoutTemplates(t *testing.T, path string) string {
 		t.Fatal(err)
 	}
 	delete(params, "templates")
+	delete(params, "vocabulary") // the words, which a model of attributes has not
 	out, _ := json.Marshal(params)
 	return string(out)
 }
@@ -142,7 +143,7 @@ func TestCRFsuiteInput(t *testing.T) {
 		{[]string{"predict", "--model", onWords, "--data", devAttrs}, "dev.crfsuite: sentences given as attributes (CRFsuite's data format), but " + onWords + " was trained on words"},
 		{[]string{"predict", "--model", onWords, "--data", devAttrs, "--marginals"}, "was trained on words"},
 		{[]string{"fit", "--model", "hmm", "--data", trainAttrs, "--out", filepath.Join(dir, "h.json")}, "train.crfsuite: sentences given as attributes (CRFsuite's data format), but --model hmm reads words"},
-		{[]string{"fit", "--model", "crf", "--features", "word", "--data", trainAttrs, "--out", filepath.Join(dir, "f.json")}, "feature templates (--features, --hash-features) make those of words"},
+		{[]string{"fit", "--model", "crf", "--features", "word", "--data", trainAttrs, "--out", filepath.Join(dir, "f.json")}, "feature templates, hashed or not, make those of words"},
 		{[]string{"fit", "--model", "crf", "--data", bad, "--out", filepath.Join(dir, "b.json")}, `bad.crfsuite:2:3: malformed attribute "bias:1,5": the value "1,5" is not a finite number`},
 		{[]string{"fit", "--model", "crf", "--data", untagged, "--seq-format", "crfsuite", "--out", filepath.Join(dir, "u.json")}, "untagged.txt:1: sentence 1 has no tags to train on"},
 	} {

@@ -208,7 +208,7 @@ func evalTagger(env *Env, o *evalOptions, m gendisc.Model) (bool, error) {
 		return true, err
 	}
 	var known func(string) bool // the accuracy on unknown words, when the model knows its words
-	if v, ok := m.(gendisc.Vocabulary); ok && st.attrs == nil {
+	if v, ok := m.(gendisc.Vocabulary); ok && st.attrs == nil && hasVocabulary(m) {
 		known = v.Known
 	}
 	rep, err := seqeval.Evaluate(truth, pred, tokens, known)
@@ -225,6 +225,13 @@ func evalTagger(env *Env, o *evalOptions, m gendisc.Model) (bool, error) {
 		return true, writeJSON(env.Stdout, out.json())
 	}
 	return true, out.writeText(env.Stdout)
+}
+
+// hasVocabulary reports whether a gendisc.Vocabulary has its words: all
+// do but a gendisc.OptionalVocabulary without them.
+func hasVocabulary(m gendisc.Model) bool {
+	o, ok := m.(gendisc.OptionalVocabulary)
+	return !ok || o.HasVocabulary()
 }
 
 // seqEvalReport is what eval reports of a tagger.
