@@ -118,6 +118,54 @@ func ReadFile(path string, opt Options) (*seq.Corpus, error) {
 // Read reads the sequence data of r, source naming it in errors and
 // choosing the format by its extension (see the package documentation).
 func Read(r io.Reader, source string, opt Options) (*seq.Corpus, error) {
+	in, err := open(r, source, opt)
+	if err != nil {
+		return nil, err
+	}
+	defer in.close()
+	var sentences []seq.Sentence
+	switch in.format {
+	case CoNLLU:
+		sentences, err = readCoNLLU(in.lr, in.field)
+	case Columns:
+		sentences, err = readColumns(in.lr, opt.TagColumn)
+	case JSONLines:
+		sentences, err = readJSONLines(in.lr)
+	case CRFsuite:
+		sentences, err = readCRFsuite(in.lr)
+	default:
+		return nil, fmt.Errorf("%s: unknown sequence format %v", source, in.format)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return &seq.Corpus{Source: source, Sentences: sentences}, nil
+}
+
+// FormatOfData returns the format of the sequence data of r as Read
+// tells it with opt: opt.Format, else by source's extension, else by the
+// first bytes.
+func FormatOfData(r io.Reader, source string, opt Options) (Format, error) {
+	in, err := open(r, source, opt)
+	if err != nil {
+		return Auto, err
+	}
+	defer in.close()
+	return in.format, nil
+}
+
+// input is sequence data being read: its lines, decompressed, its format
+// and CoNLL-U's tag field.
+type input struct {
+	lr     *lineReader
+	format Format
+	field  conlluTag
+	close  func()
+}
+
+// open checks opt and opens the sequence data of r for reading (Read,
+// Retag), telling its format when opt does not.
+func open(r io.Reader, source string, opt Options) (*input, error) {
 	field, err := tagField(opt.Tags)
 	if err != nil {
 		return nil, err
@@ -130,49 +178,20 @@ func Read(r io.Reader, source string, opt Options) (*seq.Corpus, error) {
 		return nil, err
 	}
 	ahead := newReadAhead(in)
-	defer ahead.Close()
 	br := bufio.NewReaderSize(ahead, 64<<10)
 	format := opt.Format
 	if format == Auto {
 		head, _ := br.Peek(4096)
 		format = Detect(source, head)
 	}
-	lr := &lineReader{r: br, source: source}
-	var sentences []seq.Sentence
-	switch format {
-	case CoNLLU:
-		sentences, err = readCoNLLU(lr, field)
-	case Columns:
-		sentences, err = readColumns(lr, opt.TagColumn)
-	case JSONLines:
-		sentences, err = readJSONLines(lr)
-	case CRFsuite:
-		sentences, err = readCRFsuite(lr)
-	default:
-		return nil, fmt.Errorf("%s: unknown sequence format %v", source, format)
-	}
-	if err != nil {
-		return nil, err
-	}
-	return &seq.Corpus{Source: source, Sentences: sentences}, nil
+	return &input{lr: &lineReader{r: br, source: source}, format: format, field: field, close: ahead.Close}, nil
 }
 
 // Detect tells the format of a file named source whose first bytes
 // (decompressed) are head: by the extension, else by head.
 func Detect(source string, head []byte) Format {
-	name := strings.ToLower(source)
-	for _, z := range []string{".gz", ".zst", ".bz2", ".xz"} {
-		name = strings.TrimSuffix(name, z)
-	}
-	switch filepath.Ext(name) {
-	case ".conllu":
-		return CoNLLU
-	case ".conll", ".iob", ".bio", ".txt":
-		return Columns
-	case ".jsonl", ".json":
-		return JSONLines
-	case ".crfsuite":
-		return CRFsuite
+	if f := FormatOf(source); f != Auto {
+		return f
 	}
 	trimmed := bytes.TrimLeft(bytes.TrimPrefix(head, []byte("\xef\xbb\xbf")), " \t\r\n")
 	if len(trimmed) > 0 && trimmed[0] == '{' {
@@ -189,6 +208,27 @@ func Detect(source string, head []byte) Format {
 		break
 	}
 	return Columns
+}
+
+// FormatOf returns the format that the extension of the file name source
+// tells (after a compression's: see the package documentation), or Auto
+// for another.
+func FormatOf(source string) Format {
+	name := strings.ToLower(source)
+	for _, z := range []string{".gz", ".zst", ".bz2", ".xz"} {
+		name = strings.TrimSuffix(name, z)
+	}
+	switch filepath.Ext(name) {
+	case ".conllu":
+		return CoNLLU
+	case ".conll", ".iob", ".bio", ".txt":
+		return Columns
+	case ".jsonl", ".json":
+		return JSONLines
+	case ".crfsuite":
+		return CRFsuite
+	}
+	return Auto
 }
 
 // lineReader gives the lines of a file with their numbers, checked for

@@ -131,6 +131,19 @@ func TestCRFsuiteInput(t *testing.T) {
 		t.Errorf("predict of untagged attributes differs from that of tagged ones")
 	}
 
+	// predict --tagged writes the untagged attributes back with the tags.
+	retagged := mustRun(t, "predict", "--model", onAttrs, "--data", untagged, "--seq-format", "crfsuite", "--tagged")
+	c, err := seqio.Read(strings.NewReader(retagged), "retagged", seqio.Options{Format: seqio.CRFsuite})
+	rowTags := csvTags(t, mustRun(t, "predict", "--model", onAttrs, "--data", devAttrs))
+	if err != nil || len(c.Sentences) != len(rowTags) {
+		t.Fatalf("predict --tagged of attributes: %v, %d sentences", err, len(c.Sentences))
+	}
+	for i, s := range attributeSentences(t, dev, false) {
+		if !slices.Equal(c.Sentences[i].Tags, rowTags[i]) || !reflect.DeepEqual(c.Sentences[i].Attributes, s.Attributes) {
+			t.Fatalf("predict --tagged of attributes: sentence %d %+v, want tags %q", i+1, c.Sentences[i], rowTags[i])
+		}
+	}
+
 	bad := filepath.Join(dir, "bad.crfsuite")
 	os.WriteFile(bad, []byte("NOUN\tw=dog\nVERB\tw=runs\tbias:1,5\n"), 0o644)
 	for _, tc := range []struct {

@@ -42,7 +42,7 @@ Example:
 		o := &featuresOptions{}
 		fs.StringVar(&o.model, "model", "", "the model `kind` whose attributes to write: "+strings.Join(attributeKindNames(), ", "))
 		fs.StringVar(&o.data, "data", "", "the sentences: a sequence data `file`, - for standard input, or a bundled treebank's name")
-		fs.StringVar(&o.out, "out", "-", "write the attributes to this `file`; - for standard output")
+		fs.StringVar(&o.out, "out", "-", "write the attributes to this `file` (compressed when it ends in .gz or .zst); - for standard output")
 		o.seq.register(fs)
 		if args == nil { // help: the kinds' flags are fit's
 			return nil
@@ -98,13 +98,13 @@ func (o *featuresOptions) run(env *Env, ac registry.AttributeConfig) error {
 	for i, s := range c.Sentences {
 		out[i] = seq.Sentence{Tags: s.Tags, Attributes: ac.Attributes(s.Tokens)}
 	}
-	w, commit, abort, err := env.stdoutOrCreate(o.out, false)
+	w, err := env.createSequences(o.out)
 	if err != nil {
 		return err
 	}
-	defer abort()
+	defer w.Abort()
 	if err := seqio.WriteCRFsuite(w, out); err != nil {
 		return fmt.Errorf("%s: %w", c.Source, err)
 	}
-	return commit()
+	return w.Commit()
 }

@@ -56,6 +56,11 @@ func (env *Env) readSentences(name string, f *seqFlags) (*seq.Corpus, error) {
 		return nil, err
 	}
 	defer r.Close()
+	return env.readCorpus(r, source, f)
+}
+
+// readCorpus reads the sentences of r, named source, for readSentences.
+func (env *Env) readCorpus(r io.Reader, source string, f *seqFlags) (*seq.Corpus, error) {
 	c, err := seqio.Read(r, source, f.options())
 	if err != nil {
 		return nil, err

@@ -20,8 +20,10 @@ import (
 // language models' are in languagemodel.go:
 //
 //   - predict writes a CSV row per token, sentence,token,word,tag (the
-//     sentence and the token numbered from 1 in the order of the input),
-//     with --marginals p_<tag> for every tag: P(t_i = tag | words);
+//     sentence and the token numbered from 1 in the order of the input;
+//     the word empty for a sentence given as attributes), with
+//     --marginals p_<tag> for every tag: P(t_i = tag | words); with
+//     --tagged, the input with the predicted tags (predict_tagged.go);
 //   - score writes a CSV row per sentence, sentence,tokens,log_p_nats,log_p_bits;
 //   - eval compares the tags with those of the data (seqeval);
 //   - sample writes tagged sentences in the column format, "word<TAB>tag"
