@@ -153,7 +153,7 @@ func fitFlags(fs *flag.FlagSet, args []string) Runner {
 		if err != nil {
 			return usagef("%v", err)
 		}
-		if err := checkReadFlags(fs, o.kind); err != nil {
+		if err := checkReadFlags(fs, sequenceInput(o.kind), fmt.Sprintf("--model %s reads %s", o.kind.Name, readsWhat(sequenceInput(o.kind)))); err != nil {
 			return err
 		}
 		if o.stream != (o.newAcc != nil) {

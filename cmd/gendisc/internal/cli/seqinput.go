@@ -98,25 +98,34 @@ func (env *Env) openSentences(name string) (io.ReadCloser, string, error) {
 // sequenceInput reports whether the kind k reads sentences.
 func sequenceInput(k *registry.Kind) bool { return k.Input == registry.Sequences }
 
-// checkReadFlags returns the misuse of a flag of reading tables (dataFlags)
-// given to fit a kind of sentences, or of reading sentences (seqFlags)
-// given to fit a kind of tables, among the flags set on fs.
-func checkReadFlags(fs *flag.FlagSet, k *registry.Kind) error {
+// checkReadFlags returns the misuse of a flag of reading tables
+// (dataFlags) given to read sentences, or of reading sentences (seqFlags)
+// given to read tables, among the flags set on fs, why saying what reads
+// which: fit of a kind, compare of data sets.
+func checkReadFlags(fs *flag.FlagSet, sentences bool, why string) error {
 	other := flag.NewFlagSet("", flag.ContinueOnError)
-	reads, notReads := "tables", "sentences"
-	if sequenceInput(k) {
+	notReads := "sentences"
+	if sentences {
 		(&dataFlags{}).register(other)
-		reads, notReads = notReads, reads
+		notReads = "tables"
 	} else {
 		(&seqFlags{}).register(other)
 	}
 	var err error
 	fs.Visit(func(f *flag.Flag) {
 		if err == nil && other.Lookup(f.Name) != nil {
-			err = usagef("%s is a flag of reading %s: --model %s reads %s", dashed(f.Name), notReads, k.Name, reads)
+			err = usagef("%s is a flag of reading %s: %s", dashed(f.Name), notReads, why)
 		}
 	})
 	return err
+}
+
+// readsWhat returns what a reader of sentences or of tables reads.
+func readsWhat(sentences bool) string {
+	if sentences {
+		return "sentences"
+	}
+	return "tables"
 }
 
 // fitSequences reads the sentences of --data and fits the kind's model of
