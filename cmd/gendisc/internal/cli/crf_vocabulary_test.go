@@ -55,16 +55,9 @@ func TestCRFEvalUnknownWords(t *testing.T) {
 		t.Errorf("eval: %d unknown tokens, %d correct, accuracy %v; want %d, %d", rep.Unknown, rep.UnknownCorrect, rep.UnknownAccuracy, unknown, correct)
 	}
 
-	params, err := m.MarshalJSON()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var j map[string]any
-	if err := json.Unmarshal(params, &j); err != nil {
-		t.Fatal(err)
-	}
+	j := crfParams(t, m)
 	delete(j, "vocabulary")
-	params, _ = json.Marshal(j)
+	params, _ := json.Marshal(j)
 	old, err := crf.UnmarshalModel(m.Schema(), params)
 	if err != nil {
 		t.Fatal(err)

@@ -48,11 +48,10 @@ func writeCRFsuite(t *testing.T, dir, name string, sentences []seq.Sentence) str
 	return path
 }
 
-// withoutTemplates returns the parameters of the crf model file at path
-// without its templates, as JSON.
-func withoutTemplates(t *testing.T, path string) string {
+// crfParams returns the parameters of m as its model file holds them.
+func crfParams(t *testing.T, m *crf.Model) map[string]any {
 	t.Helper()
-	raw, err := loadCRF(t, path).MarshalJSON()
+	raw, err := m.MarshalJSON()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,6 +59,14 @@ func withoutTemplates(t *testing.T, path string) string {
 	if err := json.Unmarshal(raw, &params); err != nil {
 		t.Fatal(err)
 	}
+	return params
+}
+
+// withoutTemplates returns the parameters of the crf model file at path
+// without its templates, as JSON.
+func withoutTemplates(t *testing.T, path string) string {
+	t.Helper()
+	params := crfParams(t, loadCRF(t, path))
 	delete(params, "templates")
 	delete(params, "vocabulary") // the words, which a model of attributes has not
 	out, _ := json.Marshal(params)
