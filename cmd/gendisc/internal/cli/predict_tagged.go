@@ -45,8 +45,13 @@ func (o *predictOptions) runTagged(env *Env, format string) error {
 		return err
 	}
 	t, ok := m.(gendisc.Tagger)
+	if !ok && !o.tagged {
+		if _, err := outputFormat(o.out, format); err != nil {
+			return err // rows to a file of an unknown extension, as predict of rows says
+		}
+	}
 	if !ok {
-		return usagef("--tagged (or --out %s) writes tagged sentences: %s is a %s model, not a tagger", o.out, o.model, m.Kind())
+		return usagef("--tagged writes tagged sentences: %s is a %s model, not a tagger", o.model, m.Kind())
 	}
 	raw, source, err := env.readAllSentences(o.data)
 	if err != nil {
