@@ -173,7 +173,7 @@ func TestPredictTagged(t *testing.T) {
 	if r := runCLI(t, "", "predict", "--model", nb, "--data", "iris", "--out", filepath.Join(dir, "x.conllu")); r.code != exitUsage || !strings.Contains(r.stderr, `unknown extension ".conllu"`) {
 		t.Errorf("predict of a classifier to x.conllu: exit %d, stderr %q", r.code, r.stderr)
 	}
-	if r := runCLI(t, "", "predict", "--model", nb, "--data", "iris", "--tagged"); r.code != exitUsage || !strings.Contains(r.stderr, "--tagged writes tagged sentences: " + nb + " is a nb model, not a tagger") {
+	if r := runCLI(t, "", "predict", "--model", nb, "--data", "iris", "--tagged"); r.code != exitUsage || !strings.Contains(r.stderr, "--tagged writes tagged sentences: "+nb+" is a nb model, not a tagger") {
 		t.Errorf("predict --tagged of a classifier: exit %d, stderr %q", r.code, r.stderr)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "x.conll")); err == nil {
