@@ -590,12 +590,8 @@ func TestTaggerOnAttributesRefused(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var b bytes.Buffer
-	if err := modelfile.Write(&b, m); err != nil {
-		t.Fatal(err)
-	}
 	path := filepath.Join(t.TempDir(), "attrs.json")
-	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+	if err := modelfile.Save(path, m); err != nil {
 		t.Fatal(err)
 	}
 	_, err = New(Options{Models: map[string]string{"attrs": path}})
