@@ -139,7 +139,7 @@ func Fit(seqs []Sequence, cfg Config) (*Model, error) {
 
 // FitTokens trains a CRF on tagged sentences, tokens[i] with tags[i], the
 // items made by tp; the model keeps tp, so that TagTokens tags sentences
-// of tokens.
+// of tokens, and the words of tokens (Known).
 func FitTokens(tokens, tags [][]string, tp *Templates, cfg Config) (*Model, error) {
 	if len(tokens) != len(tags) {
 		return nil, fmt.Errorf("%d sentences with %d tag sequences", len(tokens), len(tags))
@@ -153,5 +153,6 @@ func FitTokens(tokens, tags [][]string, tp *Templates, cfg Config) (*Model, erro
 		return nil, err
 	}
 	m.templates = tp
+	m.setVocabulary(tokens)
 	return m, nil
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/gendisc/gendisc"
 	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/internal/parallel"
 	"github.com/gendisc/gendisc/metrics/seqeval"
 	"github.com/gendisc/gendisc/registry"
 	"github.com/gendisc/gendisc/seq"
@@ -58,9 +59,12 @@ func EvaluateSequences(t gendisc.Tagger, c *seq.Corpus, spans bool) (*SequenceRe
 }
 
 // TagSentences returns the tags t gives each of the sentences of c
-// (Tagger.TagAll), or the error of the first sentence that t refuses,
-// naming its line: a CRF trained on CRFsuite's items has no templates to
-// make the items of tokens, an HMM gives some words probability 0.
+// (Tagger.TagAll; for a model trained on given attributes,
+// gendisc.AttributeTagger's TagAttributes of each sentence, on every
+// core), or the error of the first sentence that t refuses, naming its
+// line: sentences given as t does not read them (words for a model of
+// attributes, attributes for a model of words), an HMM gives some words
+// probability 0.
 func TagSentences(t gendisc.Tagger, c *seq.Corpus) ([][]string, error) {
 	return tagSentences(t, c.Source, c.Sentences, nil)
 }
@@ -68,19 +72,44 @@ func TagSentences(t gendisc.Tagger, c *seq.Corpus) ([][]string, error) {
 // tagSentences is TagSentences of sentences of the file source, whose
 // numbers in the file are number (nil: their order).
 func tagSentences(t gendisc.Tagger, source string, sentences []seq.Sentence, number []int) ([][]string, error) {
-	tokens := make([][]string, len(sentences))
-	for i, s := range sentences {
-		tokens[i] = s.Tokens
-	}
-	pred := t.TagAll(tokens)
-	for i, p := range pred {
-		if p == nil {
-			_, err := t.TagTokens(tokens[i])
-			return nil, fmt.Errorf("%s: sentence %d cannot be tagged: %v", sentencePlace(source, sentences[i]), sentenceNumber(number, i), err)
+	at, ok := t.(gendisc.AttributeTagger)
+	onAttributes := ok && at.OnAttributes()
+	var pred [][]string
+	if onAttributes {
+		pred = make([][]string, len(sentences))
+		parallel.For(len(pred), tagBlock, func(_, lo, hi int) {
+			for i := lo; i < hi; i++ {
+				pred[i], _ = at.TagAttributes(sentences[i].Attributes)
+			}
+		})
+	} else {
+		tokens := make([][]string, len(sentences))
+		for i, s := range sentences {
+			tokens[i] = s.Tokens
 		}
+		pred = t.TagAll(tokens)
+	}
+	for i, p := range pred {
+		if p != nil {
+			continue
+		}
+		s := sentences[i]
+		var err error
+		switch {
+		case onAttributes:
+			_, err = at.TagAttributes(s.Attributes)
+		case s.Attributes != nil:
+			err = errors.New("given as attributes (CRFsuite's data format), but the model was trained on words")
+		default:
+			_, err = t.TagTokens(s.Tokens)
+		}
+		return nil, fmt.Errorf("%s: sentence %d cannot be tagged: %v", sentencePlace(source, s), sentenceNumber(number, i), err)
 	}
 	return pred, nil
 }
+
+// tagBlock is the fewest sentences tagSentences gives a core at a time.
+const tagBlock = 16
 
 // sentencePlace names the place of sentence s of the file source:
 // "source:line", or the source alone when s has no line.
@@ -122,7 +151,7 @@ func evaluateSentences(m gendisc.Model, source string, sentences []seq.Sentence,
 		return nil, err
 	}
 	var known func(string) bool // the accuracy on unknown words, when the model knows its words
-	if v, ok := m.(gendisc.Vocabulary); ok {
+	if v, ok := m.(gendisc.Vocabulary); ok && hasVocabulary(m) {
 		known = v.Known
 	}
 	rep, err := seqeval.Evaluate(truth, pred, tokens, known)
@@ -136,6 +165,14 @@ func evaluateSentences(m gendisc.Model, source string, sentences []seq.Sentence,
 		}
 	}
 	return out, nil
+}
+
+// hasVocabulary reports whether a gendisc.Vocabulary has its words: all
+// do but a gendisc.OptionalVocabulary without them (an old model file, a
+// model trained on given attributes).
+func hasVocabulary(m gendisc.Model) bool {
+	o, ok := m.(gendisc.OptionalVocabulary)
+	return !ok || o.HasVocabulary()
 }
 
 // widenTags returns r with its per-tag figures and confusion matrix over

@@ -18,11 +18,17 @@
 //   - JSON lines: one object a line, {"tokens": [...], "tags": [...]},
 //     with an optional "id"; "tags" may be left out for untagged data.
 //     Other members are ignored.
+//   - CRFsuite's data format (crfsuite.go): "label<TAB>attribute..." a
+//     line, a blank line between sentences. Its sentences are given as
+//     the attributes of their tokens (seq.Sentence's Attributes), made
+//     for CRFsuite, not as words; only a model trained on such
+//     attributes tags them.
 //
 // The format is chosen by Options.Format, else by the file name's
 // extension (after a compression's: .conllu; .conll, .iob, .bio, .txt
-// for columns; .jsonl, .json for JSON lines), else by sniffing the first
-// bytes: '{' is JSON lines, a first word line of ten tab-separated fields
+// for columns; .jsonl, .json for JSON lines; .crfsuite for CRFsuite's),
+// else by sniffing the first bytes (never CRFsuite's, whose lines look
+// like columns): '{' is JSON lines, a first word line of ten tab-separated fields
 // is CoNLL-U, anything else columns.
 //
 // A bad input is a *data.ParseError, one line "file:line:column: message"
@@ -62,11 +68,13 @@ const (
 	Columns
 	// JSONLines is one JSON object a sentence.
 	JSONLines
+	// CRFsuite is CRFsuite's data format: sentences given as attributes.
+	CRFsuite
 )
 
-var formatNames = &enum.Names[Format]{Type: "Format", What: "sequence format", Prefix: "", List: []string{"auto", "conllu", "conll", "jsonl"}}
+var formatNames = &enum.Names[Format]{Type: "Format", What: "sequence format", Prefix: "", List: []string{"auto", "conllu", "conll", "jsonl", "crfsuite"}}
 
-// String returns "auto", "conllu", "conll" or "jsonl".
+// String returns "auto", "conllu", "conll", "jsonl" or "crfsuite".
 func (v Format) String() string { return formatNames.String(v) }
 
 // ParseFormat returns the format named name (as String writes it).
@@ -130,20 +138,60 @@ func Read(r io.Reader, source string, opt Options) (*seq.Corpus, error) {
 	return c, nil
 }
 
+// FormatOfData returns the format of the sequence data of r as Read
+// tells it with opt: opt.Format, else by source's extension, else by the
+// first bytes.
+func FormatOfData(r io.Reader, source string, opt Options) (Format, error) {
+	in, err := open(r, source, opt)
+	if err != nil {
+		return Auto, err
+	}
+	defer in.close()
+	return in.format, nil
+}
+
+// input is sequence data being read: its lines, decompressed, its format
+// and CoNLL-U's tag field.
+type input struct {
+	lr     *lineReader
+	format Format
+	field  conlluTag
+	close  func()
+}
+
+// open checks opt and opens the sequence data of r for reading (Read,
+// Retag), telling its format when opt does not.
+func open(r io.Reader, source string, opt Options) (*input, error) {
+	field, err := tagField(opt.Tags)
+	if err != nil {
+		return nil, err
+	}
+	if opt.TagColumn < 0 {
+		return nil, fmt.Errorf("%w: tag column %d (columns count from 1)", ErrTagColumn, opt.TagColumn)
+	}
+	in, err := dataio.Open(r, source)
+	if err != nil {
+		return nil, err
+	}
+	ahead := newReadAhead(in)
+	br := bufio.NewReaderSize(ahead, 64<<10)
+	format := opt.Format
+	if format == Auto {
+		head, _ := br.Peek(4096)
+		format = Detect(source, head)
+	}
+	lr := &lineReader{r: br, source: source, maxSentence: opt.Limits.MaxRecord, lineSentences: format == JSONLines}
+	if lr.maxSentence <= 0 {
+		lr.maxSentence = dataio.DefaultMaxRecord
+	}
+	return &input{lr: lr, format: format, field: field, close: ahead.Close}, nil
+}
+
 // Detect tells the format of a file named source whose first bytes
 // (decompressed) are head: by the extension, else by head.
 func Detect(source string, head []byte) Format {
-	name := strings.ToLower(source)
-	for _, z := range []string{".gz", ".zst", ".bz2", ".xz"} {
-		name = strings.TrimSuffix(name, z)
-	}
-	switch filepath.Ext(name) {
-	case ".conllu":
-		return CoNLLU
-	case ".conll", ".iob", ".bio", ".txt":
-		return Columns
-	case ".jsonl", ".json":
-		return JSONLines
+	if f := FormatOf(source); f != Auto {
+		return f
 	}
 	trimmed := bytes.TrimLeft(bytes.TrimPrefix(head, []byte("\xef\xbb\xbf")), " \t\r\n")
 	if len(trimmed) > 0 && trimmed[0] == '{' {
@@ -160,6 +208,27 @@ func Detect(source string, head []byte) Format {
 		break
 	}
 	return Columns
+}
+
+// FormatOf returns the format that the extension of the file name source
+// tells (after a compression's: see the package documentation), or Auto
+// for another.
+func FormatOf(source string) Format {
+	name := strings.ToLower(source)
+	for _, z := range []string{".gz", ".zst", ".bz2", ".xz"} {
+		name = strings.TrimSuffix(name, z)
+	}
+	switch filepath.Ext(name) {
+	case ".conllu":
+		return CoNLLU
+	case ".conll", ".iob", ".bio", ".txt":
+		return Columns
+	case ".jsonl", ".json":
+		return JSONLines
+	case ".crfsuite":
+		return CRFsuite
+	}
+	return Auto
 }
 
 // lineReader gives the lines of a file with their numbers, checked for

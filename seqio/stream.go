@@ -1,14 +1,12 @@
 package seqio
 
 import (
-	"bufio"
 	"errors"
 	"fmt"
 	"io"
 	"iter"
 	"strings"
 
-	"github.com/gendisc/gendisc/dataio"
 	"github.com/gendisc/gendisc/seq"
 )
 
@@ -36,38 +34,22 @@ var errStopped = errors.New("seqio: stopped by the caller")
 // returns the error that ended the reading (errStopped when yield
 // returned false, nil at the end of r).
 func scan(r io.Reader, source string, opt Options, yield func(seq.Sentence) bool) error {
-	field, err := tagField(opt.Tags)
+	in, err := open(r, source, opt)
 	if err != nil {
 		return err
 	}
-	if opt.TagColumn < 0 {
-		return fmt.Errorf("%w: tag column %d (columns count from 1)", ErrTagColumn, opt.TagColumn)
-	}
-	in, err := dataio.Open(r, source)
-	if err != nil {
-		return err
-	}
-	ahead := newReadAhead(in)
-	defer ahead.Close()
-	br := bufio.NewReaderSize(ahead, 64<<10)
-	format := opt.Format
-	if format == Auto {
-		head, _ := br.Peek(4096)
-		format = Detect(source, head)
-	}
-	lr := &lineReader{r: br, source: source, maxSentence: opt.Limits.MaxRecord, lineSentences: format == JSONLines}
-	if lr.maxSentence <= 0 {
-		lr.maxSentence = dataio.DefaultMaxRecord
-	}
-	switch format {
+	defer in.close()
+	switch in.format {
 	case CoNLLU:
-		return readCoNLLU(lr, field, yield)
+		return readCoNLLU(in.lr, in.field, yield)
 	case Columns:
-		return readColumns(lr, opt.TagColumn, yield)
+		return readColumns(in.lr, opt.TagColumn, yield)
 	case JSONLines:
-		return readJSONLines(lr, yield)
+		return readJSONLines(in.lr, yield)
+	case CRFsuite:
+		return readCRFsuite(in.lr, yield)
 	}
-	return fmt.Errorf("%s: unknown sequence format %v", source, format)
+	return fmt.Errorf("%s: unknown sequence format %v", source, in.format)
 }
 
 // BatchTokens is the default number of tokens, about, that Feed gives its

@@ -18,7 +18,7 @@ func Define(fs *flag.FlagSet) func() seqio.Options {
 	var opt seqio.Options
 	fs.StringVar(&opt.Tags, "tags", "upos", "sequence data in CoNLL-U: the tag `field`, upos, xpos, deprel or misc:KEY")
 	fs.Var(modelflags.AtLeast(&opt.TagColumn, 0), "tag-column", "sequence data in columns (CoNLL-2000/2003): the tag's column `n`, from 1 (default: the last)")
-	fs.Func("seq-format", "sequence data's `format`: conllu, conll (columns) or jsonl (default: by the file's extension, else its first bytes)", func(s string) error {
+	fs.Func("seq-format", "sequence data's `format`: conllu, conll (columns), jsonl, or crfsuite (CRFsuite's attributes) (default: by the file's extension, .crfsuite for CRFsuite's, else its first bytes)", func(s string) error {
 		v, err := seqio.ParseFormat(s)
 		opt.Format = v
 		return err

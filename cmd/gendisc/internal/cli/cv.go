@@ -182,7 +182,7 @@ func cvFlags(fs *flag.FlagSet, args []string) Runner {
 		if err != nil {
 			return usagef("%v", err)
 		}
-		if err := checkReadFlags(fs, o.kind); err != nil {
+		if err := checkKindReadFlags(fs, o.kind); err != nil {
 			return err
 		}
 		fs.Visit(func(f *flag.Flag) {

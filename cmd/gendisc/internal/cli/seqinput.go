@@ -59,6 +59,11 @@ func (env *Env) readSentences(name string, f *seqFlags) (*seq.Corpus, error) {
 		return nil, err
 	}
 	defer r.Close()
+	return env.readCorpus(r, source, f)
+}
+
+// readCorpus reads the sentences of r, named source, for readSentences.
+func (env *Env) readCorpus(r io.Reader, source string, f *seqFlags) (*seq.Corpus, error) {
 	c, err := seqio.Read(r, source, env.seqOptions(f))
 	if err != nil {
 		return nil, err
@@ -96,25 +101,41 @@ func (env *Env) openSentences(name string) (io.ReadCloser, string, error) {
 // sequenceInput reports whether the kind k reads sentences.
 func sequenceInput(k *registry.Kind) bool { return k.Input == registry.Sequences }
 
-// checkReadFlags returns the misuse of a flag of reading tables (dataFlags)
-// given to fit a kind of sentences, or of reading sentences (seqFlags)
-// given to fit a kind of tables, among the flags set on fs.
-func checkReadFlags(fs *flag.FlagSet, k *registry.Kind) error {
+// checkReadFlags returns the misuse of a flag of reading tables
+// (dataFlags) given to read sentences, or of reading sentences (seqFlags)
+// given to read tables, among the flags set on fs, why saying what reads
+// which: fit of a kind, compare of data sets.
+func checkReadFlags(fs *flag.FlagSet, sentences bool, why string) error {
 	other := flag.NewFlagSet("", flag.ContinueOnError)
-	reads, notReads := "tables", "sentences"
-	if sequenceInput(k) {
+	notReads := "sentences"
+	if sentences {
 		(&dataFlags{}).register(other)
-		reads, notReads = notReads, reads
+		notReads = "tables"
 	} else {
 		(&seqFlags{}).register(other)
 	}
 	var err error
 	fs.Visit(func(f *flag.Flag) {
 		if err == nil && other.Lookup(f.Name) != nil {
-			err = usagef("%s is a flag of reading %s: --model %s reads %s", dashed(f.Name), notReads, k.Name, reads)
+			err = usagef("%s is a flag of reading %s: %s", dashed(f.Name), notReads, why)
 		}
 	})
 	return err
+}
+
+// checkKindReadFlags is checkReadFlags for the commands that read the
+// input of the kind k (fit, cv, tune).
+func checkKindReadFlags(fs *flag.FlagSet, k *registry.Kind) error {
+	reads := readsWhat(sequenceInput(k))
+	return checkReadFlags(fs, sequenceInput(k), "--model "+k.Name+" reads "+reads)
+}
+
+// readsWhat returns what a reader of sentences or of tables reads.
+func readsWhat(sentences bool) string {
+	if sentences {
+		return "sentences"
+	}
+	return "tables"
 }
 
 // fitSequences reads the sentences of --data and fits the kind's model of
@@ -127,6 +148,9 @@ func (o *fitOptions) fitSequences(env *Env) (gendisc.Model, error) {
 	}
 	corpus, err := env.readSentences(o.data, &o.seq)
 	if err != nil {
+		return nil, err
+	}
+	if err := checkKindReads(o.kind, corpus); err != nil {
 		return nil, err
 	}
 	sc, ok := c.(registry.SequenceConfig)

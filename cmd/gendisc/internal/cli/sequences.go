@@ -19,8 +19,10 @@ import (
 // language models' are in languagemodel.go:
 //
 //   - predict writes a CSV row per token, sentence,token,word,tag (the
-//     sentence and the token numbered from 1 in the order of the input),
-//     with --marginals p_<tag> for every tag: P(t_i = tag | words);
+//     sentence and the token numbered from 1 in the order of the input;
+//     the word empty for a sentence given as attributes), with
+//     --marginals p_<tag> for every tag: P(t_i = tag | words); with
+//     --tagged, the input with the predicted tags (predict_tagged.go);
 //   - score writes a CSV row per sentence, sentence,tokens,log_p_nats,log_p_bits;
 //   - eval compares the tags with those of the data (seqeval);
 //   - sample writes tagged sentences in the column format, "word<TAB>tag"
@@ -32,15 +34,16 @@ func predictTagger(env *Env, o *predictOptions, m gendisc.Model) (bool, error) {
 	if !ok {
 		return false, nil
 	}
-	var marginals gendisc.MarginalTagger
-	if o.marginals {
-		if marginals, ok = t.(gendisc.MarginalTagger); !ok {
-			return true, wrongKind(o.model, m.Kind(), "has no posterior marginals of the tags")
-		}
-	}
 	c, err := env.readSentences(o.data, &o.seq)
 	if err != nil {
 		return true, err
+	}
+	st, err := newSentenceTagger(o.model, t, c)
+	if err != nil {
+		return true, err
+	}
+	if o.marginals && !st.hasMarginals() {
+		return true, wrongKind(o.model, m.Kind(), "has no posterior marginals of the tags")
 	}
 	tags := t.Tags()
 	pred, err := cv.TagSentences(t, c)
@@ -50,7 +53,7 @@ func predictTagger(env *Env, o *predictOptions, m gendisc.Model) (bool, error) {
 	return true, o.write(env, func(w io.Writer) error {
 		bw := bufio.NewWriter(w)
 		header := []string{"sentence", "token", "word", "tag"}
-		if marginals != nil {
+		if o.marginals {
 			for _, tag := range tags {
 				header = append(header, "p_"+tag)
 			}
@@ -59,11 +62,15 @@ func predictTagger(env *Env, o *predictOptions, m gendisc.Model) (bool, error) {
 		row := make([]string, len(header))
 		for i, s := range c.Sentences {
 			var p [][]float64
-			if marginals != nil {
-				p, _ = marginals.TokenMarginals(s.Tokens) // nil: probability 0
+			if o.marginals {
+				p, _ = st.marginals(s) // nil: probability 0
 			}
-			for j, word := range s.Tokens {
-				row = append(row[:0], strconv.Itoa(i+1), strconv.Itoa(j+1), word, pred[i][j])
+			for j, tag := range pred[i] {
+				word := "" // none for a sentence given as attributes
+				if s.Tokens != nil {
+					word = s.Tokens[j]
+				}
+				row = append(row[:0], strconv.Itoa(i+1), strconv.Itoa(j+1), word, tag)
 				for k := range tags {
 					if p == nil { // probability 0 under the model: no posterior
 						row = append(row, "")
@@ -100,17 +107,23 @@ func writeCSVRow(w *bufio.Writer, fields []string) {
 // (gendisc.ConditionalTagScorer), and the summary scoreSummary, its rows
 // being sentences.
 func scoreSequences(env *Env, o *scoreOptions, m gendisc.Model) (bool, error) {
-	if _, ok := m.(gendisc.Tagger); !ok {
+	t, ok := m.(gendisc.Tagger)
+	if !ok {
 		return false, nil
-	}
-	d, density := m.(gendisc.SequenceDensity)
-	cond, conditional := m.(gendisc.ConditionalTagScorer)
-	if !density && !conditional {
-		return true, wrongKind(o.model, m.Kind(), "has neither a density p(words) nor a probability p(tags | words) to score")
 	}
 	c, err := env.readSentences(o.data, &o.seq)
 	if err != nil {
 		return true, err
+	}
+	st, err := newSentenceTagger(o.model, t, c)
+	if err != nil {
+		return true, err
+	}
+	d, density := m.(gendisc.SequenceDensity)
+	density = density && st.attrs == nil
+	cond, conditional := st.conditional()
+	if !density && !conditional {
+		return true, wrongKind(o.model, m.Kind(), "has neither a density p(words) nor a probability p(tags | words) to score")
 	}
 	scores := make([]float64, len(c.Sentences))
 	for i, s := range c.Sentences {
@@ -121,7 +134,7 @@ func scoreSequences(env *Env, o *scoreOptions, m gendisc.Model) (bool, error) {
 		if !s.Tagged() {
 			return true, fmt.Errorf("%s:%d: sentence %d has no tags: a discriminative tagger scores p(tags | words)", c.Source, s.Line, i+1)
 		}
-		if scores[i], err = cond.LogProbTags(s.Tokens, s.Tags); err != nil {
+		if scores[i], err = cond(s); err != nil {
 			return true, fmt.Errorf("%s:%d: sentence %d: %w", c.Source, s.Line, i+1, err)
 		}
 	}
@@ -134,7 +147,7 @@ func scoreSequences(env *Env, o *scoreOptions, m gendisc.Model) (bool, error) {
 		w := bufio.NewWriter(out)
 		fmt.Fprintln(w, "sentence,tokens,log_p_nats,log_p_bits")
 		for i, v := range scores {
-			fmt.Fprintf(w, "%d,%d,%s,%s\n", i+1, len(c.Sentences[i].Tokens), fmtFloat(v), fmtFloat(v/math.Ln2))
+			fmt.Fprintf(w, "%d,%d,%s,%s\n", i+1, c.Sentences[i].Len(), fmtFloat(v), fmtFloat(v/math.Ln2))
 		}
 		if err := w.Flush(); err != nil {
 			return true, err
@@ -169,6 +182,9 @@ func evalTagger(env *Env, o *evalOptions, m gendisc.Model) (bool, error) {
 	}
 	c, err := env.readSentences(o.data, &o.seq)
 	if err != nil {
+		return true, err
+	}
+	if _, err := newSentenceTagger(o.model, t, c); err != nil {
 		return true, err
 	}
 	rep, err := cv.EvaluateSequences(t, c, o.spans)

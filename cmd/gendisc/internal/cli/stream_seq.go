@@ -53,6 +53,9 @@ func (env *Env) feedSentences(name string, f *seqFlags, acc gendisc.Accumulator,
 	in, size := counted(r)
 	start, added := time.Now(), 0
 	sentences, tokens, err := seqio.Feed(in, source, env.seqOptions(f), streamBatchTokens, func(batch []seq.Sentence) error {
+		if len(batch) > 0 && batch[0].Attributes != nil {
+			return fmt.Errorf("%s: sentences given as attributes (CRFsuite's data format), but the model counts words", source)
+		}
 		if err := sa.AddSentences(batch); err != nil {
 			return err
 		}

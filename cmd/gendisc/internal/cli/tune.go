@@ -132,7 +132,7 @@ func tuneFlags(fs *flag.FlagSet, args []string) Runner {
 		if o.kindErr != nil {
 			return usagef("%v", o.kindErr)
 		}
-		if err := checkReadFlags(fs, k); err != nil {
+		if err := checkKindReadFlags(fs, k); err != nil {
 			return err
 		}
 		if o.folds < 2 {
