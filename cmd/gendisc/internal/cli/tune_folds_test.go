@@ -1,0 +1,77 @@
+package cli
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/gendisc/gendisc/cv"
+	"github.com/gendisc/gendisc/registry"
+)
+
+// TestTuneFoldFlags: tune takes cv's fold flags (foldflags.go): the
+// assignment --folds-out writes, given back with --folds-in, gives the
+// same search; --group keeps a group in one fold; --repeats R searches on
+// R assignments, as cv.Search.Run does with cv.Repeat's; --folds loo runs.
+func TestTuneFoldFlags(t *testing.T) {
+	dir := t.TempDir()
+	folds, out := filepath.Join(dir, "folds.csv"), filepath.Join(dir, "m.json")
+	grid := []string{"--data", "iris", "--model", "gaussian-nb", "--grid", "var-smoothing=1e-9,1e-3,0.1", "--json", "--out", out}
+	first := mustRun(t, append([]string{"tune", "--folds", "4", "--seed", "7", "--folds-out", folds}, grid...)...)
+	again := mustRun(t, append([]string{"tune", "--folds-in", folds}, grid...)...)
+	if first != again {
+		t.Errorf("--folds-in of --folds-out's file gives another search:\n%s\nthen\n%s", first, again)
+	}
+	b, _ := os.ReadFile(folds)
+	if f, err := cv.ReadFolds(strings.NewReader(string(b)), folds, 150); err != nil || f.K() != 4 {
+		t.Fatalf("the fold file: %v, %d folds", err, f.K())
+	}
+
+	// --repeats 2 --seed 3: the search of the library on cv.Repeat's folds.
+	got := mustRun(t, append([]string{"tune", "--repeats", "2", "--seed", "3"}, grid...)...)
+	k, _ := registry.Lookup("gaussian-nb")
+	d := kindTrainingData(t, "gaussian-nb")
+	p, _ := cv.ParseParam("var-smoothing=1e-9,1e-3,0.1")
+	m, _ := cv.MetricNamed(k, "log-loss")
+	s := &cv.Search{Kind: k, Params: []cv.Param{p}, Metric: m, Seed: 3}
+	reps, err := cv.Repeat(2, 3, func(seed uint64) (cv.Folds, error) { return cv.Assign(d, defaultTuneFolds, nil, seed) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := s.Run(d, reps...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _ := json.Marshal(res)
+	sameFigures(t, []byte(got), want)
+
+	// --group: the rows of a group in one fold.
+	file := filepath.Join(dir, "g.csv")
+	var csv strings.Builder
+	csv.WriteString("g,x,y\n")
+	for i := range 40 {
+		csv.WriteString(strings.Join([]string{string(rune('a' + i%8)), strings.Repeat("1", 1+i%3) + "." + string(rune('0'+i%7)), []string{"p", "q"}[i%2]}, ",") + "\n")
+	}
+	os.WriteFile(file, []byte(csv.String()), 0o644)
+	mustRun(t, "tune", "--data", file, "--model", "gaussian-nb", "--grid", "var-smoothing=1e-9,0.1", "--group", "g", "--folds", "4", "--folds-out", folds, "--out", out)
+	fb, _ := os.ReadFile(folds)
+	f, err := cv.ReadFolds(strings.NewReader(string(fb)), folds, 40)
+	if err != nil {
+		t.Fatal(err)
+	}
+	foldOf := map[int]int{}
+	for i, k := range f {
+		if g, ok := foldOf[i%8]; ok && g != k {
+			t.Fatalf("group %c in folds %d and %d", 'a'+i%8, g, k)
+		}
+		foldOf[i%8] = k
+	}
+
+	// Leave-one-out.
+	r := runCLI(t, "", "tune", "--data", file, "--model", "gaussian-nb", "--grid", "var-smoothing=1e-9,0.1", "--ignore", "g", "--folds", "loo", "--metric", "error", "--json", "--out", out)
+	if r.code != 0 || !strings.Contains(r.stdout, `"best"`) {
+		t.Errorf("--folds loo: exit %d\n%s", r.code, r.stderr)
+	}
+}
