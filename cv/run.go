@@ -24,6 +24,14 @@ type Runner struct {
 	// regression, logistic.Config.FitFrom), which reaches each fold's
 	// optimum in fewer iterations, within the optimiser's tolerance.
 	WarmFit func(d *data.Dataset, from gendisc.Model) (gendisc.Model, error)
+	// Start, when set with WarmFit, gives the model that fold k of
+	// repeat rep starts from, in place of the fit of all the rows, or
+	// nil for a cold start (Fit): a regularisation path starts each
+	// fold's fit from the fold's model of the neighbouring penalty.
+	Start func(rep, k int) gendisc.Model
+	// Fitted, when set, is given every fold's model as it comes, from
+	// the fold's goroutine.
+	Fitted func(rep, k int, m gendisc.Model)
 	// NewAccumulator, for kinds whose models are sums of sufficient
 	// statistics, returns an empty accumulator of the configuration that
 	// Fit fits; nil to refit every fold.
@@ -125,7 +133,7 @@ func (r *Runner) Run(d *data.Dataset, repeats ...Folds) (*Result, error) {
 		}
 	}
 	var full gendisc.Model // the model of all the rows that WarmFit starts from
-	if r.WarmFit != nil && accs == nil {
+	if r.WarmFit != nil && r.Start == nil && accs == nil {
 		m, err := r.Fit(d)
 		if err != nil {
 			return nil, fmt.Errorf("cv: fitting all the rows for the warm starts: %w", err)
@@ -155,11 +163,18 @@ func (r *Runner) Run(d *data.Dataset, repeats ...Folds) (*Result, error) {
 					accs[rep][k] = nil
 				} else {
 					train, _ := repeats[rep].Split(k)
-					if full != nil {
-						m, err = r.WarmFit(d.Subset(train), full)
+					from := full
+					if r.Start != nil && r.WarmFit != nil {
+						from = r.Start(rep, k)
+					}
+					if from != nil {
+						m, err = r.WarmFit(d.Subset(train), from)
 					} else {
 						m, err = r.Fit(d.Subset(train))
 					}
+				}
+				if err == nil && r.Fitted != nil {
+					r.Fitted(rep, k, m)
 				}
 				var rp Report
 				if err == nil {

@@ -2,6 +2,7 @@ package cv
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -418,14 +419,13 @@ type SearchResult struct {
 // configuration, one-pass for a registry.OnePassConfig, and chooses one.
 // Every setting's configuration is checked (Config) before any is fitted.
 //
-// A one-pass kind builds its fold accumulators anew for every setting:
-// an accumulator carries its configuration (its MarshalBinary encodes it,
-// and Merge refuses another's), so the statistics of one setting cannot
-// serve another even where, as for α of naive Bayes, the variance tying,
-// the shrinkage of LDA/QDA or the class prior, the setting is applied
-// only when the model is extracted. Logistic regression is refitted from
-// its own starting point for every λ: the family has no warm start from
-// another fit's weights.
+// A kind with warm starts (registry.WarmStartConfig: logistic
+// regression) runs every regularisation path (paths) from its most
+// regularised setting to its least, as scikit-learn's
+// LogisticRegressionCV does: each fold's fit starts from the same fold's
+// model of the previous setting on the path, and reaches the optimum of
+// a cold fit within the optimiser's tolerance in fewer iterations. A
+// one-pass kind builds its fold accumulators anew for every setting.
 func (s *Search) Run(d *data.Dataset, repeats ...Folds) (*SearchResult, error) {
 	settings, err := s.Settings()
 	if err != nil {
@@ -457,15 +457,34 @@ func (s *Search) Run(d *data.Dataset, repeats ...Folds) (*SearchResult, error) {
 		folds += f.K()
 	}
 	res := &SearchResult{Trials: make([]Trial, len(settings)), Metric: s.Metric}
-	for i, c := range configs {
+	order, from := paths(settings, configs)
+	fitted := make([][][]gendisc.Model, len(configs)) // the fold models of a setting that another starts from
+	for i := range configs {
+		if from[i] >= 0 {
+			fitted[from[i]] = foldModels(repeats)
+		}
+	}
+	for step, i := range order {
+		c := configs[i]
 		r := &Runner{Fit: c.Fit, Workers: s.Workers}
 		if op, ok := c.(registry.OnePassConfig); ok {
 			r.NewAccumulator = op.NewAccumulator
 		}
+		if wc, ok := c.(registry.WarmStartConfig); ok && from[i] >= 0 {
+			start := fitted[from[i]]
+			r.WarmFit = wc.FitFrom
+			r.Start = func(rep, k int) gendisc.Model { return start[rep][k] }
+		}
+		if keep := fitted[i]; keep != nil {
+			r.Fitted = func(rep, k int, m gendisc.Model) { keep[rep][k] = m }
+		}
 		if s.Progress != nil {
-			r.Progress = func(done, _ int) { s.Progress(i*folds+done, len(configs)*folds) }
+			r.Progress = func(done, _ int) { s.Progress(step*folds+done, len(configs)*folds) }
 		}
 		cvr, err := r.Run(d, repeats...)
+		if from[i] >= 0 {
+			fitted[from[i]] = nil // each setting starts one other
+		}
 		if err != nil {
 			err = fmt.Errorf("cv: setting %s: %w", settings[i], err)
 			if !s.SkipFailed {
@@ -494,6 +513,84 @@ func (s *Search) Run(d *data.Dataset, repeats ...Folds) (*SearchResult, error) {
 		res.Chosen = res.mostRegularised()
 	}
 	return res, nil
+}
+
+// paths returns the order in which the settings are run and, for each
+// setting, the setting whose fold models its fits start from (−1 for a
+// cold start). Settings of a kind with warm starts
+// (registry.WarmStartConfig) that differ only in the value of the path
+// flag (pathFlag) make a path, run from the largest value (the most
+// regularised) to the smallest, each starting from the one before;
+// settings without a path keep their order and start cold.
+func paths(settings []Setting, configs []registry.Config) (order, from []int) {
+	from = make([]int, len(settings))
+	for i := range from {
+		from[i] = -1
+	}
+	j := pathFlag(settings)
+	if _, warm := configs[0].(registry.WarmStartConfig); !warm || j < 0 {
+		for i := range settings {
+			order = append(order, i)
+		}
+		return order, from
+	}
+	value := func(i int) float64 {
+		v, _ := strconv.ParseFloat(settings[i][j].Value, 64)
+		return v
+	}
+	// others is a setting's values without the path flag's: its path.
+	others := func(i int) string {
+		set := slices.Clone(settings[i])
+		return slices.Delete(set, j, j+1).String()
+	}
+	order = make([]int, len(settings))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int {
+		if c := strings.Compare(others(a), others(b)); c != 0 {
+			return c
+		}
+		return cmp.Compare(value(b), value(a))
+	})
+	for n := 1; n < len(order); n++ {
+		if others(order[n]) == others(order[n-1]) {
+			from[order[n]] = order[n-1]
+		}
+	}
+	return order, from
+}
+
+// pathFlag returns the position in the settings of the flag of a
+// regularisation path: the first searched flag that regularises (see
+// regularising) and whose values are all numbers; −1 when none is.
+func pathFlag(settings []Setting) int {
+	for j, fv := range settings[0] {
+		if slices.Contains(regularising, fv.Name) && numbers(j, settings) {
+			return j
+		}
+	}
+	return -1
+}
+
+// numbers reports whether the value of flag j of every setting is a
+// number.
+func numbers(j int, settings []Setting) bool {
+	for _, set := range settings {
+		if _, err := strconv.ParseFloat(set[j].Value, 64); err != nil {
+			return false
+		}
+	}
+	return true
+}
+
+// foldModels returns room for a model per fold of every assignment.
+func foldModels(repeats []Folds) [][]gendisc.Model {
+	out := make([][]gendisc.Model, len(repeats))
+	for rep, f := range repeats {
+		out[rep] = make([]gendisc.Model, f.K())
+	}
+	return out
 }
 
 // better reports whether a is better than b by m.
@@ -537,17 +634,12 @@ func (r *SearchResult) mostRegularised() int {
 	}
 	// The positions in the settings of the numeric regularising flags.
 	var keys []int
+	withinSettings := make([]Setting, len(within))
+	for n, i := range within {
+		withinSettings[n] = r.Trials[i].Setting
+	}
 	for j, fv := range best.Setting {
-		if !slices.Contains(regularising, fv.Name) {
-			continue
-		}
-		numeric := true
-		for _, i := range within {
-			if _, err := strconv.ParseFloat(r.Trials[i].Setting[j].Value, 64); err != nil {
-				numeric = false
-			}
-		}
-		if numeric {
+		if slices.Contains(regularising, fv.Name) && numbers(j, withinSettings) {
 			keys = append(keys, j)
 		}
 	}
