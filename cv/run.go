@@ -24,14 +24,11 @@ type Runner struct {
 	// regression, logistic.Config.FitFrom), which reaches each fold's
 	// optimum in fewer iterations, within the optimiser's tolerance.
 	WarmFit func(d *data.Dataset, from gendisc.Model) (gendisc.Model, error)
-	// Start, when set with WarmFit, gives the model that fold k of
-	// repeat rep starts from, in place of the fit of all the rows, or
-	// nil for a cold start (Fit): a regularisation path starts each
-	// fold's fit from the fold's model of the neighbouring penalty.
-	Start func(rep, k int) gendisc.Model
-	// Fitted, when set, is given every fold's model as it comes, from
-	// the fold's goroutine.
-	Fitted func(rep, k int, m gendisc.Model)
+	// Model, when set, gives the model of fold k of repeat rep, fitted
+	// elsewhere, in place of Fit, WarmFit and NewAccumulator: the fold
+	// models of a regularisation path, fitted fold by fold (Search.Run),
+	// are only evaluated here.
+	Model func(rep, k int) (gendisc.Model, error)
 	// NewAccumulator, for kinds whose models are sums of sufficient
 	// statistics, returns an empty accumulator of the configuration that
 	// Fit fits; nil to refit every fold.
@@ -122,7 +119,7 @@ func (r *Runner) Run(d *data.Dataset, repeats ...Folds) (*Result, error) {
 	}
 	// With accumulators, every repeat's fold models come from one pass.
 	var accs [][]gendisc.Accumulator
-	if r.NewAccumulator != nil {
+	if r.NewAccumulator != nil && r.Model == nil {
 		accs = make([][]gendisc.Accumulator, len(repeats))
 		for rep, f := range repeats {
 			a, err := foldAccumulators(d, f, r.NewAccumulator, workers)
@@ -133,7 +130,7 @@ func (r *Runner) Run(d *data.Dataset, repeats ...Folds) (*Result, error) {
 		}
 	}
 	var full gendisc.Model // the model of all the rows that WarmFit starts from
-	if r.WarmFit != nil && r.Start == nil && accs == nil {
+	if r.WarmFit != nil && r.Model == nil && accs == nil {
 		m, err := r.Fit(d)
 		if err != nil {
 			return nil, fmt.Errorf("cv: fitting all the rows for the warm starts: %w", err)
@@ -158,23 +155,19 @@ func (r *Runner) Run(d *data.Dataset, repeats ...Folds) (*Result, error) {
 				rep, k := jobs[j].repeat, jobs[j].fold
 				var m gendisc.Model
 				var err error
-				if accs != nil {
+				switch {
+				case r.Model != nil:
+					m, err = r.Model(rep, k)
+				case accs != nil:
 					m, err = accs[rep][k].Model()
 					accs[rep][k] = nil
-				} else {
+				default:
 					train, _ := repeats[rep].Split(k)
-					from := full
-					if r.Start != nil && r.WarmFit != nil {
-						from = r.Start(rep, k)
-					}
-					if from != nil {
-						m, err = r.WarmFit(d.Subset(train), from)
+					if full != nil {
+						m, err = r.WarmFit(d.Subset(train), full)
 					} else {
 						m, err = r.Fit(d.Subset(train))
 					}
-				}
-				if err == nil && r.Fitted != nil {
-					r.Fitted(rep, k, m)
 				}
 				var rp Report
 				if err == nil {

@@ -11,9 +11,12 @@ import (
 	"math"
 	"math/rand/v2"
 	"reflect"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/gendisc/gendisc"
 	"github.com/gendisc/gendisc/data"
@@ -424,7 +427,10 @@ type SearchResult struct {
 // regularised setting to its least, as scikit-learn's
 // LogisticRegressionCV does: each fold's fit starts from the same fold's
 // model of the previous setting on the path, and reaches the optimum of
-// a cold fit within the optimiser's tolerance in fewer iterations. A
+// a cold fit within the optimiser's tolerance in fewer iterations. The
+// paths are fitted fold by fold (fitPaths: a fold's training rows copied
+// once for all its fits, the folds in parallel), then every setting's
+// fold models evaluated. A
 // one-pass kind builds its fold accumulators anew for every setting.
 func (s *Search) Run(d *data.Dataset, repeats ...Folds) (*SearchResult, error) {
 	settings, err := s.Settings()
@@ -458,33 +464,28 @@ func (s *Search) Run(d *data.Dataset, repeats ...Folds) (*SearchResult, error) {
 	}
 	res := &SearchResult{Trials: make([]Trial, len(settings)), Metric: s.Metric}
 	order, from := paths(settings, configs)
-	fitted := make([][][]gendisc.Model, len(configs)) // the fold models of a setting that another starts from
-	for i := range configs {
-		if from[i] >= 0 {
-			fitted[from[i]] = foldModels(repeats)
+	var models foldModels // the fold models of the paths, fitted fold by fold
+	if order != nil {
+		models = s.fitPaths(d, repeats, configs, order, from)
+	} else {
+		order = make([]int, len(configs))
+		for i := range order {
+			order[i] = i
 		}
 	}
 	for step, i := range order {
 		c := configs[i]
 		r := &Runner{Fit: c.Fit, Workers: s.Workers}
-		if op, ok := c.(registry.OnePassConfig); ok {
+		switch op, ok := c.(registry.OnePassConfig); {
+		case models != nil:
+			r.Model = models.of(i)
+		case ok:
 			r.NewAccumulator = op.NewAccumulator
 		}
-		if wc, ok := c.(registry.WarmStartConfig); ok && from[i] >= 0 {
-			start := fitted[from[i]]
-			r.WarmFit = wc.FitFrom
-			r.Start = func(rep, k int) gendisc.Model { return start[rep][k] }
-		}
-		if keep := fitted[i]; keep != nil {
-			r.Fitted = func(rep, k int, m gendisc.Model) { keep[rep][k] = m }
-		}
-		if s.Progress != nil {
+		if s.Progress != nil && models == nil {
 			r.Progress = func(done, _ int) { s.Progress(step*folds+done, len(configs)*folds) }
 		}
 		cvr, err := r.Run(d, repeats...)
-		if from[i] >= 0 {
-			fitted[from[i]] = nil // each setting starts one other
-		}
 		if err != nil {
 			err = fmt.Errorf("cv: setting %s: %w", settings[i], err)
 			if !s.SkipFailed {
@@ -515,24 +516,17 @@ func (s *Search) Run(d *data.Dataset, repeats ...Folds) (*SearchResult, error) {
 	return res, nil
 }
 
-// paths returns the order in which the settings are run and, for each
-// setting, the setting whose fold models its fits start from (−1 for a
-// cold start). Settings of a kind with warm starts
-// (registry.WarmStartConfig) that differ only in the value of the path
-// flag (pathFlag) make a path, run from the largest value (the most
-// regularised) to the smallest, each starting from the one before;
-// settings without a path keep their order and start cold.
+// paths returns, for a kind with warm starts (registry.WarmStartConfig)
+// and a searched flag that regularises (pathFlag), the order in which
+// the settings are fitted and, for each setting, the setting whose fold
+// models its fits start from (−1 for a cold start): the settings that
+// differ only in the value of the path flag make a path, fitted from the
+// largest value (the most regularised) to the smallest, each starting
+// from the one before. Without such a kind or flag, order is nil.
 func paths(settings []Setting, configs []registry.Config) (order, from []int) {
-	from = make([]int, len(settings))
-	for i := range from {
-		from[i] = -1
-	}
 	j := pathFlag(settings)
 	if _, warm := configs[0].(registry.WarmStartConfig); !warm || j < 0 {
-		for i := range settings {
-			order = append(order, i)
-		}
-		return order, from
+		return nil, nil
 	}
 	value := func(i int) float64 {
 		v, _ := strconv.ParseFloat(settings[i][j].Value, 64)
@@ -543,9 +537,9 @@ func paths(settings []Setting, configs []registry.Config) (order, from []int) {
 		set := slices.Clone(settings[i])
 		return slices.Delete(set, j, j+1).String()
 	}
-	order = make([]int, len(settings))
+	order, from = make([]int, len(settings)), make([]int, len(settings))
 	for i := range order {
-		order[i] = i
+		order[i], from[i] = i, -1
 	}
 	slices.SortStableFunc(order, func(a, b int) int {
 		if c := strings.Compare(others(a), others(b)); c != 0 {
@@ -559,6 +553,77 @@ func paths(settings []Setting, configs []registry.Config) (order, from []int) {
 		}
 	}
 	return order, from
+}
+
+// foldModels are the fold models of every setting: [setting][repeat][fold].
+type foldModels [][][]foldModel
+
+type foldModel struct {
+	m   gendisc.Model
+	err error
+}
+
+// of returns the fold models of setting i, as Runner.Model takes them.
+func (f foldModels) of(i int) func(rep, k int) (gendisc.Model, error) {
+	return func(rep, k int) (gendisc.Model, error) { return f[i][rep][k].m, f[i][rep][k].err }
+}
+
+// fitPaths fits the fold models of every setting, fold by fold: the
+// training rows of a fold are copied once, and its models fitted in
+// order, each with FitFrom from the fold's model of the setting from
+// says (registry.WarmStartConfig), or with Fit; up to Workers folds at
+// once. A failed fit is kept as the fold's error (the next fit on its
+// path then starts cold). Progress counts the fits.
+func (s *Search) fitPaths(d *data.Dataset, repeats []Folds, configs []registry.Config, order, from []int) foldModels {
+	type job struct{ rep, k int }
+	var jobs []job
+	for rep, f := range repeats {
+		for k := range f.K() {
+			jobs = append(jobs, job{rep, k})
+		}
+	}
+	out := make(foldModels, len(configs))
+	for i := range out {
+		out[i] = make([][]foldModel, len(repeats))
+		for rep, f := range repeats {
+			out[i][rep] = make([]foldModel, f.K())
+		}
+	}
+	workers := s.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	var next, done atomic.Int64
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	for range min(workers, len(jobs)) {
+		wg.Go(func() {
+			for {
+				j := int(next.Add(1)) - 1
+				if j >= len(jobs) {
+					return
+				}
+				rep, k := jobs[j].rep, jobs[j].k
+				train, _ := repeats[rep].Split(k)
+				dt := d.Subset(train)
+				for _, i := range order {
+					fm := &out[i][rep][k]
+					if wc, ok := configs[i].(registry.WarmStartConfig); ok && from[i] >= 0 {
+						fm.m, fm.err = wc.FitFrom(dt, out[from[i]][rep][k].m)
+					} else {
+						fm.m, fm.err = configs[i].Fit(dt)
+					}
+					if s.Progress != nil {
+						mu.Lock()
+						s.Progress(int(done.Add(1)), len(jobs)*len(configs))
+						mu.Unlock()
+					}
+				}
+			}
+		})
+	}
+	wg.Wait()
+	return out
 }
 
 // pathFlag returns the position in the settings of the flag of a
@@ -582,15 +647,6 @@ func numbers(j int, settings []Setting) bool {
 		}
 	}
 	return true
-}
-
-// foldModels returns room for a model per fold of every assignment.
-func foldModels(repeats []Folds) [][]gendisc.Model {
-	out := make([][]gendisc.Model, len(repeats))
-	for rep, f := range repeats {
-		out[rep] = make([]gendisc.Model, f.K())
-	}
-	return out
 }
 
 // better reports whether a is better than b by m.
