@@ -430,8 +430,16 @@ type SearchResult struct {
 // a cold fit within the optimiser's tolerance in fewer iterations. The
 // paths are fitted fold by fold (fitPaths: a fold's training rows copied
 // once for all its fits, the folds in parallel), then every setting's
-// fold models evaluated. A
-// one-pass kind builds its fold accumulators anew for every setting.
+// fold models evaluated.
+//
+// The settings of a one-pass kind whose statistics do not depend on
+// them (registry.SharedStatisticsConfig: naive Bayes's α, variance
+// smoothing and tying and class prior, LDA's and QDA's fixed shrinkage
+// and prior, linear regression's ridge penalty, an n-gram model's
+// smoothing) share one pass over the rows per assignment (sharing,
+// foldStatistics): each fold's model of every such setting is made of
+// the same merged fold accumulators (ModelFrom). Other one-pass settings
+// take a pass each.
 func (s *Search) Run(d *data.Dataset, repeats ...Folds) (*SearchResult, error) {
 	settings, err := s.Settings()
 	if err != nil {
@@ -465,6 +473,7 @@ func (s *Search) Run(d *data.Dataset, repeats ...Folds) (*SearchResult, error) {
 	res := &SearchResult{Trials: make([]Trial, len(settings)), Metric: s.Metric}
 	order, from := paths(settings, configs)
 	var models foldModels // the fold models of the paths, fitted fold by fold
+	group := sharing(configs)
 	if order != nil {
 		models = s.fitPaths(d, repeats, configs, order, from)
 	} else {
@@ -472,20 +481,34 @@ func (s *Search) Run(d *data.Dataset, repeats ...Folds) (*SearchResult, error) {
 		for i := range order {
 			order[i] = i
 		}
+		// The settings that share statistics one after the other.
+		first := func(i int) int { return cmp.Or(group[i]+1, i+1) - 1 }
+		slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(first(a), first(b)) })
 	}
+	var stats *sharedStatistics // the fold accumulators of the settings of one group
 	for step, i := range order {
 		c := configs[i]
 		r := &Runner{Fit: c.Fit, Workers: s.Workers}
 		switch op, ok := c.(registry.OnePassConfig); {
 		case models != nil:
 			r.Model = models.of(i)
+		case group[i] >= 0:
+			if stats == nil || stats.group != group[i] {
+				stats.release()
+				stats = s.foldStatistics(d, repeats, configs[group[i]].(registry.OnePassConfig), group[i])
+			}
+			r.Model = stats.modelOf(c.(registry.SharedStatisticsConfig))
 		case ok:
 			r.NewAccumulator = op.NewAccumulator
 		}
 		if s.Progress != nil && models == nil {
 			r.Progress = func(done, _ int) { s.Progress(step*folds+done, len(configs)*folds) }
 		}
-		cvr, err := r.Run(d, repeats...)
+		var cvr *Result
+		err := stats.failed(group[i])
+		if err == nil {
+			cvr, err = r.Run(d, repeats...)
+		}
 		if err != nil {
 			err = fmt.Errorf("cv: setting %s: %w", settings[i], err)
 			if !s.SkipFailed {
@@ -589,10 +612,7 @@ func (s *Search) fitPaths(d *data.Dataset, repeats []Folds, configs []registry.C
 			out[i][rep] = make([]foldModel, f.K())
 		}
 	}
-	workers := s.Workers
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
+	workers := s.workers()
 	var next, done atomic.Int64
 	var mu sync.Mutex
 	var wg sync.WaitGroup
@@ -624,6 +644,93 @@ func (s *Search) fitPaths(d *data.Dataset, repeats []Folds, configs []registry.C
 	}
 	wg.Wait()
 	return out
+}
+
+// sharing returns, for every setting, the first setting whose
+// accumulators gather its statistics (registry.SharedStatisticsConfig:
+// itself for the first of them), or −1 for a setting that shares its
+// statistics with no other: a setting whose configuration is not a
+// SharedStatisticsConfig, or one whose statistics no other has.
+func sharing(configs []registry.Config) []int {
+	group := make([]int, len(configs))
+	members := make([]int, len(configs))
+	for i, c := range configs {
+		group[i] = -1
+		if _, ok := c.(registry.SharedStatisticsConfig); !ok {
+			continue
+		}
+		for j := range i {
+			if g := group[j]; g == j && configs[g].(registry.SharedStatisticsConfig).SameStatistics(c) {
+				group[i] = g
+				break
+			}
+		}
+		if group[i] < 0 {
+			group[i] = i
+		}
+		members[group[i]]++
+	}
+	for i, g := range group {
+		if g >= 0 && members[g] < 2 {
+			group[i] = -1
+		}
+	}
+	return group
+}
+
+// sharedStatistics are the fold accumulators of the settings of a group
+// (sharing): for every repeat, fold i's merge of the other folds'
+// statistics, or why they could not be gathered.
+type sharedStatistics struct {
+	group int
+	accs  [][]gendisc.Accumulator
+	err   error
+}
+
+// foldStatistics takes one pass over the rows for every assignment of
+// repeats, adding each row to the accumulator of its fold (the
+// accumulators of c, the configuration of the group's first setting),
+// and returns every fold's merge of the other folds' (foldAccumulators).
+func (s *Search) foldStatistics(d *data.Dataset, repeats []Folds, c registry.OnePassConfig, group int) *sharedStatistics {
+	st := &sharedStatistics{group: group, accs: make([][]gendisc.Accumulator, len(repeats))}
+	for rep, f := range repeats {
+		if st.accs[rep], st.err = foldAccumulators(d, f, c.NewAccumulator, s.workers()); st.err != nil {
+			st.err = (&Runner{}).inRepeat(rep, len(repeats), st.err)
+			break
+		}
+	}
+	return st
+}
+
+// modelOf returns the fold models of c, made of the group's statistics,
+// as Runner.Model takes them.
+func (st *sharedStatistics) modelOf(c registry.SharedStatisticsConfig) func(rep, k int) (gendisc.Model, error) {
+	return func(rep, k int) (gendisc.Model, error) { return c.ModelFrom(st.accs[rep][k]) }
+}
+
+// release lets the accumulators of st go, once its group is done.
+func (st *sharedStatistics) release() {
+	if st != nil {
+		st.accs = nil
+	}
+}
+
+// failed returns why the statistics of group could not be gathered, nil
+// when they were or st is of another group.
+func (st *sharedStatistics) failed(group int) error {
+	if st == nil || st.group != group || group < 0 {
+		return nil
+	}
+	return st.err
+}
+
+// workers returns the goroutines of a search's fits: Workers, or
+// runtime.GOMAXPROCS(0).
+func (s *Search) workers() int {
+	if s.Workers > 0 {
+		return s.Workers
+	}
+	return runtime.GOMAXPROCS(0)
 }
 
 // pathFlag returns the position in the settings of the flag of a
