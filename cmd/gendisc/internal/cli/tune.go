@@ -72,7 +72,17 @@ the "mean" and "se" over the folds of every figure of gendisc eval
 "se").
 
 A kind whose models keep sufficient statistics builds every fold's model
-from one pass over the rows, for each setting.
+from one pass over the rows, and the settings that only change how a
+model is made of the statistics (naive Bayes's --alpha, --var-smoothing,
+--variance and prior; LDA's and QDA's fixed --shrinkage and prior; linear
+regression's --l2 and --no-standardize; an n-gram model's --smoothing
+and --alpha) share that pass: one pass per assignment for all of them.
+The settings of a regularisation path (logistic regression's --l2, the
+other searched flags fixed) are fitted fold by fold from the most
+regularised to the least, each fold's fit starting from the fold's fit
+of the previous value, as scikit-learn's LogisticRegressionCV does: the
+same figures as cold fits, to the solver's tolerance, in fewer
+iterations.
 
 Example:
 
