@@ -73,6 +73,11 @@ type Model struct {
 	classWeight      ClassWeight
 	classWeightKnown bool
 	diag             Diagnostics
+	// hessian is the Hessian of the log-likelihood part of the objective
+	// per unit of row weight, at the last iterate where Newton computed
+	// it (dim × dim), for FitFrom's first step; nil for other solvers and
+	// for a model read from a file.
+	hessian []float64
 }
 
 // Kind returns "logistic".

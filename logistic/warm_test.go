@@ -72,3 +72,37 @@ func TestFitFrom(t *testing.T) {
 		t.Errorf("from a model of two classes: %+v, cold %+v", warm.Diagnostics(), cold.Diagnostics())
 	}
 }
+
+// TestFitFromPath checks the warm start along a regularisation path with
+// Newton: from the fit of the same rows at the neighbouring larger λ
+// (whose last Hessian takes the first step), the fit of each λ reaches
+// the cold fit's optimum (objective to 1e-9 relative) in no more
+// iterations, and the models of Newton keep a Hessian for the next.
+func TestFitFromPath(t *testing.T) {
+	pima := bundled.Load(t, "pima_indians_diabetes", dataio.Options{})
+	var from *Model
+	for _, l2 := range []float64{1000, 100, 10, 1, 0.1} {
+		cfg := Config{Solver: Newton, L2: l2, Tol: 1e-8}
+		cold, err := cfg.Fit(pima)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(cold.hessian) != 9*9 {
+			t.Fatalf("l2 %g: a Newton fit keeps a Hessian of %d values, want 81", l2, len(cold.hessian))
+		}
+		if from == nil {
+			from = cold
+			continue
+		}
+		warm, err := cfg.FitFrom(pima, from)
+		if err != nil {
+			t.Fatal(err)
+		}
+		dc, dw := cold.Diagnostics(), warm.Diagnostics()
+		t.Logf("l2 %g: %d iterations warm, %d cold", l2, dw.Iterations, dc.Iterations)
+		if math.Abs(dw.Objective-dc.Objective) > 1e-9*math.Abs(dc.Objective) || dw.Iterations > dc.Iterations || !dw.Converged {
+			t.Errorf("l2 %g: warm objective %v in %d iterations, cold %v in %d", l2, dw.Objective, dw.Iterations, dc.Objective, dc.Iterations)
+		}
+		from = warm
+	}
+}
