@@ -1,11 +1,11 @@
 package cv
 
 import (
-	"flag"
 	"math"
 	"sync/atomic"
 	"testing"
 
+	"github.com/gendisc/gendisc"
 	"github.com/gendisc/gendisc/data"
 	"github.com/gendisc/gendisc/logistic"
 	"github.com/gendisc/gendisc/registry"
@@ -15,34 +15,24 @@ import (
 // to iters: with warm starts (its Config a registry.WarmStartConfig, as
 // the registered kind's) or without (every fit cold).
 func countedLogistic(t *testing.T, warm bool, iters *atomic.Int64) *registry.Kind {
-	k := *lookupKind(t, logistic.Kind)
-	flags := k.Flags
-	k.Flags = func(fs *flag.FlagSet) func() (registry.Config, error) {
-		cfg := flags(fs)
-		return func() (registry.Config, error) {
-			c, err := cfg()
+	return wrappedKind(lookupKind(t, logistic.Kind), func(c registry.Config) registry.Config {
+		wc := c.(registry.WarmStartConfig)
+		count := func(m gendisc.Model, err error) (*logistic.Model, error) {
 			if err != nil {
 				return nil, err
 			}
-			wc := c.(registry.WarmStartConfig)
-			count := func(m any, err error) (*logistic.Model, error) {
-				if err != nil {
-					return nil, err
-				}
-				lm := m.(*logistic.Model)
-				iters.Add(int64(lm.Diagnostics().Iterations))
-				return lm, nil
-			}
-			fit := func(d *data.Dataset) (*logistic.Model, error) { return count(wc.Fit(d)) }
-			if !warm {
-				return registry.FitConfig(fit), nil
-			}
-			return registry.WarmFit(fit, func(d *data.Dataset, from *logistic.Model) (*logistic.Model, error) {
-				return count(wc.FitFrom(d, from))
-			}), nil
+			lm := m.(*logistic.Model)
+			iters.Add(int64(lm.Diagnostics().Iterations))
+			return lm, nil
 		}
-	}
-	return &k
+		fit := func(d *data.Dataset) (*logistic.Model, error) { return count(wc.Fit(d)) }
+		if !warm {
+			return registry.FitConfig(fit)
+		}
+		return registry.WarmFit(fit, func(d *data.Dataset, from *logistic.Model) (*logistic.Model, error) {
+			return count(wc.FitFrom(d, from))
+		})
+	})
 }
 
 // TestTuneWarmPath: a search of logistic regression's λ over 13 values

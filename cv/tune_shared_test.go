@@ -13,23 +13,30 @@ import (
 	"github.com/gendisc/gendisc/registry"
 )
 
+// wrappedKind returns kind k whose configurations are wrap of its own.
+func wrappedKind(k *registry.Kind, wrap func(c registry.Config) registry.Config) *registry.Kind {
+	w := *k
+	w.Flags = func(fs *flag.FlagSet) func() (registry.Config, error) {
+		cfg := k.Flags(fs)
+		return func() (registry.Config, error) {
+			c, err := cfg()
+			if err != nil {
+				return nil, err
+			}
+			return wrap(c), nil
+		}
+	}
+	return &w
+}
+
 // withoutSharing returns kind k whose configurations are plain
 // registry.OnePass ones, without registry.SharedStatisticsConfig: a
 // search of it takes one pass over the rows per setting.
 func withoutSharing(k *registry.Kind) *registry.Kind {
-	c := *k
-	c.Flags = func(fs *flag.FlagSet) func() (registry.Config, error) {
-		cfg := k.Flags(fs)
-		return func() (registry.Config, error) {
-			rc, err := cfg()
-			if err != nil {
-				return nil, err
-			}
-			op := rc.(registry.OnePassConfig)
-			return registry.OnePass(op.Fit, op.NewAccumulator), nil
-		}
-	}
-	return &c
+	return wrappedKind(k, func(c registry.Config) registry.Config {
+		op := c.(registry.OnePassConfig)
+		return registry.OnePass(op.Fit, op.NewAccumulator)
+	})
 }
 
 // countingAccumulator counts the rows added to a Gaussian naive Bayes
@@ -55,29 +62,19 @@ func (a *countingAccumulator) Merge(o gendisc.Accumulator) error {
 // rows added to them in rows, with the kind's sharing of statistics
 // (shared) or without.
 func countedGaussian(t *testing.T, shared bool, rows *atomic.Int64) *registry.Kind {
-	k := *lookupKind(t, naivebayes.KindGaussian)
-	flags := k.Flags
-	k.Flags = func(fs *flag.FlagSet) func() (registry.Config, error) {
-		cfg := flags(fs)
-		return func() (registry.Config, error) {
-			rc, err := cfg()
-			if err != nil {
-				return nil, err
-			}
-			gc := registry.Settings(rc).(naivebayes.GaussianConfig)
-			newAcc := func() (*countingAccumulator, error) {
-				a, err := gc.NewAccumulator()
-				return &countingAccumulator{a, rows}, err
-			}
-			if !shared {
-				return registry.OnePass(gc.Fit, newAcc), nil
-			}
-			return registry.OnePassShared(gc, gc.Fit, newAcc, gc.SameStatistics, func(a *countingAccumulator) (*naivebayes.Gaussian, error) {
-				return gc.ModelFrom(a.GaussianAccumulator)
-			}), nil
+	return wrappedKind(lookupKind(t, naivebayes.KindGaussian), func(c registry.Config) registry.Config {
+		gc := registry.Settings(c).(naivebayes.GaussianConfig)
+		newAcc := func() (*countingAccumulator, error) {
+			a, err := gc.NewAccumulator()
+			return &countingAccumulator{a, rows}, err
 		}
-	}
-	return &k
+		if !shared {
+			return registry.OnePass(gc.Fit, newAcc)
+		}
+		return registry.OnePassShared(gc, gc.Fit, newAcc, gc.SameStatistics, func(a *countingAccumulator) (*naivebayes.Gaussian, error) {
+			return gc.ModelFrom(a.GaussianAccumulator)
+		})
+	})
 }
 
 // search runs a search of kind k over grids on d with folds.

@@ -48,26 +48,9 @@ func TestTuneFoldFlags(t *testing.T) {
 	sameFigures(t, []byte(got), want)
 
 	// --group: the rows of a group in one fold.
-	file := filepath.Join(dir, "g.csv")
-	var csv strings.Builder
-	csv.WriteString("g,x,y\n")
-	for i := range 40 {
-		csv.WriteString(strings.Join([]string{string(rune('a' + i%8)), strings.Repeat("1", 1+i%3) + "." + string(rune('0'+i%7)), []string{"p", "q"}[i%2]}, ",") + "\n")
-	}
-	os.WriteFile(file, []byte(csv.String()), 0o644)
+	file := groupedData(t, dir)
 	mustRun(t, "tune", "--data", file, "--model", "gaussian-nb", "--grid", "var-smoothing=1e-9,0.1", "--group", "g", "--folds", "4", "--folds-out", folds, "--out", out)
-	fb, _ := os.ReadFile(folds)
-	f, err := cv.ReadFolds(strings.NewReader(string(fb)), folds, 40)
-	if err != nil {
-		t.Fatal(err)
-	}
-	foldOf := map[int]int{}
-	for i, k := range f {
-		if g, ok := foldOf[i%8]; ok && g != k {
-			t.Fatalf("group %c in folds %d and %d", 'a'+i%8, g, k)
-		}
-		foldOf[i%8] = k
-	}
+	checkGroupFolds(t, folds)
 
 	// Leave-one-out.
 	r := runCLI(t, "", "tune", "--data", file, "--model", "gaussian-nb", "--grid", "var-smoothing=1e-9,0.1", "--ignore", "g", "--folds", "loo", "--metric", "error", "--json", "--out", out)
