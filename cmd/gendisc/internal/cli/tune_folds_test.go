@@ -14,7 +14,9 @@ import (
 // TestTuneFoldFlags: tune takes cv's fold flags (foldflags.go): the
 // assignment --folds-out writes, given back with --folds-in, gives the
 // same search; --group keeps a group in one fold; --repeats R searches on
-// R assignments, as cv.Search.Run does with cv.Repeat's; --folds loo runs.
+// R assignments, as cv.Search.Run does with cv.Repeat's; with
+// GridSearchCV's folds (--folds-in) it chooses GridSearchCV's setting;
+// --folds loo runs.
 func TestTuneFoldFlags(t *testing.T) {
 	dir := t.TempDir()
 	folds, out := filepath.Join(dir, "folds.csv"), filepath.Join(dir, "m.json")
@@ -52,8 +54,19 @@ func TestTuneFoldFlags(t *testing.T) {
 	mustRun(t, "tune", "--data", file, "--model", "gaussian-nb", "--grid", "var-smoothing=1e-9,0.1", "--group", "g", "--folds", "4", "--folds-out", folds, "--out", out)
 	checkGroupFolds(t, folds)
 
+	// GridSearchCV's folds, given by --folds-in: its choice, l2 = 10
+	// (C = 0.1; cv/testdata/tune_reference.json), along the warm path.
+	ref := filepath.Join("..", "..", "..", "..", "cv", "testdata", "pima_indians_diabetes_folds.csv")
+	r := runCLI(t, "", "tune", "--data", "pima_indians_diabetes", "--model", "logistic", "--grid", "l2=1e-3..1e3:7", "--folds-in", ref, "--json", "--out", out)
+	var chosen struct {
+		Best struct{ Params map[string]string }
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &chosen); r.code != 0 || err != nil || chosen.Best.Params["l2"] != "10" {
+		t.Errorf("--folds-in %s: exit %d, best %v, want l2=10 (GridSearchCV's)\n%s", ref, r.code, chosen.Best.Params, r.stderr)
+	}
+
 	// Leave-one-out.
-	r := runCLI(t, "", "tune", "--data", file, "--model", "gaussian-nb", "--grid", "var-smoothing=1e-9,0.1", "--ignore", "g", "--folds", "loo", "--metric", "error", "--json", "--out", out)
+	r = runCLI(t, "", "tune", "--data", file, "--model", "gaussian-nb", "--grid", "var-smoothing=1e-9,0.1", "--ignore", "g", "--folds", "loo", "--metric", "error", "--json", "--out", out)
 	if r.code != 0 || !strings.Contains(r.stdout, `"best"`) {
 		t.Errorf("--folds loo: exit %d\n%s", r.code, r.stderr)
 	}
