@@ -3,6 +3,7 @@ package logistic
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 
 	"gonum.org/v1/gonum/floats"
 
@@ -242,6 +243,17 @@ func (pr *problem) penalty(theta, grad []float64) float64 {
 		}
 	}
 	return pr.lambda / 2 * s
+}
+
+// withoutPenalty returns grad, the gradient of J at θ, without the
+// penalty's part λ w_c: the gradient of the negative log-likelihood.
+func (pr *problem) withoutPenalty(theta, grad []float64) []float64 {
+	g := slices.Clone(grad)
+	q := pr.p + 1
+	for c := range pr.k {
+		floats.AddScaled(g[c*q:c*q+pr.p], -pr.lambda, theta[c*q:c*q+pr.p])
+	}
+	return g
 }
 
 // chunkRows is the number of rows whose scores gradRows computes

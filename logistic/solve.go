@@ -90,6 +90,18 @@ func newState(pr *problem, theta []float64, tol float64, maxIter int) *state {
 	return st
 }
 
+// newStateAt starts a solver on the rows of pr at theta, where last
+// holds the log-likelihood part of the objective and its gradient: the
+// first evaluation is last's with pr's penalty, without a pass over the
+// rows.
+func newStateAt(pr *problem, theta []float64, tol float64, maxIter int, last *lastEvaluation) *state {
+	st := &state{obj: pr, shape: shape{k: pr.k, p: pr.p, wsum: pr.wsum, lambda: pr.lambda}, tol: tol, maxIter: maxIter,
+		theta: theta, grad: slices.Clone(last.grad), pr: pr}
+	st.ev = evaluation{nll: last.nll, wrong: last.wrong}
+	st.ev.j = st.ev.nll + pr.penalty(theta, st.grad)
+	return st
+}
+
 // newStateOf starts a solver on obj, of shape sh, at theta.
 func newStateOf(obj objective, sh shape, theta []float64, tol float64, maxIter int) *state {
 	st := &state{obj: obj, shape: sh, tol: tol, maxIter: maxIter, theta: theta, grad: make([]float64, len(theta))}

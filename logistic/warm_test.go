@@ -75,9 +75,12 @@ func TestFitFrom(t *testing.T) {
 
 // TestFitFromPath checks the warm start along a regularisation path with
 // Newton: from the fit of the same rows at the neighbouring larger λ
-// (whose last Hessian takes the first step), the fit of each λ reaches
-// the cold fit's optimum (objective to 1e-9 relative) in no more
-// iterations, and the models of Newton keep a Hessian for the next.
+// (whose last Hessian takes the first step, and whose last evaluation
+// and design serve the same data set), the fit of each λ reaches the
+// cold fit's optimum (objective to 1e-9 relative) in no more iterations,
+// with a pass over the rows per iteration and none to start; the models
+// of Newton keep a Hessian for the next. Of a copy of the rows, the warm
+// fit evaluates its start itself, to the same optimum.
 func TestFitFromPath(t *testing.T) {
 	pima := bundled.Load(t, "pima_indians_diabetes", dataio.Options{})
 	var from *Model
@@ -102,6 +105,18 @@ func TestFitFromPath(t *testing.T) {
 		t.Logf("l2 %g: %d iterations warm, %d cold", l2, dw.Iterations, dc.Iterations)
 		if math.Abs(dw.Objective-dc.Objective) > 1e-9*math.Abs(dc.Objective) || dw.Iterations > dc.Iterations || !dw.Converged {
 			t.Errorf("l2 %g: warm objective %v in %d iterations, cold %v in %d", l2, dw.Objective, dw.Iterations, dc.Objective, dc.Iterations)
+		}
+		if dw.Evaluations != dw.Iterations {
+			t.Errorf("l2 %g: %d evaluations for %d iterations from the fit of the same rows", l2, dw.Evaluations, dw.Iterations)
+		}
+		copied := *pima // the same rows, another data set
+		other, err := cfg.FitFrom(&copied, from)
+		if err != nil {
+			t.Fatal(err)
+		}
+		do := other.Diagnostics()
+		if do.Evaluations != do.Iterations+1 || math.Abs(do.Objective-dc.Objective) > 1e-9*math.Abs(dc.Objective) {
+			t.Errorf("l2 %g: from the fit of other rows: %d evaluations for %d iterations, objective %v, cold %v", l2, do.Evaluations, do.Iterations, do.Objective, dc.Objective)
 		}
 		from = warm
 	}
