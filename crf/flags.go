@@ -12,7 +12,8 @@ import (
 // flags defines the command-line flags of Config and of the feature
 // templates (kind crf) on fs and returns the function that gives the
 // configuration once they are parsed: a fit of tagged sentences whose
-// items the templates make (FitTokens). The function may run on several
+// items the templates make (FitTokens), which L-BFGS can start from
+// another model's weights (registry.WarmSequenceConfig, Config.Start). The function may run on several
 // goroutines at once: each configuration it returns holds its own
 // templates.
 //
@@ -56,8 +57,16 @@ func flags(fs *flag.FlagSet) func() (registry.Config, error) {
 		c.C1, c.C2, c.Epsilon, c.Period, c.Delta = float64(c1), float64(c2), float64(epsilon), period, float64(delta)
 		c.MaxIter, c.MinFreq, c.AllStates = maxIter, minFreq, *allPairs
 		c.Perceptron, c.Epochs, c.Seed, c.Jobs = *perceptron, epochs, *seed, jobs
-		return registry.SequenceFit(func(corpus *seq.Corpus, trace func(string)) (*Model, error) {
+		fit := func(corpus *seq.Corpus, trace func(string)) (*Model, error) {
 			return fitCorpus(corpus, tp, c, trace)
+		}
+		if c.Perceptron { // no warm start: the perceptron starts from 0
+			return registry.SequenceFit(fit), nil
+		}
+		return registry.SequenceWarmFit(fit, func(corpus *seq.Corpus, from *Model, trace func(string)) (*Model, error) {
+			warm := c
+			warm.Start = from
+			return fitCorpus(corpus, tp, warm, trace)
 		}), nil
 	}
 }

@@ -30,6 +30,13 @@
 // that only change how a model is made of its statistics
 // (registry.SharedStatisticsConfig) share one pass over the rows.
 //
+// The kinds of sentences (registry.Sequences) are cross-validated on
+// their sentences, a sentence being a row (SentenceFolds,
+// SequenceRunner, Search.RunSequences; see sequences.go): each fold's
+// model is evaluated with the figures of gendisc eval for a tagger
+// (EvaluateSequences), an HMM in one pass, a CRF refitted per fold from
+// the weights of its fit to all the sentences.
+//
 // Fold assignments travel as CSV files (ReadFolds, WriteFolds): a header
 // "fold" and one 0-based fold number per data row, in the rows' order, so
 // that another tool can reproduce the split.

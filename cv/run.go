@@ -33,6 +33,10 @@ type Runner struct {
 	// statistics, returns an empty accumulator of the configuration that
 	// Fit fits; nil to refit every fold.
 	NewAccumulator func() (gendisc.Accumulator, error)
+	// Evaluate, when set, evaluates a fold's model on the fold's rows in
+	// place of the package's Evaluate, for every model (SequenceRunner's
+	// rows are sentence numbers, its models taggers).
+	Evaluate func(m gendisc.Model, test *data.Dataset) (Report, error)
 	// Workers bounds the folds fitted and evaluated at once; 0 means
 	// runtime.GOMAXPROCS(0).
 	Workers int
@@ -171,11 +175,11 @@ func (r *Runner) Run(d *data.Dataset, repeats ...Folds) (*Result, error) {
 				}
 				var rp Report
 				if err == nil {
-					if c, ok := batchEvaluable(m); ok {
+					if c, ok := batchEvaluable(m); ok && r.Evaluate == nil {
 						classifiers[rep][k] = c // evaluated below, with the other folds
 					} else {
 						test = d.SubsetInto(test, repeats[rep].Rows(k))
-						rp, err = Evaluate(m, test)
+						rp, err = r.evaluate(m, test)
 					}
 				}
 				if err != nil {
@@ -218,6 +222,14 @@ func (r *Runner) Run(d *data.Dataset, repeats ...Folds) (*Result, error) {
 		j += f.K()
 	}
 	return res, nil
+}
+
+// evaluate evaluates m on the rows test with r.Evaluate, or Evaluate.
+func (r *Runner) evaluate(m gendisc.Model, test *data.Dataset) (Report, error) {
+	if r.Evaluate != nil {
+		return r.Evaluate(m, test)
+	}
+	return Evaluate(m, test)
 }
 
 // inRepeat prefixes err with its repeat when there are several.

@@ -262,11 +262,14 @@ func languageModelMetrics() []Metric {
 }
 
 // Metrics returns the metrics that a search of kind k can optimise, the
-// default first: those of the reports of its models (Evaluate), none for
+// default first: those of the reports of its models (Evaluate, or for a
+// kind of sentences SequenceReport: sequenceMetrics), none for
 // a kind whose models have no held-out metrics (a mixture of the
 // features).
 func Metrics(k *registry.Kind) []Metric {
 	switch {
+	case k.Input == registry.Sequences:
+		return sequenceMetrics
 	case k.Type != nil && k.Type.Implements(reflect.TypeFor[ngram.LanguageModel]()):
 		return languageMetrics
 	case k.Target == registry.Number:
@@ -523,20 +526,7 @@ func (s *Search) Run(d *data.Dataset, repeats ...Folds) (*SearchResult, error) {
 		}
 		res.Trials[i] = t
 	}
-	res.Best = -1
-	for i, t := range res.Trials {
-		if !math.IsNaN(t.Mean) && (res.Best < 0 || s.Metric.better(t.Mean, res.Trials[res.Best].Mean)) {
-			res.Best = i
-		}
-	}
-	if res.Best < 0 {
-		return nil, fmt.Errorf("cv: no setting has a %s on any fold", s.Metric.Name)
-	}
-	res.Chosen = res.Best
-	if s.OneSE {
-		res.Chosen = res.mostRegularised()
-	}
-	return res, nil
+	return s.choose(res)
 }
 
 // paths returns, for a kind with warm starts (registry.WarmStartConfig)
@@ -769,8 +759,11 @@ func (m Metric) better(a, b float64) bool {
 // naive Bayes and Lidstone smoothing (alpha), the share of the largest
 // variance added to every variance (var-smoothing) and the shrinkage of
 // LDA/QDA's covariance matrices towards a multiple of the identity
-// (shrinkage).
-var regularising = []string{"l2", "alpha", "var-smoothing", "shrinkage"}
+// (shrinkage); of a CRF, its L2 and L1 coefficients and the attributes'
+// cut-off frequency (c2, c1, min-freq); of an HMM, the pseudo-count of
+// its emissions and TnT's θ of the suffix model (emission-alpha,
+// theta-factor; its alpha is the transitions').
+var regularising = []string{"l2", "alpha", "var-smoothing", "shrinkage", "c2", "c1", "min-freq", "emission-alpha", "theta-factor"}
 
 // mostRegularised returns the one-standard-error choice: among the
 // settings whose mean is within the best's standard error of the best's

@@ -36,8 +36,10 @@
 //     package modelflags, and the Config they give (FitConfig, or
 //     OnePass when the kind has an accumulator, gendisc.Accumulator; for
 //     a kind of Input Sequences, a SequenceConfig, whose FitSequences
-//     takes sentences: SequenceFit, or SequenceOnePass with an
-//     accumulator of sentences, and models that are gendisc.Tagger);
+//     takes sentences: SequenceFit, SequenceOnePass with an accumulator
+//     of sentences, or SequenceWarmFit for a fit that can start from
+//     another model (WarmSequenceConfig), and models that are
+//     gendisc.Tagger);
 //   - an init function that calls Register with the Kind and the decoder.
 package registry
 
@@ -208,39 +210,6 @@ func FitConfig[M gendisc.Model](fit func(d *data.Dataset) (M, error)) Config {
 type fitConfig[M gendisc.Model] func(d *data.Dataset) (M, error)
 
 func (f fitConfig[M]) Fit(d *data.Dataset) (gendisc.Model, error) { return modelOf(f(d)) }
-
-// WarmStartConfig is the Config of an iterative kind whose fit can start
-// from another model of the kind (a warm start): FitFrom fits d starting
-// from the parameters of from, a model of the kind fitted on rows of the
-// same columns, by this configuration or another (the neighbouring
-// penalty of a regularisation path, package cv), and reaches the optimum
-// that Fit reaches, within the optimiser's tolerance, usually in fewer
-// iterations. A from that is not of the kind, or whose parameters do not
-// fit d's (other classes), starts where Fit does.
-type WarmStartConfig interface {
-	Config
-	FitFrom(d *data.Dataset, from gendisc.Model) (gendisc.Model, error)
-}
-
-// WarmFit returns the WarmStartConfig whose Fit is fit and whose FitFrom
-// is fitFrom for a from of type M, fit otherwise.
-func WarmFit[M gendisc.Model](fit func(d *data.Dataset) (M, error), fitFrom func(d *data.Dataset, from M) (M, error)) WarmStartConfig {
-	return warmFit[M]{fit, fitFrom}
-}
-
-type warmFit[M gendisc.Model] struct {
-	fit     func(d *data.Dataset) (M, error)
-	fitFrom func(d *data.Dataset, from M) (M, error)
-}
-
-func (c warmFit[M]) Fit(d *data.Dataset) (gendisc.Model, error) { return modelOf(c.fit(d)) }
-
-func (c warmFit[M]) FitFrom(d *data.Dataset, from gendisc.Model) (gendisc.Model, error) {
-	if m, ok := from.(M); ok {
-		return modelOf(c.fitFrom(d, m))
-	}
-	return modelOf(c.fit(d))
-}
 
 // OnePass returns the OnePassConfig whose Fit is fit and whose
 // NewAccumulator is newAccumulator.

@@ -82,6 +82,14 @@ type Options struct {
 	// TagColumn is the column format's tag field, from 1; 0 means the
 	// last.
 	TagColumn int
+	// Limits.MaxRecord is the most bytes of one sentence: of its lines
+	// (comments included) in CoNLL-U and columns, of its line in JSON
+	// lines; 0 means dataio.DefaultMaxRecord. A longer sentence is a
+	// *data.ParseError wrapping dataio.ErrTooLong at the line that
+	// passes the limit, so that no input makes Sentences hold more than
+	// that. (Limits.MaxMemory is not read: Read holds the sentences of
+	// a file, Sentences one at a time.)
+	Limits dataio.Limits
 }
 
 // MaxLine is the longest line, in bytes, that Read accepts.
@@ -108,43 +116,18 @@ func ReadFile(path string, opt Options) (*seq.Corpus, error) {
 }
 
 // Read reads the sequence data of r, source naming it in errors and
-// choosing the format by its extension (see the package documentation).
+// choosing the format by its extension (see the package documentation):
+// every sentence, in memory (Sentences gives them one at a time).
 func Read(r io.Reader, source string, opt Options) (*seq.Corpus, error) {
-	field, err := tagField(opt.Tags)
+	c := &seq.Corpus{Source: source}
+	err := scan(r, source, opt, func(s seq.Sentence) bool {
+		c.Sentences = append(c.Sentences, s)
+		return true
+	})
 	if err != nil {
 		return nil, err
 	}
-	if opt.TagColumn < 0 {
-		return nil, fmt.Errorf("%w: tag column %d (columns count from 1)", ErrTagColumn, opt.TagColumn)
-	}
-	in, err := dataio.Open(r, source)
-	if err != nil {
-		return nil, err
-	}
-	ahead := newReadAhead(in)
-	defer ahead.Close()
-	br := bufio.NewReaderSize(ahead, 64<<10)
-	format := opt.Format
-	if format == Auto {
-		head, _ := br.Peek(4096)
-		format = Detect(source, head)
-	}
-	lr := &lineReader{r: br, source: source}
-	var sentences []seq.Sentence
-	switch format {
-	case CoNLLU:
-		sentences, err = readCoNLLU(lr, field)
-	case Columns:
-		sentences, err = readColumns(lr, opt.TagColumn)
-	case JSONLines:
-		sentences, err = readJSONLines(lr)
-	default:
-		return nil, fmt.Errorf("%s: unknown sequence format %v", source, format)
-	}
-	if err != nil {
-		return nil, err
-	}
-	return &seq.Corpus{Source: source, Sentences: sentences}, nil
+	return c, nil
 }
 
 // Detect tells the format of a file named source whose first bytes
@@ -186,6 +169,13 @@ type lineReader struct {
 	source string
 	line   int
 	buf    []byte // the last line of nextBytes
+
+	// maxSentence is the most bytes of the lines of a sentence
+	// (Options.Limits.MaxRecord): the lines since the last blank one, or
+	// with lineSentences (JSON lines) the line alone; sentenceBytes
+	// counts them.
+	maxSentence, sentenceBytes int
+	lineSentences              bool
 }
 
 // next returns the next line without its line end, or io.EOF.
@@ -218,6 +208,9 @@ func (lr *lineReader) nextBytes() ([]byte, error) {
 	}
 	lr.buf = buf
 	lr.line++
+	if err := lr.countSentence(buf); err != nil {
+		return nil, err
+	}
 	buf = bytes.TrimSuffix(bytes.TrimSuffix(buf, []byte("\n")), []byte("\r"))
 	if lr.line == 1 {
 		buf = bytes.TrimPrefix(buf, []byte("\xef\xbb\xbf"))
@@ -226,6 +219,23 @@ func (lr *lineReader) nextBytes() ([]byte, error) {
 		return nil, lr.errorf(0, "%w", data.ErrEncoding)
 	}
 	return buf, nil
+}
+
+// countSentence adds the line, with its line end, to the bytes of its
+// sentence (a blank line ends a sentence), or returns the error of a sentence longer than maxSentence.
+func (lr *lineReader) countSentence(line []byte) error {
+	switch {
+	case len(bytes.TrimSpace(line)) == 0:
+		lr.sentenceBytes = 0 // between sentences
+		return nil
+	case lr.lineSentences:
+		lr.sentenceBytes = 0
+	}
+	lr.sentenceBytes += len(line)
+	if lr.sentenceBytes > lr.maxSentence {
+		return lr.errorf(0, "%w: a sentence of more than %s (raise Limits.MaxRecord)", dataio.ErrTooLong, dataio.FormatSize(int64(lr.maxSentence)))
+	}
+	return nil
 }
 
 // errorf returns the *data.ParseError of the current line at column.

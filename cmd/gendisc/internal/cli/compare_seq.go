@@ -113,7 +113,7 @@ func (o *compareOptions) kindsOfModels() []string {
 func (o *compareOptions) runSequences(ctx context.Context, env *Env) error {
 	var tasks []compare.SequenceTask
 	for _, name := range o.data {
-		c, err := env.readSentences(name, &seqFlags{tags: "upos"})
+		c, err := env.readSentences(name, &seqFlags{}) // CoNLL-U's UPOS tags
 		if err != nil {
 			return err
 		}

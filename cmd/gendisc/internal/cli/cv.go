@@ -92,6 +92,20 @@ writes the table of folds as CSV, a row per fold and a column per figure
 Files are written atomically: when cv fails, none is left. --out - and
 --folds-out - write to standard output in place of the report.
 
+A kind of sentences (hmm, crf) reads --data as fit does (CoNLL-U,
+CoNLL columns or JSON lines; --tags, --tag-column, --seq-format) and
+folds the sentences: a sentence is a row, the folds plain (a sentence's
+tags are not a class to stratify by), a fold file holding a fold number
+per sentence in the file's order. Every fold's figures are those of eval
+for a tagger (token, unknown-word and sentence accuracy, the tags'
+figures with their macro and micro averages, and with --spans the span
+figures of BIO/IOB tags). An HMM takes one pass, each fold's model merged
+from the other folds' counts; a CRF is refitted per fold, from the
+weights of its fit to all the sentences, the folds in parallel sharing
+the cores of its --jobs (every core by default) with the fits.
+Leave-one-out (--folds loo) and --group are refused for sentences: give
+--folds N, or the folds of whole documents with --folds-in.
+
 A configuration that cannot be cross-validated is an error naming the
 fold: a fold that holds every row of a class (the other folds' training
 part lacks it), more folds than rows, a fold file with too few or too many
@@ -101,7 +115,8 @@ a terminal, a progress bar counts the folds.
 
 Example:
 
-	gendisc cv --data iris --model gaussian-nb --folds 5`,
+	gendisc cv --data iris --model gaussian-nb --folds 5
+	gendisc cv --data ud_english_ewt_dev --model hmm --folds 5`,
 	Required: []string{"data"},
 	Flags:    cvFlags,
 	MoreHelp: func(w io.Writer) {
@@ -119,11 +134,13 @@ type cvOptions struct {
 	config         func() (registry.Config, error)
 	fit            fitFunc
 	newAccumulator func() (gendisc.Accumulator, error) // nil for a kind refitted per fold
+	seqCV          seqCVFlags                          // a kind of sentences (cv_seq.go)
 }
 
 func cvFlags(fs *flag.FlagSet, args []string) Runner {
 	o := &cvOptions{}
 	o.trainingOptions.register(fs)
+	o.seqCV.register(fs)
 	o.foldFlags.register(fs, defaultFolds, ", in place of the report")
 	fs.BoolVar(&o.json, "json", false, "print JSON instead of text")
 	fs.StringVar(&o.out, "out", "", "write the figures of every fold to this CSV `file`; - for standard output, in place of the report")
@@ -147,7 +164,13 @@ func cvFlags(fs *flag.FlagSet, args []string) Runner {
 		if err != nil {
 			return usagef("%v", err)
 		}
+		if err := checkReadFlags(fs, o.kind); err != nil {
+			return err
+		}
 		o.noteGiven(fs)
+		if sequenceInput(o.kind) {
+			return o.runSequences(env, fs)
+		}
 		return o.run(env)
 	}
 }
@@ -155,16 +178,13 @@ func cvFlags(fs *flag.FlagSet, args []string) Runner {
 // checkFlags returns the misuse of cv's flags that the data does not
 // decide, and the number of folds (0 for leave-one-out).
 func (o *cvOptions) checkFlags() (k int, err error) {
-	tables := func(k *registry.Kind) bool { return k.Target != registry.None && !sequenceInput(k) }
+	heldOut := func(k *registry.Kind) bool { return k.Target != registry.None }
 	switch {
 	case o.kind.Target == registry.None:
 		return 0, usagef("--model %s has no held-out figures to cross-validate (kinds that do: %s)",
-			o.kind.Name, strings.Join(kindsWith(tables), ", "))
-	case sequenceInput(o.kind):
-		// Folds of sentences and seqeval's figures per fold are not
-		// written yet: refused rather than read as a table.
-		return 0, usagef("--model %s tags sentences, which cv does not cross-validate yet (kinds it does: %s)",
-			o.kind.Name, strings.Join(kindsWith(tables), ", "))
+			o.kind.Name, strings.Join(kindsWith(heldOut), ", "))
+	case o.seqCV.spans && !sequenceInput(o.kind):
+		return 0, usagef("--spans is for the BIO/IOB tags of a kind of sentences, not --model %s", o.kind.Name)
 	}
 	if o.out == "-" && (o.foldsOut == "-" || o.json) || o.foldsOut == "-" && o.json {
 		return 0, usagef("one of --out -, --folds-out - and --json can go to standard output")
@@ -324,8 +344,9 @@ type figure struct {
 
 // figures returns the numbers of the JSON object b in order, each at its
 // path: an object's keys joined by ".", an array's items by their
-// "class" field when they are objects that have one (per_class.NAME),
-// by their index otherwise. A null (an undefined figure) is one that is
+// "class", "tag" or "type" field when they are objects that have one
+// (per_class.NAME, per_tag.NOUN, spans.Types.PER), by their index
+// otherwise. A null (an undefined figure) is one that is
 // not ok; strings and booleans are left out. With scalarsOnly, the
 // numbers inside arrays (per class, the confusion matrix) are left out
 // too.
@@ -362,10 +383,14 @@ func figures(b []byte, scalarsOnly bool) ([]figure, error) {
 				return err
 			}
 			for i, item := range items {
-				var named struct{ Class *string }
+				var named struct{ Class, Tag, Type *string } // a class's, a tag's, a span type's figures
 				name := strconv.Itoa(i)
-				if json.Unmarshal(item, &named) == nil && named.Class != nil {
-					name = *named.Class
+				if json.Unmarshal(item, &named) == nil {
+					for _, n := range []*string{named.Class, named.Tag, named.Type} {
+						if n != nil {
+							name = *n
+						}
+					}
 				}
 				if err := walk(joinPath(path, name), item, true); err != nil {
 					return err

@@ -61,6 +61,9 @@ CoNLL-2000/2003 (--tag-column N) or JSON lines, plain or compressed, or a
 bundled treebank (ud_english_ewt, ud_english_ewt_dev); --seq-format
 overrides the format told by the extension or the first bytes. With --em
 and --verbose, the log-likelihood of every Baum–Welch iteration is printed.
+With --stream, the sentences are read one at a time and added to the
+counts in batches, a sentence taking at most --max-record bytes (--em,
+which reads them many times, is not fitted so).
 
 The output file is written atomically: when fit fails, no file is left.
 

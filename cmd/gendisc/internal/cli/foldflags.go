@@ -96,6 +96,21 @@ func (f *foldFlags) check() (k int, err error) {
 	return k, nil
 }
 
+// foldsFile returns the assignment of --folds-in, of n rows or
+// sentences.
+func (f *foldFlags) foldsFile(n int) ([]cv.Folds, error) {
+	file, err := os.Open(f.foldsIn)
+	if err != nil {
+		return nil, pathError(f.foldsIn, err)
+	}
+	defer file.Close()
+	folds, err := cv.ReadFolds(file, f.foldsIn, n)
+	if err != nil {
+		return nil, err
+	}
+	return []cv.Folds{folds}, nil
+}
+
 // withGroup returns opt with the --group column read as categorical.
 func (f *foldFlags) withGroup(opt dataio.Options) dataio.Options {
 	if f.group != "" {
@@ -110,16 +125,8 @@ func (f *foldFlags) withGroup(opt dataio.Options) dataio.Options {
 // --group when given.
 func (f *foldFlags) assign(d *data.Dataset, k int) (*data.Dataset, []cv.Folds, error) {
 	if f.foldsIn != "" {
-		file, err := os.Open(f.foldsIn)
-		if err != nil {
-			return nil, nil, pathError(f.foldsIn, err)
-		}
-		defer file.Close()
-		folds, err := cv.ReadFolds(file, f.foldsIn, d.N)
-		if err != nil {
-			return nil, nil, err
-		}
-		return d, []cv.Folds{folds}, nil
+		folds, err := f.foldsFile(d.N)
+		return d, folds, err
 	}
 	if k == 0 {
 		return d, []cv.Folds{cv.LeaveOneOut(d.N)}, nil

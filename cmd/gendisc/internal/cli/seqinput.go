@@ -11,10 +11,10 @@ import (
 
 	"github.com/gendisc/gendisc"
 	"github.com/gendisc/gendisc/datasets"
-	"github.com/gendisc/gendisc/modelflags"
 	"github.com/gendisc/gendisc/registry"
 	"github.com/gendisc/gendisc/seq"
 	"github.com/gendisc/gendisc/seqio"
+	"github.com/gendisc/gendisc/seqio/seqflags"
 )
 
 // Sequence data (the input of the kinds of registry.Sequences, and of the
@@ -24,27 +24,30 @@ import (
 // flags of that reading, which every command that reads sentences
 // defines: fit, update, predict, eval and score.
 
-// seqFlags are the flags that say how to read sentences (seqio.Options).
+// seqFlags are the flags that say how to read sentences (seqflags.Define):
+// register defines them, and options gives the seqio.Options they hold
+// once they are parsed (the zero Options when they are not defined).
 type seqFlags struct {
-	tags      string
-	tagColumn int
-	format    seqio.Format
+	define func() seqio.Options
 }
 
 // register defines the flags of reading sentences on fs.
-func (f *seqFlags) register(fs *flag.FlagSet) {
-	fs.StringVar(&f.tags, "tags", "upos", "sequence data in CoNLL-U: the tag `field`, upos, xpos, deprel or misc:KEY")
-	fs.Var(modelflags.AtLeast(&f.tagColumn, 0), "tag-column", "sequence data in columns (CoNLL-2000/2003): the tag's column `n`, from 1 (default: the last)")
-	fs.Func("seq-format", "sequence data's `format`: conllu, conll (columns) or jsonl (default: by the file's extension, else its first bytes)", func(s string) error {
-		v, err := seqio.ParseFormat(s)
-		f.format = v
-		return err
-	})
-}
+func (f *seqFlags) register(fs *flag.FlagSet) { f.define = seqflags.Define(fs) }
 
 // options returns the seqio.Options of the flags.
 func (f *seqFlags) options() seqio.Options {
-	return seqio.Options{Format: f.format, Tags: f.tags, TagColumn: f.tagColumn}
+	if f.define == nil {
+		return seqio.Options{}
+	}
+	return f.define()
+}
+
+// seqOptions returns the seqio.Options of the flags f, with the record
+// limit of --max-record on one sentence.
+func (env *Env) seqOptions(f *seqFlags) seqio.Options {
+	opt := f.options()
+	opt.Limits = env.limits
+	return opt
 }
 
 // readSentences reads the sentences that --data names: standard input for
@@ -56,7 +59,7 @@ func (env *Env) readSentences(name string, f *seqFlags) (*seq.Corpus, error) {
 		return nil, err
 	}
 	defer r.Close()
-	c, err := seqio.Read(r, source, f.options())
+	c, err := seqio.Read(r, source, env.seqOptions(f))
 	if err != nil {
 		return nil, err
 	}
@@ -135,35 +138,4 @@ func (o *fitOptions) fitSequences(env *Env) (gendisc.Model, error) {
 		trace = func(line string) { env.verbosef("%s", line) }
 	}
 	return sc.FitSequences(corpus, trace)
-}
-
-// fitSequenceStream fits a one-pass sequence kind with its accumulator
-// (fit --stream): the sentences of --data are added a block at a time,
-// as update and the shards of merge add theirs.
-func (o *fitOptions) fitSequenceStream(env *Env) (gendisc.Model, error) {
-	acc, err := o.newAcc()
-	if err != nil {
-		return nil, err
-	}
-	corpus, err := env.readSentences(o.data, &o.seq)
-	if err != nil {
-		return nil, err
-	}
-	if err := addSentences(acc, corpus); err != nil {
-		return nil, err
-	}
-	return acc.Model()
-}
-
-// addSentences adds the sentences of c to acc, the accumulator of a
-// sequence kind (gendisc.SequenceAccumulator).
-func addSentences(acc gendisc.Accumulator, c *seq.Corpus) error {
-	sa, ok := acc.(gendisc.SequenceAccumulator)
-	if !ok {
-		return fmt.Errorf("%s: the model's statistics are of table rows, not of sentences", c.Source)
-	}
-	if err := sa.AddSentences(c.Sentences); err != nil {
-		return fmt.Errorf("%s: %w", c.Source, err)
-	}
-	return nil
 }

@@ -8,10 +8,9 @@ import (
 	"math/rand/v2"
 	"strconv"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/gendisc/gendisc"
-	"github.com/gendisc/gendisc/metrics/seqeval"
+	"github.com/gendisc/gendisc/cv"
 	"github.com/gendisc/gendisc/seq"
 )
 
@@ -26,30 +25,6 @@ import (
 //   - eval compares the tags with those of the data (seqeval);
 //   - sample writes tagged sentences in the column format, "word<TAB>tag"
 //     a line and a blank line after each sentence, which fit reads back.
-
-// sentenceTokens returns the tokens of each sentence of c.
-func sentenceTokens(c *seq.Corpus) [][]string {
-	tokens := make([][]string, len(c.Sentences))
-	for i, s := range c.Sentences {
-		tokens[i] = s.Tokens
-	}
-	return tokens
-}
-
-// tagAll returns the tags of the sentences of c (t.TagAll), or the error
-// of the first sentence that t refuses, naming its line: a CRF trained on
-// CRFsuite's items has no templates to make the items of tokens.
-func tagAll(t gendisc.Tagger, c *seq.Corpus) ([][]string, error) {
-	pred := t.TagAll(sentenceTokens(c))
-	for i, p := range pred {
-		if p == nil {
-			s := c.Sentences[i]
-			_, err := t.TagTokens(s.Tokens)
-			return nil, fmt.Errorf("%s:%d: sentence %d cannot be tagged: %v", c.Source, s.Line, i+1, err)
-		}
-	}
-	return pred, nil
-}
 
 // predictTagger runs predict for a tagger and reports whether m is one.
 func predictTagger(env *Env, o *predictOptions, m gendisc.Model) (bool, error) {
@@ -68,7 +43,7 @@ func predictTagger(env *Env, o *predictOptions, m gendisc.Model) (bool, error) {
 		return true, err
 	}
 	tags := t.Tags()
-	pred, err := tagAll(t, c)
+	pred, err := cv.TagSentences(t, c)
 	if err != nil {
 		return true, err
 	}
@@ -181,8 +156,9 @@ func scoreSequences(env *Env, o *scoreOptions, m gendisc.Model) (bool, error) {
 
 // evalTagger runs eval for a tagger and reports whether m is one: the
 // token, unknown-word and sentence accuracies, per-tag precision, recall
-// and F1 and the confusion matrix, and with --spans the span figures of
-// BIO/IOB tags as conlleval computes them.
+// and F1 with their macro and micro averages and the confusion matrix,
+// and with --spans the span figures of BIO/IOB tags as conlleval computes
+// them (cv.EvaluateSequences, the figures of every fold of cv).
 func evalTagger(env *Env, o *evalOptions, m gendisc.Model) (bool, error) {
 	t, ok := m.(gendisc.Tagger)
 	if !ok {
@@ -195,134 +171,14 @@ func evalTagger(env *Env, o *evalOptions, m gendisc.Model) (bool, error) {
 	if err != nil {
 		return true, err
 	}
-	truth := make([][]string, len(c.Sentences))
-	for i, s := range c.Sentences {
-		if !s.Tagged() {
-			return true, fmt.Errorf("%s:%d: sentence %d has no tags to evaluate against", c.Source, s.Line, i+1)
-		}
-		truth[i] = s.Tags
-	}
-	tokens := sentenceTokens(c)
-	pred, err := tagAll(t, c)
+	rep, err := cv.EvaluateSequences(t, c, o.spans)
 	if err != nil {
 		return true, err
-	}
-	var known func(string) bool // the accuracy on unknown words, when the model knows its words
-	if v, ok := m.(gendisc.Vocabulary); ok {
-		known = v.Known
-	}
-	rep, err := seqeval.Evaluate(truth, pred, tokens, known)
-	if err != nil {
-		return true, err
-	}
-	out := seqEvalReport{Tokens: rep}
-	if o.spans {
-		if out.Spans, err = seqeval.Spans(truth, pred); err != nil {
-			return true, err
-		}
 	}
 	if o.json {
-		return true, writeJSON(env.Stdout, out.json())
+		return true, writeJSON(env.Stdout, rep)
 	}
-	return true, out.writeText(env.Stdout)
-}
-
-// seqEvalReport is what eval reports of a tagger.
-type seqEvalReport struct {
-	Tokens *seqeval.Report
-	Spans  *seqeval.SpanReport // nil without --spans
-}
-
-// orNull returns v, or nil (JSON's null) for NaN, a figure whose
-// denominator is 0.
-func orNull(v float64) *float64 {
-	if math.IsNaN(v) {
-		return nil
-	}
-	return &v
-}
-
-// json returns the report in the layout of eval --json.
-func (r seqEvalReport) json() any {
-	type tagJSON struct {
-		Tag       string   `json:"tag"`
-		Precision *float64 `json:"precision"`
-		Recall    *float64 `json:"recall"`
-		F1        *float64 `json:"f1"`
-		Support   int      `json:"support"`
-	}
-	type out struct {
-		Tokens           int                 `json:"tokens"`
-		Correct          int                 `json:"correct"`
-		Accuracy         *float64            `json:"accuracy"`
-		Unknown          int                 `json:"unknown_tokens"`
-		UnknownCorrect   int                 `json:"unknown_correct"`
-		UnknownAccuracy  *float64            `json:"unknown_accuracy"`
-		Sentences        int                 `json:"sentences"`
-		SentencesCorrect int                 `json:"sentences_correct"`
-		SentenceAccuracy *float64            `json:"sentence_accuracy"`
-		Tags             []string            `json:"tags"`
-		PerTag           []tagJSON           `json:"per_tag"`
-		Confusion        [][]int             `json:"confusion"`
-		Spans            *seqeval.SpanReport `json:"spans,omitempty"`
-	}
-	t := r.Tokens
-	o := out{
-		Tokens: t.Tokens, Correct: t.Correct, Accuracy: orNull(t.Accuracy),
-		Unknown: t.Unknown, UnknownCorrect: t.UnknownCorrect, UnknownAccuracy: orNull(t.UnknownAccuracy),
-		Sentences: t.Sentences, SentencesCorrect: t.SentencesCorrect, SentenceAccuracy: orNull(t.SentenceAccuracy),
-		Tags: t.Tags, Confusion: t.Confusion, Spans: r.Spans,
-	}
-	for _, m := range t.PerTag {
-		o.PerTag = append(o.PerTag, tagJSON{m.Tag, orNull(m.Precision), orNull(m.Recall), orNull(m.F1), m.Support})
-	}
-	return o
-}
-
-// ratio writes a share with its counts: "0.9335 (23475/25147)", or
-// "undefined (0/0)".
-func ratio(v float64, k, n int) string {
-	if math.IsNaN(v) {
-		return fmt.Sprintf("undefined (%d/%d)", k, n)
-	}
-	return fmt.Sprintf("%.4f (%d/%d)", v, k, n)
-}
-
-// seqFigure writes a precision, recall or F1, "undefined" for NaN.
-func seqFigure(v float64) string {
-	if math.IsNaN(v) {
-		return "undefined"
-	}
-	return fmt.Sprintf("%.4f", v)
-}
-
-// writeText writes the report as eval prints it.
-func (r seqEvalReport) writeText(w io.Writer) error {
-	t := r.Tokens
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintf(tw, "token accuracy\t%s\n", ratio(t.Accuracy, t.Correct, t.Tokens))
-	fmt.Fprintf(tw, "unknown-word accuracy\t%s\n", ratio(t.UnknownAccuracy, t.UnknownCorrect, t.Unknown))
-	fmt.Fprintf(tw, "sentence accuracy\t%s\n", ratio(t.SentenceAccuracy, t.SentencesCorrect, t.Sentences))
-	fmt.Fprintf(tw, "\ntag\tprecision\trecall\tf1\tsupport\n")
-	for _, m := range t.PerTag {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\n", m.Tag, seqFigure(m.Precision), seqFigure(m.Recall), seqFigure(m.F1), m.Support)
-	}
-	fmt.Fprintf(tw, "\nconfusion (rows: true tag, columns: predicted)\t%s\n", strings.Join(t.Tags, "\t"))
-	for i, row := range t.Confusion {
-		fmt.Fprintf(tw, "%s", t.Tags[i])
-		for _, n := range row {
-			fmt.Fprintf(tw, "\t%d", n)
-		}
-		fmt.Fprintln(tw)
-	}
-	if s := r.Spans; s != nil {
-		fmt.Fprintf(tw, "\nspans\tprecision\trecall\tf1\ttrue\tpredicted\tcorrect\n")
-		fmt.Fprintf(tw, "all\t%s\t%s\t%s\t%d\t%d\t%d\n", seqFigure(s.Precision), seqFigure(s.Recall), seqFigure(s.F1), s.True, s.Predicted, s.Correct)
-		for _, m := range s.Types {
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%d\t%d\n", m.Type, seqFigure(m.Precision), seqFigure(m.Recall), seqFigure(m.F1), m.True, m.Predicted, m.Correct)
-		}
-	}
-	return tw.Flush()
+	return true, rep.Text(env.Stdout)
 }
 
 // sampleSentences runs sample for a model that draws tagged sentences and

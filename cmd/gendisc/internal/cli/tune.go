@@ -84,6 +84,12 @@ of the previous value, as scikit-learn's LogisticRegressionCV does: the
 same figures as cold fits, to the solver's tolerance, in fewer
 iterations.
 
+A kind of sentences (hmm, crf) is searched on folds of its sentences, as
+cv folds them, by error (1 - token accuracy) by default, or
+sentence-accuracy, unknown-accuracy, macro-f1 or span-f1 (BIO/IOB tags);
+--one-se prefers the largest c2, c1 or min-freq of a CRF, the largest
+emission-alpha or theta-factor of an HMM.
+
 Example:
 
 	gendisc tune --data pima_indians_diabetes --model logistic --grid 'l2=1e-3..1e3:7' --out pima.json`,
@@ -110,6 +116,7 @@ func tuneFlags(fs *flag.FlagSet, args []string) Runner {
 	fs.StringVar(&o.train.data, "data", "", "training data: a CSV or TSV `file`, - for standard input, or a bundled data set's name")
 	fs.StringVar(&o.train.model, "model", "", "the model `kind`: "+strings.Join(kindNames(), ", "))
 	o.train.read.register(fs)
+	o.train.seq.register(fs) // a kind of sentences (cv_seq.go)
 	fs.Var((*gridFlag)(&o.grids), "grid", "search the model flag `NAME=VALUES`: v1,v2,... or a range lo..hi:n (repeatable)")
 	fs.IntVar(&o.random, "random", 0, "draw `N` settings at random from the grids instead of trying every one")
 	fs.StringVar(&o.metric, "metric", "", "the `metric` to optimise: log-loss, error, brier, auc (classifiers; log-loss by default), rmse (regressions), perplexity (language models)")
@@ -138,9 +145,8 @@ func tuneFlags(fs *flag.FlagSet, args []string) Runner {
 		if o.kindErr != nil {
 			return usagef("%v", o.kindErr)
 		}
-		if sequenceInput(k) {
-			// as cv: folds of sentences are not written yet
-			return usagef("--model %s tags sentences, which tune does not cross-validate yet", k.Name)
+		if err := checkReadFlags(fs, k); err != nil {
+			return err
 		}
 		o.noteGiven(fs)
 		nFolds, err := o.check()
@@ -156,6 +162,9 @@ func tuneFlags(fs *flag.FlagSet, args []string) Runner {
 		s, err := o.search()
 		if err != nil {
 			return err
+		}
+		if sequenceInput(k) {
+			return o.runSequences(env, s, nFolds)
 		}
 		return o.run(env, s, nFolds)
 	}
@@ -291,12 +300,7 @@ func (o *tuneOptions) run(env *Env, s *cv.Search, k int) error {
 	if err != nil {
 		return kindHint(err, d)
 	}
-	warnTrials(env, res.Trials)
-	if o.json {
-		if err := writeJSON(env.Stdout, res); err != nil {
-			return err
-		}
-	} else if err := res.Text(env.Stderr); err != nil {
+	if err := o.report(env, res); err != nil {
 		return err
 	}
 	m, err := s.Fit(res, d)
