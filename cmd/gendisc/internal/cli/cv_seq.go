@@ -241,8 +241,7 @@ func (o *tuneOptions) runSequences(env *Env, s *cv.Search, k int) error {
 	if err != nil {
 		return err
 	}
-	warnModel(env, m)
-	return env.writeModel(o.out, persistent(m))
+	return o.write(env, m, folds[0])
 }
 
 // report writes what tune says of the search res: the warnings of its

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/gendisc/gendisc"
 	"github.com/gendisc/gendisc/cv"
 	"github.com/gendisc/gendisc/registry"
 )
@@ -307,8 +308,14 @@ func (o *tuneOptions) run(env *Env, s *cv.Search, k int) error {
 	if err != nil {
 		return kindHint(err, d)
 	}
+	return o.write(env, m, folds[0])
+}
+
+// write writes the chosen setting's model m to --out, with its warnings,
+// and the fold assignment f to --folds-out when given.
+func (o *tuneOptions) write(env *Env, m gendisc.Model, f cv.Folds) error {
 	warnModel(env, m)
-	if err := env.writeCVFiles(o.foldsOut, "", folds[0], nil); err != nil {
+	if err := env.writeCVFiles(o.foldsOut, "", f, nil); err != nil {
 		return err
 	}
 	return env.writeModel(o.out, persistent(m))

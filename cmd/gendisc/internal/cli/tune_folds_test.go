@@ -71,3 +71,28 @@ func TestTuneFoldFlags(t *testing.T) {
 		t.Errorf("--folds loo: exit %d\n%s", r.code, r.stderr)
 	}
 }
+
+// TestTuneSentenceFoldFlags: tune of a kind of sentences takes the fold
+// flags too: the assignment of --folds-out (one fold number per
+// sentence), given back with --folds-in, gives the same search, and
+// --repeats searches on more folds; --group is refused.
+func TestTuneSentenceFoldFlags(t *testing.T) {
+	dir := t.TempDir()
+	data, _ := treebankSlice(t, dir, "ud_english_ewt_dev", 0, 60)
+	folds, out := filepath.Join(dir, "folds.csv"), filepath.Join(dir, "m.json")
+	grid := []string{"tune", "--data", data, "--model", "hmm", "--grid", "emission-alpha=0.01,0.1", "--json", "--out", out}
+	first := mustRun(t, append(grid, "--folds", "3", "--seed", "5", "--folds-out", folds)...)
+	again := mustRun(t, append(grid, "--folds-in", folds)...)
+	if first != again {
+		t.Errorf("--folds-in of --folds-out's file gives another search:\n%s\nthen\n%s", first, again)
+	}
+	if b, _ := os.ReadFile(folds); strings.Count(string(b), "\n") != 61 {
+		t.Errorf("the fold file has %d lines, want a header and 60 sentences", strings.Count(string(b), "\n"))
+	}
+	if repeated := mustRun(t, append(grid, "--folds", "3", "--seed", "5", "--repeats", "2")...); repeated == first {
+		t.Error("--repeats 2 gives the search of one assignment")
+	}
+	if r := runCLI(t, "", append(grid, "--group", "g")...); r.code != 2 || !strings.Contains(r.stderr, "sentences have no columns") {
+		t.Errorf("--group: exit %d, %q", r.code, r.stderr)
+	}
+}
