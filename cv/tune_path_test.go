@@ -47,14 +47,7 @@ func TestTuneWarmPath(t *testing.T) {
 	d := classData(t)
 	folds := readFolds(t, classFolds, d.N)
 	for _, grids := range [][]string{{"l2=1e-4..1e4:13"}, {"no-standardize=false,true", "l2=1e-4..1e4:13"}} {
-		var params []Param
-		for _, g := range grids {
-			p, err := ParseParam(g)
-			if err != nil {
-				t.Fatal(err)
-			}
-			params = append(params, p)
-		}
+		params := parseParams(t, grids)
 		var results [2]*SearchResult
 		var iters [2]atomic.Int64
 		for i, warm := range []bool{false, true} {

@@ -77,8 +77,8 @@ func countedGaussian(t *testing.T, shared bool, rows *atomic.Int64) *registry.Ki
 	})
 }
 
-// search runs a search of kind k over grids on d with folds.
-func search(t *testing.T, k *registry.Kind, metric string, grids []string, d *data.Dataset, folds ...Folds) *SearchResult {
+// parseParams returns the searches of grids (ParseParam).
+func parseParams(t *testing.T, grids []string) []Param {
 	t.Helper()
 	var params []Param
 	for _, g := range grids {
@@ -88,6 +88,13 @@ func search(t *testing.T, k *registry.Kind, metric string, grids []string, d *da
 		}
 		params = append(params, p)
 	}
+	return params
+}
+
+// search runs a search of kind k over grids on d with folds.
+func search(t *testing.T, k *registry.Kind, metric string, grids []string, d *data.Dataset, folds ...Folds) *SearchResult {
+	t.Helper()
+	params := parseParams(t, grids)
 	m, err := MetricNamed(k, metric)
 	if err != nil {
 		t.Fatal(err)
