@@ -34,7 +34,8 @@ then not a feature), --repeats R searches on R assignments drawn with
 the seeds S, S+1, ..., --folds-out FILE writes the assignment used and
 --folds-in FILE takes one (the CSV of cv: the header "fold" and one
 0-based fold number per row) in place of --folds, --group, --repeats and
---seed.
+--seed. A kind of sentences is folded by sentences, one fold number per
+sentence, without loo or --group.
 
 --grid NAME=VALUES searches the model flag --NAME; give one --grid per
 flag, and the settings are every combination of their values (the last
