@@ -24,7 +24,12 @@
 // a log scale, shrinkage=0..1:11 on a linear one) or random draws from
 // them; every setting is cross-validated on the same folds, and the best
 // by a Metric chosen, or the most regularised within one standard error
-// of the best.
+// of the best. A kind whose fits warm-start (registry.WarmStartConfig:
+// logistic regression) is searched along regularisation paths, fold by
+// fold from the largest penalty to the smallest, each fit started from
+// the fold's fit of the previous penalty; the settings of a one-pass kind
+// that only change how a model is made of its statistics
+// (registry.SharedStatisticsConfig) share one pass over the rows.
 //
 // The kinds of sentences (registry.Sequences) are cross-validated on
 // their sentences, a sentence being a row (SentenceFolds,

@@ -24,6 +24,11 @@ type Runner struct {
 	// regression, logistic.Config.FitFrom), which reaches each fold's
 	// optimum in fewer iterations, within the optimiser's tolerance.
 	WarmFit func(d *data.Dataset, from gendisc.Model) (gendisc.Model, error)
+	// Model, when set, gives the model of fold k of repeat rep, fitted
+	// elsewhere, in place of Fit, WarmFit and NewAccumulator: the fold
+	// models of a regularisation path, fitted fold by fold (Search.Run),
+	// are only evaluated here.
+	Model func(rep, k int) (gendisc.Model, error)
 	// NewAccumulator, for kinds whose models are sums of sufficient
 	// statistics, returns an empty accumulator of the configuration that
 	// Fit fits; nil to refit every fold.
@@ -121,7 +126,7 @@ func (r *Runner) Run(d *data.Dataset, repeats ...Folds) (*Result, error) {
 	}
 	// With accumulators, every repeat's fold models come from one pass.
 	var accs [][]gendisc.Accumulator
-	if r.NewAccumulator != nil {
+	if r.NewAccumulator != nil && r.Model == nil {
 		accs = make([][]gendisc.Accumulator, len(repeats))
 		for rep, f := range repeats {
 			a, err := foldAccumulators(d, f, r.NewAccumulator, workers)
@@ -132,7 +137,7 @@ func (r *Runner) Run(d *data.Dataset, repeats ...Folds) (*Result, error) {
 		}
 	}
 	var full gendisc.Model // the model of all the rows that WarmFit starts from
-	if r.WarmFit != nil && accs == nil {
+	if r.WarmFit != nil && r.Model == nil && accs == nil {
 		m, err := r.Fit(d)
 		if err != nil {
 			return nil, fmt.Errorf("cv: fitting all the rows for the warm starts: %w", err)
@@ -157,10 +162,13 @@ func (r *Runner) Run(d *data.Dataset, repeats ...Folds) (*Result, error) {
 				rep, k := jobs[j].repeat, jobs[j].fold
 				var m gendisc.Model
 				var err error
-				if accs != nil {
+				switch {
+				case r.Model != nil:
+					m, err = r.Model(rep, k)
+				case accs != nil:
 					m, err = accs[rep][k].Model()
 					accs[rep][k] = nil
-				} else {
+				default:
 					train, _ := repeats[rep].Split(k)
 					if full != nil {
 						m, err = r.WarmFit(d.Subset(train), full)

@@ -448,3 +448,42 @@ func (m *model) update(kind string, d *data.Dataset) (*model, error) {
 	}
 	return a.fit()
 }
+
+// SameStatistics reports whether the accumulators of o gather the
+// statistics of c's: unless one of them chooses the shrinkage
+// automatically and the other does not (ShrinkageAuto keeps third and
+// fourth moments), since the estimator, a fixed shrinkage, the class
+// prior and EM's settings apply when the model is made of the statistics
+// (ModelFrom).
+func (c LDAConfig) SameStatistics(o LDAConfig) bool { return c.ShrinkageAuto == o.ShrinkageAuto }
+
+// SameStatistics is LDAConfig.SameStatistics for QDA.
+func (c QDAConfig) SameStatistics(o QDAConfig) bool { return c.ShrinkageAuto == o.ShrinkageAuto }
+
+// ModelFrom returns the LDA of c made of the statistics of a, an LDA
+// accumulator of a configuration with the same statistics
+// (SameStatistics): the model of c fitted to a's rows. a is not changed.
+func (c LDAConfig) ModelFrom(a *Accumulator) (*LDA, error) {
+	return newLDA(a.fitWith(KindLDA, Config(c)))
+}
+
+// ModelFrom is LDAConfig.ModelFrom for QDA.
+func (c QDAConfig) ModelFrom(a *Accumulator) (*QDA, error) {
+	return newQDA(a.fitWith(KindQDA, Config(c)))
+}
+
+// fitWith is fit with the configuration c in place of a's, for a model of
+// kind: an error for an invalid c, or for an accumulator of another kind
+// or of other statistics.
+func (a *Accumulator) fitWith(kind string, c Config) (*model, error) {
+	cfg, err := c.validate()
+	if err != nil {
+		return nil, err
+	}
+	if a.kind != kind || a.cfg.ShrinkageAuto != cfg.ShrinkageAuto {
+		return nil, mergeError(kind, a.kind, "statistics of another kind or shrinkage")
+	}
+	b := *a
+	b.cfg = cfg
+	return b.fit()
+}

@@ -393,6 +393,11 @@ func (a *GaussianAccumulator) Finish() (*Gaussian, error) { return a.finish(true
 // finish returns the model of the statistics, a copy of them when keep is
 // set; otherwise the model takes them and a must not be used again.
 func (a *GaussianAccumulator) finish(keep bool) (*Gaussian, error) {
+	return a.finishWith(a.params, keep)
+}
+
+// finishWith is finish with the settings p in place of the accumulator's.
+func (a *GaussianAccumulator) finishWith(p gaussianParams, keep bool) (*Gaussian, error) {
 	if a.schema == nil {
 		return nil, &data.ParseError{File: a.source, Err: data.ErrNoRows}
 	}
@@ -400,7 +405,25 @@ func (a *GaussianAccumulator) finish(keep bool) (*Gaussian, error) {
 	if keep {
 		s = s.Clone()
 	}
-	return newGaussian(a.schema, s, a.params, a.source)
+	return newGaussian(a.schema, s, p, a.source)
+}
+
+// SameStatistics reports whether the accumulators of o gather the
+// statistics of c's: always, since every setting of Gaussian naive Bayes
+// (the variance tying and smoothing, the class prior) applies when the
+// model is made of the per-class moments (ModelFrom).
+func (c GaussianConfig) SameStatistics(o GaussianConfig) bool { return true }
+
+// ModelFrom returns the model of c made of the statistics of a, an
+// accumulator of any GaussianConfig (SameStatistics), as if a had been
+// c's: the model of c fitted to a's rows, the same to the last bit.
+// a is not changed.
+func (c GaussianConfig) ModelFrom(a *GaussianAccumulator) (*Gaussian, error) {
+	p, err := c.params()
+	if err != nil {
+		return nil, err
+	}
+	return a.finishWith(p, true)
 }
 
 // settings is the model-file form of the accumulator's settings, without

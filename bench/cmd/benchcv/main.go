@@ -4,6 +4,8 @@
 //	benchcv gen -dir DIR [-rows N]
 //	benchcv csv -dir DIR -out FILE
 //	benchcv -dir DIR [-reps R] [-cpuprofile FILE] [-loo-splits S] gnb|lda
+//	benchcv gen-tune -dir DIR [-rows N]
+//	benchcv -dir DIR [-reps R] [-cpuprofile FILE] tune
 //
 // gen writes the data both sides read: gnb_X.npy (float64 N × 50, default
 // N = 1,000,000) and gnb_y.npy (labels 0 and 1), lda_X.npy (10,000 × 50)
@@ -80,6 +82,12 @@ type result struct {
 func main() {
 	log.SetFlags(0)
 	log.SetPrefix("benchcv: ")
+	if len(os.Args) > 1 && os.Args[1] == "gen-tune" {
+		if err := genTune(os.Args[2:]); err != nil {
+			log.Fatal(err)
+		}
+		return
+	}
 	if len(os.Args) > 1 && os.Args[1] == "gen" {
 		fs := flag.NewFlagSet("gen", flag.ExitOnError)
 		dir := fs.String("dir", "", "directory to write the data to")
@@ -112,7 +120,7 @@ func main() {
 	flag.IntVar(&looSplits, "loo-splits", 0, "lda: also report the leave-one-out accuracy of the first S rows (the splits scikit-learn's side runs)")
 	flag.Parse()
 	if *dir == "" || *reps < 1 || flag.NArg() != 1 {
-		log.Fatal("usage: benchcv -dir DIR [-reps R] gnb|lda")
+		log.Fatal("usage: benchcv -dir DIR [-reps R] gnb|lda|tune")
 	}
 	res := &result{Side: "gendisc", Workload: flag.Arg(0), LoadAvg: []float64{measure.LoadAverage()},
 		GOMAXPROCS: runtime.GOMAXPROCS(0), Answer: map[string]float64{}}
@@ -143,8 +151,10 @@ func run(dir string, reps int, res *result) error {
 		err = gnb(dir, reps, res)
 	case "lda":
 		err = lda(dir, reps, res)
+	case "tune":
+		err = tune(dir, reps, res)
 	default:
-		err = fmt.Errorf("unknown workload %q (gnb, lda)", res.Workload)
+		err = fmt.Errorf("unknown workload %q (gnb, lda, tune)", res.Workload)
 	}
 	return err
 }

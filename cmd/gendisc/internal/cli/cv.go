@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -129,49 +128,32 @@ Example:
 // them, and the folds.
 type cvOptions struct {
 	trainingOptions
-	folds           string // a number, or "loo"
-	repeats         int
-	seed            func() uint64 // --seed, cv's or the kind's
-	group           string
-	json            bool
-	out             string
-	foldsOut        string
-	foldsIn         string
-	config          func() (registry.Config, error)
-	fit             fitFunc
-	newAccumulator  func() (gendisc.Accumulator, error) // nil for a kind refitted per fold
-	foldsFlagsGiven []string                            // --folds, --group, --repeats and cv's own --seed, as given
-	seqCV           seqCVFlags                          // a kind of sentences (cv_seq.go)
+	foldFlags
+	json           bool
+	out            string
+	config         func() (registry.Config, error)
+	fit            fitFunc
+	newAccumulator func() (gendisc.Accumulator, error) // nil for a kind refitted per fold
+	seqCV          seqCVFlags                          // a kind of sentences (cv_seq.go)
 }
 
 func cvFlags(fs *flag.FlagSet, args []string) Runner {
 	o := &cvOptions{}
 	o.trainingOptions.register(fs)
 	o.seqCV.register(fs)
-	fs.StringVar(&o.folds, "folds", strconv.Itoa(defaultFolds), "the number of `folds`, at least 2, or loo for leave-one-out")
-	fs.IntVar(&o.repeats, "repeats", 1, "repeat the cross-validation this many `times`, with the seeds S, S+1, ...")
-	fs.StringVar(&o.group, "group", "", "keep the rows of each value of this `column` in one fold")
+	o.foldFlags.register(fs, defaultFolds, ", in place of the report")
 	fs.BoolVar(&o.json, "json", false, "print JSON instead of text")
 	fs.StringVar(&o.out, "out", "", "write the figures of every fold to this CSV `file`; - for standard output, in place of the report")
-	fs.StringVar(&o.foldsOut, "folds-out", "", "write the fold assignment to this CSV `file`; - for standard output, in place of the report")
-	fs.StringVar(&o.foldsIn, "folds-in", "", "take the fold assignment from this CSV `file` (header fold, one fold number per row)")
 	var cfg func() (registry.Config, error)
 	var err error
 	if args != nil {
 		cfg, err = o.defineKind(fs, args)
 	}
-	ownSeed := fs.Lookup("seed") == nil // the kinds whose fit draws define it
-	if ownSeed {
-		fs.Uint64("seed", 1, "`seed` of the fold assignment")
-	}
+	o.registerSeed(fs, "`seed` of the fold assignment")
 	if args == nil { // help
 		return nil
 	}
 	o.refuseOtherKinds(fs)
-	o.seed = func() uint64 {
-		v, _ := strconv.ParseUint(fs.Lookup("seed").Value.String(), 10, 64)
-		return v
-	}
 	if err == nil {
 		o.config, o.fit = cfg, configFit(o.kind, cfg)
 		if o.kind.OnePass() {
@@ -185,16 +167,7 @@ func cvFlags(fs *flag.FlagSet, args []string) Runner {
 		if err := checkKindReadFlags(fs, o.kind); err != nil {
 			return err
 		}
-		fs.Visit(func(f *flag.Flag) {
-			switch f.Name {
-			case "folds", "group", "repeats":
-				o.foldsFlagsGiven = append(o.foldsFlagsGiven, dashed(f.Name))
-			case "seed": // the fit's too, for a kind that defines it
-				if ownSeed {
-					o.foldsFlagsGiven = append(o.foldsFlagsGiven, dashed(f.Name))
-				}
-			}
-		})
+		o.noteGiven(fs)
 		if sequenceInput(o.kind) {
 			return o.runSequences(env, fs)
 		}
@@ -216,29 +189,7 @@ func (o *cvOptions) checkFlags() (k int, err error) {
 	if o.out == "-" && (o.foldsOut == "-" || o.json) || o.foldsOut == "-" && o.json {
 		return 0, usagef("one of --out -, --folds-out - and --json can go to standard output")
 	}
-	if o.foldsIn != "" {
-		if len(o.foldsFlagsGiven) > 0 {
-			return 0, usagef("--folds-in gives the folds: it does not go with %s", strings.Join(o.foldsFlagsGiven, ", "))
-		}
-		return 0, nil
-	}
-	if o.repeats < 1 {
-		return 0, usagef("--repeats %d: want at least 1", o.repeats)
-	}
-	if o.foldsOut != "" && o.repeats > 1 {
-		return 0, usagef("--folds-out writes one assignment: it does not go with --repeats %d", o.repeats)
-	}
-	if o.folds == "loo" {
-		if o.group != "" || o.repeats > 1 {
-			return 0, usagef("--folds loo has one fold per row: it does not go with --group or --repeats")
-		}
-		return 0, nil
-	}
-	k, err = strconv.Atoi(o.folds)
-	if err != nil || k < 2 {
-		return 0, usagef("--folds %q: want a number of folds of at least 2, or loo", o.folds)
-	}
-	return k, nil
+	return o.foldFlags.check()
 }
 
 // run cross-validates as the flags say and writes the report.
@@ -247,21 +198,11 @@ func (o *cvOptions) run(env *Env) error {
 	if err != nil {
 		return err
 	}
-	opt := o.readOptions()
-	if o.group != "" {
-		opt.Categorical = append(opt.Categorical, o.group)
-	}
-	d, err := o.readTrainingData(env, opt)
+	d, err := o.readTrainingData(env, o.withGroup(o.readOptions()))
 	if err != nil {
 		return err
 	}
-	var groups []string
-	if o.group != "" {
-		if d, groups, err = groupColumn(d, o.group); err != nil {
-			return err
-		}
-	}
-	folds, err := o.assign(d, k, groups)
+	d, folds, err := o.assign(d, k)
 	if err != nil {
 		return err
 	}
@@ -320,33 +261,6 @@ func (env *Env) writeCVFiles(foldsPath, tablePath string, f cv.Folds, res *cv.Re
 		}
 	}
 	return nil
-}
-
-// assign returns the fold assignments of d: read from --folds-in, leave-one-out
-// for k = 0, or --repeats draws of k folds (cv.Assign), by groups when
-// groups is not nil.
-func (o *cvOptions) assign(d *data.Dataset, k int, groups []string) ([]cv.Folds, error) {
-	if o.foldsIn != "" {
-		f, err := os.Open(o.foldsIn)
-		if err != nil {
-			return nil, pathError(o.foldsIn, err)
-		}
-		defer f.Close()
-		folds, err := cv.ReadFolds(f, o.foldsIn, d.N)
-		if err != nil {
-			return nil, err
-		}
-		return []cv.Folds{folds}, nil
-	}
-	if k == 0 {
-		return []cv.Folds{cv.LeaveOneOut(d.N)}, nil
-	}
-	if k > d.N {
-		return nil, fmt.Errorf("%s: --folds %d is more than its %s", d.Source, k, count(d.N, "row", "rows"))
-	}
-	return cv.Repeat(o.repeats, o.seed(), func(seed uint64) (cv.Folds, error) {
-		return cv.Assign(d, k, groups, seed)
-	})
 }
 
 // runCV cross-validates the kind on d with the fold assignments folds:
@@ -418,32 +332,6 @@ func (o *cvOptions) downdate(env *Env, d *data.Dataset) (*cv.Result, error) {
 		env.verbosef("cv: leave-one-out by downdating the fit to all %s, without refits", count(d.N, "row", "rows"))
 	}
 	return res, err
-}
-
-// groupColumn returns d without its feature column named name, read as
-// categorical, and that column's value in every row: the groups of
-// --group. A row without a value is an error naming its line.
-func groupColumn(d *data.Dataset, name string) (*data.Dataset, []string, error) {
-	j := d.Schema.Feature(name)
-	if j < 0 {
-		return nil, nil, fmt.Errorf("%s: --group %s: no feature column of that name (the target cannot group the rows)", d.Source, name)
-	}
-	levels := d.Schema.Features[j].Levels
-	groups := make([]string, d.N)
-	for i := range d.N {
-		v := d.X[i*d.D()+j]
-		if math.IsNaN(v) {
-			return nil, nil, d.RowError(i, "column %q: no value: --group needs the group of every row", name)
-		}
-		groups[i] = levels[int(v)]
-	}
-	keep := make([]int, 0, d.D()-1)
-	for c := range d.D() {
-		if c != j {
-			keep = append(keep, c)
-		}
-	}
-	return selectFeatures(d, keep), groups, nil
 }
 
 // figure is one number of a report, at its path in the report's JSON

@@ -3,7 +3,6 @@ package cli
 import (
 	"flag"
 	"fmt"
-	"os"
 	"runtime"
 	"strconv"
 
@@ -63,11 +62,8 @@ func (o *cvOptions) runSequences(env *Env, fs *flag.FlagSet) error {
 	if err != nil {
 		return err
 	}
-	switch {
-	case o.folds == "loo" && o.foldsIn == "":
-		return usagef("--folds loo: leave-one-out of sentences fits a model per sentence; give --folds N for N sentences if that is meant")
-	case o.group != "":
-		return usagef("--group %s: sentences have no columns to group by; keep a document's sentences in one fold with --folds-in FILE (one fold number per sentence)", o.group)
+	if err := o.checkSentences(); err != nil {
+		return err
 	}
 	c, err := env.readSentences(o.data, &o.seqCV.seq)
 	if err != nil {
@@ -139,27 +135,31 @@ func maxFolds(folds []cv.Folds) int {
 	return k
 }
 
+// checkSentences returns the misuse of the fold flags for a kind of
+// sentences: leave-one-out (a fit per sentence) and --group (sentences
+// have no columns).
+func (f *foldFlags) checkSentences() error {
+	switch {
+	case f.folds == "loo" && f.foldsIn == "":
+		return usagef("--folds loo: leave-one-out of sentences fits a model per sentence; give --folds N for N sentences if that is meant")
+	case f.group != "":
+		return usagef("--group %s: sentences have no columns to group by; keep a document's sentences in one fold with --folds-in FILE (one fold number per sentence)", f.group)
+	}
+	return nil
+}
+
 // assignSentences returns the fold assignments of the sentences of c:
 // read from --folds-in (one fold number per sentence), or --repeats draws
 // of k folds (cv.SentenceFolds).
-func (o *cvOptions) assignSentences(c *seq.Corpus, k int) ([]cv.Folds, error) {
+func (f *foldFlags) assignSentences(c *seq.Corpus, k int) ([]cv.Folds, error) {
 	n := len(c.Sentences)
-	if o.foldsIn != "" {
-		f, err := os.Open(o.foldsIn)
-		if err != nil {
-			return nil, pathError(o.foldsIn, err)
-		}
-		defer f.Close()
-		folds, err := cv.ReadFolds(f, o.foldsIn, n)
-		if err != nil {
-			return nil, err
-		}
-		return []cv.Folds{folds}, nil
+	if f.foldsIn != "" {
+		return f.foldsFile(n)
 	}
 	if k > n {
 		return nil, fmt.Errorf("%s: --folds %d is more than its %s", c.Source, k, count(n, "sentence", "sentences"))
 	}
-	return cv.Repeat(o.repeats, o.seed(), func(seed uint64) (cv.Folds, error) {
+	return cv.Repeat(f.repeats, f.seed(), func(seed uint64) (cv.Folds, error) {
 		return cv.SentenceFolds(n, k, seed)
 	})
 }
@@ -202,15 +202,15 @@ func splitCores(jobs string, folds int) (workers, perFit int) {
 // the cores shared between the folds and the fits as cv shares them, and
 // writes the chosen setting's model, fitted to all the sentences with the
 // --jobs given.
-func (o *tuneOptions) runSequences(env *Env, s *cv.Search) error {
+func (o *tuneOptions) runSequences(env *Env, s *cv.Search, k int) error {
+	if err := o.checkSentences(); err != nil {
+		return err
+	}
 	c, err := env.readSentences(o.train.data, &o.train.seq)
 	if err != nil {
 		return err
 	}
-	if o.folds > len(c.Sentences) {
-		return fmt.Errorf("%s: --folds %d is more than its %s", c.Source, o.folds, count(len(c.Sentences), "sentence", "sentences"))
-	}
-	folds, err := cv.SentenceFolds(len(c.Sentences), o.folds, *o.seed)
+	folds, err := o.assignSentences(c, k)
 	if err != nil {
 		return err
 	}
@@ -223,12 +223,12 @@ func (o *tuneOptions) runSequences(env *Env, s *cv.Search) error {
 			}
 		}
 		var perFit int
-		s.Workers, perFit = splitCores(given, o.folds)
+		s.Workers, perFit = splitCores(given, maxFolds(folds))
 		s.Base = append(append(cv.Setting{}, base...), cv.FlagValue{Name: "jobs", Value: strconv.Itoa(perFit)})
 	}
 	show := env.progress()
 	s.Progress = func(done, total int) { show("tune: %d of %d fits", done, total) }
-	res, err := s.RunSequences(c, folds)
+	res, err := s.RunSequences(c, folds...)
 	show("")
 	if err != nil {
 		return err
@@ -241,8 +241,7 @@ func (o *tuneOptions) runSequences(env *Env, s *cv.Search) error {
 	if err != nil {
 		return err
 	}
-	warnModel(env, m)
-	return env.writeModel(o.out, persistent(m))
+	return o.write(env, m, folds[0])
 }
 
 // report writes what tune says of the search res: the warnings of its

@@ -249,18 +249,34 @@ func TestCVWarnings(t *testing.T) {
 // and that the text report lists the folds.
 func TestCVGroups(t *testing.T) {
 	dir := t.TempDir()
+	file, folds := groupedData(t, dir), filepath.Join(dir, "folds.csv")
+	text := mustRun(t, "cv", "--data", file, "--model", "gaussian-nb", "--group", "g", "--folds", "4", "--folds-out", folds)
+	if !strings.HasPrefix(text, "figure") || !strings.Contains(text, "fold 3") || !strings.Contains(text, "\naccuracy ") {
+		t.Errorf("text report:\n%s", text)
+	}
+	checkGroupFolds(t, folds)
+}
+
+// groupedData writes to dir a CSV file of 40 rows whose column g puts
+// row i in group i mod 8, and returns its path.
+func groupedData(t *testing.T, dir string) string {
+	t.Helper()
 	file := filepath.Join(dir, "g.csv")
 	var b strings.Builder
 	b.WriteString("g,x,y\n")
 	for i := range 40 {
 		b.WriteString(strings.Join([]string{string(rune('a' + i%8)), strings.Repeat("1", 1+i%3), []string{"p", "q"}[i%2]}, ",") + "\n")
 	}
-	os.WriteFile(file, []byte(b.String()), 0o644)
-	folds := filepath.Join(dir, "folds.csv")
-	text := mustRun(t, "cv", "--data", file, "--model", "gaussian-nb", "--group", "g", "--folds", "4", "--folds-out", folds)
-	if !strings.HasPrefix(text, "figure") || !strings.Contains(text, "fold 3") || !strings.Contains(text, "\naccuracy ") {
-		t.Errorf("text report:\n%s", text)
+	if err := os.WriteFile(file, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
 	}
+	return file
+}
+
+// checkGroupFolds checks that the fold file folds, of groupedData's rows,
+// keeps the rows of a group in one fold.
+func checkGroupFolds(t *testing.T, folds string) {
+	t.Helper()
 	fb, _ := os.ReadFile(folds)
 	f, err := cv.ReadFolds(strings.NewReader(string(fb)), folds, 40)
 	if err != nil {
