@@ -51,6 +51,17 @@ func (a *countingAccumulator) Add(d *data.Dataset) error {
 	return a.GaussianAccumulator.Add(d)
 }
 
+// AddFolds counts the rows once and adds them to the wrapped
+// accumulators of their folds (gendisc.FoldAdder).
+func (a *countingAccumulator) AddFolds(d *data.Dataset, fold []int, accs []gendisc.Accumulator) error {
+	a.rows.Add(int64(d.N))
+	inner := make([]gendisc.Accumulator, len(accs))
+	for i, o := range accs {
+		inner[i] = o.(*countingAccumulator).GaussianAccumulator
+	}
+	return a.GaussianAccumulator.AddFolds(d, fold, inner)
+}
+
 func (a *countingAccumulator) Merge(o gendisc.Accumulator) error {
 	if c, ok := o.(*countingAccumulator); ok {
 		o = c.GaussianAccumulator
