@@ -68,7 +68,11 @@ The kinds whose models are sums of sufficient statistics (naive Bayes,
 LDA, QDA, linear regression, n-gram language models) take one pass over
 the rows: each row's statistics go to its fold's, and each fold's model
 is the merge of the other folds', the same model as a refit (to 1e-12).
-The other kinds are refitted per fold, the folds in parallel. With --folds
+The other kinds are refitted per fold, the folds in parallel; logistic
+regression's fits start from its fit to all the rows (a warm start: the
+same optimum, within the solver's tolerance, in fewer iterations), while
+the mixtures' EM starts afresh in every fold, since a start from a model
+that saw the fold would pull a local optimum toward it. With --folds
 loo, linear regression (without --l2), Gaussian naive Bayes (with its
 default variances), LDA and QDA (without shrinkage), on data without
 weights or missing cells, downdate the fit to all rows, in time linear in
@@ -273,12 +277,14 @@ func (o *cvOptions) runCV(env *Env, d *data.Dataset, folds []cv.Folds) (*cv.Resu
 			return res, err
 		}
 	}
-	r := &cv.Runner{Fit: o.fit}
+	r := &cv.Runner{Fit: o.fit, WarmFit: configWarmFit(o.kind, o.config)}
 	k := 0
 	for _, f := range folds {
 		k = max(k, f.K())
 	}
 	switch {
+	case r.WarmFit != nil && o.newAccumulator == nil:
+		env.verbosef("cv: each fold's fit starts from the fit to all the rows")
 	case o.newAccumulator != nil && k <= maxOnePassFolds:
 		r.NewAccumulator = o.newAccumulator
 		env.verbosef("cv: one pass over the rows, the folds' models merged from their statistics")

@@ -13,6 +13,8 @@ import (
 	"testing"
 
 	"github.com/gendisc/gendisc/cv"
+	"github.com/gendisc/gendisc/dataio"
+	"github.com/gendisc/gendisc/internal/bundled"
 	"github.com/gendisc/gendisc/registry"
 )
 
@@ -409,5 +411,50 @@ func TestCVSeedOfTheFit(t *testing.T) {
 	b := mustRun(t, "cv", "--data", "iris", "--model", "logistic", "--solver", "sgd", "--folds-in", folds, "--seed", "2", "--json")
 	if a == b {
 		t.Errorf("--seed 1 and --seed 2 of the stochastic solver give the same figures")
+	}
+}
+
+// TestCVWarmStartsLogistic checks that cv fits logistic regression's
+// folds from its fit to all the rows (--verbose says so) and that the
+// figures are those of cold fits on the same folds: the mean log-loss of
+// the library's cv.Runner without a warm start, to the solver's
+// tolerance.
+func TestCVWarmStartsLogistic(t *testing.T) {
+	folds := filepath.Join(t.TempDir(), "folds.csv")
+	r := runCLI(t, "", "cv", "--data", "pima_indians_diabetes", "--model", "logistic", "--folds", "5", "--folds-out", folds, "--verbose", "--json")
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	if !strings.Contains(r.stderr, "each fold's fit starts from the fit to all the rows") {
+		t.Errorf("--verbose does not tell the warm start:\n%s", r.stderr)
+	}
+	var warm float64
+	if err := json.Unmarshal(decodeCV(t, r.stdout).Mean["log_loss"], &warm); err != nil {
+		t.Fatal(err)
+	}
+	d := bundled.Load(t, "pima_indians_diabetes", dataio.Options{})
+	b, err := os.ReadFile(folds)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := cv.ReadFolds(strings.NewReader(string(b)), folds, d.N)
+	if err != nil {
+		t.Fatal(err)
+	}
+	k, err := registry.Lookup("logistic")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := k.DefaultConfig()
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := (&cv.Runner{Fit: c.Fit}).Run(d, f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cold, _, ok := res.Metric("log_loss")
+	if !ok || math.Abs(warm-cold) > 1e-7*cold {
+		t.Errorf("mean log-loss: warm %v, cold %v", warm, cold)
 	}
 }
