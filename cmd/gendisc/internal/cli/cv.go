@@ -282,9 +282,10 @@ func (o *cvOptions) runCV(env *Env, d *data.Dataset, folds []cv.Folds) (*cv.Resu
 	for _, f := range folds {
 		k = max(k, f.K())
 	}
-	switch {
-	case r.WarmFit != nil && o.newAccumulator == nil:
+	if r.WarmFit != nil {
 		env.verbosef("cv: each fold's fit starts from the fit to all the rows")
+	}
+	switch {
 	case o.newAccumulator != nil && k <= maxOnePassFolds:
 		r.NewAccumulator = o.newAccumulator
 		env.verbosef("cv: one pass over the rows, the folds' models merged from their statistics")
