@@ -84,11 +84,12 @@ func (m *Model) TopWords(tag string, n int) []WordProb {
 // by tag (nil without the suffix model): what the model assumes of a word
 // it never saw, before the context.
 func (m *Model) SuffixGuess(w string) []float64 {
-	if m.suffix == nil {
+	suffix := m.suffix()
+	if suffix == nil {
 		return nil
 	}
 	p := make([]float64, m.T)
-	if found, _ := m.suffix.posterior(p, nil, w, m.wordClass(w)); !found {
+	if found, _ := suffix.posterior(p, nil, w, m.wordClass(w)); !found {
 		return nil
 	}
 	out := make([]float64, len(m.tags))
@@ -119,11 +120,12 @@ type SuffixEntry struct {
 // tokens, most first (ties by class and suffix); nil without the suffix
 // model.
 func (m *Model) TopSuffixes(n, letters int) []SuffixEntry {
-	if m.suffix == nil {
+	suffix := m.suffix()
+	if suffix == nil {
 		return nil
 	}
 	var out []SuffixEntry
-	for key, row := range m.suffix.counts {
+	for key, row := range suffix.counts {
 		suffix := key[1:]
 		if utf8.RuneCountInString(suffix) != letters {
 			continue
@@ -152,8 +154,9 @@ func (m *Model) TopSuffixes(n, letters int) []SuffixEntry {
 // class (WordClasses' order; 0 for a class without rare words), nil
 // without the suffix model.
 func (m *Model) SuffixThetas() []float64 {
-	if m.suffix == nil {
+	suffix := m.suffix()
+	if suffix == nil {
 		return nil
 	}
-	return slices.Clone(m.suffix.theta[:])
+	return slices.Clone(suffix.theta[:])
 }

@@ -43,7 +43,11 @@ type Model struct {
 	allTags    []int32
 	// logNew is log P(w | t) of a new word under Uniform.
 	logNew []float64
-	suffix *suffixModel
+	// suffix returns the model of new words under Suffixes (nil under
+	// Uniform), counted on its first call: a model that is fitted to be
+	// saved, as by `gendisc fit`, never needs it, and it is counted
+	// again from the counts when the model file is read.
+	suffix func() *suffixModel
 	// The context-dependent emissions (Config.Context, order 2):
 	// ctxOf[w] are the keys (b·T + c: the state c after b) of the known
 	// word w with their counts, ctxLogTotal[key] is log(c(b, c) + κ).
@@ -84,16 +88,15 @@ func newModel(cfg Config, sp space, c counts) (*Model, error) {
 	for t := range m.allTags {
 		m.allTags[t] = int32(t)
 	}
-	// The suffix model is counted on another core meanwhile: it reads
-	// only the counts and the vocabulary.
-	var wg sync.WaitGroup
-	if cfg.Unknown == Suffixes {
-		wg.Go(func() { m.suffix = newSuffixModel(m, m.tagCounts()) })
-	}
+	m.suffix = sync.OnceValue(func() *suffixModel {
+		if cfg.Unknown != Suffixes {
+			return nil
+		}
+		return newSuffixModel(m, m.tagCounts())
+	})
 	m.deriveTransitions()
 	m.deriveEmissions()
 	m.deriveContexts()
-	wg.Wait()
 	return m, nil
 }
 
@@ -388,6 +391,7 @@ func (m *Model) emissions(ws *workspace, tokens []string) ([][]float64, [][]int3
 	rows := slices.Grow(ws.rows[:0], len(tokens))[:len(tokens)]
 	cand := slices.Grow(ws.cand[:0], len(tokens))[:len(tokens)]
 	e, buf := ws.e[:0], ws.buf[:0]
+	suffix := m.suffix()
 	defer func() { ws.ids, ws.rows, ws.e, ws.cand, ws.buf = ids, rows, e, cand, buf }()
 	for i, w := range tokens {
 		k, ok := m.words[w]
@@ -396,7 +400,7 @@ func (m *Model) emissions(ws *workspace, tokens []string) ([][]float64, [][]int3
 			ids[i] = k
 		}
 		lowerKnown := false
-		if !ok && m.suffix != nil {
+		if !ok && suffix != nil {
 			k, ok = m.words[strings.ToLower(w)]
 			lowerKnown = ok
 		}
@@ -407,8 +411,8 @@ func (m *Model) emissions(ws *workspace, tokens []string) ([][]float64, [][]int3
 			from := len(e)
 			e = slices.Grow(e, T)[:from+T]
 			row := e[from : from+T : from+T]
-			if m.suffix != nil {
-				ws.key = m.suffix.logEmit(row, ws.key, w, classOf(w, lowerKnown))
+			if suffix != nil {
+				ws.key = suffix.logEmit(row, ws.key, w, classOf(w, lowerKnown))
 			} else {
 				copy(row, m.logNew)
 			}
