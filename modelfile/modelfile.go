@@ -93,17 +93,63 @@ type rawEnvelope struct {
 //
 // where each field is its JSON text compacted (json.Compact) and ⏎ is a
 // newline, which compact JSON cannot contain. Any change to a value is
-// detected; reformatting the file's white space is not a change.
+// detected; reformatting the file's white space is not a change. The
+// fields must be valid JSON.
 func (r *rawEnvelope) checksum() string {
 	h := sha256.New()
-	var buf bytes.Buffer
+	var buf []byte
 	for _, field := range [][]byte{r.Format, r.Version, r.Kind, r.Schema, r.Params} {
-		buf.Reset()
-		json.Compact(&buf, field) // the fields come from valid JSON
-		buf.WriteByte('\n')
-		h.Write(buf.Bytes())
+		buf = append(compactValid(buf[:0], field), '\n')
+		h.Write(buf)
 	}
 	return "sha256:" + hex.EncodeToString(h.Sum(nil))
+}
+
+// compactValid appends the valid JSON src to dst without its white space
+// outside strings, as json.Compact does, without checking src again:
+// several times faster than json.Compact on the megabytes of parameters
+// of a large model.
+func compactValid(dst, src []byte) []byte {
+	for i := 0; i < len(src); {
+		c := src[i]
+		if c == '"' { // copy the string, escapes and all
+			j := i + 1
+			for ; src[j] != '"'; j++ {
+				if src[j] == '\\' {
+					j++
+				}
+			}
+			dst = append(dst, src[i:j+1]...)
+			i = j + 1
+			continue
+		}
+		j := i
+		for j < len(src) && src[j] != '"' && src[j] != ' ' && src[j] != '\t' && src[j] != '\n' && src[j] != '\r' {
+			j++
+		}
+		dst = append(dst, src[i:j]...)
+		for i = j; i < len(src) && (src[i] == ' ' || src[i] == '\t' || src[i] == '\n' || src[i] == '\r'); i++ {
+		}
+	}
+	return dst
+}
+
+// appendCompact appends the envelope as compact JSON, its fields in
+// order: what json.Marshal writes of r without HTML escapes when every
+// field is compact JSON.
+func (r *rawEnvelope) appendCompact(dst []byte) []byte {
+	for i, f := range []struct {
+		name  string
+		value []byte
+	}{{"format", r.Format}, {"version", r.Version}, {"kind", r.Kind}, {"schema", r.Schema}, {"params", r.Params}, {"checksum", r.Checksum}} {
+		if i == 0 {
+			dst = append(dst, '{')
+		} else {
+			dst = append(dst, ',')
+		}
+		dst = append(append(append(append(dst, '"'), f.name...), '"', ':'), f.value...)
+	}
+	return append(dst, '}')
 }
 
 // Write writes the model file of m to w: the envelope, with m's parameters
@@ -159,8 +205,8 @@ func Encode(kind string, schema *data.Schema, params []byte) ([]byte, error) {
 		return nil, fmt.Errorf("modelfile: encoding the schema of the %s model: %w", kind, err)
 	}
 	r.Checksum, _ = marshal(r.checksum())
-	compact, _ := marshal(&r) // raw messages that are valid JSON
-	return append(indent(nil, compact), '\n'), nil
+	compact := r.appendCompact(make([]byte, 0, len(r.Params)+len(r.Schema)+256)) // every field compact
+	return append(indent(make([]byte, 0, len(compact)+len(compact)/8), compact), '\n'), nil
 }
 
 // marshal encodes v as compact JSON without escaping <, > and &, so class
@@ -302,6 +348,8 @@ func Read(r io.Reader, source string) (*Envelope, error) {
 	if json.Unmarshal(raw.Checksum, &e.Checksum) != nil {
 		return refuse(ErrMalformed, "checksum %s is not a string", excerpt(raw.Checksum))
 	}
+	// The parameters compacted once, for the checksum and for the model.
+	raw.Params = compactValid(nil, raw.Params) // valid: part of a valid document
 	if e.Checksum != raw.checksum() {
 		return refuse(ErrEdited, "checksum mismatch: the file was edited or damaged after it was written")
 	}
@@ -311,9 +359,7 @@ func Read(r io.Reader, source string) (*Envelope, error) {
 	if err := checkNames(e.Schema); err != nil {
 		return refuse(ErrMalformed, "invalid schema: %v", err)
 	}
-	var params bytes.Buffer
-	json.Compact(&params, raw.Params) // valid: part of a valid document
-	e.Params = params.Bytes()
+	e.Params = raw.Params
 	e.Source = source
 	return &e, nil
 }

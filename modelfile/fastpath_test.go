@@ -1,0 +1,52 @@
+package modelfile
+
+import (
+	"bytes"
+	"encoding/json"
+	"math"
+	"testing"
+)
+
+// FuzzCompactValid checks compactValid against json.Compact on valid
+// JSON. Longer:
+//
+//	go test -run '^$' -fuzz FuzzCompactValid -fuzztime 60s ./modelfile
+func FuzzCompactValid(f *testing.F) {
+	for _, s := range []string{
+		`{}`, ` [1, 2 ,3 ] `, "{\n  \"a b\": \"c \\\" d\\\\\",\t\"e\": [true, null, -1.5e3]\r\n}",
+		`"\\"`, `["\u0041 ", " \" ", {"k" : { } }]`, ` 0 `,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if !json.Valid(b) {
+			return
+		}
+		var want bytes.Buffer
+		if err := json.Compact(&want, b); err != nil {
+			t.Fatal(err)
+		}
+		if got := compactValid(nil, b); !bytes.Equal(got, want.Bytes()) {
+			t.Fatalf("compactValid %q, json.Compact %q", got, want.Bytes())
+		}
+	})
+}
+
+// FuzzAppendFloat checks appendFloat against json.Marshal of a float64,
+// whole numbers first. Longer:
+//
+//	go test -run '^$' -fuzz FuzzAppendFloat -fuzztime 60s ./modelfile
+func FuzzAppendFloat(f *testing.F) {
+	for _, v := range []float64{1, -1, 3, 1e6, 1e20, 1 << 53, 1<<53 - 1, -(1<<53 - 1), 123456789, 0.5, 1e-7, 2.5e21} {
+		f.Add(v)
+	}
+	f.Fuzz(func(t *testing.T, v float64) {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return
+		}
+		want, _ := json.Marshal(v)
+		if got := appendFloat(nil, v); !bytes.Equal(got, want) {
+			t.Fatalf("%v: appendFloat %s, json.Marshal %s", v, got, want)
+		}
+	})
+}
