@@ -120,16 +120,18 @@ type SuffixEntry struct {
 // tokens, most first (ties by class and suffix); nil without the suffix
 // model.
 func (m *Model) TopSuffixes(n, letters int) []SuffixEntry {
-	suffix := m.suffix()
-	if suffix == nil {
+	sm := m.suffix()
+	if sm == nil {
 		return nil
 	}
 	var out []SuffixEntry
-	for key, row := range suffix.counts {
+	row := make([]float64, m.T)
+	for key := range sm.entry {
 		suffix := key[1:]
 		if utf8.RuneCountInString(suffix) != letters {
 			continue
 		}
+		sm.row(row, key)
 		byTag := make([]float64, len(m.tags))
 		sum := 0.0
 		for s, x := range row {

@@ -12,10 +12,15 @@ import (
 type suffixModel struct {
 	T         int
 	maxSuffix int
-	// counts[class + suffix] are the tag counts of the rare words of the
-	// class (a byte, wordClass) that end in suffix; the empty suffix has
-	// the class's counts.
-	counts map[string][]float64
+	// entry[class + suffix] is the entry of the rare words of the class
+	// (a byte, wordClass) that end in suffix; the empty suffix's has the
+	// class's counts. The tag counts of entry e are sparse: the states
+	// tags[start[e]:start[e+1]], increasing, with the counts
+	// n[start[e]:start[e+1]], all positive.
+	entry map[string]int32
+	start []int32
+	tags  []int32
+	n     []float64
 	// theta[class] is θ of the class.
 	theta [4]float64
 	// logPrior[t] is log P̂(t) of all tokens, logNew log P(new word).
@@ -27,7 +32,10 @@ type suffixModel struct {
 // capital first letter (unless the word in lower case is known: a
 // capital that begins a sentence) plus 2 for a digit anywhere.
 func (m *Model) wordClass(w string) byte {
-	_, lowerKnown := m.words[strings.ToLower(w)]
+	lowerKnown := false
+	if capitalised(w) { // else classOf does not ask
+		_, lowerKnown = m.words[strings.ToLower(w)]
+	}
 	return classOf(w, lowerKnown)
 }
 
@@ -64,15 +72,11 @@ func suffixes(w string, max int, f func(string) bool) {
 	}
 }
 
-// suffixSlabRows is the number of rows of the suffix model allocated at
-// once.
-const suffixSlabRows = 1024
-
 // newSuffixModel counts the suffixes of m's rare words; tagCount are
 // the tags' counts over all words.
 func newSuffixModel(m *Model, tagCount []float64) *suffixModel {
 	T := m.T
-	s := &suffixModel{T: T, maxSuffix: m.cfg.MaxSuffix, counts: map[string][]float64{}, logPrior: make([]float64, T)}
+	s := &suffixModel{T: T, maxSuffix: m.cfg.MaxSuffix, entry: map[string]int32{}, logPrior: make([]float64, T)}
 	total, once := 0.0, 0.0
 	for _, n := range tagCount {
 		total += n
@@ -80,9 +84,16 @@ func newSuffixModel(m *Model, tagCount []float64) *suffixModel {
 	for t, n := range tagCount {
 		s.logPrior[t] = math.Log(n / total)
 	}
+	// Each rare word's emissions are noted for the entry of each of its
+	// suffixes, then summed by entry in the order of the words, the
+	// order in which dense rows summed them.
+	type note struct {
+		entry int32
+		emit  int32 // the index in m.c.emit
+	}
 	emit := m.c.emit
+	var notes []note
 	var key []byte
-	var slab []float64 // the rows' memory, allocated suffixSlabRows at a time
 	for i := 0; i < len(emit); {
 		j, n := i, 0.0
 		for ; j < len(emit) && emit[j].Word == emit[i].Word; j++ {
@@ -96,16 +107,13 @@ func newSuffixModel(m *Model, tagCount []float64) *suffixModel {
 			class := '0' + m.wordClass(w)
 			suffixes(w, s.maxSuffix, func(suffix string) bool {
 				key = append(append(key[:0], class), suffix...)
-				row := s.counts[string(key)] // no allocation to look up
-				if row == nil {
-					if len(slab) < T {
-						slab = make([]float64, T*suffixSlabRows)
-					}
-					row, slab = slab[:T:T], slab[T:]
-					s.counts[string(key)] = row
+				e, ok := s.entry[string(key)] // no allocation to look up
+				if !ok {
+					e = int32(len(s.entry))
+					s.entry[string(key)] = e
 				}
-				for _, e := range emit[i:j] {
-					row[e.Tag] += e.N
+				for k := i; k < j; k++ {
+					notes = append(notes, note{e, int32(k)})
 				}
 				return true
 			})
@@ -113,9 +121,38 @@ func newSuffixModel(m *Model, tagCount []float64) *suffixModel {
 		i = j
 	}
 	s.logNew = math.Log((once + 1) / (total + 1))
+	// The notes by entry, each entry's in their order (a counting sort).
+	first := make([]int32, len(s.entry)+1)
+	for _, x := range notes {
+		first[x.entry+1]++
+	}
+	for e := range len(s.entry) {
+		first[e+1] += first[e]
+	}
+	sorted := make([]int32, len(notes))
+	for _, x := range notes {
+		sorted[first[x.entry]] = x.emit
+		first[x.entry]++
+	}
+	row := make([]float64, T)
+	s.start = make([]int32, 1, len(s.entry)+1)
+	from := 0
+	for e := range len(s.entry) {
+		// first[e] is now the end of entry e's notes.
+		for _, k := range sorted[from:first[e]] {
+			row[emit[k].Tag] += emit[k].N
+		}
+		from = int(first[e])
+		for t, x := range row {
+			if x != 0 {
+				s.tags, s.n = append(s.tags, int32(t)), append(s.n, x)
+				row[t] = 0
+			}
+		}
+		s.start = append(s.start, int32(len(s.tags)))
+	}
 	for class := range s.theta {
-		row := s.counts[string(rune('0'+class))]
-		if row == nil {
+		if !s.row(row, string(rune('0'+class))) {
 			continue
 		}
 		p := normalised(row)
@@ -129,6 +166,20 @@ func newSuffixModel(m *Model, tagCount []float64) *suffixModel {
 		}
 	}
 	return s
+}
+
+// row writes the tag counts of the entry of key (a class's digit and a
+// suffix) to dst (len T), or reports that there is no such entry.
+func (s *suffixModel) row(dst []float64, key string) bool {
+	e, ok := s.entry[key]
+	if !ok {
+		return false
+	}
+	clear(dst)
+	for i := s.start[e]; i < s.start[e+1]; i++ {
+		dst[s.tags[i]] = s.n[i]
+	}
+	return true
 }
 
 // normalised returns n divided by its sum (uniform for a zero sum).
@@ -168,24 +219,34 @@ func (s *suffixModel) posterior(p []float64, key []byte, w string, class byte) (
 		}
 		saved := key[end]
 		key[end] = digit
-		row := s.counts[string(key[end:])]
+		e, ok := s.entry[string(key[end:])]
 		key[end] = saved
-		if row == nil {
+		if !ok {
 			break
 		}
+		// The sums and shares of a dense row of counts, its zeros
+		// skipped: adding +0 changes no sum, and 0/sum is +0.
+		tags, n := s.tags[s.start[e]:s.start[e+1]], s.n[s.start[e]:s.start[e+1]]
 		sum := 0.0
-		for _, x := range row {
+		for _, x := range n {
 			sum += x
 		}
 		if !found {
-			for t, x := range row {
-				p[t] = x / sum
+			clear(p)
+			for i, t := range tags {
+				p[t] = n[i] / sum
 			}
 			found = true
 			continue
 		}
-		for t, x := range row {
-			p[t] = (x/sum + theta*p[t]) / (1 + theta)
+		next := 0 // the next of tags
+		for t := range p {
+			x := 0.0
+			if next < len(tags) && int(tags[next]) == t {
+				x = n[next] / sum
+				next++
+			}
+			p[t] = (x + theta*p[t]) / (1 + theta)
 		}
 	}
 	return found, key
