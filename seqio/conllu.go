@@ -73,21 +73,20 @@ func (in interner) of(b []byte) string {
 	return s
 }
 
-// splitFields splits a line at its tabs into fields, and returns the
-// number of fields of the line (at most conlluFields+1: more are not
-// counted).
-func splitFields(line []byte, fields *[conlluFields][]byte) int {
-	n := 0
-	for n < conlluFields {
+// splitFields splits the first need fields of a line at its tabs into
+// fields, and returns the line's number of fields: the fields after those
+// needed are counted (bytes.Count), not split, which halves the time of
+// splitting EWT's lines for their UPOS tags.
+func splitFields(line []byte, fields *[conlluFields][]byte, need int) int {
+	for n := range need {
 		i := bytes.IndexByte(line, '\t')
 		if i < 0 {
 			fields[n] = line
 			return n + 1
 		}
 		fields[n], line = line[:i], line[i+1:]
-		n++
 	}
-	return n + 1
+	return need + bytes.Count(line, []byte{'\t'}) + 1
 }
 
 // wordID returns the value of a word line's ID of decimal digits, or
@@ -109,6 +108,7 @@ func readCoNLLU(lr *lineReader, tag conlluTag) ([]seq.Sentence, error) {
 	var cur seq.Sentence
 	var fields [conlluFields][]byte
 	in := interner{}
+	need := max(fieldForm, tag.field) + 1 // the fields read
 	commented := false // the sentence has comment lines, no word yet
 	end := func() error {
 		if len(cur.Tokens) == 0 {
@@ -148,10 +148,7 @@ func readCoNLLU(lr *lineReader, tag conlluTag) ([]seq.Sentence, error) {
 			}
 			continue
 		}
-		if n := splitFields(line, &fields); n != conlluFields {
-			if n > conlluFields {
-				n = bytes.Count(line, []byte("\t")) + 1
-			}
+		if n := splitFields(line, &fields, need); n != conlluFields {
 			return nil, lr.errorf(min(n, conlluFields)+1, "%w: %d, a CoNLL-U line has %d tab-separated fields", data.ErrFieldCount, n, conlluFields)
 		}
 		id := fields[0]
