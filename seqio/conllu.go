@@ -109,7 +109,7 @@ func readCoNLLU(lr *lineReader, tag conlluTag) ([]seq.Sentence, error) {
 	var fields [conlluFields][]byte
 	in := interner{}
 	need := max(fieldForm, tag.field) + 1 // the fields read
-	commented := false // the sentence has comment lines, no word yet
+	commented := false                    // the sentence has comment lines, no word yet
 	end := func() error {
 		if len(cur.Tokens) == 0 {
 			if commented {
