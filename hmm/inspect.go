@@ -89,7 +89,7 @@ func (m *Model) SuffixGuess(w string) []float64 {
 		return nil
 	}
 	p := make([]float64, m.T)
-	if found, _ := suffix.posterior(p, nil, w, m.wordClass(w)); !found {
+	if !suffix.posterior(p, w, m.wordClass(w)) {
 		return nil
 	}
 	out := make([]float64, len(m.tags))
@@ -126,12 +126,12 @@ func (m *Model) TopSuffixes(n, letters int) []SuffixEntry {
 	}
 	var out []SuffixEntry
 	row := make([]float64, m.T)
-	for key := range sm.entry {
-		suffix := key[1:]
-		if utf8.RuneCountInString(suffix) != letters {
+	for node, entry := range sm.entry {
+		class, suffix := sm.suffixOf(int32(node))
+		if !entry || utf8.RuneCountInString(suffix) != letters {
 			continue
 		}
-		sm.row(row, key)
+		sm.row(row, int32(node))
 		byTag := make([]float64, len(m.tags))
 		sum := 0.0
 		for s, x := range row {
@@ -144,7 +144,7 @@ func (m *Model) TopSuffixes(n, letters int) []SuffixEntry {
 				best = t
 			}
 		}
-		out = append(out, SuffixEntry{WordClasses[key[0]-'0'], suffix, sum, m.tags[best], byTag[best] / sum})
+		out = append(out, SuffixEntry{WordClasses[class], suffix, sum, m.tags[best], byTag[best] / sum})
 	}
 	slices.SortFunc(out, func(a, b SuffixEntry) int {
 		return cmp.Or(cmp.Compare(b.Count, a.Count), cmp.Compare(slices.Index(WordClasses[:], a.Class), slices.Index(WordClasses[:], b.Class)), strings.Compare(a.Suffix, b.Suffix))

@@ -412,7 +412,7 @@ func (m *Model) emissions(ws *workspace, tokens []string) ([][]float64, [][]int3
 			e = slices.Grow(e, T)[:from+T]
 			row := e[from : from+T : from+T]
 			if suffix != nil {
-				ws.key = suffix.logEmit(row, ws.key, w, classOf(w, lowerKnown))
+				suffix.logEmit(row, w, classOf(w, lowerKnown))
 			} else {
 				copy(row, m.logNew)
 			}
