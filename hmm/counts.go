@@ -165,7 +165,7 @@ func checkSentence(s seq.Sentence, i int, tagged bool) error {
 		err = ErrUntagged
 	case len(s.Tags) != len(s.Tokens):
 		err = fmt.Errorf("%w: %d tags, %d tokens", ErrTags, len(s.Tags), len(s.Tokens))
-	case slices.ContainsFunc(s.Tags, func(t string) bool { return t == boundary || strings.Contains(t, "\x00") }):
+	case slices.ContainsFunc(s.Tags, func(t string) bool { return t == boundary || strings.IndexByte(t, 0) >= 0 }):
 		err = ErrEmptyTag
 	}
 	if err == nil {
@@ -317,15 +317,22 @@ func (l *localCounts) word(w string) uint32 {
 // them of each of l's states (the boundary's being the number of
 // states) and words.
 func (l *localCounts) sorted() (sp space, state []int, word []int32) {
-	sp = space{states: slices.Sorted(slices.Values(l.states[1:])), words: slices.Sorted(slices.Values(l.words))}
-	state, word = make([]int, len(l.states)), make([]int32, len(l.words))
+	sp.states = slices.Sorted(slices.Values(l.states[1:]))
+	state = make([]int, len(l.states))
 	state[0] = len(sp.states)
 	for i, name := range l.states[1:] {
 		state[i+1], _ = slices.BinarySearch(sp.states, name)
 	}
-	for i, w := range l.words {
-		j, _ := slices.BinarySearch(sp.words, w)
-		word[i] = int32(j)
+	// The words' indices sorted by word give the words and their ranks
+	// in one sort.
+	order := make([]int32, len(l.words))
+	for i := range order {
+		order[i] = int32(i)
+	}
+	slices.SortFunc(order, func(a, b int32) int { return strings.Compare(l.words[a], l.words[b]) })
+	sp.words, word = make([]string, len(l.words)), make([]int32, len(l.words))
+	for r, i := range order {
+		sp.words[r], word[i] = l.words[i], int32(r)
 	}
 	return sp, state, word
 }
