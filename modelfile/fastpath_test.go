@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"math"
+	"reflect"
 	"testing"
 )
 
@@ -47,6 +48,33 @@ func FuzzAppendFloat(f *testing.F) {
 		want, _ := json.Marshal(v)
 		if got := appendFloat(nil, v); !bytes.Equal(got, want) {
 			t.Fatalf("%v: appendFloat %s, json.Marshal %s", v, got, want)
+		}
+	})
+}
+
+// FuzzSplitEnvelope checks that whatever splitEnvelope reads, it reads
+// as json.Unmarshal does. Longer:
+//
+//	go test -run '^$' -fuzz FuzzSplitEnvelope -fuzztime 60s ./modelfile
+func FuzzSplitEnvelope(f *testing.F) {
+	for _, s := range []string{
+		`{"format":"gendisc-model","version":1,"kind":"hmm","schema":{"a":[1,{"b":"}"}]},"params":{"x":[1, 2, "a\"]"]},"checksum":"sha256:0"}`,
+		` { "format" : null , "other" : [ ] , "params" : -1.5e3 , "params" : true } `,
+		`{"Kind":"x"}`, `{"k\u0069nd":"x"}`, `[]`, `{}`, `"{}"`, `null`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		got, ok := splitEnvelope(b)
+		if !ok {
+			return
+		}
+		var want rawEnvelope
+		if err := json.Unmarshal(b, &want); err != nil {
+			t.Fatalf("split, but json.Unmarshal refuses: %v", err)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("split as\n%q\njson.Unmarshal:\n%q", got, want)
 		}
 	})
 }
