@@ -105,9 +105,6 @@ func (r *rawEnvelope) checksum() string {
 	return "sha256:" + hex.EncodeToString(h.Sum(nil))
 }
 
-// envelopeFields are the names of the fields of rawEnvelope.
-var envelopeFields = []string{"format", "version", "kind", "schema", "params", "checksum"}
-
 // splitEnvelope reads b as json.Unmarshal reads it into a rawEnvelope
 // (the values of the fields as they are written, unknown fields skipped,
 // the last of a repeated field kept), and reports whether it could: b is
@@ -120,6 +117,7 @@ func splitEnvelope(b []byte) (rawEnvelope, bool) {
 	if !json.Valid(b) {
 		return r, false
 	}
+	fields := r.fields()
 	i := skipSpace(b, 0)
 	if b[i] != '{' {
 		return r, false
@@ -135,22 +133,11 @@ func splitEnvelope(b []byte) (rawEnvelope, bool) {
 		}
 		i = skipSpace(b, skipSpace(b, end)+1) // after the colon
 		end = skipValue(b, i)
-		value := json.RawMessage(b[i:end])
-		switch string(key) {
-		case "format":
-			r.Format = value
-		case "version":
-			r.Version = value
-		case "kind":
-			r.Kind = value
-		case "schema":
-			r.Schema = value
-		case "params":
-			r.Params = value
-		case "checksum":
-			r.Checksum = value
-		default:
-			if slices.ContainsFunc(envelopeFields, func(f string) bool { return strings.EqualFold(f, string(key)) }) {
+		for _, f := range fields {
+			switch {
+			case f.name == string(key):
+				*f.value = b[i:end]
+			case strings.EqualFold(f.name, string(key)):
 				return r, false
 			}
 		}
@@ -232,20 +219,28 @@ func compactValid(dst, src []byte) []byte {
 	return dst
 }
 
+// field is a field of rawEnvelope: its name in the file and its value.
+type field struct {
+	name  string
+	value *json.RawMessage
+}
+
+// fields returns r's fields in their order in a file.
+func (r *rawEnvelope) fields() []field {
+	return []field{{"format", &r.Format}, {"version", &r.Version}, {"kind", &r.Kind}, {"schema", &r.Schema}, {"params", &r.Params}, {"checksum", &r.Checksum}}
+}
+
 // appendCompact appends the envelope as compact JSON, its fields in
 // order: what json.Marshal writes of r without HTML escapes when every
 // field is compact JSON.
 func (r *rawEnvelope) appendCompact(dst []byte) []byte {
-	for i, f := range []struct {
-		name  string
-		value []byte
-	}{{"format", r.Format}, {"version", r.Version}, {"kind", r.Kind}, {"schema", r.Schema}, {"params", r.Params}, {"checksum", r.Checksum}} {
+	for i, f := range r.fields() {
 		if i == 0 {
 			dst = append(dst, '{')
 		} else {
 			dst = append(dst, ',')
 		}
-		dst = append(append(append(append(dst, '"'), f.name...), '"', ':'), f.value...)
+		dst = append(append(append(append(dst, '"'), f.name...), '"', ':'), *f.value...)
 	}
 	return append(dst, '}')
 }
