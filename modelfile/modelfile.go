@@ -286,6 +286,7 @@ func Encode(kind string, schema *data.Schema, params []byte) ([]byte, error) {
 	var err error
 	var r rawEnvelope
 	var buf bytes.Buffer
+	buf.Grow(len(params))
 	if err := json.Compact(&buf, params); err != nil {
 		return nil, fmt.Errorf("modelfile: the parameters of the %s model are not valid JSON: %v", kind, err)
 	}
@@ -446,7 +447,7 @@ func Read(r io.Reader, source string) (*Envelope, error) {
 		return refuse(ErrMalformed, "checksum %s is not a string", excerpt(raw.Checksum))
 	}
 	// The parameters compacted once, for the checksum and for the model.
-	raw.Params = compactValid(nil, raw.Params) // valid: part of a valid document
+	raw.Params = compactValid(make([]byte, 0, len(raw.Params)), raw.Params) // valid: part of a valid document
 	if e.Checksum != raw.checksum() {
 		return refuse(ErrEdited, "checksum mismatch: the file was edited or damaged after it was written")
 	}

@@ -58,7 +58,7 @@ func (t conlluTag) of(fields *[conlluFields][]byte, in interner) string {
 	return "_"
 }
 
-// interner gives one string for all equal words and tags of a file: the
+// interner gives one string for all equal words (or tags) of a file: the
 // tokens share their memory, and a repeated word costs a lookup, not an
 // allocation.
 type interner map[string]string
@@ -107,7 +107,9 @@ func readCoNLLU(lr *lineReader, tag conlluTag) ([]seq.Sentence, error) {
 	var out []seq.Sentence
 	var cur seq.Sentence
 	var fields [conlluFields][]byte
-	in := interner{}
+	// The words and the tags are interned apart: the few tags' map
+	// stays in the cache.
+	words, tags := interner{}, interner{}
 	need := max(fieldForm, tag.field) + 1 // the fields read
 	commented := false                    // the sentence has comment lines, no word yet
 	end := func() error {
@@ -161,7 +163,7 @@ func readCoNLLU(lr *lineReader, tag conlluTag) ([]seq.Sentence, error) {
 		if len(cur.Tokens) == 0 {
 			cur.Line = lr.line
 		}
-		cur.Tokens = append(cur.Tokens, in.of(fields[fieldForm]))
-		cur.Tags = append(cur.Tags, tag.of(&fields, in))
+		cur.Tokens = append(cur.Tokens, words.of(fields[fieldForm]))
+		cur.Tags = append(cur.Tags, tag.of(&fields, tags))
 	}
 }
