@@ -17,7 +17,8 @@ import (
 // bytes written are json.Marshal's of modelJSON (TestModelJSONBytes);
 // the reader takes the JSON that json.Unmarshal takes into modelJSON,
 // except that a key must be spelt as the field's tag (encoding/json
-// ignores case) and an array element may not be null.
+// ignores case), an array element may not be null and an integer has at
+// most 18 digits.
 
 // appendJSON appends j as json.Marshal encodes it.
 func (j *modelJSON) appendJSON(b []byte) []byte {
@@ -376,7 +377,8 @@ func (r *jsonReader) bool() (bool, error) {
 }
 
 // readInt reads an integer of type I, in JSON's syntax without a
-// fraction or exponent, as json.Unmarshal takes into I.
+// fraction or exponent and of at most 18 digits, as json.Unmarshal takes
+// into I.
 func readInt[I int | int32](r *jsonReader) (I, error) {
 	text, err := r.value()
 	if err != nil {
@@ -386,12 +388,19 @@ func readInt[I int | int32](r *jsonReader) (I, error) {
 	if len(digits) > 0 && digits[0] == '-' {
 		digits = digits[1:]
 	}
-	ok := len(digits) > 0 && (digits[0] != '0' || len(digits) == 1)
+	// At most 18 digits, so that the sum below cannot overflow: more are
+	// refused (json.Unmarshal takes a 19th), no count or index of a
+	// model file having them.
+	ok := len(digits) > 0 && len(digits) <= 18 && (digits[0] != '0' || len(digits) == 1)
+	n := int64(0)
 	for _, c := range digits {
 		ok = ok && '0' <= c && c <= '9'
+		n = n*10 + int64(c-'0')
 	}
-	n, perr := strconv.ParseInt(string(text), 10, 64)
-	if !ok || perr != nil || int64(I(n)) != n {
+	if len(text) > len(digits) {
+		n = -n
+	}
+	if !ok || int64(I(n)) != n {
 		return 0, fmt.Errorf("%.40q is not an integer of type %T", text, I(0))
 	}
 	return I(n), nil

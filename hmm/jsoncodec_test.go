@@ -60,7 +60,7 @@ func TestModelJSONRefused(t *testing.T) {
 		`{"state_cap":[true,1]}`, `{"trans_count":[1,"x"]}`, `{"trans_count":[[1]]}`, `{"no_end":nul}`,
 		`{"unknown_field":1}`,
 		// Refused here, taken by json.Unmarshal:
-		`{"ORDER":2}`, `{"emit_word":[1,null]}`, `{"order":2} {}`,
+		`{"ORDER":2}`, `{"emit_word":[1,null]}`, `{"order":2} {}`, `{"trans_index":[1234567890123456789]}`,
 	} {
 		var j modelJSON
 		if err := j.unmarshalJSON([]byte(params)); err == nil {

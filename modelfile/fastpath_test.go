@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"math"
 	"reflect"
+	"strconv"
 	"testing"
 )
 
@@ -75,6 +76,26 @@ func FuzzSplitEnvelope(f *testing.F) {
 		}
 		if !reflect.DeepEqual(got, want) {
 			t.Fatalf("split as\n%q\njson.Unmarshal:\n%q", got, want)
+		}
+	})
+}
+
+// FuzzParseFloat checks parseFloat against strconv.ParseFloat on JSON
+// numbers, whole ones first. Longer:
+//
+//	go test -run '^$' -fuzz FuzzParseFloat -fuzztime 60s ./modelfile
+func FuzzParseFloat(f *testing.F) {
+	for _, s := range []string{"0", "7", "123456789012345", "1234567890123456", "999999999999999", "-3", "2.5", "1e3", "10"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if !isJSONNumber([]byte(s)) {
+			return
+		}
+		want, err := strconv.ParseFloat(s, 64)
+		got, gerr := parseFloat([]byte(s))
+		if (err != nil) != (gerr != nil) || err == nil && math.Float64bits(got) != math.Float64bits(want) {
+			t.Fatalf("%q: parseFloat %v, %v; strconv.ParseFloat %v, %v", s, got, gerr, want, err)
 		}
 	})
 }

@@ -133,6 +133,16 @@ func parseFloat(tok []byte) (float64, error) {
 	if !isJSONNumber(tok) {
 		return 0, fmt.Errorf("%.40q: %w", tok, errNotFloat)
 	}
+	// A whole number of at most 15 digits, such as a count, is exact
+	// in a float64: its digits' sum is what ParseFloat returns, without
+	// the string ParseFloat is given.
+	if len(tok) <= 15 && tok[0] != '-' && !bytes.ContainsAny(tok, ".eE") {
+		n := 0
+		for _, c := range tok {
+			n = n*10 + int(c-'0')
+		}
+		return float64(n), nil
+	}
 	v, err := strconv.ParseFloat(string(tok), 64)
 	if err != nil {
 		return 0, fmt.Errorf("%.40q is beyond the range of float64", tok)
