@@ -116,13 +116,18 @@ func (m *Model) deriveContexts() {
 	for k, n := range total {
 		m.ctxLogTotal[k] = math.Log(n + m.cfg.Context)
 	}
-	for _, e := range m.c.ctx {
+	// The counts are sorted by word: each word's list is a run of one
+	// slice, sorted by key.
+	all := make([]keyCount, len(m.c.ctx))
+	for i, e := range m.c.ctx {
 		key := int(e.Prev)*T + int(e.Tag)
 		p := e.N + m.cfg.Context*math.Exp(m.logEmit[int(e.Word)*T+int(e.Tag)])
-		m.ctxOf[e.Word] = append(m.ctxOf[e.Word], keyCount{int32(key), math.Log(p) - m.ctxLogTotal[key]})
+		all[i] = keyCount{int32(key), math.Log(p) - m.ctxLogTotal[key]}
 	}
-	for _, list := range m.ctxOf {
+	for from, to := range runs(m.c.ctx, func(e contextCount) int32 { return e.Word }) {
+		list := all[from:to:to]
 		slices.SortFunc(list, func(a, b keyCount) int { return int(a.key - b.key) })
+		m.ctxOf[m.c.ctx[from].Word] = list
 	}
 }
 

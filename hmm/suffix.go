@@ -125,7 +125,7 @@ func newSuffixModel(m *Model, tagCount []float64) *suffixModel {
 	// The map and the notes are made about as large as they grow (on
 	// EWT, 3 nodes and 7 notes a rare word).
 	rare := 0
-	for _, run := range wordRuns(emit) {
+	for run := range wordRuns(emit) {
 		if run.n <= float64(m.cfg.Rare) {
 			rare++
 		}
@@ -136,7 +136,7 @@ func newSuffixModel(m *Model, tagCount []float64) *suffixModel {
 		s.parent[c] = -1
 	}
 	notes := make([]note, 0, 8*rare)
-	for _, run := range wordRuns(emit) {
+	for run := range wordRuns(emit) {
 		if run.n <= 1 {
 			once++
 		}
@@ -218,17 +218,33 @@ type wordRun struct {
 }
 
 // wordRuns returns the runs of the words of emit, sorted by word.
-func wordRuns(emit []emission) iter.Seq2[int, wordRun] {
-	return func(yield func(int, wordRun) bool) {
-		for i, k := 0, 0; i < len(emit); k++ {
-			r := wordRun{from: i, to: i}
-			for ; r.to < len(emit) && emit[r.to].Word == emit[i].Word; r.to++ {
-				r.n += emit[r.to].N
+func wordRuns(emit []emission) iter.Seq[wordRun] {
+	return func(yield func(wordRun) bool) {
+		for from, to := range runs(emit, func(e emission) int32 { return e.Word }) {
+			r := wordRun{from: from, to: to}
+			for _, e := range emit[from:to] {
+				r.n += e.N
 			}
-			if !yield(k, r) {
+			if !yield(r) {
 				return
 			}
-			i = r.to
+		}
+	}
+}
+
+// runs returns the bounds from, to of the runs xs[from:to] of elements
+// of the same key, in order.
+func runs[E any](xs []E, key func(E) int32) iter.Seq2[int, int] {
+	return func(yield func(int, int) bool) {
+		for from := 0; from < len(xs); {
+			to := from + 1
+			for to < len(xs) && key(xs[to]) == key(xs[from]) {
+				to++
+			}
+			if !yield(from, to) {
+				return
+			}
+			from = to
 		}
 	}
 }

@@ -25,7 +25,7 @@ func TestSuffixTrie(t *testing.T) {
 	sm := m.suffix()
 	// want[class + suffix] are the tag counts of the rare words.
 	want := map[string][]float64{}
-	for _, run := range wordRuns(m.c.emit) {
+	for run := range wordRuns(m.c.emit) {
 		if run.n > float64(m.cfg.Rare) {
 			continue
 		}
