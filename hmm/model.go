@@ -360,22 +360,26 @@ func (m *Model) deriveEmissions() {
 		if d := tagCount[t] + alpha*float64(V); d > 0 {
 			m.logNew[t] = math.Log(alpha / d)
 		}
-		for w := range V {
-			m.logEmit[w*T+t] = m.logNew[t]
-		}
+	}
+	for w := range V {
+		copy(m.logEmit[w*T:(w+1)*T], m.logNew)
 	}
 	for _, e := range m.c.emit {
 		m.logEmit[int(e.Word)*T+int(e.Tag)] = math.Log((e.N + alpha) / (tagCount[e.Tag] + alpha*float64(V)))
 	}
+	// The candidates of the words are runs of one slice.
 	m.candidates = make([][]int32, V)
+	all := make([]int32, 0, len(m.c.emit))
 	for w := range V {
+		from := len(all)
 		for t := range T {
 			if !math.IsInf(m.logEmit[w*T+t], -1) {
-				m.candidates[w] = append(m.candidates[w], int32(t))
+				all = append(all, int32(t))
 			}
 		}
-		if len(m.candidates[w]) == T {
-			m.candidates[w] = m.allTags
+		m.candidates[w] = all[from:len(all):len(all)]
+		if len(all)-from == T {
+			m.candidates[w], all = m.allTags, all[:from]
 		}
 	}
 }
