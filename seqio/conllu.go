@@ -102,9 +102,9 @@ func wordID(id []byte) (int, bool) {
 	return n, len(id) > 0
 }
 
-// readCoNLLU reads CoNLL-U sentences with the tag tag.
-func readCoNLLU(lr *lineReader, tag conlluTag) ([]seq.Sentence, error) {
-	var out []seq.Sentence
+// readCoNLLU reads CoNLL-U sentences with the tag tag, giving each to
+// yield (errStopped when it returns false).
+func readCoNLLU(lr *lineReader, tag conlluTag, yield func(seq.Sentence) bool) error {
 	var cur seq.Sentence
 	var fields [conlluFields][]byte
 	// The words and the tags are interned apart: the few tags' map
@@ -122,23 +122,25 @@ func readCoNLLU(lr *lineReader, tag conlluTag) ([]seq.Sentence, error) {
 		// The sentence's own slices of its length; cur's are reused.
 		s := cur
 		s.Tokens, s.Tags = slices.Clone(cur.Tokens), slices.Clone(cur.Tags)
-		out = append(out, s)
 		cur, commented = seq.Sentence{Tokens: cur.Tokens[:0], Tags: cur.Tags[:0]}, false
+		if !yield(s) {
+			return errStopped
+		}
 		return nil
 	}
 	for {
 		line, err := lr.nextBytes()
 		if err == io.EOF {
 			lr.line++
-			return out, end()
+			return end()
 		}
 		if err != nil {
-			return nil, err
+			return err
 		}
 		switch {
 		case len(bytes.TrimSpace(line)) == 0:
 			if err := end(); err != nil {
-				return nil, err
+				return err
 			}
 			continue
 		case line[0] == '#':
@@ -151,14 +153,14 @@ func readCoNLLU(lr *lineReader, tag conlluTag) ([]seq.Sentence, error) {
 			continue
 		}
 		if n := splitFields(line, &fields, need); n != conlluFields {
-			return nil, lr.errorf(min(n, conlluFields)+1, "%w: %d, a CoNLL-U line has %d tab-separated fields", data.ErrFieldCount, n, conlluFields)
+			return lr.errorf(min(n, conlluFields)+1, "%w: %d, a CoNLL-U line has %d tab-separated fields", data.ErrFieldCount, n, conlluFields)
 		}
 		id := fields[0]
 		if bytes.ContainsAny(id, "-.") {
 			continue // a multiword token's range or an empty node: not a word of the sentence
 		}
 		if n, ok := wordID(id); !ok || n != len(cur.Tokens)+1 {
-			return nil, lr.errorf(1, "%w %q: word %d of the sentence expected", ErrWordID, id, len(cur.Tokens)+1)
+			return lr.errorf(1, "%w %q: word %d of the sentence expected", ErrWordID, id, len(cur.Tokens)+1)
 		}
 		if len(cur.Tokens) == 0 {
 			cur.Line = lr.line

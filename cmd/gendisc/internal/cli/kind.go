@@ -69,6 +69,18 @@ func lookupKind(name string) (*registry.Kind, error) {
 	return nil, fmt.Errorf("unknown model kind %q (kinds: %s)", name, strings.Join(kindNames(), ", "))
 }
 
+// printKindFlags writes to w, for each of the kinds named, its name, its
+// description and its flags, as the help of fit lists them.
+func printKindFlags(w io.Writer, names []string) {
+	for _, name := range names {
+		k, _ := registry.Lookup(name)
+		fmt.Fprintf(w, "\n--model %s: %s\n", name, k.Short)
+		fs := flag.NewFlagSet(name, flag.ContinueOnError)
+		k.Flags(fs)
+		printFlags(w, fs)
+	}
+}
+
 // kindConfig defines the flags of kind k on fs and returns the function
 // that gives the configuration they hold once fs is parsed. An invalid
 // configuration is a misuse of the flags.
