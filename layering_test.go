@@ -95,7 +95,6 @@ var layers = map[string]int{
 	"bench/cmd/benchcrf":       layerCommand,
 	"bench/cmd/benchcv":        layerCommand,
 	"bench/cmd/benchgo":        layerCommand,
-	"bench/cmd/benchhmm":       layerCommand,
 	"bench/cmd/benchngram":     layerCommand,
 	"bench/cmd/genstream":      layerCommand,
 	"bench/cmd/serveload":      layerCommand,

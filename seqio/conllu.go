@@ -58,7 +58,7 @@ func (t conlluTag) of(fields *[conlluFields][]byte, in interner) string {
 	return "_"
 }
 
-// interner gives one string for all equal words and tags of a file: the
+// interner gives one string for all equal words (or tags) of a file: the
 // tokens share their memory, and a repeated word costs a lookup, not an
 // allocation.
 type interner map[string]string
@@ -73,21 +73,20 @@ func (in interner) of(b []byte) string {
 	return s
 }
 
-// splitFields splits a line at its tabs into fields, and returns the
-// number of fields of the line (at most conlluFields+1: more are not
-// counted).
-func splitFields(line []byte, fields *[conlluFields][]byte) int {
-	n := 0
-	for n < conlluFields {
+// splitFields splits the first need fields of a line at its tabs into
+// fields, and returns the line's number of fields: the fields after those
+// needed are counted (bytes.Count), not split, which halves the time of
+// splitting EWT's lines for their UPOS tags.
+func splitFields(line []byte, fields *[conlluFields][]byte, need int) int {
+	for n := range need {
 		i := bytes.IndexByte(line, '\t')
 		if i < 0 {
 			fields[n] = line
 			return n + 1
 		}
 		fields[n], line = line[:i], line[i+1:]
-		n++
 	}
-	return n + 1
+	return need + bytes.Count(line, []byte{'\t'}) + 1
 }
 
 // wordID returns the value of a word line's ID of decimal digits, or
@@ -108,8 +107,11 @@ func wordID(id []byte) (int, bool) {
 func readCoNLLU(lr *lineReader, tag conlluTag, yield func(seq.Sentence) bool) error {
 	var cur seq.Sentence
 	var fields [conlluFields][]byte
-	in := interner{}
-	commented := false // the sentence has comment lines, no word yet
+	// The words and the tags are interned apart: the few tags' map
+	// stays in the cache.
+	words, tags := interner{}, interner{}
+	need := max(fieldForm, tag.field) + 1 // the fields read
+	commented := false                    // the sentence has comment lines, no word yet
 	end := func() error {
 		if len(cur.Tokens) == 0 {
 			if commented {
@@ -150,10 +152,7 @@ func readCoNLLU(lr *lineReader, tag conlluTag, yield func(seq.Sentence) bool) er
 			}
 			continue
 		}
-		if n := splitFields(line, &fields); n != conlluFields {
-			if n > conlluFields {
-				n = bytes.Count(line, []byte("\t")) + 1
-			}
+		if n := splitFields(line, &fields, need); n != conlluFields {
 			return lr.errorf(min(n, conlluFields)+1, "%w: %d, a CoNLL-U line has %d tab-separated fields", data.ErrFieldCount, n, conlluFields)
 		}
 		id := fields[0]
@@ -166,7 +165,7 @@ func readCoNLLU(lr *lineReader, tag conlluTag, yield func(seq.Sentence) bool) er
 		if len(cur.Tokens) == 0 {
 			cur.Line = lr.line
 		}
-		cur.Tokens = append(cur.Tokens, in.of(fields[fieldForm]))
-		cur.Tags = append(cur.Tags, tag.of(&fields, in))
+		cur.Tokens = append(cur.Tokens, words.of(fields[fieldForm]))
+		cur.Tags = append(cur.Tags, tag.of(&fields, tags))
 	}
 }
