@@ -23,6 +23,9 @@ const (
 	fieldMisc   = 9
 )
 
+// conlluFieldNames names the fields that can be tags, for errors.
+var conlluFieldNames = map[int]string{fieldUPOS: "UPOS", fieldXPOS: "XPOS", fieldDeprel: "DEPREL", fieldMisc: "MISC"}
+
 // conlluTag is the tag a CoNLL-U word line gives: its field, and for MISC
 // the key.
 type conlluTag struct {
@@ -112,6 +115,7 @@ func readCoNLLU(lr *lineReader, tag conlluTag, yield func(seq.Sentence) bool) er
 	words, tags := interner{}, interner{}
 	need := max(fieldForm, tag.field) + 1 // the fields read
 	commented := false                    // the sentence has comment lines, no word yet
+	unspecified, firstUnspecified := 0, 0 // the sentence's words whose tag field is "_", the line of the first
 	end := func() error {
 		if len(cur.Tokens) == 0 {
 			if commented {
@@ -119,10 +123,18 @@ func readCoNLLU(lr *lineReader, tag conlluTag, yield func(seq.Sentence) bool) er
 			}
 			return nil
 		}
+		if unspecified > 0 && unspecified < len(cur.Tokens) {
+			return &data.ParseError{File: lr.source, Line: firstUnspecified, Column: tag.field + 1,
+				Err: fmt.Errorf("%w: %s is _ here, and given for other words of the sentence", ErrUnspecifiedTag, conlluFieldNames[tag.field])}
+		}
 		// The sentence's own slices of its length; cur's are reused.
 		s := cur
 		s.Tokens, s.Tags = slices.Clone(cur.Tokens), slices.Clone(cur.Tags)
+		if unspecified > 0 {
+			s.Tags = nil // every word's tag unspecified: an untagged sentence
+		}
 		cur, commented = seq.Sentence{Tokens: cur.Tokens[:0], Tags: cur.Tags[:0]}, false
+		unspecified = 0
 		if !yield(s) {
 			return errStopped
 		}
@@ -166,6 +178,12 @@ func readCoNLLU(lr *lineReader, tag conlluTag, yield func(seq.Sentence) bool) er
 			cur.Line = lr.line
 		}
 		cur.Tokens = append(cur.Tokens, words.of(fields[fieldForm]))
+		if tag.key == "" && string(fields[tag.field]) == "_" {
+			if unspecified == 0 {
+				firstUnspecified = lr.line
+			}
+			unspecified++
+		}
 		cur.Tags = append(cur.Tags, tag.of(&fields, tags))
 	}
 }

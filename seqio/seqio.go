@@ -10,6 +10,10 @@
 //     gives the sentence's ID. Options.Tags chooses the tag: upos
 //     (default), xpos, deprel, or misc:KEY, the value of KEY=value in the
 //     MISC field ("_", CoNLL-U's "unspecified", when the word has none).
+//     A sentence whose UPOS, XPOS or DEPREL (the one chosen) is "_" on
+//     every word is untagged, as a treebank without XPOS is for --tags
+//     xpos; "_" on some words of a sentence and a tag on others is an
+//     error at the first "_".
 //   - The column format of CoNLL-2000 and CoNLL-2003: "word [more columns]
 //     tag", fields separated by spaces or tabs, a blank line between
 //     sentences, "-DOCSTART-" lines skipped. Options.TagColumn chooses the
@@ -105,12 +109,15 @@ const MaxLine = 1 << 20
 
 // Errors wrapped in the *data.ParseError of Read.
 var (
-	ErrNoTokens   = errors.New("sentence without tokens")
-	ErrTagCount   = errors.New("number of tags differs from the number of tokens")
-	ErrTagColumn  = errors.New("tag column out of range")
-	ErrWordID     = errors.New("bad word ID")
-	ErrTagField   = errors.New("unknown CoNLL-U tag field")
-	ErrLineLength = fmt.Errorf("line longer than %d bytes", MaxLine)
+	ErrNoTokens  = errors.New("sentence without tokens")
+	ErrTagCount  = errors.New("number of tags differs from the number of tokens")
+	ErrTagColumn = errors.New("tag column out of range")
+	ErrWordID    = errors.New("bad word ID")
+	ErrTagField  = errors.New("unknown CoNLL-U tag field")
+	// ErrUnspecifiedTag is a CoNLL-U tag field "_" (unspecified) on
+	// some words of a sentence whose other words have tags.
+	ErrUnspecifiedTag = errors.New("unspecified tag")
+	ErrLineLength     = fmt.Errorf("line longer than %d bytes", MaxLine)
 )
 
 // ReadFile reads the sequence data in the file at path.
