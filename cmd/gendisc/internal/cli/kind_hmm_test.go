@@ -412,3 +412,26 @@ func TestHMMSpans(t *testing.T) {
 		t.Errorf("eval --spans text:\n%s", out)
 	}
 }
+
+// TestEvalUnseenTags checks that eval warns once, naming them, of the
+// tags of the evaluated sentences that the tagger never saw in training,
+// for both sequence kinds, and says nothing when it saw every tag.
+func TestEvalUnseenTags(t *testing.T) {
+	dir := t.TempDir()
+	train := filepath.Join(dir, "train.jsonl")
+	test := filepath.Join(dir, "test.jsonl")
+	os.WriteFile(train, []byte(`{"tokens": ["a", "dog", "barks"], "tags": ["DET", "NOUN", "VERB"]}`+"\n"), 0o644)
+	os.WriteFile(test, []byte(`{"tokens": ["a", "dog"], "tags": ["DET", "NOUN"]}`+"\n"+`{"tokens": ["oh", "a", "dog", "!"], "tags": ["INTJ", "DET", "NOUN", "PUNCT"]}`+"\n"), 0o644)
+	for _, kind := range []string{"hmm", "crf"} {
+		model := filepath.Join(dir, kind+".json")
+		mustRun(t, "fit", "--model", kind, "--data", train, "--out", model)
+		r := runCLI(t, "", "eval", "--model", model, "--data", test)
+		want := "gendisc: warning: " + test + ": 2 tags the model never saw in training (INTJ, PUNCT) on 2 tokens, first in sentence 2 (line 2): they count as errors\n"
+		if r.code != 0 || r.stderr != want {
+			t.Errorf("%s: exit %d, stderr %q, want %q", kind, r.code, r.stderr, want)
+		}
+		if r := runCLI(t, "", "eval", "--model", model, "--data", train); r.stderr != "" {
+			t.Errorf("%s: eval on the training tags warns: %q", kind, r.stderr)
+		}
+	}
+}

@@ -4,8 +4,10 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -187,6 +189,7 @@ func evalTagger(env *Env, o *evalOptions, m gendisc.Model) (bool, error) {
 	if _, err := newSentenceTagger(o.model, t, c); err != nil {
 		return true, err
 	}
+	warnUnseenTags(env, t, c)
 	rep, err := cv.EvaluateSequences(t, c, o.spans)
 	if err != nil {
 		return true, err
@@ -195,6 +198,41 @@ func evalTagger(env *Env, o *evalOptions, m gendisc.Model) (bool, error) {
 		return true, writeJSON(env.Stdout, rep)
 	}
 	return true, rep.Text(env.Stdout)
+}
+
+// warnUnseenTags warns once of the tags of c's sentences that the
+// tagger t never saw in training: it cannot predict them, so their tokens
+// all count as errors. The warning gives how many, the first few, their
+// tokens and the first sentence that has one.
+func warnUnseenTags(env *Env, t gendisc.Tagger, c *seq.Corpus) {
+	known := map[string]bool{}
+	for _, tag := range t.Tags() {
+		known[tag] = true
+	}
+	unseen := map[string]bool{}
+	tokens, first := 0, -1
+	for i, s := range c.Sentences {
+		for _, tag := range s.Tags {
+			if !known[tag] {
+				unseen[tag] = true
+				tokens++
+				if first < 0 {
+					first = i
+				}
+			}
+		}
+	}
+	if len(unseen) == 0 {
+		return
+	}
+	names := slices.Sorted(maps.Keys(unseen))
+	list := strings.Join(names[:min(5, len(names))], ", ")
+	if len(names) > 5 {
+		list += ", ..."
+	}
+	s := c.Sentences[first]
+	env.warnf("%s: %s the model never saw in training (%s) on %s, first in sentence %d (line %d): they count as errors",
+		c.Source, count(len(names), "tag", "tags"), list, count(tokens, "token", "tokens"), first+1, s.Line)
 }
 
 // sampleSentences runs sample for a model that draws tagged sentences and
