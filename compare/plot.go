@@ -107,6 +107,9 @@ func (r *Result) plot(t int) (*plot.Plot, *plot.Legend, error) {
 	task := r.Tasks[t]
 	p := plot.New()
 	p.Title.Text = fmt.Sprintf("%s (%d %s, %d classes)", task.Name, task.Rows, r.unit(), len(task.Classes))
+	if task.TestName != "" {
+		p.Title.Text = fmt.Sprintf("%s (%d %s, %d classes), tested on %s (%d)", task.Name, task.Rows, r.unit(), len(task.Classes), task.TestName, task.TestRows)
+	}
 	p.Title.TextStyle.Font = font.From(sans, 12)
 	p.X.Label.Text = "training-set size m (log scale)"
 	if r.Unit != "" {

@@ -34,10 +34,15 @@ type LearnerInfo struct {
 
 // TaskResult holds the curves of one task.
 type TaskResult struct {
-	Name    string
-	Rows    int      // labelled rows (sentences: Result.Unit)
-	Classes []string // class names
-	Sizes   []int    // the training-set sizes, increasing
+	Name string
+	Rows int // labelled rows (sentences: Result.Unit)
+	// TestName and TestRows name and count the test sentences of a
+	// sequence task that has its own (SequenceTask.Test); "" and 0 when
+	// the test sets are held out of Rows.
+	TestName string
+	TestRows int
+	Classes  []string // class names
+	Sizes    []int    // the training-set sizes, increasing
 	// Curves[l] is the curve of Result.Learners[l].
 	Curves []Curve
 	// Crossovers holds one entry per pair of a generative and a

@@ -161,6 +161,7 @@ type compareOptions struct {
 	passed       map[string]*passFlag   // the model flags, by name
 	command      string                 // the command line, for the report
 	sentences    bool                   // --data names sequence data (compare_seq.go)
+	testData     modelflags.List        // --test-data (compare_testdata.go)
 }
 
 // classifierKindNames returns the names of the kinds whose models
@@ -190,6 +191,7 @@ func compareFlags(fs *flag.FlagSet, args []string) Runner {
 	fs.Var(&o.formats, "format", "write the plots in these `formats` as well as SVG, comma-separated: pdf, png")
 	o.read.register(fs)
 	o.tune.register(fs)
+	o.registerTestData(fs)
 	if args == nil { // help: MoreHelp lists the model flags
 		return nil
 	}
@@ -300,6 +302,9 @@ func (o *compareOptions) run(ctx context.Context, env *Env) error {
 		return err
 	}
 	o.sentences = sentences
+	if err := o.checkTestData(); err != nil {
+		return err
+	}
 	if err := o.resolve(); err != nil {
 		return err
 	}

@@ -124,7 +124,15 @@ func (o *compareOptions) runSequences(ctx context.Context, env *Env) error {
 		if slices.ContainsFunc(tasks, func(t compare.SequenceTask) bool { return t.Name == label }) {
 			return usagef("--data: %s appears twice", name)
 		}
-		tasks = append(tasks, compare.SequenceTask{Name: label, Sentences: c.Tagged()})
+		task := compare.SequenceTask{Name: label, Sentences: c.Tagged()}
+		if len(o.testData) > 0 {
+			test, err := env.readSentences(o.testData[len(tasks)], &seqFlags{tags: "upos"})
+			if err != nil {
+				return err
+			}
+			task.Test, task.TestName = test.Tagged(), o.testData[len(tasks)]
+		}
+		tasks = append(tasks, task)
 	}
 	probe := tasks[0].Sentences[:min(compare.MinSequenceSize, len(tasks[0].Sentences))]
 	learners := make([]compare.SequenceLearner, len(o.models))
