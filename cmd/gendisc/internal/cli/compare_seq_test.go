@@ -78,9 +78,17 @@ func TestCompareSequencesBadInput(t *testing.T) {
 		{[]string{"--data", "no_such.conllu"}, 1, "no_such.conllu: no such file"},
 		{[]string{"--data", "ud_english_ewt_dev,iris"}, 2, "--data: ud_english_ewt_dev is sequence data and iris a table"},
 		{[]string{"--data", "ud_english_ewt_dev", "--sizes", "5000"}, 1, "no training-set size fits 2001 sentences"},
+		{[]string{"--data", "iris", "--test-data", "ud_english_ewt_dev"}, 2, "--test-data applies to sequence data"},
+		{[]string{"--data", "ud_english_ewt_dev", "--test-data", "ud_english_ewt_dev,ud_english_ewt_dev"}, 2, "--test-data: 2 names for 1 --data names"},
+		{[]string{"--data", "ud_english_ewt_dev", "--test-data", "iris"}, 2, "--test-data: iris is not sequence data"},
+		{[]string{"--data", "ud_english_ewt_dev", "--test-data", "no_such.conllu"}, 1, "no_such.conllu: no such file"},
+		{[]string{"--data", "ud_english_ewt_dev", "--test-data", "testdata/two_sentences.conllu", "--splits", "3", "--models", "hmm,nb-token"}, 1, "2 test sentences for 3 splits"},
 	} {
 		out := filepath.Join(t.TempDir(), "r")
-		args := append([]string{"compare", "--splits", "2", "--out", out}, tc.args...)
+		args := append([]string{"compare", "--out", out}, tc.args...)
+		if !slices.Contains(args, "--splits") {
+			args = append(args, "--splits", "2")
+		}
 		r := runCLI(t, "", args...)
 		first, _, _ := strings.Cut(r.stderr, "\n")
 		lines := strings.Count(strings.TrimSpace(r.stderr), "\n") + 1
@@ -89,6 +97,52 @@ func TestCompareSequencesBadInput(t *testing.T) {
 		}
 		if _, err := os.Stat(out); err == nil {
 			t.Errorf("%s: left a report", strings.Join(args, " "))
+		}
+	}
+}
+
+// TestCompareSequencesTestData runs the HMM against the CRF (5
+// iterations) on 50 sentences and all 2001 of EWT's dev set, tested on
+// the 2001 in 2 parts (--test-data), twice with --jobs 1 and 2: every file
+// of the report is the same, byte for byte, but for the command line in
+// index.html; at m = all (2001, which held-out splits cannot reach) the
+// splits train on the same sentences and differ by their test parts, so
+// the standard errors are not 0.
+func TestCompareSequencesTestData(t *testing.T) {
+	dir := t.TempDir()
+	files := []string{"curves.csv", "summary.txt", "ud_english_ewt_dev.svg", "index.html"}
+	var reports [2]map[string]string
+	for i, jobs := range []string{"1", "2"} {
+		out := filepath.Join(dir, "r"+jobs)
+		mustRun(t, "compare", "--data", "ud_english_ewt_dev", "--test-data", "ud_english_ewt_dev", "--models", "hmm,crf", "--max-iter", "5",
+			"--sizes", "50,2001", "--splits", "2", "--seed", "1", "--jobs", jobs, "--out", out)
+		reports[i] = map[string]string{}
+		for _, f := range files {
+			b, err := os.ReadFile(filepath.Join(out, f))
+			if err != nil {
+				t.Fatal(err)
+			}
+			reports[i][f] = strings.ReplaceAll(string(b), "--jobs "+jobs+" --out "+out, "--jobs N --out DIR")
+		}
+	}
+	for _, f := range files {
+		if reports[0][f] != reports[1][f] {
+			t.Errorf("%s differs between --jobs 1 and --jobs 2", f)
+		}
+	}
+	if !strings.Contains(reports[0]["index.html"], "are those of ud_english_ewt_dev (2001 sentences), cut at random into 2 parts") {
+		t.Errorf("index.html does not describe the test parts")
+	}
+	rows, err := csv.NewReader(strings.NewReader(reports[0]["curves.csv"])).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != 1+2*2 {
+		t.Fatalf("%d rows, want 4 (2 models × 2 sizes)", len(rows)-1)
+	}
+	for _, r := range rows[1:] {
+		if se, _ := strconv.ParseFloat(r[5], 64); r[2] == "2001" && se == 0 {
+			t.Errorf("%s at m = all: standard error 0; want the spread of the test parts", r[1])
 		}
 	}
 }
