@@ -305,6 +305,9 @@ func (o *compareOptions) run(ctx context.Context, env *Env) error {
 	if err := o.checkTestData(); err != nil {
 		return err
 	}
+	if err := o.checkTuneData(); err != nil {
+		return err
+	}
 	if err := o.resolve(); err != nil {
 		return err
 	}

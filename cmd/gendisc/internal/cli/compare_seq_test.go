@@ -64,9 +64,12 @@ func TestCompareSequences(t *testing.T) {
 	}
 }
 
-// TestCompareSequencesBadInput: a model that does not take sentences is a
-// misuse (exit 2, the error in the first line, then the usage), and an
-// unreadable data set an error (exit 1, one line), without a report.
+// TestCompareSequencesBadInput: a model that does not take sentences,
+// --tune (which compare ignored on sentences) and --test-data on tables,
+// or not one per --data name, are a misuse (exit 2, the error in the
+// first line, then the usage); an unreadable data set, or fewer test
+// sentences than splits, an error (exit 1, one line); none leaves a
+// report.
 func TestCompareSequencesBadInput(t *testing.T) {
 	for _, tc := range []struct {
 		args []string
@@ -78,6 +81,7 @@ func TestCompareSequencesBadInput(t *testing.T) {
 		{[]string{"--data", "no_such.conllu"}, 1, "no_such.conllu: no such file"},
 		{[]string{"--data", "ud_english_ewt_dev,iris"}, 2, "--data: ud_english_ewt_dev is sequence data and iris a table"},
 		{[]string{"--data", "ud_english_ewt_dev", "--sizes", "5000"}, 1, "no training-set size fits 2001 sentences"},
+		{[]string{"--data", "ud_english_ewt_dev", "--tune"}, 2, "--tune applies to tables: compare does not tune the models of sentences"},
 		{[]string{"--data", "iris", "--test-data", "ud_english_ewt_dev"}, 2, "--test-data applies to sequence data"},
 		{[]string{"--data", "ud_english_ewt_dev", "--test-data", "ud_english_ewt_dev,ud_english_ewt_dev"}, 2, "--test-data: 2 names for 1 --data names"},
 		{[]string{"--data", "ud_english_ewt_dev", "--test-data", "iris"}, 2, "--test-data: iris is not sequence data"},
