@@ -99,6 +99,7 @@ type taskPlan struct {
 	name    string
 	classes []string // the classes, or the tags
 	rows    int      // rows, or sentences
+	tests   int      // test sentences of the task's own, 0 when held out of rows
 	cost    int      // features per row, for Progress.Work
 	sizes   []int
 	// score draws split number split of m training rows from rng, fits every
@@ -160,6 +161,9 @@ func runPlans(ctx context.Context, plans []*taskPlan, learners []Learner, cfg Co
 			test := n - m
 			if mt := cfg.maxTest(); mt > 0 {
 				test = min(test, mt)
+			}
+			if p.tests > 0 {
+				test = p.tests / S // a part of them
 			}
 			p.left[i] = S
 			for s := range S {

@@ -106,7 +106,6 @@ func RunSequences(ctx context.Context, tasks []SequenceTask, learners []Sequence
 		return nil, fmt.Errorf("compare: no tasks")
 	}
 	plans := make([]*taskPlan, len(tasks))
-	tests := make([]int, len(tasks))
 	for t, task := range tasks {
 		n := len(task.Sentences)
 		heldOut := task.Test == nil
@@ -140,9 +139,8 @@ func RunSequences(ctx context.Context, tasks []SequenceTask, learners []Sequence
 				return nil, fmt.Errorf("compare: %s: %d test sentences for %d splits: each split tests on sentences of its own", task.Name, len(task.Test), cfg.splits())
 			}
 			parts = testParts(newSplitRand(cfg.Seed, t, 0, 0), task.Test, cfg.splits())
-			tests[t] = len(task.Test)
 		}
-		plans[t] = &taskPlan{name: task.Name, classes: tags, rows: n, cost: 1, sizes: sizes,
+		plans[t] = &taskPlan{name: task.Name, classes: tags, rows: n, tests: len(task.Test), cost: 1, sizes: sizes,
 			score: func(rng *rand.Rand, m, split int, errs []float64, fell, warned []bool, _ [][]float64) error {
 				train, test := heldOutSplit(rng, task.Sentences, m, cfg.maxTest())
 				if parts != nil {
@@ -158,7 +156,7 @@ func RunSequences(ctx context.Context, tasks []SequenceTask, learners []Sequence
 	}
 	res.Unit = "sentences"
 	for t, task := range tasks {
-		res.Tasks[t].TestName, res.Tasks[t].TestRows = task.TestName, tests[t]
+		res.Tasks[t].TestName, res.Tasks[t].TestRows = task.TestName, len(task.Test)
 	}
 	return res, nil
 }
