@@ -136,7 +136,7 @@ func RunSequences(ctx context.Context, tasks []SequenceTask, learners []Sequence
 		var parts [][]seq.Sentence
 		if !heldOut {
 			if len(task.Test) < cfg.splits() {
-				return nil, fmt.Errorf("compare: %s: %d test sentences for %d splits: each split tests on sentences of its own", task.Name, len(task.Test), cfg.splits())
+				return nil, fmt.Errorf("compare: %s: %d tagged test sentences for %d splits: each split tests on sentences of its own", task.Name, len(task.Test), cfg.splits())
 			}
 			parts = testParts(newSplitRand(cfg.Seed, t, 0, 0), task.Test, cfg.splits())
 		}

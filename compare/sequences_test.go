@@ -127,7 +127,7 @@ func TestCompareRunSequencesTestSet(t *testing.T) {
 			t.Errorf("m %d: error %g ± %g; want a mean of 2/16 over the 4 disjoint parts, with a spread", p.M, p.Mean, p.StdErr)
 		}
 	}
-	if _, err := RunSequences(context.Background(), []SequenceTask{task}, []SequenceLearner{lookup}, Config{Splits: 9}); err == nil || !strings.Contains(err.Error(), "8 test sentences for 9 splits") {
+	if _, err := RunSequences(context.Background(), []SequenceTask{task}, []SequenceLearner{lookup}, Config{Splits: 9}); err == nil || !strings.Contains(err.Error(), "8 tagged test sentences for 9 splits") {
 		t.Errorf("9 splits of 8 test sentences: error %v", err)
 	}
 	task.Test[3].Tags = nil

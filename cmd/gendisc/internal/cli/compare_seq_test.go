@@ -86,7 +86,7 @@ func TestCompareSequencesBadInput(t *testing.T) {
 		{[]string{"--data", "ud_english_ewt_dev", "--test-data", "ud_english_ewt_dev,ud_english_ewt_dev"}, 2, "--test-data: 2 names for 1 --data names"},
 		{[]string{"--data", "ud_english_ewt_dev", "--test-data", "iris"}, 2, "--test-data: iris is not sequence data"},
 		{[]string{"--data", "ud_english_ewt_dev", "--test-data", "no_such.conllu"}, 1, "no_such.conllu: no such file"},
-		{[]string{"--data", "ud_english_ewt_dev", "--test-data", "testdata/two_sentences.conllu", "--splits", "3", "--models", "hmm,nb-token"}, 1, "2 test sentences for 3 splits"},
+		{[]string{"--data", "ud_english_ewt_dev", "--test-data", "testdata/two_sentences.conllu", "--splits", "3", "--models", "hmm,nb-token"}, 1, "2 tagged test sentences for 3 splits"},
 	} {
 		out := filepath.Join(t.TempDir(), "r")
 		args := append([]string{"compare", "--out", out}, tc.args...)
