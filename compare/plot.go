@@ -112,7 +112,7 @@ func (r *Result) plot(t int) (*plot.Plot, *plot.Legend, error) {
 	p := plot.New()
 	p.Title.Text = fmt.Sprintf("%s (%d %s, %d classes)", task.Name, task.Rows, r.unit(), len(task.Classes))
 	if task.TestName != "" {
-		p.Title.Text = fmt.Sprintf("%s (%d %s, %d classes), tested on %s (%d)", task.Name, task.Rows, r.unit(), len(task.Classes), task.TestName, task.TestRows)
+		p.Title.Text += fmt.Sprintf("\ntested on %s (%d %s)", task.TestName, task.TestRows, r.unit())
 	}
 	p.Title.TextStyle.Font = font.From(sans, 12)
 	p.X.Label.Text = "training-set size m (log scale)"
@@ -352,11 +352,17 @@ func bandXYs(pts []Point) plotter.XYs {
 
 // logTicks marks a logarithmic axis of positive integers: labelled ticks
 // at 1, 2 and 5 times the powers of ten, unlabelled ones at the other
-// multiples.
+// multiples; on an axis of more than two decades (hi > 100 lo) only the
+// powers of ten are labelled, whose neighbours' labels would run into
+// each other at the plot's width.
 type logTicks struct{}
 
 // Ticks implements plot.Ticker.
 func (logTicks) Ticks(lo, hi float64) []plot.Tick {
+	labelled := []int{1, 2, 5}
+	if hi > 100*lo {
+		labelled = []int{1}
+	}
 	var ts []plot.Tick
 	for p := 1.0; p <= hi; p *= 10 {
 		for k := 1; k < 10; k++ {
@@ -365,7 +371,7 @@ func (logTicks) Ticks(lo, hi float64) []plot.Tick {
 				continue
 			}
 			t := plot.Tick{Value: v}
-			if k == 1 || k == 2 || k == 5 {
+			if slices.Contains(labelled, k) {
 				t.Label = strconv.FormatFloat(v, 'f', -1, 64)
 			}
 			ts = append(ts, t)
