@@ -57,3 +57,25 @@ func Labelled(d *data.Dataset) (*data.Dataset, int) {
 	}
 	return d.Subset(keep), d.N - len(keep)
 }
+
+// FoldLabels returns, for a FoldAdder, the labels that put row i of d in
+// class fold[i]·K + y_i of K·folds classes (K the classes of d's schema,
+// y_i its class, d.Y[i]): statistics per class of those labels hold, in
+// their classes f·K to f·K + K − 1, the statistics of fold f's rows. A row
+// without its class keeps NaN. fold must hold d.N numbers in [0, folds),
+// an error otherwise; d.Y must hold class indices (the accumulator checks
+// its rows first).
+func FoldLabels(d *data.Dataset, fold []int, folds int) ([]float64, error) {
+	if len(fold) != d.N || len(d.Y) != d.N {
+		return nil, fmt.Errorf("%s: %d fold numbers and %d labels for %d rows", d.Source.Name, len(fold), len(d.Y), d.N)
+	}
+	k := float64(len(d.Schema.Classes()))
+	y := make([]float64, d.N)
+	for i, f := range fold {
+		if f < 0 || f >= folds {
+			return nil, d.RowError(i, "fold %d, want 0 to %d", f, folds-1)
+		}
+		y[i] = float64(f)*k + d.Y[i]
+	}
+	return y, nil
+}

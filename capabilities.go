@@ -158,6 +158,16 @@ type Vocabulary interface {
 	Known(word string) bool
 }
 
+// OptionalVocabulary is a Vocabulary that may have no words to know: a
+// model file written before its kind kept them, or a model trained on
+// given attributes rather than words. HasVocabulary reports whether it
+// has them; without, Known means nothing and eval's accuracy on unknown
+// words is undefined.
+type OptionalVocabulary interface {
+	Vocabulary
+	HasVocabulary() bool
+}
+
 // MarginalTagger is a tagger with posterior marginals: TokenMarginals
 // returns P(t_i = k | tokens) (forward–backward), row i holding those of
 // token i for the tags k in the order of Tags, or an error for a sentence
@@ -166,6 +176,28 @@ type Vocabulary interface {
 type MarginalTagger interface {
 	Tagger
 	TokenMarginals(tokens []string) ([][]float64, error)
+}
+
+// AttributeTagger is a tagger that can be trained on sentences given as
+// the attributes of their tokens (CRFsuite's data format, seq.Sentence's
+// Attributes) rather than on words, as a linear-chain CRF can.
+// OnAttributes reports whether it was: such a model tags sentences given
+// as attributes only, and one trained on words words only (the methods of
+// the other input refuse with an error). predict, eval, score and serve
+// use it.
+type AttributeTagger interface {
+	Tagger
+	OnAttributes() bool
+	// TagAttributes returns the most likely tags of a sentence given as
+	// the attributes of its tokens (Viterbi), or an error for a sentence
+	// without tokens.
+	TagAttributes(attrs [][]seq.Attribute) ([]string, error)
+	// AttributeMarginals returns P(t_i = k | attributes), rows as
+	// MarginalTagger's TokenMarginals.
+	AttributeMarginals(attrs [][]seq.Attribute) ([][]float64, error)
+	// LogProbAttributeTags returns log p(tags | attributes), as
+	// ConditionalTagScorer's LogProbTags.
+	LogProbAttributeTags(attrs [][]seq.Attribute, tags []string) (float64, error)
 }
 
 // SequenceDensity is a generative tagger, a model of the tokens
@@ -204,4 +236,20 @@ type SentenceSampler interface {
 type SequenceAccumulator interface {
 	Accumulator
 	AddSentences(sentences []seq.Sentence) error
+}
+
+// FoldAdder is an Accumulator that adds the rows of one data set to
+// several accumulators of its kind in one pass, each row to the
+// accumulator of its fold, without copying the rows out: AddFolds adds
+// row i of d to accs[fold[i]] for every row, accs being accumulators of
+// the receiver's kind and settings (the receiver may be among them) and
+// fold holding d.N fold numbers in [0, len(accs)). Each accumulator then
+// holds what Add of its rows (d.Subset of them) would have added, up to
+// rounding (the sums are taken in another order). Data problems are
+// errors as for Add, and leave every accumulator unchanged. The one-pass
+// cross-validation of package cv uses it, and copies each fold's rows
+// into a buffer to Add them for an accumulator without it.
+type FoldAdder interface {
+	Accumulator
+	AddFolds(d *data.Dataset, fold []int, accs []Accumulator) error
 }

@@ -58,6 +58,7 @@ var layers = map[string]int{
 	"data":                  layerData,
 	"dataio":                layerData,
 	"dataio/dataflags":      layerUse, // the flags of dataio.Options, for the commands
+	"seqio/seqflags":        layerUse, // the flags of seqio.Options, for the commands
 	"datasets":              layerData,
 	"datasets/internal/gen": layerData,
 	"internal/bundled":      layerData,
@@ -94,7 +95,6 @@ var layers = map[string]int{
 	"bench/cmd/benchcrf":       layerCommand,
 	"bench/cmd/benchcv":        layerCommand,
 	"bench/cmd/benchgo":        layerCommand,
-	"bench/cmd/benchhmm":       layerCommand,
 	"bench/cmd/benchngram":     layerCommand,
 	"bench/cmd/genstream":      layerCommand,
 	"bench/cmd/serveload":      layerCommand,

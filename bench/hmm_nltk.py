@@ -8,7 +8,7 @@ Reads the word lines of both files (UPOS tags; multiword-token and
 empty-node lines skipped, as hmm/testdata/nltk_reference.py reads them),
 trains HiddenMarkovModelTrainer().train_supervised with
 LidstoneProbDist(0.1) on every training sentence, tags every test sentence
-(tagger.tag, Viterbi) and prints one line as bench/cmd/benchhmm does:
+(tagger.tag, Viterbi) and prints one line, which bench/hmm reads:
 
     accuracy 0.874776 unknown 0.295977 sentences 2001 tokens 25147
 

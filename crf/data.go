@@ -1,13 +1,17 @@
 package crf
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/gendisc/gendisc/seq"
+)
 
 // Attribute is one attribute of an item, as CRFsuite's: a name and a value
-// (1 for an indicator) that scales the weights of its state features.
-type Attribute struct {
-	Name  string
-	Value float64
-}
+// (1 for an indicator) that scales the weights of its state features. It
+// is seq.Attribute, so that sentences given as attributes (read from
+// CRFsuite's data format by package seqio) are items without a copy of
+// their attributes.
+type Attribute = seq.Attribute
 
 // Item is one position of a sequence: its attributes.
 type Item []Attribute
@@ -41,4 +45,13 @@ func checkTraining(seqs []Sequence) error {
 		}
 	}
 	return nil
+}
+
+// itemsOf returns the attributes of the tokens of a sentence as items.
+func itemsOf(attrs [][]seq.Attribute) []Item {
+	items := make([]Item, len(attrs))
+	for t, a := range attrs {
+		items[t] = a
+	}
+	return items
 }

@@ -10,13 +10,13 @@ import (
 // non-unit values and a label bigram that never occurs.
 func tinySeqs() []Sequence {
 	return []Sequence{
-		{Items: []Item{{{"w=the", 1}, {"bias", 1}}, {{"w=dog", 1}, {"suf=og", 0.5}, {"bias", 1}}, {{"w=runs", 1}, {"bias", 1}}},
+		{Items: []Item{{{Name: "w=the", Value: 1}, {Name: "bias", Value: 1}}, {{Name: "w=dog", Value: 1}, {Name: "suf=og", Value: 0.5}, {Name: "bias", Value: 1}}, {{Name: "w=runs", Value: 1}, {Name: "bias", Value: 1}}},
 			Labels: []string{"D", "N", "V"}},
-		{Items: []Item{{{"w=a", 1}, {"bias", 1}}, {{"w=cat", 1}, {"bias", 1}, {"cap", 2}}},
+		{Items: []Item{{{Name: "w=a", Value: 1}, {Name: "bias", Value: 1}}, {{Name: "w=cat", Value: 1}, {Name: "bias", Value: 1}, {Name: "cap", Value: 2}}},
 			Labels: []string{"D", "N"}},
-		{Items: []Item{{{"w=dogs", 1}, {"suf=gs", 1.5}, {"bias", 1}}, {{"w=run", 1}, {"bias", 1}}, {{"w=the", 1}, {"bias", 1}}, {{"w=dog", 1}, {"bias", 1}}},
+		{Items: []Item{{{Name: "w=dogs", Value: 1}, {Name: "suf=gs", Value: 1.5}, {Name: "bias", Value: 1}}, {{Name: "w=run", Value: 1}, {Name: "bias", Value: 1}}, {{Name: "w=the", Value: 1}, {Name: "bias", Value: 1}}, {{Name: "w=dog", Value: 1}, {Name: "bias", Value: 1}}},
 			Labels: []string{"N", "V", "D", "N"}},
-		{Items: []Item{{{"w=runs", 1}, {"bias", 1}}},
+		{Items: []Item{{{Name: "w=runs", Value: 1}, {Name: "bias", Value: 1}}},
 			Labels: []string{"V"}},
 	}
 }

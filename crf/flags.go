@@ -12,7 +12,11 @@ import (
 // flags defines the command-line flags of Config and of the feature
 // templates (kind crf) on fs and returns the function that gives the
 // configuration once they are parsed: a fit of tagged sentences whose
-// items the templates make (FitTokens). The function may run on several
+// items the templates make (FitTokens), or of sentences given as
+// attributes (CRFsuite's data format), which have theirs: then
+// --features and --hash-features are refused. L-BFGS can start from
+// another model's weights (registry.WarmSequenceConfig, Config.Start);
+// the perceptron ignores them and starts from zero. The function may run on several
 // goroutines at once: each configuration it returns holds its own
 // templates.
 //
@@ -20,7 +24,7 @@ import (
 // --max-iter 0 means no limit, as CRFsuite's.
 func flags(fs *flag.FlagSet) func() (registry.Config, error) {
 	def := DefaultConfig()
-	features := templatesFlag(DefaultTemplates)
+	features := templatesFlag{spec: DefaultTemplates}
 	fs.Var(&features, "features", "the feature `templates`, comma-separated: bias, word, lower, prefix:N, suffix:N (affixes of 1…N characters), shape, cap, digit, hyphen, each optionally @OFFSET (-2…+2) to read a neighbouring token")
 	c2 := modelflags.NonNegative(def.C2)
 	fs.Var(&c2, "c2", "L2 coefficient `c2`: the penalty c2·‖w‖² on the sum over the sentences (CRFsuite's)")
@@ -47,7 +51,7 @@ func flags(fs *flag.FlagSet) func() (registry.Config, error) {
 	fs.Var(modelflags.AtLeast(&jobs, 0), "jobs", "run the gradient pass on `n` goroutines (0: every core); the model does not depend on it")
 
 	return func() (registry.Config, error) {
-		tp, err := ParseTemplates(string(features)) // parsed again: each configuration holds its own
+		tp, err := ParseTemplates(features.spec) // parsed again: each configuration holds its own
 		if err != nil {
 			return nil, err
 		}
@@ -56,50 +60,93 @@ func flags(fs *flag.FlagSet) func() (registry.Config, error) {
 		c.C1, c.C2, c.Epsilon, c.Period, c.Delta = float64(c1), float64(c2), float64(epsilon), period, float64(delta)
 		c.MaxIter, c.MinFreq, c.AllStates = maxIter, minFreq, *allPairs
 		c.Perceptron, c.Epochs, c.Seed, c.Jobs = *perceptron, epochs, *seed, jobs
-		return registry.SequenceFit(func(corpus *seq.Corpus, trace func(string)) (*Model, error) {
-			return fitCorpus(corpus, tp, c, trace)
-		}), nil
+		fit := func(corpus *seq.Corpus, c Config, trace func(string)) (*Model, error) {
+			if !corpus.GivenAttributes() {
+				return fitCorpus(corpus, tp, c, trace)
+			}
+			if features.set || buckets > 0 {
+				return nil, fmt.Errorf("%s: sentences given as attributes (CRFsuite's data format) have their attributes: feature templates, hashed or not, make those of words", corpus.Source)
+			}
+			return fitCorpus(corpus, nil, c, trace)
+		}
+		warm := registry.SequenceWarmFit(func(corpus *seq.Corpus, trace func(string)) (*Model, error) {
+			return fit(corpus, c, trace)
+		}, func(corpus *seq.Corpus, from *Model, trace func(string)) (*Model, error) {
+			start := c
+			if !c.Perceptron {
+				start.Start = from
+			}
+			return fit(corpus, start, trace)
+		})
+		return attributeConfig{warm, tp}, nil
 	}
 }
 
-// fitCorpus fits a CRF to the tagged sentences of corpus with the items
-// of tp, tracing every L-BFGS iteration as CRFsuite logs it. Errors name
-// the corpus's source and a sentence's line.
+// fitCorpus fits a CRF to the tagged sentences of corpus, their items
+// made by tp from their words, or given as attributes when tp is nil,
+// tracing every L-BFGS iteration as CRFsuite logs it. Errors name the
+// corpus's source and a sentence's line.
 func fitCorpus(corpus *seq.Corpus, tp *Templates, c Config, trace func(string)) (*Model, error) {
-	tokens := make([][]string, len(corpus.Sentences))
-	tags := make([][]string, len(corpus.Sentences))
+	var tokens, tags [][]string
+	var seqs []Sequence // of given attributes, without tp
 	for i, s := range corpus.Sentences {
-		if len(s.Tokens) == 0 {
+		switch {
+		case s.Len() == 0:
 			return nil, fmt.Errorf("%s:%d: sentence %d has no tokens", corpus.Source, s.Line, i+1)
-		}
-		if !s.Tagged() {
+		case !s.Tagged():
 			return nil, fmt.Errorf("%s:%d: sentence %d has no tags to train on", corpus.Source, s.Line, i+1)
+		case (s.Attributes != nil) != (tp == nil):
+			return nil, fmt.Errorf("%s:%d: sentence %d: sentences of words and sentences given as attributes mixed", corpus.Source, s.Line, i+1)
+		case tp == nil:
+			seqs = append(seqs, Sequence{Items: itemsOf(s.Attributes), Labels: s.Tags})
+		default:
+			tokens, tags = append(tokens, s.Tokens), append(tags, s.Tags)
 		}
-		tokens[i], tags[i] = s.Tokens, s.Tags
 	}
 	if trace != nil {
 		c.Progress = func(it Iteration) {
 			trace(fmt.Sprintf("L-BFGS: iteration %d: objective %.10g, ‖w‖ %.6g, ‖∇f‖ %.6g, %d line-search evaluations", it.Iter, it.Objective, it.WeightNorm, it.GradNorm, it.LinesearchCalls))
 		}
 	}
-	m, err := FitTokens(tokens, tags, tp, c)
+	var m *Model
+	var err error
+	if tp == nil {
+		m, err = Fit(seqs, c)
+	} else {
+		m, err = FitTokens(tokens, tags, tp, c)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", corpus.Source, err)
 	}
 	return m, nil
 }
 
+// attributeConfig is the configuration of a fit with the templates tp
+// (registry.AttributeConfig).
+type attributeConfig struct {
+	registry.WarmSequenceConfig
+	tp *Templates
+}
+
+// Attributes returns the attributes that the templates make of tokens.
+func (c attributeConfig) Attributes(tokens []string) [][]seq.Attribute {
+	return c.tp.Attributes(tokens)
+}
+
 // templatesFlag is the value of --features: a list of feature templates
 // that ParseTemplates takes, checked when the flag is set, so that a bad
-// template is a misuse of the flag.
-type templatesFlag string
+// template is a misuse of the flag; set records that it was.
+type templatesFlag struct {
+	spec string
+	set  bool
+}
 
-func (f *templatesFlag) String() string { return string(*f) }
+func (f *templatesFlag) String() string { return f.spec }
 
 func (f *templatesFlag) Set(s string) error {
 	if _, err := ParseTemplates(s); err != nil {
 		return err
 	}
-	*f = templatesFlag(s)
+	f.spec, f.set = s, true
 	return nil
 }

@@ -42,12 +42,13 @@ type modelJSON struct {
 	Transitions []float64   `json:"transitions"`
 	Iterations  int         `json:"iterations"`
 	Warnings    []string    `json:"warnings,omitempty"`
+	Vocabulary  []string    `json:"vocabulary,omitempty"`
 }
 
 // MarshalJSON writes the model's parameters for a model file.
 func (m *Model) MarshalJSON() ([]byte, error) {
 	fs := m.fs
-	j := modelJSON{Labels: fs.labels, Attributes: fs.attrs, Iterations: m.iters, Warnings: m.warnings,
+	j := modelJSON{Labels: fs.labels, Attributes: fs.attrs, Iterations: m.iters, Warnings: m.warnings, Vocabulary: m.words(),
 		States: make([][]int32, len(fs.attrs)), Weights: make([][]float64, len(fs.attrs)), Transitions: m.tr.logT}
 	if m.templates != nil {
 		j.Templates, j.Buckets = m.templates.String(), m.templates.Buckets
@@ -73,7 +74,8 @@ const maxLabels = 4096
 // being the schema's target levels; distinct non-empty attribute names;
 // for each attribute, ascending label ids below L with as many weights;
 // L² transition weights; weights of magnitude at most 1e10; iterations ≥ 0; warnings of
-// one line each.
+// one line each; a vocabulary sorted and distinct, only with templates
+// (absent from files written before models kept it: no vocabulary).
 func UnmarshalModel(schema *data.Schema, params []byte) (*Model, error) {
 	m, err := unmarshalModel(schema, params)
 	if err != nil {
@@ -101,6 +103,9 @@ func unmarshalModel(schema *data.Schema, params []byte) (*Model, error) {
 		m.templates = tp
 	case j.Buckets != 0:
 		return nil, fmt.Errorf("buckets without templates")
+	}
+	if err := m.readVocabulary(j.Vocabulary); err != nil {
+		return nil, err
 	}
 	if j.Iterations < 0 {
 		return nil, fmt.Errorf("iterations %d: want ≥ 0", j.Iterations)

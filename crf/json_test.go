@@ -3,6 +3,7 @@ package crf
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"math"
 	"slices"
 	"strings"
@@ -66,6 +67,38 @@ func TestModelFileRoundTrip(t *testing.T) {
 	}
 }
 
+// TestVocabulary checks that a model fitted on words knows them, keeps
+// them in its file, and that a file without them (written before models
+// kept them) loads without a vocabulary.
+func TestVocabulary(t *testing.T) {
+	m := tinyTokenModel(t)
+	if !m.HasVocabulary() || !m.Known("dogs") || m.Known("Dogs") || m.Known("cats") {
+		t.Errorf("vocabulary %v", m.words())
+	}
+	params, _ := m.MarshalJSON()
+	var j map[string]any
+	if err := json.Unmarshal(params, &j); err != nil {
+		t.Fatal(err)
+	}
+	if got := fmt.Sprint(j["vocabulary"]); got != "[a cat dog dogs run runs the]" {
+		t.Errorf("vocabulary in the file %s", got)
+	}
+	m2, err := UnmarshalModel(m.Schema(), params)
+	if err != nil || !m2.HasVocabulary() || !slices.Equal(m2.words(), m.words()) {
+		t.Errorf("read back: %v, %v", m2.words(), err)
+	}
+	delete(j, "vocabulary")
+	old, _ := json.Marshal(j)
+	m3, err := UnmarshalModel(m.Schema(), old)
+	if err != nil || m3.HasVocabulary() || m3.Known("dog") {
+		t.Errorf("a file without a vocabulary: %v, has one %v", err, m3.HasVocabulary())
+	}
+	onItems, err := Fit(tinySeqs(), DefaultConfig())
+	if err != nil || onItems.HasVocabulary() {
+		t.Errorf("a model of items has a vocabulary (%v)", err)
+	}
+}
+
 // TestUnmarshalRefuses checks a refusal for each invalid field.
 func TestUnmarshalRefuses(t *testing.T) {
 	m := tinyTokenModel(t)
@@ -86,6 +119,9 @@ func TestUnmarshalRefuses(t *testing.T) {
 		{func(j map[string]any) { j["transitions"] = []float64{1, 2} }, "2 transition weights for 3 labels"},
 		{func(j map[string]any) { j["iterations"] = -2 }, "iterations -2"},
 		{func(j map[string]any) { j["warnings"] = []string{"a\nb"} }, "more than one line"},
+		{func(j map[string]any) { j["vocabulary"] = []string{"the", "dog"} }, `vocabulary: "the" before "dog"`},
+		{func(j map[string]any) { j["vocabulary"] = []string{"a", "a"} }, `vocabulary: "a" before "a"`},
+		{func(j map[string]any) { delete(j, "templates"); delete(j, "buckets") }, "a vocabulary without templates"},
 	} {
 		var j map[string]any
 		if err := json.Unmarshal(params, &j); err != nil {

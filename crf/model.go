@@ -20,7 +20,11 @@ type Model struct {
 	// templates make the items of a sentence of tokens; nil for a model
 	// trained on items (CRFsuite's data).
 	templates *Templates
-	pool      sync.Pool // *workspace
+	// vocabulary holds the words of the training sentences of a model
+	// trained on words; nil for a model trained on items, or read from a
+	// file written before models kept their words.
+	vocabulary map[string]struct{}
+	pool       sync.Pool // *workspace
 }
 
 func newModel(fs *features, w []float64) *Model {
@@ -184,7 +188,13 @@ func (m *Model) TokenMarginals(tokens []string) ([][]float64, error) {
 	if m.templates == nil {
 		return nil, errNoTemplates
 	}
-	flat := m.Marginals(m.templates.Items(tokens))
+	return m.sortedMarginals(m.templates.Items(tokens)), nil
+}
+
+// sortedMarginals returns the marginals of items (Marginals), row t
+// holding those of item t for the labels sorted.
+func (m *Model) sortedMarginals(items []Item) [][]float64 {
+	flat := m.Marginals(items)
 	labels := m.fs.labels
 	order := make([]int, len(labels)) // the model's index of each sorted label
 	for i := range order {
@@ -192,7 +202,7 @@ func (m *Model) TokenMarginals(tokens []string) ([][]float64, error) {
 	}
 	slices.SortFunc(order, func(a, b int) int { return strings.Compare(labels[a], labels[b]) })
 	L := len(labels)
-	out := make([][]float64, len(tokens))
+	out := make([][]float64, len(items))
 	for t := range out {
 		row := make([]float64, L)
 		for k, y := range order {
@@ -200,9 +210,9 @@ func (m *Model) TokenMarginals(tokens []string) ([][]float64, error) {
 		}
 		out[t] = row
 	}
-	return out, nil
+	return out
 }
 
 // errNoTemplates is the error of tagging tokens with a model trained on
 // items (CRFsuite's data), which has no templates to make them.
-var errNoTemplates = errors.New("the model was trained on items, not on tokens: tag items")
+var errNoTemplates = errors.New("the model was trained on given attributes (CRFsuite's data format), not on words: tag sentences given as attributes")

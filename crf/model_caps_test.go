@@ -7,4 +7,6 @@ var (
 	_ gendisc.MarginalTagger       = (*Model)(nil)
 	_ gendisc.Warner               = (*Model)(nil)
 	_ gendisc.ConditionalTagScorer = (*Model)(nil)
+	_ gendisc.AttributeTagger      = (*Model)(nil)
+	_ gendisc.OptionalVocabulary   = (*Model)(nil)
 )

@@ -62,9 +62,9 @@ func benchSeqs() []Sequence {
 	for i := range seqs {
 		s := Sequence{}
 		for range 16 {
-			item := Item{{"bias", 1}}
+			item := Item{{Name: "bias", Value: 1}}
 			for k := range 29 {
-				item = append(item, Attribute{strconv.Itoa(k) + "=" + strconv.FormatUint(zipf.Uint64(), 10), 1})
+				item = append(item, Attribute{Name: strconv.Itoa(k) + "=" + strconv.FormatUint(zipf.Uint64(), 10), Value: 1})
 			}
 			s.Items = append(s.Items, item)
 			s.Labels = append(s.Labels, strconv.Itoa(rng.IntN(17)))

@@ -50,6 +50,10 @@ type Config struct {
 	Jobs int
 	// Progress, when set, is called after every iteration.
 	Progress func(Iteration)
+	// Start, when set, is the model whose weights L-BFGS starts from
+	// (a warm start, see startWeights), in place of w = 0; the
+	// perceptron ignores it.
+	Start *Model
 }
 
 // Iteration is the state of a fit after one iteration, as CRFsuite logs it.
@@ -95,8 +99,9 @@ func (c Config) check() error {
 }
 
 // Fit trains a CRF on the labelled sequences seqs by L-BFGS (OWL-QN when
-// cfg.C1 > 0) from w = 0, or by the averaged perceptron. A fit that stops at cfg.MaxIter or by a failed
-// line search returns its last iterate, with a warning (Warnings).
+// cfg.C1 > 0) from w = 0 (or cfg.Start's weights), or by the averaged
+// perceptron. A fit that stops at cfg.MaxIter or by a failed line search
+// returns its last iterate, with a warning (Warnings).
 func Fit(seqs []Sequence, cfg Config) (*Model, error) {
 	if err := cfg.check(); err != nil {
 		return nil, err
@@ -112,7 +117,7 @@ func Fit(seqs []Sequence, cfg Config) (*Model, error) {
 		return m, nil
 	}
 	p := newProblem(fs, fs.encode(seqs), cfg.C2, cfg.Jobs)
-	w := make([]float64, fs.nFeatures)
+	w := cfg.startWeights(fs)
 	set := lbfgsSettings{c1: cfg.C1, memory: cfg.Memory, epsilon: cfg.Epsilon, period: cfg.Period, delta: cfg.Delta,
 		maxIter: cfg.MaxIter, maxLinesearch: cfg.MaxLinesearch}
 	if cfg.Progress != nil {
@@ -134,7 +139,7 @@ func Fit(seqs []Sequence, cfg Config) (*Model, error) {
 
 // FitTokens trains a CRF on tagged sentences, tokens[i] with tags[i], the
 // items made by tp; the model keeps tp, so that TagTokens tags sentences
-// of tokens.
+// of tokens, and the words of tokens (Known).
 func FitTokens(tokens, tags [][]string, tp *Templates, cfg Config) (*Model, error) {
 	if len(tokens) != len(tags) {
 		return nil, fmt.Errorf("%d sentences with %d tag sequences", len(tokens), len(tags))
@@ -148,5 +153,6 @@ func FitTokens(tokens, tags [][]string, tp *Templates, cfg Config) (*Model, erro
 		return nil, err
 	}
 	m.templates = tp
+	m.setVocabulary(tokens)
 	return m, nil
 }

@@ -139,9 +139,9 @@ func TestFitRejects(t *testing.T) {
 		want string
 	}{
 		{nil, "no sequences"},
-		{[]Sequence{{Items: []Item{{{"a", 1}}}, Labels: []string{"X"}}, {}}, "sequence 2: no items"},
-		{[]Sequence{{Items: []Item{{{"a", 1}}}, Labels: nil}}, "0 labels for 1 items"},
-		{[]Sequence{{Items: []Item{{{"a", math.NaN()}}}, Labels: []string{"X"}}}, `attribute "a" has the value NaN`},
+		{[]Sequence{{Items: []Item{{{Name: "a", Value: 1}}}, Labels: []string{"X"}}, {}}, "sequence 2: no items"},
+		{[]Sequence{{Items: []Item{{{Name: "a", Value: 1}}}, Labels: nil}}, "0 labels for 1 items"},
+		{[]Sequence{{Items: []Item{{{Name: "a", Value: math.NaN()}}}, Labels: []string{"X"}}}, `attribute "a" has the value NaN`},
 	} {
 		if _, err := Fit(c.seqs, DefaultConfig()); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("error %v, want %q", err, c.want)
@@ -171,7 +171,7 @@ func TestPerceptron(t *testing.T) {
 	// One item, labels A (first) and B: w = 0 tags A (ties to the
 	// smaller label); for a sequence labelled B the first epoch makes
 	// one mistake, the second none.
-	seqs := []Sequence{{Items: []Item{{{"x", 1}}}, Labels: []string{"A"}}, {Items: []Item{{{"x", 1}, {"y", 2}}}, Labels: []string{"B"}}}
+	seqs := []Sequence{{Items: []Item{{{Name: "x", Value: 1}}}, Labels: []string{"A"}}, {Items: []Item{{{Name: "x", Value: 1}, {Name: "y", Value: 2}}}, Labels: []string{"B"}}}
 	fs := buildFeatures(seqs, false, false, 0)
 	e := fs.encode(seqs[1:])
 	w, epochs := fitPerceptron(fs, e, 10, 1)

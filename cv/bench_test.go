@@ -86,3 +86,43 @@ func BenchmarkLDALeaveOneOut(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkStratified assigns 1,000,000 rows of two classes to 10
+// stratified folds (part of every timed cross-validation of bench/cv).
+func BenchmarkStratified(b *testing.B) {
+	rng := rand.New(rand.NewPCG(1, 1))
+	y := make([]float64, 1_000_000)
+	for i := range y {
+		y[i] = float64(rng.IntN(2))
+	}
+	for b.Loop() {
+		if _, err := Stratified(y, 10, 1); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkDiscriminantFoldStatistics fills the fold accumulators of LDA
+// and QDA for 10 folds of 200,000 × 20 (foldAccumulators: the one pass of
+// a one-pass cross-validation before its evaluation):
+//
+//	go test -run XXX -bench DiscriminantFoldStatistics ./cv
+func BenchmarkDiscriminantFoldStatistics(b *testing.B) {
+	d := gaussianData(200_000, 20)
+	folds, err := Stratified(d.Y, 10, 1)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for name, newAcc := range map[string]func() (gendisc.Accumulator, error){
+		"lda": func() (gendisc.Accumulator, error) { return acc(gda.LDAConfig{}.NewAccumulator()) },
+		"qda": func() (gendisc.Accumulator, error) { return acc(gda.QDAConfig{}.NewAccumulator()) },
+	} {
+		b.Run(name, func(b *testing.B) {
+			for b.Loop() {
+				if _, err := foldAccumulators(d, folds, newAcc, 2); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

@@ -58,10 +58,68 @@ func Evaluate(m gendisc.Model, d *data.Dataset) (Report, error) {
 }
 
 // evalBlock is how many rows a worker of evaluateClassifiers takes at a
-// time: it copies each fold's rows of the block into a buffer that stays
-// in cache (a few hundred rows per fold for ten folds) and predicts them
-// there with the fold's model.
+// time: it copies each fold's rows of the block into a buffer of the fold
+// (scatterRows; a few hundred rows per fold for ten folds, in cache) and
+// predicts them there with the fold's model.
 const evalBlock = 4096
+
+// scatterRows copies the rows [lo, hi) of d, in order, into the buffers of
+// their folds under f, bufs[f[i]] (their features, text cells and source
+// lines, as d.SubsetInto would; nil for a fold that is not predicted,
+// whose rows are skipped), and sets each
+// buffer's N and first[fold], the fold's first row among them. The rows
+// are read once, in order, which the processor's prefetching follows, and
+// written to a few sequential buffers: a gather of each fold's rows apart
+// (d.SubsetInto of the fold's row indices) reads the block once per fold,
+// at scattered rows, and took about 10% more of a 10-fold
+// cross-validation's time.
+func scatterRows(bufs []*data.Dataset, first []int, d *data.Dataset, f Folds, lo, hi int) {
+	D := d.D()
+	for _, buf := range bufs {
+		if buf == nil {
+			continue
+		}
+		buf.N, buf.X = 0, buf.X[:0]
+		if d.Source.Lines != nil {
+			buf.Source.Lines = buf.Source.Lines[:0]
+		}
+		if d.Text != nil && buf.Text == nil {
+			buf.Text = make([][]string, len(d.Text))
+		}
+		for j := range buf.Text {
+			buf.Text[j] = buf.Text[j][:0]
+		}
+	}
+	for i := lo; i < hi; i++ {
+		buf := bufs[f[i]]
+		if buf == nil {
+			continue
+		}
+		if buf.N == 0 {
+			first[f[i]] = i
+		}
+		buf.N++
+		buf.X = append(buf.X, d.X[i*D:(i+1)*D]...)
+		if d.Source.Lines != nil {
+			buf.Source.Lines = append(buf.Source.Lines, d.Source.Lines[i])
+		}
+		for j, col := range d.Text {
+			if col != nil {
+				buf.Text[j] = append(buf.Text[j], col[i])
+			}
+		}
+	}
+	for _, buf := range bufs {
+		if buf == nil {
+			continue
+		}
+		for j, col := range d.Text {
+			if col == nil {
+				buf.Text[j] = nil
+			}
+		}
+	}
+}
 
 // batchEvaluable reports whether evaluateClassifiers evaluates m: a
 // classifier that is not a language model (those are evaluated by
@@ -77,10 +135,12 @@ func batchEvaluable(m gendisc.Model) (gendisc.Classifier, bool) {
 // evaluateClassifiers evaluates models[k] on the rows of fold k of f for
 // every fold k whose model is not nil, giving the reports Evaluate gives
 // on each fold's rows (the same probabilities, row by row, in the same
-// order), without copying the folds out of d: one pass over the rows of
-// d, in blocks of evalBlock rows taken by up to workers goroutines, in
-// which every row is predicted by its fold's model and its probabilities
-// written at the row's place among its fold's rows; then the metrics of
+// order), without copying a fold out of d whole: one pass over the rows
+// of d, in blocks of evalBlock rows taken by up to workers goroutines, in
+// which the block's rows are scattered into a cache-sized buffer per fold
+// (scatterRows; the batch kernels read consecutive rows), predicted there
+// by the fold's model and their probabilities written at the rows' places
+// among their fold's rows; then the metrics of
 // each fold (metrics.Classification), the folds in parallel. An error
 // of a fold names it (the first in fold order); a row without a valid
 // target is an error positioned at the row.
@@ -141,28 +201,29 @@ func evaluateClassifiers(models []gendisc.Classifier, d *data.Dataset, f Folds, 
 	var wg sync.WaitGroup
 	for range min(workers, blocks) {
 		wg.Go(func() {
-			rows := make([][]int, k)
-			var buf *data.Dataset
+			bufs := make([]*data.Dataset, k)
+			for fold, m := range models {
+				if m != nil {
+					p := &d.Source
+					bufs[fold] = &data.Dataset{Schema: d.Schema, Source: data.Provenance{Name: p.Name, Columns: p.Columns, RowGroups: p.RowGroups}}
+				}
+			}
+			first := make([]int, k)
 			for {
 				b := int(next.Add(1)) - 1
 				if b >= blocks {
 					return
 				}
-				for fold := range rows {
-					rows[fold] = rows[fold][:0]
-				}
-				for i := b * evalBlock; i < min((b+1)*evalBlock, d.N); i++ {
-					rows[f[i]] = append(rows[f[i]], i)
-				}
-				for fold, idx := range rows {
-					if len(idx) == 0 || models[fold] == nil {
+				lo, hi := b*evalBlock, min((b+1)*evalBlock, d.N)
+				scatterRows(bufs, first, d, f, lo, hi)
+				for fold, buf := range bufs {
+					if buf == nil || buf.N == 0 {
 						continue
 					}
 					// The block's rows of the fold are consecutive among the
 					// fold's rows: their probabilities go in one piece.
-					at := place[idx[0]]
-					buf = d.SubsetInto(buf, idx)
-					metrics.Proba(models[fold], proba[fold][at*K:(at+len(idx))*K], buf)
+					at := place[first[fold]]
+					metrics.Proba(models[fold], proba[fold][at*K:(at+buf.N)*K], buf)
 				}
 			}
 		})

@@ -131,17 +131,31 @@ func Stratified(y []float64, k int, seed uint64) (Folds, error) {
 	if err := checkK(k, n); err != nil {
 		return nil, err
 	}
-	// Step 1: classes by first appearance.
+	// Step 1: classes by first appearance, the class indices 0 … 255 of a
+	// categorical target numbered through a table (a map lookup per row
+	// took a third of the time), other values through a map.
+	var table [256]int // the code + 1 of the value v at v
 	code := map[float64]int{}
+	classes := 0
 	enc := make([]int, n)
 	for i, v := range y {
 		if math.IsNaN(v) {
 			return nil, fmt.Errorf("cv: row %d has no class: every row needs its class to be stratified", i+1)
 		}
-		c, ok := code[v]
-		if !ok {
-			c = len(code)
-			code[v] = c
+		var c int
+		if v >= 0 && v < float64(len(table)) && v == math.Trunc(v) {
+			if table[int(v)] == 0 {
+				classes++
+				table[int(v)] = classes
+			}
+			c = table[int(v)] - 1
+		} else {
+			var ok bool
+			if c, ok = code[v]; !ok {
+				c = classes
+				code[v] = c
+				classes++
+			}
 		}
 		enc[i] = c
 	}
@@ -149,14 +163,14 @@ func Stratified(y []float64, k int, seed uint64) (Folds, error) {
 	// their sorted order, class c holds the positions [start_c, end_c),
 	// and fold f gets the positions p ≡ f (mod k), below(x) of them
 	// under x.
-	counts := make([]int, len(code))
+	counts := make([]int, classes)
 	for _, c := range enc {
 		counts[c]++
 	}
 	alloc := make([][]int, k)
 	for f := range alloc {
 		below := func(x int) int { return (x - f + k - 1) / k }
-		alloc[f] = make([]int, len(code))
+		alloc[f] = make([]int, classes)
 		start := 0
 		for c, nc := range counts {
 			alloc[f][c] = below(start+nc) - below(start)
@@ -165,8 +179,9 @@ func Stratified(y []float64, k int, seed uint64) (Folds, error) {
 	}
 	// Step 3: each class's fold numbers, shuffled, in row order.
 	rng := newRand(seed)
-	folds := make([][]int, len(code))
+	folds := make([][]int, classes)
 	for c := range folds {
+		folds[c] = make([]int, 0, counts[c])
 		for f := range k {
 			for range alloc[f][c] {
 				folds[c] = append(folds[c], f)
@@ -175,7 +190,7 @@ func Stratified(y []float64, k int, seed uint64) (Folds, error) {
 		rng.Shuffle(len(folds[c]), func(i, j int) { folds[c][i], folds[c][j] = folds[c][j], folds[c][i] })
 	}
 	out := make(Folds, n)
-	next := make([]int, len(code))
+	next := make([]int, classes)
 	for i, c := range enc {
 		out[i] = folds[c][next[c]]
 		next[c]++

@@ -307,3 +307,36 @@ func TestStratifiedAllotmentBySorting(t *testing.T) {
 		}
 	}
 }
+
+// TestStratifiedClassValues: the assignment depends on the classes' order
+// of first appearance alone, whatever their values: class indices below
+// 256 (numbered through a table), other numbers (through a map) and a mix
+// of both give the same folds.
+func TestStratifiedClassValues(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 3))
+	indices := make([]float64, 500)
+	for i := range indices {
+		indices[i] = float64(rng.IntN(4))
+	}
+	want, err := Stratified(indices, 5, 8)
+	if err != nil {
+		t.Fatal(err)
+	}
+	others := map[string][]float64{}
+	for name, value := range map[string][]float64{
+		"not indices": {-1, 0.5, 1e6, 300},
+		"mixed":       {300, 2, -7.25, 255},
+		"renumbered":  {3, 255, 0, 1},
+	} {
+		y := make([]float64, len(indices))
+		for i, c := range indices {
+			y[i] = value[int(c)]
+		}
+		others[name] = y
+	}
+	for name, y := range others {
+		if got, err := Stratified(y, 5, 8); err != nil || !slices.Equal(got, want) {
+			t.Errorf("%s: %v, the folds differ from those of the class indices", name, err)
+		}
+	}
+}

@@ -164,14 +164,18 @@ func leaveOneOutGDA(cfg gda.Config, d *data.Dataset, priors []float64, means, co
 	// block computes the rows [lo, hi), at most looBlock of them.
 	block := func(lo, hi int) error {
 		jll := make([]float64, K)
-		y := make([][]float64, K) // y[k][j] = (L_k⁻¹x_i)_j of the row i
 		const lanes = kernel.LaneBlock
 		xt := make([]float64, p*lanes) // a group of rows as lanes: xt[j·lanes + r] = x_{g+r, j}
 		zs := make([][]float64, K)     // zs[k][j·lanes + r] = (L_k⁻¹x_{g+r})_j
 		q := make([]float64, lanes)
 		zero := make([]float64, p)
+		a := make([]float64, p)
 		for k := range K {
-			zs[k], y[k] = make([]float64, p*lanes), make([]float64, p)
+			if group(k) == k {
+				zs[k] = make([]float64, p*lanes)
+			} else {
+				zs[k] = zs[0]
+			}
 		}
 		for i := lo; i < hi; i++ {
 			r := (i - lo) % lanes // row i's lane in its group
@@ -188,15 +192,6 @@ func leaveOneOutGDA(cfg gda.Config, d *data.Dataset, priors []float64, means, co
 					}
 				}
 			}
-			for k := range K {
-				if group(k) == k {
-					for j := range p {
-						y[k][j] = zs[k][j*lanes+r]
-					}
-				} else {
-					y[k] = y[0]
-				}
-			}
 			c := int(d.Y[i])
 			if n[c] < 2 {
 				return d.RowError(i, "cv: %w: the row is the only one of its class", ErrDowndate)
@@ -204,9 +199,11 @@ func leaveOneOutGDA(cfg gda.Config, d *data.Dataset, priors []float64, means, co
 			// a = L⁻¹u, u = x − μ_c; S' = S − β u uᵀ with β = n_c/(n_c − 1).
 			beta := n[c] / (n[c] - 1)
 			var t float64
+			zc, lc := zs[c][r:], lm[c][:p]
 			for j := range p {
-				a := y[c][j] - lm[c][j]
-				t += a * a
+				aj := zc[j*lanes] - lc[j]
+				a[j] = aj
+				t += aj * aj
 			}
 			den := 1 - beta*t // det S' = det S · den (the determinant lemma)
 			if !(den > 1e-12) {
@@ -215,16 +212,22 @@ func leaveOneOutGDA(cfg gda.Config, d *data.Dataset, priors []float64, means, co
 			for k := range K {
 				nk := n[k]
 				// q = (x − μ_k')ᵀ S'⁻¹ (x − μ_k'), by Sherman–Morrison when S
-				// is downdated: ‖b‖² + β (bᵀa)²/den, b = L⁻¹(x − μ_k').
+				// is downdated: ‖b‖² + β (bᵀa)²/den, b = L⁻¹(x − μ_k'),
+				// which is β a for the row's own class (x − μ_c' = β u).
 				var q, ba float64
-				for j := range p {
-					a := y[c][j] - lm[c][j]
-					b := y[k][j] - lm[k][j]
-					if k == c {
-						b = beta * a // x − μ_c' = β u
+				if k == c {
+					for _, aj := range a {
+						b := beta * aj
+						q += b * b
+						ba += b * aj
 					}
-					q += b * b
-					ba += b * a
+				} else {
+					zk, lk := zs[k][r:], lm[k][:p]
+					for j, aj := range a {
+						b := zk[j*lanes] - lk[j]
+						q += b * b
+						ba += b * aj
+					}
 				}
 				if k == c || pooled {
 					q += beta * ba * ba / den

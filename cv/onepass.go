@@ -22,10 +22,9 @@ const addBlock = 1 << 13
 // and copies in all. Every accumulator comes from newAcc; copies go
 // through MarshalBinary and UnmarshalBinary.
 //
-// Up to workers goroutines share the folds, each reading every span of
-// addBlock rows in turn and adding the rows of each of its folds in the
-// span to the fold's accumulator in one call: an accumulator sees the same
-// calls whatever the parallelism, and no goroutine waits for another.
+// An accumulator with gendisc.FoldAdder adds every row to its fold's
+// accumulator itself, without copying the rows; the others take copies of
+// the rows (addFolds).
 func foldAccumulators(d *data.Dataset, f Folds, newAcc func() (gendisc.Accumulator, error), workers int) ([]gendisc.Accumulator, error) {
 	k := f.K()
 	acc := make([]gendisc.Accumulator, k)
@@ -36,6 +35,26 @@ func foldAccumulators(d *data.Dataset, f Folds, newAcc func() (gendisc.Accumulat
 		}
 		acc[i] = a
 	}
+	if fa, ok := acc[0].(gendisc.FoldAdder); ok {
+		if err := fa.AddFolds(d, f, acc); err != nil {
+			return nil, err
+		}
+	} else if err := addFolds(d, f, acc, workers); err != nil {
+		return nil, err
+	}
+	return otherFolds(acc, newAcc)
+}
+
+// addFolds adds each row of d to the accumulator of its fold under f,
+// acc[f[i]], for accumulators without gendisc.FoldAdder: up to workers
+// goroutines share the folds, each reading every span of addBlock rows in
+// turn, copying the rows of each of its folds in the span into a buffer
+// and adding them to the fold's accumulator in one call, so that an
+// accumulator sees the same calls whatever the parallelism, and no
+// goroutine waits for another. The first error in fold order is
+// returned, naming its fold.
+func addFolds(d *data.Dataset, f Folds, acc []gendisc.Accumulator, workers int) error {
+	k := len(acc)
 	// Worker w owns the folds w, w + W, w + 2W, …: it reads every span,
 	// copying and adding the rows of its folds alone.
 	errs := make([]error, k)
@@ -67,9 +86,17 @@ func foldAccumulators(d *data.Dataset, f Folds, newAcc func() (gendisc.Accumulat
 	wg.Wait()
 	for _, err := range errs {
 		if err != nil {
-			return nil, err
+			return err
 		}
 	}
+	return nil
+}
+
+// otherFolds returns for every fold i the merge of the accumulators of
+// the other folds, M_i = P_i ⊕ S_{i+1} (see foldAccumulators); it takes
+// acc over.
+func otherFolds(acc []gendisc.Accumulator, newAcc func() (gendisc.Accumulator, error)) ([]gendisc.Accumulator, error) {
+	k := len(acc)
 	clone := func(a gendisc.Accumulator) (gendisc.Accumulator, error) {
 		b, err := a.MarshalBinary()
 		if err != nil {

@@ -24,10 +24,19 @@ type Runner struct {
 	// regression, logistic.Config.FitFrom), which reaches each fold's
 	// optimum in fewer iterations, within the optimiser's tolerance.
 	WarmFit func(d *data.Dataset, from gendisc.Model) (gendisc.Model, error)
+	// Model, when set, gives the model of fold k of repeat rep, fitted
+	// elsewhere, in place of Fit, WarmFit and NewAccumulator: the fold
+	// models of a regularisation path, fitted fold by fold (Search.Run),
+	// are only evaluated here.
+	Model func(rep, k int) (gendisc.Model, error)
 	// NewAccumulator, for kinds whose models are sums of sufficient
 	// statistics, returns an empty accumulator of the configuration that
 	// Fit fits; nil to refit every fold.
 	NewAccumulator func() (gendisc.Accumulator, error)
+	// Evaluate, when set, evaluates a fold's model on the fold's rows in
+	// place of the package's Evaluate, for every model (SequenceRunner's
+	// rows are sentence numbers, its models taggers).
+	Evaluate func(m gendisc.Model, test *data.Dataset) (Report, error)
 	// Workers bounds the folds fitted and evaluated at once; 0 means
 	// runtime.GOMAXPROCS(0).
 	Workers int
@@ -64,7 +73,9 @@ type Result struct {
 //
 // Without NewAccumulator, the folds are refitted with Fit, up to Workers
 // at once. With it, each repeat takes one pass over the rows, adding each
-// row to the accumulator of its fold; fold i's model is that of the merge
+// row to the accumulator of its fold (gendisc.FoldAdder's AddFolds where
+// the accumulators have it, else copies of the rows, span by span, for
+// Add); fold i's model is that of the merge
 // of the other folds' accumulators, built from prefix merges A_0 ⊕ … ⊕
 // A_{i−1} and suffix merges A_{i+1} ⊕ … ⊕ A_{k−1}, so that the k models
 // take O(k) merges rather than O(k²). Accumulators are copied through
@@ -73,9 +84,10 @@ type Result struct {
 //
 // Classifiers (other than language models) are evaluated once every
 // fold's model is there, in one pass over the rows of d (in parallel over
-// blocks of rows) in which each row is predicted by its fold's model,
-// without copying a fold out of d; their reports are those of Evaluate
-// on each fold's rows. Regressors and language models are evaluated fold
+// blocks of rows, each block's rows scattered into a cache-sized buffer
+// per fold) in which each row is predicted by its fold's model, without
+// copying a fold out of d whole; their reports are those of Evaluate on
+// each fold's rows. Regressors and language models are evaluated fold
 // by fold as their model comes.
 //
 // The results do not depend on Workers: each fold's computation is the
@@ -114,7 +126,7 @@ func (r *Runner) Run(d *data.Dataset, repeats ...Folds) (*Result, error) {
 	}
 	// With accumulators, every repeat's fold models come from one pass.
 	var accs [][]gendisc.Accumulator
-	if r.NewAccumulator != nil {
+	if r.NewAccumulator != nil && r.Model == nil {
 		accs = make([][]gendisc.Accumulator, len(repeats))
 		for rep, f := range repeats {
 			a, err := foldAccumulators(d, f, r.NewAccumulator, workers)
@@ -125,7 +137,7 @@ func (r *Runner) Run(d *data.Dataset, repeats ...Folds) (*Result, error) {
 		}
 	}
 	var full gendisc.Model // the model of all the rows that WarmFit starts from
-	if r.WarmFit != nil && accs == nil {
+	if r.WarmFit != nil && r.Model == nil && accs == nil {
 		m, err := r.Fit(d)
 		if err != nil {
 			return nil, fmt.Errorf("cv: fitting all the rows for the warm starts: %w", err)
@@ -150,10 +162,13 @@ func (r *Runner) Run(d *data.Dataset, repeats ...Folds) (*Result, error) {
 				rep, k := jobs[j].repeat, jobs[j].fold
 				var m gendisc.Model
 				var err error
-				if accs != nil {
+				switch {
+				case r.Model != nil:
+					m, err = r.Model(rep, k)
+				case accs != nil:
 					m, err = accs[rep][k].Model()
 					accs[rep][k] = nil
-				} else {
+				default:
 					train, _ := repeats[rep].Split(k)
 					if full != nil {
 						m, err = r.WarmFit(d.Subset(train), full)
@@ -163,11 +178,11 @@ func (r *Runner) Run(d *data.Dataset, repeats ...Folds) (*Result, error) {
 				}
 				var rp Report
 				if err == nil {
-					if c, ok := batchEvaluable(m); ok {
+					if c, ok := batchEvaluable(m); ok && r.Evaluate == nil {
 						classifiers[rep][k] = c // evaluated below, with the other folds
 					} else {
 						test = d.SubsetInto(test, repeats[rep].Rows(k))
-						rp, err = Evaluate(m, test)
+						rp, err = r.evaluate(m, test)
 					}
 				}
 				if err != nil {
@@ -210,6 +225,14 @@ func (r *Runner) Run(d *data.Dataset, repeats ...Folds) (*Result, error) {
 		j += f.K()
 	}
 	return res, nil
+}
+
+// evaluate evaluates m on the rows test with r.Evaluate, or Evaluate.
+func (r *Runner) evaluate(m gendisc.Model, test *data.Dataset) (Report, error) {
+	if r.Evaluate != nil {
+		return r.Evaluate(m, test)
+	}
+	return Evaluate(m, test)
 }
 
 // inRepeat prefixes err with its repeat when there are several.

@@ -252,26 +252,7 @@ func TestRunEvaluatesFoldsAsEvaluate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := (&Runner{Fit: fit}).Run(d, f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for k := range f.K() {
-		train, test := f.Split(k)
-		m, err := fit(d.Subset(train))
-		if err != nil {
-			t.Fatal(err)
-		}
-		want, err := Evaluate(m, d.Subset(test))
-		if err != nil {
-			t.Fatal(err)
-		}
-		got, _ := json.Marshal(res.Folds[k].Report)
-		w, _ := json.Marshal(want)
-		if string(got) != string(w) || res.Folds[k].Rows != len(test) {
-			t.Errorf("fold %d (%d rows): report\n%s\nwant (%d rows)\n%s", k, res.Folds[k].Rows, got, len(test), w)
-		}
-	}
+	sameReportsAsEvaluate(t, d, f, fit)
 
 	const bad = 4321 // the line of row 4319
 	_, err = (&Runner{Fit: func(d *data.Dataset) (gendisc.Model, error) {
@@ -322,6 +303,72 @@ func TestRunWarmStart(t *testing.T) {
 		w, c := warm.Folds[k].Report.(*metrics.Report), cold.Folds[k].Report.(*metrics.Report)
 		if math.Abs(w.LogLoss-c.LogLoss) > 1e-7 || w.Accuracy != c.Accuracy {
 			t.Errorf("fold %d: warm log-loss %v accuracy %v, cold %v %v", k, w.LogLoss, w.Accuracy, c.LogLoss, c.Accuracy)
+		}
+	}
+}
+
+// TestRunEvaluatesTextFoldsAsEvaluate is TestRunEvaluatesFoldsAsEvaluate
+// for a model of a text column beside a numeric one (mixed naive Bayes),
+// whose folds' rows carry their documents into the buffers the batch
+// evaluation predicts them from: the reports are those of Evaluate on
+// each fold's rows copied out, bit for bit, with more rows than a block.
+func TestRunEvaluatesTextFoldsAsEvaluate(t *testing.T) {
+	words := [][]string{{"red", "green", "blue", "dark"}, {"cat", "dog", "fish", "dark"}, {"one", "two", "three", "dark"}}
+	rng := rand.New(rand.NewPCG(5, 6))
+	var b strings.Builder
+	b.WriteString("n,note,class\n")
+	const rows = evalBlock + 500
+	for range rows {
+		c := rng.IntN(3)
+		fmt.Fprintf(&b, "%.3f,", float64(c)+rng.NormFloat64())
+		for w := range 1 + rng.IntN(4) {
+			if w > 0 {
+				b.WriteByte(' ')
+			}
+			l := c
+			if rng.IntN(3) == 0 {
+				l = rng.IntN(3)
+			}
+			b.WriteString(words[l][rng.IntN(4)])
+		}
+		fmt.Fprintf(&b, ",c%d\n", c)
+	}
+	d, err := dataio.Read(strings.NewReader(b.String()), "notes.csv", dataio.Options{Text: []string{"note"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := naivebayes.Config{}
+	fit := func(d *data.Dataset) (gendisc.Model, error) { return cfg.Fit(d) }
+	f, err := Stratified(d.Y, 4, 9)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameReportsAsEvaluate(t, d, f, fit)
+}
+
+// sameReportsAsEvaluate checks that Run's report of every fold under f
+// is, bit for bit, Evaluate's of a refit on the other folds' rows copied
+// out, on the fold's rows copied out.
+func sameReportsAsEvaluate(t *testing.T, d *data.Dataset, f Folds, fit func(d *data.Dataset) (gendisc.Model, error)) {
+	t.Helper()
+	res, err := (&Runner{Fit: fit}).Run(d, f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k := range f.K() {
+		train, test := f.Split(k)
+		m, err := fit(d.Subset(train))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := Evaluate(m, d.Subset(test))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, _ := json.Marshal(res.Folds[k].Report)
+		w, _ := json.Marshal(want)
+		if string(got) != string(w) || res.Folds[k].Rows != len(test) {
+			t.Errorf("fold %d (%d rows): report\n%s\nwant (%d rows)\n%s", k, res.Folds[k].Rows, got, len(test), w)
 		}
 	}
 }

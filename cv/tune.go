@@ -2,6 +2,7 @@ package cv
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -10,9 +11,12 @@ import (
 	"math"
 	"math/rand/v2"
 	"reflect"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/gendisc/gendisc"
 	"github.com/gendisc/gendisc/data"
@@ -258,11 +262,14 @@ func languageModelMetrics() []Metric {
 }
 
 // Metrics returns the metrics that a search of kind k can optimise, the
-// default first: those of the reports of its models (Evaluate), none for
+// default first: those of the reports of its models (Evaluate, or for a
+// kind of sentences SequenceReport: sequenceMetrics), none for
 // a kind whose models have no held-out metrics (a mixture of the
 // features).
 func Metrics(k *registry.Kind) []Metric {
 	switch {
+	case k.Input == registry.Sequences:
+		return sequenceMetrics
 	case k.Type != nil && k.Type.Implements(reflect.TypeFor[ngram.LanguageModel]()):
 		return languageMetrics
 	case k.Target == registry.Number:
@@ -418,14 +425,24 @@ type SearchResult struct {
 // configuration, one-pass for a registry.OnePassConfig, and chooses one.
 // Every setting's configuration is checked (Config) before any is fitted.
 //
-// A one-pass kind builds its fold accumulators anew for every setting:
-// an accumulator carries its configuration (its MarshalBinary encodes it,
-// and Merge refuses another's), so the statistics of one setting cannot
-// serve another even where, as for α of naive Bayes, the variance tying,
-// the shrinkage of LDA/QDA or the class prior, the setting is applied
-// only when the model is extracted. Logistic regression is refitted from
-// its own starting point for every λ: the family has no warm start from
-// another fit's weights.
+// A kind with warm starts (registry.WarmStartConfig: logistic
+// regression) runs every regularisation path (paths) from its most
+// regularised setting to its least, as scikit-learn's
+// LogisticRegressionCV does: each fold's fit starts from the same fold's
+// model of the previous setting on the path, and reaches the optimum of
+// a cold fit within the optimiser's tolerance in fewer iterations. The
+// paths are fitted fold by fold (fitPaths: a fold's training rows copied
+// once for all its fits, the folds in parallel), then every setting's
+// fold models evaluated.
+//
+// The settings of a one-pass kind whose statistics do not depend on
+// them (registry.SharedStatisticsConfig: naive Bayes's α, variance
+// smoothing and tying and class prior, LDA's and QDA's fixed shrinkage
+// and prior, linear regression's ridge penalty, an n-gram model's
+// smoothing) share one pass over the rows per assignment (sharing,
+// foldStatistics): each fold's model of every such setting is made of
+// the same merged fold accumulators (ModelFrom). Other one-pass settings
+// take a pass each.
 func (s *Search) Run(d *data.Dataset, repeats ...Folds) (*SearchResult, error) {
 	settings, err := s.Settings()
 	if err != nil {
@@ -457,15 +474,44 @@ func (s *Search) Run(d *data.Dataset, repeats ...Folds) (*SearchResult, error) {
 		folds += f.K()
 	}
 	res := &SearchResult{Trials: make([]Trial, len(settings)), Metric: s.Metric}
-	for i, c := range configs {
+	order, from := paths(settings, configs)
+	var models foldModels // the fold models of the paths, fitted fold by fold
+	group := sharing(configs)
+	if order != nil {
+		models = s.fitPaths(d, repeats, configs, order, from)
+	} else {
+		order = make([]int, len(configs))
+		for i := range order {
+			order[i] = i
+		}
+		// The settings that share statistics one after the other.
+		first := func(i int) int { return cmp.Or(group[i]+1, i+1) - 1 }
+		slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(first(a), first(b)) })
+	}
+	var stats *sharedStatistics // the fold accumulators of the settings of one group
+	for step, i := range order {
+		c := configs[i]
 		r := &Runner{Fit: c.Fit, Workers: s.Workers}
-		if op, ok := c.(registry.OnePassConfig); ok {
+		switch op, ok := c.(registry.OnePassConfig); {
+		case models != nil:
+			r.Model = models.of(i)
+		case group[i] >= 0:
+			if stats == nil || stats.group != group[i] {
+				stats.release()
+				stats = s.foldStatistics(d, repeats, configs[group[i]].(registry.OnePassConfig), group[i])
+			}
+			r.Model = stats.modelOf(c.(registry.SharedStatisticsConfig))
+		case ok:
 			r.NewAccumulator = op.NewAccumulator
 		}
-		if s.Progress != nil {
-			r.Progress = func(done, _ int) { s.Progress(i*folds+done, len(configs)*folds) }
+		if s.Progress != nil && models == nil {
+			r.Progress = func(done, _ int) { s.Progress(step*folds+done, len(configs)*folds) }
 		}
-		cvr, err := r.Run(d, repeats...)
+		var cvr *Result
+		err := stats.failed(group[i])
+		if err == nil {
+			cvr, err = r.Run(d, repeats...)
+		}
 		if err != nil {
 			err = fmt.Errorf("cv: setting %s: %w", settings[i], err)
 			if !s.SkipFailed {
@@ -480,20 +526,224 @@ func (s *Search) Run(d *data.Dataset, repeats ...Folds) (*SearchResult, error) {
 		}
 		res.Trials[i] = t
 	}
-	res.Best = -1
-	for i, t := range res.Trials {
-		if !math.IsNaN(t.Mean) && (res.Best < 0 || s.Metric.better(t.Mean, res.Trials[res.Best].Mean)) {
-			res.Best = i
+	return s.choose(res)
+}
+
+// paths returns, for a kind with warm starts (registry.WarmStartConfig)
+// and a searched flag that regularises (pathFlag), the order in which
+// the settings are fitted and, for each setting, the setting whose fold
+// models its fits start from (−1 for a cold start): the settings that
+// differ only in the value of the path flag make a path, fitted from the
+// largest value (the most regularised) to the smallest, each starting
+// from the one before. Without such a kind or flag, order is nil.
+func paths(settings []Setting, configs []registry.Config) (order, from []int) {
+	j := pathFlag(settings)
+	if _, warm := configs[0].(registry.WarmStartConfig); !warm || j < 0 {
+		return nil, nil
+	}
+	value := func(i int) float64 {
+		v, _ := strconv.ParseFloat(settings[i][j].Value, 64)
+		return v
+	}
+	// others is a setting's values without the path flag's: its path.
+	others := func(i int) string {
+		set := slices.Clone(settings[i])
+		return slices.Delete(set, j, j+1).String()
+	}
+	order, from = make([]int, len(settings)), make([]int, len(settings))
+	for i := range order {
+		order[i], from[i] = i, -1
+	}
+	slices.SortStableFunc(order, func(a, b int) int {
+		if c := strings.Compare(others(a), others(b)); c != 0 {
+			return c
+		}
+		return cmp.Compare(value(b), value(a))
+	})
+	for n := 1; n < len(order); n++ {
+		if others(order[n]) == others(order[n-1]) {
+			from[order[n]] = order[n-1]
 		}
 	}
-	if res.Best < 0 {
-		return nil, fmt.Errorf("cv: no setting has a %s on any fold", s.Metric.Name)
+	return order, from
+}
+
+// foldModels are the fold models of every setting: [setting][repeat][fold].
+type foldModels [][][]foldModel
+
+type foldModel struct {
+	m   gendisc.Model
+	err error
+}
+
+// of returns the fold models of setting i, as Runner.Model takes them.
+func (f foldModels) of(i int) func(rep, k int) (gendisc.Model, error) {
+	return func(rep, k int) (gendisc.Model, error) { return f[i][rep][k].m, f[i][rep][k].err }
+}
+
+// fitPaths fits the fold models of every setting, fold by fold: the
+// training rows of a fold are copied once, and its models fitted in
+// order, each with FitFrom from the fold's model of the setting from
+// says (registry.WarmStartConfig), or with Fit; up to Workers folds at
+// once. A failed fit is kept as the fold's error (the next fit on its
+// path then starts cold). Progress counts the fits.
+func (s *Search) fitPaths(d *data.Dataset, repeats []Folds, configs []registry.Config, order, from []int) foldModels {
+	type job struct{ rep, k int }
+	var jobs []job
+	for rep, f := range repeats {
+		for k := range f.K() {
+			jobs = append(jobs, job{rep, k})
+		}
 	}
-	res.Chosen = res.Best
-	if s.OneSE {
-		res.Chosen = res.mostRegularised()
+	out := make(foldModels, len(configs))
+	for i := range out {
+		out[i] = make([][]foldModel, len(repeats))
+		for rep, f := range repeats {
+			out[i][rep] = make([]foldModel, f.K())
+		}
 	}
-	return res, nil
+	workers := s.workers()
+	var next, done atomic.Int64
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	for range min(workers, len(jobs)) {
+		wg.Go(func() {
+			for {
+				j := int(next.Add(1)) - 1
+				if j >= len(jobs) {
+					return
+				}
+				rep, k := jobs[j].rep, jobs[j].k
+				train, _ := repeats[rep].Split(k)
+				dt := d.Subset(train)
+				for _, i := range order {
+					fm := &out[i][rep][k]
+					if wc, ok := configs[i].(registry.WarmStartConfig); ok && from[i] >= 0 {
+						fm.m, fm.err = wc.FitFrom(dt, out[from[i]][rep][k].m)
+					} else {
+						fm.m, fm.err = configs[i].Fit(dt)
+					}
+					if s.Progress != nil {
+						mu.Lock()
+						s.Progress(int(done.Add(1)), len(jobs)*len(configs))
+						mu.Unlock()
+					}
+				}
+			}
+		})
+	}
+	wg.Wait()
+	return out
+}
+
+// sharing returns, for every setting, the first setting whose
+// accumulators gather its statistics (registry.SharedStatisticsConfig:
+// itself for the first of them), or −1 for a setting that shares its
+// statistics with no other: a setting whose configuration is not a
+// SharedStatisticsConfig, or one whose statistics no other has.
+func sharing(configs []registry.Config) []int {
+	group := make([]int, len(configs))
+	members := make([]int, len(configs))
+	for i, c := range configs {
+		group[i] = -1
+		if _, ok := c.(registry.SharedStatisticsConfig); !ok {
+			continue
+		}
+		for j := range i {
+			if g := group[j]; g == j && configs[g].(registry.SharedStatisticsConfig).SameStatistics(c) {
+				group[i] = g
+				break
+			}
+		}
+		if group[i] < 0 {
+			group[i] = i
+		}
+		members[group[i]]++
+	}
+	for i, g := range group {
+		if g >= 0 && members[g] < 2 {
+			group[i] = -1
+		}
+	}
+	return group
+}
+
+// sharedStatistics are the fold accumulators of the settings of a group
+// (sharing): for every repeat, fold i's merge of the other folds'
+// statistics, or why they could not be gathered.
+type sharedStatistics struct {
+	group int
+	accs  [][]gendisc.Accumulator
+	err   error
+}
+
+// foldStatistics takes one pass over the rows for every assignment of
+// repeats, adding each row to the accumulator of its fold (the
+// accumulators of c, the configuration of the group's first setting),
+// and returns every fold's merge of the other folds' (foldAccumulators).
+func (s *Search) foldStatistics(d *data.Dataset, repeats []Folds, c registry.OnePassConfig, group int) *sharedStatistics {
+	st := &sharedStatistics{group: group, accs: make([][]gendisc.Accumulator, len(repeats))}
+	for rep, f := range repeats {
+		if st.accs[rep], st.err = foldAccumulators(d, f, c.NewAccumulator, s.workers()); st.err != nil {
+			st.err = (&Runner{}).inRepeat(rep, len(repeats), st.err)
+			break
+		}
+	}
+	return st
+}
+
+// modelOf returns the fold models of c, made of the group's statistics,
+// as Runner.Model takes them.
+func (st *sharedStatistics) modelOf(c registry.SharedStatisticsConfig) func(rep, k int) (gendisc.Model, error) {
+	return func(rep, k int) (gendisc.Model, error) { return c.ModelFrom(st.accs[rep][k]) }
+}
+
+// release lets the accumulators of st go, once its group is done.
+func (st *sharedStatistics) release() {
+	if st != nil {
+		st.accs = nil
+	}
+}
+
+// failed returns why the statistics of group could not be gathered, nil
+// when they were or st is of another group.
+func (st *sharedStatistics) failed(group int) error {
+	if st == nil || st.group != group || group < 0 {
+		return nil
+	}
+	return st.err
+}
+
+// workers returns the goroutines of a search's fits: Workers, or
+// runtime.GOMAXPROCS(0).
+func (s *Search) workers() int {
+	if s.Workers > 0 {
+		return s.Workers
+	}
+	return runtime.GOMAXPROCS(0)
+}
+
+// pathFlag returns the position in the settings of the flag of a
+// regularisation path: the first searched flag that regularises (see
+// regularising) and whose values are all numbers; −1 when none is.
+func pathFlag(settings []Setting) int {
+	for j, fv := range settings[0] {
+		if slices.Contains(regularising, fv.Name) && numbers(j, settings) {
+			return j
+		}
+	}
+	return -1
+}
+
+// numbers reports whether the value of flag j of every setting is a
+// number.
+func numbers(j int, settings []Setting) bool {
+	for _, set := range settings {
+		if _, err := strconv.ParseFloat(set[j].Value, 64); err != nil {
+			return false
+		}
+	}
+	return true
 }
 
 // better reports whether a is better than b by m.
@@ -509,8 +759,11 @@ func (m Metric) better(a, b float64) bool {
 // naive Bayes and Lidstone smoothing (alpha), the share of the largest
 // variance added to every variance (var-smoothing) and the shrinkage of
 // LDA/QDA's covariance matrices towards a multiple of the identity
-// (shrinkage).
-var regularising = []string{"l2", "alpha", "var-smoothing", "shrinkage"}
+// (shrinkage); of a CRF, its L2 and L1 coefficients and the attributes'
+// cut-off frequency (c2, c1, min-freq); of an HMM, the pseudo-count of
+// its emissions and TnT's θ of the suffix model (emission-alpha,
+// theta-factor; its alpha is the transitions').
+var regularising = []string{"l2", "alpha", "var-smoothing", "shrinkage", "c2", "c1", "min-freq", "emission-alpha", "theta-factor"}
 
 // mostRegularised returns the one-standard-error choice: among the
 // settings whose mean is within the best's standard error of the best's
@@ -537,17 +790,12 @@ func (r *SearchResult) mostRegularised() int {
 	}
 	// The positions in the settings of the numeric regularising flags.
 	var keys []int
+	withinSettings := make([]Setting, len(within))
+	for n, i := range within {
+		withinSettings[n] = r.Trials[i].Setting
+	}
 	for j, fv := range best.Setting {
-		if !slices.Contains(regularising, fv.Name) {
-			continue
-		}
-		numeric := true
-		for _, i := range within {
-			if _, err := strconv.ParseFloat(r.Trials[i].Setting[j].Value, 64); err != nil {
-				numeric = false
-			}
-		}
-		if numeric {
+		if slices.Contains(regularising, fv.Name) && numbers(j, withinSettings) {
 			keys = append(keys, j)
 		}
 	}

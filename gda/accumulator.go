@@ -16,9 +16,9 @@ import (
 )
 
 var (
-	_ gendisc.Accumulator = (*Accumulator)(nil)
-	_ gendisc.Mergeable   = (*LDA)(nil)
-	_ gendisc.Mergeable   = (*QDA)(nil)
+	_ gendisc.FoldAdder = (*Accumulator)(nil)
+	_ gendisc.Mergeable = (*LDA)(nil)
+	_ gendisc.Mergeable = (*QDA)(nil)
 )
 
 // mergeError returns the *gendisc.MergeError of gda: the accumulator (or
@@ -118,6 +118,61 @@ func (a *Accumulator) Add(d *data.Dataset) error {
 	a.schema, a.stats = schema, acc
 	a.inc.add(d, inc)
 	a.source = d.Source.Name
+	return nil
+}
+
+// AddFolds adds row i of d to accs[fold[i]] for every row
+// (gendisc.FoldAdder) in one pass over the rows, without copying the
+// complete ones: with K classes, the complete rows of fold f and class k
+// are class f·K + k of one stats.Classes.Add over all the rows
+// (gendisc.FoldLabels), whose classes f·K to f·K + K − 1 are merged into
+// accs[f] with the fold's rows with missing cells. accs must be
+// *Accumulator of a's kind and configuration (a *gendisc.MergeError
+// otherwise); errors are those of Add, and leave every accumulator
+// unchanged.
+func (a *Accumulator) AddFolds(d *data.Dataset, fold []int, accs []gendisc.Accumulator) error {
+	gs := make([]*Accumulator, len(accs))
+	for f, o := range accs {
+		b, ok := o.(*Accumulator)
+		if !ok {
+			return mergeError(a.kind, fmt.Sprintf("%T", o), "not a gda accumulator")
+		}
+		if err := compatible(a.kind, b.kind, a.cfg, b.cfg); err != nil {
+			return err
+		}
+		if b.schema != nil {
+			if _, _, err := b.schema.Extend(d.Schema); err != nil {
+				return &data.ParseError{File: d.Source.Name, Err: err}
+			}
+		}
+		gs[f] = b
+	}
+	if err := checkRows(d); err != nil {
+		return err
+	}
+	y, err := gendisc.FoldLabels(d, fold, len(accs))
+	if err != nil {
+		return err
+	}
+	k := len(d.Schema.Classes())
+	all := stats.NewClasses(len(accs)*k, d.D(), a.cfg.ShrinkageAuto)
+	inc, inf := all.Add(d.X, y, d.Weight)
+	if inf >= 0 {
+		return infiniteError(d, inf)
+	}
+	incomplete := make([][]int, len(accs))
+	for _, i := range inc {
+		incomplete[fold[i]] = append(incomplete[fold[i]], i)
+	}
+	for f, g := range gs {
+		part := &Accumulator{kind: g.kind, cfg: g.cfg, schema: d.Schema, source: d.Source.Name,
+			stats: &stats.Classes{D: all.D, Class: all.Class[f*k : (f+1)*k : (f+1)*k]}}
+		part.inc.add(d, incomplete[f])
+		if err := g.Merge(part); err != nil {
+			return err // not reached: the schemas were checked above
+		}
+		g.source = d.Source.Name
+	}
 	return nil
 }
 
@@ -392,4 +447,43 @@ func (m *model) update(kind string, d *data.Dataset) (*model, error) {
 		return nil, err
 	}
 	return a.fit()
+}
+
+// SameStatistics reports whether the accumulators of o gather the
+// statistics of c's: unless one of them chooses the shrinkage
+// automatically and the other does not (ShrinkageAuto keeps third and
+// fourth moments), since the estimator, a fixed shrinkage, the class
+// prior and EM's settings apply when the model is made of the statistics
+// (ModelFrom).
+func (c LDAConfig) SameStatistics(o LDAConfig) bool { return c.ShrinkageAuto == o.ShrinkageAuto }
+
+// SameStatistics is LDAConfig.SameStatistics for QDA.
+func (c QDAConfig) SameStatistics(o QDAConfig) bool { return c.ShrinkageAuto == o.ShrinkageAuto }
+
+// ModelFrom returns the LDA of c made of the statistics of a, an LDA
+// accumulator of a configuration with the same statistics
+// (SameStatistics): the model of c fitted to a's rows. a is not changed.
+func (c LDAConfig) ModelFrom(a *Accumulator) (*LDA, error) {
+	return newLDA(a.fitWith(KindLDA, Config(c)))
+}
+
+// ModelFrom is LDAConfig.ModelFrom for QDA.
+func (c QDAConfig) ModelFrom(a *Accumulator) (*QDA, error) {
+	return newQDA(a.fitWith(KindQDA, Config(c)))
+}
+
+// fitWith is fit with the configuration c in place of a's, for a model of
+// kind: an error for an invalid c, or for an accumulator of another kind
+// or of other statistics.
+func (a *Accumulator) fitWith(kind string, c Config) (*model, error) {
+	cfg, err := c.validate()
+	if err != nil {
+		return nil, err
+	}
+	if a.kind != kind || a.cfg.ShrinkageAuto != cfg.ShrinkageAuto {
+		return nil, mergeError(kind, a.kind, "statistics of another kind or shrinkage")
+	}
+	b := *a
+	b.cfg = cfg
+	return b.fit()
 }

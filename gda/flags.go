@@ -35,7 +35,7 @@ func ldaFlags(fs *flag.FlagSet) func() (registry.Config, error) {
 	cfg := DefineFlags(fs)
 	return func() (registry.Config, error) {
 		c := LDAConfig(cfg())
-		return registry.OnePassSettings(c, c.Fit, c.NewAccumulator), nil
+		return registry.OnePassShared(c, c.Fit, c.NewAccumulator, c.SameStatistics, c.ModelFrom), nil
 	}
 }
 
@@ -44,7 +44,7 @@ func qdaFlags(fs *flag.FlagSet) func() (registry.Config, error) {
 	cfg := DefineFlags(fs)
 	return func() (registry.Config, error) {
 		c := QDAConfig(cfg())
-		return registry.OnePassSettings(c, c.Fit, c.NewAccumulator), nil
+		return registry.OnePassShared(c, c.Fit, c.NewAccumulator, c.SameStatistics, c.ModelFrom), nil
 	}
 }
 

@@ -143,14 +143,13 @@ func (c Config) Fit(sentences []seq.Sentence) (*Model, error) {
 	if err != nil {
 		return nil, err
 	}
-	local, err := countSentences(cfg, sentences)
+	sp, counts, err := countSentences(cfg, sentences)
 	if err != nil {
 		return nil, err
 	}
-	if len(local.emit) == 0 {
+	if len(counts.emit) == 0 {
 		return nil, ErrNoData
 	}
-	sp, counts := local.counts()
 	return newModel(cfg, sp, counts)
 }
 
@@ -166,7 +165,7 @@ func checkSentence(s seq.Sentence, i int, tagged bool) error {
 		err = ErrUntagged
 	case len(s.Tags) != len(s.Tokens):
 		err = fmt.Errorf("%w: %d tags, %d tokens", ErrTags, len(s.Tags), len(s.Tokens))
-	case slices.ContainsFunc(s.Tags, func(t string) bool { return t == boundary || strings.Contains(t, "\x00") }):
+	case slices.ContainsFunc(s.Tags, func(t string) bool { return t == boundary || strings.IndexByte(t, 0) >= 0 }):
 		err = ErrEmptyTag
 	}
 	if err == nil {
@@ -183,132 +182,159 @@ func checkSentence(s seq.Sentence, i int, tagged bool) error {
 // each word with its tag. Nothing is added when a sentence is refused
 // (no tokens, no tags, a tag count that differs, an empty tag).
 func (a *Accumulator) AddSentences(sentences []seq.Sentence) error {
-	local, err := countSentences(a.cfg, sentences)
+	sp, c, err := countSentences(a.cfg, sentences)
 	if err != nil {
 		return err
 	}
 	// Whole numbers: the sums are those of counting token by token, bit
 	// for bit.
-	name := func(k uint64) string { return local.states[k&stateMask] }
-	for k, n := range local.trans {
-		a.trans[trigram{name(k >> (2 * stateBits)), name(k >> stateBits), name(k)}] += n
-	}
-	for k, n := range local.emit {
-		a.emit[wordTag{local.words[k>>stateBits], name(k)}] += n
-	}
-	for k, n := range local.ctx {
-		a.ctx[wordContext{local.words[k>>(2*stateBits)], name(k >> stateBits), name(k)}] += n
-	}
+	a.add(sp, &c)
 	return nil
 }
 
-// localCounts are the counts of sentences by the indices of their states
-// (0: the boundary) and words, cheap to hash: the keys of trans, emit and
-// ctx are the indices of (a, b, t), (w, t) and (w, b, t), stateBits bits
-// a state, the word's index above.
+// localCounts are the states and words of sentences by their indices in
+// the order met (state 0: the boundary), cheap to hash.
 type localCounts struct {
 	states, words   []string
-	stateOf, wordOf map[string]uint64
-	capStateOf      map[string]uint64 // of the tags on capitalised words
-	trans, emit     map[uint64]float64
-	ctx             map[uint64]float64
+	stateOf, wordOf map[string]uint32
+	capStateOf      map[string]uint32 // of the tags on capitalised words
 }
 
-// stateBits is the width of a state's index in the keys of localCounts:
-// room for MaxTags states and the boundary.
-const (
-	stateBits = 8
-	stateMask = 1<<stateBits - 1
-)
-
-// countSentences counts tagged sentences, or returns the error of the
-// first that a fit cannot take, or of more than MaxTags states.
-func countSentences(cfg Config, sentences []seq.Sentence) (*localCounts, error) {
+// countSentences counts tagged sentences over their states and words,
+// sorted, or returns the error of the first sentence that a fit cannot
+// take, or of more than MaxTags states. It finds the index of each
+// token's state and word, counts the trigrams in the dense table of
+// counts, and the emissions and context emissions word by word, the
+// tokens sorted by word (a counting sort): the counts come out sorted,
+// and no map of counts grows.
+func countSentences(cfg Config, sentences []seq.Sentence) (space, counts, error) {
+	n := 0
 	for i, s := range sentences {
 		if err := checkSentence(s, i, true); err != nil {
-			return nil, err
+			return space{}, counts{}, err
 		}
+		n += len(s.Tokens)
 	}
-	l := &localCounts{
-		states: []string{boundary}, stateOf: map[string]uint64{}, wordOf: map[string]uint64{}, capStateOf: map[string]uint64{},
-		trans: map[uint64]float64{}, emit: map[uint64]float64{}, ctx: map[uint64]float64{},
-	}
+	l := &localCounts{states: []string{boundary}, stateOf: map[string]uint32{}, wordOf: map[string]uint32{}, capStateOf: map[string]uint32{}}
+	// state[k], word[k] are the indices in l of the k-th token's.
+	state, word := make([]uint8, n), make([]uint32, n)
+	k := 0
 	for _, s := range sentences {
-		p, q := uint64(0), uint64(0) // the boundary
 		for j, tag := range s.Tags {
-			t, w := l.state(cfg, tag, s.Tokens[j]), l.word(s.Tokens[j])
-			l.trans[(p<<stateBits|q)<<stateBits|t]++
-			l.emit[w<<stateBits|t]++
-			l.ctx[(w<<stateBits|q)<<stateBits|t]++
-			p, q = q, t
+			state[k], word[k] = l.state(cfg, tag, s.Tokens[j]), l.word(s.Tokens[j])
+			k++
 		}
-		l.trans[(p<<stateBits|q)<<stateBits]++
 		if len(l.states) > MaxTags+1 {
-			return nil, fmt.Errorf("hmm: more than %d states (tags, by capitalisation)", MaxTags)
+			return space{}, counts{}, fmt.Errorf("hmm: more than %d states (tags, by capitalisation)", MaxTags)
 		}
 	}
-	return l, nil
+	sp, stateRank, wordRank := l.sorted()
+	T, V := len(sp.states), len(sp.words)
+	c := newCounts(T)
+	// first[r] is the first place of the word of rank r in byWord,
+	// which holds each token's state and previous state, t<<8 | q.
+	first := make([]int, V+1)
+	for _, w := range word {
+		first[wordRank[w]+1]++
+	}
+	for r := range V {
+		first[r+1] += first[r]
+	}
+	byWord, next := make([]uint16, n), slices.Clone(first[:V])
+	k = 0
+	for _, s := range sentences {
+		p, q := T, T // the boundary
+		for range s.Tags {
+			t, r := stateRank[state[k]], wordRank[word[k]]
+			c.trans[c.tri(p, q, t)]++
+			byWord[next[r]] = uint16(t<<8 | q)
+			next[r]++
+			p, q = q, t
+			k++
+		}
+		c.trans[c.tri(p, q, T)]++
+	}
+	// The counts of one word at a time, in dense rows whose entries
+	// touched are listed.
+	emitRow, ctxRow := make([]float64, T), make([]float64, 1<<16)
+	var tags []int32
+	var keys []uint16
+	for r := range V {
+		tags, keys = tags[:0], keys[:0]
+		for _, key := range byWord[first[r]:first[r+1]] {
+			t := key >> 8
+			if emitRow[t] == 0 {
+				tags = append(tags, int32(t))
+			}
+			emitRow[t]++
+			if ctxRow[key] == 0 {
+				keys = append(keys, key)
+			}
+			ctxRow[key]++
+		}
+		slices.Sort(tags)
+		for _, t := range tags {
+			c.emit = append(c.emit, emission{Word: int32(r), Tag: t, N: emitRow[t]})
+			emitRow[t] = 0
+		}
+		slices.Sort(keys) // by state, then previous state
+		for _, key := range keys {
+			c.ctx = append(c.ctx, contextCount{Word: int32(r), Prev: int32(key & 0xff), Tag: int32(key >> 8), N: ctxRow[key]})
+			ctxRow[key] = 0
+		}
+	}
+	return sp, c, nil
 }
 
 // state returns the index of the state of the tag on the word (see
 // Config.stateName).
-func (l *localCounts) state(cfg Config, tag, word string) uint64 {
+func (l *localCounts) state(cfg Config, tag, word string) uint8 {
 	of := l.stateOf
 	if !cfg.NoCapitalization && capitalised(word) {
 		of = l.capStateOf
 	}
 	i, ok := of[tag]
 	if !ok {
-		i = uint64(len(l.states))
+		i = uint32(len(l.states))
 		of[tag] = i
 		l.states = append(l.states, cfg.stateName(tag, word))
 	}
-	return i
+	return uint8(i) // below 256: countSentences stops at MaxTags+1 states
 }
 
 // word returns the index of the word.
-func (l *localCounts) word(w string) uint64 {
+func (l *localCounts) word(w string) uint32 {
 	i, ok := l.wordOf[w]
 	if !ok {
-		i = uint64(len(l.words))
+		i = uint32(len(l.words))
 		l.wordOf[w] = i
 		l.words = append(l.words, w)
 	}
 	return i
 }
 
-// counts returns the states and words of l, sorted, and its counts over
-// them: those of Accumulator.counts of an accumulator of the same
-// sentences.
-func (l *localCounts) counts() (space, counts) {
-	sp := space{states: slices.Sorted(slices.Values(l.states[1:])), words: slices.Sorted(slices.Values(l.words))}
-	T := len(sp.states)
-	// state[i], word[i] are the indices in sp of l's state i and word i.
-	state, word := make([]int, len(l.states)), make([]int32, len(l.words))
-	state[0] = T
+// sorted returns the states and words of l, sorted, and the rank in
+// them of each of l's states (the boundary's being the number of
+// states) and words.
+func (l *localCounts) sorted() (sp space, state []int, word []int32) {
+	sp.states = slices.Sorted(slices.Values(l.states[1:]))
+	state = make([]int, len(l.states))
+	state[0] = len(sp.states)
 	for i, name := range l.states[1:] {
 		state[i+1], _ = slices.BinarySearch(sp.states, name)
 	}
-	for i, w := range l.words {
-		j, _ := slices.BinarySearch(sp.words, w)
-		word[i] = int32(j)
+	// The words' indices sorted by word give the words and their ranks
+	// in one sort.
+	order := make([]int32, len(l.words))
+	for i := range order {
+		order[i] = int32(i)
 	}
-	st := func(k uint64) int { return state[k&stateMask] }
-	c := newCounts(T)
-	for k, n := range l.trans {
-		c.trans[c.tri(st(k>>(2*stateBits)), st(k>>stateBits), st(k))] = n
+	slices.SortFunc(order, func(a, b int32) int { return strings.Compare(l.words[a], l.words[b]) })
+	sp.words, word = make([]string, len(l.words)), make([]int32, len(l.words))
+	for r, i := range order {
+		sp.words[r], word[i] = l.words[i], int32(r)
 	}
-	c.emit = make([]emission, 0, len(l.emit))
-	for k, n := range l.emit {
-		c.emit = append(c.emit, emission{Word: word[k>>stateBits], Tag: int32(st(k)), N: n})
-	}
-	sortEmissions(c.emit)
-	c.ctx = make([]contextCount, 0, len(l.ctx))
-	for k, n := range l.ctx {
-		c.ctx = append(c.ctx, contextCount{Word: word[k>>(2*stateBits)], Prev: int32(st(k >> stateBits)), Tag: int32(st(k)), N: n})
-	}
-	sortContexts(c.ctx)
-	return sp, c
+	return sp, state, word
 }
 
 // Add refuses table rows with ErrNotSequences.
@@ -423,6 +449,12 @@ func sortEmissions(emit []emission) {
 // accumulator returns the accumulator of the counts c over sp.
 func accumulator(cfg Config, sp space, c *counts) *Accumulator {
 	a := &Accumulator{cfg: cfg, trans: map[trigram]float64{}, emit: make(map[wordTag]float64, len(c.emit)), ctx: make(map[wordContext]float64, len(c.ctx))}
+	a.add(sp, c)
+	return a
+}
+
+// add adds the counts c over sp to a's.
+func (a *Accumulator) add(sp space, c *counts) {
 	name := func(t int) string {
 		if t == c.T {
 			return boundary
@@ -433,14 +465,13 @@ func accumulator(cfg Config, sp space, c *counts) *Accumulator {
 		if n != 0 {
 			t := i % (c.T + 1)
 			b := i / (c.T + 1) % (c.T + 1)
-			a.trans[trigram{name(i / (c.T + 1) / (c.T + 1)), name(b), name(t)}] = n
+			a.trans[trigram{name(i / (c.T + 1) / (c.T + 1)), name(b), name(t)}] += n
 		}
 	}
 	for _, e := range c.emit {
-		a.emit[wordTag{sp.words[e.Word], sp.states[e.Tag]}] = e.N
+		a.emit[wordTag{sp.words[e.Word], sp.states[e.Tag]}] += e.N
 	}
 	for _, e := range c.ctx {
-		a.ctx[wordContext{sp.words[e.Word], name(int(e.Prev)), sp.states[e.Tag]}] = e.N
+		a.ctx[wordContext{sp.words[e.Word], name(int(e.Prev)), sp.states[e.Tag]}] += e.N
 	}
-	return a
 }

@@ -90,7 +90,7 @@ func flags(fs *flag.FlagSet) func() (registry.Config, error) {
 		}
 		if !*em {
 			return registry.SequenceOnePass(func(corpus *seq.Corpus, _ func(string)) (*Model, error) {
-				return c.Fit(corpus.Sentences)
+				return inSource(corpus)(c.Fit(corpus.Sentences))
 			}, c.NewAccumulator), nil
 		}
 		if c.Transitions != AddAlpha || (c.Order == 2 && c.Context != NoContext) {
@@ -109,8 +109,19 @@ func flags(fs *flag.FlagSet) func() (registry.Config, error) {
 					trace(fmt.Sprintf("Baum–Welch: start %d, iteration %d: log-likelihood %.10g, objective %.10g", it.Restart+1, it.Iteration, it.LogLikelihood, it.Objective))
 				}
 			}
-			return c.FitEM(tagged, untagged, em)
+			return inSource(corpus)(c.FitEM(tagged, untagged, em))
 		}), nil
+	}
+}
+
+// inSource returns the function that names corpus's file in the error of
+// a fit of its sentences (whose own errors name the sentence and line).
+func inSource(corpus *seq.Corpus) func(*Model, error) (*Model, error) {
+	return func(m *Model, err error) (*Model, error) {
+		if err != nil && corpus.Source != "" {
+			return nil, fmt.Errorf("%s: %w", corpus.Source, err)
+		}
+		return m, err
 	}
 }
 

@@ -84,11 +84,12 @@ func (m *Model) TopWords(tag string, n int) []WordProb {
 // by tag (nil without the suffix model): what the model assumes of a word
 // it never saw, before the context.
 func (m *Model) SuffixGuess(w string) []float64 {
-	if m.suffix == nil {
+	suffix := m.suffix()
+	if suffix == nil {
 		return nil
 	}
 	p := make([]float64, m.T)
-	if found, _ := m.suffix.posterior(p, nil, w, m.wordClass(w)); !found {
+	if !suffix.posterior(p, w, m.wordClass(w)) {
 		return nil
 	}
 	out := make([]float64, len(m.tags))
@@ -119,15 +120,18 @@ type SuffixEntry struct {
 // tokens, most first (ties by class and suffix); nil without the suffix
 // model.
 func (m *Model) TopSuffixes(n, letters int) []SuffixEntry {
-	if m.suffix == nil {
+	sm := m.suffix()
+	if sm == nil {
 		return nil
 	}
 	var out []SuffixEntry
-	for key, row := range m.suffix.counts {
-		suffix := key[1:]
-		if utf8.RuneCountInString(suffix) != letters {
+	row := make([]float64, m.T)
+	for node, entry := range sm.entry {
+		class, suffix := sm.suffixOf(int32(node))
+		if !entry || utf8.RuneCountInString(suffix) != letters {
 			continue
 		}
+		sm.row(row, int32(node))
 		byTag := make([]float64, len(m.tags))
 		sum := 0.0
 		for s, x := range row {
@@ -140,7 +144,7 @@ func (m *Model) TopSuffixes(n, letters int) []SuffixEntry {
 				best = t
 			}
 		}
-		out = append(out, SuffixEntry{WordClasses[key[0]-'0'], suffix, sum, m.tags[best], byTag[best] / sum})
+		out = append(out, SuffixEntry{WordClasses[class], suffix, sum, m.tags[best], byTag[best] / sum})
 	}
 	slices.SortFunc(out, func(a, b SuffixEntry) int {
 		return cmp.Or(cmp.Compare(b.Count, a.Count), cmp.Compare(slices.Index(WordClasses[:], a.Class), slices.Index(WordClasses[:], b.Class)), strings.Compare(a.Suffix, b.Suffix))
@@ -152,8 +156,9 @@ func (m *Model) TopSuffixes(n, letters int) []SuffixEntry {
 // class (WordClasses' order; 0 for a class without rare words), nil
 // without the suffix model.
 func (m *Model) SuffixThetas() []float64 {
-	if m.suffix == nil {
+	suffix := m.suffix()
+	if suffix == nil {
 		return nil
 	}
-	return slices.Clone(m.suffix.theta[:])
+	return slices.Clone(suffix.theta[:])
 }

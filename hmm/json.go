@@ -1,7 +1,6 @@
 package hmm
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -101,7 +100,7 @@ func encode(cfg Config, sp space, c *counts) (*data.Schema, modelJSON) {
 // MarshalJSON writes the model's parameters for a model file.
 func (m *Model) MarshalJSON() ([]byte, error) {
 	_, j := encode(m.cfg, m.sp, &m.c)
-	return json.Marshal(j)
+	return j.appendJSON(nil), nil
 }
 
 // UnmarshalModel reads the model of a model file: the schema s (the tag
@@ -141,9 +140,7 @@ func decodeUnchecked(s *data.Schema, params []byte) (Config, space, counts, erro
 		return Config{}, sp, c, errors.New("the tags are not sorted, distinct and non-empty")
 	}
 	var j modelJSON
-	dec := json.NewDecoder(bytes.NewReader(params))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&j); err != nil {
+	if err := j.unmarshalJSON(params); err != nil {
 		return Config{}, sp, c, err
 	}
 	transitions, err := ParseSmoothing(j.Transitions)
@@ -264,11 +261,7 @@ type accumulatorJSON struct {
 func (a *Accumulator) MarshalBinary() ([]byte, error) {
 	sp, c := a.counts()
 	schema, j := encode(a.cfg, sp, &c)
-	params, err := json.Marshal(j)
-	if err != nil {
-		return nil, err
-	}
-	return json.Marshal(accumulatorJSON{Schema: schema, Params: params})
+	return json.Marshal(accumulatorJSON{Schema: schema, Params: j.appendJSON(nil)})
 }
 
 // UnmarshalBinary decodes an encoding of MarshalBinary into a, checking

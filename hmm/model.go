@@ -43,7 +43,11 @@ type Model struct {
 	allTags    []int32
 	// logNew is log P(w | t) of a new word under Uniform.
 	logNew []float64
-	suffix *suffixModel
+	// suffix returns the model of new words under Suffixes (nil under
+	// Uniform), counted on its first call: a model that is fitted to be
+	// saved, as by `gendisc fit`, never needs it, and it is counted
+	// again from the counts when the model file is read.
+	suffix func() *suffixModel
 	// The context-dependent emissions (Config.Context, order 2):
 	// ctxOf[w] are the keys (b·T + c: the state c after b) of the known
 	// word w with their counts, ctxLogTotal[key] is log(c(b, c) + κ).
@@ -84,16 +88,15 @@ func newModel(cfg Config, sp space, c counts) (*Model, error) {
 	for t := range m.allTags {
 		m.allTags[t] = int32(t)
 	}
-	// The suffix model is counted on another core meanwhile: it reads
-	// only the counts and the vocabulary.
-	var wg sync.WaitGroup
-	if cfg.Unknown == Suffixes {
-		wg.Go(func() { m.suffix = newSuffixModel(m, m.tagCounts()) })
-	}
+	m.suffix = sync.OnceValue(func() *suffixModel {
+		if cfg.Unknown != Suffixes {
+			return nil
+		}
+		return newSuffixModel(m, m.tagCounts())
+	})
 	m.deriveTransitions()
 	m.deriveEmissions()
 	m.deriveContexts()
-	wg.Wait()
 	return m, nil
 }
 
@@ -113,13 +116,18 @@ func (m *Model) deriveContexts() {
 	for k, n := range total {
 		m.ctxLogTotal[k] = math.Log(n + m.cfg.Context)
 	}
-	for _, e := range m.c.ctx {
+	// The counts are sorted by word: each word's list is a run of one
+	// slice, sorted by key.
+	all := make([]keyCount, len(m.c.ctx))
+	for i, e := range m.c.ctx {
 		key := int(e.Prev)*T + int(e.Tag)
 		p := e.N + m.cfg.Context*math.Exp(m.logEmit[int(e.Word)*T+int(e.Tag)])
-		m.ctxOf[e.Word] = append(m.ctxOf[e.Word], keyCount{int32(key), math.Log(p) - m.ctxLogTotal[key]})
+		all[i] = keyCount{int32(key), math.Log(p) - m.ctxLogTotal[key]}
 	}
-	for _, list := range m.ctxOf {
+	for from, to := range runs(m.c.ctx, func(e contextCount) int32 { return e.Word }) {
+		list := all[from:to:to]
 		slices.SortFunc(list, func(a, b keyCount) int { return int(a.key - b.key) })
+		m.ctxOf[m.c.ctx[from].Word] = list
 	}
 }
 
@@ -352,22 +360,26 @@ func (m *Model) deriveEmissions() {
 		if d := tagCount[t] + alpha*float64(V); d > 0 {
 			m.logNew[t] = math.Log(alpha / d)
 		}
-		for w := range V {
-			m.logEmit[w*T+t] = m.logNew[t]
-		}
+	}
+	for w := range V {
+		copy(m.logEmit[w*T:(w+1)*T], m.logNew)
 	}
 	for _, e := range m.c.emit {
 		m.logEmit[int(e.Word)*T+int(e.Tag)] = math.Log((e.N + alpha) / (tagCount[e.Tag] + alpha*float64(V)))
 	}
+	// The candidates of the words are runs of one slice.
 	m.candidates = make([][]int32, V)
+	all := make([]int32, 0, len(m.c.emit))
 	for w := range V {
+		from := len(all)
 		for t := range T {
 			if !math.IsInf(m.logEmit[w*T+t], -1) {
-				m.candidates[w] = append(m.candidates[w], int32(t))
+				all = append(all, int32(t))
 			}
 		}
-		if len(m.candidates[w]) == T {
-			m.candidates[w] = m.allTags
+		m.candidates[w] = all[from:len(all):len(all)]
+		if len(all)-from == T {
+			m.candidates[w], all = m.allTags, all[:from]
 		}
 	}
 }
@@ -388,6 +400,7 @@ func (m *Model) emissions(ws *workspace, tokens []string) ([][]float64, [][]int3
 	rows := slices.Grow(ws.rows[:0], len(tokens))[:len(tokens)]
 	cand := slices.Grow(ws.cand[:0], len(tokens))[:len(tokens)]
 	e, buf := ws.e[:0], ws.buf[:0]
+	suffix := m.suffix()
 	defer func() { ws.ids, ws.rows, ws.e, ws.cand, ws.buf = ids, rows, e, cand, buf }()
 	for i, w := range tokens {
 		k, ok := m.words[w]
@@ -396,7 +409,7 @@ func (m *Model) emissions(ws *workspace, tokens []string) ([][]float64, [][]int3
 			ids[i] = k
 		}
 		lowerKnown := false
-		if !ok && m.suffix != nil {
+		if !ok && suffix != nil {
 			k, ok = m.words[strings.ToLower(w)]
 			lowerKnown = ok
 		}
@@ -407,8 +420,8 @@ func (m *Model) emissions(ws *workspace, tokens []string) ([][]float64, [][]int3
 			from := len(e)
 			e = slices.Grow(e, T)[:from+T]
 			row := e[from : from+T : from+T]
-			if m.suffix != nil {
-				ws.key = m.suffix.logEmit(row, ws.key, w, classOf(w, lowerKnown))
+			if suffix != nil {
+				suffix.logEmit(row, w, classOf(w, lowerKnown))
 			} else {
 				copy(row, m.logNew)
 			}

@@ -1,6 +1,7 @@
 package hmm
 
 import (
+	"iter"
 	"math"
 	"strings"
 	"unicode"
@@ -12,10 +13,22 @@ import (
 type suffixModel struct {
 	T         int
 	maxSuffix int
-	// counts[class + suffix] are the tag counts of the rare words of the
-	// class (a byte, wordClass) that end in suffix; the empty suffix has
-	// the class's counts.
-	counts map[string][]float64
+	// The suffixes of the rare words by class are the nodes of a trie
+	// of the words read backwards, byte by byte: the nodes 0 to 3 are the
+	// classes' (wordClass) empty suffixes, and child[node<<8 | b] is the
+	// node of the suffix b + node's suffix, whose byte is first[node] and
+	// whose parent is parent[node]. A node is an entry when it ends a
+	// whole letter of a rare word (as utf8.DecodeLastRuneInString reads
+	// them, up to maxSuffix letters): its tag counts are sparse, the
+	// states tags[start[node]:start[node+1]], increasing, with the counts
+	// n[start[node]:start[node+1]], all positive.
+	child  map[uint64]int32
+	parent []int32
+	first  []byte
+	entry  []bool
+	start  []int32
+	tags   []int32
+	n      []float64
 	// theta[class] is θ of the class.
 	theta [4]float64
 	// logPrior[t] is log P̂(t) of all tokens, logNew log P(new word).
@@ -27,7 +40,10 @@ type suffixModel struct {
 // capital first letter (unless the word in lower case is known: a
 // capital that begins a sentence) plus 2 for a digit anywhere.
 func (m *Model) wordClass(w string) byte {
-	_, lowerKnown := m.words[strings.ToLower(w)]
+	lowerKnown := false
+	if capitalised(w) { // else classOf does not ask
+		_, lowerKnown = m.words[strings.ToLower(w)]
+	}
 	return classOf(w, lowerKnown)
 }
 
@@ -45,34 +61,52 @@ func classOf(w string, lowerKnown bool) byte {
 	return c
 }
 
-// suffixes calls f with the suffixes of w of 0 to max letters, shortest
-// first, until f returns false.
-func suffixes(w string, max int, f func(string) bool) {
-	end := len(w)
-	if !f("") {
-		return
-	}
-	for range max {
-		if end == 0 {
-			return
-		}
-		_, size := utf8.DecodeLastRuneInString(w[:end])
-		end -= size
-		if !f(w[end:]) {
-			return
+// classNodes is the number of classes of words, whose empty suffixes
+// are the first nodes of the suffix model's trie.
+const classNodes = 4
+
+// letter returns the node of the suffix of one more letter, the bytes
+// w[from:to] before that of node, or -1 when the model has none.
+func (s *suffixModel) letter(node int32, w string, from, to int) int32 {
+	for k := to - 1; k >= from && node >= 0; k-- {
+		c, ok := s.child[uint64(node)<<8|uint64(w[k])]
+		node = c
+		if !ok {
+			node = -1
 		}
 	}
+	return node
 }
 
-// suffixSlabRows is the number of rows of the suffix model allocated at
-// once.
-const suffixSlabRows = 1024
+// addLetter is letter that makes the nodes missing.
+func (s *suffixModel) addLetter(node int32, w string, from, to int) int32 {
+	for k := to - 1; k >= from; k-- {
+		key := uint64(node)<<8 | uint64(w[k])
+		c, ok := s.child[key]
+		if !ok {
+			c = int32(len(s.parent))
+			s.child[key] = c
+			s.parent, s.first, s.entry = append(s.parent, node), append(s.first, w[k]), append(s.entry, false)
+		}
+		node = c
+	}
+	return node
+}
+
+// suffixOf returns the class and the suffix of a node.
+func (s *suffixModel) suffixOf(node int32) (byte, string) {
+	var suffix []byte
+	for ; node >= classNodes; node = s.parent[node] {
+		suffix = append(suffix, s.first[node])
+	}
+	return byte(node), string(suffix)
+}
 
 // newSuffixModel counts the suffixes of m's rare words; tagCount are
 // the tags' counts over all words.
 func newSuffixModel(m *Model, tagCount []float64) *suffixModel {
 	T := m.T
-	s := &suffixModel{T: T, maxSuffix: m.cfg.MaxSuffix, counts: map[string][]float64{}, logPrior: make([]float64, T)}
+	s := &suffixModel{T: T, maxSuffix: m.cfg.MaxSuffix, logPrior: make([]float64, T)}
 	total, once := 0.0, 0.0
 	for _, n := range tagCount {
 		total += n
@@ -80,42 +114,87 @@ func newSuffixModel(m *Model, tagCount []float64) *suffixModel {
 	for t, n := range tagCount {
 		s.logPrior[t] = math.Log(n / total)
 	}
+	// Each rare word's emissions are noted for the entry of each of its
+	// suffixes, then summed by entry in the order of the words, the
+	// order in which dense rows summed them.
+	type note struct {
+		node int32
+		emit int32 // the index in m.c.emit
+	}
 	emit := m.c.emit
-	var key []byte
-	var slab []float64 // the rows' memory, allocated suffixSlabRows at a time
-	for i := 0; i < len(emit); {
-		j, n := i, 0.0
-		for ; j < len(emit) && emit[j].Word == emit[i].Word; j++ {
-			n += emit[j].N
+	// The map and the notes are made about as large as they grow (on
+	// EWT, 3 nodes and 7 notes a rare word).
+	rare := 0
+	for run := range wordRuns(emit) {
+		if run.n <= float64(m.cfg.Rare) {
+			rare++
 		}
-		if n <= 1 {
+	}
+	s.child = make(map[uint64]int32, 3*rare)
+	s.parent, s.first, s.entry = make([]int32, classNodes), make([]byte, classNodes), make([]bool, classNodes)
+	for c := range s.parent {
+		s.parent[c] = -1
+	}
+	notes := make([]note, 0, 8*rare)
+	for run := range wordRuns(emit) {
+		if run.n <= 1 {
 			once++
 		}
-		if n <= float64(m.cfg.Rare) {
-			w := m.sp.words[emit[i].Word]
-			class := '0' + m.wordClass(w)
-			suffixes(w, s.maxSuffix, func(suffix string) bool {
-				key = append(append(key[:0], class), suffix...)
-				row := s.counts[string(key)] // no allocation to look up
-				if row == nil {
-					if len(slab) < T {
-						slab = make([]float64, T*suffixSlabRows)
-					}
-					row, slab = slab[:T:T], slab[T:]
-					s.counts[string(key)] = row
+		if run.n <= float64(m.cfg.Rare) {
+			w := m.sp.words[emit[run.from].Word]
+			node := int32(m.wordClass(w))
+			mark := func() {
+				s.entry[node] = true
+				for k := run.from; k < run.to; k++ {
+					notes = append(notes, note{node, int32(k)})
 				}
-				for _, e := range emit[i:j] {
-					row[e.Tag] += e.N
+			}
+			mark()
+			end := len(w)
+			for range s.maxSuffix {
+				if end == 0 {
+					break
 				}
-				return true
-			})
+				_, size := utf8.DecodeLastRuneInString(w[:end])
+				node = s.addLetter(node, w, end-size, end)
+				end -= size
+				mark()
+			}
 		}
-		i = j
 	}
 	s.logNew = math.Log((once + 1) / (total + 1))
+	// The notes by node, each node's in their order (a counting sort).
+	first := make([]int32, len(s.entry)+1)
+	for _, x := range notes {
+		first[x.node+1]++
+	}
+	for e := range len(s.entry) {
+		first[e+1] += first[e]
+	}
+	sorted := make([]int32, len(notes))
+	for _, x := range notes {
+		sorted[first[x.node]] = x.emit
+		first[x.node]++
+	}
+	row := make([]float64, T)
+	s.start = make([]int32, 1, len(s.entry)+1)
+	from := 0
+	for e := range len(s.entry) {
+		// first[e] is now the end of node e's notes.
+		for _, k := range sorted[from:first[e]] {
+			row[emit[k].Tag] += emit[k].N
+		}
+		from = int(first[e])
+		for t, x := range row {
+			if x != 0 {
+				s.tags, s.n = append(s.tags, int32(t)), append(s.n, x)
+				row[t] = 0
+			}
+		}
+		s.start = append(s.start, int32(len(s.tags)))
+	}
 	for class := range s.theta {
-		row := s.counts[string(rune('0'+class))]
-		if row == nil {
+		if !s.row(row, int32(class)) {
 			continue
 		}
 		p := normalised(row)
@@ -129,6 +208,58 @@ func newSuffixModel(m *Model, tagCount []float64) *suffixModel {
 		}
 	}
 	return s
+}
+
+// wordRun is the emissions emit[from:to] of one word, whose counts sum
+// to n.
+type wordRun struct {
+	from, to int
+	n        float64
+}
+
+// wordRuns returns the runs of the words of emit, sorted by word.
+func wordRuns(emit []emission) iter.Seq[wordRun] {
+	return func(yield func(wordRun) bool) {
+		for from, to := range runs(emit, func(e emission) int32 { return e.Word }) {
+			r := wordRun{from: from, to: to}
+			for _, e := range emit[from:to] {
+				r.n += e.N
+			}
+			if !yield(r) {
+				return
+			}
+		}
+	}
+}
+
+// runs returns the bounds from, to of the runs xs[from:to] of elements
+// of the same key, in order.
+func runs[E any](xs []E, key func(E) int32) iter.Seq2[int, int] {
+	return func(yield func(int, int) bool) {
+		for from := 0; from < len(xs); {
+			to := from + 1
+			for to < len(xs) && key(xs[to]) == key(xs[from]) {
+				to++
+			}
+			if !yield(from, to) {
+				return
+			}
+			from = to
+		}
+	}
+}
+
+// row writes the tag counts of the entry node to dst (len T), or
+// reports that the node is not an entry.
+func (s *suffixModel) row(dst []float64, node int32) bool {
+	if !s.entry[node] {
+		return false
+	}
+	clear(dst)
+	for i := s.start[node]; i < s.start[node+1]; i++ {
+		dst[s.tags[i]] = s.n[i]
+	}
+	return true
 }
 
 // normalised returns n divided by its sum (uniform for a zero sum).
@@ -150,51 +281,55 @@ func normalised(n []float64) []float64 {
 
 // posterior writes P(t | suffix(w)) of the word w of the class to p
 // (len T) and returns true, or returns false when the class has no rare
-// word. key is scratch memory, grown as needed and returned.
-func (s *suffixModel) posterior(p []float64, key []byte, w string, class byte) (bool, []byte) {
+// word.
+func (s *suffixModel) posterior(p []float64, w string, class byte) bool {
 	theta := s.theta[class]
-	// key holds the class's digit and then w: the key of the suffix
-	// w[end:] is key[end:] with the digit moved to key[end].
-	key = append(append(key[:0], 0), w...)
-	digit := '0' + class
-	end, found := len(w), false
+	node, end, found := int32(class), len(w), false
 	for i := 0; i <= s.maxSuffix; i++ {
 		if i > 0 {
 			if end == 0 {
 				break
 			}
 			_, size := utf8.DecodeLastRuneInString(w[:end])
+			node = s.letter(node, w, end-size, end)
 			end -= size
 		}
-		saved := key[end]
-		key[end] = digit
-		row := s.counts[string(key[end:])]
-		key[end] = saved
-		if row == nil {
+		if node < 0 || !s.entry[node] {
 			break
 		}
+		e := node
+		// The sums and shares of a dense row of counts, its zeros
+		// skipped: adding +0 changes no sum, and 0/sum is +0.
+		tags, n := s.tags[s.start[e]:s.start[e+1]], s.n[s.start[e]:s.start[e+1]]
 		sum := 0.0
-		for _, x := range row {
+		for _, x := range n {
 			sum += x
 		}
 		if !found {
-			for t, x := range row {
-				p[t] = x / sum
+			clear(p)
+			for i, t := range tags {
+				p[t] = n[i] / sum
 			}
 			found = true
 			continue
 		}
-		for t, x := range row {
-			p[t] = (x/sum + theta*p[t]) / (1 + theta)
+		next := 0 // the next of tags
+		for t := range p {
+			x := 0.0
+			if next < len(tags) && int(tags[next]) == t {
+				x = n[next] / sum
+				next++
+			}
+			p[t] = (x + theta*p[t]) / (1 + theta)
 		}
 	}
-	return found, key
+	return found
 }
 
 // logEmit writes log P(w | t) of the new word w of the class to dst (len
-// T); key is posterior's scratch memory, returned.
-func (s *suffixModel) logEmit(dst []float64, key []byte, w string, class byte) []byte {
-	found, key := s.posterior(dst, key, w, class)
+// T).
+func (s *suffixModel) logEmit(dst []float64, w string, class byte) {
+	found := s.posterior(dst, w, class)
 	for t := range dst {
 		if !found {
 			dst[t] = s.logNew
@@ -208,5 +343,4 @@ func (s *suffixModel) logEmit(dst []float64, key []byte, w string, class byte) [
 			dst[t] = math.Inf(-1)
 		}
 	}
-	return key
 }

@@ -154,7 +154,6 @@ type workspace struct {
 	e     []float64   // those of the new words
 	cand  [][]int32   // the candidate states of each token
 	buf   []int32     // the candidates of new words
-	key   []byte      // the suffix model's scratch memory
 	dst   []int       // the states of Tag
 	stamp []int32
 	at    []int32

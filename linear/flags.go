@@ -30,6 +30,6 @@ func flags(fs *flag.FlagSet) func() (registry.Config, error) {
 	cfg := DefineFlags(fs)
 	return func() (registry.Config, error) {
 		c := cfg()
-		return registry.OnePassSettings(c, c.Fit, c.NewAccumulator), nil
+		return registry.OnePassShared(c, c.Fit, c.NewAccumulator, c.SameStatistics, c.ModelFrom), nil
 	}
 }

@@ -279,3 +279,28 @@ func backSolve(r []float64, nc, q int) ([]float64, error) {
 	}
 	return theta, nil
 }
+
+// SameStatistics reports whether the accumulators of o gather the
+// statistics of c's: when both impute missing cells or neither does,
+// since the ridge penalty and the standardisation apply when the model
+// is solved from the factor R (ModelFrom).
+func (c Config) SameStatistics(o Config) bool { return c.Impute == o.Impute }
+
+// ModelFrom returns the model of c solved from the statistics of a, an
+// accumulator of a configuration with the same statistics
+// (SameStatistics): the model of c fitted to a's rows. a is not changed.
+func (c Config) ModelFrom(a *Accumulator) (*Model, error) {
+	if err := c.validate(); err != nil {
+		return nil, err
+	}
+	if !c.SameStatistics(a.cfg) {
+		return nil, &gendisc.MergeError{Package: Kind, Kind: Kind, Other: Kind, Reason: fmt.Sprintf("statistics of other settings: %+v, want %+v", a.cfg, c)}
+	}
+	b := *a
+	b.cfg = c
+	m, err := b.finish()
+	if err != nil {
+		return nil, fmt.Errorf("linear: %w", err)
+	}
+	return m, nil
+}

@@ -4,9 +4,11 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"weak"
 
 	"github.com/gendisc/gendisc/data"
 	"github.com/gendisc/gendisc/internal/design"
+	"github.com/gendisc/gendisc/text"
 )
 
 // Fit fits logistic regression to d, whose target must be categorical with
@@ -33,14 +35,26 @@ func (c Config) Fit(d *data.Dataset) (*Model, error) {
 // standardised design, close to d's when the rows are alike. When from's
 // parameters do not have the shape of d's (other classes, another text
 // vocabulary) FitFrom starts where Fit does. L-BFGS skips its warm-up on a
-// subsample of the rows when it starts from from.
+// subsample of the rows when it starts from from. Newton's first step
+// solves with from's last Hessian (its log-likelihood part, scaled to
+// d's row weight, with d's penalty) rather than computing one at the
+// start: on a regularisation path, the same rows at the neighbouring λ,
+// that step is all but Newton's, at the price of one pass over the rows
+// less; the later steps compute the Hessian as Fit's do. When from was
+// fitted on d itself (the same *data.Dataset, unchanged) with the same
+// design and class weights, as the fits of a fold along a path are,
+// FitFrom also takes from's design (the columns' means and scales) and
+// its last evaluation of the log-likelihood and gradient, with d's
+// penalty added, instead of a pass over the rows for each.
 func (c Config) FitFrom(d *data.Dataset, from *Model) (*Model, error) {
-	return c.fit(d, from.theta)
+	return c.fit(d, from)
 }
 
-// fit is Fit started from start when start is not nil and has the length
-// of the parameters of d's fit.
-func (c Config) fit(d *data.Dataset, start []float64) (*Model, error) {
+// fit is Fit started from the parameters of from when from is not nil
+// and they have the length of those of d's fit; from the design and the
+// last evaluation of from too when from was fitted on d itself
+// (sameRows).
+func (c Config) fit(d *data.Dataset, from *Model) (*Model, error) {
 	if err := c.validate(); err != nil {
 		return nil, err
 	}
@@ -48,9 +62,12 @@ func (c Config) fit(d *data.Dataset, start []float64) (*Model, error) {
 	if err != nil {
 		return nil, err
 	}
-	enc, err := design.Fit(d, c.designOptions())
-	if err != nil {
-		return nil, err
+	last := from.sameRows(d, c)
+	enc := last.encoder(from)
+	if enc == nil {
+		if enc, err = design.Fit(d, c.designOptions()); err != nil {
+			return nil, err
+		}
 	}
 	K := len(classW)
 	k := K
@@ -84,9 +101,9 @@ func (c Config) fit(d *data.Dataset, start []float64) (*Model, error) {
 	}
 
 	theta := initialTheta(pr)
-	warm := len(start) == len(theta)
+	warm := from != nil && len(from.theta) == len(theta)
 	if warm {
-		copy(theta, start)
+		copy(theta, from.theta)
 	}
 	var mem *lbfgsMemory
 	switch {
@@ -95,8 +112,16 @@ func (c Config) fit(d *data.Dataset, start []float64) (*Model, error) {
 	case solver == LBFGS:
 		theta, mem = warmStart(pr, theta, c.maxIter(solver))
 	}
-	st := newState(pr, theta, c.tol(solver), c.maxIter(solver))
+	var st *state
+	if warm && last != nil {
+		st = newStateAt(pr, theta, c.tol(solver), c.maxIter(solver), last)
+	} else {
+		st = newState(pr, theta, c.tol(solver), c.maxIter(solver))
+	}
 	st.evals += mem.passes()
+	if warm && len(from.hessian) == dim*dim {
+		st.startHessian = from.hessian
+	}
 	switch solver {
 	case GD:
 		st.gd(c.Step)
@@ -125,6 +150,11 @@ func (c Config) fit(d *data.Dataset, start []float64) (*Model, error) {
 		classWeight:      c.ClassWeight,
 		classWeightKnown: true,
 		diag:             st.diagnostics(solver),
+		hessian:          st.lastHessian,
+	}
+	if (solver == Newton || solver == LBFGS) && lambda != 0 { // else finish may move θ off the last evaluation
+		m.last = &lastEvaluation{rows: weak.Make(d), fitted: c.fitKey(),
+			nll: st.ev.nll, wrong: st.ev.wrong, grad: pr.withoutPenalty(st.theta, st.grad)}
 	}
 	if err := m.checkFinite(); err != nil {
 		return nil, err
@@ -264,4 +294,36 @@ func startTheta(p, k int, tot []float64) []float64 {
 		theta[c*q+p] = math.Log(t) - mean
 	}
 	return theta
+}
+
+// sameRows returns the last evaluation of m (nil for none) when m was
+// fitted by a Newton or L-BFGS fit on d itself, still alive, with the
+// design and class weights of c: FitFrom then starts from it.
+func (m *Model) sameRows(d *data.Dataset, c Config) *lastEvaluation {
+	if m == nil || m.last == nil || m.last.rows.Value() != d || m.last.fitted != c.fitKey() {
+		return nil
+	}
+	return m.last
+}
+
+// encoder returns the design of from when last, from's last evaluation,
+// is not nil, and nil otherwise.
+func (last *lastEvaluation) encoder(from *Model) *design.Encoder {
+	if last == nil {
+		return nil
+	}
+	return from.enc
+}
+
+// fitKey is what of a configuration decides the design and the row
+// weights of a fit, and so its log-likelihood: two fits of the same rows
+// with the same key evaluate the same function.
+type fitKey struct {
+	impute, noStandardize bool
+	text                  text.VectorizerConfig
+	classWeight           ClassWeight
+}
+
+func (c Config) fitKey() fitKey {
+	return fitKey{c.Impute, c.NoStandardize, c.Text, c.ClassWeight}
 }

@@ -52,10 +52,13 @@ func flags(fs *flag.FlagSet) func() (registry.Config, error) {
 		s := *seed
 		// Each fit draws from a source of its own, so that fits of one
 		// configuration may run at once.
-		return registry.FitConfig(func(d *data.Dataset) (*Model, error) {
+		own := func() Config {
 			c := c
 			c.Rand = rand.New(rand.NewPCG(s, 0))
-			return c.Fit(d)
-		}), nil
+			return c
+		}
+		return registry.WarmFit(
+			func(d *data.Dataset) (*Model, error) { return own().Fit(d) },
+			func(d *data.Dataset, from *Model) (*Model, error) { return own().FitFrom(d, from) }), nil
 	}
 }

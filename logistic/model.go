@@ -3,6 +3,7 @@ package logistic
 import (
 	"fmt"
 	"math"
+	"weak"
 
 	"gonum.org/v1/gonum/floats"
 
@@ -73,6 +74,28 @@ type Model struct {
 	classWeight      ClassWeight
 	classWeightKnown bool
 	diag             Diagnostics
+	// hessian is the Hessian of the log-likelihood part of the objective
+	// per unit of row weight, at the last iterate where Newton computed
+	// it (dim × dim), for FitFrom's first step; nil for other solvers and
+	// for a model read from a file.
+	hessian []float64
+	// last is the fit's last evaluation, for FitFrom on the same rows;
+	// nil for a model read from a file.
+	last *lastEvaluation
+}
+
+// lastEvaluation is the log-likelihood part of the objective and its
+// gradient at a model's parameters, as its fit evaluated them last, and
+// what they were evaluated on: FitFrom of the same rows (the same
+// *data.Dataset, still alive) with the same design and class weights
+// starts from them, and from the model's design, instead of a pass over
+// the rows for each.
+type lastEvaluation struct {
+	rows   weak.Pointer[data.Dataset]
+	fitted fitKey
+	nll    float64
+	wrong  int
+	grad   []float64 // ∂(−log-likelihood)/∂θ, without the penalty
 }
 
 // Kind returns "logistic".

@@ -3,9 +3,11 @@ package logistic
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 
 	"gonum.org/v1/gonum/floats"
 
+	"github.com/gendisc/gendisc/internal/kernel"
 	"github.com/gendisc/gendisc/internal/mathx"
 	"github.com/gendisc/gendisc/internal/parallel"
 	"github.com/gendisc/gendisc/text"
@@ -183,14 +185,15 @@ func (pr *problem) ensureBlocks() int {
 
 // blockScratch is the scratch space of one block of rows.
 type blockScratch struct {
-	g     []float64 // the block's gradient sum (dim)
-	s     []float64 // scores, then residuals, of a chunk of rows (chunkRows × k)
-	ex    []float64 // exponentials of a chunk (chunkRows × k)
-	pair  []float64 // the kernels' scores or coefficients of a chunk, two vectors at a time (chunkRows × 2)
-	top   []int32   // the class of the largest score of each row of a chunk (softmax)
-	spare []float64 // the products of a weight vector that does not exist (pd, see addGradient)
-	loss  float64   // Σ v_i (−log P) of the block
-	wrong int       // rows of positive weight the block misclassifies
+	g      []float64 // the block's gradient sum (dim)
+	s      []float64 // scores, then residuals, of a chunk of rows (chunkRows × k)
+	ex     []float64 // exponentials of a chunk (chunkRows × k)
+	pair   []float64 // the kernels' scores or coefficients of a chunk, two vectors at a time (chunkRows × 2)
+	top    []int32   // the class of the largest score of each row of a chunk (softmax)
+	spare  []float64 // the products of a weight vector that does not exist (pd, see addGradient)
+	packed []float64 // the scaled rows of a chunk in kernel.SyrkPacked's layout (hessBinaryRows)
+	loss   float64   // Σ v_i (−log P) of the block
+	wrong  int       // rows of positive weight the block misclassifies
 }
 
 // dim is the number of parameters, k(P+1).
@@ -240,6 +243,17 @@ func (pr *problem) penalty(theta, grad []float64) float64 {
 		}
 	}
 	return pr.lambda / 2 * s
+}
+
+// withoutPenalty returns grad, the gradient of J at θ, without the
+// penalty's part λ w_c: the gradient of the negative log-likelihood.
+func (pr *problem) withoutPenalty(theta, grad []float64) []float64 {
+	g := slices.Clone(grad)
+	q := pr.p + 1
+	for c := range pr.k {
+		floats.AddScaled(g[c*q:c*q+pr.p], -pr.lambda, theta[c*q:c*q+pr.p])
+	}
+	return g
 }
 
 // chunkRows is the number of rows whose scores gradRows computes
@@ -490,6 +504,10 @@ func (pr *problem) hessian(theta, h []float64) {
 // accumulates the lower triangle.
 func (pr *problem) hessRows(b, lo, hi int) {
 	dim, p, q, k := pr.dim(), pr.p, pr.p+1, pr.k
+	if k == 1 {
+		pr.hessBinaryRows(b, lo, hi)
+		return
+	}
 	h := pr.hpart[b][:dim*dim]
 	zt := pr.hpart[b][dim*dim : dim*dim+q]
 	a := pr.hpart[b][dim*dim+dim:]
@@ -504,24 +522,19 @@ func (pr *problem) hessRows(b, lo, hi int) {
 			continue
 		}
 		// a[c*k+l] = v (p_c [c = l] − p_c p_l)
-		if k == 1 {
-			pi := sigmoid(floats.Dot(zt, theta[:q]))
-			a[0] = v * pi * (1 - pi)
-		} else {
-			for c := range k {
-				s[c] = floats.Dot(zt, theta[c*q:c*q+q])
+		for c := range k {
+			s[c] = floats.Dot(zt, theta[c*q:c*q+q])
+		}
+		m := s[0]
+		for _, sc := range s[1:] {
+			m = max(m, sc)
+		}
+		floats.Scale(1/mathx.ExpShifted(s, m), s)
+		for c := range k {
+			for l := range c + 1 {
+				a[c*k+l] = -v * s[c] * s[l]
 			}
-			m := s[0]
-			for _, sc := range s[1:] {
-				m = max(m, sc)
-			}
-			floats.Scale(1/mathx.ExpShifted(s, m), s)
-			for c := range k {
-				for l := range c + 1 {
-					a[c*k+l] = -v * s[c] * s[l]
-				}
-				a[c*k+c] += v * s[c]
-			}
+			a[c*k+c] += v * s[c]
 		}
 		for c := range k {
 			for j := range q {
@@ -532,6 +545,53 @@ func (pr *problem) hessRows(b, lo, hi int) {
 				}
 				floats.AddScaled(row[c*q:], a[c*k+c]*zt[j], zt[:j+1])
 			}
+		}
+	}
+}
+
+// hessBinaryRows is hessRows for two classes (k = 1): the Hessian's sum
+// over rows [lo, hi) is the scatter matrix of the rows scaled by
+// √(v_i p_i (1 − p_i)),
+//
+//	Σ_i v_i p_i (1 − p_i) z̃_i z̃_iᵀ = Σ_i u_i u_iᵀ,  u_i = √(v_i p_i (1 − p_i)) z̃_i,
+//
+// with p_i (1 − p_i) = e/(1 + e)², e = exp(−|s_i|) for the score s_i
+// (the exponentials of a chunk of chunkRows rows taken at once), added a
+// chunk at a time by kernel.SyrkPacked from the u_i written in its
+// packed layout (u_i's entry t of group g at g·gs + i·SyrkGroup + t),
+// and then copied from the upper triangle, which SyrkPacked fills, to the
+// lower, which hessian reads.
+func (pr *problem) hessBinaryRows(b, lo, hi int) {
+	p, q, g := pr.p, pr.p+1, kernel.SyrkGroup
+	h := pr.hpart[b][:q*q]
+	clear(h)
+	bs := pr.blocks[b]
+	gs := g * chunkRows
+	if len(bs.packed) < (q+g-1)/g*gs {
+		bs.packed = make([]float64, (q+g-1)/g*gs) // the rows of the groups past q stay 0
+	}
+	theta := pr.theta[:q]
+	for a := lo; a < hi; a += chunkRows {
+		n := min(chunkRows, hi-a)
+		ex := bs.ex[:n]
+		for r := range n {
+			i := a + r
+			ex[r] = -math.Abs(floats.Dot(pr.z[i*p:(i+1)*p], theta[:p]) + theta[p])
+		}
+		expInPlace(ex)
+		for r, e := range ex {
+			i := a + r
+			u := math.Sqrt(pr.v[i]*e) / (1 + e)
+			for j, zj := range pr.z[i*p : (i+1)*p] {
+				bs.packed[j/g*gs+r*g+j%g] = u * zj
+			}
+			bs.packed[p/g*gs+r*g+p%g] = u
+		}
+		kernel.SyrkPacked(q, n, bs.packed, gs, h, q)
+	}
+	for u := range q {
+		for v := range u {
+			h[u*q+v] = h[v*q+u]
 		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
@@ -75,12 +76,29 @@ type state struct {
 	// the divergence monitor.
 	hist [growthWindow]struct{ w, j float64 }
 	seen int
+	// startHessian, when set, is the Hessian of the log-likelihood part
+	// per unit of row weight with which Newton takes its first step
+	// (FitFrom); lastHessian is the same of the last Hessian it computed,
+	// or startHessian when it computed none.
+	startHessian, lastHessian []float64
 }
 
 // newState starts a solver on the rows of pr at theta.
 func newState(pr *problem, theta []float64, tol float64, maxIter int) *state {
 	st := newStateOf(pr, shape{k: pr.k, p: pr.p, wsum: pr.wsum, lambda: pr.lambda}, theta, tol, maxIter)
 	st.pr = pr
+	return st
+}
+
+// newStateAt starts a solver on the rows of pr at theta, where last
+// holds the log-likelihood part of the objective and its gradient: the
+// first evaluation is last's with pr's penalty, without a pass over the
+// rows.
+func newStateAt(pr *problem, theta []float64, tol float64, maxIter int, last *lastEvaluation) *state {
+	st := &state{obj: pr, shape: shape{k: pr.k, p: pr.p, wsum: pr.wsum, lambda: pr.lambda}, tol: tol, maxIter: maxIter,
+		theta: theta, grad: slices.Clone(last.grad), pr: pr}
+	st.ev = evaluation{nll: last.nll, wrong: last.wrong}
+	st.ev.j = st.ev.nll + pr.penalty(theta, st.grad)
 	return st
 }
 
@@ -269,6 +287,7 @@ func curvature(pr *problem) float64 {
 // (Σ_c θ_c fixed) equal to the Newton step there and sets the shift to
 // zero, so iterates started centred stay centred.
 func (st *state) newton() {
+	st.lastHessian = st.startHessian
 	dim := st.dim()
 	sym := mat.NewSymDense(dim, nil)
 	var chol mat.Cholesky
@@ -287,7 +306,12 @@ func (st *state) newton() {
 			st.stopAtLimit("iterations")
 			return
 		}
-		st.obj.hessian(st.theta, sym.RawSymmetric().Data)
+		if h := sym.RawSymmetric().Data; st.iters == 0 && st.startHessian != nil {
+			st.penalised(h, st.startHessian)
+		} else {
+			st.obj.hessian(st.theta, h)
+			st.lastHessian = st.perWeight(h)
+		}
 		if !factorCentred(&chol, sym, st.shape) {
 			st.warning = "the Hessian is not positive definite even with a ridge: the problem is degenerate"
 			return
@@ -321,6 +345,33 @@ func (st *state) newton() {
 			}
 			st.warning = fmt.Sprintf("the line search found no decrease at gradient norm %.3g: stopped at the limit of rounding", st.gradNorm())
 			return
+		}
+	}
+}
+
+// perWeight returns the Hessian h of J without its penalty
+// (λ on the diagonal of the weights, see problem.hessian) over the row
+// weight W: the log-likelihood's part per unit of weight.
+func (st *state) perWeight(h []float64) []float64 {
+	dst := slices.Clone(h)
+	q := st.p + 1
+	for u := range st.dim() {
+		if u%q != st.p {
+			dst[u*st.dim()+u] -= st.lambda
+		}
+	}
+	floats.Scale(1/st.wsum, dst)
+	return dst
+}
+
+// penalised writes to h the Hessian of J whose log-likelihood part per
+// unit of weight is per (perWeight): W·per + λ on the weights' diagonal.
+func (st *state) penalised(h, per []float64) {
+	floats.ScaleTo(h, st.wsum, per)
+	q := st.p + 1
+	for u := range st.dim() {
+		if u%q != st.p {
+			h[u*st.dim()+u] += st.lambda
 		}
 	}
 }

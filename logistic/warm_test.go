@@ -72,3 +72,52 @@ func TestFitFrom(t *testing.T) {
 		t.Errorf("from a model of two classes: %+v, cold %+v", warm.Diagnostics(), cold.Diagnostics())
 	}
 }
+
+// TestFitFromPath checks the warm start along a regularisation path with
+// Newton: from the fit of the same rows at the neighbouring larger λ
+// (whose last Hessian takes the first step, and whose last evaluation
+// and design serve the same data set), the fit of each λ reaches the
+// cold fit's optimum (objective to 1e-9 relative) in no more iterations,
+// with a pass over the rows per iteration and none to start; the models
+// of Newton keep a Hessian for the next. Of a copy of the rows, the warm
+// fit evaluates its start itself, to the same optimum.
+func TestFitFromPath(t *testing.T) {
+	pima := bundled.Load(t, "pima_indians_diabetes", dataio.Options{})
+	var from *Model
+	for _, l2 := range []float64{1000, 100, 10, 1, 0.1} {
+		cfg := Config{Solver: Newton, L2: l2, Tol: 1e-8}
+		cold, err := cfg.Fit(pima)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(cold.hessian) != 9*9 {
+			t.Fatalf("l2 %g: a Newton fit keeps a Hessian of %d values, want 81", l2, len(cold.hessian))
+		}
+		if from == nil {
+			from = cold
+			continue
+		}
+		warm, err := cfg.FitFrom(pima, from)
+		if err != nil {
+			t.Fatal(err)
+		}
+		dc, dw := cold.Diagnostics(), warm.Diagnostics()
+		t.Logf("l2 %g: %d iterations warm, %d cold", l2, dw.Iterations, dc.Iterations)
+		if math.Abs(dw.Objective-dc.Objective) > 1e-9*math.Abs(dc.Objective) || dw.Iterations > dc.Iterations || !dw.Converged {
+			t.Errorf("l2 %g: warm objective %v in %d iterations, cold %v in %d", l2, dw.Objective, dw.Iterations, dc.Objective, dc.Iterations)
+		}
+		if dw.Evaluations != dw.Iterations {
+			t.Errorf("l2 %g: %d evaluations for %d iterations from the fit of the same rows", l2, dw.Evaluations, dw.Iterations)
+		}
+		copied := *pima // the same rows, another data set
+		other, err := cfg.FitFrom(&copied, from)
+		if err != nil {
+			t.Fatal(err)
+		}
+		do := other.Diagnostics()
+		if do.Evaluations != do.Iterations+1 || math.Abs(do.Objective-dc.Objective) > 1e-9*math.Abs(dc.Objective) {
+			t.Errorf("l2 %g: from the fit of other rows: %d evaluations for %d iterations, objective %v, cold %v", l2, do.Evaluations, do.Iterations, do.Objective, dc.Objective)
+		}
+		from = warm
+	}
+}

@@ -94,6 +94,13 @@ func appendFloat(b []byte, v float64) []byte {
 	case math.IsInf(v, -1):
 		return append(b, `"-Inf"`...)
 	}
+	// A whole number of magnitude below 2⁵³, such as a count, is its
+	// integer's digits, which strconv.AppendInt writes several times
+	// faster than AppendFloat finds the shortest decimal (the same
+	// digits; -0 is left to AppendFloat).
+	if v == math.Trunc(v) && v != 0 && math.Abs(v) < 1<<53 {
+		return strconv.AppendInt(b, int64(v), 10)
+	}
 	format := byte('f')
 	if abs := math.Abs(v); abs != 0 && (abs < 1e-6 || abs >= 1e21) {
 		format = 'e'
@@ -125,6 +132,16 @@ func parseFloat(tok []byte) (float64, error) {
 	}
 	if !isJSONNumber(tok) {
 		return 0, fmt.Errorf("%.40q: %w", tok, errNotFloat)
+	}
+	// A whole number of at most 15 digits, such as a count, is exact
+	// in a float64: its digits' sum is what ParseFloat returns, without
+	// the string ParseFloat is given.
+	if len(tok) <= 15 && tok[0] != '-' && !bytes.ContainsAny(tok, ".eE") {
+		n := 0
+		for _, c := range tok {
+			n = n*10 + int(c-'0')
+		}
+		return float64(n), nil
 	}
 	v, err := strconv.ParseFloat(string(tok), 64)
 	if err != nil {

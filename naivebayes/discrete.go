@@ -682,3 +682,28 @@ func (m *Model) Impossible(d *data.Dataset) error {
 	}
 	return nil
 }
+
+// SameStatistics reports whether the accumulators of o gather the
+// statistics of c's: the same family, binarisation threshold, text model
+// and text settings, which decide the counts; α, the complement weights'
+// normalisation, the variance smoothing and tying and the class prior
+// apply when the model is made of the counts (ModelFrom).
+func (c Config) SameStatistics(o Config) bool {
+	return c.Family == o.Family && c.Binarize == o.Binarize && c.TextModel == o.TextModel && c.Text == o.Text
+}
+
+// ModelFrom returns the model of c made of the statistics of a, an
+// accumulator of a configuration with the same statistics
+// (SameStatistics): the model of c fitted to a's rows. a is not changed.
+func (c Config) ModelFrom(a *Accumulator) (*Model, error) {
+	p, err := c.params()
+	if err != nil {
+		return nil, err
+	}
+	if !c.SameStatistics(a.params.cfg) {
+		return nil, mergeError(c.Family.String(), a.kind(), "statistics of other settings")
+	}
+	b := *a
+	b.params = p
+	return b.finish(true)
+}

@@ -76,7 +76,7 @@ func gaussianFlags(fs *flag.FlagSet) func() (registry.Config, error) {
 	cfg := DefineGaussianFlags(fs)
 	return func() (registry.Config, error) {
 		c := cfg()
-		return registry.OnePassSettings(c, c.Fit, c.NewAccumulator), nil
+		return registry.OnePassShared(c, c.Fit, c.NewAccumulator, c.SameStatistics, c.ModelFrom), nil
 	}
 }
 
@@ -86,7 +86,7 @@ func familyFlags(f Family) func(fs *flag.FlagSet) func() (registry.Config, error
 		cfg := DefineFlags(fs, f)
 		return func() (registry.Config, error) {
 			c := cfg()
-			return registry.OnePass(c.Fit, c.NewAccumulator), nil
+			return registry.OnePassShared(c, c.Fit, c.NewAccumulator, c.SameStatistics, c.ModelFrom), nil
 		}
 	}
 }

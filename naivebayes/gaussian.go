@@ -215,7 +215,7 @@ type GaussianAccumulator struct {
 	source string         // the latest rows' source, for errors
 }
 
-var _ gendisc.Accumulator = (*GaussianAccumulator)(nil)
+var _ gendisc.FoldAdder = (*GaussianAccumulator)(nil)
 
 // NewAccumulator returns an empty accumulator of Gaussian naive Bayes with
 // the settings of c, or the error of invalid settings.
@@ -243,6 +243,23 @@ func (a *GaussianAccumulator) kind() string { return KindGaussian }
 // not seen before being appended. Data problems are errors, as for Fit;
 // after an error the accumulator is unchanged.
 func (a *GaussianAccumulator) Add(d *data.Dataset) error {
+	if err := checkGaussianRows(d); err != nil {
+		return err
+	}
+	s, err := gaussianMoments(d, d.Y, len(d.Schema.Classes()))
+	if err != nil {
+		return err
+	}
+	if err := a.merge(d.Schema, s, d.Source.Name, true); err != nil {
+		return err
+	}
+	a.source = d.Source.Name
+	return nil
+}
+
+// checkGaussianRows checks the rows of d for Gaussian naive Bayes: their
+// labels and weights, and numeric features.
+func checkGaussianRows(d *data.Dataset) error {
 	if err := checkRows(d); err != nil {
 		return err
 	}
@@ -255,17 +272,69 @@ func (a *GaussianAccumulator) Add(d *data.Dataset) error {
 				Takes: "numeric features only (mixed naive Bayes, Config{Family: Mixed}, takes every kind)", Err: ErrFeatureKind})
 		}
 	}
-	s := stats.NewMoments(len(d.Schema.Classes()), d.D())
-	s.Add(d.X, d.Y, d.Weight)
+	return nil
+}
+
+// gaussianMoments returns the statistics of the labelled rows of d, which
+// checkGaussianRows accepted, under the labels y of k classes: d.Y itself
+// for Add, a fold's classes apart for AddFolds; an infinite cell is an
+// error.
+func gaussianMoments(d *data.Dataset, y []float64, k int) (*stats.Moments, error) {
+	s := stats.NewMoments(k, d.D())
+	s.Add(d.X, y, d.Weight)
 	for j := range d.D() {
 		if f := s.Feature(j); math.IsInf(f.M, 0) || math.IsNaN(f.M) || math.IsInf(f.S, 0) || math.IsNaN(f.S) {
-			return infiniteCell(d, j)
+			return nil, infiniteCell(d, j)
 		}
 	}
-	if err := a.merge(d.Schema, s, d.Source.Name, true); err != nil {
+	return s, nil
+}
+
+// AddFolds adds row i of d to accs[fold[i]] for every row
+// (gendisc.FoldAdder) in one pass over the rows, without copying them:
+// with K classes, the rows of fold f and class k are class f·K + k of
+// one stats.Moments.Add over all the rows, whose classes f·K to f·K + K − 1
+// are merged into accs[f]. accs must be *GaussianAccumulator of a's
+// settings (a *gendisc.MergeError otherwise); errors are those of Add,
+// and leave every accumulator unchanged.
+func (a *GaussianAccumulator) AddFolds(d *data.Dataset, fold []int, accs []gendisc.Accumulator) error {
+	gs := make([]*GaussianAccumulator, len(accs))
+	for f, o := range accs {
+		g, ok := o.(*GaussianAccumulator)
+		if !ok {
+			return mergeError(a.kind(), otherKind(o), "another kind of model")
+		}
+		if err := sameSettings(a.kind(), a.settings(), g.settings()); err != nil {
+			return err
+		}
+		if g.schema != nil {
+			if _, _, err := extend(g.schema, d.Schema, d.Source.Name); err != nil {
+				return err
+			}
+		}
+		gs[f] = g
+	}
+	if err := checkGaussianRows(d); err != nil {
 		return err
 	}
-	a.source = d.Source.Name
+	y, err := gendisc.FoldLabels(d, fold, len(accs))
+	if err != nil {
+		return err
+	}
+	k := len(d.Schema.Classes())
+	s, err := gaussianMoments(d, y, len(accs)*k)
+	if err != nil {
+		return err
+	}
+	D := s.D
+	for f, g := range gs {
+		part := &stats.Moments{D: D, ClassWeight: s.ClassWeight[f*k : (f+1)*k : (f+1)*k],
+			W: s.W[f*k*D : (f+1)*k*D : (f+1)*k*D], M: s.M[f*k*D : (f+1)*k*D : (f+1)*k*D], S: s.S[f*k*D : (f+1)*k*D : (f+1)*k*D]}
+		if err := g.merge(d.Schema, part.Clone(), d.Source.Name, true); err != nil {
+			return err // not reached: the schemas were checked above
+		}
+		g.source = d.Source.Name
+	}
 	return nil
 }
 
@@ -324,6 +393,11 @@ func (a *GaussianAccumulator) Finish() (*Gaussian, error) { return a.finish(true
 // finish returns the model of the statistics, a copy of them when keep is
 // set; otherwise the model takes them and a must not be used again.
 func (a *GaussianAccumulator) finish(keep bool) (*Gaussian, error) {
+	return a.finishWith(a.params, keep)
+}
+
+// finishWith is finish with the settings p in place of the accumulator's.
+func (a *GaussianAccumulator) finishWith(p gaussianParams, keep bool) (*Gaussian, error) {
 	if a.schema == nil {
 		return nil, &data.ParseError{File: a.source, Err: data.ErrNoRows}
 	}
@@ -331,7 +405,25 @@ func (a *GaussianAccumulator) finish(keep bool) (*Gaussian, error) {
 	if keep {
 		s = s.Clone()
 	}
-	return newGaussian(a.schema, s, a.params, a.source)
+	return newGaussian(a.schema, s, p, a.source)
+}
+
+// SameStatistics reports whether the accumulators of o gather the
+// statistics of c's: always, since every setting of Gaussian naive Bayes
+// (the variance tying and smoothing, the class prior) applies when the
+// model is made of the per-class moments (ModelFrom).
+func (c GaussianConfig) SameStatistics(o GaussianConfig) bool { return true }
+
+// ModelFrom returns the model of c made of the statistics of a, an
+// accumulator of any GaussianConfig (SameStatistics), as if a had been
+// c's: the model of c fitted to a's rows, the same to the last bit.
+// a is not changed.
+func (c GaussianConfig) ModelFrom(a *GaussianAccumulator) (*Gaussian, error) {
+	p, err := c.params()
+	if err != nil {
+		return nil, err
+	}
+	return a.finishWith(p, true)
 }
 
 // settings is the model-file form of the accumulator's settings, without

@@ -26,7 +26,7 @@ func flags(fs *flag.FlagSet) func() (registry.Config, error) {
 	return func() (registry.Config, error) {
 		c := ParagraphConfig{Config: cfg, Paragraphs: *paragraphs}
 		c.Alpha = float64(alpha)
-		return registry.OnePass(c.Fit, c.NewAccumulator), nil
+		return registry.OnePassShared(c, c.Fit, c.NewAccumulator, c.SameStatistics, c.ModelFrom), nil
 	}
 }
 
@@ -94,4 +94,29 @@ func JoinParagraphs(d *data.Dataset) *data.Dataset {
 	}
 	flush()
 	return data.TextDataset(out, data.Named(d.Source.Name))
+}
+
+// SameStatistics reports whether the accumulators of o gather the
+// statistics of c's: the same configuration but for the smoothing and
+// its α, which apply when the model is made of the counts (ModelFrom).
+func (c ParagraphConfig) SameStatistics(o ParagraphConfig) bool {
+	c.Smoothing, c.Alpha, o.Smoothing, o.Alpha = 0, 0, 0, 0
+	return c == o
+}
+
+// ModelFrom returns the model of c made of the counts of a, an
+// accumulator of a configuration with the same statistics
+// (SameStatistics): the model of c fitted to a's documents. a is not
+// changed.
+func (c ParagraphConfig) ModelFrom(a *Accumulator) (*Model, error) {
+	cfg, err := c.Config.normalized()
+	if err != nil {
+		return nil, err
+	}
+	if !(ParagraphConfig{Config: cfg}).SameStatistics(ParagraphConfig{Config: a.cfg}) {
+		return nil, fmt.Errorf("%w: counts of another configuration", ErrConfig)
+	}
+	b := *a
+	b.cfg = cfg
+	return b.model(false)
 }

@@ -36,8 +36,10 @@
 //     package modelflags, and the Config they give (FitConfig, or
 //     OnePass when the kind has an accumulator, gendisc.Accumulator; for
 //     a kind of Input Sequences, a SequenceConfig, whose FitSequences
-//     takes sentences: SequenceFit, or SequenceOnePass with an
-//     accumulator of sentences, and models that are gendisc.Tagger);
+//     takes sentences: SequenceFit, SequenceOnePass with an accumulator
+//     of sentences, or SequenceWarmFit for a fit that can start from
+//     another model (WarmSequenceConfig), and models that are
+//     gendisc.Tagger);
 //   - an init function that calls Register with the Kind and the decoder.
 package registry
 
@@ -221,6 +223,52 @@ func OnePass[M gendisc.Model, A gendisc.Accumulator](fit func(d *data.Dataset) (
 // configuration (leave-one-out by downdating, package cv) read it.
 func OnePassSettings[M gendisc.Model, A gendisc.Accumulator](settings any, fit func(d *data.Dataset) (M, error), newAccumulator func() (A, error)) OnePassConfig {
 	return onePass[M, A]{fit: fit, newAccumulator: newAccumulator, settings: settings}
+}
+
+// SharedStatisticsConfig is the OnePassConfig of a kind some of whose
+// settings only change how a model is made of the statistics (naive
+// Bayes's α, variance smoothing and tying and class prior; LDA's and
+// QDA's fixed shrinkage and prior; linear regression's ridge penalty),
+// so that one accumulator serves every setting that differs only in
+// them: a search of those settings (package cv) adds the rows once.
+type SharedStatisticsConfig interface {
+	OnePassConfig
+	// SameStatistics reports whether the accumulators of other gather
+	// the statistics that c's do, so that ModelFrom takes them.
+	SameStatistics(other Config) bool
+	// ModelFrom returns the model of c made of the statistics of a, an
+	// accumulator of a Config with the same statistics (another is an
+	// error); a is not changed.
+	ModelFrom(a gendisc.Accumulator) (gendisc.Model, error)
+}
+
+// OnePassShared is OnePassSettings for a configuration S of which some
+// settings are applied only when a model is made of the statistics: its
+// Config is a SharedStatisticsConfig whose SameStatistics holds for
+// another Config that keeps settings o of type S with sameStatistics(o),
+// and whose ModelFrom is modelFrom for an accumulator of type A.
+func OnePassShared[S any, M gendisc.Model, A gendisc.Accumulator](settings S, fit func(d *data.Dataset) (M, error), newAccumulator func() (A, error),
+	sameStatistics func(other S) bool, modelFrom func(a A) (M, error)) SharedStatisticsConfig {
+	return onePassShared[S, M, A]{onePass[M, A]{fit: fit, newAccumulator: newAccumulator, settings: settings}, sameStatistics, modelFrom}
+}
+
+type onePassShared[S any, M gendisc.Model, A gendisc.Accumulator] struct {
+	onePass[M, A]
+	same      func(other S) bool
+	modelFrom func(a A) (M, error)
+}
+
+func (c onePassShared[S, M, A]) SameStatistics(other Config) bool {
+	o, ok := Settings(other).(S)
+	return ok && c.same(o)
+}
+
+func (c onePassShared[S, M, A]) ModelFrom(a gendisc.Accumulator) (gendisc.Model, error) {
+	acc, ok := a.(A)
+	if !ok {
+		return nil, fmt.Errorf("statistics of a %T, not of this kind's %T", a, acc)
+	}
+	return modelOf(c.modelFrom(acc))
 }
 
 // Settings returns the family's configuration value that c keeps

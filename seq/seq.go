@@ -20,6 +20,10 @@ type Sentence struct {
 	Line   int
 	Tokens []string
 	Tags   []string
+	// Attributes are the attributes of each token of a sentence given as
+	// attributes rather than words (CRFsuite's data format), whose Tokens
+	// are nil; nil for a sentence of words.
+	Attributes [][]Attribute
 }
 
 // Tagged reports whether the sentence has its tags.
@@ -31,11 +35,11 @@ type Corpus struct {
 	Sentences []Sentence
 }
 
-// Tokens returns the number of tokens in the corpus.
+// Tokens returns the number of tokens in the corpus (Sentence.Len).
 func (c *Corpus) Tokens() int {
 	n := 0
 	for _, s := range c.Sentences {
-		n += len(s.Tokens)
+		n += s.Len()
 	}
 	return n
 }

@@ -22,7 +22,7 @@ func fuzzRead(t *testing.T, in string, opt Options) {
 		return
 	}
 	for _, s := range c.Sentences {
-		if len(s.Tokens) == 0 || (s.Tags != nil && len(s.Tags) != len(s.Tokens)) || s.Line < 1 {
+		if s.Len() == 0 || (s.Tags != nil && len(s.Tags) != s.Len()) || s.Line < 1 || (s.Attributes != nil) != (opt.Format == CRFsuite) {
 			t.Fatalf("sentence %+v", s)
 		}
 	}

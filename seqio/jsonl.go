@@ -16,16 +16,16 @@ type jsonSentence struct {
 	Tags   []string `json:"tags"`
 }
 
-// readJSONLines reads one sentence a non-blank line.
-func readJSONLines(lr *lineReader) ([]seq.Sentence, error) {
-	var out []seq.Sentence
+// readJSONLines reads one sentence a non-blank line, giving each to
+// yield (errStopped when it returns false).
+func readJSONLines(lr *lineReader, yield func(seq.Sentence) bool) error {
 	for {
 		line, err := lr.next()
 		if err == io.EOF {
-			return out, nil
+			return nil
 		}
 		if err != nil {
-			return nil, err
+			return err
 		}
 		if strings.TrimSpace(line) == "" {
 			continue
@@ -38,14 +38,16 @@ func readJSONLines(lr *lineReader) ([]seq.Sentence, error) {
 			} else if te := (*json.UnmarshalTypeError)(nil); errors.As(err, &te) {
 				column = int(te.Offset)
 			}
-			return nil, lr.errorf(column, "%w", err)
+			return lr.errorf(column, "%w", err)
 		}
 		switch {
 		case len(s.Tokens) == 0:
-			return nil, lr.errorf(0, "%w", ErrNoTokens)
+			return lr.errorf(0, "%w", ErrNoTokens)
 		case s.Tags != nil && len(s.Tags) != len(s.Tokens):
-			return nil, lr.errorf(0, "%w: %d tags, %d tokens", ErrTagCount, len(s.Tags), len(s.Tokens))
+			return lr.errorf(0, "%w: %d tags, %d tokens", ErrTagCount, len(s.Tags), len(s.Tokens))
 		}
-		out = append(out, seq.Sentence{ID: s.ID, Line: lr.line, Tokens: s.Tokens, Tags: s.Tags})
+		if !yield(seq.Sentence{ID: s.ID, Line: lr.line, Tokens: s.Tokens, Tags: s.Tags}) {
+			return errStopped
+		}
 	}
 }

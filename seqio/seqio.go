@@ -10,6 +10,10 @@
 //     gives the sentence's ID. Options.Tags chooses the tag: upos
 //     (default), xpos, deprel, or misc:KEY, the value of KEY=value in the
 //     MISC field ("_", CoNLL-U's "unspecified", when the word has none).
+//     A sentence whose UPOS, XPOS or DEPREL (the one chosen) is "_" on
+//     every word is untagged, as a treebank without XPOS is for --tags
+//     xpos; "_" on some words of a sentence and a tag on others is an
+//     error at the first "_".
 //   - The column format of CoNLL-2000 and CoNLL-2003: "word [more columns]
 //     tag", fields separated by spaces or tabs, a blank line between
 //     sentences, "-DOCSTART-" lines skipped. Options.TagColumn chooses the
@@ -18,11 +22,17 @@
 //   - JSON lines: one object a line, {"tokens": [...], "tags": [...]},
 //     with an optional "id"; "tags" may be left out for untagged data.
 //     Other members are ignored.
+//   - CRFsuite's data format (crfsuite.go): "label<TAB>attribute..." a
+//     line, a blank line between sentences. Its sentences are given as
+//     the attributes of their tokens (seq.Sentence's Attributes), made
+//     for CRFsuite, not as words; only a model trained on such
+//     attributes tags them.
 //
 // The format is chosen by Options.Format, else by the file name's
 // extension (after a compression's: .conllu; .conll, .iob, .bio, .txt
-// for columns; .jsonl, .json for JSON lines), else by sniffing the first
-// bytes: '{' is JSON lines, a first word line of ten tab-separated fields
+// for columns; .jsonl, .json for JSON lines; .crfsuite for CRFsuite's),
+// else by sniffing the first bytes (never CRFsuite's, whose lines look
+// like columns): '{' is JSON lines, a first word line of ten tab-separated fields
 // is CoNLL-U, anything else columns.
 //
 // A bad input is a *data.ParseError, one line "file:line:column: message"
@@ -62,11 +72,13 @@ const (
 	Columns
 	// JSONLines is one JSON object a sentence.
 	JSONLines
+	// CRFsuite is CRFsuite's data format: sentences given as attributes.
+	CRFsuite
 )
 
-var formatNames = &enum.Names[Format]{Type: "Format", What: "sequence format", Prefix: "", List: []string{"auto", "conllu", "conll", "jsonl"}}
+var formatNames = &enum.Names[Format]{Type: "Format", What: "sequence format", Prefix: "", List: []string{"auto", "conllu", "conll", "jsonl", "crfsuite"}}
 
-// String returns "auto", "conllu", "conll" or "jsonl".
+// String returns "auto", "conllu", "conll", "jsonl" or "crfsuite".
 func (v Format) String() string { return formatNames.String(v) }
 
 // ParseFormat returns the format named name (as String writes it).
@@ -82,6 +94,14 @@ type Options struct {
 	// TagColumn is the column format's tag field, from 1; 0 means the
 	// last.
 	TagColumn int
+	// Limits.MaxRecord is the most bytes of one sentence: of its lines
+	// (comments included) in CoNLL-U and columns, of its line in JSON
+	// lines; 0 means dataio.DefaultMaxRecord. A longer sentence is a
+	// *data.ParseError wrapping dataio.ErrTooLong at the line that
+	// passes the limit, so that no input makes Sentences hold more than
+	// that. (Limits.MaxMemory is not read: Read holds the sentences of
+	// a file, Sentences one at a time.)
+	Limits dataio.Limits
 }
 
 // MaxLine is the longest line, in bytes, that Read accepts.
@@ -89,12 +109,15 @@ const MaxLine = 1 << 20
 
 // Errors wrapped in the *data.ParseError of Read.
 var (
-	ErrNoTokens   = errors.New("sentence without tokens")
-	ErrTagCount   = errors.New("number of tags differs from the number of tokens")
-	ErrTagColumn  = errors.New("tag column out of range")
-	ErrWordID     = errors.New("bad word ID")
-	ErrTagField   = errors.New("unknown CoNLL-U tag field")
-	ErrLineLength = fmt.Errorf("line longer than %d bytes", MaxLine)
+	ErrNoTokens  = errors.New("sentence without tokens")
+	ErrTagCount  = errors.New("number of tags differs from the number of tokens")
+	ErrTagColumn = errors.New("tag column out of range")
+	ErrWordID    = errors.New("bad word ID")
+	ErrTagField  = errors.New("unknown CoNLL-U tag field")
+	// ErrUnspecifiedTag is a CoNLL-U tag field "_" (unspecified) on
+	// some words of a sentence whose other words have tags.
+	ErrUnspecifiedTag = errors.New("unspecified tag")
+	ErrLineLength     = fmt.Errorf("line longer than %d bytes", MaxLine)
 )
 
 // ReadFile reads the sequence data in the file at path.
@@ -108,8 +131,44 @@ func ReadFile(path string, opt Options) (*seq.Corpus, error) {
 }
 
 // Read reads the sequence data of r, source naming it in errors and
-// choosing the format by its extension (see the package documentation).
+// choosing the format by its extension (see the package documentation):
+// every sentence, in memory (Sentences gives them one at a time).
 func Read(r io.Reader, source string, opt Options) (*seq.Corpus, error) {
+	c := &seq.Corpus{Source: source}
+	err := scan(r, source, opt, func(s seq.Sentence) bool {
+		c.Sentences = append(c.Sentences, s)
+		return true
+	})
+	if err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// FormatOfData returns the format of the sequence data of r as Read
+// tells it with opt: opt.Format, else by source's extension, else by the
+// first bytes.
+func FormatOfData(r io.Reader, source string, opt Options) (Format, error) {
+	in, err := open(r, source, opt)
+	if err != nil {
+		return Auto, err
+	}
+	defer in.close()
+	return in.format, nil
+}
+
+// input is sequence data being read: its lines, decompressed, its format
+// and CoNLL-U's tag field.
+type input struct {
+	lr     *lineReader
+	format Format
+	field  conlluTag
+	close  func()
+}
+
+// open checks opt and opens the sequence data of r for reading (Read,
+// Retag), telling its format when opt does not.
+func open(r io.Reader, source string, opt Options) (*input, error) {
 	field, err := tagField(opt.Tags)
 	if err != nil {
 		return nil, err
@@ -122,45 +181,24 @@ func Read(r io.Reader, source string, opt Options) (*seq.Corpus, error) {
 		return nil, err
 	}
 	ahead := newReadAhead(in)
-	defer ahead.Close()
 	br := bufio.NewReaderSize(ahead, 64<<10)
 	format := opt.Format
 	if format == Auto {
 		head, _ := br.Peek(4096)
 		format = Detect(source, head)
 	}
-	lr := &lineReader{r: br, source: source}
-	var sentences []seq.Sentence
-	switch format {
-	case CoNLLU:
-		sentences, err = readCoNLLU(lr, field)
-	case Columns:
-		sentences, err = readColumns(lr, opt.TagColumn)
-	case JSONLines:
-		sentences, err = readJSONLines(lr)
-	default:
-		return nil, fmt.Errorf("%s: unknown sequence format %v", source, format)
+	lr := &lineReader{r: br, source: source, maxSentence: opt.Limits.MaxRecord, lineSentences: format == JSONLines}
+	if lr.maxSentence <= 0 {
+		lr.maxSentence = dataio.DefaultMaxRecord
 	}
-	if err != nil {
-		return nil, err
-	}
-	return &seq.Corpus{Source: source, Sentences: sentences}, nil
+	return &input{lr: lr, format: format, field: field, close: ahead.Close}, nil
 }
 
 // Detect tells the format of a file named source whose first bytes
 // (decompressed) are head: by the extension, else by head.
 func Detect(source string, head []byte) Format {
-	name := strings.ToLower(source)
-	for _, z := range []string{".gz", ".zst", ".bz2", ".xz"} {
-		name = strings.TrimSuffix(name, z)
-	}
-	switch filepath.Ext(name) {
-	case ".conllu":
-		return CoNLLU
-	case ".conll", ".iob", ".bio", ".txt":
-		return Columns
-	case ".jsonl", ".json":
-		return JSONLines
+	if f := FormatOf(source); f != Auto {
+		return f
 	}
 	trimmed := bytes.TrimLeft(bytes.TrimPrefix(head, []byte("\xef\xbb\xbf")), " \t\r\n")
 	if len(trimmed) > 0 && trimmed[0] == '{' {
@@ -179,6 +217,27 @@ func Detect(source string, head []byte) Format {
 	return Columns
 }
 
+// FormatOf returns the format that the extension of the file name source
+// tells (after a compression's: see the package documentation), or Auto
+// for another.
+func FormatOf(source string) Format {
+	name := strings.ToLower(source)
+	for _, z := range []string{".gz", ".zst", ".bz2", ".xz"} {
+		name = strings.TrimSuffix(name, z)
+	}
+	switch filepath.Ext(name) {
+	case ".conllu":
+		return CoNLLU
+	case ".conll", ".iob", ".bio", ".txt":
+		return Columns
+	case ".jsonl", ".json":
+		return JSONLines
+	case ".crfsuite":
+		return CRFsuite
+	}
+	return Auto
+}
+
 // lineReader gives the lines of a file with their numbers, checked for
 // length and encoding.
 type lineReader struct {
@@ -186,6 +245,13 @@ type lineReader struct {
 	source string
 	line   int
 	buf    []byte // the last line of nextBytes
+
+	// maxSentence is the most bytes of the lines of a sentence
+	// (Options.Limits.MaxRecord): the lines since the last blank one, or
+	// with lineSentences (JSON lines) the line alone; sentenceBytes
+	// counts them.
+	maxSentence, sentenceBytes int
+	lineSentences              bool
 }
 
 // next returns the next line without its line end, or io.EOF.
@@ -218,6 +284,9 @@ func (lr *lineReader) nextBytes() ([]byte, error) {
 	}
 	lr.buf = buf
 	lr.line++
+	if err := lr.countSentence(buf); err != nil {
+		return nil, err
+	}
 	buf = bytes.TrimSuffix(bytes.TrimSuffix(buf, []byte("\n")), []byte("\r"))
 	if lr.line == 1 {
 		buf = bytes.TrimPrefix(buf, []byte("\xef\xbb\xbf"))
@@ -226,6 +295,23 @@ func (lr *lineReader) nextBytes() ([]byte, error) {
 		return nil, lr.errorf(0, "%w", data.ErrEncoding)
 	}
 	return buf, nil
+}
+
+// countSentence adds the line, with its line end, to the bytes of its
+// sentence (a blank line ends a sentence), or returns the error of a sentence longer than maxSentence.
+func (lr *lineReader) countSentence(line []byte) error {
+	switch {
+	case len(bytes.TrimSpace(line)) == 0:
+		lr.sentenceBytes = 0 // between sentences
+		return nil
+	case lr.lineSentences:
+		lr.sentenceBytes = 0
+	}
+	lr.sentenceBytes += len(line)
+	if lr.sentenceBytes > lr.maxSentence {
+		return lr.errorf(0, "%w: a sentence of more than %s (raise Limits.MaxRecord)", dataio.ErrTooLong, dataio.FormatSize(int64(lr.maxSentence)))
+	}
+	return nil
 }
 
 // errorf returns the *data.ParseError of the current line at column.

@@ -48,6 +48,29 @@ func TestReadCoNLLU(t *testing.T) {
 	}
 }
 
+// TestReadCoNLLUUnspecified checks that a sentence whose chosen tag
+// field is "_" on every word (a treebank without XPOS) is untagged, and
+// that MISC's "_" (no KEY=) stays a tag.
+func TestReadCoNLLUUnspecified(t *testing.T) {
+	noXPOS := strings.ReplaceAll(conlluSample, "\tPRP\t", "\t_\t")
+	for _, x := range []string{"VBP", "RB", ".", "UH"} {
+		noXPOS = strings.ReplaceAll(noXPOS, "\t"+x+"\t", "\t_\t")
+	}
+	c, err := Read(strings.NewReader(noXPOS), "s.conllu", Options{Tags: "xpos"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, s := range c.Sentences {
+		if s.Tagged() {
+			t.Errorf("sentence %d: tags %q, want none (every XPOS is _)", i+1, s.Tags)
+		}
+	}
+	c, err = Read(strings.NewReader(noXPOS), "s.conllu", Options{Tags: "upos"})
+	if err != nil || !c.Sentences[1].Tagged() {
+		t.Errorf("upos of the same file: %v, %+v", err, c)
+	}
+}
+
 func TestReadColumns(t *testing.T) {
 	in := "-DOCSTART- -X- -X- O\n\nEU NNP B-NP B-ORG\nrejects VBZ B-VP O\n\n\nPeter NNP B-NP B-PER\n"
 	c, err := Read(strings.NewReader(in), "x.conll", Options{})
@@ -130,6 +153,7 @@ func TestReadErrors(t *testing.T) {
 		{"f.conllu", "2\ta\t_\tX\t_\t_\t_\t_\t_\t_\n", Options{}, `f.conllu:1:1: bad word ID "2": word 1 of the sentence expected`, ErrWordID},
 		{"f.conll", "a B C\nb D\n", Options{TagColumn: 3}, "f.conll:2:3: tag column out of range: tag column 3 of a line of 2 fields (the word is column 1)", ErrTagColumn},
 		{"f.conll", "a\nb X\n", Options{}, "f.conll:2:2: tag column out of range: earlier lines have no tag column", ErrTagColumn},
+		{"f.conllu", "1\ta\t_\tX\t_\t_\t_\t_\t_\t_\n2\tb\t_\t_\t_\t_\t_\t_\t_\t_\n", Options{}, "f.conllu:2:4: unspecified tag: UPOS is _ here, and given for other words of the sentence", ErrUnspecifiedTag},
 		{"f.jsonl", `{"tokens": []}`, Options{}, "f.jsonl:1: sentence without tokens", ErrNoTokens},
 		{"f.jsonl", `{"tokens": ["a"], "tags": []}`, Options{}, "f.jsonl:1: number of tags differs from the number of tokens: 0 tags, 1 tokens", ErrTagCount},
 		{"f.jsonl", "\n{\"tokens\": [1]}", Options{}, "f.jsonl:2:13: json: cannot unmarshal number into Go struct field jsonSentence.tokens of type string", nil},

@@ -316,6 +316,9 @@ func load(name, path string) (e *entry, err error) {
 		if slices.Contains(e.labels, "") {
 			return nil, fmt.Errorf("%s: a %s model with an empty tag, which the padding \"\" of v2's tensors of tags would hide: it cannot be served", path, env.Kind)
 		}
+		if err := checkTaggerInput(t); err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
 	} else if p, err := predictNone(m); err == nil {
 		e.first, e.labels = p.Columns[0], p.Labels
 	} else if e.density == nil {

@@ -60,6 +60,21 @@ import (
 // 413 past one. A sentence without tokens, a token that is not a string,
 // an empty token between tokens is refused with 422 on the row endpoint,
 // 400 on v2 (as a cell that does not fit its column).
+//
+// A tagger trained on sentences given as attributes (CRFsuite's data
+// format) is not served: its model file is refused when loaded
+// (checkTaggerInput), since requests hold words.
+
+// checkTaggerInput returns the error of a tagger that the server cannot
+// serve: one trained on sentences given as attributes (CRFsuite's data
+// format, gendisc.AttributeTagger), which tags attributes, not the words
+// that requests hold.
+func checkTaggerInput(t gendisc.Tagger) error {
+	if at, ok := t.(gendisc.AttributeTagger); ok && at.OnAttributes() {
+		return errors.New("a tagger trained on given attributes (CRFsuite's data format) tags attributes, not the words of requests: it cannot be served")
+	}
+	return nil
+}
 
 // tokensInput names the one input tensor of a tagger, the text column of
 // its schema.

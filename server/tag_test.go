@@ -579,3 +579,23 @@ func TestTaggerEmptyTagRefused(t *testing.T) {
 		t.Errorf("New: %v, want the error of an empty tag", err)
 	}
 }
+
+// TestTaggerOnAttributesRefused checks that a CRF trained on sentences
+// given as attributes (CRFsuite's data format), which tags attributes and
+// not words, is refused at loading with one line saying why.
+func TestTaggerOnAttributesRefused(t *testing.T) {
+	cfg := crf.DefaultConfig()
+	cfg.Perceptron = true
+	m, err := crf.Fit([]crf.Sequence{{Items: []crf.Item{{{Name: "w=a", Value: 1}}, {{Name: "w=b", Value: 1}}}, Labels: []string{"X", "Y"}}}, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "attrs.json")
+	if err := modelfile.Save(path, m); err != nil {
+		t.Fatal(err)
+	}
+	_, err = New(Options{Models: map[string]string{"attrs": path}})
+	if err == nil || !strings.Contains(err.Error(), "attrs.json: a tagger trained on given attributes (CRFsuite's data format) tags attributes") || strings.Contains(err.Error(), "\n") {
+		t.Errorf("New: %v, want the error of a model of given attributes", err)
+	}
+}

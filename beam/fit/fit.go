@@ -15,6 +15,11 @@
 // workers as their MarshalBinary encoding, are merged, and the last one
 // finishes the model, written as an ordinary model file (modelfile).
 // The model is the one fitted on the concatenation of the shards.
+//
+// The one-pass kinds of sentences (SequenceKinds, such as hmm) are
+// fitted by one pipeline, FitSequences: each shard is a file of
+// sentences (seqio's formats), which a worker adds to an accumulator a
+// batch at a time, merged as above (sequences.go).
 package fit
 
 import (
@@ -45,6 +50,7 @@ import (
 func init() {
 	register.Combiner3[[]byte, fileio.ReadableFile, []byte](&SchemaFn{})
 	register.Combiner3[[]byte, fileio.ReadableFile, []byte](&AccumulateFn{})
+	register.Combiner3[[]byte, fileio.ReadableFile, []byte](&SentencesFn{})
 	register.DoFn2x1[context.Context, []byte, error](&WriteFn{})
 }
 
@@ -85,9 +91,15 @@ func Fit(ctx context.Context, run Runner, glob string, acc gendisc.Accumulator, 
 	if err != nil {
 		return nil, err
 	}
+	return combineFiles(ctx, run, glob, &AccumulateFn{Kind: kind, Empty: empty, Schema: sj, Weight: opt.Read.Weight, Comma: opt.Read.Comma, Extend: extend}, out)
+}
+
+// combineFiles runs the pipeline that combines the files that glob
+// matches with fn, a CombineFn whose input is a file and whose output is
+// a model file, writes that to out and returns its model.
+func combineFiles(ctx context.Context, run Runner, glob string, fn any, out string) (gendisc.Model, error) {
 	p, s := beam.NewPipelineWithRoot()
-	files := readMatches(s, glob)
-	model := beam.Combine(s, &AccumulateFn{Kind: kind, Empty: empty, Schema: sj, Weight: opt.Read.Weight, Comma: opt.Read.Comma, Extend: extend}, files)
+	model := beam.Combine(s, fn, readMatches(s, glob))
 	beam.ParDo0(s, &WriteFn{Path: out}, model)
 	if err := run(ctx, p); err != nil {
 		return nil, err
@@ -311,26 +323,44 @@ func (fn *AccumulateFn) AddInput(acc []byte, f fileio.ReadableFile) ([]byte, err
 	if err != nil {
 		return nil, err
 	}
-	a, err := decode(fn.Kind, acc)
+	return addEncoded(fn.Kind, acc, func(a gendisc.Accumulator) error {
+		d, err := readWithSchema(f, s, dataio.SchemaOptions{Weight: fn.Weight, Comma: fn.Comma, Extend: fn.Extend, RequireTarget: true})
+		if err != nil {
+			return err
+		}
+		return a.Add(d)
+	})
+}
+
+// addEncoded returns the encoding of the accumulator of the kind that acc
+// encodes, after add has added to it.
+func addEncoded(kind string, acc []byte, add func(gendisc.Accumulator) error) ([]byte, error) {
+	a, err := decode(kind, acc)
 	if err != nil {
 		return nil, err
 	}
-	d, err := readWithSchema(f, s, dataio.SchemaOptions{Weight: fn.Weight, Comma: fn.Comma, Extend: fn.Extend, RequireTarget: true})
-	if err != nil {
-		return nil, err
-	}
-	if err := a.Add(d); err != nil {
+	if err := add(a); err != nil {
 		return nil, err
 	}
 	return a.MarshalBinary()
 }
 
 func (fn *AccumulateFn) MergeAccumulators(a, b []byte) ([]byte, error) {
-	x, err := decode(fn.Kind, a)
+	return mergeEncoded(fn.Kind, a, b)
+}
+
+func (fn *AccumulateFn) ExtractOutput(acc []byte) ([]byte, error) {
+	return modelFileOf(fn.Kind, acc)
+}
+
+// mergeEncoded returns the encoding of the accumulators of the kind that
+// a and b encode, merged.
+func mergeEncoded(kind string, a, b []byte) ([]byte, error) {
+	x, err := decode(kind, a)
 	if err != nil {
 		return nil, err
 	}
-	y, err := decode(fn.Kind, b)
+	y, err := decode(kind, b)
 	if err != nil {
 		return nil, err
 	}
@@ -340,8 +370,10 @@ func (fn *AccumulateFn) MergeAccumulators(a, b []byte) ([]byte, error) {
 	return x.MarshalBinary()
 }
 
-func (fn *AccumulateFn) ExtractOutput(acc []byte) ([]byte, error) {
-	a, err := decode(fn.Kind, acc)
+// modelFileOf returns the model file of the model that the accumulator
+// of the kind that acc encodes finishes.
+func modelFileOf(kind string, acc []byte) ([]byte, error) {
+	a, err := decode(kind, acc)
 	if err != nil {
 		return nil, err
 	}
@@ -399,18 +431,30 @@ func readShard(f fileio.ReadableFile, read func(io.Reader) (*data.Dataset, error
 
 // readPath is readShard of the file at path.
 func readPath(path string, read func(io.Reader) (*data.Dataset, error)) (*data.Dataset, error) {
+	var d *data.Dataset
+	err := withFile(path, func(r io.Reader) error {
+		var err error
+		d, err = read(r)
+		return err
+	})
+	return d, err
+}
+
+// withFile opens the file at path on a Beam filesystem, as it is stored,
+// and calls use with it.
+func withFile(path string, use func(io.Reader) error) error {
 	ctx := context.Background()
 	fs, err := filesystem.New(ctx, path)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	defer fs.Close()
 	r, err := fs.OpenRead(ctx, path)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	defer r.Close()
-	return read(r)
+	return use(r)
 }
 
 // WriteFn writes its input to the file at Path, on any Beam filesystem.

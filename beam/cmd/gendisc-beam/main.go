@@ -8,12 +8,14 @@
 //	gendisc-beam score --model M.json --data 'DIR/part-*' --out PREFIX [--runner prism]
 //
 // fit takes the kinds fitted in one pass (their models keep their
-// statistics): every naive Bayes kind, lda, qda and linear; and the
-// iterative kinds, logistic and gmm, fitted by a pipeline per pass. Each
-// shard is a CSV or TSV file with its header, a Parquet file or JSON
-// lines, gzip-, zstd-, bzip2- or xz-compressed or not (told by content,
-// not by name). The model file is the one gendisc fit writes for the rows
-// of all the shards. predict and score write, for the i-th shard of n in
+// statistics): every naive Bayes kind, lda, qda and linear; the
+// iterative kinds, logistic and gmm, fitted by a pipeline per pass; and
+// the one-pass kinds of sentences, hmm. Each shard is a CSV or TSV file
+// with its header, a Parquet file or JSON lines, gzip-, zstd-, bzip2- or
+// xz-compressed or not (told by content, not by name); for a kind of
+// sentences, a file of CoNLL-U, columns or JSON lines, as gendisc fit
+// reads them. The model file is the one gendisc fit writes for the rows
+// (sentences) of all the shards. predict and score write, for the i-th shard of n in
 // the order of their paths, PREFIX-0000i-of-0000n.csv: the columns of
 // gendisc predict (or score) for its rows, with the header.
 //
@@ -47,6 +49,8 @@ import (
 	"github.com/gendisc/gendisc/modelfile"
 	"github.com/gendisc/gendisc/modelflags"
 	"github.com/gendisc/gendisc/registry"
+	"github.com/gendisc/gendisc/seqio"
+	"github.com/gendisc/gendisc/seqio/seqflags"
 )
 
 // Exit statuses, as gendisc's.
@@ -85,13 +89,23 @@ and linear; the iterative kinds, logistic and gmm, run a pipeline per
 pass over the data. The model flags are gendisc fit's for the kind:
 gendisc-beam fit --model KIND --help lists them.
 
+A kind of sentences (hmm) reads, in every file that GLOB matches,
+sentences of tagged tokens as gendisc fit does (CoNLL-U, the columns of
+CoNLL-2000/2003 or JSON lines, compressed or not; --tags, --tag-column
+and --seq-format say how), each file a shard whose sentences a worker
+adds to the model's counts a batch at a time; the counts of the shards
+are merged, and the model file is gendisc fit's on all the sentences,
+byte for byte.
+
 Before any pipeline is built, the glob must match a file and the first
 of them must have the columns that --target, --ignore, --weight and the
-other data flags name.
+other data flags name (for sentences: a first sentence that --tags and
+--tag-column can read).
 
 Example:
 
 	gendisc-beam fit --data '/data/part-*' --model lda --out lda.json
+	gendisc-beam fit --data '/treebank/*.conllu' --model hmm --out hmm.json
 	gendisc-beam fit --data 'gs://B/data/part-*' --model logistic --l2 1 --out gs://B/lr.json --runner dataflow --project P --region R --temp_location gs://B/tmp`},
 	{"predict", "predict --model M.json --data GLOB --out PREFIX [Beam flags]",
 		"write the predictions of a model for the rows of every file of a glob", `
@@ -447,6 +461,7 @@ type fitOptions struct {
 	data, model, out, schema string
 	kind                     *registry.Kind        // the kind of --model, nil for an iterative or unknown one
 	read                     func() dataio.Options // how the shards are read, as gendisc fit's
+	seq                      func() seqio.Options  // for a kind of sentences, how they are read (read nil)
 	acc                      func() (gendisc.Accumulator, error)
 	iter                     iterFunc // an iterative kind's, acc nil
 	kindErr                  error    // an unknown or missing --model
@@ -459,6 +474,8 @@ func (o *fitOptions) run(ctx context.Context) error {
 		return fmt.Errorf("%w: missing --data", errUsage)
 	case o.out == "" || o.out == "-":
 		return fmt.Errorf("%w: missing --out, a file", errUsage)
+	case o.seq != nil:
+		return o.runSequences(ctx)
 	}
 	read := o.read()
 	read.NumericTarget = o.kind != nil && o.kind.Target == registry.Number
@@ -495,17 +512,49 @@ func (o *fitOptions) run(ctx context.Context) error {
 	return nil
 }
 
+// runSequences fits a kind of sentences (fit.FitSequences).
+func (o *fitOptions) runSequences(ctx context.Context) error {
+	if o.schema != "" {
+		return fmt.Errorf("%w: --schema gives the columns of tables: --model %s reads sentences", errUsage, o.kind.Name)
+	}
+	acc, err := o.acc()
+	if err != nil {
+		return err
+	}
+	opt := o.seq()
+	if _, err := fit.CheckSentences(ctx, o.data, opt); err != nil {
+		return err
+	}
+	beam.Init()
+	m, err := fit.FitSequences(ctx, beamx.Run, o.data, acc, o.out, opt)
+	if err != nil {
+		return err
+	}
+	if w, ok := m.(gendisc.Warner); ok {
+		warn(o.stderr, w)
+	}
+	return nil
+}
+
 // fitFlags defines fit's flags on fs, with those of the kind that args
-// name with --model; an unknown kind is o.kindErr, a misuse reported once
-// the flags are parsed.
+// name with --model, and those of reading its data: sentences
+// (seqflags) for a kind of sentences, tables (dataflags) for the others;
+// an unknown kind is o.kindErr, a misuse reported once the flags are
+// parsed.
 func fitFlags(fs *flag.FlagSet, args []string) *fitOptions {
 	o := &fitOptions{}
-	fs.StringVar(&o.data, "data", "", "training data: a `glob` of CSV, TSV, Parquet or JSON lines files, each with its header, compressed or not, on any Beam filesystem")
+	fs.StringVar(&o.data, "data", "", "training data: a `glob` of CSV, TSV, Parquet or JSON lines files, each with its header (for a kind of sentences: CoNLL-U, columns or JSON lines), compressed or not, on any Beam filesystem")
 	fs.StringVar(&o.model, "model", "", "the model `kind`: "+strings.Join(allKinds(), ", "))
 	fs.StringVar(&o.out, "out", "", "write the model to this `file`, on any Beam filesystem")
 	fs.StringVar(&o.schema, "schema", "", "read the data with the schema of this model `file` rather than inferring it in a first pass")
-	o.read = dataflags.Define(fs)
 	o.model = flagValue(args, "model")
+	if slices.Contains(fit.SequenceKinds(), o.model) {
+		o.kind, _ = registry.Lookup(o.model)
+		o.seq = seqflags.Define(fs)
+		o.acc = accumulatorFlags(o.kind, fs)
+		return o
+	}
+	o.read = dataflags.Define(fs)
 	if it, ok := iterKinds[o.model]; ok {
 		o.iter = it(fs)
 		return o
@@ -532,13 +581,17 @@ func accumulatorFlags(k *registry.Kind, fs *flag.FlagSet) func() (gendisc.Accumu
 		if err != nil {
 			return nil, fmt.Errorf("%w: %v", errUsage, err)
 		}
-		return c.(registry.OnePassConfig).NewAccumulator()
+		op, ok := c.(registry.OnePassConfig)
+		if !ok { // a one-pass kind whose flags ask for another fit (hmm's --em)
+			return nil, fmt.Errorf("%w: this configuration of --model %s is not fitted in one pass", errUsage, k.Name)
+		}
+		return op.NewAccumulator()
 	}
 }
 
 // allKinds returns the kinds fit takes, sorted.
 func allKinds() []string {
-	k := append(fit.Kinds(), fit.IterativeKinds()...)
+	k := append(append(fit.Kinds(), fit.IterativeKinds()...), fit.SequenceKinds()...)
 	slices.Sort(k)
 	return k
 }

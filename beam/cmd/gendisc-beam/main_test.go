@@ -301,7 +301,7 @@ func TestErrorsBeforePipeline(t *testing.T) {
 		{[]string{"fit", "--data", glob, "--target", "klass", "--model", "lda", "--out", out}, 1,
 			"gendisc-beam: " + filepath.Join(dir, "part-0.csv") + `:1: column "klass": no such column; the columns are x1, x2, y`},
 		{[]string{"fit", "--data", glob, "--model", "lda", "--version", "--out", out}, 2, "gendisc-beam fit: flag provided but not defined: --version"},
-		{[]string{"fit", "--data", glob, "--out", out}, 2, "gendisc-beam fit: missing --model KIND (bernoulli-nb, categorical-nb, complement-nb, gaussian-nb, gmm, lda, linear, logistic, multinomial-nb, nb, qda)"},
+		{[]string{"fit", "--data", glob, "--out", out}, 2, "gendisc-beam fit: missing --model KIND (bernoulli-nb, categorical-nb, complement-nb, gaussian-nb, gmm, hmm, lda, linear, logistic, multinomial-nb, nb, qda)"},
 		{[]string{"fit", "--data", glob, "--model", "lda", "--out", out, "--runner"}, 2, "gendisc-beam fit: flag needs an argument: --runner"},
 		{[]string{"fit", "--data", glob, filepath.Join(dir, "part-1.csv"), "--model", "lda", "--out", out}, 2,
 			`gendisc-beam fit: unexpected argument "` + filepath.Join(dir, "part-1.csv") + `" (all inputs are given by flags; quote a glob, --data 'DIR/part-*', so that the shell leaves it whole)`},

@@ -32,6 +32,8 @@ import (
 	"time"
 
 	"github.com/gendisc/gendisc/crf"
+	"github.com/gendisc/gendisc/seq"
+	"github.com/gendisc/gendisc/seqio"
 )
 
 type sentence struct{ words, tags []string }
@@ -148,7 +150,11 @@ func dump(path string, tp *crf.Templates, sents []sentence) {
 	if err != nil {
 		log.Fatal(err)
 	}
-	if err := crf.WriteData(f, sequences(tp, sents)); err != nil {
+	seqs := make([]seq.Sentence, len(sents))
+	for i, s := range sents {
+		seqs[i] = seq.Sentence{Tags: s.tags, Attributes: tp.Attributes(s.words)}
+	}
+	if err := seqio.WriteCRFsuite(f, seqs); err != nil {
 		log.Fatal(err)
 	}
 	if err := f.Close(); err != nil {

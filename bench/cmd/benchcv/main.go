@@ -2,12 +2,20 @@
 // benchmark against scikit-learn (issue 28, item 6).
 //
 //	benchcv gen -dir DIR [-rows N]
+//	benchcv csv -dir DIR -out FILE
 //	benchcv -dir DIR [-reps R] [-cpuprofile FILE] [-loo-splits S] gnb|lda
+//	benchcv gen-tune -dir DIR [-rows N]
+//	benchcv -dir DIR [-reps R] [-cpuprofile FILE] tune
 //
 // gen writes the data both sides read: gnb_X.npy (float64 N × 50, default
 // N = 1,000,000) and gnb_y.npy (labels 0 and 1), lda_X.npy (10,000 × 50)
 // and lda_y.npy, from one seeded PCG: two classes of equal prior, feature
 // j of class c drawn from N(0.5·c, 1).
+//
+// csv writes DIR's naive Bayes data set as a CSV file, the columns x0 to
+// x49 (the shortest decimals that read back to the same float64) and
+// class (0 or 1), for the comparison of whole processes, gendisc fit
+// against gendisc cv on the same file.
 //
 // gnb times one fit of Gaussian naive Bayes and its stratified 10-fold
 // cross-validation (cv.Runner with the fold accumulators, every metric of
@@ -24,6 +32,7 @@
 package main
 
 import (
+	"bufio"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -73,6 +82,12 @@ type result struct {
 func main() {
 	log.SetFlags(0)
 	log.SetPrefix("benchcv: ")
+	if len(os.Args) > 1 && os.Args[1] == "gen-tune" {
+		if err := genTune(os.Args[2:]); err != nil {
+			log.Fatal(err)
+		}
+		return
+	}
 	if len(os.Args) > 1 && os.Args[1] == "gen" {
 		fs := flag.NewFlagSet("gen", flag.ExitOnError)
 		dir := fs.String("dir", "", "directory to write the data to")
@@ -86,13 +101,26 @@ func main() {
 		}
 		return
 	}
+	if len(os.Args) > 1 && os.Args[1] == "csv" {
+		fs := flag.NewFlagSet("csv", flag.ExitOnError)
+		dir := fs.String("dir", "", "directory of the data written by benchcv gen")
+		out := fs.String("out", "", "CSV file to write")
+		fs.Parse(os.Args[2:])
+		if *dir == "" || *out == "" {
+			log.Fatal("csv needs -dir and -out")
+		}
+		if err := writeCSV(*dir, *out); err != nil {
+			log.Fatal(err)
+		}
+		return
+	}
 	dir := flag.String("dir", "", "directory of the data written by benchcv gen")
 	reps := flag.Int("reps", 5, "runs of every timed operation")
 	profile := flag.String("cpuprofile", "", "write a CPU profile of the whole run to this file")
 	flag.IntVar(&looSplits, "loo-splits", 0, "lda: also report the leave-one-out accuracy of the first S rows (the splits scikit-learn's side runs)")
 	flag.Parse()
 	if *dir == "" || *reps < 1 || flag.NArg() != 1 {
-		log.Fatal("usage: benchcv -dir DIR [-reps R] gnb|lda")
+		log.Fatal("usage: benchcv -dir DIR [-reps R] gnb|lda|tune")
 	}
 	res := &result{Side: "gendisc", Workload: flag.Arg(0), LoadAvg: []float64{measure.LoadAverage()},
 		GOMAXPROCS: runtime.GOMAXPROCS(0), Answer: map[string]float64{}}
@@ -123,8 +151,10 @@ func run(dir string, reps int, res *result) error {
 		err = gnb(dir, reps, res)
 	case "lda":
 		err = lda(dir, reps, res)
+	case "tune":
+		err = tune(dir, reps, res)
 	default:
-		err = fmt.Errorf("unknown workload %q (gnb, lda)", res.Workload)
+		err = fmt.Errorf("unknown workload %q (gnb, lda, tune)", res.Workload)
 	}
 	return err
 }
@@ -155,6 +185,39 @@ func generate(dir string, rows int) error {
 		}
 	}
 	return nil
+}
+
+// writeCSV writes the naive Bayes data set of dir to the CSV file out.
+func writeCSV(dir, out string) error {
+	d, err := load(dir, "gnb")
+	if err != nil {
+		return err
+	}
+	f, err := os.Create(out)
+	if err != nil {
+		return err
+	}
+	w := bufio.NewWriterSize(f, 1<<20)
+	for j := range d.D() {
+		fmt.Fprintf(w, "x%d,", j)
+	}
+	w.WriteString("class\n")
+	var line []byte
+	for i := range d.N {
+		line = line[:0]
+		for _, v := range d.Row(i) {
+			line = strconv.AppendFloat(line, v, 'g', -1, 64)
+			line = append(line, ',')
+		}
+		line = strconv.AppendInt(line, int64(d.Y[i]), 10)
+		line = append(line, '\n')
+		w.Write(line)
+	}
+	if err := w.Flush(); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }
 
 // load returns the arrays name_X.npy and name_y.npy of dir as a data set

@@ -3,6 +3,7 @@ package conformance
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -70,6 +71,11 @@ func AccumulatorSeed(seed uint64) AccumulatorOption {
 //     MarshalBinary again give the same bytes, the decoded shards merge to
 //     the same bytes as the shards, and a decoded accumulator finishes
 //     into a model of bit-identical scores;
+//   - folds: for a gendisc.FoldAdder, AddFolds of every row to one of
+//     three accumulators that hold a shard's rows already (the folds
+//     those of split, their classes in d's order) gives what Add of each
+//     fold's rows gives them, and a fold number out of range is an error
+//     that changes no accumulator;
 //   - refused: merging an accumulator of another package, or one of
 //     Refuses, is a *gendisc.MergeError wrapping gendisc.ErrMerge and
 //     leaves both accumulators unchanged.
@@ -155,6 +161,47 @@ func CheckAccumulator(t *testing.T, newAcc func() (gendisc.Accumulator, error), 
 			t.Errorf("the decoded shards merge to other statistics than the shards")
 		}
 		SameScores(t, "the decoded shards merged", finish(t, fromDecoded), finish(t, merged), d, 0)
+	})
+	t.Run("folds", func(t *testing.T) {
+		if _, ok := mk().(gendisc.FoldAdder); !ok {
+			t.Skip("not a gendisc.FoldAdder")
+		}
+		fold := make([]int, d.N)
+		for f, idx := range split(d, rand.New(rand.NewPCG(o.seed, 3))) {
+			for _, i := range idx {
+				fold[i] = f
+			}
+		}
+		rows := make([][]int, 3)
+		for i, f := range fold {
+			rows[f] = append(rows[f], i)
+		}
+		// Fold f's accumulator holds shard f + 1's rows already, so that
+		// fold 0, without the last class, has it.
+		got, want := make([]gendisc.Accumulator, 3), make([]gendisc.Accumulator, 3)
+		for f := range got {
+			sh := accs[(f+1)%3]
+			got[f], want[f] = mergeAll(t, mk, sh), add(mergeAll(t, mk, sh), d.Subset(rows[f]))
+		}
+		before := make([][]byte, 3)
+		for f, a := range got {
+			before[f] = encode(t, a)
+		}
+		adder := got[0].(gendisc.FoldAdder)
+		if err := adder.AddFolds(d, append(slices.Clone(fold[1:]), 3), got); err == nil {
+			t.Errorf("AddFolds of a fold number out of range: no error")
+		}
+		for f, a := range got {
+			if !bytes.Equal(encode(t, a), before[f]) {
+				t.Fatalf("a refused AddFolds changed the accumulator of fold %d", f)
+			}
+		}
+		if err := adder.AddFolds(d, fold, got); err != nil {
+			t.Fatal(err)
+		}
+		for f := range got {
+			SameScores(t, fmt.Sprintf("AddFolds' fold %d against Add of its rows", f), finish(t, got[f]), finish(t, want[f]), d, o.tol)
+		}
 	})
 	t.Run("refused", func(t *testing.T) {
 		others := []gendisc.Accumulator{foreign{}}

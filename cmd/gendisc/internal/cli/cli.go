@@ -145,7 +145,7 @@ func init() {
 		cmdFit, cmdUpdate, cmdMerge, cmdCluster,
 		cmdPredict, cmdEval, cmdCV, cmdScore, cmdInspect, cmdTransform,
 		cmdSample, cmdImpute, cmdBalance,
-		cmdCompare, cmdTune, cmdSplit, cmdDatasets, cmdExport,
+		cmdCompare, cmdTune, cmdSplit, cmdFeatures, cmdDatasets, cmdExport,
 		cmdServe,
 		cmdCompletion, cmdVersion,
 	}

@@ -117,7 +117,8 @@ models in the plots (thin, lighter). A tuned flag cannot be set as well;
 --tune takes tables only.
 
 On sequence data (--data a bundled treebank such as ud_english_ewt_dev,
-or .conllu, .conll or .jsonl files; CoNLL-U's upos tags) the sizes m are
+or .conllu, .conll or .jsonl files, or any with --seq-format; read as fit
+reads them: --tags, --tag-column) the sizes m are
 numbers of training sentences (default: 15 sizes spaced geometrically from
 50 sentences to 90% of them), a split draws the training sentences at
 random, the test set is the held-out sentences up to 5000 tokens, and the
@@ -172,6 +173,7 @@ type compareOptions struct {
 	command      string                 // the command line, for the report
 	sentences    bool                   // --data names sequence data (compare_seq.go)
 	testData     modelflags.List        // --test-data (compare_testdata.go)
+	seq          seqFlags               // how to read sequence data, as fit reads it
 }
 
 // classifierKindNames returns the names of the kinds whose models
@@ -200,13 +202,14 @@ func compareFlags(fs *flag.FlagSet, args []string) Runner {
 	fs.IntVar(&o.jobs, "jobs", 0, "splits worked on at once (default: every core)")
 	fs.Var(&o.formats, "format", "write the plots in these `formats` as well as SVG, comma-separated: pdf, png")
 	o.read.register(fs)
+	o.seq.register(fs)
 	o.tune.register(fs)
 	o.registerTestData(fs)
 	if args == nil { // help: MoreHelp lists the model flags
 		return nil
 	}
 	o.defineModelFlags(fs)
-	return func(ctx context.Context, env *Env) error { return o.run(ctx, env) }
+	return func(ctx context.Context, env *Env) error { return o.run(ctx, env, fs) }
 }
 
 // commandLine returns the command line "gendisc NAME ARGS..." with the
@@ -306,12 +309,15 @@ func (s *sizesFlag) Set(v string) error {
 // run reads the data sets, turns the models and their flags into
 // compare.Models, plans the experiment with compare.Plan, runs it under
 // the progress bar, writes the reports and prints the tables and notes.
-func (o *compareOptions) run(ctx context.Context, env *Env) error {
-	sentences, err := sequenceData(o.data)
+func (o *compareOptions) run(ctx context.Context, env *Env, fs *flag.FlagSet) error {
+	sentences, err := o.sequenceData()
 	if err != nil {
 		return err
 	}
 	o.sentences = sentences
+	if err := checkReadFlags(fs, o.sentences, "--data holds "+readsWhat(o.sentences)); err != nil {
+		return err
+	}
 	if err := o.checkTestData(); err != nil {
 		return err
 	}

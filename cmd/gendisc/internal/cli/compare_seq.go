@@ -15,6 +15,7 @@ import (
 	"github.com/gendisc/gendisc/naivebayes"
 	"github.com/gendisc/gendisc/registry"
 	"github.com/gendisc/gendisc/seq"
+	"github.com/gendisc/gendisc/seqio"
 )
 
 // compare on sequence data: when --data names sentences (a bundled
@@ -22,9 +23,8 @@ import (
 // models are the kinds of registry.Sequences whose configuration is a
 // registry.SequenceConfig (hmm; crf when it has flags) and the per-token
 // pair of tokenModels, and compare.RunSequences draws the curves by the
-// number of training sentences. The sentences are read as fit reads them
-// with the default settings (CoNLL-U's upos tags; the last column of
-// CoNLL files).
+// number of training sentences. The sentences are read as fit reads them,
+// with the same flags (seqFlags: --tags, --tag-column, --seq-format).
 
 // tokenModels are compare's models of sentences that classify each token
 // by itself, ignoring the sequence (compare.TokenLearner), by name: the
@@ -40,12 +40,15 @@ func sequenceKindNames() []string { return kindsWith(sequenceInput) }
 // sequenceModelNames returns compare's models of sentences.
 func sequenceModelNames() []string { return append(sequenceKindNames(), tokenModelNames()...) }
 
-// sequenceData reports whether the --data names are sequence data, each
-// a bundled treebank or a file of a sequence format by its extension; a
-// mix of sequence data and tables is a misuse.
-func sequenceData(names []string) (bool, error) {
+// sequenceData reports whether the --data names are sequence data: each
+// a bundled treebank or a file of a sequence format by its extension, or
+// any with --seq-format; a mix of sequence data and tables is a misuse.
+func (o *compareOptions) sequenceData() (bool, error) {
+	if o.seq.options().Format != seqio.Auto {
+		return true, nil
+	}
 	var sentences, tables []string
-	for _, name := range names {
+	for _, name := range o.data {
 		if isSequenceName(name) {
 			sentences = append(sentences, name)
 		} else {
@@ -59,8 +62,8 @@ func sequenceData(names []string) (bool, error) {
 }
 
 // isSequenceName reports whether name is a bundled treebank or a file of
-// a sequence format by its extension (.conllu, .conll or .jsonl, before
-// a compression suffix).
+// a sequence format by its extension (.conllu, .conll, .jsonl or
+// .crfsuite, before a compression suffix).
 func isSequenceName(name string) bool {
 	if _, ok := datasets.TreebankInfo(name); ok {
 		return true
@@ -69,7 +72,7 @@ func isSequenceName(name string) bool {
 	for _, c := range []string{".gz", ".bz2", ".xz", ".zst"} {
 		base = strings.TrimSuffix(base, c)
 	}
-	return slices.Contains([]string{".conllu", ".conll", ".jsonl"}, filepath.Ext(base))
+	return slices.Contains([]string{".conllu", ".conll", ".jsonl", ".crfsuite"}, filepath.Ext(base))
 }
 
 // modelsByDefault returns the models of a run without --models: Ng and
@@ -108,12 +111,25 @@ func (o *compareOptions) kindsOfModels() []string {
 	return out
 }
 
+// readWords reads the sentences of a --data or --test-data name with the
+// reading flags; sentences given as attributes are an error.
+func (o *compareOptions) readWords(env *Env, name string) (*seq.Corpus, error) {
+	c, err := env.readSentences(name, &o.seq)
+	if err != nil {
+		return nil, err
+	}
+	if c.GivenAttributes() {
+		return nil, fmt.Errorf("%s: sentences given as attributes (CRFsuite's data format): compare's models read words", c.Source)
+	}
+	return c, nil
+}
+
 // runSequences reads the sentences of --data, runs compare.RunSequences
 // with the models of --models, writes the report and prints the table.
 func (o *compareOptions) runSequences(ctx context.Context, env *Env) error {
 	var tasks []compare.SequenceTask
 	for _, name := range o.data {
-		c, err := env.readSentences(name, &seqFlags{tags: "upos"})
+		c, err := o.readWords(env, name)
 		if err != nil {
 			return err
 		}
@@ -126,7 +142,7 @@ func (o *compareOptions) runSequences(ctx context.Context, env *Env) error {
 		}
 		task := compare.SequenceTask{Name: label, Sentences: c.Tagged()}
 		if len(o.testData) > 0 {
-			test, err := env.readSentences(o.testData[len(tasks)], &seqFlags{tags: "upos"})
+			test, err := o.readWords(env, o.testData[len(tasks)])
 			if err != nil {
 				return err
 			}

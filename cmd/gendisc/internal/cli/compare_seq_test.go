@@ -105,6 +105,70 @@ func TestCompareSequencesBadInput(t *testing.T) {
 	}
 }
 
+// TestCompareSequenceFlags checks that compare reads sentences with fit's
+// flags: --tag-column picks the tag of a column file (without it, the
+// last column, one tag X, is compared), --seq-format reads a CoNLL-U
+// file named .txt, and --tags chooses CoNLL-U's field; the flags of
+// reading sentences with tables, and sentences given as attributes, are
+// refused.
+func TestCompareSequenceFlags(t *testing.T) {
+	dir := t.TempDir()
+	_, sentences := treebankSlice(t, dir, "ud_english_ewt_dev", 0, 120)
+	var cols, conllu strings.Builder
+	for _, s := range sentences {
+		for i, w := range s.Tokens {
+			cols.WriteString(w + " " + s.Tags[i] + " X\n")
+			conllu.WriteString(strconv.Itoa(i+1) + "\t" + w + "\t_\t_\t" + s.Tags[i] + "\t_\t_\t_\t_\t_\n")
+		}
+		cols.WriteString("\n")
+		conllu.WriteString("\n")
+	}
+	colFile, txtFile := filepath.Join(dir, "cols.conll"), filepath.Join(dir, "xpos.txt")
+	os.WriteFile(colFile, []byte(cols.String()), 0o644)
+	os.WriteFile(txtFile, []byte(conllu.String()), 0o644)
+	classes := func(args ...string) string {
+		t.Helper()
+		out := mustRun(t, append([]string{"compare", "--models", "hmm", "--sizes", "50", "--splits", "1", "--out", filepath.Join(dir, "r")}, args...)...)
+		lines := strings.Split(out, "\n")
+		if len(lines) < 2 {
+			t.Fatalf("summary:\n%s", out)
+		}
+		return strings.Fields(lines[1])[2]
+	}
+	tags := map[string]bool{}
+	for _, s := range sentences {
+		for _, tag := range s.Tags {
+			tags[tag] = true
+		}
+	}
+	want := strconv.Itoa(len(tags))
+	if got := classes("--data", colFile); got != "1" {
+		t.Errorf("compare of the last column: %s classes, want 1", got)
+	}
+	if got := classes("--data", colFile, "--tag-column", "2"); got != want {
+		t.Errorf("compare --tag-column 2: %s classes, want %s", got, want)
+	}
+	if got := classes("--data", txtFile, "--seq-format", "conllu", "--tags", "xpos"); got != want {
+		t.Errorf("compare --seq-format conllu --tags xpos: %s classes, want %s", got, want)
+	}
+	attrs := filepath.Join(dir, "a.crfsuite")
+	os.WriteFile(attrs, []byte("X\ta\n\nY\tb\n"), 0o644)
+	for _, tc := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"--data", "iris", "--tags", "xpos"}, exitUsage, "--tags is a flag of reading sentences: --data holds tables"},
+		{[]string{"--data", colFile, "--target", "x"}, exitUsage, "--target is a flag of reading tables: --data holds sentences"},
+		{[]string{"--data", attrs}, exitFailure, "a.crfsuite: sentences given as attributes (CRFsuite's data format): compare's models read words"},
+	} {
+		r := runCLI(t, "", append([]string{"compare", "--splits", "1", "--out", filepath.Join(dir, "bad")}, tc.args...)...)
+		if first, _, _ := strings.Cut(r.stderr, "\n"); r.code != tc.code || !strings.Contains(first, tc.want) {
+			t.Errorf("compare %v: exit %d, stderr %q; want %q", tc.args, r.code, r.stderr, tc.want)
+		}
+	}
+}
+
 // TestCompareSequencesTestData runs the HMM against the CRF (5
 // iterations) on 50 sentences and all 2001 of EWT's dev set, tested on
 // the 2001 in 2 parts (--test-data), twice with --jobs 1 and 2: every file

@@ -2,12 +2,15 @@ package cli
 
 import (
 	"flag"
+
+	"github.com/gendisc/gendisc/seqio"
 )
 
 // compare's test sentences of their own: --test-data names, for each
 // --data name of sequence data in order, the sentences that every split
 // tests on (compare.SequenceTask.Test), such as a treebank's development
-// part, so that the curves can reach all the training sentences.
+// part, so that the curves can reach all the training sentences. They are
+// read as --data is (--tags, --tag-column, --seq-format).
 
 // registerTestData defines --test-data on fs.
 func (o *compareOptions) registerTestData(fs *flag.FlagSet) {
@@ -26,7 +29,7 @@ func (o *compareOptions) checkTestData() error {
 		return usagef("--test-data: %d names for %d --data names: give one per --data name, in order", len(o.testData), len(o.data))
 	}
 	for _, name := range o.testData {
-		if !isSequenceName(name) {
+		if !isSequenceName(name) && o.seq.options().Format == seqio.Auto {
 			return usagef("--test-data: %s is not sequence data (a bundled treebank or a .conllu, .conll or .jsonl file)", name)
 		}
 	}

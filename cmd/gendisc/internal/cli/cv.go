@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -69,7 +68,11 @@ The kinds whose models are sums of sufficient statistics (naive Bayes,
 LDA, QDA, linear regression, n-gram language models) take one pass over
 the rows: each row's statistics go to its fold's, and each fold's model
 is the merge of the other folds', the same model as a refit (to 1e-12).
-The other kinds are refitted per fold, the folds in parallel. With --folds
+The other kinds are refitted per fold, the folds in parallel; logistic
+regression's fits start from its fit to all the rows (a warm start: the
+same optimum, within the solver's tolerance, in fewer iterations), while
+the mixtures' EM starts afresh in every fold, since a start from a model
+that saw the fold would pull a local optimum toward it. With --folds
 loo, linear regression (without --l2), Gaussian naive Bayes (with its
 default variances), LDA and QDA (without shrinkage), on data without
 weights or missing cells, downdate the fit to all rows, in time linear in
@@ -93,6 +96,20 @@ writes the table of folds as CSV, a row per fold and a column per figure
 Files are written atomically: when cv fails, none is left. --out - and
 --folds-out - write to standard output in place of the report.
 
+A kind of sentences (hmm, crf) reads --data as fit does (CoNLL-U,
+CoNLL columns or JSON lines; --tags, --tag-column, --seq-format) and
+folds the sentences: a sentence is a row, the folds plain (a sentence's
+tags are not a class to stratify by), a fold file holding a fold number
+per sentence in the file's order. Every fold's figures are those of eval
+for a tagger (token, unknown-word and sentence accuracy, the tags'
+figures with their macro and micro averages, and with --spans the span
+figures of BIO/IOB tags). An HMM takes one pass, each fold's model merged
+from the other folds' counts; a CRF is refitted per fold, from the
+weights of its fit to all the sentences, the folds in parallel sharing
+the cores of its --jobs (every core by default) with the fits.
+Leave-one-out (--folds loo) and --group are refused for sentences: give
+--folds N, or the folds of whole documents with --folds-in.
+
 A configuration that cannot be cross-validated is an error naming the
 fold: a fold that holds every row of a class (the other folds' training
 part lacks it), more folds than rows, a fold file with too few or too many
@@ -102,7 +119,8 @@ a terminal, a progress bar counts the folds.
 
 Example:
 
-	gendisc cv --data iris --model gaussian-nb --folds 5`,
+	gendisc cv --data iris --model gaussian-nb --folds 5
+	gendisc cv --data ud_english_ewt_dev --model hmm --folds 5`,
 	Required: []string{"data"},
 	Flags:    cvFlags,
 	MoreHelp: func(w io.Writer) {
@@ -114,47 +132,32 @@ Example:
 // them, and the folds.
 type cvOptions struct {
 	trainingOptions
-	folds           string // a number, or "loo"
-	repeats         int
-	seed            func() uint64 // --seed, cv's or the kind's
-	group           string
-	json            bool
-	out             string
-	foldsOut        string
-	foldsIn         string
-	config          func() (registry.Config, error)
-	fit             fitFunc
-	newAccumulator  func() (gendisc.Accumulator, error) // nil for a kind refitted per fold
-	foldsFlagsGiven []string                            // --folds, --group, --repeats and cv's own --seed, as given
+	foldFlags
+	json           bool
+	out            string
+	config         func() (registry.Config, error)
+	fit            fitFunc
+	newAccumulator func() (gendisc.Accumulator, error) // nil for a kind refitted per fold
+	seqCV          seqCVFlags                          // a kind of sentences (cv_seq.go)
 }
 
 func cvFlags(fs *flag.FlagSet, args []string) Runner {
 	o := &cvOptions{}
 	o.trainingOptions.register(fs)
-	fs.StringVar(&o.folds, "folds", strconv.Itoa(defaultFolds), "the number of `folds`, at least 2, or loo for leave-one-out")
-	fs.IntVar(&o.repeats, "repeats", 1, "repeat the cross-validation this many `times`, with the seeds S, S+1, ...")
-	fs.StringVar(&o.group, "group", "", "keep the rows of each value of this `column` in one fold")
+	o.seqCV.register(fs)
+	o.foldFlags.register(fs, defaultFolds, ", in place of the report")
 	fs.BoolVar(&o.json, "json", false, "print JSON instead of text")
 	fs.StringVar(&o.out, "out", "", "write the figures of every fold to this CSV `file`; - for standard output, in place of the report")
-	fs.StringVar(&o.foldsOut, "folds-out", "", "write the fold assignment to this CSV `file`; - for standard output, in place of the report")
-	fs.StringVar(&o.foldsIn, "folds-in", "", "take the fold assignment from this CSV `file` (header fold, one fold number per row)")
 	var cfg func() (registry.Config, error)
 	var err error
 	if args != nil {
 		cfg, err = o.defineKind(fs, args)
 	}
-	ownSeed := fs.Lookup("seed") == nil // the kinds whose fit draws define it
-	if ownSeed {
-		fs.Uint64("seed", 1, "`seed` of the fold assignment")
-	}
+	o.registerSeed(fs, "`seed` of the fold assignment")
 	if args == nil { // help
 		return nil
 	}
 	o.refuseOtherKinds(fs)
-	o.seed = func() uint64 {
-		v, _ := strconv.ParseUint(fs.Lookup("seed").Value.String(), 10, 64)
-		return v
-	}
 	if err == nil {
 		o.config, o.fit = cfg, configFit(o.kind, cfg)
 		if o.kind.OnePass() {
@@ -165,16 +168,13 @@ func cvFlags(fs *flag.FlagSet, args []string) Runner {
 		if err != nil {
 			return usagef("%v", err)
 		}
-		fs.Visit(func(f *flag.Flag) {
-			switch f.Name {
-			case "folds", "group", "repeats":
-				o.foldsFlagsGiven = append(o.foldsFlagsGiven, dashed(f.Name))
-			case "seed": // the fit's too, for a kind that defines it
-				if ownSeed {
-					o.foldsFlagsGiven = append(o.foldsFlagsGiven, dashed(f.Name))
-				}
-			}
-		})
+		if err := checkKindReadFlags(fs, o.kind); err != nil {
+			return err
+		}
+		o.noteGiven(fs)
+		if sequenceInput(o.kind) {
+			return o.runSequences(env, fs)
+		}
 		return o.run(env)
 	}
 }
@@ -182,43 +182,18 @@ func cvFlags(fs *flag.FlagSet, args []string) Runner {
 // checkFlags returns the misuse of cv's flags that the data does not
 // decide, and the number of folds (0 for leave-one-out).
 func (o *cvOptions) checkFlags() (k int, err error) {
-	tables := func(k *registry.Kind) bool { return k.Target != registry.None && !sequenceInput(k) }
+	heldOut := func(k *registry.Kind) bool { return k.Target != registry.None }
 	switch {
 	case o.kind.Target == registry.None:
 		return 0, usagef("--model %s has no held-out figures to cross-validate (kinds that do: %s)",
-			o.kind.Name, strings.Join(kindsWith(tables), ", "))
-	case sequenceInput(o.kind):
-		// Folds of sentences and seqeval's figures per fold are not
-		// written yet: refused rather than read as a table.
-		return 0, usagef("--model %s tags sentences, which cv does not cross-validate yet (kinds it does: %s)",
-			o.kind.Name, strings.Join(kindsWith(tables), ", "))
+			o.kind.Name, strings.Join(kindsWith(heldOut), ", "))
+	case o.seqCV.spans && !sequenceInput(o.kind):
+		return 0, usagef("--spans is for the BIO/IOB tags of a kind of sentences, not --model %s", o.kind.Name)
 	}
 	if o.out == "-" && (o.foldsOut == "-" || o.json) || o.foldsOut == "-" && o.json {
 		return 0, usagef("one of --out -, --folds-out - and --json can go to standard output")
 	}
-	if o.foldsIn != "" {
-		if len(o.foldsFlagsGiven) > 0 {
-			return 0, usagef("--folds-in gives the folds: it does not go with %s", strings.Join(o.foldsFlagsGiven, ", "))
-		}
-		return 0, nil
-	}
-	if o.repeats < 1 {
-		return 0, usagef("--repeats %d: want at least 1", o.repeats)
-	}
-	if o.foldsOut != "" && o.repeats > 1 {
-		return 0, usagef("--folds-out writes one assignment: it does not go with --repeats %d", o.repeats)
-	}
-	if o.folds == "loo" {
-		if o.group != "" || o.repeats > 1 {
-			return 0, usagef("--folds loo has one fold per row: it does not go with --group or --repeats")
-		}
-		return 0, nil
-	}
-	k, err = strconv.Atoi(o.folds)
-	if err != nil || k < 2 {
-		return 0, usagef("--folds %q: want a number of folds of at least 2, or loo", o.folds)
-	}
-	return k, nil
+	return o.foldFlags.check()
 }
 
 // run cross-validates as the flags say and writes the report.
@@ -227,21 +202,11 @@ func (o *cvOptions) run(env *Env) error {
 	if err != nil {
 		return err
 	}
-	opt := o.readOptions()
-	if o.group != "" {
-		opt.Categorical = append(opt.Categorical, o.group)
-	}
-	d, err := o.readTrainingData(env, opt)
+	d, err := o.readTrainingData(env, o.withGroup(o.readOptions()))
 	if err != nil {
 		return err
 	}
-	var groups []string
-	if o.group != "" {
-		if d, groups, err = groupColumn(d, o.group); err != nil {
-			return err
-		}
-	}
-	folds, err := o.assign(d, k, groups)
+	d, folds, err := o.assign(d, k)
 	if err != nil {
 		return err
 	}
@@ -302,33 +267,6 @@ func (env *Env) writeCVFiles(foldsPath, tablePath string, f cv.Folds, res *cv.Re
 	return nil
 }
 
-// assign returns the fold assignments of d: read from --folds-in, leave-one-out
-// for k = 0, or --repeats draws of k folds (cv.Assign), by groups when
-// groups is not nil.
-func (o *cvOptions) assign(d *data.Dataset, k int, groups []string) ([]cv.Folds, error) {
-	if o.foldsIn != "" {
-		f, err := os.Open(o.foldsIn)
-		if err != nil {
-			return nil, pathError(o.foldsIn, err)
-		}
-		defer f.Close()
-		folds, err := cv.ReadFolds(f, o.foldsIn, d.N)
-		if err != nil {
-			return nil, err
-		}
-		return []cv.Folds{folds}, nil
-	}
-	if k == 0 {
-		return []cv.Folds{cv.LeaveOneOut(d.N)}, nil
-	}
-	if k > d.N {
-		return nil, fmt.Errorf("%s: --folds %d is more than its %s", d.Source, k, count(d.N, "row", "rows"))
-	}
-	return cv.Repeat(o.repeats, o.seed(), func(seed uint64) (cv.Folds, error) {
-		return cv.Assign(d, k, groups, seed)
-	})
-}
-
 // runCV cross-validates the kind on d with the fold assignments folds:
 // in one pass for a one-pass kind (cv.Runner.NewAccumulator), otherwise
 // refitting every fold, with a progress bar on a terminal.
@@ -339,10 +277,13 @@ func (o *cvOptions) runCV(env *Env, d *data.Dataset, folds []cv.Folds) (*cv.Resu
 			return res, err
 		}
 	}
-	r := &cv.Runner{Fit: o.fit}
+	r := &cv.Runner{Fit: o.fit, WarmFit: configWarmFit(o.kind, o.config)}
 	k := 0
 	for _, f := range folds {
 		k = max(k, f.K())
+	}
+	if r.WarmFit != nil {
+		env.verbosef("cv: each fold's fit starts from the fit to all the rows")
 	}
 	switch {
 	case o.newAccumulator != nil && k <= maxOnePassFolds:
@@ -400,32 +341,6 @@ func (o *cvOptions) downdate(env *Env, d *data.Dataset) (*cv.Result, error) {
 	return res, err
 }
 
-// groupColumn returns d without its feature column named name, read as
-// categorical, and that column's value in every row: the groups of
-// --group. A row without a value is an error naming its line.
-func groupColumn(d *data.Dataset, name string) (*data.Dataset, []string, error) {
-	j := d.Schema.Feature(name)
-	if j < 0 {
-		return nil, nil, fmt.Errorf("%s: --group %s: no feature column of that name (the target cannot group the rows)", d.Source, name)
-	}
-	levels := d.Schema.Features[j].Levels
-	groups := make([]string, d.N)
-	for i := range d.N {
-		v := d.X[i*d.D()+j]
-		if math.IsNaN(v) {
-			return nil, nil, d.RowError(i, "column %q: no value: --group needs the group of every row", name)
-		}
-		groups[i] = levels[int(v)]
-	}
-	keep := make([]int, 0, d.D()-1)
-	for c := range d.D() {
-		if c != j {
-			keep = append(keep, c)
-		}
-	}
-	return selectFeatures(d, keep), groups, nil
-}
-
 // figure is one number of a report, at its path in the report's JSON
 // (keys joined by "."); ok is false for null, an undefined figure.
 type figure struct {
@@ -436,8 +351,9 @@ type figure struct {
 
 // figures returns the numbers of the JSON object b in order, each at its
 // path: an object's keys joined by ".", an array's items by their
-// "class" field when they are objects that have one (per_class.NAME),
-// by their index otherwise. A null (an undefined figure) is one that is
+// "class", "tag" or "type" field when they are objects that have one
+// (per_class.NAME, per_tag.NOUN, spans.Types.PER), by their index
+// otherwise. A null (an undefined figure) is one that is
 // not ok; strings and booleans are left out. With scalarsOnly, the
 // numbers inside arrays (per class, the confusion matrix) are left out
 // too.
@@ -474,10 +390,14 @@ func figures(b []byte, scalarsOnly bool) ([]figure, error) {
 				return err
 			}
 			for i, item := range items {
-				var named struct{ Class *string }
+				var named struct{ Class, Tag, Type *string } // a class's, a tag's, a span type's figures
 				name := strconv.Itoa(i)
-				if json.Unmarshal(item, &named) == nil && named.Class != nil {
-					name = *named.Class
+				if json.Unmarshal(item, &named) == nil {
+					for _, n := range []*string{named.Class, named.Tag, named.Type} {
+						if n != nil {
+							name = *n
+						}
+					}
 				}
 				if err := walk(joinPath(path, name), item, true); err != nil {
 					return err

@@ -13,6 +13,8 @@ import (
 	"testing"
 
 	"github.com/gendisc/gendisc/cv"
+	"github.com/gendisc/gendisc/dataio"
+	"github.com/gendisc/gendisc/internal/bundled"
 	"github.com/gendisc/gendisc/registry"
 )
 
@@ -39,17 +41,18 @@ func decodeCV(t *testing.T, out string) cvJSON {
 // --folds 3 on its bundled data set (as TestEveryKind fits it) and checks
 // the JSON: three folds numbered 0 to 2 whose rows add up to the data's,
 // each with the keys of eval --json for a model of the kind, and mean and
-// se with those keys. A kind without a target (gmm) has no held-out
-// figures, and cv does not fold sentences yet (hmm): misuses.
+// se with those keys (a kind of sentences folds its sentences, and its
+// figures are those of eval for a tagger). A kind without a target (gmm)
+// has no held-out figures: a misuse.
 func TestCVEveryKind(t *testing.T) {
 	for _, name := range kindNames() {
 		t.Run(name, func(t *testing.T) {
 			k, _ := registry.Lookup(name)
 			ds := cmp.Or(kindData[name], "iris")
 			args := append([]string{"cv", "--data", ds, "--model", name, "--folds", "3", "--json"}, kindFitFlags[name]...)
-			if k.Target == registry.None || k.Input == registry.Sequences {
+			if k.Target == registry.None {
 				r := runCLI(t, "", args...)
-				if r.code != 2 || !strings.Contains(r.stderr, "has no held-out figures") && !strings.Contains(r.stderr, "does not cross-validate yet") {
+				if r.code != 2 || !strings.Contains(r.stderr, "has no held-out figures") {
 					t.Fatalf("cv --model %s: exit %d, stderr %q; want a misuse", name, r.code, r.stderr)
 				}
 				return
@@ -80,8 +83,10 @@ func TestCVEveryKind(t *testing.T) {
 					t.Errorf("fold %d: keys %v, want eval --json's %v", i, keys, evalKeys)
 				}
 			}
-			if d := kindTrainingData(t, name); k.Input == registry.Table && rows != d.N {
-				t.Errorf("the folds have %d rows, the data %d", rows, d.N)
+			if k.Input == registry.Table {
+				if d := kindTrainingData(t, name); rows != d.N {
+					t.Errorf("the folds have %d rows, the data %d", rows, d.N)
+				}
 			}
 			if len(got.Mean) == 0 || !slices.Equal(slices.Sorted(maps.Keys(got.Mean)), slices.Sorted(maps.Keys(got.SE))) {
 				t.Errorf("mean keys %v, se keys %v", slices.Sorted(maps.Keys(got.Mean)), slices.Sorted(maps.Keys(got.SE)))
@@ -246,18 +251,34 @@ func TestCVWarnings(t *testing.T) {
 // and that the text report lists the folds.
 func TestCVGroups(t *testing.T) {
 	dir := t.TempDir()
+	file, folds := groupedData(t, dir), filepath.Join(dir, "folds.csv")
+	text := mustRun(t, "cv", "--data", file, "--model", "gaussian-nb", "--group", "g", "--folds", "4", "--folds-out", folds)
+	if !strings.HasPrefix(text, "figure") || !strings.Contains(text, "fold 3") || !strings.Contains(text, "\naccuracy ") {
+		t.Errorf("text report:\n%s", text)
+	}
+	checkGroupFolds(t, folds)
+}
+
+// groupedData writes to dir a CSV file of 40 rows whose column g puts
+// row i in group i mod 8, and returns its path.
+func groupedData(t *testing.T, dir string) string {
+	t.Helper()
 	file := filepath.Join(dir, "g.csv")
 	var b strings.Builder
 	b.WriteString("g,x,y\n")
 	for i := range 40 {
 		b.WriteString(strings.Join([]string{string(rune('a' + i%8)), strings.Repeat("1", 1+i%3), []string{"p", "q"}[i%2]}, ",") + "\n")
 	}
-	os.WriteFile(file, []byte(b.String()), 0o644)
-	folds := filepath.Join(dir, "folds.csv")
-	text := mustRun(t, "cv", "--data", file, "--model", "gaussian-nb", "--group", "g", "--folds", "4", "--folds-out", folds)
-	if !strings.HasPrefix(text, "figure") || !strings.Contains(text, "fold 3") || !strings.Contains(text, "\naccuracy ") {
-		t.Errorf("text report:\n%s", text)
+	if err := os.WriteFile(file, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
 	}
+	return file
+}
+
+// checkGroupFolds checks that the fold file folds, of groupedData's rows,
+// keeps the rows of a group in one fold.
+func checkGroupFolds(t *testing.T, folds string) {
+	t.Helper()
 	fb, _ := os.ReadFile(folds)
 	f, err := cv.ReadFolds(strings.NewReader(string(fb)), folds, 40)
 	if err != nil {
@@ -390,5 +411,50 @@ func TestCVSeedOfTheFit(t *testing.T) {
 	b := mustRun(t, "cv", "--data", "iris", "--model", "logistic", "--solver", "sgd", "--folds-in", folds, "--seed", "2", "--json")
 	if a == b {
 		t.Errorf("--seed 1 and --seed 2 of the stochastic solver give the same figures")
+	}
+}
+
+// TestCVWarmStartsLogistic checks that cv fits logistic regression's
+// folds from its fit to all the rows (--verbose says so) and that the
+// figures are those of cold fits on the same folds: the mean log-loss of
+// the library's cv.Runner without a warm start, to the solver's
+// tolerance.
+func TestCVWarmStartsLogistic(t *testing.T) {
+	folds := filepath.Join(t.TempDir(), "folds.csv")
+	r := runCLI(t, "", "cv", "--data", "pima_indians_diabetes", "--model", "logistic", "--folds", "5", "--folds-out", folds, "--verbose", "--json")
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	if !strings.Contains(r.stderr, "each fold's fit starts from the fit to all the rows") {
+		t.Errorf("--verbose does not tell the warm start:\n%s", r.stderr)
+	}
+	var warm float64
+	if err := json.Unmarshal(decodeCV(t, r.stdout).Mean["log_loss"], &warm); err != nil {
+		t.Fatal(err)
+	}
+	d := bundled.Load(t, "pima_indians_diabetes", dataio.Options{})
+	b, err := os.ReadFile(folds)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := cv.ReadFolds(strings.NewReader(string(b)), folds, d.N)
+	if err != nil {
+		t.Fatal(err)
+	}
+	k, err := registry.Lookup("logistic")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := k.DefaultConfig()
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := (&cv.Runner{Fit: c.Fit}).Run(d, f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cold, _, ok := res.Metric("log_loss")
+	if !ok || math.Abs(warm-cold) > 1e-7*cold {
+		t.Errorf("mean log-loss: warm %v, cold %v", warm, cold)
 	}
 }

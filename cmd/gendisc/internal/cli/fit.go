@@ -59,8 +59,14 @@ A kind of sentences (hmm) reads --data as sequence data instead: a
 CoNLL-U file (--tags upos|xpos|deprel|misc:KEY), a column file of
 CoNLL-2000/2003 (--tag-column N) or JSON lines, plain or compressed, or a
 bundled treebank (ud_english_ewt, ud_english_ewt_dev); --seq-format
-overrides the format told by the extension or the first bytes. With --em
+overrides the format told by the extension or the first bytes. --model
+crf also trains on sentences given as attributes in CRFsuite's data
+format (--seq-format crfsuite, or a .crfsuite file; gendisc features
+writes them), instead of those its feature templates make of words. With --em
 and --verbose, the log-likelihood of every Baum–Welch iteration is printed.
+With --stream, the sentences are read one at a time and added to the
+counts in batches, a sentence taking at most --max-record bytes (--em,
+which reads them many times, is not fitted so).
 
 The output file is written atomically: when fit fails, no file is left.
 
@@ -70,15 +76,7 @@ Example:
 	Required:    []string{"data"},
 	Flags:       fitFlags,
 	WritesModel: true,
-	MoreHelp: func(w io.Writer) {
-		for _, name := range kindNames() {
-			k, _ := registry.Lookup(name)
-			fmt.Fprintf(w, "\n--model %s: %s\n", name, k.Short)
-			fs := flag.NewFlagSet(name, flag.ContinueOnError)
-			k.Flags(fs)
-			printFlags(w, fs)
-		}
-	},
+	MoreHelp:    func(w io.Writer) { printKindFlags(w, kindNames()) },
 }
 
 // trainingOptions are what the commands that fit a kind to a data set
@@ -158,7 +156,7 @@ func fitFlags(fs *flag.FlagSet, args []string) Runner {
 		if err != nil {
 			return usagef("%v", err)
 		}
-		if err := checkReadFlags(fs, o.kind); err != nil {
+		if err := checkKindReadFlags(fs, o.kind); err != nil {
 			return err
 		}
 		if o.stream != (o.newAcc != nil) {

@@ -9,7 +9,7 @@ import (
 )
 
 // crfReport is what inspect shows of a linear-chain CRF tagger: its
-// feature templates (none for a model trained on CRFsuite's items), the
+// feature templates (none for a model trained on given attributes, CRFsuite's data format), the
 // numbers of features and iterations, the transition weights λ(y′, y) of
 // largest magnitude and, for each tag, the state weights μ(attribute, tag)
 // of largest magnitude.
@@ -66,7 +66,7 @@ func (r *crfReport) writeText(w io.Writer) error {
 		}
 		fmt.Fprintln(w)
 	} else {
-		fmt.Fprintln(w, "feature templates: none (trained on CRFsuite's items)")
+		fmt.Fprintln(w, "feature templates: none (trained on given attributes, CRFsuite's data format)")
 	}
 	fmt.Fprintf(w, "features: %d; iterations: %d\n", r.Features, r.Iterations)
 	fmt.Fprintf(w, "\nlargest transition weights λ(previous → next):\n")

@@ -69,6 +69,18 @@ func lookupKind(name string) (*registry.Kind, error) {
 	return nil, fmt.Errorf("unknown model kind %q (kinds: %s)", name, strings.Join(kindNames(), ", "))
 }
 
+// printKindFlags writes to w, for each of the kinds named, its name, its
+// description and its flags, as the help of fit lists them.
+func printKindFlags(w io.Writer, names []string) {
+	for _, name := range names {
+		k, _ := registry.Lookup(name)
+		fmt.Fprintf(w, "\n--model %s: %s\n", name, k.Short)
+		fs := flag.NewFlagSet(name, flag.ContinueOnError)
+		k.Flags(fs)
+		printFlags(w, fs)
+	}
+}
+
 // kindConfig defines the flags of kind k on fs and returns the function
 // that gives the configuration they hold once fs is parsed. An invalid
 // configuration is a misuse of the flags.
@@ -95,16 +107,46 @@ func kindFit(k *registry.Kind, fs *flag.FlagSet) fitFunc {
 // .txt file read as a table (checkPlainText).
 func configFit(k *registry.Kind, cfg func() (registry.Config, error)) fitFunc {
 	return func(d *data.Dataset) (gendisc.Model, error) {
-		c, err := cfg()
+		c, err := configFor(k, cfg, d)
 		if err != nil {
 			return nil, err
 		}
-		if k.Input == registry.Text {
-			if err := checkPlainText(d); err != nil {
-				return nil, err
-			}
-		}
 		return c.Fit(d)
+	}
+}
+
+// configFor returns the configuration cfg gives for a fit of kind k to
+// d, or the error of cfg or of d (a text kind's text that is not plain).
+func configFor(k *registry.Kind, cfg func() (registry.Config, error), d *data.Dataset) (registry.Config, error) {
+	c, err := cfg()
+	if err != nil {
+		return nil, err
+	}
+	if k.Input == registry.Text {
+		if err := checkPlainText(d); err != nil {
+			return nil, err
+		}
+	}
+	return c, nil
+}
+
+// configWarmFit returns the warm start of the configuration cfg gives,
+// that of kind k, when it is a registry.WarmStartConfig (logistic
+// regression), for cv's fold fits from the fit to all the rows
+// (cv.Runner.WarmFit); nil otherwise, and for a configuration that
+// cfg refuses (Fit reports it).
+func configWarmFit(k *registry.Kind, cfg func() (registry.Config, error)) func(d *data.Dataset, from gendisc.Model) (gendisc.Model, error) {
+	if c, err := cfg(); err != nil {
+		return nil
+	} else if _, ok := c.(registry.WarmStartConfig); !ok {
+		return nil
+	}
+	return func(d *data.Dataset, from gendisc.Model) (gendisc.Model, error) {
+		c, err := configFor(k, cfg, d)
+		if err != nil {
+			return nil, err
+		}
+		return c.(registry.WarmStartConfig).FitFrom(d, from)
 	}
 }
 

@@ -13,7 +13,6 @@ import (
 
 	"github.com/gendisc/gendisc/crf"
 	"github.com/gendisc/gendisc/metrics/seqeval"
-	"github.com/gendisc/gendisc/modelfile"
 )
 
 // The linear-chain CRF tagger on the command line: fit, predict, eval,
@@ -281,40 +280,5 @@ func TestCRFBadInput(t *testing.T) {
 	var rep struct{ Tokens, Correct int }
 	if err := json.Unmarshal([]byte(mustRun(t, "eval", "--model", out, "--data", unseen, "--json")), &rep); err != nil || rep.Tokens != 4 || rep.Correct > 3 {
 		t.Errorf("eval with a tag unseen in training: %+v, %v", rep, err)
-	}
-}
-
-// TestCRFTrainedOnItems checks that a CRF the library trained on
-// CRFsuite's items (no templates to make the items of tokens) is refused
-// by predict, eval and score with one line naming the first sentence,
-// rather than tagging nothing, and that inspect says it has no templates.
-func TestCRFTrainedOnItems(t *testing.T) {
-	dir := t.TempDir()
-	seqs, err := crf.ReadData(strings.NewReader("DET\tw=the\nNOUN\tw=dog\tsuffix:0.5\n\nDET\tw=a\nNOUN\tw=cat\n\n"), "items.crfsuite")
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg := crf.DefaultConfig()
-	cfg.Perceptron = true
-	m, err := crf.Fit(seqs, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	model := filepath.Join(dir, "items.json")
-	if err := modelfile.Save(model, m); err != nil {
-		t.Fatal(err)
-	}
-	data := filepath.Join(dir, "s.conll")
-	if err := os.WriteFile(data, []byte("the DET\ndog NOUN\n\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	for _, cmd := range []string{"predict", "eval", "score"} {
-		r := runCLI(t, "", cmd, "--model", model, "--data", data)
-		if r.code != exitFailure || !strings.Contains(r.stderr, "s.conll:1: sentence 1") || !strings.Contains(r.stderr, "trained on items") || strings.Count(r.stderr, "\n") != 1 {
-			t.Errorf("%s with a model trained on items: exit %d, stderr %q", cmd, r.code, r.stderr)
-		}
-	}
-	if text := mustRun(t, "inspect", "--model", model); !strings.Contains(text, "feature templates: none") {
-		t.Errorf("inspect of a model trained on items:\n%s", text)
 	}
 }

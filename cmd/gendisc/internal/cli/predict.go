@@ -49,7 +49,7 @@ never saw is read as a missing value, which the model marginalises;
 logistic or linear regression fitted without --impute refuses them, as its fit
 did; one fitted with --impute mean fills them with the training means.
 
-A tagger (hmm) reads --data as sentences (the sequence data of fit) and
+A tagger (hmm, crf) reads --data as sentences (the sequence data of fit) and
 writes one row per token, numbered from 1 in each sentence, the
 sentences numbered from 1 in the order of the input:
 
@@ -58,6 +58,14 @@ sentences numbered from 1 in the order of the input:
 --marginals adds p_<tag> for every tag, the posterior probability of the
 tag at the token given the words (forward–backward), left empty for a
 sentence that has probability 0 under the model.
+
+With --tagged, or an --out of a sequence format (.conllu, .conll, .iob,
+.bio, .txt, .crfsuite, optionally .gz or .zst), a tagger writes the
+sentences of --data back in their own format with the predicted tags
+instead: CoNLL-U with the field of --tags replaced (comments,
+multiword-token lines and empty nodes untouched), columns with the tag
+column replaced (appended to untagged lines), JSON lines with "tags",
+CRFsuite's format with the labels.
 
 Example:
 
@@ -69,14 +77,22 @@ Example:
 		fs.StringVar(&o.data, "data", "", "the data: a CSV or TSV `file`, - for standard input, or a bundled data set's name")
 		fs.StringVar(&o.out, "out", "-", "write the predictions to this `file`; - for standard output")
 		fs.BoolVar(&o.marginals, "marginals", false, "a tagger: add the posterior probability p_<tag> of every tag of every token")
+		fs.BoolVar(&o.tagged, "tagged", false, "a tagger: write the sentences of --data back in their format with the predicted tags, not rows (the default for an --out of .conllu, .conll, .iob, .bio, .txt or .crfsuite)")
 		o.seq.register(fs)
-		return withOutFormat(fs, func(ctx context.Context, env *Env) error { return o.run(env) }, "out")
+		rows := withOutFormat(fs, func(ctx context.Context, env *Env) error { return o.run(env) }, "out")
+		return func(ctx context.Context, env *Env) error {
+			if o.taggedOut() {
+				return o.runTagged(env, fs.Lookup("format").Value.String()) // predict_tagged.go
+			}
+			return rows(ctx, env)
+		}
 	},
 }
 
 type predictOptions struct {
 	model, data, out string
 	marginals        bool     // a tagger's posteriors (sequences.go)
+	tagged           bool     // a tagger's sentences written back (predict_tagged.go)
 	seq              seqFlags // a tagger's sentences
 }
 

@@ -22,7 +22,7 @@ func TestStreamStatus(t *testing.T) {
 		{2000, 2000, time.Second, "fit --stream: big.csv: 100% (2.0 kB of 2.0 kB), 2.0 kB/s, 0s left, 1234 rows"},
 		{3e12, -1, 1000 * time.Second, "fit --stream: big.csv: 3.0 TB read, 3.0 GB/s, 1234 rows"},
 	} {
-		if got := streamStatus("big.csv", tc.read, tc.size, tc.elapsed, 1234); got != tc.want {
+		if got := streamStatus("big.csv", tc.read, tc.size, tc.elapsed, "1234 rows"); got != tc.want {
 			t.Errorf("streamStatus(%d, %d, %v) = %q, want %q", tc.read, tc.size, tc.elapsed, got, tc.want)
 		}
 	}

@@ -11,10 +11,10 @@ import (
 
 	"github.com/gendisc/gendisc"
 	"github.com/gendisc/gendisc/datasets"
-	"github.com/gendisc/gendisc/modelflags"
 	"github.com/gendisc/gendisc/registry"
 	"github.com/gendisc/gendisc/seq"
 	"github.com/gendisc/gendisc/seqio"
+	"github.com/gendisc/gendisc/seqio/seqflags"
 )
 
 // Sequence data (the input of the kinds of registry.Sequences, and of the
@@ -24,27 +24,30 @@ import (
 // flags of that reading, which every command that reads sentences
 // defines: fit, update, predict, eval and score.
 
-// seqFlags are the flags that say how to read sentences (seqio.Options).
+// seqFlags are the flags that say how to read sentences (seqflags.Define):
+// register defines them, and options gives the seqio.Options they hold
+// once they are parsed (the zero Options when they are not defined).
 type seqFlags struct {
-	tags      string
-	tagColumn int
-	format    seqio.Format
+	define func() seqio.Options
 }
 
 // register defines the flags of reading sentences on fs.
-func (f *seqFlags) register(fs *flag.FlagSet) {
-	fs.StringVar(&f.tags, "tags", "upos", "sequence data in CoNLL-U: the tag `field`, upos, xpos, deprel or misc:KEY")
-	fs.Var(modelflags.AtLeast(&f.tagColumn, 0), "tag-column", "sequence data in columns (CoNLL-2000/2003): the tag's column `n`, from 1 (default: the last)")
-	fs.Func("seq-format", "sequence data's `format`: conllu, conll (columns) or jsonl (default: by the file's extension, else its first bytes)", func(s string) error {
-		v, err := seqio.ParseFormat(s)
-		f.format = v
-		return err
-	})
-}
+func (f *seqFlags) register(fs *flag.FlagSet) { f.define = seqflags.Define(fs) }
 
 // options returns the seqio.Options of the flags.
 func (f *seqFlags) options() seqio.Options {
-	return seqio.Options{Format: f.format, Tags: f.tags, TagColumn: f.tagColumn}
+	if f.define == nil {
+		return seqio.Options{}
+	}
+	return f.define()
+}
+
+// seqOptions returns the seqio.Options of the flags f, with the record
+// limit of --max-record on one sentence.
+func (env *Env) seqOptions(f *seqFlags) seqio.Options {
+	opt := f.options()
+	opt.Limits = env.limits
+	return opt
 }
 
 // readSentences reads the sentences that --data names: standard input for
@@ -56,7 +59,12 @@ func (env *Env) readSentences(name string, f *seqFlags) (*seq.Corpus, error) {
 		return nil, err
 	}
 	defer r.Close()
-	c, err := seqio.Read(r, source, f.options())
+	return env.readCorpus(r, source, f)
+}
+
+// readCorpus reads the sentences of r, named source, for readSentences.
+func (env *Env) readCorpus(r io.Reader, source string, f *seqFlags) (*seq.Corpus, error) {
+	c, err := seqio.Read(r, source, env.seqOptions(f))
 	if err != nil {
 		return nil, err
 	}
@@ -93,25 +101,41 @@ func (env *Env) openSentences(name string) (io.ReadCloser, string, error) {
 // sequenceInput reports whether the kind k reads sentences.
 func sequenceInput(k *registry.Kind) bool { return k.Input == registry.Sequences }
 
-// checkReadFlags returns the misuse of a flag of reading tables (dataFlags)
-// given to fit a kind of sentences, or of reading sentences (seqFlags)
-// given to fit a kind of tables, among the flags set on fs.
-func checkReadFlags(fs *flag.FlagSet, k *registry.Kind) error {
+// checkReadFlags returns the misuse of a flag of reading tables
+// (dataFlags) given to read sentences, or of reading sentences (seqFlags)
+// given to read tables, among the flags set on fs, why saying what reads
+// which: fit of a kind, compare of data sets.
+func checkReadFlags(fs *flag.FlagSet, sentences bool, why string) error {
 	other := flag.NewFlagSet("", flag.ContinueOnError)
-	reads, notReads := "tables", "sentences"
-	if sequenceInput(k) {
+	notReads := "sentences"
+	if sentences {
 		(&dataFlags{}).register(other)
-		reads, notReads = notReads, reads
+		notReads = "tables"
 	} else {
 		(&seqFlags{}).register(other)
 	}
 	var err error
 	fs.Visit(func(f *flag.Flag) {
 		if err == nil && other.Lookup(f.Name) != nil {
-			err = usagef("%s is a flag of reading %s: --model %s reads %s", dashed(f.Name), notReads, k.Name, reads)
+			err = usagef("%s is a flag of reading %s: %s", dashed(f.Name), notReads, why)
 		}
 	})
 	return err
+}
+
+// checkKindReadFlags is checkReadFlags for the commands that read the
+// input of the kind k (fit, cv, tune).
+func checkKindReadFlags(fs *flag.FlagSet, k *registry.Kind) error {
+	reads := readsWhat(sequenceInput(k))
+	return checkReadFlags(fs, sequenceInput(k), "--model "+k.Name+" reads "+reads)
+}
+
+// readsWhat returns what a reader of sentences or of tables reads.
+func readsWhat(sentences bool) string {
+	if sentences {
+		return "sentences"
+	}
+	return "tables"
 }
 
 // fitSequences reads the sentences of --data and fits the kind's model of
@@ -126,6 +150,9 @@ func (o *fitOptions) fitSequences(env *Env) (gendisc.Model, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := checkKindReads(o.kind, corpus); err != nil {
+		return nil, err
+	}
 	sc, ok := c.(registry.SequenceConfig)
 	if !ok {
 		return nil, fmt.Errorf("model kind %s reads sentences but its configuration does not fit them (registry.SequenceConfig)", o.kind.Name)
@@ -135,35 +162,4 @@ func (o *fitOptions) fitSequences(env *Env) (gendisc.Model, error) {
 		trace = func(line string) { env.verbosef("%s", line) }
 	}
 	return sc.FitSequences(corpus, trace)
-}
-
-// fitSequenceStream fits a one-pass sequence kind with its accumulator
-// (fit --stream): the sentences of --data are added a block at a time,
-// as update and the shards of merge add theirs.
-func (o *fitOptions) fitSequenceStream(env *Env) (gendisc.Model, error) {
-	acc, err := o.newAcc()
-	if err != nil {
-		return nil, err
-	}
-	corpus, err := env.readSentences(o.data, &o.seq)
-	if err != nil {
-		return nil, err
-	}
-	if err := addSentences(acc, corpus); err != nil {
-		return nil, err
-	}
-	return acc.Model()
-}
-
-// addSentences adds the sentences of c to acc, the accumulator of a
-// sequence kind (gendisc.SequenceAccumulator).
-func addSentences(acc gendisc.Accumulator, c *seq.Corpus) error {
-	sa, ok := acc.(gendisc.SequenceAccumulator)
-	if !ok {
-		return fmt.Errorf("%s: the model's statistics are of table rows, not of sentences", c.Source)
-	}
-	if err := sa.AddSentences(c.Sentences); err != nil {
-		return fmt.Errorf("%s: %w", c.Source, err)
-	}
-	return nil
 }

@@ -56,13 +56,7 @@ func (o *fitOptions) fitChunks(env *Env) (gendisc.Model, error) {
 		return nil, err
 	}
 	defer r.Close()
-	size := int64(-1)
-	if f, ok := r.(*os.File); ok {
-		if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
-			size = st.Size()
-		}
-	}
-	in := &countingReader{r: r}
+	in, size := counted(r)
 	bar, start := env.progress(), time.Now()
 	var rows, chunks, dropped int
 	var last *data.Dataset // the latest chunk, for kindHint
@@ -76,7 +70,7 @@ func (o *fitOptions) fitChunks(env *Env) (gendisc.Model, error) {
 				d, n = o.dropUnlabelled(d)
 				dropped += n
 				rows, chunks, last = rows+d.N, chunks+1, d
-				bar("%s", streamStatus(source, in.n, size, time.Since(start), rows))
+				bar("%s", streamStatus(source, in.n, size, time.Since(start), count(rows, "row", "rows")))
 			}
 			if !yield(d, err) {
 				return
@@ -104,11 +98,24 @@ func (o *fitOptions) fitChunks(env *Env) (gendisc.Model, error) {
 	return m, nil
 }
 
+// counted returns the countingReader of r, the input of fit --stream,
+// and the size of r when it is a regular file (else −1), for the
+// progress line.
+func counted(r io.Reader) (*countingReader, int64) {
+	size := int64(-1)
+	if f, ok := r.(*os.File); ok {
+		if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
+			size = st.Size()
+		}
+	}
+	return &countingReader{r: r}, size
+}
+
 // streamStatus is fit --stream's progress line after read bytes of source
-// in elapsed time, rows rows: the bytes read of the size (−1 when not
-// known), the rate read/elapsed and, with the size, the time left at that
-// rate, (size − read)/rate.
-func streamStatus(source string, read, size int64, elapsed time.Duration, rows int) string {
+// in elapsed time, having added counted ("1234 rows"): the bytes read of
+// the size (−1 when not known), the rate read/elapsed and, with the size,
+// the time left at that rate, (size − read)/rate.
+func streamStatus(source string, read, size int64, elapsed time.Duration, counted string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "fit --stream: %s: ", source)
 	if size > 0 {
@@ -124,7 +131,7 @@ func streamStatus(source string, read, size int64, elapsed time.Duration, rows i
 			fmt.Fprintf(&b, ", %s left", left.Round(time.Second))
 		}
 	}
-	fmt.Fprintf(&b, ", %d rows", rows)
+	b.WriteString(", " + counted)
 	return b.String()
 }
 

@@ -12,10 +12,13 @@ import (
 )
 
 // smallChunks makes fit --stream read chunks of n bytes for the test.
-func smallChunks(t *testing.T, n int) {
-	old := streamChunk
-	streamChunk = n
-	t.Cleanup(func() { streamChunk = old })
+func smallChunks(t *testing.T, n int) { setForTest(t, &streamChunk, n) }
+
+// setForTest sets *p to v for the test, and back when it ends.
+func setForTest[T any](t *testing.T, p *T, v T) {
+	old := *p
+	*p = v
+	t.Cleanup(func() { *p = old })
 }
 
 // TestStreamableKinds checks that fit --stream takes the kinds that merge

@@ -4,11 +4,10 @@ import (
 	"context"
 	"flag"
 	"slices"
-	"strconv"
 	"strings"
 
+	"github.com/gendisc/gendisc"
 	"github.com/gendisc/gendisc/cv"
-	"github.com/gendisc/gendisc/data"
 	"github.com/gendisc/gendisc/registry"
 )
 
@@ -19,7 +18,7 @@ const defaultTuneFolds = 5
 
 var cmdTune = &Command{
 	Name:      "tune",
-	UsageLine: "tune --data F --model KIND --grid NAME=VALUES [--grid ...] [--random N] [--metric M] [--folds K] [--seed S] [--one-se] [--json] [data flags] [model flags] --out M.json",
+	UsageLine: "tune --data F --model KIND --grid NAME=VALUES [--grid ...] [--random N] [--metric M] [--folds K|loo] [--repeats R] [--seed S] [--group COLUMN] [--folds-in FILE] [--folds-out FILE] [--one-se] [--json] [data flags] [model flags] --out M.json",
 	Short:     "choose a model's settings by cross-validation and fit the best",
 	Long: `
 Tune searches settings of the flags of a model kind by cross-validation:
@@ -28,6 +27,15 @@ every setting is fitted and evaluated on the same stratified folds
 or a language model), the setting with the best mean of --metric is
 chosen, refitted on all the rows, and its model written to --out as fit
 writes it (atomically: when tune fails, no file is left).
+
+The fold flags are cv's: --folds loo is leave-one-out, --group COLUMN
+keeps the rows of each value of that column in one fold (the column is
+then not a feature), --repeats R searches on R assignments drawn with
+the seeds S, S+1, ..., --folds-out FILE writes the assignment used and
+--folds-in FILE takes one (the CSV of cv: the header "fold" and one
+0-based fold number per row) in place of --folds, --group, --repeats and
+--seed. A kind of sentences is folded by sentences, one fold number per
+sentence, without loo or --group.
 
 --grid NAME=VALUES searches the model flag --NAME; give one --grid per
 flag, and the settings are every combination of their values (the last
@@ -66,7 +74,23 @@ the "mean" and "se" over the folds of every figure of gendisc eval
 "se").
 
 A kind whose models keep sufficient statistics builds every fold's model
-from one pass over the rows, for each setting.
+from one pass over the rows, and the settings that only change how a
+model is made of the statistics (naive Bayes's --alpha, --var-smoothing,
+--variance and prior; LDA's and QDA's fixed --shrinkage and prior; linear
+regression's --l2 and --no-standardize; an n-gram model's --smoothing
+and --alpha) share that pass: one pass per assignment for all of them.
+The settings of a regularisation path (logistic regression's --l2, the
+other searched flags fixed) are fitted fold by fold from the most
+regularised to the least, each fold's fit starting from the fold's fit
+of the previous value, as scikit-learn's LogisticRegressionCV does: the
+same figures as cold fits, to the solver's tolerance, in fewer
+iterations.
+
+A kind of sentences (hmm, crf) is searched on folds of its sentences, as
+cv folds them, by error (1 - token accuracy) by default, or
+sentence-accuracy, unknown-accuracy, macro-f1 or span-f1 (BIO/IOB tags);
+--one-se prefers the largest c2, c1 or min-freq of a CRF, the largest
+emission-alpha or theta-factor of an HMM.
 
 Example:
 
@@ -77,13 +101,12 @@ Example:
 }
 
 type tuneOptions struct {
-	train   fitOptions // --data, --model, the data flags, and the kind, read as fit reads them
-	grids   []string
-	base    cv.Setting // the model flags given outside --grid, in order
-	random  int
-	metric  string
-	folds   int
-	seed    *uint64 // cv's --seed, or the kind's when it has one
+	train  fitOptions // --data, --model, the data flags, and the kind, read as fit reads them
+	grids  []string
+	base   cv.Setting // the model flags given outside --grid, in order
+	random int
+	metric string
+	foldFlags
 	oneSE   bool
 	json    bool
 	out     string
@@ -95,10 +118,11 @@ func tuneFlags(fs *flag.FlagSet, args []string) Runner {
 	fs.StringVar(&o.train.data, "data", "", "training data: a CSV or TSV `file`, - for standard input, or a bundled data set's name")
 	fs.StringVar(&o.train.model, "model", "", "the model `kind`: "+strings.Join(kindNames(), ", "))
 	o.train.read.register(fs)
+	o.train.seq.register(fs) // a kind of sentences (cv_seq.go)
 	fs.Var((*gridFlag)(&o.grids), "grid", "search the model flag `NAME=VALUES`: v1,v2,... or a range lo..hi:n (repeatable)")
 	fs.IntVar(&o.random, "random", 0, "draw `N` settings at random from the grids instead of trying every one")
 	fs.StringVar(&o.metric, "metric", "", "the `metric` to optimise: log-loss, error, brier, auc (classifiers; log-loss by default), rmse (regressions), perplexity (language models)")
-	fs.IntVar(&o.folds, "folds", defaultTuneFolds, "the number of `folds`, at least 2")
+	o.foldFlags.register(fs, defaultTuneFolds, "")
 	fs.BoolVar(&o.oneSE, "one-se", false, "choose the most regularised setting within one standard error of the best")
 	fs.BoolVar(&o.json, "json", false, "print the settings' results as JSON on standard output")
 	fs.StringVar(&o.out, "out", "", "write the chosen setting's model to this `file`; - for standard output")
@@ -110,9 +134,7 @@ func tuneFlags(fs *flag.FlagSet, args []string) Runner {
 			o.defineKindFlags(fs, k)
 		}
 	}
-	if fs.Lookup("seed") == nil { // the kinds whose fit draws define it, and share it
-		o.seed = fs.Uint64("seed", 1, "`seed` of the fold assignment and the random draws")
-	}
+	o.registerSeed(fs, "`seed` of the fold assignment and the random draws")
 	if args == nil {
 		return nil
 	}
@@ -125,24 +147,28 @@ func tuneFlags(fs *flag.FlagSet, args []string) Runner {
 		if o.kindErr != nil {
 			return usagef("%v", o.kindErr)
 		}
-		if sequenceInput(k) {
-			// as cv: folds of sentences are not written yet
-			return usagef("--model %s tags sentences, which tune does not cross-validate yet", k.Name)
+		if err := checkKindReadFlags(fs, k); err != nil {
+			return err
 		}
-		if o.folds < 2 {
-			return usagef("--folds %d: want 2 or more", o.folds)
+		o.noteGiven(fs)
+		nFolds, err := o.check()
+		if err != nil {
+			return err
 		}
 		if o.random < 0 {
 			return usagef("--random %d: want a number of settings", o.random)
 		}
-		if o.json && o.out == "-" {
-			return usagef("--json and --out - both write to standard output: give --out a file")
+		if o.json && (o.out == "-" || o.foldsOut == "-") || o.out == "-" && o.foldsOut == "-" {
+			return usagef("one of --json, --out - and --folds-out - can go to standard output")
 		}
 		s, err := o.search()
 		if err != nil {
 			return err
 		}
-		return o.run(env, s)
+		if sequenceInput(k) {
+			return o.runSequences(env, s, nFolds)
+		}
+		return o.run(env, s, nFolds)
 	}
 }
 
@@ -170,19 +196,14 @@ type repeatable interface{ Repeatable() bool }
 
 // defineKindFlags defines the flags of kind k on fs, each recording the
 // value it is given in o.base (after the flag's own check), and the
-// kind's --seed, if it has one, as the seed of the folds too.
+// kind's --seed, if it has one, as the seed of the folds too
+// (foldFlags.registerSeed).
 func (o *tuneOptions) defineKindFlags(fs *flag.FlagSet, k *registry.Kind) {
 	kfs := flag.NewFlagSet(k.Name, flag.ContinueOnError)
 	k.Flags(kfs)
 	kfs.VisitAll(func(f *flag.Flag) {
 		fs.Var(&recordedFlag{Value: f.Value, name: f.Name, to: &o.base}, f.Name, f.Usage)
 	})
-	if f := kfs.Lookup("seed"); f != nil {
-		o.seed = new(uint64)
-		parse := func(s string) { *o.seed, _ = strconv.ParseUint(s, 0, 64) } // as flag's Uint64, which took s
-		parse(f.DefValue)
-		fs.Lookup("seed").Value.(*recordedFlag).also = parse
-	}
 }
 
 // recordedFlag is a model flag of tune: a value given to it is checked by
@@ -191,7 +212,6 @@ type recordedFlag struct {
 	flag.Value
 	name string
 	to   *cv.Setting
-	also func(string) // the seed of the folds, for the kind's --seed
 }
 
 func (f *recordedFlag) Set(s string) error {
@@ -199,9 +219,6 @@ func (f *recordedFlag) Set(s string) error {
 		return err
 	}
 	*f.to = append(*f.to, cv.FlagValue{Name: f.name, Value: s})
-	if f.also != nil {
-		f.also(s)
-	}
 	return nil
 }
 
@@ -220,7 +237,7 @@ func (o *tuneOptions) search() (*cv.Search, error) {
 	k.Flags(kfs)
 	var names []string
 	kfs.VisitAll(func(f *flag.Flag) { names = append(names, f.Name) })
-	s := &cv.Search{Kind: k, Base: o.base, Random: o.random, Seed: *o.seed, OneSE: o.oneSE}
+	s := &cv.Search{Kind: k, Base: o.base, Random: o.random, Seed: o.seed(), OneSE: o.oneSE}
 	for _, g := range o.grids {
 		p, err := cv.ParseParam(g)
 		if err != nil {
@@ -264,8 +281,8 @@ func (o *tuneOptions) search() (*cv.Search, error) {
 	return s, nil
 }
 
-func (o *tuneOptions) run(env *Env, s *cv.Search) error {
-	d, err := o.readData(env)
+func (o *tuneOptions) run(env *Env, s *cv.Search, k int) error {
+	d, err := o.train.readTrainingData(env, o.withGroup(o.train.readOptions()))
 	if err != nil {
 		return err
 	}
@@ -274,44 +291,35 @@ func (o *tuneOptions) run(env *Env, s *cv.Search) error {
 			return err
 		}
 	}
-	folds, err := cv.Assign(d, o.folds, nil, *o.seed)
+	d, folds, err := o.assign(d, k)
 	if err != nil {
 		return err
 	}
 	show := env.progress()
 	s.Progress = func(done, total int) { show("tune: %d of %d fits", done, total) }
-	res, err := s.Run(d, folds)
+	res, err := s.Run(d, folds...)
 	show("")
 	if err != nil {
 		return kindHint(err, d)
 	}
-	warnTrials(env, res.Trials)
-	if o.json {
-		if err := writeJSON(env.Stdout, res); err != nil {
-			return err
-		}
-	} else if err := res.Text(env.Stderr); err != nil {
+	if err := o.report(env, res); err != nil {
 		return err
 	}
 	m, err := s.Fit(res, d)
 	if err != nil {
 		return kindHint(err, d)
 	}
-	warnModel(env, m)
-	return env.writeModel(o.out, persistent(m))
+	return o.write(env, m, folds[0])
 }
 
-// readData reads the training data as fit does (readTraining) and leaves
-// out the rows without a label, with a note.
-func (o *tuneOptions) readData(env *Env) (*data.Dataset, error) {
-	opt := o.train.readOptions()
-	d, err := readTraining(env, o.train.kind, o.train.data, opt)
-	if err != nil {
-		return nil, o.train.targetHint(err, opt)
+// write writes the chosen setting's model m to --out, with its warnings,
+// and the fold assignment f to --folds-out when given.
+func (o *tuneOptions) write(env *Env, m gendisc.Model, f cv.Folds) error {
+	warnModel(env, m)
+	if err := env.writeCVFiles(o.foldsOut, "", f, nil); err != nil {
+		return err
 	}
-	d, dropped := o.train.dropUnlabelled(d)
-	o.train.noteUnlabelled(env, d, dropped)
-	return d, nil
+	return env.writeModel(o.out, persistent(m))
 }
 
 // warnTrials writes the warnings of the settings' cross-validations: once

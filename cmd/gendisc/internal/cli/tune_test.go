@@ -103,7 +103,11 @@ func TestTuneMisuse(t *testing.T) {
 		{[]string{"--model", "linear", "--grid", "l2=1", "--metric", "log-loss"}, `no metric "log-loss" for a linear model (metrics: rmse)`},
 		{[]string{"--model", "logistic", "--l2", "3", "--grid", "l2=1"}, "--l2 is both given and searched"},
 		{[]string{"--model", "logistic", "--grid", "l2=1", "--grid", "l2=2"}, "--grid searches --l2 twice"},
-		{[]string{"--model", "logistic", "--grid", "l2=1", "--folds", "1"}, "--folds 1: want 2 or more"},
+		{[]string{"--model", "logistic", "--grid", "l2=1", "--folds", "1"}, `--folds "1": want a number of folds of at least 2, or loo`},
+		{[]string{"--model", "logistic", "--grid", "l2=1", "--folds", "3", "--folds-in", "f.csv"}, "--folds-in gives the folds: it does not go with --folds"},
+		{[]string{"--model", "logistic", "--grid", "l2=1", "--folds", "loo", "--repeats", "2"}, "--folds loo has one fold per row"},
+		{[]string{"--model", "logistic", "--grid", "l2=1", "--repeats", "2", "--folds-out", "f.csv"}, "--folds-out writes one assignment"},
+		{[]string{"--model", "logistic", "--grid", "l2=1", "--folds-out", "-", "--json"}, "one of --json, --out - and --folds-out - can go to standard output"},
 		{[]string{"--model", "logistic", "--grid", "var-smoothing=1"}, "--model logistic has no flag --var-smoothing"},
 		{[]string{"--model", "logistc", "--grid", "l2=1"}, `unknown model kind "logistc" (did you mean logistic?)`},
 		{[]string{"--model", "logistic", "--grid", "l2=1", "--variance", "feature"}, "it is a flag of --model"},
@@ -115,7 +119,7 @@ func TestTuneMisuse(t *testing.T) {
 		}
 	}
 	r := runCLI(t, "", "tune", "--data", "iris", "--model", "logistic", "--grid", "l2=1", "--json", "--out", "-")
-	if r.code != 2 || !strings.Contains(r.stderr, "--json and --out - both write to standard output") {
+	if r.code != 2 || !strings.Contains(r.stderr, "one of --json, --out - and --folds-out - can go to standard output") {
 		t.Errorf("--json --out -: exit %d, %q", r.code, r.stderr)
 	}
 	// A failure of the data: exit 1, one line.

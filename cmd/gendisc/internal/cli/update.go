@@ -99,13 +99,10 @@ func (o *updateOptions) run(env *Env) error {
 }
 
 // updateSequences adds the sentences of --data to acc, the accumulator of
-// a model of sentences, and writes the updated model.
+// a model of sentences, a batch at a time (feedSentences), and writes the
+// updated model.
 func (o *updateOptions) updateSequences(env *Env, acc gendisc.Accumulator) error {
-	c, err := env.readSentences(o.data, &o.seq)
-	if err != nil {
-		return err
-	}
-	if err := addSentences(acc, c); err != nil {
+	if err := env.feedSentences(o.data, &o.seq, acc, func(string, ...any) {}); err != nil {
 		return err
 	}
 	updated, err := acc.Model()
