@@ -277,12 +277,14 @@ func majorityTag(train []seq.Sentence) string {
 }
 
 // tokenErrorRate is the fraction of the tokens of test whose tag is not
-// the predicted one: predicted[i] for sentence i (a nil entry, a sentence
-// the tagger refused, counts every token wrong), or the tag fallback for
+// the predicted one: predicted[i] for sentence i (a missing entry or one
+// of another length than the sentence, such as nil for a sentence the
+// tagger refused, counts every token wrong), or the tag fallback for
 // every token when predicted is nil.
 func tokenErrorRate(test []seq.Sentence, predicted [][]string, fallback string) float64 {
 	wrong, n := 0, 0
 	for i, s := range test {
+		refused := predicted != nil && (i >= len(predicted) || len(predicted[i]) != len(s.Tags))
 		for j, t := range s.Tags {
 			n++
 			switch {
@@ -290,7 +292,7 @@ func tokenErrorRate(test []seq.Sentence, predicted [][]string, fallback string) 
 				if t != fallback {
 					wrong++
 				}
-			case predicted[i] == nil || predicted[i][j] != t:
+			case refused || predicted[i][j] != t:
 				wrong++
 			}
 		}

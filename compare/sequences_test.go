@@ -180,3 +180,28 @@ func TestCompareTestParts(t *testing.T) {
 	test[7].Tokens = make([]string, 1000) // longer than a tenth of the tokens
 	check(10, false)
 }
+
+// TestCompareTokenErrorRate: a tagger's answer that is missing or of
+// another length than its sentence counts the sentence's tokens wrong
+// (it panicked), as a refused (nil) one does.
+func TestCompareTokenErrorRate(t *testing.T) {
+	test := []seq.Sentence{{Tokens: []string{"a", "b"}, Tags: []string{"A", "B"}}, {Tokens: []string{"c"}, Tags: []string{"C"}}}
+	for _, tc := range []struct {
+		predicted [][]string
+		want      float64
+	}{
+		{[][]string{{"A", "B"}, {"C"}}, 0},
+		{[][]string{{"A", "X"}, nil}, 2.0 / 3},
+		{[][]string{{}, {"C"}}, 2.0 / 3},
+		{[][]string{{"A", "B", "C"}, {"C"}}, 2.0 / 3},
+		{[][]string{{"A", "B"}}, 1.0 / 3},
+		{[][]string{}, 1},
+	} {
+		if got := tokenErrorRate(test, tc.predicted, ""); got != tc.want {
+			t.Errorf("predicted %q: error %g, want %g", tc.predicted, got, tc.want)
+		}
+	}
+	if got := tokenErrorRate(test, nil, "A"); got != 2.0/3 {
+		t.Errorf("the fallback A: error %g, want 2/3", got)
+	}
+}

@@ -108,9 +108,9 @@ func TestCompareSequencesBadInput(t *testing.T) {
 // TestCompareSequenceFlags checks that compare reads sentences with fit's
 // flags: --tag-column picks the tag of a column file (without it, the
 // last column, one tag X, is compared), --seq-format reads a CoNLL-U
-// file named .txt, and --tags chooses CoNLL-U's field; the flags of
-// reading sentences with tables, and sentences given as attributes, are
-// refused.
+// file named .txt, and --tags chooses CoNLL-U's field (--test-data's
+// sentences are read with the flags too); the flags of reading sentences
+// with tables, and sentences given as attributes, are refused.
 func TestCompareSequenceFlags(t *testing.T) {
 	dir := t.TempDir()
 	_, sentences := treebankSlice(t, dir, "ud_english_ewt_dev", 0, 120)
@@ -151,6 +151,14 @@ func TestCompareSequenceFlags(t *testing.T) {
 	if got := classes("--data", txtFile, "--seq-format", "conllu", "--tags", "xpos"); got != want {
 		t.Errorf("compare --seq-format conllu --tags xpos: %s classes, want %s", got, want)
 	}
+	// The test sentences are read with the flags too: tested on their
+	// last column, X, the HMM would err on almost every token.
+	out := mustRun(t, "compare", "--models", "hmm", "--sizes", "50", "--splits", "1", "--out", filepath.Join(dir, "r"),
+		"--data", colFile, "--test-data", colFile, "--tag-column", "2")
+	row := strings.Fields(strings.Split(out, "\n")[1])
+	if e, _ := strconv.ParseFloat(row[4], 64); row[2] != want || !(e < 0.5) {
+		t.Errorf("compare --test-data --tag-column 2: %s classes, error %s; want %s classes, an error below 0.5", row[2], row[4], want)
+	}
 	attrs := filepath.Join(dir, "a.crfsuite")
 	os.WriteFile(attrs, []byte("X\ta\n\nY\tb\n"), 0o644)
 	for _, tc := range []struct {
@@ -161,6 +169,7 @@ func TestCompareSequenceFlags(t *testing.T) {
 		{[]string{"--data", "iris", "--tags", "xpos"}, exitUsage, "--tags is a flag of reading sentences: --data holds tables"},
 		{[]string{"--data", colFile, "--target", "x"}, exitUsage, "--target is a flag of reading tables: --data holds sentences"},
 		{[]string{"--data", attrs}, exitFailure, "a.crfsuite: sentences given as attributes (CRFsuite's data format): compare's models read words"},
+		{[]string{"--data", colFile, "--test-data", attrs}, exitFailure, "a.crfsuite: sentences given as attributes (CRFsuite's data format): compare's models read words"},
 	} {
 		r := runCLI(t, "", append([]string{"compare", "--splits", "1", "--out", filepath.Join(dir, "bad")}, tc.args...)...)
 		if first, _, _ := strings.Cut(r.stderr, "\n"); r.code != tc.code || !strings.Contains(first, tc.want) {
