@@ -109,7 +109,8 @@
 // Point.Tuned, the summary's second table, index.html and curves.csv. Run
 // the same tasks, sizes, splits and seed with fixed settings too, and
 // Outcome.SetUntuned (Result.SetUntuned) puts that run's m* beside the
-// tuned one's, to show how tuning moves the crossover.
+// tuned one's and its curves in the plots (thin, lighter), to show how
+// tuning moves the curves and the crossover.
 //
 // # Sequence data
 //
@@ -120,7 +121,12 @@
 // from the same seeded generator as for tables; the test set is the
 // held-out sentences in the split's random order up to Config.MaxTest
 // tokens (5000; one sentence at least), and the error is the token error
-// rate, 1 − token accuracy. A learner is a tagger (Fit returns a
+// rate, 1 − token accuracy. A task with test sentences of its own
+// (SequenceTask.Test, a treebank's development part) trains on up to all
+// of its sentences and tests split s on part s of a random partition of
+// them into Config.Splits parts: disjoint test sets, so that at m = all,
+// where the splits' training sets are the same, the paired test compares
+// the two fitted models over independent samples of test sentences. A learner is a tagger (Fit returns a
 // SentenceTagger, such as an HMM or a CRF) or, by TokenLearner, a
 // classifier of single tokens fitted on TokenTable (one text column of
 // the token's own features: the lower-cased word, its suffixes of 1–3

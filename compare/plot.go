@@ -102,11 +102,18 @@ func (g glyphThumb) Thumbnail(c *draw.Canvas) {
 // triangle on the discriminative learner's curve at each m*, filled when
 // the crossover is clear from there (Crossover.ClearFrom == M), outlined
 // when it is not, with a filled one where it becomes clear when that is
-// later.
+// later. A tuned run with its untuned run (SetUntuned) adds the untuned
+// curve of every tuned learner in the learner's style, a lighter shade of
+// its colour and thinner, without a band, and the untuned m* as grey
+// triangles on the untuned curves, so that the plot shows how tuning
+// moves the curves and the crossover.
 func (r *Result) plot(t int) (*plot.Plot, *plot.Legend, error) {
 	task := r.Tasks[t]
 	p := plot.New()
 	p.Title.Text = fmt.Sprintf("%s (%d %s, %d classes)", task.Name, task.Rows, r.unit(), len(task.Classes))
+	if task.TestName != "" {
+		p.Title.Text += fmt.Sprintf("\ntested on %s (%d %s)", task.TestName, task.TestRows, r.unit())
+	}
 	p.Title.TextStyle.Font = font.From(sans, 12)
 	p.X.Label.Text = "training-set size m (log scale)"
 	if r.Unit != "" {
@@ -129,49 +136,118 @@ func (r *Result) plot(t int) (*plot.Plot, *plot.Legend, error) {
 	fell := false
 	for l, c := range task.Curves {
 		col := palette[l%len(palette)]
-		line, err := plotter.NewLine(meanXYs(c.Points))
-		if err != nil {
+		if err := addCurve(p, &leg, c, c.Learner, col, r.Learners[l].Style, true); err != nil {
 			return nil, nil, fmt.Errorf("compare: plot %s, %s: %w", task.Name, c.Learner, err)
 		}
-		line.Color = col
-		line.Width = vg.Points(1.75)
-		line.Dashes = r.Learners[l].Style.dashes()
-		band, err := plotter.NewPolygon(bandXYs(c.Points))
-		if err != nil {
-			return nil, nil, fmt.Errorf("compare: plot %s, %s: %w", task.Name, c.Learner, err)
-		}
-		band.Color = color.NRGBA{col.R, col.G, col.B, bandAlpha}
-		band.LineStyle.Width = 0
-		dots, err := plotter.NewScatter(meanXYs(c.Points))
-		if err != nil {
-			return nil, nil, fmt.Errorf("compare: plot %s, %s: %w", task.Name, c.Learner, err)
-		}
-		dots.GlyphStyleFunc = func(i int) draw.GlyphStyle {
-			g := pointGlyph
-			if c.Points[i].Fallbacks > 0 {
-				g = fallbackGlyph
-			}
-			g.Color = col
-			return g
-		}
-		p.Add(band, line, dots)
-		dot := pointGlyph
-		dot.Color = col
-		leg.Add(c.Learner, line, glyphThumb(dot))
 		for _, pt := range c.Points {
 			top = math.Max(top, pt.Mean+pt.StdErr)
 			fell = fell || pt.Fallbacks > 0
 		}
 	}
-	var marks [2]plotter.XYs // clear, not clear
-	for _, x := range task.Crossovers {
+	for l, c := range task.UntunedCurves {
+		if r.Learners[l].Tuned == nil {
+			continue // the same curve as the tuned run's
+		}
+		if err := addCurve(p, &leg, c, c.Learner+", untuned", lighter(palette[l%len(palette)]), r.Learners[l].Style, false); err != nil {
+			return nil, nil, fmt.Errorf("compare: plot %s, %s untuned: %w", task.Name, c.Learner, err)
+		}
+		for _, pt := range c.Points {
+			top = math.Max(top, pt.Mean)
+			fell = fell || pt.Fallbacks > 0
+		}
+	}
+	if fell {
+		g := fallbackGlyph
+		g.Color = color.Black
+		leg.Add("fit failed in some splits", glyphThumb(g))
+	}
+	marks := []struct {
+		xs     []Crossover
+		cs     []Curve
+		glyphs [2]draw.GlyphStyle // clear, not clear
+		labels [2]string
+	}{
+		{task.Crossovers, task.Curves, [2]draw.GlyphStyle{clearGlyph, unclearGlyph},
+			[2]string{fmt.Sprintf("clear: paired t-test p < %g from here on", Alpha), "m*, not significant there"}},
+		{task.Untuned, task.UntunedCurves, [2]draw.GlyphStyle{grey(clearGlyph), grey(unclearGlyph)},
+			[2]string{"untuned: clear from here on", "untuned m*, not significant there"}},
+	}
+	for _, mk := range marks {
+		xy := crossoverMarks(task.Sizes, mk.xs, mk.cs)
+		for k, g := range mk.glyphs {
+			if len(xy[k]) == 0 {
+				continue
+			}
+			sc, err := plotter.NewScatter(xy[k])
+			if err != nil {
+				return nil, nil, fmt.Errorf("compare: plot %s: %w", task.Name, err)
+			}
+			sc.GlyphStyle = g
+			p.Add(sc)
+			leg.Add(mk.labels[k], glyphThumb(g))
+		}
+	}
+	// Room between the curves and the frame: the axes' ends are 15% beyond
+	// the sizes (on the log scale) and 8% above the highest band.
+	p.X.Min, p.X.Max = float64(task.Sizes[0])/1.15, float64(task.Sizes[len(task.Sizes)-1])*1.15
+	p.Y.Min, p.Y.Max = 0, math.Max(top*1.08, 0.01)
+	return p, &leg, nil
+}
+
+// addCurve adds the curve c to p and its legend entry, label, to leg: a
+// line in colour col and style st over a translucent band of ±1 standard
+// error, 1.75 points wide, with band; without, 1 point wide; and a dot per
+// size, hollow where the learner fell back in some split.
+func addCurve(p *plot.Plot, leg *plot.Legend, c Curve, label string, col color.NRGBA, st Style, band bool) error {
+	line, err := plotter.NewLine(meanXYs(c.Points))
+	if err != nil {
+		return err
+	}
+	line.Color = col
+	line.Width = vg.Points(1)
+	line.Dashes = st.dashes()
+	if band {
+		line.Width = vg.Points(1.75)
+		poly, err := plotter.NewPolygon(bandXYs(c.Points))
+		if err != nil {
+			return err
+		}
+		poly.Color = color.NRGBA{col.R, col.G, col.B, bandAlpha}
+		poly.LineStyle.Width = 0
+		p.Add(poly)
+	}
+	dots, err := plotter.NewScatter(meanXYs(c.Points))
+	if err != nil {
+		return err
+	}
+	dots.GlyphStyleFunc = func(i int) draw.GlyphStyle {
+		g := pointGlyph
+		if c.Points[i].Fallbacks > 0 {
+			g = fallbackGlyph
+		}
+		g.Color = col
+		return g
+	}
+	p.Add(line, dots)
+	dot := pointGlyph
+	dot.Color = col
+	leg.Add(label, line, glyphThumb(dot))
+	return nil
+}
+
+// crossoverMarks returns where the triangles of the crossovers xs go on
+// the curves cs of the sizes: [0] where a crossover is clear from (m*
+// itself, or the later size where it becomes clear), [1] at an m* that is
+// not significant there; on the discriminative learner's curve.
+func crossoverMarks(sizes []int, xs []Crossover, cs []Curve) [2]plotter.XYs {
+	var marks [2]plotter.XYs
+	for _, x := range xs {
 		if !x.Found() {
 			continue
 		}
-		d := slices.IndexFunc(task.Curves, func(c Curve) bool { return c.Learner == x.Discriminative })
+		d := slices.IndexFunc(cs, func(c Curve) bool { return c.Learner == x.Discriminative })
 		at := func(m int) plotter.XY {
-			i := slices.Index(task.Sizes, m)
-			return plotter.XY{X: float64(m), Y: task.Curves[d].Points[i].Mean}
+			return plotter.XY{X: float64(m), Y: cs[d].Points[slices.Index(sizes, m)].Mean}
 		}
 		if x.ClearFrom == x.M {
 			marks[0] = append(marks[0], at(x.M))
@@ -182,32 +258,19 @@ func (r *Result) plot(t int) (*plot.Plot, *plot.Legend, error) {
 			marks[0] = append(marks[0], at(x.ClearFrom))
 		}
 	}
-	if fell {
-		g := fallbackGlyph
-		g.Color = color.Black
-		leg.Add("fit failed in some splits", glyphThumb(g))
-	}
-	for k, g := range []draw.GlyphStyle{clearGlyph, unclearGlyph} {
-		if len(marks[k]) == 0 {
-			continue
-		}
-		sc, err := plotter.NewScatter(marks[k])
-		if err != nil {
-			return nil, nil, fmt.Errorf("compare: plot %s: %w", task.Name, err)
-		}
-		sc.GlyphStyle = g
-		p.Add(sc)
-		if k == 0 {
-			leg.Add(fmt.Sprintf("clear: paired t-test p < %g from here on", Alpha), glyphThumb(g))
-		} else {
-			leg.Add("m*, not significant there", glyphThumb(g))
-		}
-	}
-	// Room between the curves and the frame: the axes' ends are 15% beyond
-	// the sizes (on the log scale) and 8% above the highest band.
-	p.X.Min, p.X.Max = float64(task.Sizes[0])/1.15, float64(task.Sizes[len(task.Sizes)-1])*1.15
-	p.Y.Min, p.Y.Max = 0, math.Max(top*1.08, 0.01)
-	return p, &leg, nil
+	return marks
+}
+
+// lighter returns col halfway to white: the colour of an untuned curve.
+func lighter(col color.NRGBA) color.NRGBA {
+	mix := func(v uint8) uint8 { return v + (0xff-v)/2 }
+	return color.NRGBA{mix(col.R), mix(col.G), mix(col.B), col.A}
+}
+
+// grey returns g in grey: the glyph of an untuned crossover.
+func grey(g draw.GlyphStyle) draw.GlyphStyle {
+	g.Color = color.NRGBA{0x88, 0x88, 0x88, 0xff}
+	return g
 }
 
 // drawPlot draws the plot of task t of r on c (layout).
@@ -289,11 +352,17 @@ func bandXYs(pts []Point) plotter.XYs {
 
 // logTicks marks a logarithmic axis of positive integers: labelled ticks
 // at 1, 2 and 5 times the powers of ten, unlabelled ones at the other
-// multiples.
+// multiples; on an axis of more than two decades (hi > 100 lo) only the
+// powers of ten are labelled, whose neighbours' labels would run into
+// each other at the plot's width.
 type logTicks struct{}
 
 // Ticks implements plot.Ticker.
 func (logTicks) Ticks(lo, hi float64) []plot.Tick {
+	labelled := []int{1, 2, 5}
+	if hi > 100*lo {
+		labelled = []int{1}
+	}
 	var ts []plot.Tick
 	for p := 1.0; p <= hi; p *= 10 {
 		for k := 1; k < 10; k++ {
@@ -302,7 +371,7 @@ func (logTicks) Ticks(lo, hi float64) []plot.Tick {
 				continue
 			}
 			t := plot.Tick{Value: v}
-			if k == 1 || k == 2 || k == 5 {
+			if slices.Contains(labelled, k) {
 				t.Label = strconv.FormatFloat(v, 'f', -1, 64)
 			}
 			ts = append(ts, t)

@@ -350,3 +350,23 @@ func layoutResult() *Result {
 		},
 	}}}
 }
+
+// TestCompareLogTicks: 1, 2 and 5 times the powers of ten are labelled on
+// an axis of two decades at most, only the powers beyond.
+func TestCompareLogTicks(t *testing.T) {
+	labels := func(lo, hi float64) []string {
+		var out []string
+		for _, tk := range (logTicks{}).Ticks(lo, hi) {
+			if tk.Label != "" {
+				out = append(out, tk.Label)
+			}
+		}
+		return out
+	}
+	if got, want := labels(4, 400), []string{"5", "10", "20", "50", "100", "200"}; !slices.Equal(got, want) {
+		t.Errorf("labels of 4..400: %v, want %v", got, want)
+	}
+	if got, want := labels(43, 14426), []string{"100", "1000", "10000"}; !slices.Equal(got, want) {
+		t.Errorf("labels of 43..14426: %v, want %v", got, want)
+	}
+}

@@ -34,10 +34,15 @@ type LearnerInfo struct {
 
 // TaskResult holds the curves of one task.
 type TaskResult struct {
-	Name    string
-	Rows    int      // labelled rows (sentences: Result.Unit)
-	Classes []string // class names
-	Sizes   []int    // the training-set sizes, increasing
+	Name string
+	Rows int // labelled rows (sentences: Result.Unit)
+	// TestName and TestRows name and count the test sentences of a
+	// sequence task that has its own (SequenceTask.Test); "" and 0 when
+	// the test sets are held out of Rows.
+	TestName string
+	TestRows int
+	Classes  []string // class names
+	Sizes    []int    // the training-set sizes, increasing
 	// Curves[l] is the curve of Result.Learners[l].
 	Curves []Curve
 	// Crossovers holds one entry per pair of a generative and a
@@ -45,8 +50,10 @@ type TaskResult struct {
 	// discriminative ones.
 	Crossovers []Crossover
 	// Untuned, set by SetUntuned, holds the crossovers of the same pairs
-	// at fixed settings on the same splits, in the order of Crossovers.
-	Untuned []Crossover
+	// at fixed settings on the same splits, in the order of Crossovers,
+	// and UntunedCurves the curves of that run, in the order of Curves.
+	Untuned       []Crossover
+	UntunedCurves []Curve
 }
 
 // Curve is the learning curve of one learner on one task: one Point per
@@ -295,17 +302,20 @@ func learnerInfos(ls []Learner) []LearnerInfo {
 	return out
 }
 
-// SetUntuned records in r, a run with tuned learners, the crossovers of u,
-// the run of the same tasks, sizes, splits and seed with the learners at
-// their fixed settings (TaskResult.Untuned), so that the report shows how
-// tuning moves m*. The two runs must have the same tasks, sizes and pairs.
+// SetUntuned records in r, a run with tuned learners, the crossovers and
+// the curves of u, the run of the same tasks, sizes, splits and seed with
+// the learners at their fixed settings (TaskResult.Untuned and
+// UntunedCurves), so that the report shows how tuning moves the curves
+// and m*. The two runs must have the same tasks, sizes, learners and
+// pairs.
 func (r *Result) SetUntuned(u *Result) error {
 	if len(u.Tasks) != len(r.Tasks) || u.Splits != r.Splits || u.Seed != r.Seed {
 		return fmt.Errorf("compare: the untuned run has other tasks or splits")
 	}
 	for t := range r.Tasks {
 		a, b := &r.Tasks[t], u.Tasks[t]
-		if a.Name != b.Name || !slices.Equal(a.Sizes, b.Sizes) || len(a.Crossovers) != len(b.Crossovers) {
+		if a.Name != b.Name || !slices.Equal(a.Sizes, b.Sizes) || len(a.Crossovers) != len(b.Crossovers) ||
+			!slices.EqualFunc(a.Curves, b.Curves, func(x, y Curve) bool { return x.Learner == y.Learner }) {
 			return fmt.Errorf("compare: %s: the untuned run has other sizes or models", a.Name)
 		}
 		for i, x := range b.Crossovers {
@@ -313,7 +323,9 @@ func (r *Result) SetUntuned(u *Result) error {
 				return fmt.Errorf("compare: %s: the untuned run compares %s/%s, not %s/%s", a.Name, x.Generative, x.Discriminative, y.Generative, y.Discriminative)
 			}
 		}
-		a.Untuned = b.Crossovers
+	}
+	for t := range r.Tasks {
+		r.Tasks[t].Untuned, r.Tasks[t].UntunedCurves = u.Tasks[t].Crossovers, u.Tasks[t].Curves
 	}
 	return nil
 }

@@ -99,12 +99,13 @@ type taskPlan struct {
 	name    string
 	classes []string // the classes, or the tags
 	rows    int      // rows, or sentences
+	tests   int      // test sentences of the task's own, 0 when held out of rows
 	cost    int      // features per row, for Progress.Work
 	sizes   []int
-	// score draws a split of m training rows from rng, fits every
+	// score draws split number split of m training rows from rng, fits every
 	// learner on it and stores their test errors in errs (one per
 	// learner), the fallbacks in fell and the fits that warned in warned.
-	score func(rng *rand.Rand, m int, errs []float64, fell, warned []bool, tuned [][]float64) error
+	score func(rng *rand.Rand, m, split int, errs []float64, fell, warned []bool, tuned [][]float64) error
 	// errs holds the test error of split s of size i for learner l at
 	// ((i·S + s)·L + l); fell marks the fallbacks, warned the fits
 	// that succeeded with warnings.
@@ -160,6 +161,9 @@ func runPlans(ctx context.Context, plans []*taskPlan, learners []Learner, cfg Co
 			test := n - m
 			if mt := cfg.maxTest(); mt > 0 {
 				test = min(test, mt)
+			}
+			if p.tests > 0 {
+				test = p.tests / S // a part of them
 			}
 			p.left[i] = S
 			for s := range S {
@@ -277,7 +281,7 @@ func plan(tasks []Task, learners []Learner, cfg Config) ([]*taskPlan, error) {
 			return nil, fmt.Errorf("compare: %s: no training-set size fits %d rows of %d classes (a size needs at least one row per class in training and in test)", task.Name, n, k)
 		}
 		plans[t] = &taskPlan{name: task.Name, classes: d.Schema.Classes(), rows: n, cost: d.D(), sizes: sizes,
-			score: func(rng *rand.Rand, m int, errs []float64, fell, warned []bool, tuned [][]float64) error {
+			score: func(rng *rand.Rand, m, _ int, errs []float64, fell, warned []bool, tuned [][]float64) error {
 				return scoreTableSplit(rng, task, byClass, m, learners, cfg.maxTest(), errs, fell, warned, tuned)
 			}}
 	}
@@ -314,7 +318,7 @@ func splitMix(x uint64) uint64 {
 func runUnit(p *taskPlan, u unit, L int, cfg Config) error {
 	m := p.sizes[u.size]
 	at := (u.size*cfg.splits() + u.split) * L
-	if err := p.score(newSplitRand(cfg.Seed, u.task, m, u.split), m, p.errs[at:at+L], p.fell[at:at+L], p.warned[at:at+L], p.tuned[at:at+L]); err != nil {
+	if err := p.score(newSplitRand(cfg.Seed, u.task, m, u.split), m, u.split, p.errs[at:at+L], p.fell[at:at+L], p.warned[at:at+L], p.tuned[at:at+L]); err != nil {
 		return fmt.Errorf("compare: %s: %w", p.name, err)
 	}
 	return nil

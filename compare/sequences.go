@@ -27,6 +27,18 @@ import (
 //     same random order, taken while their tokens add up to at most
 //     Config.MaxTest (5000 tokens by default; always at least one
 //     sentence);
+//   - a task with test sentences of its own (SequenceTask.Test, such as a
+//     treebank's development part) trains on up to all of its Sentences
+//     (the default grid then ends at all of them) and tests split s of
+//     every size on part s of a random partition of Test into Splits
+//     parts of about equal numbers of tokens (testParts), whatever
+//     MaxTest: the splits' test sets are disjoint and together make up
+//     Test. At m = all the training sets of the splits hold the same
+//     sentences, so there the splits differ in their test parts alone,
+//     which are independent: the paired test compares the two models
+//     fitted on all the sentences over independent samples of test
+//     sentences, instead of repeating one figure Splits times (which
+//     would make any difference "significant");
 //   - the error is the token error rate, 1 − token accuracy, over the
 //     test set's tokens; a fit that fails scores the most frequent tag of
 //     the training tokens (a fallback).
@@ -39,6 +51,11 @@ const MinSequenceSize = 50
 type SequenceTask struct {
 	Name      string
 	Sentences []seq.Sentence
+	// Test, when not nil, holds the test sentences: the training sets
+	// are drawn from Sentences (up to all of them) and split s tests on
+	// part s of Test (see above); TestName names them in the reports.
+	Test     []seq.Sentence
+	TestName string
 }
 
 // SequenceLearner is a model of sentences: a sequence tagger, or a
@@ -62,9 +79,13 @@ type SentenceTagger interface {
 }
 
 // DefaultSequenceSizes returns the default grid of a task of n sentences:
-// Geometric(min(MinSequenceSize, hi), hi, DefaultPoints) with hi = ⌊0.9 n⌋.
-func DefaultSequenceSizes(n int) []int {
-	hi := n * 9 / 10
+// Geometric(min(MinSequenceSize, hi), hi, DefaultPoints) with hi = ⌊0.9 n⌋,
+// or hi = n when the task has test sentences of its own (heldOut false).
+func DefaultSequenceSizes(n int, heldOut bool) []int {
+	hi := n
+	if heldOut {
+		hi = n * 9 / 10
+	}
 	return Geometric(min(MinSequenceSize, hi), hi, DefaultPoints)
 }
 
@@ -87,30 +108,45 @@ func RunSequences(ctx context.Context, tasks []SequenceTask, learners []Sequence
 	plans := make([]*taskPlan, len(tasks))
 	for t, task := range tasks {
 		n := len(task.Sentences)
-		sizes := DefaultSequenceSizes(n)
+		heldOut := task.Test == nil
+		largest := n // the largest size: all sentences, or all but one
+		if heldOut {
+			largest = n - 1
+		}
+		sizes := DefaultSequenceSizes(n, heldOut)
 		if cfg.Sizes != nil {
 			sizes = nil
 			for _, m := range cfg.Sizes {
-				if m >= 1 && m < n && !slices.Contains(sizes, m) {
+				if m >= 1 && m <= largest && !slices.Contains(sizes, m) {
 					sizes = append(sizes, m)
 				}
 			}
 			slices.Sort(sizes)
 		}
 		if len(sizes) == 0 {
-			return nil, fmt.Errorf("compare: %s: no training-set size fits %d sentences (a size leaves at least one sentence for the test set)", task.Name, n)
-		}
-		var tags []string
-		for _, s := range task.Sentences {
-			if !s.Tagged() {
-				return nil, fmt.Errorf("compare: %s: line %d: a sentence without tags", task.Name, s.Line)
+			if heldOut {
+				return nil, fmt.Errorf("compare: %s: no training-set size fits %d sentences (a size leaves at least one sentence for the test set)", task.Name, n)
 			}
-			tags = append(tags, s.Tags...)
+			return nil, fmt.Errorf("compare: %s: no training-set size fits %d sentences", task.Name, n)
 		}
-		slices.Sort(tags)
-		plans[t] = &taskPlan{name: task.Name, classes: slices.Compact(tags), rows: n, cost: 1, sizes: sizes,
-			score: func(rng *rand.Rand, m int, errs []float64, fell, warned []bool, _ [][]float64) error {
-				scoreSequenceSplit(rng, task.Sentences, m, learners, cfg.maxTest(), errs, fell, warned)
+		tags, err := sequenceTags(task)
+		if err != nil {
+			return nil, err
+		}
+		var parts [][]seq.Sentence
+		if !heldOut {
+			if len(task.Test) < cfg.splits() {
+				return nil, fmt.Errorf("compare: %s: %d tagged test sentences for %d splits: each split tests on sentences of its own", task.Name, len(task.Test), cfg.splits())
+			}
+			parts = testParts(newSplitRand(cfg.Seed, t, 0, 0), task.Test, cfg.splits())
+		}
+		plans[t] = &taskPlan{name: task.Name, classes: tags, rows: n, tests: len(task.Test), cost: 1, sizes: sizes,
+			score: func(rng *rand.Rand, m, split int, errs []float64, fell, warned []bool, _ [][]float64) error {
+				train, test := heldOutSplit(rng, task.Sentences, m, cfg.maxTest())
+				if parts != nil {
+					test = parts[split]
+				}
+				scoreSequenceSplit(train, test, learners, errs, fell, warned)
 				return nil
 			}}
 	}
@@ -119,19 +155,79 @@ func RunSequences(ctx context.Context, tasks []SequenceTask, learners []Sequence
 		return nil, err
 	}
 	res.Unit = "sentences"
+	for t, task := range tasks {
+		res.Tasks[t].TestName, res.Tasks[t].TestRows = task.TestName, len(task.Test)
+	}
 	return res, nil
 }
 
-// scoreSequenceSplit draws m training sentences of all at random and the
-// test sentences (at most maxTest tokens, maxTest ≤ 0 for no cap, and
-// one sentence at least), fits every learner and stores its token error.
-func scoreSequenceSplit(rng *rand.Rand, all []seq.Sentence, m int, learners []SequenceLearner, maxTest int, errs []float64, fell, warned []bool) {
+// sequenceTags returns the sorted tags of the sentences of task, its test
+// sentences included, or an error naming the line of an untagged one.
+func sequenceTags(task SequenceTask) ([]string, error) {
+	var tags []string
+	for k, ss := range [][]seq.Sentence{task.Sentences, task.Test} {
+		for _, s := range ss {
+			if !s.Tagged() {
+				name := task.Name
+				if k == 1 && task.TestName != "" {
+					name = task.TestName
+				}
+				return nil, fmt.Errorf("compare: %s: line %d: a sentence without tags", name, s.Line)
+			}
+			tags = append(tags, s.Tags...)
+		}
+	}
+	slices.Sort(tags)
+	return slices.Compact(tags), nil
+}
+
+// testParts cuts test, in the random order of rng, into k parts of about
+// equal numbers of tokens: sentence i goes to part ⌊k (c_i + t_i/2) / T⌋,
+// where t_i is its tokens, c_i those of the sentences before it and T the
+// total, so that a part holds the sentences whose middle falls in its
+// k-th of the tokens. The caller makes sure that len(test) ≥ k; a part
+// that got no sentence (possible only with sentences much longer than
+// the others) takes one from the largest part.
+func testParts(rng *rand.Rand, test []seq.Sentence, k int) [][]seq.Sentence {
+	perm := rng.Perm(len(test))
+	total := 0
+	for _, s := range test {
+		total += len(s.Tokens)
+	}
+	parts := make([][]seq.Sentence, k)
+	c := 0
+	for _, i := range perm {
+		t := len(test[i].Tokens)
+		p := min(int(float64(k)*(float64(c)+float64(t)/2)/float64(max(total, 1))), k-1)
+		parts[p] = append(parts[p], test[i])
+		c += t
+	}
+	for p := range parts {
+		if len(parts[p]) > 0 {
+			continue
+		}
+		big := 0
+		for q := range parts {
+			if len(parts[q]) > len(parts[big]) {
+				big = q
+			}
+		}
+		last := len(parts[big]) - 1
+		parts[p], parts[big] = append(parts[p], parts[big][last]), parts[big][:last]
+	}
+	return parts
+}
+
+// heldOutSplit draws m training sentences of all at random and the test
+// sentences, the held-out ones in the same random order while their
+// tokens add up to at most maxTest (maxTest ≤ 0 for no cap; one sentence
+// at least, when one is left).
+func heldOutSplit(rng *rand.Rand, all []seq.Sentence, m, maxTest int) (train, test []seq.Sentence) {
 	perm := rng.Perm(len(all))
-	train := make([]seq.Sentence, m)
+	train = make([]seq.Sentence, m)
 	for i, k := range perm[:m] {
 		train[i] = all[k]
 	}
-	var test []seq.Sentence
 	tokens := 0
 	for _, k := range perm[m:] {
 		s := all[k]
@@ -141,6 +237,12 @@ func scoreSequenceSplit(rng *rand.Rand, all []seq.Sentence, m int, learners []Se
 		test = append(test, s)
 		tokens += len(s.Tokens)
 	}
+	return train, test
+}
+
+// scoreSequenceSplit fits every learner on the training sentences and
+// stores its token error on the test sentences.
+func scoreSequenceSplit(train, test []seq.Sentence, learners []SequenceLearner, errs []float64, fell, warned []bool) {
 	words := make([][]string, len(test))
 	for i, s := range test {
 		words[i] = s.Tokens
@@ -175,12 +277,14 @@ func majorityTag(train []seq.Sentence) string {
 }
 
 // tokenErrorRate is the fraction of the tokens of test whose tag is not
-// the predicted one: predicted[i] for sentence i (a nil entry, a sentence
-// the tagger refused, counts every token wrong), or the tag fallback for
+// the predicted one: predicted[i] for sentence i (a missing entry or one
+// of another length than the sentence, such as nil for a sentence the
+// tagger refused, counts every token wrong), or the tag fallback for
 // every token when predicted is nil.
 func tokenErrorRate(test []seq.Sentence, predicted [][]string, fallback string) float64 {
 	wrong, n := 0, 0
 	for i, s := range test {
+		refused := predicted != nil && (i >= len(predicted) || len(predicted[i]) != len(s.Tags))
 		for j, t := range s.Tags {
 			n++
 			switch {
@@ -188,7 +292,7 @@ func tokenErrorRate(test []seq.Sentence, predicted [][]string, fallback string) 
 				if t != fallback {
 					wrong++
 				}
-			case predicted[i] == nil || predicted[i][j] != t:
+			case refused || predicted[i][j] != t:
 				wrong++
 			}
 		}

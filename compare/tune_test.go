@@ -7,6 +7,7 @@ import (
 	"math"
 	"reflect"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 
@@ -257,5 +258,62 @@ func TestSetUntuned(t *testing.T) {
 	header, rows = tuned.summary()
 	if n := len(header); header[n-1] != "m* untuned gen/disc" || rows[0][n-1] != untuned.Tasks[0].Crossovers[0].crossoverCell() {
 		t.Errorf("summary %q %q", header, rows)
+	}
+}
+
+// TestPlotUntuned: with the untuned run set, the plot draws the tuned
+// learner's untuned curve (thin, a lighter shade of its colour, in the
+// legend) beside the tuned one, but not that of a learner that was not
+// tuned (the same curve), and the untuned m* as a grey triangle; the
+// caption of index.html says so. Without it, none of that is drawn.
+func TestPlotUntuned(t *testing.T) {
+	d := bundled.Load(t, "iris", dataio.Options{})
+	tasks := []Task{{Name: "iris", Data: d}}
+	disc := stub("disc", Discriminative)
+	disc.Tuned = []string{"alpha"}
+	run := func(ls []Learner) *Result {
+		r, err := Run(context.Background(), tasks, ls, Config{Splits: 2, Sizes: []int{20, 40}, Seed: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	tuned, untuned := run([]Learner{stub("gen", Generative), disc}), run([]Learner{stub("gen", Generative), stub("disc", Discriminative)})
+	for i := range untuned.Tasks[0].Curves[1].Points {
+		untuned.Tasks[0].Curves[1].Points[i].Mean += 0.1
+	}
+	untuned.Tasks[0].Crossovers[0] = Crossover{Generative: "gen", Discriminative: "disc", M: 40, ClearFrom: 40, P: 0.01}
+	svg := func() string {
+		var b strings.Builder
+		if err := tuned.WriteSVG(&b, 0); err != nil {
+			t.Fatal(err)
+		}
+		return b.String()
+	}
+	light := fmt.Sprintf("#%02X%02X%02X", 0xD5+(0xff-0xD5)/2, 0x5E+(0xff-0x5E)/2, 0xff/2) // disc's vermillion, halfway to white
+	before := svg()
+	for _, absent := range []string{"untuned", light, "#888888"} {
+		if strings.Contains(before, absent) {
+			t.Errorf("the plot without the untuned run has %q", absent)
+		}
+	}
+	if err := tuned.SetUntuned(untuned); err != nil {
+		t.Fatal(err)
+	}
+	after := svg()
+	for _, want := range []string{">disc, untuned<", "stroke:" + light, ">untuned: clear from here on<", "fill:#888888"} {
+		if !strings.Contains(after, want) {
+			t.Errorf("the plot with the untuned run lacks %q", want)
+		}
+	}
+	if strings.Contains(after, "gen, untuned") {
+		t.Error("the plot draws the untuned curve of gen, which was not tuned")
+	}
+	files, err := tuned.render(ReportInfo{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(files[IndexFile]), "Thin lines in a lighter shade: the tuned models’ curves in the untuned run") {
+		t.Error("index.html does not describe the untuned curves")
 	}
 }

@@ -111,8 +111,10 @@ the default setting when a class has fewer than 2) minimising
 (nb: --alpha and --var-smoothing) is tuned on their combinations. Compare
 then runs twice on the same splits, at the fixed settings and tuned: the
 report is the tuned run's, with the values chosen per size (median and
-range over the splits) in the table, index.html and curves.csv, and m* of
-the untuned run beside the tuned one. A tuned flag cannot be set as well.
+range over the splits) in the table, index.html and curves.csv, m* of
+the untuned run beside the tuned one, and the untuned curves of the tuned
+models in the plots (thin, lighter). A tuned flag cannot be set as well;
+--tune takes tables only.
 
 On sequence data (--data a bundled treebank such as ud_english_ewt_dev,
 or .conllu, .conll or .jsonl files, or any with --seq-format; read as fit
@@ -120,7 +122,14 @@ reads them: --tags, --tag-column) the sizes m are
 numbers of training sentences (default: 15 sizes spaced geometrically from
 50 sentences to 90% of them), a split draws the training sentences at
 random, the test set is the held-out sentences up to 5000 tokens, and the
-error is the token error rate, 1 − token accuracy. The models are the
+error is the token error rate, 1 − token accuracy. --test-data names test
+sentences of their own, one name per --data name (such as
+ud_english_ewt_dev for ud_english_ewt): the sizes then reach all the
+training sentences, and split s of every size tests on the s-th of
+--splits random parts of them (disjoint, of about equal numbers of
+tokens), so that at m = all, where every split trains on the same
+sentences, the paired test compares the models over independent test
+samples. The models are the
 taggers (hmm, and the other kinds of sentences) and the per-token pair,
 nb-token and logistic-token: naive Bayes and logistic regression on each
 token's features by itself (the lower-cased word, its suffixes of 1–3
@@ -134,7 +143,8 @@ Example:
 
 	gendisc compare
 	gendisc compare --data sonar,ionosphere --models nb,logistic,lda --splits 1000 --variance feature --out sonar-report
-	gendisc compare --data ud_english_ewt --models hmm,nb-token,logistic-token --splits 20 --out ewt-report`,
+	gendisc compare --data ud_english_ewt --models hmm,nb-token,logistic-token --splits 20 --out ewt-report
+	gendisc compare --data ud_english_ewt --test-data ud_english_ewt_dev --models hmm,crf --sizes 50,500,5000,12544 --splits 4`,
 	Flags: compareFlags,
 	MoreHelp: func(w io.Writer) {
 		fmt.Fprintf(w, "\nModel flags (as for gendisc fit; each goes to the models of --models that take it):\n")
@@ -162,6 +172,7 @@ type compareOptions struct {
 	passed       map[string]*passFlag   // the model flags, by name
 	command      string                 // the command line, for the report
 	sentences    bool                   // --data names sequence data (compare_seq.go)
+	testData     modelflags.List        // --test-data (compare_testdata.go)
 	seq          seqFlags               // how to read sequence data, as fit reads it
 }
 
@@ -193,6 +204,7 @@ func compareFlags(fs *flag.FlagSet, args []string) Runner {
 	o.read.register(fs)
 	o.seq.register(fs)
 	o.tune.register(fs)
+	o.registerTestData(fs)
 	if args == nil { // help: MoreHelp lists the model flags
 		return nil
 	}
@@ -304,6 +316,12 @@ func (o *compareOptions) run(ctx context.Context, env *Env, fs *flag.FlagSet) er
 	}
 	o.sentences = sentences
 	if err := checkReadFlags(fs, o.sentences, "--data holds "+readsWhat(o.sentences)); err != nil {
+		return err
+	}
+	if err := o.checkTestData(); err != nil {
+		return err
+	}
+	if err := o.checkTuneData(); err != nil {
 		return err
 	}
 	if err := o.resolve(); err != nil {

@@ -111,17 +111,27 @@ func (o *compareOptions) kindsOfModels() []string {
 	return out
 }
 
+// readWords reads the sentences of a --data or --test-data name with the
+// reading flags; sentences given as attributes are an error.
+func (o *compareOptions) readWords(env *Env, name string) (*seq.Corpus, error) {
+	c, err := env.readSentences(name, &o.seq)
+	if err != nil {
+		return nil, err
+	}
+	if c.GivenAttributes() {
+		return nil, fmt.Errorf("%s: sentences given as attributes (CRFsuite's data format): compare's models read words", c.Source)
+	}
+	return c, nil
+}
+
 // runSequences reads the sentences of --data, runs compare.RunSequences
 // with the models of --models, writes the report and prints the table.
 func (o *compareOptions) runSequences(ctx context.Context, env *Env) error {
 	var tasks []compare.SequenceTask
 	for _, name := range o.data {
-		c, err := env.readSentences(name, &o.seq)
+		c, err := o.readWords(env, name)
 		if err != nil {
 			return err
-		}
-		if c.GivenAttributes() {
-			return fmt.Errorf("%s: sentences given as attributes (CRFsuite's data format): compare's models read words", c.Source)
 		}
 		label := name
 		if _, ok := datasets.TreebankInfo(name); !ok {
@@ -130,7 +140,15 @@ func (o *compareOptions) runSequences(ctx context.Context, env *Env) error {
 		if slices.ContainsFunc(tasks, func(t compare.SequenceTask) bool { return t.Name == label }) {
 			return usagef("--data: %s appears twice", name)
 		}
-		tasks = append(tasks, compare.SequenceTask{Name: label, Sentences: c.Tagged()})
+		task := compare.SequenceTask{Name: label, Sentences: c.Tagged()}
+		if len(o.testData) > 0 {
+			test, err := o.readWords(env, o.testData[len(tasks)])
+			if err != nil {
+				return err
+			}
+			task.Test, task.TestName = test.Tagged(), o.testData[len(tasks)]
+		}
+		tasks = append(tasks, task)
 	}
 	probe := tasks[0].Sentences[:min(compare.MinSequenceSize, len(tasks[0].Sentences))]
 	learners := make([]compare.SequenceLearner, len(o.models))

@@ -24,6 +24,21 @@ func (t *compareTuneOptions) register(fs *flag.FlagSet) {
 	fs.StringVar(&t.metric, "tune-metric", "log-loss", "the `metric` --tune minimises: log-loss, error, brier or auc (maximised)")
 }
 
+// checkTuneData returns the misuse of --tune, --tune-folds or
+// --tune-metric on sequence data, whose models compare does not tune
+// (their flags are not those of compare.TuneGrids).
+func (o *compareOptions) checkTuneData() error {
+	var given error
+	if o.sentences {
+		o.tune.fs.Visit(func(f *flag.Flag) {
+			if given == nil && strings.HasPrefix(f.Name, "tune") {
+				given = usagef("--%s applies to tables: compare does not tune the models of sentences", f.Name)
+			}
+		})
+	}
+	return given
+}
+
 // tunedModels returns the models of o with their regularisation chosen by
 // compare.Tuning on every training set, in the order of o.models. A model
 // whose kind has no flag of compare.TuneGrids keeps its fixed settings.

@@ -9,8 +9,9 @@ import (
 
 // TestCompareTune runs compare --tune on iris: the chosen values of every
 // model's regularisation appear per size in the table, index.html and
-// curves.csv, m* of the untuned run beside the tuned one, and the report
-// is the same byte for byte with 1 and 2 jobs.
+// curves.csv, m* of the untuned run beside the tuned one, the plot draws
+// the untuned curves beside the tuned ones, and the report is the same
+// byte for byte with 1 and 2 jobs.
 func TestCompareTune(t *testing.T) {
 	dir := t.TempDir()
 	run := func(jobs string) (string, string) {
@@ -42,6 +43,12 @@ func TestCompareTune(t *testing.T) {
 	for _, want := range []string{"Tuned settings", "<td>shrinkage</td>", "m* untuned", "tuned by 4-fold CV of log-loss"} {
 		if !strings.Contains(index, want) {
 			t.Errorf("index.html lacks %q", want)
+		}
+	}
+	svg := read(out, "iris.svg")
+	for _, want := range []string{">nb, untuned<", ">logistic, untuned<", ">lda, untuned<"} {
+		if !strings.Contains(svg, want) {
+			t.Errorf("iris.svg lacks the untuned curve %q", want)
 		}
 	}
 	stdout2, out2 := run("2")
