@@ -54,14 +54,6 @@ func newSentenceTagger(model string, t gendisc.Tagger, c *seq.Corpus) (sentenceT
 	return sentenceTagger{Tagger: t}, nil
 }
 
-// tag returns the tags of the sentence s.
-func (st sentenceTagger) tag(s seq.Sentence) ([]string, error) {
-	if st.attrs != nil {
-		return st.attrs.TagAttributes(s.Attributes)
-	}
-	return st.TagTokens(s.Tokens)
-}
-
 // marginals returns the posterior marginals of the tags of s, or nil
 // when the model has none (hasMarginals is false).
 func (st sentenceTagger) marginals(s seq.Sentence) ([][]float64, error) {
