@@ -10,6 +10,7 @@ import (
 	"github.com/gendisc/gendisc/data"
 	"github.com/gendisc/gendisc/internal/design"
 	"github.com/gendisc/gendisc/internal/hugepage"
+	"github.com/gendisc/gendisc/internal/kernel"
 	"github.com/gendisc/gendisc/internal/mathx"
 	"github.com/gendisc/gendisc/internal/parallel"
 )
@@ -183,6 +184,19 @@ func (m *Model) OriginalCoefficients() (w [][]float64, b []float64) {
 // wrong length or d's features differ from the model's schema by name,
 // kind or order.
 func (m *Model) LogProba(dst []float64, d *data.Dataset) []float64 {
+	return m.logProba(dst, d, false)
+}
+
+// Proba writes P(y = c | x_i) to dst[i*K+c], bit for bit the exponential
+// of what LogProba writes (gendisc.BatchProba), with its conventions:
+// each block of rows exponentiated by kernel.Exp while it is in cache,
+// four lanes at a time, rather than by a math.Exp per value.
+func (m *Model) Proba(dst []float64, d *data.Dataset) []float64 {
+	return m.logProba(dst, d, true)
+}
+
+// logProba is LogProba, and Proba when exp is set.
+func (m *Model) logProba(dst []float64, d *data.Dataset, exp bool) []float64 {
 	K := len(m.Classes())
 	if dst == nil {
 		dst = hugepage.Make[float64](d.N*K, d.N*K)
@@ -221,14 +235,16 @@ func (m *Model) LogProba(dst []float64, d *data.Dataset) []float64 {
 				continue
 			}
 			if m.k == 1 {
-				t := out[0]
-				out[0], out[1] = -softplus(t), -softplus(-t)
+				out[0], out[1] = binaryLogProba(out[0])
 				continue
 			}
 			mx, lse := mathx.MaxLogSumExp(out)
 			for c := range out {
 				out[c] -= mx + lse
 			}
+		}
+		if exp {
+			kernel.Exp(dst[lo*K : hi*K])
 		}
 	})
 	return dst

@@ -621,12 +621,18 @@ func sparseAdd(g []float64, a float64, idx []int32, val []float64) {
 	}
 }
 
-// softplus returns log(1 + eᵗ) without overflow.
-func softplus(t float64) float64 {
+// binaryLogProba returns the log-probabilities of the two classes at the
+// score t, log σ(−t) = −softplus(t) and log σ(t) = −softplus(−t), with
+// softplus(t) = log(1 + eᵗ) = max(t, 0) + log1p(e^{−|t|}) without
+// overflow: one exponential and one logarithm for both, each bit for bit
+// what softplus written apart gives (t + log1p(e^{−t}) for t > 0,
+// log1p(eᵗ) otherwise).
+func binaryLogProba(t float64) (lp0, lp1 float64) {
+	l := math.Log1p(math.Exp(-math.Abs(t)))
 	if t > 0 {
-		return t + math.Log1p(math.Exp(-t))
+		return -(t + l), -l
 	}
-	return math.Log1p(math.Exp(t))
+	return -l, -(-t + l)
 }
 
 // sigmoid returns σ(t) = 1/(1 + e⁻ᵗ) without overflow.
