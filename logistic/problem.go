@@ -57,9 +57,17 @@ type problem struct {
 	shift, scale []float64
 	rawTheta     []float64
 
+	// negExp, for two classes, is e^{−|t_i|} of the score t_i of every
+	// row at expTheta, the θ of the last evaluation (sigmoidResiduals
+	// keeps them): a Hessian at that θ (Newton's, at the point its line
+	// search accepted) takes its row weights from them without a pass of
+	// scores and exponentials of its own (hessBinaryRows).
+	negExp, expTheta []float64
+
 	// Arguments of the kernels, set before each parallel.For; the method
 	// values are bound once so that an evaluation allocates nothing.
 	theta     []float64
+	reuseExp  bool // hessBinaryRows reads negExp
 	gradBlock func(b, lo, hi int)
 	hessBlock func(b, lo, hi int)
 }
@@ -214,7 +222,11 @@ type evaluation struct {
 func (pr *problem) eval(theta, grad []float64) evaluation {
 	pr.theta = pr.kernelTheta(theta)
 	nb := pr.ensureBlocks()
+	if pr.k == 1 && len(pr.negExp) != pr.n {
+		pr.negExp = make([]float64, pr.n)
+	}
 	parallel.For(pr.n, minBlock, pr.gradBlock)
+	pr.expTheta = append(pr.expTheta[:0], theta...)
 	e := evaluation{}
 	clear(grad)
 	for _, bs := range pr.blocks[:nb] {
@@ -377,6 +389,7 @@ func (pr *problem) sigmoidResiduals(bs *blockScratch, a, e int) {
 		ex[r] = -math.Abs(t)
 	}
 	expInPlace(ex)
+	copy(pr.negExp[a:e], ex)
 	var ones log1pSum
 	for r, t := range s {
 		i, u := a+r, ex[r]
@@ -474,6 +487,7 @@ func (pr *problem) hessian(theta, h []float64) {
 	}
 	nb := pr.ensureBlocks()
 	pr.theta = pr.kernelTheta(theta)
+	pr.reuseExp = pr.k == 1 && slices.Equal(theta, pr.expTheta)
 	parallel.For(pr.n, minBlock, pr.hessBlock)
 	clear(h)
 	for b := range nb {
@@ -556,7 +570,8 @@ func (pr *problem) hessRows(b, lo, hi int) {
 //	Σ_i v_i p_i (1 − p_i) z̃_i z̃_iᵀ = Σ_i u_i u_iᵀ,  u_i = √(v_i p_i (1 − p_i)) z̃_i,
 //
 // with p_i (1 − p_i) = e/(1 + e)², e = exp(−|s_i|) for the score s_i
-// (the exponentials of a chunk of chunkRows rows taken at once), added a
+// (those of the last evaluation when it was at the same θ, negExp; else
+// the exponentials of a chunk of chunkRows rows taken at once), added a
 // chunk at a time by kernel.SyrkPacked from the u_i written in its
 // packed layout (u_i's entry t of group g at g·gs + i·SyrkGroup + t),
 // and then copied from the upper triangle, which SyrkPacked fills, to the
@@ -574,11 +589,15 @@ func (pr *problem) hessBinaryRows(b, lo, hi int) {
 	for a := lo; a < hi; a += chunkRows {
 		n := min(chunkRows, hi-a)
 		ex := bs.ex[:n]
-		for r := range n {
-			i := a + r
-			ex[r] = -math.Abs(floats.Dot(pr.z[i*p:(i+1)*p], theta[:p]) + theta[p])
+		if pr.reuseExp {
+			ex = pr.negExp[a : a+n]
+		} else {
+			for r := range n {
+				i := a + r
+				ex[r] = -math.Abs(floats.Dot(pr.z[i*p:(i+1)*p], theta[:p]) + theta[p])
+			}
+			expInPlace(ex)
 		}
-		expInPlace(ex)
 		for r, e := range ex {
 			i := a + r
 			u := math.Sqrt(pr.v[i]*e) / (1 + e)
