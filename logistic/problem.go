@@ -601,8 +601,12 @@ func (pr *problem) hessBinaryRows(b, lo, hi int) {
 		for r, e := range ex {
 			i := a + r
 			u := math.Sqrt(pr.v[i]*e) / (1 + e)
-			for j, zj := range pr.z[i*p : (i+1)*p] {
-				bs.packed[j/g*gs+r*g+j%g] = u * zj
+			z := pr.z[i*p : (i+1)*p]
+			for j0 := 0; j0 < p; j0 += g { // a group's run of g values at a time
+				dst := bs.packed[j0/g*gs+r*g:][:g]
+				for t, zj := range z[j0:min(j0+g, p)] {
+					dst[t] = u * zj
+				}
 			}
 			bs.packed[p/g*gs+r*g+p%g] = u
 		}
