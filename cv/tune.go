@@ -606,7 +606,7 @@ func (f foldModels) evaluate(d *data.Dataset, repeats []Folds, workers int) []er
 	for rep, folds := range repeats {
 		sets := make([][]gendisc.Classifier, len(f))
 		for i := range f {
-			sets[i] = make([]gendisc.Classifier, folds.K())
+			sets[i] = make([]gendisc.Classifier, len(f[i][rep]))
 			for k, fm := range f[i][rep] {
 				if c, ok := batchEvaluable(fm.m); ok && fm.err == nil {
 					sets[i][k] = c

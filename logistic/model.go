@@ -97,6 +97,11 @@ type lastEvaluation struct {
 	nll    float64
 	wrong  int
 	grad   []float64 // ∂(−log-likelihood)/∂θ, without the penalty
+	// The rows' classes, the classes' total weights and the rows'
+	// weights of the fit (classes, rowWeights), which a fit of the same
+	// rows and fitKey takes rather than reading the rows again.
+	y         []int32
+	classW, v []float64
 }
 
 // Kind returns "logistic".
