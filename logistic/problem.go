@@ -200,8 +200,10 @@ type blockScratch struct {
 	top    []int32   // the class of the largest score of each row of a chunk (softmax)
 	spare  []float64 // the products of a weight vector that does not exist (pd, see addGradient)
 	packed []float64 // the scaled rows of a chunk in kernel.SyrkPacked's layout (hessBinaryRows)
-	loss   float64   // Σ v_i (−log P) of the block
-	wrong  int       // rows of positive weight the block misclassifies
+	// hessExp is the exponentials of a chunk of hessBinaryRows (hessChunk).
+	hessExp []float64
+	loss    float64 // Σ v_i (−log P) of the block
+	wrong   int     // rows of positive weight the block misclassifies
 }
 
 // dim is the number of parameters, k(P+1).
@@ -563,6 +565,15 @@ func (pr *problem) hessRows(b, lo, hi int) {
 	}
 }
 
+// hessChunk is the number of rows whose scaled copies hessBinaryRows
+// packs for one kernel.SyrkPacked: four times gradRows' chunk, since the
+// kernel's fixed cost per call (the masked tiles of a triangle of 21
+// columns padded to 32) weighs on 64 rows. BenchmarkSyrkNarrow (package
+// kernel) on 21 columns: 12-14 GFLOP/s on chunks of 64 rows, 21 on 256
+// and on 1024, whose packed rows (64 KB for 256) stay in the L2 cache;
+// gonum's blas64.Syrk on the same rows row-major, 6-8.
+const hessChunk = 256
+
 // hessBinaryRows is hessRows for two classes (k = 1): the Hessian's sum
 // over rows [lo, hi) is the scatter matrix of the rows scaled by
 // √(v_i p_i (1 − p_i)),
@@ -571,7 +582,7 @@ func (pr *problem) hessRows(b, lo, hi int) {
 //
 // with p_i (1 − p_i) = e/(1 + e)², e = exp(−|s_i|) for the score s_i
 // (those of the last evaluation when it was at the same θ, negExp; else
-// the exponentials of a chunk of chunkRows rows taken at once), added a
+// the exponentials of a chunk of hessChunk rows taken at once), added a
 // chunk at a time by kernel.SyrkPacked from the u_i written in its
 // packed layout (u_i's entry t of group g at g·gs + i·SyrkGroup + t),
 // and then copied from the upper triangle, which SyrkPacked fills, to the
@@ -581,14 +592,15 @@ func (pr *problem) hessBinaryRows(b, lo, hi int) {
 	h := pr.hpart[b][:q*q]
 	clear(h)
 	bs := pr.blocks[b]
-	gs := g * chunkRows
+	gs := g * hessChunk
 	if len(bs.packed) < (q+g-1)/g*gs {
 		bs.packed = make([]float64, (q+g-1)/g*gs) // the rows of the groups past q stay 0
+		bs.hessExp = make([]float64, hessChunk)
 	}
 	theta := pr.theta[:q]
-	for a := lo; a < hi; a += chunkRows {
-		n := min(chunkRows, hi-a)
-		ex := bs.ex[:n]
+	for a := lo; a < hi; a += hessChunk {
+		n := min(hessChunk, hi-a)
+		ex := bs.hessExp[:n]
 		if pr.reuseExp {
 			ex = pr.negExp[a : a+n]
 		} else {
