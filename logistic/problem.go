@@ -396,10 +396,14 @@ func (pr *problem) sigmoidResiduals(bs *blockScratch, a, e int) {
 	for r, t := range s {
 		i, u := a+r, ex[r]
 		v, yt := pr.v[i], float64(pr.y[i])
-		sig := 1 / (1 + u)
+		// σ(t) = 1/(1 + u) · (u when t < 0, else 1), the factor chosen
+		// by a mask rather than a branch, which the signs of the
+		// scores would make unpredictable.
+		neg := uint64(0)
 		if t < 0 {
-			sig *= u
+			neg = math.MaxUint64
 		}
+		sig := 1 / (1 + u) * math.Float64frombits(math.Float64bits(u)&neg|math.Float64bits(1)&^neg)
 		bs.loss += v * (max(t, 0) - yt*t)
 		if v == 1 {
 			ones.add(u)
@@ -407,11 +411,17 @@ func (pr *problem) sigmoidResiduals(bs *blockScratch, a, e int) {
 			bs.loss += v * math.Log1p(u)
 		}
 		s[r] = v * (sig - yt)
-		if v > 0 && (2*yt-1)*t <= 0 {
-			bs.wrong++
-		}
+		bs.wrong += oneIf(v > 0) & oneIf((2*yt-1)*t <= 0)
 	}
 	bs.loss += ones.value()
+}
+
+// oneIf returns 1 when b is true and 0 otherwise, without a branch.
+func oneIf(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // softmaxResiduals replaces the scores s_ic in bs.s of the rows
