@@ -89,21 +89,10 @@ func TestAffine(t *testing.T) {
 // exponentials (negExp), is the Hessian computed afresh; at another θ
 // the exponentials are not reused.
 func TestHessianFromEvaluation(t *testing.T) {
-	d := bundled.Load(t, "pima_indians_diabetes", dataio.Options{})
-	enc, err := design.Fit(d, design.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	z := enc.Encode(d)
-	y, tot, err := classes(d)
-	if err != nil {
-		t.Fatal(err)
-	}
-	v := rowWeights(d, y, tot, Unweighted)
-	pr := newProblem(z.Dense, z.N, z.P, 1, y, v, 0.7)
+	pr, _ := benchProblem(t, bundled.Load(t, "pima_indians_diabetes", dataio.Options{}), design.Options{})
 	fresh := func(theta []float64) []float64 {
 		h := make([]float64, len(theta)*len(theta))
-		newProblem(z.Dense, z.N, z.P, 1, y, v, 0.7).hessian(theta, h)
+		newProblem(pr.z, pr.n, pr.p, pr.k, pr.y, pr.v, pr.lambda).hessian(theta, h)
 		return h
 	}
 	th1, th2 := initialTheta(pr), initialTheta(pr)
