@@ -221,6 +221,13 @@ func (m *Model) logProba(dst []float64, d *data.Dataset, exp bool) []float64 {
 	}
 	parallel.For(d.N, 1024, func(_, lo, hi int) {
 		z := make([]float64, pd)
+		// For two classes, −|t_i| of the block's scores, then their
+		// exponentials, taken at once by kernel.Exp (bit for bit
+		// math.Exp); NaN marks a row far out, done by farRow.
+		var u []float64
+		if m.k == 1 {
+			u = make([]float64, hi-lo)
+		}
 		for i := lo; i < hi; i++ {
 			m.enc.EncodeRow(z, d.Row(i))
 			out := dst[i*K : (i+1)*K]
@@ -237,15 +244,27 @@ func (m *Model) logProba(dst []float64, d *data.Dataset, exp bool) []float64 {
 					sp = sparse[i*m.k : (i+1)*m.k]
 				}
 				m.farRow(out, d.Row(i), sp)
+				if u != nil {
+					u[i-lo] = math.NaN()
+				}
 				continue
 			}
 			if m.k == 1 {
-				out[0], out[1] = binaryLogProba(out[0])
+				u[i-lo] = -math.Abs(out[0])
 				continue
 			}
 			mx, lse := mathx.MaxLogSumExp(out)
 			for c := range out {
 				out[c] -= mx + lse
+			}
+		}
+		if u != nil {
+			kernel.Exp(u)
+			for r, e := range u {
+				if e == e {
+					out := dst[(lo+r)*K:]
+					out[0], out[1] = binaryLogProba(out[0], e)
+				}
 			}
 		}
 		if exp {

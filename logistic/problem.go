@@ -669,11 +669,12 @@ func sparseAdd(g []float64, a float64, idx []int32, val []float64) {
 // binaryLogProba returns the log-probabilities of the two classes at the
 // score t, log σ(−t) = −softplus(t) and log σ(t) = −softplus(−t), with
 // softplus(t) = log(1 + eᵗ) = max(t, 0) + log1p(e^{−|t|}) without
-// overflow: one exponential and one logarithm for both, each bit for bit
-// what softplus written apart gives (t + log1p(e^{−t}) for t > 0,
-// log1p(eᵗ) otherwise).
-func binaryLogProba(t float64) (lp0, lp1 float64) {
-	l := math.Log1p(math.Exp(-math.Abs(t)))
+// overflow, from u = math.Exp(−|t|) (which the caller takes for a block
+// of rows at once, kernel.Exp): one exponential and one logarithm for
+// both, each bit for bit what softplus written apart gives
+// (t + log1p(e^{−t}) for t > 0, log1p(eᵗ) otherwise).
+func binaryLogProba(t, u float64) (lp0, lp1 float64) {
+	l := math.Log1p(u)
 	if t > 0 {
 		return -(t + l), -l
 	}
