@@ -432,8 +432,9 @@ type SearchResult struct {
 // model of the previous setting on the path, and reaches the optimum of
 // a cold fit within the optimiser's tolerance in fewer iterations. The
 // paths are fitted fold by fold (fitPaths: a fold's training rows copied
-// once for all its fits, the folds in parallel), then every setting's
-// fold models evaluated.
+// once for all its fits, the folds in parallel), then the fold models of
+// every setting evaluated together, in one pass over the rows per
+// assignment (foldModels.evaluate).
 //
 // The settings of a one-pass kind whose statistics do not depend on
 // them (registry.SharedStatisticsConfig: naive Bayes's α, variance
