@@ -1,6 +1,7 @@
 package cv
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -132,38 +133,59 @@ func batchEvaluable(m gendisc.Model) (gendisc.Classifier, bool) {
 	return c, ok
 }
 
-// evaluateClassifiers evaluates models[k] on the rows of fold k of f for
-// every fold k whose model is not nil, giving the reports Evaluate gives
-// on each fold's rows (the same probabilities, row by row, in the same
-// order), without copying a fold out of d whole: one pass over the rows
-// of d, in blocks of evalBlock rows taken by up to workers goroutines, in
-// which the block's rows are scattered into a cache-sized buffer per fold
-// (scatterRows; the batch kernels read consecutive rows), predicted there
-// by the fold's model and their probabilities written at the rows' places
-// among their fold's rows; then the metrics of
-// each fold (metrics.Classification), the folds in parallel. An error
-// of a fold names it (the first in fold order); a row without a valid
-// target is an error positioned at the row.
-func evaluateClassifiers(models []gendisc.Classifier, d *data.Dataset, f Folds, workers int) ([]Report, error) {
-	k := len(models)
+// evaluateClassifiers evaluates sets[s][k] on the rows of fold k of f for
+// every set s (the fold models of one configuration; several for the
+// settings of a regularisation path, Search.Run) and every fold k whose
+// model is not nil, giving the reports Evaluate gives on each fold's rows
+// (the same probabilities, row by row, in the same order), without
+// copying a fold out of d whole: one pass over the rows of d, in blocks
+// of evalBlock rows taken by up to workers goroutines, in which the
+// block's rows are scattered into a cache-sized buffer per fold
+// (scatterRows; once for all the sets) and predicted there by the fold's
+// model of every set, their probabilities written at the rows' places
+// among their fold's rows; then the metrics of each set's folds
+// (metrics.Classification), in parallel. reports[s] are set s's, and
+// errs[s] why its evaluation failed (its first fold's error in fold order,
+// naming the fold; a row without a valid target is an error positioned
+// at the row), nil when it did not.
+func evaluateClassifiers(sets [][]gendisc.Classifier, d *data.Dataset, f Folds, workers int) (reports [][]Report, errs []error) {
+	k := len(f.Sizes())
+	reports, errs = make([][]Report, len(sets)), make([]error, len(sets))
+	for s := range sets {
+		reports[s] = make([]Report, k)
+	}
 	var classes []string
-	for _, m := range models {
-		if m != nil {
-			classes = m.Classes()
-			break
+	from := 0 // the fold whose model gave classes
+	for _, models := range sets {
+		for fold, m := range models {
+			if m != nil && classes == nil {
+				classes, from = m.Classes(), fold
+			}
 		}
 	}
 	if classes == nil {
-		return make([]Report, k), nil
+		return reports, errs
 	}
-	for fold, m := range models {
-		if m != nil && !slices.Equal(m.Classes(), classes) {
-			return nil, fmt.Errorf("fold %d: the model's classes %q differ from fold 0's %q", fold, m.Classes(), classes)
+	// evaluated[fold] is whether some set has a model of the fold.
+	evaluated := make([]bool, k)
+	for s, models := range sets {
+		for fold, m := range models {
+			if m == nil {
+				continue
+			}
+			if !slices.Equal(m.Classes(), classes) {
+				errs[s] = fmt.Errorf("fold %d: the model's classes %q differ from fold %d's %q", fold, m.Classes(), from, classes)
+				break
+			}
+			evaluated[fold] = true
 		}
 	}
 	y, err := metrics.ClassTargets(classes, d)
 	if err != nil {
-		return nil, err
+		for s := range sets {
+			errs[s] = cmp.Or(errs[s], err)
+		}
+		return reports, errs
 	}
 	// place[i] is row i's index among the rows of its fold.
 	K := len(classes)
@@ -174,25 +196,33 @@ func evaluateClassifiers(models []gendisc.Classifier, d *data.Dataset, f Folds, 
 		sizes[fold]++
 	}
 	ys := make([][]int, k)
-	proba := make([][]float64, k)
 	var weights [][]float64
 	if d.Weight != nil {
 		weights = make([][]float64, k)
 	}
-	for fold, m := range models {
-		if m == nil {
+	for fold, ok := range evaluated {
+		if !ok {
 			continue
 		}
-		ys[fold], proba[fold] = make([]int, sizes[fold]), make([]float64, sizes[fold]*K)
+		ys[fold] = make([]int, sizes[fold])
 		if weights != nil {
 			weights[fold] = make([]float64, sizes[fold])
 		}
 	}
 	for i, fold := range f {
-		if models[fold] != nil {
+		if evaluated[fold] {
 			ys[fold][place[i]] = y[i]
 			if weights != nil {
 				weights[fold][place[i]] = d.Weight[i]
+			}
+		}
+	}
+	proba := make([][][]float64, len(sets))
+	for s, models := range sets {
+		proba[s] = make([][]float64, k)
+		for fold, m := range models {
+			if m != nil && errs[s] == nil {
+				proba[s][fold] = make([]float64, sizes[fold]*K)
 			}
 		}
 	}
@@ -202,8 +232,8 @@ func evaluateClassifiers(models []gendisc.Classifier, d *data.Dataset, f Folds, 
 	for range min(workers, blocks) {
 		wg.Go(func() {
 			bufs := make([]*data.Dataset, k)
-			for fold, m := range models {
-				if m != nil {
+			for fold, ok := range evaluated {
+				if ok {
 					p := &d.Source
 					bufs[fold] = &data.Dataset{Schema: d.Schema, Source: data.Provenance{Name: p.Name, Columns: p.Columns, RowGroups: p.RowGroups}}
 				}
@@ -223,46 +253,54 @@ func evaluateClassifiers(models []gendisc.Classifier, d *data.Dataset, f Folds, 
 					// The block's rows of the fold are consecutive among the
 					// fold's rows: their probabilities go in one piece.
 					at := place[first[fold]]
-					metrics.Proba(models[fold], proba[fold][at*K:(at+buf.N)*K], buf)
+					for s, models := range sets {
+						if m := models[fold]; m != nil && errs[s] == nil {
+							metrics.Proba(m, proba[s][fold][at*K:(at+buf.N)*K], buf)
+						}
+					}
 				}
 			}
 		})
 	}
 	wg.Wait()
-	reports := make([]Report, k)
-	errs := make([]error, k)
-	var nextFold atomic.Int64
-	for range min(workers, k) {
+	// The metrics of every set's folds, a (set, fold) pair at a time.
+	foldErrs := make([][]error, len(sets))
+	for s := range sets {
+		foldErrs[s] = make([]error, k)
+	}
+	var nextPair atomic.Int64
+	for range min(workers, len(sets)*k) {
 		wg.Go(func() {
 			for {
-				fold := int(nextFold.Add(1)) - 1
-				if fold >= k {
+				j := int(nextPair.Add(1)) - 1
+				if j >= len(sets)*k {
 					return
 				}
-				if models[fold] == nil {
+				s, fold := j/k, j%k
+				if sets[s][fold] == nil || errs[s] != nil {
 					continue
 				}
 				var w []float64
 				if weights != nil {
 					w = weights[fold]
 				}
-				rp, err := metrics.Classification(classes, ys[fold], proba[fold], w)
+				rp, err := metrics.Classification(classes, ys[fold], proba[s][fold], w)
 				if re, ok := errors.AsType[*metrics.RowError](err); ok {
 					err = d.RowError(f.Rows(fold)[re.Row], "%w", re.Err)
 				}
 				if err != nil {
-					errs[fold] = fmt.Errorf("fold %d: %w", fold, err)
+					foldErrs[s][fold] = fmt.Errorf("fold %d: %w", fold, err)
 					continue
 				}
-				reports[fold] = rp
+				reports[s][fold] = rp
 			}
 		})
 	}
 	wg.Wait()
-	for _, err := range errs {
-		if err != nil {
-			return nil, err
+	for s := range sets {
+		if errs[s] == nil {
+			errs[s] = cmp.Or(foldErrs[s]...)
 		}
 	}
-	return reports, nil
+	return reports, errs
 }

@@ -25,10 +25,12 @@ type Runner struct {
 	// optimum in fewer iterations, within the optimiser's tolerance.
 	WarmFit func(d *data.Dataset, from gendisc.Model) (gendisc.Model, error)
 	// Model, when set, gives the model of fold k of repeat rep, fitted
-	// elsewhere, in place of Fit, WarmFit and NewAccumulator: the fold
-	// models of a regularisation path, fitted fold by fold (Search.Run),
-	// are only evaluated here.
-	Model func(rep, k int) (gendisc.Model, error)
+	// elsewhere, in place of Fit, WarmFit and NewAccumulator, and its
+	// report on the fold's rows when that too was made elsewhere (nil
+	// for one to make here): the fold models of a regularisation path,
+	// fitted fold by fold and evaluated together (Search.Run), and those
+	// made of shared fold statistics, evaluated here.
+	Model func(rep, k int) (gendisc.Model, Report, error)
 	// NewAccumulator, for kinds whose models are sums of sufficient
 	// statistics, returns an empty accumulator of the configuration that
 	// Fit fits; nil to refit every fold.
@@ -161,10 +163,11 @@ func (r *Runner) Run(d *data.Dataset, repeats ...Folds) (*Result, error) {
 				}
 				rep, k := jobs[j].repeat, jobs[j].fold
 				var m gendisc.Model
+				var rp Report
 				var err error
 				switch {
 				case r.Model != nil:
-					m, err = r.Model(rep, k)
+					m, rp, err = r.Model(rep, k)
 				case accs != nil:
 					m, err = accs[rep][k].Model()
 					accs[rep][k] = nil
@@ -176,8 +179,7 @@ func (r *Runner) Run(d *data.Dataset, repeats ...Folds) (*Result, error) {
 						m, err = r.Fit(d.Subset(train))
 					}
 				}
-				var rp Report
-				if err == nil {
+				if err == nil && rp == nil {
 					if c, ok := batchEvaluable(m); ok && r.Evaluate == nil {
 						classifiers[rep][k] = c // evaluated below, with the other folds
 					} else {
@@ -213,11 +215,11 @@ func (r *Runner) Run(d *data.Dataset, repeats ...Folds) (*Result, error) {
 	}
 	j := 0
 	for rep, f := range repeats {
-		reports, err := evaluateClassifiers(classifiers[rep], d, f, workers)
-		if err != nil {
-			return nil, r.inRepeat(rep, len(repeats), err)
+		reports, errs := evaluateClassifiers([][]gendisc.Classifier{classifiers[rep]}, d, f, workers)
+		if errs[0] != nil {
+			return nil, r.inRepeat(rep, len(repeats), errs[0])
 		}
-		for k, rp := range reports {
+		for k, rp := range reports[0] {
 			if rp != nil {
 				res.Folds[j+k].Report = rp
 			}

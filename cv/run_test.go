@@ -225,24 +225,7 @@ func (m nanRow) LogProba(dst []float64, d *data.Dataset) []float64 {
 // and more rows than an evaluation block; and that a bad probability is
 // an error naming the fold and the row's source line.
 func TestRunEvaluatesFoldsAsEvaluate(t *testing.T) {
-	iris := bundled.Load(t, "iris", dataio.Options{})
-	// 40 copies of iris, the cells jittered, with weights: 6000 rows.
-	rng := rand.New(rand.NewPCG(11, 12))
-	var rows []int
-	for range 40 {
-		for i := range iris.N {
-			rows = append(rows, i)
-		}
-	}
-	d := iris.Subset(rows)
-	d.Weight = make([]float64, d.N)
-	for i := range d.N {
-		d.Source.Lines[i] = i + 2
-		d.Weight[i] = 0.5 + rng.Float64()
-		for j := range d.Row(i) {
-			d.Row(i)[j] += 0.1 * rng.NormFloat64()
-		}
-	}
+	d := jitteredIris(t)
 	if d.N <= evalBlock {
 		t.Fatalf("%d rows, not more than a block of %d", d.N, evalBlock)
 	}
@@ -265,6 +248,93 @@ func TestRunEvaluatesFoldsAsEvaluate(t *testing.T) {
 	var pe *data.ParseError
 	if !errors.As(err, &pe) || pe.Line != bad || !errors.Is(err, metrics.ErrProbability) ||
 		!strings.HasPrefix(err.Error(), fmt.Sprintf("fold %d: ", f[bad-2])) {
+		t.Errorf("a NaN probability on line %d (fold %d): %v", bad, f[bad-2], err)
+	}
+}
+
+// jitteredIris returns 40 copies of iris, the cells jittered, with
+// weights and source lines: 6000 rows.
+func jitteredIris(t *testing.T) *data.Dataset {
+	iris := bundled.Load(t, "iris", dataio.Options{})
+	rng := rand.New(rand.NewPCG(11, 12))
+	var rows []int
+	for range 40 {
+		for i := range iris.N {
+			rows = append(rows, i)
+		}
+	}
+	d := iris.Subset(rows)
+	d.Weight = make([]float64, d.N)
+	for i := range d.N {
+		d.Source.Lines[i] = i + 2
+		d.Weight[i] = 0.5 + rng.Float64()
+		for j := range d.Row(i) {
+			d.Row(i)[j] += 0.1 * rng.NormFloat64()
+		}
+	}
+	return d
+}
+
+// TestEvaluateSetsAsEvaluate checks evaluateClassifiers on several sets
+// of fold models at once (a search's settings, each block of rows
+// scattered once for all): every set's reports are those of Evaluate on
+// each fold's rows copied out, bit for bit; a fold without a model (nil)
+// has no report; and a set whose model fails on a row (a NaN
+// probability) fails alone, naming the fold and the row's line, the
+// other sets evaluated as before.
+func TestEvaluateSetsAsEvaluate(t *testing.T) {
+	d := jitteredIris(t)
+	f, err := Stratified(d.Y, 5, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const bad = 4321 // the line of row 4319
+	smoothing := []float64{1e-9, 1e-3, 0.1}
+	sets := make([][]gendisc.Classifier, len(smoothing)+1)
+	for s := range sets {
+		sets[s] = make([]gendisc.Classifier, f.K())
+		for k := range f.K() {
+			train, _ := f.Split(k)
+			cfg := naivebayes.GaussianConfig{VarSmoothing: smoothing[min(s, len(smoothing)-1)]}
+			m, err := cfg.Fit(d.Subset(train))
+			if err != nil {
+				t.Fatal(err)
+			}
+			switch {
+			case s == 1 && k == 2:
+				continue // no model of this fold
+			case s == len(smoothing):
+				sets[s][k] = nanRow{m, bad}
+			default:
+				sets[s][k] = m
+			}
+		}
+	}
+	reports, errs := evaluateClassifiers(sets, d, f, 3)
+	for s, models := range sets[:len(smoothing)] {
+		if errs[s] != nil {
+			t.Fatalf("set %d: %v", s, errs[s])
+		}
+		for k, m := range models {
+			if m == nil {
+				if reports[s][k] != nil {
+					t.Errorf("set %d, fold %d: a report without a model", s, k)
+				}
+				continue
+			}
+			want, err := Evaluate(m, d.Subset(f.Rows(k)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, _ := json.Marshal(reports[s][k])
+			w, _ := json.Marshal(want)
+			if string(got) != string(w) {
+				t.Errorf("set %d, fold %d: report\n%s\nwant\n%s", s, k, got, w)
+			}
+		}
+	}
+	var pe *data.ParseError
+	if err := errs[len(smoothing)]; !errors.As(err, &pe) || pe.Line != bad || !strings.HasPrefix(err.Error(), fmt.Sprintf("fold %d: ", f[bad-2])) {
 		t.Errorf("a NaN probability on line %d (fold %d): %v", bad, f[bad-2], err)
 	}
 }

@@ -432,8 +432,9 @@ type SearchResult struct {
 // model of the previous setting on the path, and reaches the optimum of
 // a cold fit within the optimiser's tolerance in fewer iterations. The
 // paths are fitted fold by fold (fitPaths: a fold's training rows copied
-// once for all its fits, the folds in parallel), then every setting's
-// fold models evaluated.
+// once for all its fits, the folds in parallel), then the fold models of
+// every setting evaluated together, in one pass over the rows per
+// assignment (foldModels.evaluate).
 //
 // The settings of a one-pass kind whose statistics do not depend on
 // them (registry.SharedStatisticsConfig: naive Bayes's α, variance
@@ -476,9 +477,11 @@ func (s *Search) Run(d *data.Dataset, repeats ...Folds) (*SearchResult, error) {
 	res := &SearchResult{Trials: make([]Trial, len(settings)), Metric: s.Metric}
 	order, from := paths(settings, configs)
 	var models foldModels // the fold models of the paths, fitted fold by fold
+	var evalErrs []error  // why a setting's fold models could not be evaluated
 	group := sharing(configs)
 	if order != nil {
 		models = s.fitPaths(d, repeats, configs, order, from)
+		evalErrs = models.evaluate(d, repeats, s.workers())
 	} else {
 		order = make([]int, len(configs))
 		for i := range order {
@@ -511,6 +514,9 @@ func (s *Search) Run(d *data.Dataset, repeats ...Folds) (*SearchResult, error) {
 		err := stats.failed(group[i])
 		if err == nil {
 			cvr, err = r.Run(d, repeats...)
+		}
+		if err == nil && evalErrs != nil && evalErrs[i] != nil {
+			cvr, err = nil, evalErrs[i]
 		}
 		if err != nil {
 			err = fmt.Errorf("cv: setting %s: %w", settings[i], err)
@@ -571,14 +577,55 @@ func paths(settings []Setting, configs []registry.Config) (order, from []int) {
 // foldModels are the fold models of every setting: [setting][repeat][fold].
 type foldModels [][][]foldModel
 
+// foldModel is a fold model, or why it could not be fitted, and its
+// report on the fold's rows once evaluate made it.
 type foldModel struct {
-	m   gendisc.Model
-	err error
+	m      gendisc.Model
+	err    error
+	report Report
 }
 
-// of returns the fold models of setting i, as Runner.Model takes them.
-func (f foldModels) of(i int) func(rep, k int) (gendisc.Model, error) {
-	return func(rep, k int) (gendisc.Model, error) { return f[i][rep][k].m, f[i][rep][k].err }
+// of returns the fold models of setting i and their reports, as
+// Runner.Model takes them.
+func (f foldModels) of(i int) func(rep, k int) (gendisc.Model, Report, error) {
+	return func(rep, k int) (gendisc.Model, Report, error) {
+		fm := f[i][rep][k]
+		return fm.m, fm.report, fm.err
+	}
+}
+
+// evaluate evaluates the fold models of every setting that classify
+// (batchEvaluable), repeat by repeat, in one pass over the rows for all
+// the settings (evaluateClassifiers: each block of rows scattered into
+// the folds' buffers once and predicted there by the fold's model of
+// every setting, not scattered again for each), and keeps each model's
+// report; the others are evaluated by Runner.Run. It returns, for each
+// setting, why its models could not be evaluated (as Runner.Run would
+// say it), nil when they were.
+func (f foldModels) evaluate(d *data.Dataset, repeats []Folds, workers int) []error {
+	errs := make([]error, len(f))
+	for rep, folds := range repeats {
+		sets := make([][]gendisc.Classifier, len(f))
+		for i := range f {
+			sets[i] = make([]gendisc.Classifier, len(f[i][rep]))
+			for k, fm := range f[i][rep] {
+				if c, ok := batchEvaluable(fm.m); ok && fm.err == nil {
+					sets[i][k] = c
+				}
+			}
+		}
+		reports, setErrs := evaluateClassifiers(sets, d, folds, workers)
+		for i := range f {
+			if setErrs[i] != nil {
+				errs[i] = cmp.Or(errs[i], (&Runner{}).inRepeat(rep, len(repeats), setErrs[i]))
+				continue
+			}
+			for k, rp := range reports[i] {
+				f[i][rep][k].report = rp
+			}
+		}
+	}
+	return errs
 }
 
 // fitPaths fits the fold models of every setting, fold by fold: the
@@ -694,8 +741,11 @@ func (s *Search) foldStatistics(d *data.Dataset, repeats []Folds, c registry.One
 
 // modelOf returns the fold models of c, made of the group's statistics,
 // as Runner.Model takes them.
-func (st *sharedStatistics) modelOf(c registry.SharedStatisticsConfig) func(rep, k int) (gendisc.Model, error) {
-	return func(rep, k int) (gendisc.Model, error) { return c.ModelFrom(st.accs[rep][k]) }
+func (st *sharedStatistics) modelOf(c registry.SharedStatisticsConfig) func(rep, k int) (gendisc.Model, Report, error) {
+	return func(rep, k int) (gendisc.Model, Report, error) {
+		m, err := c.ModelFrom(st.accs[rep][k])
+		return m, nil, err
+	}
 }
 
 // release lets the accumulators of st go, once its group is done.

@@ -7,9 +7,9 @@ import (
 	"github.com/gendisc/gendisc/internal/design"
 )
 
-// benchProblem builds the fitting problem of d, encoded with opt, without
-// solving it, and returns it with a starting point.
-func benchProblem(b *testing.B, d *data.Dataset, opt design.Options) (*problem, []float64) {
+// benchProblem builds the fitting problem of d, encoded with opt, with
+// λ = 1, without solving it, and returns it with a starting point.
+func benchProblem(b testing.TB, d *data.Dataset, opt design.Options) (*problem, []float64) {
 	enc, err := design.Fit(d, opt)
 	if err != nil {
 		b.Fatal(err)

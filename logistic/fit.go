@@ -58,11 +58,14 @@ func (c Config) fit(d *data.Dataset, from *Model) (*Model, error) {
 	if err := c.validate(); err != nil {
 		return nil, err
 	}
-	y, classW, err := classes(d)
-	if err != nil {
-		return nil, err
-	}
 	last := from.sameRows(d, c)
+	y, classW, v := last.targets()
+	var err error
+	if y == nil {
+		if y, classW, err = classes(d); err != nil {
+			return nil, err
+		}
+	}
 	enc := last.encoder(from)
 	if enc == nil {
 		if enc, err = design.Fit(d, c.designOptions()); err != nil {
@@ -80,7 +83,9 @@ func (c Config) fit(d *data.Dataset, from *Model) (*Model, error) {
 	if err != nil {
 		return nil, err
 	}
-	v := rowWeights(d, y, classW, c.ClassWeight)
+	if v == nil {
+		v = rowWeights(d, y, classW, c.ClassWeight)
+	}
 	lambda := c.lambda()
 	// Newton and L-BFGS only evaluate sums over rows, which can run on the
 	// raw features with the standardisation folded into the parameters;
@@ -155,6 +160,9 @@ func (c Config) fit(d *data.Dataset, from *Model) (*Model, error) {
 	if (solver == Newton || solver == LBFGS) && lambda != 0 { // else finish may move θ off the last evaluation
 		m.last = &lastEvaluation{rows: weak.Make(d), fitted: c.fitKey(),
 			nll: st.ev.nll, wrong: st.ev.wrong, grad: pr.withoutPenalty(st.theta, st.grad)}
+		if from != nil { // a fit of a path or of a fold, which the next may take them from
+			m.last.y, m.last.classW, m.last.v = y, classW, v
+		}
 	}
 	if err := m.checkFinite(); err != nil {
 		return nil, err
@@ -304,6 +312,18 @@ func (m *Model) sameRows(d *data.Dataset, c Config) *lastEvaluation {
 		return nil
 	}
 	return m.last
+}
+
+// targets returns the classes, the class weights and the row weights of
+// the rows of last (those of classes and rowWeights), nil for none: a
+// model of FitFrom keeps them (shared along a path, one copy for all its
+// fits), one of Fit does not, so that a model kept for predictions holds
+// nothing in proportion to its training rows.
+func (last *lastEvaluation) targets() (y []int32, classW, v []float64) {
+	if last == nil {
+		return nil, nil, nil
+	}
+	return last.y, last.classW, last.v
 }
 
 // encoder returns the design of from when last, from's last evaluation,

@@ -57,9 +57,17 @@ type problem struct {
 	shift, scale []float64
 	rawTheta     []float64
 
+	// negExp, for two classes, is e^{−|t_i|} of the score t_i of every
+	// row at expTheta, the θ of the last evaluation (sigmoidResiduals
+	// keeps them): a Hessian at that θ (Newton's, at the point its line
+	// search accepted) takes its row weights from them without a pass of
+	// scores and exponentials of its own (hessBinaryRows).
+	negExp, expTheta []float64
+
 	// Arguments of the kernels, set before each parallel.For; the method
 	// values are bound once so that an evaluation allocates nothing.
 	theta     []float64
+	reuseExp  bool // hessBinaryRows reads negExp
 	gradBlock func(b, lo, hi int)
 	hessBlock func(b, lo, hi int)
 }
@@ -192,8 +200,10 @@ type blockScratch struct {
 	top    []int32   // the class of the largest score of each row of a chunk (softmax)
 	spare  []float64 // the products of a weight vector that does not exist (pd, see addGradient)
 	packed []float64 // the scaled rows of a chunk in kernel.SyrkPacked's layout (hessBinaryRows)
-	loss   float64   // Σ v_i (−log P) of the block
-	wrong  int       // rows of positive weight the block misclassifies
+	// hessExp is the exponentials of a chunk of hessBinaryRows (hessChunk).
+	hessExp []float64
+	loss    float64 // Σ v_i (−log P) of the block
+	wrong   int     // rows of positive weight the block misclassifies
 }
 
 // dim is the number of parameters, k(P+1).
@@ -214,7 +224,11 @@ type evaluation struct {
 func (pr *problem) eval(theta, grad []float64) evaluation {
 	pr.theta = pr.kernelTheta(theta)
 	nb := pr.ensureBlocks()
+	if pr.k == 1 && len(pr.negExp) != pr.n {
+		pr.negExp = make([]float64, pr.n)
+	}
 	parallel.For(pr.n, minBlock, pr.gradBlock)
+	pr.expTheta = append(pr.expTheta[:0], theta...)
 	e := evaluation{}
 	clear(grad)
 	for _, bs := range pr.blocks[:nb] {
@@ -377,14 +391,19 @@ func (pr *problem) sigmoidResiduals(bs *blockScratch, a, e int) {
 		ex[r] = -math.Abs(t)
 	}
 	expInPlace(ex)
+	copy(pr.negExp[a:e], ex)
 	var ones log1pSum
 	for r, t := range s {
 		i, u := a+r, ex[r]
 		v, yt := pr.v[i], float64(pr.y[i])
-		sig := 1 / (1 + u)
+		// σ(t) = 1/(1 + u) · (u when t < 0, else 1), the factor chosen
+		// by a mask rather than a branch, which the signs of the
+		// scores would make unpredictable.
+		neg := uint64(0)
 		if t < 0 {
-			sig *= u
+			neg = math.MaxUint64
 		}
+		sig := 1 / (1 + u) * math.Float64frombits(math.Float64bits(u)&neg|math.Float64bits(1)&^neg)
 		bs.loss += v * (max(t, 0) - yt*t)
 		if v == 1 {
 			ones.add(u)
@@ -392,11 +411,17 @@ func (pr *problem) sigmoidResiduals(bs *blockScratch, a, e int) {
 			bs.loss += v * math.Log1p(u)
 		}
 		s[r] = v * (sig - yt)
-		if v > 0 && (2*yt-1)*t <= 0 {
-			bs.wrong++
-		}
+		bs.wrong += oneIf(v > 0) & oneIf((2*yt-1)*t <= 0)
 	}
 	bs.loss += ones.value()
+}
+
+// oneIf returns 1 when b is true and 0 otherwise, without a branch.
+func oneIf(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // softmaxResiduals replaces the scores s_ic in bs.s of the rows
@@ -474,6 +499,7 @@ func (pr *problem) hessian(theta, h []float64) {
 	}
 	nb := pr.ensureBlocks()
 	pr.theta = pr.kernelTheta(theta)
+	pr.reuseExp = pr.k == 1 && slices.Equal(theta, pr.expTheta)
 	parallel.For(pr.n, minBlock, pr.hessBlock)
 	clear(h)
 	for b := range nb {
@@ -549,6 +575,15 @@ func (pr *problem) hessRows(b, lo, hi int) {
 	}
 }
 
+// hessChunk is the number of rows whose scaled copies hessBinaryRows
+// packs for one kernel.SyrkPacked: four times gradRows' chunk, since the
+// kernel's fixed cost per call (the masked tiles of a triangle of 21
+// columns padded to 32) weighs on 64 rows. BenchmarkSyrkNarrow (package
+// kernel) on 21 columns: 12-14 GFLOP/s on chunks of 64 rows, 21 on 256
+// and on 1024, whose packed rows (64 KB for 256) stay in the L2 cache;
+// gonum's blas64.Syrk on the same rows row-major, 6-8.
+const hessChunk = 256
+
 // hessBinaryRows is hessRows for two classes (k = 1): the Hessian's sum
 // over rows [lo, hi) is the scatter matrix of the rows scaled by
 // √(v_i p_i (1 − p_i)),
@@ -556,7 +591,8 @@ func (pr *problem) hessRows(b, lo, hi int) {
 //	Σ_i v_i p_i (1 − p_i) z̃_i z̃_iᵀ = Σ_i u_i u_iᵀ,  u_i = √(v_i p_i (1 − p_i)) z̃_i,
 //
 // with p_i (1 − p_i) = e/(1 + e)², e = exp(−|s_i|) for the score s_i
-// (the exponentials of a chunk of chunkRows rows taken at once), added a
+// (those of the last evaluation when it was at the same θ, negExp; else
+// the exponentials of a chunk of hessChunk rows taken at once), added a
 // chunk at a time by kernel.SyrkPacked from the u_i written in its
 // packed layout (u_i's entry t of group g at g·gs + i·SyrkGroup + t),
 // and then copied from the upper triangle, which SyrkPacked fills, to the
@@ -566,24 +602,33 @@ func (pr *problem) hessBinaryRows(b, lo, hi int) {
 	h := pr.hpart[b][:q*q]
 	clear(h)
 	bs := pr.blocks[b]
-	gs := g * chunkRows
+	gs := g * hessChunk
 	if len(bs.packed) < (q+g-1)/g*gs {
 		bs.packed = make([]float64, (q+g-1)/g*gs) // the rows of the groups past q stay 0
+		bs.hessExp = make([]float64, hessChunk)
 	}
 	theta := pr.theta[:q]
-	for a := lo; a < hi; a += chunkRows {
-		n := min(chunkRows, hi-a)
-		ex := bs.ex[:n]
-		for r := range n {
-			i := a + r
-			ex[r] = -math.Abs(floats.Dot(pr.z[i*p:(i+1)*p], theta[:p]) + theta[p])
+	for a := lo; a < hi; a += hessChunk {
+		n := min(hessChunk, hi-a)
+		ex := bs.hessExp[:n]
+		if pr.reuseExp {
+			ex = pr.negExp[a : a+n]
+		} else {
+			for r := range n {
+				i := a + r
+				ex[r] = -math.Abs(floats.Dot(pr.z[i*p:(i+1)*p], theta[:p]) + theta[p])
+			}
+			expInPlace(ex)
 		}
-		expInPlace(ex)
 		for r, e := range ex {
 			i := a + r
 			u := math.Sqrt(pr.v[i]*e) / (1 + e)
-			for j, zj := range pr.z[i*p : (i+1)*p] {
-				bs.packed[j/g*gs+r*g+j%g] = u * zj
+			z := pr.z[i*p : (i+1)*p]
+			for j0 := 0; j0 < p; j0 += g { // a group's run of g values at a time
+				dst := bs.packed[j0/g*gs+r*g:][:g]
+				for t, zj := range z[j0:min(j0+g, p)] {
+					dst[t] = u * zj
+				}
 			}
 			bs.packed[p/g*gs+r*g+p%g] = u
 		}
@@ -621,12 +666,19 @@ func sparseAdd(g []float64, a float64, idx []int32, val []float64) {
 	}
 }
 
-// softplus returns log(1 + eᵗ) without overflow.
-func softplus(t float64) float64 {
+// binaryLogProba returns the log-probabilities of the two classes at the
+// score t, log σ(−t) = −softplus(t) and log σ(t) = −softplus(−t), with
+// softplus(t) = log(1 + eᵗ) = max(t, 0) + log1p(e^{−|t|}) without
+// overflow, from u = math.Exp(−|t|) (which the caller takes for a block
+// of rows at once, kernel.Exp): one exponential and one logarithm for
+// both, each bit for bit what softplus written apart gives
+// (t + log1p(e^{−t}) for t > 0, log1p(eᵗ) otherwise).
+func binaryLogProba(t, u float64) (lp0, lp1 float64) {
+	l := math.Log1p(u)
 	if t > 0 {
-		return t + math.Log1p(math.Exp(-t))
+		return -(t + l), -l
 	}
-	return math.Log1p(math.Exp(t))
+	return -l, -(-t + l)
 }
 
 // sigmoid returns σ(t) = 1/(1 + e⁻ᵗ) without overflow.

@@ -2,6 +2,7 @@ package logistic
 
 import (
 	"math"
+	"slices"
 	"testing"
 
 	"github.com/gendisc/gendisc/dataio"
@@ -78,6 +79,43 @@ func TestAffine(t *testing.T) {
 				if math.Abs(pair[0][i]-pair[1][i]) > 1e-10*scale {
 					t.Fatalf("%s: entry %d: %v materialised, %v folded", name, i, pair[0][i], pair[1][i])
 				}
+			}
+		}
+	}
+}
+
+// TestHessianFromEvaluation: the Hessian of two classes at the θ of the
+// last evaluation, whose row weights come from that evaluation's
+// exponentials (negExp), is the Hessian computed afresh; at another θ
+// the exponentials are not reused.
+func TestHessianFromEvaluation(t *testing.T) {
+	pr, _ := benchProblem(t, bundled.Load(t, "pima_indians_diabetes", dataio.Options{}), design.Options{})
+	fresh := func(theta []float64) []float64 {
+		h := make([]float64, len(theta)*len(theta))
+		newProblem(pr.z, pr.n, pr.p, pr.k, pr.y, pr.v, pr.lambda).hessian(theta, h)
+		return h
+	}
+	th1, th2 := initialTheta(pr), initialTheta(pr)
+	for i := range th1 {
+		th1[i] += 0.1 * float64(i%7-3)
+		th2[i] -= 0.2 * float64(i%5-2)
+	}
+	g := make([]float64, len(th1))
+	h := make([]float64, len(th1)*len(th1))
+	for _, c := range []struct {
+		name         string
+		eval, hessAt []float64
+	}{{"at the evaluation's θ", th1, th1}, {"at another θ", th2, th1}} {
+		pr.eval(c.eval, g)
+		if got := slices.Equal(c.eval, c.hessAt); pr.k != 1 || got != slices.Equal(pr.expTheta, c.hessAt) {
+			t.Fatalf("%s: the evaluation's θ is not recorded", c.name)
+		}
+		pr.hessian(c.hessAt, h)
+		want := fresh(c.hessAt)
+		scale := maxAbs(want)
+		for i := range want {
+			if math.Abs(h[i]-want[i]) > 1e-13*scale {
+				t.Fatalf("%s: entry %d: %v, afresh %v", c.name, i, h[i], want[i])
 			}
 		}
 	}

@@ -118,6 +118,16 @@ func TestFitFromPath(t *testing.T) {
 		if do.Evaluations != do.Iterations+1 || math.Abs(do.Objective-dc.Objective) > 1e-9*math.Abs(dc.Objective) {
 			t.Errorf("l2 %g: from the fit of other rows: %d evaluations for %d iterations, objective %v, cold %v", l2, do.Evaluations, do.Iterations, do.Objective, dc.Objective)
 		}
+		// A fit keeps the rows' targets only along a path: from the
+		// second fit of the same rows on, every fit shares one copy.
+		switch {
+		case cold.last.y != nil:
+			t.Errorf("l2 %g: a model of Fit keeps its rows' classes", l2)
+		case warm.last.y == nil || len(warm.last.v) != pima.N:
+			t.Errorf("l2 %g: a model of FitFrom does not keep its rows' classes and weights", l2)
+		case from.last.y != nil && &from.last.v[0] != &warm.last.v[0]:
+			t.Errorf("l2 %g: the row weights of a path are copied from fit to fit", l2)
+		}
 		from = warm
 	}
 }
