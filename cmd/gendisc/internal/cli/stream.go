@@ -7,6 +7,7 @@ import (
 	"os"
 	"runtime/debug"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/gendisc/gendisc"
@@ -70,7 +71,7 @@ func (o *fitOptions) fitChunks(env *Env) (gendisc.Model, error) {
 				d, n = o.dropUnlabelled(d)
 				dropped += n
 				rows, chunks, last = rows+d.N, chunks+1, d
-				bar("%s", streamStatus(source, in.n, size, time.Since(start), count(rows, "row", "rows")))
+				bar("%s", streamStatus(source, in.n.Load(), size, time.Since(start), count(rows, "row", "rows")))
 			}
 			if !yield(d, err) {
 				return
@@ -152,15 +153,16 @@ func byteSize(n int64) string {
 
 // A countingReader counts the bytes read from r, for the progress bar. It
 // seeks when r can, so that dataio.ReadChunks may read the first chunk again
-// (n is then the offset).
+// (n is then the offset). n is atomic: a reader of sentences reads ahead
+// on a goroutine of its own while the progress line reads n.
 type countingReader struct {
 	r io.Reader
-	n int64 // bytes read
+	n atomic.Int64 // bytes read
 }
 
 func (c *countingReader) Read(p []byte) (int, error) {
 	k, err := c.r.Read(p)
-	c.n += int64(k)
+	c.n.Add(int64(k))
 	return k, err
 }
 
@@ -171,7 +173,7 @@ func (c *countingReader) Seek(offset int64, whence int) (int64, error) {
 	}
 	off, err := s.Seek(offset, whence)
 	if err == nil {
-		c.n = off
+		c.n.Store(off)
 	}
 	return off, err
 }

@@ -60,7 +60,7 @@ func (env *Env) feedSentences(name string, f *seqFlags, acc gendisc.Accumulator,
 			return err
 		}
 		added += len(batch)
-		bar("%s", streamStatus(source, in.n, size, time.Since(start), count(added, "sentence", "sentences")))
+		bar("%s", streamStatus(source, in.n.Load(), size, time.Since(start), count(added, "sentence", "sentences")))
 		return nil
 	})
 	bar("")
