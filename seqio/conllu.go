@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"slices"
 	"strings"
 
 	"github.com/gendisc/gendisc/data"
@@ -76,6 +75,26 @@ func (in interner) of(b []byte) string {
 	return s
 }
 
+// stringSlab hands out the slices of strings of the sentences read,
+// carved from blocks of slabBlock strings: one allocation for many
+// sentences rather than two for each.
+type stringSlab []string
+
+// slabBlock is the number of strings of a block of a stringSlab (64 KiB):
+// a sentence kept alone keeps at most one block in memory.
+const slabBlock = 4096
+
+// copy returns a copy of x in the slab, of capacity len(x).
+func (s *stringSlab) copy(x []string) []string {
+	if len(x) > len(*s) {
+		*s = make([]string, max(slabBlock, len(x)))
+	}
+	c := (*s)[:len(x):len(x)]
+	*s = (*s)[len(x):]
+	copy(c, x)
+	return c
+}
+
 // splitFields splits the first need fields of a line at its tabs into
 // fields, and returns the line's number of fields: the fields after those
 // needed are counted (bytes.Count), not split, which halves the time of
@@ -113,6 +132,7 @@ func readCoNLLU(lr *lineReader, tag conlluTag, yield func(seq.Sentence) bool) er
 	// The words and the tags are interned apart: the few tags' map
 	// stays in the cache.
 	words, tags := interner{}, interner{}
+	var slab stringSlab
 	need := max(fieldForm, tag.field) + 1 // the fields read
 	commented := false                    // the sentence has comment lines, no word yet
 	unspecified, firstUnspecified := 0, 0 // the sentence's words whose tag field is "_", the line of the first
@@ -129,7 +149,7 @@ func readCoNLLU(lr *lineReader, tag conlluTag, yield func(seq.Sentence) bool) er
 		}
 		// The sentence's own slices of its length; cur's are reused.
 		s := cur
-		s.Tokens, s.Tags = slices.Clone(cur.Tokens), slices.Clone(cur.Tags)
+		s.Tokens, s.Tags = slab.copy(cur.Tokens), slab.copy(cur.Tags)
 		if unspecified > 0 {
 			s.Tags = nil // every word's tag unspecified: an untagged sentence
 		}
@@ -158,8 +178,8 @@ func readCoNLLU(lr *lineReader, tag conlluTag, yield func(seq.Sentence) bool) er
 		case line[0] == '#':
 			if len(cur.Tokens) == 0 {
 				commented = true
-				if k, v, ok := strings.Cut(string(line[1:]), "="); ok && strings.TrimSpace(k) == "sent_id" {
-					cur.ID = strings.TrimSpace(v)
+				if k, v, ok := bytes.Cut(line[1:], []byte("=")); ok && string(bytes.TrimSpace(k)) == "sent_id" {
+					cur.ID = string(bytes.TrimSpace(v))
 				}
 			}
 			continue

@@ -244,7 +244,7 @@ type lineReader struct {
 	r      *bufio.Reader
 	source string
 	line   int
-	buf    []byte // the last line of nextBytes
+	buf    []byte // the last line of nextBytes longer than r's buffer
 
 	// maxSentence is the most bytes of the lines of a sentence
 	// (Options.Limits.MaxRecord): the lines since the last blank one, or
@@ -261,40 +261,40 @@ func (lr *lineReader) next() (string, error) {
 }
 
 // nextBytes is next with the line in a buffer that the next call
-// overwrites.
+// overwrites: the reader's own buffer when the line fits in it, which
+// saves copying every line of a file once more.
 func (lr *lineReader) nextBytes() ([]byte, error) {
-	buf := lr.buf[:0]
-	for {
-		part, err := lr.r.ReadSlice('\n')
-		buf = append(buf, part...)
-		if len(buf) > MaxLine {
-			lr.line++
-			return nil, lr.errorf(0, "%w", ErrLineLength)
+	line, err := lr.r.ReadSlice('\n')
+	if err == bufio.ErrBufferFull { // a line longer than the buffer: gathered in lr.buf
+		buf := append(lr.buf[:0], line...)
+		for err == bufio.ErrBufferFull && len(buf) <= MaxLine {
+			line, err = lr.r.ReadSlice('\n')
+			buf = append(buf, line...)
 		}
-		if err == bufio.ErrBufferFull {
-			continue
-		}
-		if err != nil && (err != io.EOF || len(buf) == 0) {
-			if err != io.EOF {
-				err = fmt.Errorf("%s: %w", lr.source, err)
-			}
-			return nil, err
-		}
-		break
+		line, lr.buf = buf, buf
 	}
-	lr.buf = buf
-	lr.line++
-	if err := lr.countSentence(buf); err != nil {
+	if len(line) > MaxLine {
+		lr.line++
+		return nil, lr.errorf(0, "%w", ErrLineLength)
+	}
+	if err != nil && (err != io.EOF || len(line) == 0) {
+		if err != io.EOF {
+			err = fmt.Errorf("%s: %w", lr.source, err)
+		}
 		return nil, err
 	}
-	buf = bytes.TrimSuffix(bytes.TrimSuffix(buf, []byte("\n")), []byte("\r"))
-	if lr.line == 1 {
-		buf = bytes.TrimPrefix(buf, []byte("\xef\xbb\xbf"))
+	lr.line++
+	if err := lr.countSentence(line); err != nil {
+		return nil, err
 	}
-	if !utf8.Valid(buf) {
+	line = bytes.TrimSuffix(bytes.TrimSuffix(line, []byte("\n")), []byte("\r"))
+	if lr.line == 1 {
+		line = bytes.TrimPrefix(line, []byte("\xef\xbb\xbf"))
+	}
+	if !utf8.Valid(line) {
 		return nil, lr.errorf(0, "%w", data.ErrEncoding)
 	}
-	return buf, nil
+	return line, nil
 }
 
 // countSentence adds the line, with its line end, to the bytes of its

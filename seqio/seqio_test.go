@@ -171,3 +171,35 @@ func TestReadErrors(t *testing.T) {
 		t.Errorf("tags lemma: %v", err)
 	}
 }
+
+// TestReadLongLines reads lines longer than the line reader's buffer, in
+// every format that reads lines, and refuses one longer than MaxLine at
+// its line.
+func TestReadLongLines(t *testing.T) {
+	long := strings.Repeat("w", 200<<10)
+	for _, tc := range []struct{ name, text string }{
+		{"s.conllu", "# sent_id = a\n1\t" + long + "\t_\tX\t_\t_\t_\t_\t_\t_\n2\tb\t_\tY\t_\t_\t_\t_\t_\t_\n\n1\tc\t_\tX\t_\t_\t_\t_\t_\t_\n"},
+		{"s.conll", long + " X\nb Y\n\nc X\n"},
+		{"s.jsonl", `{"tokens": ["` + long + `", "b"], "tags": ["X", "Y"]}` + "\n" + `{"tokens": ["c"], "tags": ["X"]}` + "\n"},
+	} {
+		c, err := Read(strings.NewReader(tc.text), tc.name, Options{})
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		want := []seq.Sentence{{Tokens: []string{long, "b"}, Tags: []string{"X", "Y"}}, {Tokens: []string{"c"}, Tags: []string{"X"}}}
+		if len(c.Sentences) != 2 {
+			t.Fatalf("%s: %d sentences, want 2", tc.name, len(c.Sentences))
+		}
+		for i, s := range c.Sentences {
+			if !reflect.DeepEqual(s.Tokens, want[i].Tokens) || !reflect.DeepEqual(s.Tags, want[i].Tags) {
+				t.Errorf("%s: sentence %d is %.40q %q, want %.40q %q", tc.name, i+1, s.Tokens, s.Tags, want[i].Tokens, want[i].Tags)
+			}
+		}
+	}
+	tooLong := "a X\n" + strings.Repeat("w", MaxLine) + " X\n"
+	_, err := Read(strings.NewReader(tooLong), "s.conll", Options{})
+	var pe *data.ParseError
+	if !errors.As(err, &pe) || !errors.Is(err, ErrLineLength) || pe.Line != 2 {
+		t.Errorf("a line of %d bytes: %v, want ErrLineLength at line 2", MaxLine+3, err)
+	}
+}
