@@ -14,7 +14,7 @@ func accuracy(m *Model, sentences []seq.Sentence) (all, unknown float64) {
 	var right, n, rightNew, nNew int
 	for _, s := range sentences {
 		for i, t := range m.Tag(s.Tokens) {
-			_, known := m.words[s.Tokens[i]]
+			_, known := m.probs().words[s.Tokens[i]]
 			n++
 			if !known {
 				nNew++

@@ -326,6 +326,7 @@ func sparseEmissions(dense []float64, T int) []emission {
 // data: Σ log p(words) of the untagged, Σ log p(words, tags) of the
 // tagged sentences.
 func (m *Model) expectedCounts(fixed counts, tagged, untagged []seq.Sentence) (counts, float64) {
+	pr := m.probs()
 	T := m.T
 	ll := 0.0
 	for _, s := range tagged {
@@ -346,7 +347,7 @@ func (m *Model) expectedCounts(fixed counts, tagged, untagged []seq.Sentence) (c
 		l.backward()
 		K := l.K
 		for i := range l.n {
-			w := int(m.words[s.Tokens[i]])
+			w := int(pr.words[s.Tokens[i]])
 			lo, hi := m.keys(i)
 			for k := lo; k < hi; k++ {
 				g := l.alpha[i*K+k] * l.beta[i*K+k]
@@ -373,7 +374,7 @@ func (m *Model) expectedCounts(fixed counts, tagged, untagged []seq.Sentence) (c
 				}
 				from := m.transFrom(k)
 				for t, et := range eps {
-					x := a * m.trans[from+t] * et * l.beta[i*K+m.next(k, t)] / l.scale[i]
+					x := a * pr.trans[from+t] * et * l.beta[i*K+m.next(k, t)] / l.scale[i]
 					out.trans[out.tri(k/T, k%T, t)] += x
 				}
 			}
@@ -388,6 +389,7 @@ func (m *Model) expectedCounts(fixed counts, tagged, untagged []seq.Sentence) (c
 // α Σ log P(t | context) over the contexts and the tags that can follow
 // them, plus α_e Σ log P(w | t).
 func (m *Model) logPrior() float64 {
+	pr := m.probs()
 	T, lp := m.T, 0.0
 	if alpha := m.cfg.Alpha; alpha > 0 {
 		for a := range T + 1 {
@@ -397,14 +399,14 @@ func (m *Model) logPrior() float64 {
 				}
 				for t := range T + 1 {
 					if m.target(b, t) {
-						lp += alpha * m.logTrans[m.c.tri(a, b, t)]
+						lp += alpha * pr.logTrans[m.c.tri(a, b, t)]
 					}
 				}
 			}
 		}
 	}
 	if alpha := m.cfg.EmissionAlpha; alpha > 0 {
-		for _, x := range m.logEmit {
+		for _, x := range pr.logEmit {
 			lp += alpha * x
 		}
 	}

@@ -13,6 +13,7 @@ import (
 // posterior probability of the state k at position i.
 type lattice struct {
 	m     *Model
+	pr    *probs
 	n, K  int
 	eps   []float64 // ε_i(t) = P(w_i | t) / max_t P(w_i | t)
 	base  [][]float64
@@ -28,12 +29,11 @@ type lattice struct {
 // rho returns P(w_i | b, c)/P(w_i | c) at position i in the state of
 // key = b·T + c: 1 without context emissions.
 func (l *lattice) rho(i, key int) float64 {
-	m := l.m
-	if !m.useCtx || l.ids[i] < 0 {
+	if !l.pr.useCtx || l.ids[i] < 0 {
 		return 1
 	}
-	base := l.base[i][key%m.T]
-	return math.Exp(m.ctxEmit(l.ids[i], key, base) - base)
+	base := l.base[i][key%l.m.T]
+	return math.Exp(l.pr.ctxEmit(l.ids[i], key, base) - base)
 }
 
 // keys returns the range of the keys of the states at position i.
@@ -45,20 +45,21 @@ func (m *Model) keys(i int) (lo, hi int) {
 }
 
 // end returns P(end | k), 1 under NoEnd.
-func (m *Model) end(k int) float64 {
-	if m.cfg.NoEnd {
+func (l *lattice) end(k int) float64 {
+	if l.m.cfg.NoEnd {
 		return 1
 	}
-	return m.trans[m.transFrom(k)+m.T]
+	return l.pr.trans[l.m.transFrom(k)+l.m.T]
 }
 
 // forward computes the forward probabilities of the tokens (all
 // positions when keep, else only the last) and log p(words).
 func (m *Model) forward(tokens []string, keep bool) *lattice {
+	pr := m.probs()
 	T, n := m.T, len(tokens)
 	K := (T + 1) * T
-	l := &lattice{m: m, n: n, K: K, scale: make([]float64, n)}
-	emit, _, ids := m.emissions(nil, tokens)
+	l := &lattice{m: m, pr: pr, n: n, K: K, scale: make([]float64, n)}
+	emit, _, ids := m.emissions(pr, nil, tokens)
 	l.ids = ids
 	e := make([]float64, n*T)
 	for i, row := range emit {
@@ -95,7 +96,7 @@ func (m *Model) forward(tokens []string, keep bool) *lattice {
 		if i == 0 {
 			row := m.startRow()
 			for t := range T {
-				a[m.firstKey(t)] = m.trans[row+t] * e[t]
+				a[m.firstKey(t)] = pr.trans[row+t] * e[t]
 			}
 		} else {
 			prev := at(i - 1)
@@ -107,11 +108,11 @@ func (m *Model) forward(tokens []string, keep bool) *lattice {
 				}
 				from := m.transFrom(k)
 				for t, et := range eps {
-					a[m.next(k, t)] += prev[k] * m.trans[from+t] * et
+					a[m.next(k, t)] += prev[k] * pr.trans[from+t] * et
 				}
 			}
 		}
-		if m.useCtx {
+		if pr.useCtx {
 			lo, hi := m.keys(i)
 			for k := lo; k < hi; k++ {
 				if a[k] != 0 {
@@ -136,7 +137,7 @@ func (m *Model) forward(tokens []string, keep bool) *lattice {
 	last := at(n - 1)
 	lo, hi := m.keys(n - 1)
 	for k := lo; k < hi; k++ {
-		l.zEnd += last[k] * m.end(k)
+		l.zEnd += last[k] * l.end(k)
 	}
 	l.logP += math.Log(l.zEnd)
 	return l
@@ -150,7 +151,7 @@ func (l *lattice) backward() {
 	lo, hi := m.keys(n - 1)
 	last := l.beta[(n-1)*K : n*K]
 	for k := lo; k < hi; k++ {
-		last[k] = m.end(k) / l.zEnd
+		last[k] = l.end(k) / l.zEnd
 	}
 	for i := n - 1; i > 0; i-- {
 		b, prev := l.beta[i*K:(i+1)*K], l.beta[(i-1)*K:i*K]
@@ -163,7 +164,7 @@ func (l *lattice) backward() {
 					continue
 				}
 				k2 := m.next(k, t)
-				sum += m.trans[from+t] * et * l.rho(i, k2) * b[k2]
+				sum += l.pr.trans[from+t] * et * l.rho(i, k2) * b[k2]
 			}
 			prev[k] = sum / l.scale[i]
 		}

@@ -27,7 +27,7 @@ func BenchmarkTag(b *testing.B) {
 		sentences[i] = s.Tokens
 		tokens += len(s.Tokens)
 	}
-	m.suffix() // counted on first use: not part of tagging
+	m.probs() // derived on first use: not part of tagging
 	b.ResetTimer()
 	for range b.N {
 		m.TagAll(sentences)

@@ -148,7 +148,7 @@ func TestTransitionsSumToOne(t *testing.T) {
 				}
 				sum := 0.0
 				for c := range B {
-					sum += m.trans[m.c.tri(a, b, c)]
+					sum += m.probs().trans[m.c.tri(a, b, c)]
 				}
 				if math.Abs(sum-1) > 1e-12 {
 					t.Errorf("%s: P(· | %d, %d) sums to %v", name, a, b, sum)

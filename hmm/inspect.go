@@ -84,7 +84,8 @@ func (m *Model) TopWords(tag string, n int) []WordProb {
 // by tag (nil without the suffix model): what the model assumes of a word
 // it never saw, before the context.
 func (m *Model) SuffixGuess(w string) []float64 {
-	suffix := m.suffix()
+	pr := m.probs()
+	suffix := pr.suffix
 	if suffix == nil {
 		return nil
 	}
@@ -120,7 +121,8 @@ type SuffixEntry struct {
 // tokens, most first (ties by class and suffix); nil without the suffix
 // model.
 func (m *Model) TopSuffixes(n, letters int) []SuffixEntry {
-	sm := m.suffix()
+	pr := m.probs()
+	sm := pr.suffix
 	if sm == nil {
 		return nil
 	}
@@ -156,7 +158,8 @@ func (m *Model) TopSuffixes(n, letters int) []SuffixEntry {
 // class (WordClasses' order; 0 for a class without rare words), nil
 // without the suffix model.
 func (m *Model) SuffixThetas() []float64 {
-	suffix := m.suffix()
+	pr := m.probs()
+	suffix := pr.suffix
 	if suffix == nil {
 		return nil
 	}

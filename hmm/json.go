@@ -105,7 +105,9 @@ func (m *Model) MarshalJSON() ([]byte, error) {
 
 // UnmarshalModel reads the model of a model file: the schema s (the tag
 // set as its target's levels) and the parameters of MarshalJSON, every
-// field checked.
+// field checked. A model is read to be used: its probabilities are
+// derived in the background from here on, while its caller reads the
+// data to tag.
 func UnmarshalModel(s *data.Schema, params []byte) (*Model, error) {
 	cfg, sp, c, err := decode(s, params)
 	if err != nil {
@@ -114,7 +116,11 @@ func UnmarshalModel(s *data.Schema, params []byte) (*Model, error) {
 	if len(c.emit) == 0 {
 		return nil, fmt.Errorf("hmm: %w", ErrNoData)
 	}
-	return newModel(cfg, sp, c)
+	m, err := newModel(cfg, sp, c)
+	if err == nil {
+		go m.probs()
+	}
+	return m, err
 }
 
 // decode reads and checks a schema and parameters.

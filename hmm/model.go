@@ -22,13 +22,23 @@ type Model struct {
 	tags     []string
 	sp       space
 	stateTag []int
-	words    map[string]int32
 	c        counts
 	T        int // the number of states
+	allTags  []int32
 	// warnings are how the fit that made the model ended (Warnings);
 	// they are not saved in the model file.
 	warnings []string
+	// probs returns the probabilities derived from the counts, derived
+	// on its first call: a model fitted to be saved, as by `gendisc fit`,
+	// never needs them, and they are derived again from the counts when
+	// the model file is read.
+	probs func() *probs
+	pool  sync.Pool // of *workspace
+}
 
+// probs are the probabilities of a Model, derived from its counts.
+type probs struct {
+	words map[string]int32
 	// logTrans[c.tri(a, b, t)] is log P(t | a, b), the end being t = T;
 	// for order 1 it does not depend on a. trans holds the probabilities.
 	logTrans, trans []float64
@@ -40,14 +50,11 @@ type Model struct {
 	// candidates[w] are the tags that can emit the known word w (all
 	// when EmissionAlpha > 0).
 	candidates [][]int32
-	allTags    []int32
 	// logNew is log P(w | t) of a new word under Uniform.
 	logNew []float64
-	// suffix returns the model of new words under Suffixes (nil under
-	// Uniform), counted on its first call: a model that is fitted to be
-	// saved, as by `gendisc fit`, never needs it, and it is counted
-	// again from the counts when the model file is read.
-	suffix func() *suffixModel
+	// suffix is the model of new words under Suffixes (nil under
+	// Uniform).
+	suffix *suffixModel
 	// The context-dependent emissions (Config.Context, order 2):
 	// ctxOf[w] are the keys (b·T + c: the state c after b) of the known
 	// word w with their counts, ctxLogTotal[key] is log(c(b, c) + κ).
@@ -55,7 +62,6 @@ type Model struct {
 	ctxOf       [][]keyCount
 	ctxLogTotal []float64
 	logKappa    float64
-	pool        sync.Pool // of *workspace
 }
 
 // keyCount is a key of the Viterbi search with, for a word, its log
@@ -65,13 +71,11 @@ type keyCount struct {
 	logP float64
 }
 
-// newModel derives the probabilities of the counts c over sp.
+// newModel returns the model of the counts c over sp, whose
+// probabilities are derived on first use (Model.probs).
 func newModel(cfg Config, sp space, c counts) (*Model, error) {
 	T := len(sp.states)
-	m := &Model{cfg: cfg, sp: sp, words: make(map[string]int32, len(sp.words)), c: c, T: T, stateTag: make([]int, T)}
-	for i, w := range sp.words {
-		m.words[w] = int32(i)
-	}
+	m := &Model{cfg: cfg, sp: sp, c: c, T: T, stateTag: make([]int, T)}
 	for _, name := range sp.states {
 		tag, _ := splitState(name)
 		if len(m.tags) == 0 || m.tags[len(m.tags)-1] != tag {
@@ -88,46 +92,59 @@ func newModel(cfg Config, sp space, c counts) (*Model, error) {
 	for t := range m.allTags {
 		m.allTags[t] = int32(t)
 	}
-	m.suffix = sync.OnceValue(func() *suffixModel {
-		if cfg.Unknown != Suffixes {
-			return nil
-		}
-		return newSuffixModel(m, m.tagCounts())
-	})
-	m.deriveTransitions()
-	m.deriveEmissions()
-	m.deriveContexts()
+	m.probs = sync.OnceValue(m.derive)
 	return m, nil
 }
 
+// derive returns the model's probabilities: the index of the words, the
+// suffix model and the rest, three parts derived in parallel.
+func (m *Model) derive() *probs {
+	pr := &probs{}
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		pr.words = make(map[string]int32, len(m.sp.words))
+		for i, w := range m.sp.words {
+			pr.words[w] = int32(i)
+		}
+	})
+	if m.cfg.Unknown == Suffixes {
+		wg.Go(func() { pr.suffix = newSuffixModel(m, m.tagCounts()) })
+	}
+	m.deriveTransitions(pr)
+	m.deriveEmissions(pr)
+	m.deriveContexts(pr)
+	wg.Wait()
+	return pr
+}
+
 // deriveContexts sets the tables of the context-dependent emissions.
-func (m *Model) deriveContexts() {
+func (m *Model) deriveContexts(pr *probs) {
 	if m.cfg.Order != 2 || m.cfg.Context == NoContext {
 		return
 	}
 	T := m.T
-	m.useCtx, m.logKappa = true, math.Log(m.cfg.Context)
-	m.ctxOf = make([][]keyCount, len(m.sp.words))
+	pr.useCtx, pr.logKappa = true, math.Log(m.cfg.Context)
+	pr.ctxOf = make([][]keyCount, len(m.sp.words))
 	total := make([]float64, (T+1)*T)
 	for _, e := range m.c.ctx {
 		total[int(e.Prev)*T+int(e.Tag)] += e.N
 	}
-	m.ctxLogTotal = make([]float64, len(total))
+	pr.ctxLogTotal = make([]float64, len(total))
 	for k, n := range total {
-		m.ctxLogTotal[k] = math.Log(n + m.cfg.Context)
+		pr.ctxLogTotal[k] = math.Log(n + m.cfg.Context)
 	}
 	// The counts are sorted by word: each word's list is a run of one
 	// slice, sorted by key.
 	all := make([]keyCount, len(m.c.ctx))
 	for i, e := range m.c.ctx {
 		key := int(e.Prev)*T + int(e.Tag)
-		p := e.N + m.cfg.Context*math.Exp(m.logEmit[int(e.Word)*T+int(e.Tag)])
-		all[i] = keyCount{int32(key), math.Log(p) - m.ctxLogTotal[key]}
+		p := e.N + m.cfg.Context*math.Exp(pr.logEmit[int(e.Word)*T+int(e.Tag)])
+		all[i] = keyCount{int32(key), math.Log(p) - pr.ctxLogTotal[key]}
 	}
 	for from, to := range runs(m.c.ctx, func(e contextCount) int32 { return e.Word }) {
 		list := all[from:to:to]
 		slices.SortFunc(list, func(a, b keyCount) int { return int(a.key - b.key) })
-		m.ctxOf[m.c.ctx[from].Word] = list
+		pr.ctxOf[m.c.ctx[from].Word] = list
 	}
 }
 
@@ -135,11 +152,11 @@ func (m *Model) deriveContexts() {
 // word) in the state of key = b·T + c whose emission log P(w | c) is base
 // (that of the model for a known word: see Config.Context); base when the
 // model has no context emissions.
-func (m *Model) ctxEmit(w int32, key int, base float64) float64 {
-	if !m.useCtx || w < 0 {
+func (pr *probs) ctxEmit(w int32, key int, base float64) float64 {
+	if !pr.useCtx || w < 0 {
 		return base
 	}
-	list, k := m.ctxOf[w], int32(key)
+	list, k := pr.ctxOf[w], int32(key)
 	lo, hi := 0, len(list) // binary search of the key in the sorted list
 	for lo < hi {
 		mid := int(uint(lo+hi) >> 1)
@@ -150,7 +167,7 @@ func (m *Model) ctxEmit(w int32, key int, base float64) float64 {
 		}
 	}
 	if lo == len(list) || list[lo].key != k {
-		return m.logKappa + base - m.ctxLogTotal[key]
+		return pr.logKappa + base - pr.ctxLogTotal[key]
 	}
 	return list[lo].logP
 }
@@ -165,7 +182,7 @@ func (m *Model) target(b, t int) bool {
 }
 
 // deriveTransitions sets logTrans and trans from the counts.
-func (m *Model) deriveTransitions() {
+func (m *Model) deriveTransitions(pr *probs) {
 	T, c := m.T, &m.c
 	B := T + 1
 	// bi[b·B + t] and uni[t] are the bigram and unigram counts, summed
@@ -180,11 +197,11 @@ func (m *Model) deriveTransitions() {
 			}
 		}
 	}
-	m.logTrans, m.trans = make([]float64, B*B*B), make([]float64, B*B*B)
+	pr.logTrans, pr.trans = make([]float64, B*B*B), make([]float64, B*B*B)
 	var lambda []float64
 	if m.cfg.Transitions == Interpolated {
 		lambda = m.deletedInterpolation(bi, uni)
-		m.lambdas = lambda
+		pr.lambdas = lambda
 	}
 	p1, p2, p3 := make([]float64, B), make([]float64, B), make([]float64, B)
 	for b := range B {
@@ -192,7 +209,7 @@ func (m *Model) deriveTransitions() {
 		ml(p2, bi[b*B:(b+1)*B], func(t int) bool { return m.target(b, t) }, p1)
 		for a := range B {
 			row := c.trans[c.tri(a, b, 0) : c.tri(a, b, 0)+B]
-			p := m.trans[c.tri(a, b, 0) : c.tri(a, b, 0)+B]
+			p := pr.trans[c.tri(a, b, 0) : c.tri(a, b, 0)+B]
 			valid := func(t int) bool { return m.target(b, t) }
 			switch {
 			case m.cfg.Transitions == AddAlpha && m.cfg.Order == 1:
@@ -210,7 +227,7 @@ func (m *Model) deriveTransitions() {
 				}
 			}
 			for t := range B {
-				m.logTrans[c.tri(a, b, t)] = math.Log(p[t])
+				pr.logTrans[c.tri(a, b, t)] = math.Log(p[t])
 			}
 		}
 	}
@@ -349,37 +366,37 @@ func (m *Model) tagCounts() []float64 {
 
 // deriveEmissions sets the emission probabilities of the known words
 // (the model of the new ones is newModel's).
-func (m *Model) deriveEmissions() {
+func (m *Model) deriveEmissions(pr *probs) {
 	T, V := m.T, len(m.sp.words)
 	tagCount := m.tagCounts()
 	alpha := m.cfg.EmissionAlpha
-	m.logEmit = make([]float64, V*T)
-	m.logNew = make([]float64, T)
+	pr.logEmit = make([]float64, V*T)
+	pr.logNew = make([]float64, T)
 	for t := range T {
-		m.logNew[t] = math.Inf(-1) // a state that emitted nothing emits nothing
+		pr.logNew[t] = math.Inf(-1) // a state that emitted nothing emits nothing
 		if d := tagCount[t] + alpha*float64(V); d > 0 {
-			m.logNew[t] = math.Log(alpha / d)
+			pr.logNew[t] = math.Log(alpha / d)
 		}
 	}
 	for w := range V {
-		copy(m.logEmit[w*T:(w+1)*T], m.logNew)
+		copy(pr.logEmit[w*T:(w+1)*T], pr.logNew)
 	}
 	for _, e := range m.c.emit {
-		m.logEmit[int(e.Word)*T+int(e.Tag)] = math.Log((e.N + alpha) / (tagCount[e.Tag] + alpha*float64(V)))
+		pr.logEmit[int(e.Word)*T+int(e.Tag)] = math.Log((e.N + alpha) / (tagCount[e.Tag] + alpha*float64(V)))
 	}
 	// The candidates of the words are runs of one slice.
-	m.candidates = make([][]int32, V)
+	pr.candidates = make([][]int32, V)
 	all := make([]int32, 0, len(m.c.emit))
 	for w := range V {
 		from := len(all)
 		for t := range T {
-			if !math.IsInf(m.logEmit[w*T+t], -1) {
+			if !math.IsInf(pr.logEmit[w*T+t], -1) {
 				all = append(all, int32(t))
 			}
 		}
-		m.candidates[w] = all[from:len(all):len(all)]
+		pr.candidates[w] = all[from:len(all):len(all)]
 		if len(all)-from == T {
-			m.candidates[w], all = m.allTags, all[:from]
+			pr.candidates[w], all = m.allTags, all[:from]
 		}
 	}
 }
@@ -391,7 +408,7 @@ func (m *Model) deriveEmissions() {
 // in the vocabulary (−1 for a new word). Under Suffixes,
 // a new word whose lower case is known takes the emissions of its lower
 // case (a capital that begins a sentence or a title).
-func (m *Model) emissions(ws *workspace, tokens []string) ([][]float64, [][]int32, []int32) {
+func (m *Model) emissions(pr *probs, ws *workspace, tokens []string) ([][]float64, [][]int32, []int32) {
 	T := m.T
 	if ws == nil {
 		ws = &workspace{}
@@ -400,22 +417,22 @@ func (m *Model) emissions(ws *workspace, tokens []string) ([][]float64, [][]int3
 	rows := slices.Grow(ws.rows[:0], len(tokens))[:len(tokens)]
 	cand := slices.Grow(ws.cand[:0], len(tokens))[:len(tokens)]
 	e, buf := ws.e[:0], ws.buf[:0]
-	suffix := m.suffix()
+	suffix := pr.suffix
 	defer func() { ws.ids, ws.rows, ws.e, ws.cand, ws.buf = ids, rows, e, cand, buf }()
 	for i, w := range tokens {
-		k, ok := m.words[w]
+		k, ok := pr.words[w]
 		ids[i] = -1
 		if ok {
 			ids[i] = k
 		}
 		lowerKnown := false
 		if !ok && suffix != nil {
-			k, ok = m.words[strings.ToLower(w)]
+			k, ok = pr.words[strings.ToLower(w)]
 			lowerKnown = ok
 		}
 		if ok {
-			rows[i] = m.logEmit[int(k)*T : int(k+1)*T : int(k+1)*T]
-			cand[i] = m.candidates[k]
+			rows[i] = pr.logEmit[int(k)*T : int(k+1)*T : int(k+1)*T]
+			cand[i] = pr.candidates[k]
 		} else {
 			from := len(e)
 			e = slices.Grow(e, T)[:from+T]
@@ -423,7 +440,7 @@ func (m *Model) emissions(ws *workspace, tokens []string) ([][]float64, [][]int3
 			if suffix != nil {
 				suffix.logEmit(row, w, classOf(w, lowerKnown))
 			} else {
-				copy(row, m.logNew)
+				copy(row, pr.logNew)
 			}
 			rows[i] = row
 			at := len(buf)
@@ -455,7 +472,8 @@ func (m *Model) Config() Config { return m.cfg }
 // Known reports whether the training data had the word (as it is
 // written: a new word whose lower case is known is new).
 func (m *Model) Known(word string) bool {
-	_, ok := m.words[word]
+	pr := m.probs()
+	_, ok := pr.words[word]
 	return ok
 }
 
@@ -485,7 +503,7 @@ func tableSchema(tags []string) *data.Schema {
 
 // Lambdas returns the interpolation weights λ1, λ2 (, λ3) of Interpolated
 // transitions, nil for AddAlpha.
-func (m *Model) Lambdas() []float64 { return slices.Clone(m.lambdas) }
+func (m *Model) Lambdas() []float64 { return slices.Clone(m.probs().lambdas) }
 
 // Accumulator returns an accumulator that holds the model's counts.
 func (m *Model) Accumulator() gendisc.Accumulator { return accumulator(m.cfg, m.sp, &m.c) }

@@ -21,6 +21,7 @@ type Prompt = seq.Prompt
 // returns an error for a prompt of both words and tags, or of a tag the
 // model does not have, and for maxLen < 1.
 func (m *Model) Sample(rng *rand.Rand, prompt Prompt, maxLen int) (seq.Sentence, error) {
+	pr := m.probs()
 	var s seq.Sentence
 	if maxLen < 1 {
 		return s, fmt.Errorf("hmm: sample of at most %d tokens", maxLen)
@@ -51,7 +52,7 @@ func (m *Model) Sample(rng *rand.Rand, prompt Prompt, maxLen int) (seq.Sentence,
 	weights := make([]float64, m.T+1)
 	for len(s.Tokens) < maxLen {
 		row := m.c.tri(a, b, 0)
-		copy(weights, m.trans[row:row+m.T+1])
+		copy(weights, pr.trans[row:row+m.T+1])
 		if m.cfg.NoEnd {
 			weights[m.T] = 0
 		}
@@ -76,9 +77,10 @@ func (m *Model) stateOf(tag string) (int, bool) {
 
 // drawWord draws a known word in proportion to P(w | prev, state).
 func (m *Model) drawWord(rng *rand.Rand, prev, state int) string {
+	pr := m.probs()
 	weights := make([]float64, len(m.sp.words))
 	for w := range weights {
-		weights[w] = math.Exp(m.ctxEmit(int32(w), prev*m.T+state, m.logEmit[w*m.T+state]))
+		weights[w] = math.Exp(pr.ctxEmit(int32(w), prev*m.T+state, pr.logEmit[w*m.T+state]))
 	}
 	if w := draw(rng, weights); w >= 0 {
 		return m.sp.words[w]

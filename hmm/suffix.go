@@ -1,6 +1,7 @@
 package hmm
 
 import (
+	"slices"
 	"iter"
 	"math"
 	"strings"
@@ -42,7 +43,7 @@ type suffixModel struct {
 func (m *Model) wordClass(w string) byte {
 	lowerKnown := false
 	if capitalised(w) { // else classOf does not ask
-		_, lowerKnown = m.words[strings.ToLower(w)]
+		_, lowerKnown = slices.BinarySearch(m.sp.words, strings.ToLower(w))
 	}
 	return classOf(w, lowerKnown)
 }

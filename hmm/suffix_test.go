@@ -22,7 +22,7 @@ func TestSuffixTrie(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sm := m.suffix()
+	sm := m.probs().suffix
 	// want[class + suffix] are the tag counts of the rare words.
 	want := map[string][]float64{}
 	for run := range wordRuns(m.c.emit) {

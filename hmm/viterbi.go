@@ -83,13 +83,14 @@ func (m *Model) TagIndices(dst []int, tokens []string) []int {
 // viterbi writes the most likely states of the tokens to dst (grown as
 // needed) and returns it, searching in the memory of ws.
 func (m *Model) viterbi(ws *workspace, dst []int, tokens []string) []int {
+	pr := m.probs()
 	n := len(tokens)
 	dst = dst[:0]
 	if n == 0 {
 		return dst
 	}
 	T := m.T
-	e, cand, ids := m.emissions(ws, tokens)
+	e, cand, ids := m.emissions(pr, ws, tokens)
 	// stamp[k] is the generation at which the key k was reached, at[k]
 	// its index in the position's nodes; the nodes of position i are
 	// nodes[start[i]:start[i+1]].
@@ -99,7 +100,7 @@ func (m *Model) viterbi(ws *workspace, dst []int, tokens []string) []int {
 	row := m.startRow()
 	for _, t := range cand[0] {
 		k := m.firstKey(int(t))
-		nodes = append(nodes, node{key: int32(k), back: -1, score: m.logTrans[row+int(t)] + m.ctxEmit(ids[0], k, e[0][t])})
+		nodes = append(nodes, node{key: int32(k), back: -1, score: pr.logTrans[row+int(t)] + pr.ctxEmit(ids[0], k, e[0][t])})
 	}
 	beam := m.cfg.Order == 2 && m.cfg.Beam != NoBeam
 	for i := 1; i <= n; i++ {
@@ -111,7 +112,7 @@ func (m *Model) viterbi(ws *workspace, dst []int, tokens []string) []int {
 		gen := ws.nextGeneration()
 		for j := start[i-1]; j < start[i]; j++ {
 			p := nodes[j]
-			trans := m.logTrans[m.transFrom(int(p.key)):]
+			trans := pr.logTrans[m.transFrom(int(p.key)):]
 			next := m.next(int(p.key), 0) // the key after p on the tag t is next + t
 			for _, t := range cand[i] {
 				v := p.score + trans[t]
@@ -125,14 +126,14 @@ func (m *Model) viterbi(ws *workspace, dst []int, tokens []string) []int {
 			}
 		}
 		for j := start[i]; j < len(nodes); j++ {
-			nodes[j].score += m.ctxEmit(ids[i], int(nodes[j].key), e[i][int(nodes[j].key)%T])
+			nodes[j].score += pr.ctxEmit(ids[i], int(nodes[j].key), e[i][int(nodes[j].key)%T])
 		}
 	}
 	best, bestScore := -1, math.Inf(-1)
 	for j := start[n-1]; j < start[n]; j++ {
 		v := nodes[j].score
 		if !m.cfg.NoEnd {
-			v += m.logTrans[m.transFrom(int(nodes[j].key))+T]
+			v += pr.logTrans[m.transFrom(int(nodes[j].key))+T]
 		}
 		if best < 0 || v > bestScore {
 			best, bestScore = j, v
@@ -218,14 +219,15 @@ func (m *Model) JointLogProb(tokens, tags []string) float64 {
 
 // jointLogProb is JointLogProb of states.
 func (m *Model) jointLogProb(tokens []string, tags []int) float64 {
-	e, _, ids := m.emissions(nil, tokens)
+	pr := m.probs()
+	e, _, ids := m.emissions(pr, nil, tokens)
 	lp, a, b := 0.0, m.T, m.T
 	for i, t := range tags {
-		lp += m.logTrans[m.c.tri(a, b, t)] + m.ctxEmit(ids[i], b*m.T+t, e[i][t])
+		lp += pr.logTrans[m.c.tri(a, b, t)] + pr.ctxEmit(ids[i], b*m.T+t, e[i][t])
 		a, b = b, t
 	}
 	if !m.cfg.NoEnd && len(tags) > 0 {
-		lp += m.logTrans[m.c.tri(a, b, m.T)]
+		lp += pr.logTrans[m.c.tri(a, b, m.T)]
 	}
 	return lp
 }
