@@ -1,9 +1,9 @@
 package hmm
 
 import (
-	"slices"
 	"iter"
 	"math"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
