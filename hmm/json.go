@@ -103,6 +103,10 @@ func (m *Model) MarshalJSON() ([]byte, error) {
 	return j.appendJSON(nil), nil
 }
 
+// MarshalCompactJSON is MarshalJSON, whose bytes are json.Marshal's
+// (TestModelJSONBytes, FuzzModelJSON): modelfile.CompactMarshaler.
+func (m *Model) MarshalCompactJSON() ([]byte, error) { return m.MarshalJSON() }
+
 // UnmarshalModel reads the model of a model file: the schema s (the tag
 // set as its target's levels) and the parameters of MarshalJSON, every
 // field checked. A model is read to be used: its probabilities are

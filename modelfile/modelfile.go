@@ -35,6 +35,17 @@ type Persistent interface {
 	json.Marshaler
 }
 
+// CompactMarshaler is implemented by a Persistent model whose parameters'
+// JSON is valid and compact by construction, as json.Marshal writes it,
+// and which its package tests against json.Marshal's bytes: Write takes
+// MarshalCompactJSON's bytes as they are, without checking and compacting
+// them again (json.Compact), which on the megabytes of a large model's
+// parameters costs about as much as making them. A file that a faulty
+// writer made invalid would still be refused by Read.
+type CompactMarshaler interface {
+	MarshalCompactJSON() ([]byte, error)
+}
+
 // Envelope is a model file as read: what every model file holds, with the
 // model's own parameters left as JSON for its package to read.
 type Envelope struct {
@@ -273,6 +284,13 @@ func encode(m Persistent) ([]byte, error) {
 	if kind == "" || schema == nil {
 		return nil, fmt.Errorf("modelfile: model %T has no kind or no schema", m)
 	}
+	if cm, ok := m.(CompactMarshaler); ok {
+		params, err := cm.MarshalCompactJSON()
+		if err != nil {
+			return nil, fmt.Errorf("modelfile: encoding the parameters of the %s model: %w", kind, err)
+		}
+		return envelope(kind, schema, params)
+	}
 	params, err := m.MarshalJSON()
 	if err != nil {
 		return nil, fmt.Errorf("modelfile: encoding the parameters of the %s model: %w", kind, err)
@@ -292,14 +310,20 @@ func Encode(kind string, schema *data.Schema, params []byte) ([]byte, error) {
 	if kind == "" || schema == nil {
 		return nil, errors.New("modelfile: a model file needs a kind and a schema")
 	}
-	var err error
-	var r rawEnvelope
 	var buf bytes.Buffer
 	buf.Grow(len(params))
 	if err := json.Compact(&buf, params); err != nil {
 		return nil, fmt.Errorf("modelfile: the parameters of the %s model are not valid JSON: %v", kind, err)
 	}
-	r.Params = unescapeHTML(buf.Bytes())
+	return envelope(kind, schema, buf.Bytes())
+}
+
+// envelope returns the model file of a model of the given kind and
+// schema whose parameters are the valid, compact JSON params.
+func envelope(kind string, schema *data.Schema, params []byte) ([]byte, error) {
+	var err error
+	var r rawEnvelope
+	r.Params = unescapeHTML(params)
 	// Strings and ints always encode.
 	r.Format, _ = marshal(Format)
 	r.Version, _ = marshal(Version)

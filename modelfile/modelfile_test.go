@@ -528,3 +528,23 @@ func readWriteRead(t *testing.T, b []byte) {
 		t.Fatalf("Write→Read→Write changed the file:\n%s\n%s", first, second)
 	}
 }
+
+// compactModel is a fakeModel that declares its JSON compact.
+type compactModel struct{ *fakeModel }
+
+func (m compactModel) MarshalCompactJSON() ([]byte, error) { return m.MarshalJSON() }
+
+// TestCompactMarshaler checks that a model that declares its parameters'
+// JSON compact gets the file of one that does not, byte for byte: the
+// HTML escapes of json.Marshal undone, the checksum the same.
+func TestCompactMarshaler(t *testing.T) {
+	m := testModel()
+	want := write(t, m)
+	got := write(t, compactModel{m})
+	if !bytes.Equal(got, want) {
+		t.Errorf("a CompactMarshaler wrote\n%s\nwant\n%s", got, want)
+	}
+	if _, err := Read(bytes.NewReader(got), "m.json"); err != nil {
+		t.Error(err)
+	}
+}
