@@ -1,5 +1,7 @@
 package modelfile
 
+import "bytes"
+
 // indent appends to dst the JSON value src laid out for reading. Objects,
 // and arrays that hold an object or an array, get one member or element per
 // line, indented by two spaces per level; arrays of scalars (numbers,
@@ -61,44 +63,54 @@ func (p *indenter) container(depth int, end byte) {
 	p.dst = append(p.dst, end)
 }
 
-// flatArray writes the array at p.pos on one line and reports true if it
-// holds no object or array; otherwise it writes nothing and reports false.
+// flatArray writes the array at p.pos on one line, ", " between its
+// elements, and reports true if it holds no object or array; otherwise it
+// writes nothing and reports false. It reads the array once, copying
+// each string up to its closing quote (bytes.IndexByte) rather than byte
+// by byte.
 func (p *indenter) flatArray() bool {
-	inString := false
-	for i := p.pos + 1; ; i++ {
-		c := p.src[i]
-		switch {
-		case inString && c == '\\':
-			i++ // the escaped byte
-		case c == '"':
-			inString = !inString
-		case inString:
-		case c == '{' || c == '[':
+	src, mark, i := p.src, len(p.dst), p.pos+1
+	p.dst = append(p.dst, '[')
+	for src[i] != ']' {
+		switch src[i] {
+		case '{', '[':
+			p.dst = p.dst[:mark]
 			return false
-		case c == ']':
-			p.appendSpaced(p.src[p.pos : i+1])
-			p.pos = i + 1
-			return true
+		case '"':
+			end := closingQuote(src, i)
+			p.dst = append(p.dst, src[i:end+1]...)
+			i = end + 1
+		default:
+			from := i
+			for !isDelimiter(src[i]) {
+				i++
+			}
+			p.dst = append(p.dst, src[from:i]...)
+		}
+		if src[i] == ',' {
+			p.dst = append(p.dst, ',', ' ')
+			i++
 		}
 	}
+	p.dst = append(p.dst, ']')
+	p.pos = i + 1
+	return true
 }
 
-// appendSpaced appends the flat array a with a space after every comma
-// that separates elements.
-func (p *indenter) appendSpaced(a []byte) {
-	inString := false
-	for i := 0; i < len(a); i++ {
-		c := a[i]
-		p.dst = append(p.dst, c)
-		switch {
-		case inString && c == '\\':
-			i++
-			p.dst = append(p.dst, a[i])
-		case c == '"':
-			inString = !inString
-		case !inString && c == ',':
-			p.dst = append(p.dst, ' ')
+// closingQuote returns the index of the quote that closes the string
+// starting at src[i]: the first after an even number of backslashes.
+func closingQuote(src []byte, i int) int {
+	end := i + 1
+	for {
+		end += bytes.IndexByte(src[end:], '"')
+		b := end - 1
+		for src[b] == '\\' {
+			b--
 		}
+		if (end-1-b)%2 == 0 {
+			return end
+		}
+		end++
 	}
 }
 

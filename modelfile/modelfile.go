@@ -216,19 +216,8 @@ func compactValid(dst, src []byte) []byte {
 	for i := 0; i < len(src); i++ {
 		switch c := src[i]; c {
 		case ' ', '\t', '\n', '\r':
-		case '"': // copy the string, up to the quote after an even number of backslashes
-			end := i + 1
-			for {
-				end += bytes.IndexByte(src[end:], '"')
-				b := end - 1
-				for src[b] == '\\' {
-					b--
-				}
-				if (end-1-b)%2 == 0 {
-					break
-				}
-				end++
-			}
+		case '"': // copy the string, up to its closing quote
+			end := closingQuote(src, i)
 			j += copy(out[j:], src[i:end+1])
 			i = end
 		default:
