@@ -29,7 +29,7 @@ func sameModel(t *testing.T, what string, a, b *Model) {
 		t.Fatalf("%s: the states or words differ", what)
 	case !same(a.c.trans, b.c.trans) || !slices.Equal(a.c.emit, b.c.emit):
 		t.Fatalf("%s: the counts differ", what)
-	case !same(a.probs().logTrans, b.probs().logTrans) || !same(a.probs().logEmit, b.probs().logEmit) || !same(a.probs().lambdas, b.probs().lambdas):
+	case !same(a.probs().logTrans, b.probs().logTrans) || !same(a.probs().emitLog, b.probs().emitLog) || !same(a.probs().logNew, b.probs().logNew) || !same(a.probs().lambdas, b.probs().lambdas):
 		t.Fatalf("%s: the probabilities differ", what)
 	case a.cfg != b.cfg:
 		t.Fatalf("%s: configurations %+v, %+v", what, a.cfg, b.cfg)
@@ -149,7 +149,7 @@ func TestSilentState(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, x := range append(slices.Clone(m.probs().logNew), m.probs().logEmit...) {
+	for _, x := range append(slices.Clone(m.probs().logNew), m.probs().emitLog...) {
 		if math.IsNaN(x) {
 			t.Fatal("NaN emission")
 		}

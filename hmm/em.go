@@ -406,8 +406,12 @@ func (m *Model) logPrior() float64 {
 		}
 	}
 	if alpha := m.cfg.EmissionAlpha; alpha > 0 {
-		for _, x := range pr.logEmit {
-			lp += alpha * x
+		row := make([]float64, T)
+		for w := range m.sp.words {
+			pr.emitRow(row, int32(w))
+			for _, x := range row {
+				lp += alpha * x
+			}
 		}
 	}
 	return lp

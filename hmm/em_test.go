@@ -121,7 +121,7 @@ func TestEMCapitalisation(t *testing.T) {
 	for w, word := range m.sp.words {
 		for s, name := range m.sp.states {
 			_, capState := splitState(name)
-			if p := m.probs().logEmit[w*m.T+s]; capState != capitalised(word) && !math.IsInf(p, -1) {
+			if p := m.probs().logEmit(int32(w), s); capState != capitalised(word) && !math.IsInf(p, -1) {
 				t.Fatalf("%q on state %q: log P = %v, want −Inf", word, name, p)
 			}
 		}
@@ -226,7 +226,7 @@ func TestEMRecovers(t *testing.T) {
 			t.Fatal(err)
 		}
 		p := func(word string, state int) float64 {
-			return math.Exp(m.probs().logEmit[int(m.probs().words[word])*m.T+state])
+			return math.Exp(m.probs().logEmit(m.probs().words[word], state))
 		}
 		worst := math.Inf(1)
 		for _, order := range [][2]string{{"X", "Y"}, {"Y", "X"}} {

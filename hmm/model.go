@@ -45,12 +45,18 @@ type probs struct {
 	// lambdas are the interpolation weights λ1, λ2 (, λ3) of
 	// Interpolated transitions, nil for AddAlpha.
 	lambdas []float64
-	// logEmit[w·T + t] is log P(w | t) of the known word w.
-	logEmit []float64
+	// emitLog[j] is log P(w | t) of the word w and the state t of the
+	// emission count c.emit[j], emitTag[j] its state; those of the word w
+	// are at emitFrom[w] to emitFrom[w+1]. Another state t emits a
+	// known word with the probability logNew[t].
+	emitLog  []float64
+	emitTag  []int32
+	emitFrom []int32
 	// candidates[w] are the tags that can emit the known word w (all
 	// when EmissionAlpha > 0).
 	candidates [][]int32
-	// logNew is log P(w | t) of a new word under Uniform.
+	// logNew is log P(w | t) of a new word under Uniform, and of a known
+	// word never seen with t.
 	logNew []float64
 	// suffix is the model of new words under Suffixes (nil under
 	// Uniform).
@@ -138,7 +144,7 @@ func (m *Model) deriveContexts(pr *probs) {
 	all := make([]keyCount, len(m.c.ctx))
 	for i, e := range m.c.ctx {
 		key := int(e.Prev)*T + int(e.Tag)
-		p := e.N + m.cfg.Context*math.Exp(pr.logEmit[int(e.Word)*T+int(e.Tag)])
+		p := e.N + m.cfg.Context*math.Exp(pr.logEmit(e.Word, int(e.Tag)))
 		all[i] = keyCount{int32(key), math.Log(p) - pr.ctxLogTotal[key]}
 	}
 	for from, to := range runs(m.c.ctx, func(e contextCount) int32 { return e.Word }) {
@@ -365,12 +371,12 @@ func (m *Model) tagCounts() []float64 {
 }
 
 // deriveEmissions sets the emission probabilities of the known words
-// (the model of the new ones is newModel's).
+// (the model of the new ones is newModel's): log P(w | t) = log((c(w, t)
+// + α)/(c(t) + αV)), for a word never seen with t log(α/(c(t) + αV)).
 func (m *Model) deriveEmissions(pr *probs) {
 	T, V := m.T, len(m.sp.words)
 	tagCount := m.tagCounts()
 	alpha := m.cfg.EmissionAlpha
-	pr.logEmit = make([]float64, V*T)
 	pr.logNew = make([]float64, T)
 	for t := range T {
 		pr.logNew[t] = math.Inf(-1) // a state that emitted nothing emits nothing
@@ -378,19 +384,27 @@ func (m *Model) deriveEmissions(pr *probs) {
 			pr.logNew[t] = math.Log(alpha / d)
 		}
 	}
+	pr.emitLog, pr.emitTag = make([]float64, len(m.c.emit)), make([]int32, len(m.c.emit))
+	pr.emitFrom = make([]int32, V+1)
+	for j, e := range m.c.emit {
+		pr.emitLog[j] = math.Log((e.N + alpha) / (tagCount[e.Tag] + alpha*float64(V)))
+		pr.emitTag[j] = e.Tag
+		pr.emitFrom[e.Word+1]++
+	}
 	for w := range V {
-		copy(pr.logEmit[w*T:(w+1)*T], pr.logNew)
+		pr.emitFrom[w+1] += pr.emitFrom[w]
 	}
-	for _, e := range m.c.emit {
-		pr.logEmit[int(e.Word)*T+int(e.Tag)] = math.Log((e.N + alpha) / (tagCount[e.Tag] + alpha*float64(V)))
-	}
-	// The candidates of the words are runs of one slice.
+	// The candidates of the words are runs of one slice: the states of
+	// a word's counts (sorted by state), with those that a state that
+	// emitted nothing else adds when α > 0.
 	pr.candidates = make([][]int32, V)
 	all := make([]int32, 0, len(m.c.emit))
+	row := make([]float64, T)
 	for w := range V {
 		from := len(all)
-		for t := range T {
-			if !math.IsInf(pr.logEmit[w*T+t], -1) {
+		pr.emitRow(row, int32(w))
+		for t, x := range row {
+			if !math.IsInf(x, -1) {
 				all = append(all, int32(t))
 			}
 		}
@@ -401,9 +415,26 @@ func (m *Model) deriveEmissions(pr *probs) {
 	}
 }
 
-// emissions returns the rows log P(w_i | t) of the tokens (those of the
-// known words shared with the model: read-only), in the memory of ws
-// (nil: allocated), with each token's candidate states (those of a
+// emitRow writes log P(w | t) of the known word w to row, by state.
+func (pr *probs) emitRow(row []float64, w int32) {
+	copy(row, pr.logNew)
+	for j := pr.emitFrom[w]; j < pr.emitFrom[w+1]; j++ {
+		row[pr.emitTag[j]] = pr.emitLog[j]
+	}
+}
+
+// logEmit returns log P(w | t) of the known word w.
+func (pr *probs) logEmit(w int32, t int) float64 {
+	for j := pr.emitFrom[w]; j < pr.emitFrom[w+1]; j++ {
+		if int(pr.emitTag[j]) == t {
+			return pr.emitLog[j]
+		}
+	}
+	return pr.logNew[t]
+}
+
+// emissions returns the rows log P(w_i | t) of the tokens, in the memory
+// of ws (nil: allocated), with each token's candidate states (those of a
 // non-zero probability, or all states when there are none) and its index
 // in the vocabulary (−1 for a new word). Under Suffixes,
 // a new word whose lower case is known takes the emissions of its lower
@@ -430,19 +461,19 @@ func (m *Model) emissions(pr *probs, ws *workspace, tokens []string) ([][]float6
 			k, ok = pr.words[strings.ToLower(w)]
 			lowerKnown = ok
 		}
+		from := len(e)
+		e = slices.Grow(e, T)[:from+T]
+		row := e[from : from+T : from+T]
+		rows[i] = row
 		if ok {
-			rows[i] = pr.logEmit[int(k)*T : int(k+1)*T : int(k+1)*T]
+			pr.emitRow(row, k)
 			cand[i] = pr.candidates[k]
 		} else {
-			from := len(e)
-			e = slices.Grow(e, T)[:from+T]
-			row := e[from : from+T : from+T]
 			if suffix != nil {
 				suffix.logEmit(row, w, classOf(w, lowerKnown))
 			} else {
 				copy(row, pr.logNew)
 			}
-			rows[i] = row
 			at := len(buf)
 			for t, x := range row {
 				if !math.IsInf(x, -1) {

@@ -80,7 +80,7 @@ func (m *Model) drawWord(rng *rand.Rand, prev, state int) string {
 	pr := m.probs()
 	weights := make([]float64, len(m.sp.words))
 	for w := range weights {
-		weights[w] = math.Exp(pr.ctxEmit(int32(w), prev*m.T+state, pr.logEmit[w*m.T+state]))
+		weights[w] = math.Exp(pr.ctxEmit(int32(w), prev*m.T+state, pr.logEmit(int32(w), state)))
 	}
 	if w := draw(rng, weights); w >= 0 {
 		return m.sp.words[w]
