@@ -82,6 +82,12 @@ func (o *evalOptions) run(env *Env) error {
 	if err != nil {
 		return err
 	}
+	return o.evaluate(env, m, e.Kind)
+}
+
+// evaluate evaluates the model m, of the given kind, on o.data and prints
+// the report; o.model names the model in errors.
+func (o *evalOptions) evaluate(env *Env, m gendisc.Model, kind string) error {
 	if isLM, err := evalLanguageModel(env, o, m); isLM {
 		return err
 	}
@@ -91,7 +97,7 @@ func (o *evalOptions) run(env *Env) error {
 	c, isClassifier := m.(gendisc.Classifier)
 	r, isRegressor := asRegressor(m)
 	if !isClassifier && !isRegressor {
-		return wrongKind(o.model, e.Kind, "does not classify")
+		return wrongKind(o.model, kind, "does not classify")
 	}
 	d, err := env.readWithSchema(o.data, m.Schema(), dataio.SchemaOptions{Weight: o.weight, RequireTarget: true, Extend: !isRegressor})
 	if err != nil {

@@ -12,6 +12,7 @@ import (
 	"github.com/gendisc/gendisc"
 	"github.com/gendisc/gendisc/data"
 	"github.com/gendisc/gendisc/dataio"
+	"github.com/gendisc/gendisc/modelfile"
 	"github.com/gendisc/gendisc/naivebayes"
 	"github.com/gendisc/gendisc/registry"
 )
@@ -21,7 +22,7 @@ const defaultKind = naivebayes.KindMixed
 
 var cmdFit = &Command{
 	Name:      "fit",
-	UsageLine: "fit --data F [--model KIND] [--target NAME] [data flags] [model flags] [--out M.json]",
+	UsageLine: "fit --data F [--model KIND] [--target NAME] [data flags] [model flags] [--out M.json] [--test-data F]",
 	Short:     "fit a model to a data set and save it",
 	Long: `
 Fit reads a training data set, fits a model of the kind given by --model,
@@ -67,6 +68,13 @@ and --verbose, the log-likelihood of every Baum–Welch iteration is printed.
 With --stream, the sentences are read one at a time and added to the
 counts in batches, a sentence taking at most --max-record bytes (--em,
 which reads them many times, is not fitted so).
+
+With --test-data, fit then evaluates the model on that held-out data, as
+eval does, and prints eval's report on standard output (--json, --spans
+as for eval; a weight column of --weight weighs the test rows too): the
+model goes to the file of --out, written while the test data is read and
+kept only when the evaluation succeeds. Training and evaluating in one
+command reads no model file back.
 
 The output file is written atomically: when fit fails, no file is left.
 
@@ -126,6 +134,7 @@ type fitOptions struct {
 	trainingOptions
 	out       string
 	stream    bool
+	test      evalOptions                         // --test-data: its data, json and spans
 	seq       seqFlags                            // a kind of sentences (seqinput.go)
 	seqConfig func() (registry.Config, error)     // a kind of sentences, without --stream
 	fit       fitFunc                             // a kind of tables, without --stream
@@ -137,6 +146,9 @@ func fitFlags(fs *flag.FlagSet, args []string) Runner {
 	o.trainingOptions.register(fs)
 	fs.StringVar(&o.out, "out", "-", "write the model to this `file`; - for standard output")
 	o.seq.register(fs)
+	fs.StringVar(&o.test.data, "test-data", "", "evaluate the model on this held-out `file` (or bundled data set) and print eval's report")
+	fs.BoolVar(&o.test.json, "json", false, "with --test-data, print the report as JSON")
+	fs.BoolVar(&o.test.spans, "spans", false, "with --test-data, a tagger of BIO/IOB tags: add span-level precision, recall and F1")
 	fs.BoolVar(&o.stream, "stream", false, "read and fit the data in chunks, in memory that does not grow with the file (kinds: "+strings.Join(streamableKinds(), ", ")+")")
 	if args == nil { // help: MoreHelp lists the flags of every kind
 		return nil
@@ -166,6 +178,12 @@ func fitFlags(fs *flag.FlagSet, args []string) Runner {
 			}
 			return usagef("--stream is ambiguous here: give it apart from other flags' values")
 		}
+		if o.test.data == "" && (o.test.json || o.test.spans) {
+			return usagef("--json and --spans are for the report of --test-data")
+		}
+		if o.test.data != "" && o.out == "-" {
+			return usagef("--test-data prints its report on standard output: give --out a file for the model")
+		}
 		return o.run(env)
 	}
 }
@@ -188,7 +206,33 @@ func (o *fitOptions) run(env *Env) error {
 		return err
 	}
 	warnModel(env, m)
+	if o.test.data != "" {
+		return o.writeAndTest(env, m)
+	}
 	return env.writeModel(o.out, persistent(m))
+}
+
+// writeAndTest writes the model file of m to --out while it evaluates m
+// on --test-data (as eval, the report on standard output), and keeps the
+// file only when both succeed.
+func (o *fitOptions) writeAndTest(env *Env, m gendisc.Model) error {
+	out, err := env.create(o.out)
+	if err != nil {
+		return err
+	}
+	defer out.Abort()
+	written := make(chan error, 1)
+	go func() { written <- modelfile.Write(out, persistent(m)) }()
+	test := o.test
+	test.model, test.weight, test.seq = o.out, o.readOptions().Weight, o.seq
+	err = test.evaluate(env, m, o.kind.Name)
+	if werr := <-written; werr != nil {
+		return werr
+	}
+	if err != nil {
+		return err
+	}
+	return out.Commit()
 }
 
 // fitAll reads the whole training data and fits the model to it.
