@@ -86,6 +86,16 @@ type Warner interface {
 	Warnings() []string
 }
 
+// Preparer is a model that derives, from what it was fitted or read as,
+// tables it needs to predict: Prepare starts deriving them in the
+// background and returns at once, so that they are ready, or nearly, by
+// the first prediction (which otherwise derives them itself). A program
+// that fits a model and then predicts with it calls Prepare before it
+// reads the data to predict.
+type Preparer interface {
+	Prepare()
+}
+
 // MissingChecker is a model fitted on complete rows only: CheckMissing
 // returns an error naming the first row of d (by its source line when
 // known) and column with a missing cell, which the model cannot

@@ -122,7 +122,7 @@ func UnmarshalModel(s *data.Schema, params []byte) (*Model, error) {
 	}
 	m, err := newModel(cfg, sp, c)
 	if err == nil {
-		go m.probs()
+		m.Prepare()
 	}
 	return m, err
 }

@@ -102,6 +102,10 @@ func newModel(cfg Config, sp space, c counts) (*Model, error) {
 	return m, nil
 }
 
+// Prepare derives the model's probabilities in the background
+// (gendisc.Preparer): a model read from a file starts so.
+func (m *Model) Prepare() { go m.probs() }
+
 // derive returns the model's probabilities: the index of the words, the
 // suffix model and the rest, three parts derived in parallel.
 func (m *Model) derive() *probs {

@@ -221,6 +221,9 @@ func (o *fitOptions) writeAndTest(env *Env, m gendisc.Model) error {
 		return err
 	}
 	defer out.Abort()
+	if p, ok := m.(gendisc.Preparer); ok {
+		p.Prepare()
+	}
 	written := make(chan error, 1)
 	go func() { written <- modelfile.Write(out, persistent(m)) }()
 	test := o.test
