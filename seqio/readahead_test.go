@@ -8,6 +8,9 @@ import (
 	"strings"
 	"testing"
 	"testing/iotest"
+	"unicode/utf8"
+
+	"github.com/gendisc/gendisc/data"
 )
 
 // TestReadAhead checks that the read-ahead gives its source's bytes in
@@ -53,5 +56,53 @@ func TestReadTruncated(t *testing.T) {
 	c, err := Read(bytes.NewReader(z), "f.conllu.gz", Options{})
 	if err != nil || len(c.Sentences) != 2000 {
 		t.Fatalf("the whole file: error %v", err)
+	}
+}
+
+// FuzzCutLetter checks that the blocks' checks of UTF-8, a letter cut by
+// a block's end checked with the next block, are together utf8.Valid of
+// the whole data, however it is cut into blocks.
+func FuzzCutLetter(f *testing.F) {
+	for _, s := range []string{"", "abc", "é", "日本語テキスト", "a\xffb", "\xe6\x97", "€\xe2\x82", "\xf0\x9f\x98\x80x", "\xed\xa0\x80", "\xc0\xaf"} {
+		f.Add([]byte(s), []byte{1, 2, 3})
+	}
+	f.Fuzz(func(t *testing.T, data, cuts []byte) {
+		var c cutLetter
+		valid, rest := true, data
+		for i := 0; ; i++ {
+			n := len(rest)
+			if i < len(cuts) {
+				n = min(n, int(cuts[i]%7))
+			}
+			last := n == len(rest)
+			valid = valid && c.check(rest[:n], last)
+			rest = rest[n:]
+			if last {
+				break
+			}
+		}
+		if valid != utf8.Valid(data) {
+			t.Fatalf("%q cut by %v: blocks valid %v, utf8.Valid %v", data, cuts, valid, !valid)
+		}
+	})
+}
+
+// TestReadInvalidUTF8 checks that a line of invalid UTF-8 is refused at
+// its line wherever a block of the read-ahead ends, in a file of
+// several blocks.
+func TestReadInvalidUTF8(t *testing.T) {
+	line := "日本 X\n"
+	for _, bad := range []string{"a\xff X\n", "\xe6\x97 X\n"} {
+		for _, before := range []int{readAheadBlock/len(line) - 1, readAheadBlock / len(line), 3 * readAheadBlock / len(line)} {
+			text := strings.Repeat(line, before) + bad + line
+			_, err := Read(strings.NewReader(text), "s.conll", Options{})
+			var pe *data.ParseError
+			if !errors.As(err, &pe) || !errors.Is(err, data.ErrEncoding) || pe.Line != before+1 {
+				t.Errorf("%q after %d lines: %v, want data.ErrEncoding at line %d", bad, before, err, before+1)
+			}
+		}
+	}
+	if _, err := Read(strings.NewReader(strings.Repeat(line, 3*readAheadBlock/len(line))), "s.conll", Options{}); err != nil {
+		t.Errorf("valid UTF-8 over several blocks: %v", err)
 	}
 }

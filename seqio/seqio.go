@@ -187,7 +187,7 @@ func open(r io.Reader, source string, opt Options) (*input, error) {
 		head, _ := br.Peek(4096)
 		format = Detect(source, head)
 	}
-	lr := &lineReader{r: br, source: source, maxSentence: opt.Limits.MaxRecord, lineSentences: format == JSONLines}
+	lr := &lineReader{r: br, ahead: ahead, source: source, maxSentence: opt.Limits.MaxRecord, lineSentences: format == JSONLines}
 	if lr.maxSentence <= 0 {
 		lr.maxSentence = dataio.DefaultMaxRecord
 	}
@@ -242,6 +242,7 @@ func FormatOf(source string) Format {
 // length and encoding.
 type lineReader struct {
 	r      *bufio.Reader
+	ahead  *readAhead // r's source, which checks the UTF-8 of the lines
 	source string
 	line   int
 	buf    []byte // the last line of nextBytes longer than r's buffer
@@ -291,7 +292,7 @@ func (lr *lineReader) nextBytes() ([]byte, error) {
 	if lr.line == 1 {
 		line = bytes.TrimPrefix(line, []byte("\xef\xbb\xbf"))
 	}
-	if !utf8.Valid(line) {
+	if lr.ahead.invalid && !utf8.Valid(line) { // else checked by lr.ahead
 		return nil, lr.errorf(0, "%w", data.ErrEncoding)
 	}
 	return line, nil
