@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"math"
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
@@ -165,5 +166,64 @@ func TestSilentState(t *testing.T) {
 	}
 	if lp := m2.LogProb([]string{"the", "zebra"}); math.IsNaN(lp) {
 		t.Fatal("NaN log p")
+	}
+}
+
+// TestIndexTokensInParts checks that indexing the tokens in two parts at
+// once gives every token the state and word of indexing them in one, and
+// the fit the same counts, on sentences of random words (capitalised or
+// not) and tags.
+func TestIndexTokensInParts(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	words := []string{"the", "The", "dog", "Dog", "runs", "fast", "Paris", "été", "Été", "1999"}
+	tags := []string{"DET", "NOUN", "VERB", "ADV", "PROPN", "NUM"}
+	var sentences []seq.Sentence
+	for n := 0; n < 3000; {
+		s := seq.Sentence{}
+		for range 1 + rng.IntN(12) {
+			s.Tokens = append(s.Tokens, words[rng.IntN(len(words))])
+			s.Tags = append(s.Tags, tags[rng.IntN(len(tags))])
+		}
+		n += len(s.Tokens)
+		sentences = append(sentences, s)
+	}
+	n := 0
+	for _, s := range sentences {
+		n += len(s.Tokens)
+	}
+	named := func(parts int) []string {
+		state, word := make([]uint8, n), make([]uint32, n)
+		l, err := indexTokens(Config{}, sentences, state, word, parts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := make([]string, n)
+		for k := range out {
+			out[k] = l.states[state[k]] + "/" + l.words[word[k]]
+		}
+		return out
+	}
+	if one, two := named(1), named(2); !slices.Equal(one, two) {
+		t.Fatalf("the tokens' states and words in two parts differ from one")
+	}
+	_, c1, err := countSentences(Config{}, sentences)
+	if err != nil {
+		t.Fatal(err)
+	}
+	big := slices.Repeat(sentences, splitTokens/n+1) // counted in two parts
+	_, c2, err := countSentences(Config{}, big)
+	if err != nil {
+		t.Fatal(err)
+	}
+	times := float64(splitTokens/n + 1)
+	for i, x := range c1.trans {
+		if c2.trans[i] != times*x {
+			t.Fatalf("trigram %d: %g, want %g", i, c2.trans[i], times*x)
+		}
+	}
+	for i, e := range c1.emit {
+		if f := c2.emit[i]; f.Word != e.Word || f.Tag != e.Tag || f.N != times*e.N {
+			t.Fatalf("emission %d: %+v, want %+v times %g", i, f, e, times)
+		}
 	}
 }

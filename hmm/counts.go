@@ -215,18 +215,15 @@ func countSentences(cfg Config, sentences []seq.Sentence) (space, counts, error)
 		}
 		n += len(s.Tokens)
 	}
-	l := &localCounts{states: []string{boundary}, stateOf: map[string]uint32{}, wordOf: map[string]uint32{}, capStateOf: map[string]uint32{}}
 	// state[k], word[k] are the indices in l of the k-th token's.
 	state, word := make([]uint8, n), make([]uint32, n)
-	k := 0
-	for _, s := range sentences {
-		for j, tag := range s.Tags {
-			state[k], word[k] = l.state(cfg, tag, s.Tokens[j]), l.word(s.Tokens[j])
-			k++
-		}
-		if len(l.states) > MaxTags+1 {
-			return space{}, counts{}, fmt.Errorf("hmm: more than %d states (tags, by capitalisation)", MaxTags)
-		}
+	parts := 1
+	if n >= splitTokens {
+		parts = 2
+	}
+	l, err := indexTokens(cfg, sentences, state, word, parts)
+	if err != nil {
+		return space{}, counts{}, err
 	}
 	sp, stateRank, wordRank := l.sorted()
 	T, V := len(sp.states), len(sp.words)
@@ -241,7 +238,7 @@ func countSentences(cfg Config, sentences []seq.Sentence) (space, counts, error)
 		first[r+1] += first[r]
 	}
 	byWord, next := make([]uint16, n), slices.Clone(first[:V])
-	k = 0
+	k := 0
 	for _, s := range sentences {
 		p, q := T, T // the boundary
 		for range s.Tags {
@@ -284,6 +281,89 @@ func countSentences(cfg Config, sentences []seq.Sentence) (space, counts, error)
 		}
 	}
 	return sp, c, nil
+}
+
+// splitTokens is the number of tokens from which countSentences indexes
+// them in two parts at once.
+const splitTokens = 1 << 15
+
+// errTooManyStates is the error of more than MaxTags states.
+var errTooManyStates = fmt.Errorf("hmm: more than %d states (tags, by capitalisation)", MaxTags)
+
+// indexTokens sets state[k] and word[k] to the indices of the state and
+// the word of the k-th token of the tagged sentences, in the order met,
+// and returns the states and words so indexed. With parts 2, the two
+// halves of the tokens (whole sentences) are indexed at once, each apart,
+// and the second's indices then mapped to the first's: the indices
+// differ, their states and words, which countSentences sorts, do not.
+func indexTokens(cfg Config, sentences []seq.Sentence, state []uint8, word []uint32, parts int) (*localCounts, error) {
+	newLocal := func() *localCounts {
+		return &localCounts{states: []string{boundary}, stateOf: map[string]uint32{}, wordOf: map[string]uint32{}, capStateOf: map[string]uint32{}}
+	}
+	index := func(l *localCounts, sentences []seq.Sentence, state []uint8, word []uint32) error {
+		k := 0
+		for _, s := range sentences {
+			for j, tag := range s.Tags {
+				state[k], word[k] = l.state(cfg, tag, s.Tokens[j]), l.word(s.Tokens[j])
+				k++
+			}
+			if len(l.states) > MaxTags+1 {
+				return errTooManyStates
+			}
+		}
+		return nil
+	}
+	l := newLocal()
+	if parts == 1 {
+		return l, index(l, sentences, state, word)
+	}
+	// The second half starts at the sentence that passes half the
+	// tokens.
+	half, at := 0, 0
+	for at < len(state)/2 {
+		at += len(sentences[half].Tags)
+		half++
+	}
+	l2 := newLocal()
+	done := make(chan error, 1)
+	go func() { done <- index(l2, sentences[half:], state[at:], word[at:]) }()
+	err := index(l, sentences[:half], state[:at], word[:at])
+	if err2 := <-done; err == nil {
+		err = err2
+	}
+	if err != nil {
+		return nil, err
+	}
+	stateOf, wordOf := make([]uint8, len(l2.states)), make([]uint32, len(l2.words))
+	for i, name := range l2.states[1:] {
+		stateOf[i+1] = l.stateNamed(name)
+	}
+	if len(l.states) > MaxTags+1 {
+		return nil, errTooManyStates
+	}
+	for i, w := range l2.words {
+		wordOf[i] = l.word(w)
+	}
+	for k := at; k < len(state); k++ {
+		state[k], word[k] = stateOf[state[k]], wordOf[word[k]]
+	}
+	return l, nil
+}
+
+// stateNamed returns the index of the state of the name (stateName's).
+func (l *localCounts) stateNamed(name string) uint8 {
+	tag, capital := splitState(name)
+	of := l.stateOf
+	if capital {
+		of = l.capStateOf
+	}
+	i, ok := of[tag]
+	if !ok {
+		i = uint32(len(l.states))
+		of[tag] = i
+		l.states = append(l.states, name)
+	}
+	return uint8(i)
 }
 
 // state returns the index of the state of the tag on the word (see
