@@ -83,10 +83,15 @@ func encode(cfg Config, sp space, c *counts) (*data.Schema, modelJSON) {
 			j.TransCount = append(j.TransCount, n)
 		}
 	}
+	j.EmitWord, j.EmitTag, j.EmitCount = make([]int32, 0, len(c.emit)), make([]int32, 0, len(c.emit)), make(modelfile.Floats, 0, len(c.emit))
 	for _, e := range c.emit {
 		j.EmitWord = append(j.EmitWord, e.Word)
 		j.EmitTag = append(j.EmitTag, e.Tag)
 		j.EmitCount = append(j.EmitCount, e.N)
+	}
+	if len(c.ctx) > 0 {
+		n := len(c.ctx)
+		j.ContextWord, j.ContextPrev, j.ContextTag, j.ContextCount = make([]int32, 0, n), make([]int32, 0, n), make([]int32, 0, n), make(modelfile.Floats, 0, n)
 	}
 	for _, e := range c.ctx {
 		j.ContextWord = append(j.ContextWord, e.Word)
@@ -100,7 +105,7 @@ func encode(cfg Config, sp space, c *counts) (*data.Schema, modelJSON) {
 // MarshalJSON writes the model's parameters for a model file.
 func (m *Model) MarshalJSON() ([]byte, error) {
 	_, j := encode(m.cfg, m.sp, &m.c)
-	return j.appendJSON(nil), nil
+	return j.appendJSON(make([]byte, 0, j.sizeHint())), nil
 }
 
 // MarshalCompactJSON is MarshalJSON, whose bytes are json.Marshal's

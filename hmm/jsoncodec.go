@@ -66,6 +66,16 @@ func (j *modelJSON) appendJSON(b []byte) []byte {
 	return append(w.b, '}')
 }
 
+// sizeHint is about the length of appendJSON's bytes, a little more for
+// most models: the words, and at most 8 bytes for each number.
+func (j *modelJSON) sizeHint() int {
+	n := 1024
+	for _, w := range j.Words {
+		n += len(w) + 3
+	}
+	return n + 8*(2*len(j.TransIndex)+3*len(j.EmitWord)+4*len(j.ContextWord))
+}
+
 // objectWriter appends the members of a JSON object.
 type objectWriter struct{ b []byte }
 
