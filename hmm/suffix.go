@@ -1,6 +1,8 @@
 package hmm
 
 import (
+	"bytes"
+	"cmp"
 	"iter"
 	"math"
 	"slices"
@@ -16,20 +18,23 @@ type suffixModel struct {
 	maxSuffix int
 	// The suffixes of the rare words by class are the nodes of a trie
 	// of the words read backwards, byte by byte: the nodes 0 to 3 are the
-	// classes' (wordClass) empty suffixes, and child[node<<8 | b] is the
-	// node of the suffix b + node's suffix, whose byte is first[node] and
-	// whose parent is parent[node]. A node is an entry when it ends a
-	// whole letter of a rare word (as utf8.DecodeLastRuneInString reads
-	// them, up to maxSuffix letters): its tag counts are sparse, the
-	// states tags[start[node]:start[node+1]], increasing, with the counts
-	// n[start[node]:start[node+1]], all positive.
-	child  map[uint64]int32
-	parent []int32
-	first  []byte
-	entry  []bool
-	start  []int32
-	tags   []int32
-	n      []float64
+	// classes' (wordClass) empty suffixes, and a node's children, the
+	// suffixes of one more byte, are kid[kidFrom[node]:kidFrom[node+1]],
+	// whose bytes kidByte[...] increase. The byte of a node is
+	// first[node], its parent parent[node]. A node is an entry when it
+	// ends a whole letter of a rare word (as utf8.DecodeLastRuneInString
+	// reads them, up to maxSuffix letters): its tag counts are sparse,
+	// the states tags[rowFrom[node]:rowTo[node]], increasing, with the
+	// counts n[rowFrom[node]:rowTo[node]], all positive.
+	kidFrom        []int32
+	kid            []int32
+	kidByte        []byte
+	parent         []int32
+	first          []byte
+	entry          []bool
+	rowFrom, rowTo []int32
+	tags           []int32
+	n              []float64
 	// theta[class] is θ of the class.
 	theta [4]float64
 	// logPrior[t] is log P̂(t) of all tokens, logNew log P(new word).
@@ -70,26 +75,12 @@ const classNodes = 4
 // w[from:to] before that of node, or -1 when the model has none.
 func (s *suffixModel) letter(node int32, w string, from, to int) int32 {
 	for k := to - 1; k >= from && node >= 0; k-- {
-		c, ok := s.child[uint64(node)<<8|uint64(w[k])]
-		node = c
-		if !ok {
-			node = -1
+		lo, hi := s.kidFrom[node], s.kidFrom[node+1]
+		i, ok := slices.BinarySearch(s.kidByte[lo:hi], w[k])
+		node = -1
+		if ok {
+			node = s.kid[int(lo)+i]
 		}
-	}
-	return node
-}
-
-// addLetter is letter that makes the nodes missing.
-func (s *suffixModel) addLetter(node int32, w string, from, to int) int32 {
-	for k := to - 1; k >= from; k-- {
-		key := uint64(node)<<8 | uint64(w[k])
-		c, ok := s.child[key]
-		if !ok {
-			c = int32(len(s.parent))
-			s.child[key] = c
-			s.parent, s.first, s.entry = append(s.parent, node), append(s.first, w[k]), append(s.entry, false)
-		}
-		node = c
 	}
 	return node
 }
@@ -105,6 +96,13 @@ func (s *suffixModel) suffixOf(node int32) (byte, string) {
 
 // newSuffixModel counts the suffixes of m's rare words; tagCount are
 // the tags' counts over all words.
+//
+// The rare words are sorted by class and by their last maxSuffix letters
+// read backwards, so that the words below each node of the trie come one
+// after the other: one sweep makes the nodes, depth first, and sums the
+// counts of the words of each node of the path from the word's class, in
+// a dense row by depth, written out sparse when the sweep leaves the
+// node.
 func newSuffixModel(m *Model, tagCount []float64) *suffixModel {
 	T := m.T
 	s := &suffixModel{T: T, maxSuffix: m.cfg.MaxSuffix, logPrior: make([]float64, T)}
@@ -115,85 +113,127 @@ func newSuffixModel(m *Model, tagCount []float64) *suffixModel {
 	for t, n := range tagCount {
 		s.logPrior[t] = math.Log(n / total)
 	}
-	// Each rare word's emissions are noted for the entry of each of its
-	// suffixes, then summed by entry in the order of the words, the
-	// order in which dense rows summed them.
-	type note struct {
-		node int32
-		emit int32 // the index in m.c.emit
-	}
 	emit := m.c.emit
-	// The map and the notes are made about as large as they grow (on
-	// EWT, 3 nodes and 7 notes a rare word).
-	rare := 0
-	for run := range wordRuns(emit) {
-		if run.n <= float64(m.cfg.Rare) {
-			rare++
-		}
-	}
-	s.child = make(map[uint64]int32, 3*rare)
-	s.parent, s.first, s.entry = make([]int32, classNodes), make([]byte, classNodes), make([]bool, classNodes)
-	for c := range s.parent {
-		s.parent[c] = -1
-	}
-	notes := make([]note, 0, 8*rare)
+	var rare []rareWord
+	var keys []byte
+	var depths []int32
 	for run := range wordRuns(emit) {
 		if run.n <= 1 {
 			once++
 		}
-		if run.n <= float64(m.cfg.Rare) {
-			w := m.sp.words[emit[run.from].Word]
-			node := int32(m.wordClass(w))
-			mark := func() {
-				s.entry[node] = true
-				for k := run.from; k < run.to; k++ {
-					notes = append(notes, note{node, int32(k)})
-				}
-			}
-			mark()
-			end := len(w)
-			for range s.maxSuffix {
-				if end == 0 {
-					break
-				}
-				_, size := utf8.DecodeLastRuneInString(w[:end])
-				node = s.addLetter(node, w, end-size, end)
-				end -= size
-				mark()
-			}
+		if run.n > float64(m.cfg.Rare) {
+			continue
 		}
+		w := m.sp.words[emit[run.from].Word]
+		r := rareWord{class: m.wordClass(w), from: int32(run.from), to: int32(run.to), at: int32(len(keys)), d0: int32(len(depths))}
+		end := len(w)
+		for range s.maxSuffix {
+			if end == 0 {
+				break
+			}
+			_, size := utf8.DecodeLastRuneInString(w[:end])
+			end -= size
+			depths = append(depths, int32(len(w)-end))
+		}
+		for k := len(w) - 1; k >= end; k-- {
+			keys = append(keys, w[k])
+		}
+		r.n, r.nd = int32(len(w)-end), int32(len(depths))-r.d0
+		rare = append(rare, r)
 	}
 	s.logNew = math.Log((once + 1) / (total + 1))
-	// The notes by node, each node's in their order (a counting sort).
-	first := make([]int32, len(s.entry)+1)
-	for _, x := range notes {
-		first[x.node+1]++
+	rare = sortRare(rare, keys)
+
+	s.parent, s.first, s.entry = make([]int32, classNodes), make([]byte, classNodes), make([]bool, classNodes)
+	s.rowFrom, s.rowTo = make([]int32, classNodes), make([]int32, classNodes)
+	for c := range s.parent {
+		s.parent[c] = -1
 	}
-	for e := range len(s.entry) {
-		first[e+1] += first[e]
+	// path[d] is the node at depth d (bytes) of the path of the word,
+	// rows[d] its counts so far, touched[d] their states.
+	maxDepth := 0
+	for _, r := range rare {
+		maxDepth = max(maxDepth, int(r.n))
 	}
-	sorted := make([]int32, len(notes))
-	for _, x := range notes {
-		sorted[first[x.node]] = x.emit
-		first[x.node]++
+	path := make([]int32, maxDepth+1)
+	rows, touched := make([][]float64, maxDepth+1), make([][]int32, maxDepth+1)
+	for d := range rows {
+		rows[d] = make([]float64, T)
 	}
-	row := make([]float64, T)
-	s.start = make([]int32, 1, len(s.entry)+1)
-	from := 0
-	for e := range len(s.entry) {
-		// first[e] is now the end of node e's notes.
-		for _, k := range sorted[from:first[e]] {
-			row[emit[k].Tag] += emit[k].N
+	depth := -1 // the depth of the path; -1 before the first word
+	// leave writes out the counts of the nodes of the path below depth d.
+	leave := func(d int) {
+		for ; depth > d; depth-- {
+			node, row := path[depth], rows[depth]
+			if !s.entry[node] {
+				continue
+			}
+			slices.Sort(touched[depth])
+			s.rowFrom[node] = int32(len(s.tags))
+			for _, t := range touched[depth] {
+				if row[t] != 0 { // else a count of 0, or a state listed twice after one
+					s.tags, s.n = append(s.tags, t), append(s.n, row[t])
+					row[t] = 0
+				}
+			}
+			s.rowTo[node] = int32(len(s.tags))
+			touched[depth] = touched[depth][:0]
 		}
-		from = int(first[e])
-		for t, x := range row {
-			if x != 0 {
-				s.tags, s.n = append(s.tags, int32(t)), append(s.n, x)
-				row[t] = 0
+	}
+	for i, r := range rare {
+		// The depth down to which r's path is the previous word's.
+		common := -1
+		if i > 0 && r.class == rare[i-1].class {
+			a, b := keys[rare[i-1].at:rare[i-1].at+rare[i-1].n], keys[r.at:r.at+r.n]
+			common = 0
+			for common < len(a) && common < len(b) && a[common] == b[common] {
+				common++
 			}
 		}
-		s.start = append(s.start, int32(len(s.tags)))
+		leave(common)
+		if depth < 0 {
+			path[0], depth = int32(r.class), 0
+		}
+		for k := r.at + int32(depth); k < r.at+r.n; k++ {
+			node := int32(len(s.parent))
+			s.parent, s.first, s.entry = append(s.parent, path[depth]), append(s.first, keys[k]), append(s.entry, false)
+			s.rowFrom, s.rowTo = append(s.rowFrom, 0), append(s.rowTo, 0)
+			depth++
+			path[depth] = node
+		}
+		add := func(d int) {
+			s.entry[path[d]] = true
+			for _, e := range emit[r.from:r.to] {
+				if rows[d][e.Tag] == 0 {
+					touched[d] = append(touched[d], e.Tag)
+				}
+				rows[d][e.Tag] += e.N
+			}
+		}
+		add(0)
+		for _, d := range depths[r.d0 : r.d0+r.nd] {
+			add(int(d))
+		}
 	}
+	leave(-1)
+	// The children of each node, by parent, then by byte (the order in
+	// which the sweep made them): a counting sort.
+	nodes := len(s.parent)
+	s.kidFrom = make([]int32, nodes+1)
+	for _, p := range s.parent[classNodes:] {
+		s.kidFrom[p+1]++
+	}
+	for v := range nodes {
+		s.kidFrom[v+1] += s.kidFrom[v]
+	}
+	s.kid, s.kidByte = make([]int32, nodes-classNodes), make([]byte, nodes-classNodes)
+	next := slices.Clone(s.kidFrom[:nodes])
+	for v := classNodes; v < nodes; v++ {
+		p := s.parent[v]
+		s.kid[next[p]], s.kidByte[next[p]] = int32(v), s.first[v]
+		next[p]++
+	}
+	row := make([]float64, T)
 	for class := range s.theta {
 		if !s.row(row, int32(class)) {
 			continue
@@ -209,6 +249,50 @@ func newSuffixModel(m *Model, tagCount []float64) *suffixModel {
 		}
 	}
 	return s
+}
+
+// rareWord is a rare word of a suffix model: its class, its emissions
+// emit[from:to], its key (the bytes of its last letters, backwards)
+// keys[at:at+n], and the lengths in bytes of its suffixes of 1, 2, …
+// letters, depths[d0:d0+nd], the depths of its entries below its class.
+type rareWord struct {
+	class         byte
+	from, to      int32
+	at, n, d0, nd int32
+}
+
+// sortRare returns the rare words sorted by class, key (in keys) and
+// emissions: first by a number made of the class and the key's first 7
+// bytes, the keys compared whole only on a tie.
+func sortRare(rare []rareWord, keys []byte) []rareWord {
+	type sortKey struct {
+		prefix uint64
+		i      int32
+	}
+	key := func(r rareWord) []byte { return keys[r.at : r.at+r.n] }
+	order := make([]sortKey, len(rare))
+	for i, r := range rare {
+		p := uint64(r.class)
+		for j := range int32(7) {
+			p <<= 8
+			if j < r.n {
+				p |= uint64(keys[r.at+j])
+			}
+		}
+		order[i] = sortKey{p, int32(i)}
+	}
+	slices.SortFunc(order, func(a, b sortKey) int {
+		if a.prefix != b.prefix {
+			return cmp.Compare(a.prefix, b.prefix)
+		}
+		x, y := rare[a.i], rare[b.i]
+		return cmp.Or(bytes.Compare(key(x), key(y)), cmp.Compare(x.from, y.from))
+	})
+	sorted := make([]rareWord, len(rare))
+	for i, o := range order {
+		sorted[i] = rare[o.i]
+	}
+	return sorted
 }
 
 // wordRun is the emissions emit[from:to] of one word, whose counts sum
@@ -257,7 +341,7 @@ func (s *suffixModel) row(dst []float64, node int32) bool {
 		return false
 	}
 	clear(dst)
-	for i := s.start[node]; i < s.start[node+1]; i++ {
+	for i := s.rowFrom[node]; i < s.rowTo[node]; i++ {
 		dst[s.tags[i]] = s.n[i]
 	}
 	return true
@@ -301,7 +385,7 @@ func (s *suffixModel) posterior(p []float64, w string, class byte) bool {
 		e := node
 		// The sums and shares of a dense row of counts, its zeros
 		// skipped: adding +0 changes no sum, and 0/sum is +0.
-		tags, n := s.tags[s.start[e]:s.start[e+1]], s.n[s.start[e]:s.start[e+1]]
+		tags, n := s.tags[s.rowFrom[e]:s.rowTo[e]], s.n[s.rowFrom[e]:s.rowTo[e]]
 		sum := 0.0
 		for _, x := range n {
 			sum += x
