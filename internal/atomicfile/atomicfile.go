@@ -62,6 +62,11 @@ func (f *File) Name() string { return f.tmp.Name() }
 
 func (f *File) Write(p []byte) (int, error) { return f.tmp.Write(p) }
 
+// Sync commits what was written so far to disk, so that Commit, which
+// syncs it again, has little left to write: for a program that has work
+// to do between writing the file and committing it.
+func (f *File) Sync() error { return f.tmp.Sync() }
+
 // Commit makes the file appear at its destination: it sets its
 // permissions, syncs it to disk, renames it over the destination and
 // syncs the directory (best effort: not every system can). On an error

@@ -212,9 +212,9 @@ func (o *fitOptions) run(env *Env) error {
 	return env.writeModel(o.out, persistent(m))
 }
 
-// writeAndTest writes the model file of m to --out while it evaluates m
-// on --test-data (as eval, the report on standard output), and keeps the
-// file only when both succeed.
+// writeAndTest writes the model file of m to --out, to disk, while it
+// evaluates m on --test-data (as eval, the report on standard output),
+// and keeps the file only when both succeed.
 func (o *fitOptions) writeAndTest(env *Env, m gendisc.Model) error {
 	out, err := env.create(o.out)
 	if err != nil {
@@ -225,7 +225,13 @@ func (o *fitOptions) writeAndTest(env *Env, m gendisc.Model) error {
 		p.Prepare()
 	}
 	written := make(chan error, 1)
-	go func() { written <- modelfile.Write(out, persistent(m)) }()
+	go func() {
+		err := modelfile.Write(out, persistent(m))
+		if err == nil {
+			err = out.Sync()
+		}
+		written <- err
+	}()
 	test := o.test
 	test.model, test.weight, test.seq = o.out, o.readOptions().Weight, o.seq
 	err = test.evaluate(env, m, o.kind.Name)

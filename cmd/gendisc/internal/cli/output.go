@@ -194,6 +194,22 @@ func (o *output) Write(p []byte) (int, error) {
 	return o.mem.Write(p)
 }
 
+// Sync writes what a file output written as it is (a model file, CSV
+// text) holds to its file and to disk, leaving Commit the rename: for a
+// command with work to do between writing and committing.
+func (o *output) Sync() error {
+	if !o.direct() {
+		return nil
+	}
+	if err := o.bw.Flush(); err != nil {
+		return pathError(o.path, err)
+	}
+	if err := o.tmp.Sync(); err != nil {
+		return pathError(o.path, err)
+	}
+	return nil
+}
+
 // Commit makes the output appear at its destination. It panics when the
 // output was already committed or aborted.
 func (o *output) Commit() error {
