@@ -288,10 +288,21 @@ func runCommand(ctx context.Context, env *Env, cmd *Command, args []string) erro
 	if err := checkStdin(fs); err != nil {
 		return err
 	}
-	if cmd.WritesModel && fs.Lookup("out").Value.String() == "-" && env.stdoutIsTerminal() {
-		return usagef("a model file is not written to a terminal: give --out M.json, or redirect standard output (> M.json)")
+	if cmd.WritesModel {
+		if err := env.checkModelOut(fs.Lookup("out").Value.String()); err != nil {
+			return err
+		}
 	}
 	return runner(ctx, env)
+}
+
+// checkModelOut refuses to write a model file to standard output (out
+// "-") when it is a terminal.
+func (env *Env) checkModelOut(out string) error {
+	if out == "-" && env.stdoutIsTerminal() {
+		return usagef("a model file is not written to a terminal: give --out M.json, or redirect standard output (> M.json)")
+	}
+	return nil
 }
 
 // checkRepeated returns a usage error for a flag of fs given twice in

@@ -73,8 +73,9 @@ With --test-data, fit then evaluates the model on that held-out data, as
 eval does, and prints eval's report on standard output (--json, --spans
 as for eval; a weight column of --weight weighs the test rows too): the
 model goes to the file of --out, written while the test data is read and
-kept only when the evaluation succeeds. Training and evaluating in one
-command reads no model file back.
+kept only when the evaluation succeeds, and without --out no model file
+is written. Training and evaluating in one command reads no model file
+back.
 
 The output file is written atomically: when fit fails, no file is left.
 
@@ -144,7 +145,7 @@ type fitOptions struct {
 func fitFlags(fs *flag.FlagSet, args []string) Runner {
 	o := &fitOptions{}
 	o.trainingOptions.register(fs)
-	fs.StringVar(&o.out, "out", "-", "write the model to this `file`; - for standard output")
+	fs.StringVar(&o.out, "out", "", "write the model to this `file`; - for standard output (the default, but with --test-data: no model file then)")
 	o.seq.register(fs)
 	fs.StringVar(&o.test.data, "test-data", "", "evaluate the model on this held-out `file` (or bundled data set) and print eval's report")
 	fs.BoolVar(&o.test.json, "json", false, "with --test-data, print the report as JSON")
@@ -181,8 +182,14 @@ func fitFlags(fs *flag.FlagSet, args []string) Runner {
 		if o.test.data == "" && (o.test.json || o.test.spans) {
 			return usagef("--json and --spans are for the report of --test-data")
 		}
-		if o.test.data != "" && o.out == "-" {
-			return usagef("--test-data prints its report on standard output: give --out a file for the model")
+		switch {
+		case o.test.data != "" && o.out == "-":
+			return usagef("--test-data prints its report on standard output: give --out a file for the model, or no --out for none")
+		case o.out == "" && o.test.data == "":
+			o.out = "-"
+			if err := env.checkModelOut(o.out); err != nil {
+				return err
+			}
 		}
 		return o.run(env)
 	}
@@ -212,18 +219,25 @@ func (o *fitOptions) run(env *Env) error {
 	return env.writeModel(o.out, persistent(m))
 }
 
-// writeAndTest writes the model file of m to --out, to disk, while it
-// evaluates m on --test-data (as eval, the report on standard output),
-// and keeps the file only when both succeed.
+// writeAndTest evaluates m on --test-data (as eval, the report on
+// standard output) while it writes the model file of m to --out and to
+// disk, and keeps the file only when both succeed; without --out it only
+// evaluates m.
 func (o *fitOptions) writeAndTest(env *Env, m gendisc.Model) error {
+	if p, ok := m.(gendisc.Preparer); ok {
+		p.Prepare()
+	}
+	test := o.test
+	test.model, test.weight, test.seq = o.out, o.readOptions().Weight, o.seq
+	if o.out == "" {
+		test.model = "the fitted model"
+		return test.evaluate(env, m, o.kind.Name)
+	}
 	out, err := env.create(o.out)
 	if err != nil {
 		return err
 	}
 	defer out.Abort()
-	if p, ok := m.(gendisc.Preparer); ok {
-		p.Prepare()
-	}
 	written := make(chan error, 1)
 	go func() {
 		err := modelfile.Write(out, persistent(m))
@@ -232,8 +246,6 @@ func (o *fitOptions) writeAndTest(env *Env, m gendisc.Model) error {
 		}
 		written <- err
 	}()
-	test := o.test
-	test.model, test.weight, test.seq = o.out, o.readOptions().Weight, o.seq
 	err = test.evaluate(env, m, o.kind.Name)
 	if werr := <-written; werr != nil {
 		return werr

@@ -42,6 +42,10 @@ func TestFitTestData(t *testing.T) {
 		if !bytes.Equal(a, b) || len(a) == 0 {
 			t.Errorf("%s: the model files of fit with and without --test-data differ", tc.name)
 		}
+		// Without --out, the same report and no model.
+		if alone := mustRun(t, slices.Concat([]string{"fit", "--test-data", tc.test}, tc.fit, tc.reportFlags)...); alone != want {
+			t.Errorf("%s: fit --test-data without --out printed\n%s\neval\n%s", tc.name, alone, want)
+		}
 	}
 }
 
@@ -57,7 +61,7 @@ func TestFitTestDataRefused(t *testing.T) {
 		code int
 		want string
 	}{
-		{[]string{"fit", "--data", "iris", "--test-data", "iris"}, 2, "give --out a file"},
+		{[]string{"fit", "--data", "iris", "--test-data", "iris", "--out", "-"}, 2, "give --out a file"},
 		{[]string{"fit", "--data", "iris", "--out", model, "--json"}, 2, "--json and --spans are for the report of --test-data"},
 		{[]string{"fit", "--data", "iris", "--out", model, "--test-data", bad}, 1, "bad.csv:1: column"},
 		{[]string{"fit", "--data", "iris", "--model", "gmm", "--components", "2", "--out", model, "--test-data", "iris"}, 1, "does not classify"},
