@@ -374,9 +374,10 @@ func (m *Model) tagCounts() []float64 {
 	return n
 }
 
-// deriveEmissions sets the emission probabilities of the known words
-// (the model of the new ones is newModel's): log P(w | t) = log((c(w, t)
-// + α)/(c(t) + αV)), for a word never seen with t log(α/(c(t) + αV)).
+// deriveEmissions sets the emission probabilities of the known words:
+// log P(w | t) = log((c(w, t) + α)/(c(t) + αV)), and log(α/(c(t) + αV))
+// for a word never seen with t, which is also logNew, the probability of
+// a new word under Uniform (the suffix model gives them under Suffixes).
 func (m *Model) deriveEmissions(pr *probs) {
 	T, V := m.T, len(m.sp.words)
 	tagCount := m.tagCounts()
