@@ -88,7 +88,8 @@ one in place of --folds, --group, --repeats and --seed.
 
 The text report has a line per figure (those of eval's report that are
 not per class), with its mean, standard error and the value of each fold
-(for at most 10 folds). --json writes one object: "folds", a list with per
+(for at most 10 folds), after a line of the folds' rows (for sentences,
+the line "sentences" gives them). --json writes one object: "folds", a list with per
 fold its "fold", "rows" and the keys of eval --json ("repeat" too with
 --repeats), and "mean" and "se" with the keys of eval --json. --out FILE
 writes the table of folds as CSV, a row per fold and a column per figure
@@ -498,13 +499,17 @@ func writeCVText(w io.Writer, res *cv.Result) error {
 		}
 	}
 	fmt.Fprintln(tw, strings.Join(header, "\t"))
-	rows := []string{"rows", "", ""}
-	if perFold {
-		for _, f := range res.Folds {
-			rows = append(rows, strconv.Itoa(f.Rows))
+	// The rows of a fold of sentences are its sentences, a figure of
+	// their report already: no line of rows then.
+	if !figureAt(mean, "sentences").ok {
+		rows := []string{"rows", "", ""}
+		if perFold {
+			for _, f := range res.Folds {
+				rows = append(rows, strconv.Itoa(f.Rows))
+			}
 		}
+		fmt.Fprintln(tw, strings.Join(rows, "\t"))
 	}
-	fmt.Fprintln(tw, strings.Join(rows, "\t"))
 	for _, m := range mean {
 		line := []string{m.path, figureText(m), figureText(figureAt(se, m.path))}
 		if perFold {

@@ -109,10 +109,13 @@ func TestCVSequences(t *testing.T) {
 		}
 	}
 	text := mustRun(t, "cv", "--model", "hmm", "--data", data, "--folds", "3", "--spans", "--order", "1")
-	for _, line := range []string{"sentence_accuracy ", "unknown_accuracy ", "spans.F1 "} {
+	for _, line := range []string{"sentences ", "sentence_accuracy ", "unknown_accuracy ", "spans.F1 "} {
 		if !strings.Contains(text, "\n"+line) {
 			t.Errorf("the report has no line %q:\n%s", line, text)
 		}
+	}
+	if strings.Contains(text, "\nrows ") {
+		t.Errorf("the report has a line of rows beside that of sentences:\n%s", text)
 	}
 }
 
