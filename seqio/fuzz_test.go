@@ -4,14 +4,19 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/gendisc/gendisc/data"
 )
 
 // fuzzRead reads in as format and checks that an error is one positioned
-// line and that the sentences read are well formed.
+// line, that the sentences read are well formed, and that data read
+// without an error is valid UTF-8.
 func fuzzRead(t *testing.T, in string, opt Options) {
 	c, err := Read(strings.NewReader(in), "fuzz", opt)
+	if err == nil && !utf8.ValidString(in) {
+		t.Fatalf("%q is not valid UTF-8, and was read without an error", in)
+	}
 	if err != nil {
 		if strings.Contains(err.Error(), "\n") {
 			t.Fatalf("the error is not one line: %q", err)
