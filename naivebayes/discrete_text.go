@@ -83,10 +83,7 @@ func (p *textPart) clone() part {
 		c.s = append(c.s, slices.Clone(v))
 	}
 	if p.counter != nil {
-		c.counter, _ = text.NewCounter(p.cfg) // the settings were valid for p
-		if _, err := c.counter.Merge(p.counter); err != nil {
-			panic("naivebayes: " + err.Error())
-		}
+		c.counter = p.counter.Clone()
 	}
 	return c
 }

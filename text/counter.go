@@ -241,6 +241,16 @@ func (c *Counter) Merge(o *Counter) ([]int32, error) {
 	return ids, nil
 }
 
+// Clone returns a copy of c that counts on apart from it: the same terms
+// with the same ids and counts, what Merge of c into a new Counter gives,
+// without hashing every term again.
+func (c *Counter) Clone() *Counter {
+	d := &Counter{cfg: c.cfg, grams: c.grams, stop: c.stop, ids: c.ids.clone(),
+		terms: slices.Clone(c.terms), freq: slices.Clone(c.freq), docs: c.docs}
+	d.row.grow(len(d.terms))
+	return d
+}
+
 // Vocabulary returns the fitted vocabulary of the terms counted so far and
 // the column of each term id in it (−1 for a term that was pruned). As in
 // CountVectorizer, the terms are sorted by code point, then those outside

@@ -130,6 +130,27 @@ func TestCounterChunks(t *testing.T) {
 		if merged.Docs() != len(docs) || merged.Len() != c.Len() {
 			t.Fatalf("merged %d docs %d terms, want %d, %d", merged.Docs(), merged.Len(), len(docs), c.Len())
 		}
+
+		// A clone counts on apart from its original, as a counter of all
+		// its documents would.
+		clone := parts[0].Clone()
+		n, nDocs := parts[0].Len(), parts[0].Docs()
+		clone.Add(docs[len(docs)/3 : 2*len(docs)/3])
+		if parts[0].Len() != n || parts[0].Docs() != nDocs {
+			t.Fatalf("%+v: counting on a clone changed its original", cfg)
+		}
+		ref, _ := NewCounter(cfg)
+		ref.Add(docs[:2*len(docs)/3])
+		if clone.Len() != ref.Len() || clone.Docs() != ref.Docs() {
+			t.Fatalf("%+v: the clone has %d terms of %d docs, want %d, %d", cfg, clone.Len(), clone.Docs(), ref.Len(), ref.Docs())
+		}
+		for id := range ref.Len() {
+			j, ok := clone.ID(ref.Term(id))
+			tf, df := ref.Frequency(id)
+			if tf2, df2 := clone.Frequency(j); !ok || j != id || tf != tf2 || df != df2 {
+				t.Fatalf("term %q: id %d tf %d df %d in the clone, want id %d tf %d df %d", ref.Term(id), j, tf2, df2, id, tf, df)
+			}
+		}
 	}
 }
 

@@ -1,6 +1,9 @@
 package text
 
-import "hash/maphash"
+import (
+	"hash/maphash"
+	"slices"
+)
 
 // termTable maps terms to dense ids: an open-addressing hash table with
 // linear probing whose slots hold a term's id and half its hash, the term
@@ -19,6 +22,11 @@ type termTable struct {
 type termSlot struct {
 	hash uint32 // the high half of the term's hash, checked before the term
 	id   int32  // id + 1; 0 marks an empty slot
+}
+
+// clone returns a copy of t, with its seed.
+func (t *termTable) clone() *termTable {
+	return &termTable{seed: t.seed, slots: slices.Clone(t.slots), n: t.n}
 }
 
 func newTermTable(capacity int) *termTable {
