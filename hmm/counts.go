@@ -352,7 +352,18 @@ func indexTokens(cfg Config, sentences []seq.Sentence, state []uint8, word []uin
 
 // stateNamed returns the index of the state of the name (stateName's).
 func (l *localCounts) stateNamed(name string) uint8 {
-	tag, capital := splitState(name)
+	return l.stateIndex(splitState(name))
+}
+
+// state returns the index of the state of the tag on the word (see
+// Config.stateName).
+func (l *localCounts) state(cfg Config, tag, word string) uint8 {
+	return l.stateIndex(tag, !cfg.NoCapitalization && capitalised(word))
+}
+
+// stateIndex returns the index of the state of the tag on a capitalised
+// word or not, made when new.
+func (l *localCounts) stateIndex(tag string, capital bool) uint8 {
 	of := l.stateOf
 	if capital {
 		of = l.capStateOf
@@ -361,25 +372,13 @@ func (l *localCounts) stateNamed(name string) uint8 {
 	if !ok {
 		i = uint32(len(l.states))
 		of[tag] = i
+		name := tag
+		if capital {
+			name += capMark
+		}
 		l.states = append(l.states, name)
 	}
-	return uint8(i)
-}
-
-// state returns the index of the state of the tag on the word (see
-// Config.stateName).
-func (l *localCounts) state(cfg Config, tag, word string) uint8 {
-	of := l.stateOf
-	if !cfg.NoCapitalization && capitalised(word) {
-		of = l.capStateOf
-	}
-	i, ok := of[tag]
-	if !ok {
-		i = uint32(len(l.states))
-		of[tag] = i
-		l.states = append(l.states, cfg.stateName(tag, word))
-	}
-	return uint8(i) // below 256: countSentences stops at MaxTags+1 states
+	return uint8(i) // below 256: indexTokens stops at MaxTags+1 states
 }
 
 // word returns the index of the word.
