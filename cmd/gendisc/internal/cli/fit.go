@@ -145,7 +145,7 @@ type fitOptions struct {
 func fitFlags(fs *flag.FlagSet, args []string) Runner {
 	o := &fitOptions{}
 	o.trainingOptions.register(fs)
-	fs.StringVar(&o.out, "out", "", "write the model to this `file`; - for standard output (the default, but with --test-data: no model file then)")
+	fs.StringVar(&o.out, "out", "", "write the model to this `file`, - for standard output (the default; with --test-data, no model file unless given)")
 	o.seq.register(fs)
 	fs.StringVar(&o.test.data, "test-data", "", "evaluate the model on this held-out `file` (or bundled data set) and print eval's report")
 	fs.BoolVar(&o.test.json, "json", false, "with --test-data, print the report as JSON")
