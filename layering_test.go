@@ -48,6 +48,7 @@ var layers = map[string]int{
 	"internal/classprior":   layerBase,
 	"internal/enum":         layerBase,
 	"internal/hugepage":     layerBase,
+	"internal/jsonw":        layerBase,
 	"internal/kernel":       layerBase,
 	"internal/mathx":        layerBase,
 	"internal/openblas":     layerBase,

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"unicode/utf8"
 
+	"github.com/gendisc/gendisc/internal/jsonw"
 	"github.com/gendisc/gendisc/modelfile"
 )
 
@@ -26,11 +27,11 @@ func (j *modelJSON) appendJSON(b []byte) []byte {
 	w.key("order")
 	w.b = strconv.AppendInt(w.b, int64(j.Order), 10)
 	w.key("transitions")
-	w.b = appendString(w.b, j.Transitions)
+	w.b = jsonw.String(w.b, j.Transitions)
 	w.float("alpha", j.Alpha)
 	w.float("emission_alpha", j.EmissionAlpha)
 	w.key("unknown")
-	w.b = appendString(w.b, j.Unknown)
+	w.b = jsonw.String(w.b, j.Unknown)
 	w.key("max_suffix")
 	w.b = strconv.AppendInt(w.b, int64(j.MaxSuffix), 10)
 	w.key("rare")
@@ -43,25 +44,25 @@ func (j *modelJSON) appendJSON(b []byte) []byte {
 	w.b = strconv.AppendBool(w.b, j.NoEnd)
 	w.float("beam", j.Beam)
 	w.key("words")
-	w.b = appendArray(w.b, j.Words, appendString)
+	w.b = jsonw.Array(w.b, j.Words, jsonw.String)
 	w.key("state_tag")
-	w.b = appendArray(w.b, j.StateTag, appendInt)
+	w.b = jsonw.Array(w.b, j.StateTag, jsonw.Int)
 	w.key("state_cap")
-	w.b = appendArray(w.b, j.StateCap, strconv.AppendBool)
+	w.b = jsonw.Array(w.b, j.StateCap, strconv.AppendBool)
 	w.key("trans_index")
-	w.b = appendArray(w.b, j.TransIndex, appendInt)
+	w.b = jsonw.Array(w.b, j.TransIndex, jsonw.Int)
 	w.floats("trans_count", j.TransCount)
 	w.key("emit_word")
-	w.b = appendArray(w.b, j.EmitWord, appendInt)
+	w.b = jsonw.Array(w.b, j.EmitWord, jsonw.Int)
 	w.key("emit_tag")
-	w.b = appendArray(w.b, j.EmitTag, appendInt)
+	w.b = jsonw.Array(w.b, j.EmitTag, jsonw.Int)
 	w.floats("emit_count", j.EmitCount)
 	w.key("context_word")
-	w.b = appendArray(w.b, j.ContextWord, appendInt)
+	w.b = jsonw.Array(w.b, j.ContextWord, jsonw.Int)
 	w.key("context_prev")
-	w.b = appendArray(w.b, j.ContextPrev, appendInt)
+	w.b = jsonw.Array(w.b, j.ContextPrev, jsonw.Int)
 	w.key("context_tag")
-	w.b = appendArray(w.b, j.ContextTag, appendInt)
+	w.b = jsonw.Array(w.b, j.ContextTag, jsonw.Int)
 	w.floats("context_count", j.ContextCount)
 	return append(w.b, '}')
 }
@@ -101,37 +102,6 @@ func (w *objectWriter) floats(name string, x modelfile.Floats) {
 	w.key(name)
 	b, _ := x.MarshalJSON() // never fails
 	w.b = append(w.b, b...)
-}
-
-// appendArray appends xs as a JSON array of the elements that each
-// appends, or null for a nil slice, as json.Marshal does.
-func appendArray[E any](b []byte, xs []E, each func([]byte, E) []byte) []byte {
-	if xs == nil {
-		return append(b, "null"...)
-	}
-	b = append(b, '[')
-	for i, x := range xs {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = each(b, x)
-	}
-	return append(b, ']')
-}
-
-func appendInt[I int | int32](b []byte, x I) []byte { return strconv.AppendInt(b, int64(x), 10) }
-
-// appendString appends s as a JSON string as json.Marshal writes it: a
-// string of printable ASCII without a quote, a backslash or the HTML
-// characters <, > and & as it is, another by json.Marshal.
-func appendString(b []byte, s string) []byte {
-	for i := range len(s) {
-		if c := s[i]; c < 0x20 || c >= utf8.RuneSelf || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
-			q, _ := json.Marshal(s) // a string always encodes
-			return append(b, q...)
-		}
-	}
-	return append(append(append(b, '"'), s...), '"')
 }
 
 // unmarshalJSON reads the JSON object of appendJSON into j, each member

@@ -9,6 +9,7 @@ import (
 
 	"github.com/gendisc/gendisc"
 	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/internal/jsonw"
 	"github.com/gendisc/gendisc/models"
 )
 
@@ -163,9 +164,9 @@ func checkRows(e *entry, d *data.Dataset, predicting bool) error {
 // model, its version, the columns and the unseen categories of d.
 func rowHeader(b []byte, e *entry, d *data.Dataset, columns []string) []byte {
 	b = append(b, `{"model_name":`...)
-	b = appendString(b, e.name)
+	b = jsonw.String(b, e.name)
 	b = append(b, `,"model_version":`...)
-	b = appendString(b, e.version)
+	b = jsonw.String(b, e.version)
 	cols, _ := json.Marshal(columns)
 	b = append(b, `,"columns":`...)
 	b = append(b, cols...)
@@ -202,14 +203,6 @@ func quoted(names []string) [][]byte {
 		out[i], _ = json.Marshal(n)
 	}
 	return out
-}
-
-// appendString appends s as a JSON string (encoding/json's: invalid
-// UTF-8 as U+FFFD), which strconv.AppendQuote is not for every s (its
-// \x7f and \xff escapes are Go's, not JSON's).
-func appendString(b []byte, s string) []byte {
-	q, _ := json.Marshal(s)
-	return append(b, q...)
 }
 
 // appendNumber appends v as a JSON number: the digits of

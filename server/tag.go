@@ -11,6 +11,7 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	"github.com/gendisc/gendisc"
+	"github.com/gendisc/gendisc/internal/jsonw"
 	"github.com/gendisc/gendisc/models"
 	"github.com/gendisc/gendisc/server/internal/oippb"
 )
@@ -625,7 +626,7 @@ func (s *Server) tagPredict(c *call, e *entry) {
 	a.b = rowHeader(a.b, e, nil, columns)
 	if want.marginals {
 		a.b = append(a.b, `,"labels":`...)
-		a.b = appendStrings(a.b, e.labels)
+		a.b = jsonw.List(a.b, e.labels, jsonw.String)
 	}
 	if ans.clamped > 0 {
 		a.b = append(a.b, `,"clamped":`...)
@@ -637,9 +638,9 @@ func (s *Server) tagPredict(c *call, e *entry) {
 			a.b = append(a.b, ',')
 		}
 		a.b = append(a.b, `{"tokens":`...)
-		a.b = appendStrings(a.b, toks)
+		a.b = jsonw.List(a.b, toks, jsonw.String)
 		a.b = append(a.b, `,"tags":`...)
-		a.b = appendStrings(a.b, ans.tags[i])
+		a.b = jsonw.List(a.b, ans.tags[i], jsonw.String)
 		if ans.marginals != nil {
 			a.b = append(a.b, `,"marginals":[`...)
 			for j, row := range ans.marginals[i] {
@@ -721,7 +722,7 @@ func (s *Server) tagInfer(c *call, e *entry, b []byte) {
 		a.b = append(a.b, `","datatype":"`...)
 		a.b = append(a.b, o.Datatype...)
 		a.b = append(a.b, `","shape":`...)
-		a.b = appendInts(a.b, tagShape(o, n, t, K))
+		a.b = jsonw.List(a.b, tagShape(o, n, t, K), jsonw.Int[int])
 		a.b = append(a.b, `,"data":[`...)
 		switch o.Name {
 		case "tags":
@@ -731,7 +732,7 @@ func (s *Server) tagInfer(c *call, e *entry, b []byte) {
 						a.b = append(a.b, ',')
 					}
 					if j < len(tags) {
-						a.b = appendString(a.b, tags[j])
+						a.b = jsonw.String(a.b, tags[j])
 					} else {
 						a.b = append(a.b, `""`...)
 					}
@@ -830,28 +831,4 @@ func (s *Server) tagInferGRPC(req *oippb.ModelInferRequest, e *entry) (*oippb.Mo
 			Shape: int64s(tagShape(o, n, t, K)), Contents: c})
 	}
 	return resp, n, nil
-}
-
-// appendStrings appends the strings as a JSON array.
-func appendStrings(b []byte, ss []string) []byte {
-	b = append(b, '[')
-	for i, s := range ss {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = appendString(b, s)
-	}
-	return append(b, ']')
-}
-
-// appendInts appends the integers as a JSON array.
-func appendInts(b []byte, xs []int) []byte {
-	b = append(b, '[')
-	for i, x := range xs {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = strconv.AppendInt(b, int64(x), 10)
-	}
-	return append(b, ']')
 }

@@ -8,6 +8,7 @@ import (
 	"strconv"
 
 	"github.com/gendisc/gendisc/data"
+	"github.com/gendisc/gendisc/internal/jsonw"
 	"github.com/gendisc/gendisc/modelfile"
 	"github.com/gendisc/gendisc/models"
 )
@@ -296,12 +297,12 @@ func writeInfer(a *answer, e *entry, id string, n int, inf *inference) {
 // (appendParameters).
 func inferHeader(b []byte, e *entry, id string, unseen map[string]int, clamped int) []byte {
 	b = append(b, `{"model_name":`...)
-	b = appendString(b, e.name)
+	b = jsonw.String(b, e.name)
 	b = append(b, `,"model_version":`...)
-	b = appendString(b, e.version)
+	b = jsonw.String(b, e.version)
 	if id != "" {
 		b = append(b, `,"id":`...)
-		b = appendString(b, id)
+		b = jsonw.String(b, id)
 	}
 	return appendParameters(b, unseen, clamped)
 }
