@@ -80,9 +80,8 @@ type Result struct {
 // Add); fold i's model is that of the merge
 // of the other folds' accumulators, built from prefix merges A_0 ⊕ … ⊕
 // A_{i−1} and suffix merges A_{i+1} ⊕ … ⊕ A_{k−1}, so that the k models
-// take O(k) merges rather than O(k²). Accumulators are copied through
-// their MarshalBinary and UnmarshalBinary, never changed after a merge
-// into another.
+// take O(k) merges rather than O(k²). An accumulator is copied by merging
+// it into a new one, and never changed after a merge into another.
 //
 // Classifiers (other than language models) are evaluated once every
 // fold's model is there, in one pass over the rows of d (in parallel over
